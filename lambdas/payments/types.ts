@@ -1,0 +1,109 @@
+/**
+ * x402 v2 wire types (scheme `exact`, EIP-3009 on an EVM network) and the ports the paid request uses.
+ * Amounts travel as decimal strings on the wire and as bigint inside the service.
+ */
+import { z } from 'zod';
+
+export type Hex = `0x${string}`;
+
+export const X402_VERSION = 2;
+export const MAX_TIMEOUT_SECONDS = 300;
+export const USDC_DOMAIN = { name: 'USD Coin', version: '2', decimals: 6 } as const;
+
+export interface PaymentRequirement {
+  scheme: 'exact';
+  network: string;
+  maxAmountRequired: string;
+  amount: string;
+  asset: Hex;
+  payTo: Hex;
+  maxTimeoutSeconds: number;
+  resource: string;
+  description: string;
+  mimeType: string;
+  docs?: string;
+  extra: { name: string; version: string; decimals: number; priceUsd: string };
+  outputSchema?: unknown;
+}
+
+export interface PaymentChallenge {
+  x402Version: 2;
+  error: string;
+  resource: { url: string; description?: string; mimeType?: string };
+  accepts: PaymentRequirement[];
+  extensions: Record<string, unknown>;
+}
+
+const hexString = z.string().regex(/^0x[0-9a-fA-F]*$/);
+const uintString = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => BigInt(v));
+
+/** The payload a client base64-encodes into PAYMENT-SIGNATURE. Unknown members are tolerated. */
+export const paymentPayloadSchema = z.object({
+  x402Version: z.literal(2),
+  resource: z.object({ url: z.string() }).passthrough().optional(),
+  accepted: z
+    .object({
+      scheme: z.string(),
+      network: z.string(),
+      asset: z.string(),
+      payTo: z.string(),
+      amount: z.string().optional(),
+      maxAmountRequired: z.string().optional(),
+    })
+    .passthrough(),
+  payload: z.object({
+    signature: hexString,
+    authorization: z.object({
+      from: hexString.length(42),
+      to: hexString.length(42),
+      value: uintString,
+      validAfter: uintString,
+      validBefore: uintString,
+      nonce: hexString.length(66),
+    }),
+  }),
+});
+export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
+export type Authorization = PaymentPayload['payload']['authorization'];
+
+/** A payment that passed verification, ready to be locked and settled. */
+export interface VerifiedPayment {
+  kind: 'x402';
+  payer: Hex;
+  amount: bigint;
+  network: string;
+  asset: Hex;
+  payTo: Hex;
+  /** Unique per authorization: network, asset, payer and EIP-3009 nonce. */
+  nonceKey: string;
+  payload: PaymentPayload;
+  requirement: PaymentRequirement;
+}
+
+export type VerifyResult = { ok: true; payment: VerifiedPayment } | { ok: false; reason: string };
+
+export type SettleResult =
+  | { ok: true; transaction: Hex; network: string; payer: Hex }
+  | { ok: false; reason: string; /** true when a transaction may have reached the chain */ broadcast: boolean };
+
+/** Verifies a decoded payload against the requirement of the endpoint being paid. */
+export interface PaymentVerifier {
+  verify(payload: PaymentPayload, requirement: PaymentRequirement): Promise<VerifyResult>;
+}
+
+/** Moves the money: self-settlement with a gas key, or a remote facilitator. */
+export interface PaymentSettler {
+  settle(payment: VerifiedPayment): Promise<SettleResult>;
+}
+
+/** The receipt carried, base64-encoded, in the PAYMENT-RESPONSE header. */
+export interface PaymentReceipt {
+  success: true;
+  transaction: Hex;
+  network: string;
+  payer: Hex;
+}
+
+export function encodeBase64Json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+}

@@ -1,0 +1,50 @@
+/**
+ * The render-provider port used by the state-machine tasks. A provider starts a render (submit) and reports on
+ * it (check). Finished outputs are either already in the asset store (`key`) or fetchable from a URL (`url`);
+ * the "Store asset" task moves URL outputs into the store.
+ */
+import type { ProductId, MusicRequest, VideoRequest, ImageRequest } from '../products/catalog.js';
+
+export type RenderRequest =
+  | { jobId: string; product: 'create_music'; request: MusicRequest }
+  | { jobId: string; product: 'agent_video'; request: VideoRequest }
+  | { jobId: string; product: 'agent_image'; request: ImageRequest };
+
+export type OutputRole = 'audio' | 'cover' | 'video' | 'image';
+
+export interface RenderOutput {
+  role: OutputRole;
+  contentType: string;
+  /** Asset-store key, when the provider wrote the file itself. */
+  key?: string;
+  /** Download URL, when the provider hosts the file. */
+  url?: string;
+}
+
+export interface RenderMetadata {
+  title?: string;
+  durationSeconds?: number;
+  width?: number;
+  height?: number;
+  modelVersion?: string;
+}
+
+export type RenderStatus =
+  | { state: 'running' }
+  | { state: 'done'; outputs: RenderOutput[]; metadata: RenderMetadata }
+  | { state: 'failed'; error: string };
+
+export interface RenderProvider {
+  readonly name: string;
+  submit(request: RenderRequest): Promise<{ renderId: string }>;
+  check(renderId: string, product: ProductId): Promise<RenderStatus>;
+}
+
+/** Storage for rendered files; S3 on AWS, S3 or a directory locally. */
+export interface AssetStore {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<{ body: Uint8Array; contentType: string } | null>;
+  exists(key: string): Promise<boolean>;
+  /** Public URL a buyer downloads the asset from. */
+  url(key: string): string;
+}

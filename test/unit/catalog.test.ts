@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { PRODUCTS, formatUsd, priceUsdCents, musicRequestSchema } from '../../lambdas/products/catalog.js';
+
+describe('Prices of the generation endpoints', () => {
+  it('lists the spec prices in base units, dollars and cents', () => {
+    expect(PRODUCTS.create_music.amount).toBe(500000n);
+    expect(PRODUCTS.agent_video.amount).toBe(4990000n);
+    expect(PRODUCTS.agent_image.amount).toBe(150000n);
+    expect(formatUsd(PRODUCTS.create_music.amount)).toBe('$0.50');
+    expect(formatUsd(PRODUCTS.agent_video.amount)).toBe('$4.99');
+    expect(formatUsd(PRODUCTS.agent_image.amount)).toBe('$0.15');
+    expect(priceUsdCents(PRODUCTS.agent_video.amount)).toBe(499);
+  });
+  it('formats sub-cent prices without losing digits', () => {
+    expect(formatUsd(80_000n)).toBe('$0.08');
+    expect(formatUsd(1_234_567n)).toBe('$1.234567');
+    expect(formatUsd(5_000_000n)).toBe('$5.00');
+  });
+});
+
+describe('Music request body', () => {
+  it('requires lyrics when custom_mode is true', () => {
+    const r = musicRequestSchema.safeParse({ prompt: 'x', custom_mode: true });
+    expect(r.success).toBe(false);
+  });
+});
