@@ -2,12 +2,24 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Integration tests share one embedded runtime per file; files run in parallel up to the pool size.
     pool: 'forks',
+    env: { LOG_LEVEL: 'SILENT' },
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // The HTTP suites share one embedded service started the way `npm start` starts it.
+          globalSetup: ['./test/support/global-embedded.ts'],
+        },
+      },
+    ],
   },
 });

@@ -79,6 +79,14 @@ export const ROUTES: RouteDef[] = [
     entry: 'lambdas/http/get-image.ts',
     operationId: 'agent_image_status',
   },
+  {
+    // The browser share page a song's `shareUrl` points at; not an API operation (no operationId, not in OpenAPI).
+    id: 'SongPage',
+    method: 'GET',
+    path: '/song/{songId}',
+    surface: 'generation',
+    entry: 'lambdas/http/song-page.ts',
+  },
 ];
 
 /**

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: per-request handler time (median, p99, warm) and DynamoDB round trips for the 402 path, the
+ * paid path and the poll path, measured in-process against the embedded runtime's real parts; then bundle size
+ * and cold import time of every function, bundled the way CDK bundles them. Prints figures; asserts nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { x402Client } from '@x402/core/client';
+import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startEmbedded, PROJECT_ROOT } from '../lib/local/runtime.js';
+import { roundTrips, countRoundTrips } from '../lambdas/store/dynamo.js';
+import { bundleReport } from './bundles.js';
+
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
+
+const N = Number(process.env.BENCH_N ?? 60);
+const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
+const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {} });
+const host = new URL(runtime.info.baseUrl).host;
+countRoundTrips();
+
+const load = async (entry: string) => (await import(pathToFileURL(join(PROJECT_ROOT, entry)).href)).handler as Handler;
+const image = await load('lambdas/http/agent-image.ts');
+const poll = await load('lambdas/http/get-image.ts');
+const context = { getRemainingTimeInMillis: () => 30_000, awsRequestId: 'bench' };
+
+let ipCounter = 0;
+function event(method: string, path: string, body?: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) {
+  ipCounter++;
+  const sourceIp = `10.9.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+  return {
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host, 'x-forwarded-proto': 'http', 'content-type': 'application/json', ...headers },
+    pathParameters,
+    body,
+    isBase64Encoded: false,
+    requestContext: { domainName: host, http: { method, path, sourceIp, protocol: 'HTTP/1.1', userAgent: 'bench' }, requestId: randomUUID(), stage: '$default' },
+  };
+}
+
+interface Sample {
+  ms: number;
+  trips: number;
+}
+async function measure(name: string, make: () => Promise<unknown> | unknown, run: (e: unknown) => Promise<{ statusCode: number }>, expect: number, warmup = 5) {
+  const samples: Sample[] = [];
+  for (let i = 0; i < warmup + N; i++) {
+    const e = await make();
+    const trips = roundTrips.count;
+    const t = performance.now();
+    const r = await run(e);
+    const ms = performance.now() - t;
+    if (r.statusCode !== expect) throw new Error(`${name}: expected ${expect}, got ${r.statusCode}`);
+    if (i >= warmup) samples.push({ ms, trips: roundTrips.count - trips });
+  }
+  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  const trips = samples.map((s) => s.trips).sort((a, b) => a - b);
+  return { name, n: samples.length, median: pct(50), p99: pct(99), trips: trips[Math.floor(trips.length / 2)], tripsMax: trips[trips.length - 1] };
+}
+
+const body = JSON.stringify({ prompt: 'benchmark lighthouse' });
+const probe = await image(event('POST', '/agent/image', body), context);
+const challenge = decodePaymentRequiredHeader(probe.headers['PAYMENT-REQUIRED']);
+const buyers = runtime.info.buyers;
+const clients = buyers.map((b) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(b.privateKey as `0x${string}`))));
+let which = 0;
+const paidEvent = async () => {
+  const client = clients[which++ % clients.length];
+  return event('POST', '/agent/image', body, { 'payment-signature': encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)) });
+};
+// Enough USDC for every paid request of the run.
+for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_000_000_000n);
+
+const results = [];
+results.push(await measure('402 path (POST /agent/image, no payment)', () => event('POST', '/agent/image', body), (e) => image(e, context), 402));
+results.push(await measure('paid path (POST /agent/image, x402, self-settled)', paidEvent, (e) => image(e, context), 202));
+const accepted = JSON.parse((await image(await paidEvent(), context)).body!);
+results.push(
+  await measure('poll path (GET /agent/image/{jobId})', () => event('GET', `/agent/image/${accepted.jobId}`, undefined, {}, { jobId: accepted.jobId }), (e) => poll(e, context), 200),
+);
+
+const cpu = cpus()[0]?.model ?? 'unknown cpu';
+console.log(`\nHandler time per request, warm, in-process against DynamoDB Local + local chain (${cpus().length} × ${cpu}), n=${N}`);
+console.log('| path | median ms | p99 ms | DynamoDB round trips (median / max) |');
+console.log('|---|---|---|---|');
+for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.trips} / ${r.tripsMax} |`);
+const ratio = results[1].median / results[0].median;
+console.log(`paid/402 median ratio: ${ratio.toFixed(1)}×; poll/402: ${(results[2].median / results[0].median).toFixed(2)}×`);
+
+await runtime.stop();
+rmSync(stateDir, { recursive: true, force: true });
+
+await bundleReport();
+process.exit(0);

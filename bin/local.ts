@@ -1,0 +1,51 @@
+/**
+ * `npm start`: the embedded default. Foreground; SIGINT/SIGTERM shut it down cleanly; state (jobs, assets,
+ * accounts) lives in $LOCAL_STATE_DIR (default .local) and survives a restart.
+ */
+import { startEmbedded } from '../lib/local/runtime.js';
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    console.error(`${name} must be a port number (0-65535), got '${raw}'`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const started = Date.now();
+const runtime = await startEmbedded({
+  generationPort: port('GENERATION_PORT', 3000),
+  chainPort: port('CHAIN_PORT', 8545),
+  stateDir: process.env.LOCAL_STATE_DIR || '.local',
+  blockingWaitMs: process.env.BLOCKING_WAIT_MS ? Number(process.env.BLOCKING_WAIT_MS) : undefined,
+}).catch((error: Error) => {
+  console.error(`Could not start the embedded service: ${error.message}`);
+  process.exit(1);
+});
+
+const { info } = runtime;
+console.log(`Generation surface  ${info.baseUrl}   (POST /create-music, /agent/video, /agent/image)`);
+console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress})`);
+console.log(`Agent studio        reserved port ${process.env.AGENTS_PORT || 3001} (not served yet)`);
+console.log(`Pay to              ${info.payTo}`);
+console.log(`Dev buyers          ${info.buyers.map((b) => b.address).join(', ')} (keys in ${process.env.LOCAL_STATE_DIR || '.local'}/runtime.json)`);
+console.log(`Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops.`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: shutting down…`);
+    runtime.stop().then(
+      () => process.exit(0),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,4 @@
+/** POST agent-video — paid agent_video (x402 v2 exact); 202 with a poll URL, or 200 with the asset for `?async=false`. */
+import { paidEntry } from './paid-entry.js';
+
+export const handler = paidEntry('agent_video');

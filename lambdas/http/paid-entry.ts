@@ -1,0 +1,69 @@
+/**
+ * The Middy chain of a paid generation endpoint, in the order the architecture fixes:
+ * version ▸ errors ▸ probe rate limit ▸ idempotency ▸ x402 (402 before validation) ▸ validation ▸ accept the job.
+ */
+import middy from '@middy/core';
+import { PRODUCTS, type ProductId } from '../products/catalog.js';
+import { apiVersion, httpErrors } from '../middleware/http-frame.js';
+import { probeRateLimit } from '../middleware/rate-limit.js';
+import { idempotency } from '../middleware/idempotency.js';
+import { x402Payment } from '../middleware/x402.js';
+import { validateBody } from '../middleware/validation.js';
+import type { HttpRequest } from '../middleware/types.js';
+import { RateWindowStore } from '../store/rate-limit.js';
+import { IdempotencyStore } from '../store/idempotency.js';
+import { JobStore } from '../store/jobs.js';
+import { PaymentStore } from '../store/payments.js';
+import { WorkflowStarter } from '../store/workflow.js';
+import { acceptPaidJob, PaymentRefused } from '../jobs/accept.js';
+import { paymentChallenge } from '../payments/challenge.js';
+import { paymentBackend, paymentTerms } from '../payments/backend.js';
+import { PaymentRequiredError } from '../shared/errors.js';
+import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
+import { httpConfig, renderConfig } from '../shared/config.js';
+import { urlsFor } from './urls.js';
+
+export function paidEntry(product: ProductId) {
+  const jobs = new JobStore();
+  const payments = new PaymentStore();
+  const workflow = new WorkflowStarter();
+
+  const core = async (event: HttpEvent, request: HttpRequest): Promise<HttpResult> => {
+    const payment = request.internal.payment!;
+    const body = request.internal.body as Record<string, unknown>;
+    const base = baseUrl(event);
+    try {
+      return await acceptPaidJob(
+        { jobs, payments, workflow, settler: () => paymentBackend().settler, providerName: renderConfig().provider },
+        {
+          product,
+          request: body,
+          payment,
+          urls: urlsFor(base),
+          blocking: wantsBlocking(event, body as { asyncMode?: boolean }),
+          blockingWaitMs: httpConfig().blockingWaitMs,
+        },
+      );
+    } catch (error) {
+      if (error instanceof PaymentRefused) {
+        throw new PaymentRequiredError(paymentChallenge(product, base, paymentTerms(), error.message));
+      }
+      throw error;
+    }
+  };
+
+  const chain = middy<HttpEvent, HttpResult>()
+    .use(apiVersion())
+    .use(httpErrors())
+    .use(probeRateLimit({ counter: new RateWindowStore() }))
+    .use(idempotency({ store: new IdempotencyStore(), scope: product }))
+    .use(x402Payment({ product, terms: paymentTerms, verifier: () => paymentBackend().verifier }))
+    .use(validateBody(PRODUCTS[product].schema));
+  // Middy passes only (event, context) to the handler; the request (and its internal state) is found by its
+  // event, which is unique per invocation even when one process serves many requests at once (local gateway).
+  const requests = new WeakMap<HttpEvent, HttpRequest>();
+  chain.before((request) => {
+    requests.set(request.event, request as HttpRequest);
+  });
+  return chain.handler(async (event) => core(event, requests.get(event)!));
+}

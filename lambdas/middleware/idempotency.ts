@@ -1,0 +1,106 @@
+/**
+ * X-Idempotency-Key (at most 200 characters): the same key and body within the window returns the original
+ * response without charging again, also when two requests race; the same key with another body is refused.
+ * Only paid requests take the key; only a 2xx answer is kept (a 402, 422 or 5xx releases it, so the buyer's
+ * retry with the same key and a valid payment proceeds).
+ */
+import { createHash } from 'node:crypto';
+import { IdempotencyInProgressError, IdempotentReplay, ValidationError } from '../shared/errors.js';
+import { header, rawBody } from '../shared/http.js';
+import type { IdempotencyRecord, BeginResult } from '../store/idempotency.js';
+import type { StoredResponse } from '../shared/errors.js';
+import type { HttpMiddleware, HttpRequest } from './types.js';
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+export interface IdempotencyPort {
+  get(pk: string): Promise<IdempotencyRecord | undefined>;
+  begin(pk: string, bodyHash: string): Promise<BeginResult>;
+  complete(pk: string, response: StoredResponse): Promise<void>;
+  release(pk: string): Promise<void>;
+}
+
+export interface IdempotencyOptions {
+  store: IdempotencyPort;
+  /** Scope of keys: the route (keys of different endpoints never collide). */
+  scope: string;
+  /** How long a concurrent duplicate waits for the first request's answer. */
+  waitMs?: number;
+  pollMs?: number;
+}
+
+const KEY_LOC = ['header', 'X-Idempotency-Key'];
+
+export function idempotency(options: IdempotencyOptions): HttpMiddleware {
+  const waitMs = options.waitMs ?? 25_000;
+  const pollMs = options.pollMs ?? 100;
+
+  const before = async (request: HttpRequest) => {
+    const key = header(request.event, 'x-idempotency-key');
+    if (key === undefined) return;
+    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      throw new ValidationError([
+        { loc: KEY_LOC, msg: `X-Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, type: 'string_too_long' },
+      ]);
+    }
+    const pk = `${options.scope}#${key}`;
+    const bodyHash = createHash('sha256').update(rawBody(request.event)).digest('hex');
+    const paid = header(request.event, 'payment-signature') !== undefined;
+
+    const known = await options.store.get(pk);
+    if (known) {
+      assertSameBody(known, bodyHash);
+      if (known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
+      if (!paid) return; // an unpaid probe never waits: it gets its 402
+    }
+    if (!paid) return;
+
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const begun = await options.store.begin(pk, bodyHash);
+      if (begun.taken) {
+        request.internal.idempotencyPk = pk;
+        return;
+      }
+      assertSameBody(begun.existing, bodyHash);
+      if (begun.existing.status === 'completed' && begun.existing.response) {
+        throw new IdempotentReplay(begun.existing.response);
+      }
+      if (Date.now() >= deadline) throw new IdempotencyInProgressError();
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  };
+
+  const after = async (request: HttpRequest) => {
+    const pk = request.internal.idempotencyPk;
+    if (!pk || !request.response) return;
+    if (request.response.statusCode >= 200 && request.response.statusCode < 300) {
+      await options.store.complete(pk, {
+        statusCode: request.response.statusCode,
+        headers: { ...request.response.headers, ...(request.internal.responseHeaders ?? {}) },
+        body: typeof request.response.body === 'string' ? request.response.body : '',
+      });
+    } else {
+      await options.store.release(pk);
+    }
+  };
+
+  const onError = async (request: HttpRequest) => {
+    const pk = request.internal.idempotencyPk;
+    if (pk) await options.store.release(pk);
+  };
+
+  return { name: 'idempotency', before, after, onError };
+}
+
+function assertSameBody(record: IdempotencyRecord, bodyHash: string): void {
+  if (record.bodyHash !== bodyHash) {
+    throw new ValidationError([
+      {
+        loc: KEY_LOC,
+        msg: 'X-Idempotency-Key was already used with a different request body; use a new key for a new request',
+        type: 'idempotency_key_reused',
+      },
+    ]);
+  }
+}

@@ -1,0 +1,19 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { HttpEvent, HttpResult } from '../shared/http.js';
+import type { VerifiedPayment } from '../payments/types.js';
+
+/** Per-request state the middlewares share, each under its own key. */
+export interface Internal extends Record<string, unknown> {
+  /** Headers every response of this request carries (rate-limit headers, for one). */
+  responseHeaders?: Record<string, string>;
+  payment?: VerifiedPayment;
+  body?: unknown;
+  idempotencyPk?: string;
+}
+
+export type HttpRequest = Request<HttpEvent, HttpResult, Error, import('aws-lambda').Context, Internal>;
+export type HttpMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, import('aws-lambda').Context, Internal>;
+
+export function addResponseHeaders(request: HttpRequest, headers: Record<string, string>): void {
+  request.internal.responseHeaders = { ...(request.internal.responseHeaders ?? {}), ...headers };
+}

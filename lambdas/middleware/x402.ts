@@ -1,0 +1,56 @@
+/**
+ * x402 v2 `exact`: no PAYMENT-SIGNATURE → 402 challenge; unreadable → 402 `Payment authorization missing` with a
+ * PAYMENT-REFERENCE; otherwise the payload is verified (signature, terms, window, balance) and the verified
+ * payment is left in `request.internal.payment` for the use case, which locks and settles it after validation.
+ * Runs before body validation, as the spec requires.
+ */
+import { randomUUID } from 'node:crypto';
+import { PaymentRequiredError } from '../shared/errors.js';
+import { baseUrl, header } from '../shared/http.js';
+import { logger } from '../shared/logger.js';
+import { paymentChallenge, paymentRequirement, REASON_MISSING, REASON_UNREADABLE, type PaymentTerms } from '../payments/challenge.js';
+import { paymentPayloadSchema, type PaymentVerifier, type PaymentPayload } from '../payments/types.js';
+import type { ProductId } from '../products/catalog.js';
+import type { HttpMiddleware, HttpRequest } from './types.js';
+
+export interface X402Options {
+  product: ProductId;
+  terms: () => PaymentTerms;
+  verifier: () => PaymentVerifier;
+}
+
+export function x402Payment(options: X402Options): HttpMiddleware {
+  const before = async (request: HttpRequest) => {
+    const terms = options.terms();
+    const base = baseUrl(request.event);
+    const refuse = (reason: string, extraHeaders: Record<string, string> = {}) =>
+      new PaymentRequiredError(paymentChallenge(options.product, base, terms, reason), extraHeaders);
+
+    const signature = header(request.event, 'payment-signature');
+    if (signature === undefined) throw refuse(REASON_MISSING);
+
+    const payload = decodePayload(signature);
+    if (!payload) {
+      const reference = randomUUID();
+      logger.warn('unreadable payment header', { reference, length: signature.length });
+      throw refuse(REASON_UNREADABLE, { 'PAYMENT-REFERENCE': reference });
+    }
+    const result = await options.verifier().verify(payload, paymentRequirement(options.product, base, terms));
+    if (!result.ok) {
+      logger.info('payment refused', { reason: result.reason, payer: payload.payload.authorization.from });
+      throw refuse(result.reason);
+    }
+    request.internal.payment = result.payment;
+  };
+  return { name: 'x402Payment', before };
+}
+
+export function decodePayload(header: string): PaymentPayload | undefined {
+  try {
+    const decoded = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'));
+    const parsed = paymentPayloadSchema.safeParse(decoded);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Verification of an x402 `exact` (EIP-3009) payment against the requirement of the endpoint being paid.
+ * Cheap, local checks run first; the two chain reads (balance, nonce state) run last and in parallel, so a malformed
+ * or mismatched payment never costs an RPC round trip. A reason string becomes the `error` of the 402; a failing
+ * RPC throws PaymentBackendError instead, because "we could not check" must not be answered as "you did not pay".
+ */
+import {
+  createPublicClient,
+  getAddress,
+  http,
+  isAddressEqual,
+  recoverTypedDataAddress,
+  type Address,
+  type PublicClient,
+} from 'viem';
+import type { Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
+import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
+
+/** Settlement needs this many seconds of validity left; x402 facilitators use the same margin. */
+export const SETTLE_MARGIN_SECONDS = 6;
+const NETWORK_ALIASES: Record<string, string> = { base: 'eip155:8453' };
+
+/** A dependency (chain RPC, facilitator) failed: answer 5xx without charging, not 402. */
+export class PaymentBackendError extends Error {
+  override name = 'PaymentBackendError';
+}
+
+export interface VerifierConfig {
+  chainId: number;
+  rpcUrl?: string;
+}
+
+export interface ViemPaymentVerifierOptions {
+  config: VerifierConfig;
+  /** Overrides config.rpcUrl; tests and the embedded runtime pass their own. */
+  publicClient?: Pick<PublicClient, 'readContract'>;
+  rpcUrl?: string;
+  /** Unix seconds. */
+  now?: () => number;
+}
+
+export function normaliseNetwork(network: string): string {
+  return NETWORK_ALIASES[network] ?? network;
+}
+
+export function unixNow(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+const publicClients = new Map<string, PublicClient>();
+
+/** One client per RPC URL for the life of the process (warm Lambda invocations reuse it). */
+export function publicClientFor(rpcUrl: string): PublicClient {
+  let client = publicClients.get(rpcUrl);
+  if (!client) {
+    client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 10_000 }), pollingInterval: 250 });
+    publicClients.set(rpcUrl, client);
+  }
+  return client;
+}
+
+type OffChainResult = { ok: true; payment: VerifiedPayment } | { ok: false; reason: string };
+
+function sameAddress(a: string, b: string): boolean {
+  try {
+    return isAddressEqual(a as Address, b as Address);
+  } catch {
+    return false; // not an address at all
+  }
+}
+
+function exactUint(value: string): bigint | undefined {
+  return /^\d+$/.test(value) ? BigInt(value) : undefined;
+}
+
+/**
+ * Every check that needs no chain access: terms, amounts, validity window and the EIP-712 signature.
+ * Shared by the local verifier and the remote-facilitator verifier.
+ */
+export async function checkOffChain(
+  payload: PaymentPayload,
+  requirement: PaymentRequirement,
+  chainId: number,
+  now: number,
+): Promise<OffChainResult> {
+  const { accepted } = payload;
+  const { authorization, signature } = payload.payload;
+  const network = normaliseNetwork(requirement.network);
+  const required = exactUint(requirement.amount);
+  if (required === undefined) throw new Error(`requirement amount '${requirement.amount}' is not an integer`);
+
+  if (accepted.scheme !== 'exact') return fail(`Unsupported scheme '${accepted.scheme}': only 'exact' is accepted`);
+  if (normaliseNetwork(accepted.network) !== network) {
+    return fail(`Wrong network '${accepted.network}': payment must be on ${network}`);
+  }
+  if (accepted.asset.toLowerCase() !== requirement.asset.toLowerCase()) {
+    return fail(`Wrong asset ${accepted.asset}: payment must be in ${requirement.asset}`);
+  }
+  if (!sameAddress(accepted.payTo, requirement.payTo)) {
+    return fail(`Wrong payTo ${accepted.payTo}: payment must go to ${requirement.payTo}`);
+  }
+  if (!sameAddress(authorization.to, requirement.payTo)) {
+    return fail(`authorization.to ${authorization.to} does not equal payTo ${requirement.payTo}`);
+  }
+  for (const field of ['amount', 'maxAmountRequired'] as const) {
+    const stated = accepted[field];
+    if (stated !== undefined && exactUint(stated) !== required) {
+      return fail(`accepted.${field} ${stated} does not equal the required amount ${required}`);
+    }
+  }
+  if (authorization.value !== required) {
+    return fail(`authorization.value ${authorization.value} does not equal the required amount ${required}`);
+  }
+  if (authorization.validAfter > BigInt(now)) {
+    return fail(`Authorization not yet valid: validAfter ${authorization.validAfter} is after now (${now})`);
+  }
+  if (authorization.validBefore <= BigInt(now + SETTLE_MARGIN_SECONDS)) {
+    return fail(
+      `Authorization expired or expiring: validBefore ${authorization.validBefore} must be later than now + ${SETTLE_MARGIN_SECONDS}s (${now + SETTLE_MARGIN_SECONDS})`,
+    );
+  }
+
+  let signer: Address;
+  try {
+    signer = await recoverTypedDataAddress({
+      domain: {
+        name: requirement.extra.name,
+        version: requirement.extra.version,
+        chainId,
+        verifyingContract: getAddress(requirement.asset),
+      },
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        from: getAddress(authorization.from),
+        to: getAddress(authorization.to),
+        value: authorization.value,
+        validAfter: authorization.validAfter,
+        validBefore: authorization.validBefore,
+        nonce: authorization.nonce as Hex,
+      },
+      signature: signature as Hex,
+    });
+  } catch {
+    return fail('Invalid signature: not a recoverable EIP-712 signature');
+  }
+  if (!sameAddress(signer, authorization.from)) {
+    return fail(`Invalid signature: signer does not match authorization.from ${authorization.from}`);
+  }
+
+  const payer = getAddress(authorization.from);
+  const asset = getAddress(requirement.asset);
+  return {
+    ok: true,
+    payment: {
+      kind: 'x402',
+      payer,
+      amount: required,
+      network,
+      asset,
+      payTo: getAddress(requirement.payTo),
+      nonceKey: `${network}:${asset}:${payer}:${authorization.nonce}`.toLowerCase(),
+      payload,
+      requirement,
+    },
+  };
+}
+
+function fail(reason: string): { ok: false; reason: string } {
+  return { ok: false, reason };
+}
+
+export class ViemPaymentVerifier implements PaymentVerifier {
+  private readonly client: Pick<PublicClient, 'readContract'>;
+  private readonly chainId: number;
+  private readonly now: () => number;
+
+  constructor(options: ViemPaymentVerifierOptions) {
+    const rpcUrl = options.rpcUrl ?? options.config.rpcUrl;
+    if (!options.publicClient && !rpcUrl) throw new Error('ViemPaymentVerifier needs a publicClient or an rpcUrl');
+    this.client = options.publicClient ?? publicClientFor(rpcUrl as string);
+    this.chainId = options.config.chainId;
+    this.now = options.now ?? unixNow;
+  }
+
+  async verify(payload: PaymentPayload, requirement: PaymentRequirement): Promise<VerifyResult> {
+    const checked = await checkOffChain(payload, requirement, this.chainId, this.now());
+    if (!checked.ok) return checked;
+    const { payment } = checked;
+    const nonce = payload.payload.authorization.nonce as Hex;
+
+    let balance: bigint;
+    let used: boolean;
+    try {
+      [balance, used] = await Promise.all([
+        this.client.readContract({
+          address: payment.asset,
+          abi: usdcAbi,
+          functionName: 'balanceOf',
+          args: [payment.payer],
+        }),
+        this.client.readContract({
+          address: payment.asset,
+          abi: usdcAbi,
+          functionName: 'authorizationState',
+          args: [payment.payer, nonce],
+        }),
+      ]);
+    } catch (error) {
+      throw new PaymentBackendError(`Could not read payment state from the chain: ${shortMessage(error)}`, {
+        cause: error,
+      });
+    }
+
+    if (used) return fail(`Authorization nonce ${nonce} has already been used or canceled`);
+    if (balance < payment.amount) {
+      return fail(`Insufficient USDC balance: ${payment.payer} holds ${balance}, needs ${payment.amount}`);
+    }
+    return { ok: true, payment };
+  }
+}
+
+export function shortMessage(error: unknown): string {
+  const e = error as { shortMessage?: string; message?: string };
+  return e?.shortMessage ?? e?.message ?? String(error);
+}

@@ -1,0 +1,117 @@
+/**
+ * Job rows. A paid job is written `reserved` together with its nonce lock (before money moves), becomes `queued`
+ * when settlement succeeds, `processing` when the render starts, and ends `completed` or `failed` (final).
+ */
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProductId } from '../products/catalog.js';
+import type { OutputRole, RenderMetadata } from '../render/provider.js';
+import { documentClient, isConditionalFailure } from './dynamo.js';
+import { storeConfig } from '../shared/config.js';
+
+export type JobStatus = 'reserved' | 'queued' | 'processing' | 'completed' | 'failed';
+export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed'];
+
+/** Jobs are kept 30 days; an expired id polls like an unknown one. */
+export const JOB_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface JobRecord {
+  jobId: string;
+  product: ProductId;
+  status: JobStatus;
+  request: Record<string, unknown>;
+  provider: string;
+  payer?: string;
+  paymentKind?: 'x402' | 'token';
+  nonceKey?: string;
+  transaction?: string;
+  assets?: Partial<Record<OutputRole, string>>;
+  metadata?: RenderMetadata;
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: number;
+}
+
+export class JobStore {
+  constructor(
+    private readonly table = storeConfig().jobsTable,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async get(jobId: string): Promise<JobRecord | undefined> {
+    const out = await documentClient().send(new GetCommand({ TableName: this.table, Key: { jobId }, ConsistentRead: true }));
+    const item = out.Item as JobRecord | undefined;
+    if (item && item.expiresAt * 1000 < this.now().getTime()) return undefined;
+    return item;
+  }
+
+  /** Moves a durable job to `processing`; a final job is left alone (returns false). */
+  async markProcessing(jobId: string): Promise<boolean> {
+    return this.transition(jobId, 'processing', ['queued', 'processing'], {});
+  }
+
+  async complete(jobId: string, assets: JobRecord['assets'], metadata: RenderMetadata): Promise<boolean> {
+    return this.transition(jobId, 'completed', ['queued', 'processing'], { assets, metadata });
+  }
+
+  async fail(jobId: string, error: string, from: JobStatus[] = ['reserved', 'queued', 'processing']): Promise<boolean> {
+    return this.transition(jobId, 'failed', from, { error });
+  }
+
+  private async transition(
+    jobId: string,
+    to: JobStatus,
+    from: JobStatus[],
+    set: Record<string, unknown>,
+  ): Promise<boolean> {
+    const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt' };
+    const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString() };
+    const assignments = ['#status = :to', '#updatedAt = :now'];
+    for (const [key, value] of Object.entries(set)) {
+      if (value === undefined) continue;
+      names[`#${key}`] = key;
+      values[`:${key}`] = value;
+      assignments.push(`#${key} = :${key}`);
+    }
+    const fromKeys = from.map((status, i) => {
+      values[`:from${i}`] = status;
+      return `:from${i}`;
+    });
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { jobId },
+          UpdateExpression: `SET ${assignments.join(', ')}`,
+          ConditionExpression: `attribute_exists(jobId) AND #status IN (${fromKeys.join(', ')})`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Durable jobs not yet final and last touched before `olderThan` (for the sweeper; a scan is fine at this scale). */
+  async listUnfinished(olderThan: Date): Promise<JobRecord[]> {
+    const found: JobRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await documentClient().send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: '#status IN (:q, :p) AND #updatedAt < :before',
+          ExpressionAttributeNames: { '#status': 'status', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ':q': 'queued', ':p': 'processing', ':before': olderThan.toISOString() },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...((out.Items ?? []) as JobRecord[]));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Step Functions task logic, one function per state, shared by the three product state machines.
+ * The Lambda entries in this folder wrap these; the local runner calls the same entries.
+ */
+import type { ProductId } from '../products/catalog.js';
+import type { AssetStore, OutputRole, RenderMetadata, RenderOutput, RenderProvider, RenderRequest } from '../render/provider.js';
+import type { JobStore } from '../store/jobs.js';
+import { GENERIC_FAILURE } from '../products/views.js';
+import { logger } from '../shared/logger.js';
+
+export interface TaskDeps {
+  jobs: Pick<JobStore, 'get' | 'markProcessing' | 'complete' | 'fail'>;
+  provider: () => RenderProvider;
+  assets: () => AssetStore;
+  fetchImpl?: typeof fetch;
+}
+
+export interface ExecutionInput {
+  jobId: string;
+  product: ProductId;
+}
+
+export interface RenderState {
+  renderId: string;
+  provider: string;
+  state: 'running' | 'done' | 'failed';
+  attempts: number;
+  error?: string;
+  outputs?: RenderOutput[];
+  metadata?: RenderMetadata;
+}
+
+/** A job that cannot be rendered (unknown, already final): fail the execution without retrying. */
+export class JobNotRenderableError extends Error {
+  override name = 'JobNotRenderableError';
+}
+
+export async function submitRender(deps: TaskDeps, input: ExecutionInput): Promise<RenderState> {
+  const job = await deps.jobs.get(input.jobId);
+  if (!job) throw new JobNotRenderableError(`job ${input.jobId} not found`);
+  if (!(await deps.jobs.markProcessing(input.jobId))) {
+    throw new JobNotRenderableError(`job ${input.jobId} is ${job.status}, not renderable`);
+  }
+  const provider = deps.provider();
+  const request = { jobId: job.jobId, product: job.product, request: job.request } as RenderRequest;
+  const { renderId } = await provider.submit(request);
+  return { renderId, provider: provider.name, state: 'running', attempts: 0 };
+}
+
+export async function checkRender(deps: TaskDeps, input: ExecutionInput & { render: RenderState }): Promise<RenderState> {
+  const status = await deps.provider().check(input.render.renderId, input.product);
+  const attempts = (input.render.attempts ?? 0) + 1;
+  const base = { renderId: input.render.renderId, provider: input.render.provider, attempts };
+  if (status.state === 'done') return { ...base, state: 'done', outputs: status.outputs, metadata: status.metadata };
+  if (status.state === 'failed') return { ...base, state: 'failed', error: status.error };
+  return { ...base, state: 'running' };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'audio/mpeg': 'mp3',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'video/mp4': 'mp4',
+};
+
+/** Outputs already in the store stay where they are; URL outputs are downloaded into the store. */
+export async function storeAsset(
+  deps: TaskDeps,
+  input: ExecutionInput & { render: RenderState },
+): Promise<{ assets: Partial<Record<OutputRole, string>>; metadata: RenderMetadata }> {
+  const assets: Partial<Record<OutputRole, string>> = {};
+  for (const output of input.render.outputs ?? []) {
+    if (output.key) {
+      assets[output.role] = output.key;
+      continue;
+    }
+    if (!output.url) throw new Error(`render output ${output.role} has neither key nor url`);
+    const response = await (deps.fetchImpl ?? fetch)(output.url);
+    if (!response.ok) throw new Error(`download of ${output.role} failed with HTTP ${response.status}`);
+    const key = `assets/${input.jobId}/${output.role}.${EXTENSIONS[output.contentType] ?? 'bin'}`;
+    await deps.assets().put(key, new Uint8Array(await response.arrayBuffer()), output.contentType);
+    assets[output.role] = key;
+  }
+  const required: Record<ProductId, OutputRole[]> = { create_music: ['audio', 'cover'], agent_video: ['video'], agent_image: ['image'] };
+  for (const role of required[input.product]) {
+    if (!assets[role]) throw new Error(`render produced no ${role}`);
+  }
+  return { assets, metadata: input.render.metadata ?? {} };
+}
+
+export async function markCompleted(
+  deps: TaskDeps,
+  input: ExecutionInput & { stored: { assets: Partial<Record<OutputRole, string>>; metadata: RenderMetadata } },
+): Promise<{ status: 'completed' }> {
+  const moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
+  if (!moved) logger.warn('job was already final when marking completed', { jobId: input.jobId });
+  return { status: 'completed' };
+}
+
+export interface StepError {
+  Error?: string;
+  Cause?: string;
+}
+
+export async function markFailed(
+  deps: TaskDeps,
+  input: ExecutionInput & { error?: StepError; render?: RenderState },
+): Promise<{ status: 'failed'; error: string }> {
+  const message = buyerMessage(input.error, input.render);
+  logger.warn('job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
+  await deps.jobs.fail(input.jobId, message);
+  return { status: 'failed', error: message };
+}
+
+/** Only render errors carry a message meant for the buyer; anything else gets the generic one. */
+function buyerMessage(error: StepError | undefined, render: RenderState | undefined): string {
+  if (render?.state === 'failed' && render.error) return `Generation failed: ${render.error}`;
+  if (error?.Error === 'RenderError' && error.Cause) {
+    try {
+      const cause = JSON.parse(error.Cause) as { errorMessage?: string };
+      if (cause.errorMessage) return `Generation failed: ${cause.errorMessage}`;
+    } catch {
+      return `Generation failed: ${error.Cause}`;
+    }
+  }
+  if (error?.Error === 'RenderTimeout') return 'Generation failed: the render timed out';
+  return GENERIC_FAILURE;
+}

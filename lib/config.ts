@@ -1,0 +1,129 @@
+/**
+ * Stack configuration: read from CDK context (cdk.json or `-c key=value`) and/or stack props, validated once with
+ * zod. Errors name the context key so a bad `cdk synth -c payTo=0x12` says exactly what to fix.
+ *
+ * Nothing secret lives here: the pay-to address defaults to an SSM parameter resolved at deploy time, and the
+ * settler key is a Secrets Manager secret *name* (the functions read the value at run time).
+ */
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+
+/** Base mainnet USDC (FiatTokenV2_2). */
+export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const BASE_CHAIN_ID = 8453;
+
+/** CloudWatch Logs accepts only these retention periods (aws-logs RetentionDays). */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+/** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const stackConfigSchema = z
+  .object({
+    /** x402 network id; the service sells on Base mainnet only. */
+    network: z.literal('eip155:8453').default('eip155:8453'),
+    usdcAddress: address.default(BASE_USDC_ADDRESS),
+    /** Literal receiving address. When absent, `payToParameter` is resolved at deploy time. */
+    payTo: address.optional(),
+    /** SSM String parameter holding the receiving address (used when `payTo` is not set). */
+    payToParameter: z
+      .string()
+      .regex(/^[a-zA-Z0-9_.\-/]{1,2048}$/, 'must be an SSM parameter name like /paycall/pay-to')
+      .default('/paycall/pay-to'),
+    rpcUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default('https://mainnet.base.org'),
+    facilitatorMode: z.enum(['self', 'remote']).default('self'),
+    facilitatorUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+    /** Secrets Manager secret name of the settlement gas key (self mode). Never a key value. */
+    settlerKeySecretName: z
+      .string()
+      .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/settler-key')
+      .default('paycall/settler-key'),
+    renderProvider: z.enum(['local']).default('local'),
+    /**
+     * Ship the static linux-x64 ffmpeg from node_modules with the render task (which then runs on x86_64).
+     * false: every function is arm64 and music/video renders need FFMPEG_PATH from elsewhere (e.g. a layer).
+     */
+    bundleFfmpeg: z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+      .default(true),
+    /** Public base URL of the API when it sits behind a custom domain (PUBLIC_BASE_URL); unset = request host. */
+    publicBaseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+    logRetentionDays: z.coerce
+      .number()
+      .refine((n) => (LOG_RETENTION_DAYS as readonly number[]).includes(n), {
+        message: `must be one of ${LOG_RETENTION_DAYS.join(', ')}`,
+      })
+      .default(30),
+    /** How long a paid POST with asyncMode off waits for the job before answering 202 (API Gateway caps at 30 s). */
+    blockingWaitMs: int(0, 28_000).default(25_000),
+    /** Seconds the state machine waits between render checks. */
+    renderCheckSeconds: int(1, 300).default(5),
+    /** Checks after which a still-running render is failed with RenderTimeout. */
+    renderMaxChecks: int(1, 10_000).default(120),
+    /** Whole-execution timeout of each state machine. */
+    workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
+  })
+  .superRefine((c, ctx) => {
+    if (c.facilitatorMode === 'remote' && !c.facilitatorUrl) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['facilitatorUrl'],
+        message: 'is required when facilitatorMode is "remote"',
+      });
+    }
+  });
+
+export type StackConfigInput = z.input<typeof stackConfigSchema>;
+export type StackConfig = z.output<typeof stackConfigSchema> & { chainId: number };
+
+export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
+
+export class StackConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StackConfigError';
+  }
+}
+
+/** Validate a raw configuration object; throws StackConfigError naming each offending context key. */
+export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
+  const result = stackConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const key = issue.path.length ? issue.path.map(String).join('.') : '(root)';
+      const given = issue.path.length ? raw[String(issue.path[0])] : undefined;
+      const shown = given === undefined ? '' : ` (got ${JSON.stringify(given)})`;
+      return `context key "${key}" ${issue.message}${shown}`;
+    });
+    throw new StackConfigError(`Invalid stack configuration: ${problems.join('; ')}`);
+  }
+  return { ...result.data, chainId: BASE_CHAIN_ID };
+}
+
+/**
+ * Read every known key from the construct tree's context (cdk.json `context`, `-c key=value`), let explicit
+ * props win, and validate. Empty strings count as "not set" so `-c payTo=` falls back to the SSM parameter.
+ */
+export function loadStackConfig(scope: Construct, overrides: Partial<StackConfigInput> = {}): StackConfig {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const fromProps = overrides[key];
+    const value = fromProps !== undefined ? fromProps : scope.node.tryGetContext(key);
+    if (value !== undefined && value !== null && value !== '') raw[key] = value;
+  }
+  return parseStackConfig(raw);
+}
+
+/**
+ * The `context` of cdk.json, for in-process apps (tests, lib/local/asl.ts) that should synthesise exactly what
+ * `cdk synth` does (same feature flags, same defaults).
+ */
+export async function readCdkJsonContext(projectRoot: string): Promise<Record<string, unknown>> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const json = JSON.parse(await readFile(join(projectRoot, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  return json.context ?? {};
+}

@@ -1,0 +1,281 @@
+/**
+ * The single source of the embedded runtime's state machines and tables: the CDK stack (lib/generation-stack.ts),
+ * synthesised in-process with bundling skipped, read back from the CloudFormation template. Never a hand copy.
+ *
+ * Synthesis costs ~5 s (about 1 s to import aws-cdk-lib, ~4 s to build and synthesise the stack), so the result is
+ * cached as JSON under `cacheDir`, keyed by a hash of everything that shapes it (lib/*.ts, this file, cdk.json, the
+ * catalog and ENV names, the aws-cdk-lib version). A cache hit never imports aws-cdk-lib.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ProductId } from '../../lambdas/products/catalog.js';
+import type { FunctionEntry } from '../generation-stack.js';
+import { WORKFLOW_TASKS, type WorkflowTaskDef } from '../routes.js';
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const LOCAL_REGION = 'local';
+const LOCAL_ACCOUNT = '000000000000';
+/** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
+const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
+const CACHE_FORMAT = 2;
+
+/** ASL as synthesised (JSONPath). */
+export interface AslDefinition {
+  StartAt: string;
+  States: Record<string, Record<string, unknown> & { Type: string }>;
+  TimeoutSeconds?: number;
+  Comment?: string;
+  [key: string]: unknown;
+}
+
+export interface LocalStateMachine {
+  product: ProductId;
+  /** Local name, e.g. `MusicWorkflow` (on AWS CloudFormation generates one). */
+  name: string;
+  /** `arn:aws:states:local:000000000000:stateMachine:<name>` */
+  stateMachineArn: string;
+  /** Logical id of the AWS::StepFunctions::StateMachine. */
+  logicalId: string;
+  /** Environment variable the functions read this machine's ARN from (e.g. MUSIC_STATE_MACHINE_ARN). */
+  envVar: string;
+  /** The ASL, Lambda ARNs replaced by `arn:aws:lambda:local:000000000000:function:<TaskId>`. */
+  definition: AslDefinition;
+  /** Task state name → the WORKFLOW_TASKS entry whose handler runs it. */
+  taskStates: Record<string, WorkflowTaskDef>;
+  /** Task state name → entry file (project-relative) exporting `handler`; same mapping as taskStates. */
+  taskEntries: Record<string, string>;
+}
+
+export interface LocalTableDefinition {
+  logicalId: string;
+  /** Environment variable holding this table's name (e.g. JOBS_TABLE), read from the functions' environments. */
+  envName: string;
+  keySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
+  attributeDefinitions: { AttributeName: string; AttributeType: 'S' | 'N' | 'B' }[];
+  /** PAY_PER_REQUEST for every table today. */
+  billingMode: string | undefined;
+  /** TTL attribute name when TTL is enabled (`expiresAt`). */
+  ttlAttribute: string | undefined;
+  globalSecondaryIndexes?: unknown[];
+  localSecondaryIndexes?: unknown[];
+}
+
+export interface LocalDefinitions {
+  /** Hash of the inputs this was synthesised from (the cache key). */
+  hash: string;
+  synthesizedAt: string;
+  /** Milliseconds the synthesis took (0 on a cache hit is never stored: this is the original cost). */
+  synthMs: number;
+  stateMachines: Record<ProductId, LocalStateMachine>;
+  tables: LocalTableDefinition[];
+  /** Function logical id → what it runs (route / task / sweeper). */
+  functions: Record<string, FunctionEntry>;
+}
+
+export interface SynthesizeForLocalOptions {
+  /** Directory for the JSON cache (created if missing). No caching without it. */
+  cacheDir?: string;
+}
+
+export function localLambdaArn(taskId: string): string {
+  return `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${taskId}`;
+}
+
+export function localStateMachineArn(name: string): string {
+  return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${name}`;
+}
+
+/** Everything whose content shapes the result. */
+async function inputsHash(): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(`format:${CACHE_FORMAT}\n`);
+  const libDir = path.join(PROJECT_ROOT, 'lib');
+  const libFiles = (await readdir(libDir)).filter((f) => f.endsWith('.ts')).sort();
+  const files = [
+    ...libFiles.map((f) => path.join('lib', f)),
+    'lib/local/asl.ts',
+    'cdk.json',
+    'lambdas/products/catalog.ts',
+    'lambdas/shared/config.ts',
+    'node_modules/aws-cdk-lib/package.json',
+  ];
+  for (const rel of files) {
+    hash.update(`${rel}\n`);
+    try {
+      const text = await readFile(path.join(PROJECT_ROOT, rel), 'utf8');
+      // Only the version of aws-cdk-lib matters, not the rest of its package.json.
+      hash.update(rel.endsWith('aws-cdk-lib/package.json') ? String(JSON.parse(text).version) : text);
+    } catch {
+      hash.update('<missing>');
+    }
+    hash.update('\n');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The local state machines and tables, synthesised from the CDK stack (or read from the cache).
+ */
+export async function synthesizeForLocal(
+  cacheDirOrOptions: string | SynthesizeForLocalOptions = {},
+): Promise<LocalDefinitions> {
+  const options = typeof cacheDirOrOptions === 'string' ? { cacheDir: cacheDirOrOptions } : cacheDirOrOptions;
+  const hash = await inputsHash();
+  const cacheFile = options.cacheDir ? path.join(options.cacheDir, `local-definitions-${hash}.json`) : undefined;
+  if (cacheFile) {
+    try {
+      const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as LocalDefinitions;
+      if (cached.hash === hash) return cached;
+    } catch {
+      // miss
+    }
+  }
+
+  const definitions = await synthesize(hash);
+
+  if (cacheFile && options.cacheDir) {
+    await mkdir(options.cacheDir, { recursive: true });
+    const tmp = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify(definitions, null, 2));
+    await rename(tmp, cacheFile);
+    // Drop stale entries.
+    for (const f of await readdir(options.cacheDir)) {
+      if (f.startsWith('local-definitions-') && f.endsWith('.json') && f !== path.basename(cacheFile)) {
+        await unlink(path.join(options.cacheDir, f)).catch(() => undefined);
+      }
+    }
+  }
+  return definitions;
+}
+
+type CfnResource = { Type: string; Properties?: Record<string, any> };
+
+async function synthesize(hash: string): Promise<LocalDefinitions> {
+  const started = performance.now();
+  const [{ App }, { GenerationStack, STATE_MACHINE_ENV }, { readCdkJsonContext }] = await Promise.all([
+    import('aws-cdk-lib'),
+    import('../generation-stack.js'),
+    import('../config.js'),
+  ]);
+
+  const outdir = await mkdtemp(path.join(os.tmpdir(), 'paycall-local-synth-'));
+  try {
+    const context = {
+      ...(await readCdkJsonContext(PROJECT_ROOT)),
+      'aws:cdk:bundling-stacks': [],
+      payTo: PLACEHOLDER_PAY_TO,
+    };
+    const app = new App({ outdir, context });
+    const stack = new GenerationStack(app, 'PaycallLocal', { allowMissingEntries: true });
+    const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
+    const resources = template.Resources;
+
+    // Function logical id → fake local ARN (task id), for the Fn::GetAtt tokens in the ASL.
+    const functionArns = new Map<string, string>();
+    for (const [logicalId, entry] of Object.entries(stack.functionEntries)) {
+      functionArns.set(logicalId, localLambdaArn(entry.id));
+    }
+
+    // Environment variable name that references each resource ({Ref: logicalId}) in any function.
+    const envVarOf = new Map<string, string>();
+    for (const res of Object.values(resources)) {
+      if (res.Type !== 'AWS::Lambda::Function') continue;
+      const vars = (res.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(vars)) {
+        const ref = (value as { Ref?: unknown } | null)?.Ref;
+        if (typeof ref === 'string' && !envVarOf.has(ref)) envVarOf.set(ref, name);
+      }
+    }
+
+    const resolve = (value: unknown): string => {
+      if (typeof value === 'string') return value;
+      const v = value as Record<string, any>;
+      if (v && 'Fn::Join' in v) {
+        const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
+        return parts.map(resolve).join(sep);
+      }
+      if (v && 'Fn::GetAtt' in v) {
+        const [logicalId, attr] = v['Fn::GetAtt'] as [string, string];
+        const arn = functionArns.get(logicalId);
+        if (attr === 'Arn' && arn) return arn;
+        throw new Error(`synthesizeForLocal: cannot resolve Fn::GetAtt ${logicalId}.${attr} in a state machine definition`);
+      }
+      if (v && 'Ref' in v) {
+        switch (v.Ref) {
+          case 'AWS::Partition':
+            return 'aws';
+          case 'AWS::Region':
+            return LOCAL_REGION;
+          case 'AWS::AccountId':
+            return LOCAL_ACCOUNT;
+          case 'AWS::URLSuffix':
+            return 'amazonaws.com';
+        }
+      }
+      throw new Error(`synthesizeForLocal: unsupported token in a state machine definition: ${JSON.stringify(value)}`);
+    };
+
+    const taskById = new Map(WORKFLOW_TASKS.map((t) => [t.id, t]));
+    const stateMachines = {} as Record<ProductId, LocalStateMachine>;
+    for (const [product, machine] of Object.entries(stack.stateMachines) as [ProductId, (typeof stack.stateMachines)[ProductId]][]) {
+      const logicalId = stack.getLogicalId(machine.node.defaultChild as import('aws-cdk-lib').CfnElement);
+      const props = resources[logicalId]?.Properties;
+      if (!props) throw new Error(`synthesizeForLocal: state machine ${logicalId} not in the template`);
+      const definition = JSON.parse(resolve(props.DefinitionString)) as AslDefinition;
+
+      const taskStates: Record<string, WorkflowTaskDef> = {};
+      for (const [stateName, state] of Object.entries(definition.States)) {
+        if (state.Type !== 'Task') continue;
+        const resource = String(state.Resource);
+        const taskId = resource.startsWith(localLambdaArn('')) ? resource.slice(localLambdaArn('').length) : undefined;
+        const task = taskId ? taskById.get(taskId) : undefined;
+        if (!task) throw new Error(`synthesizeForLocal: task state "${stateName}" runs ${resource}, not a WORKFLOW_TASKS entry`);
+        taskStates[stateName] = task;
+      }
+
+      const name = machine.node.scope!.node.id; // MusicWorkflow / VideoWorkflow / ImageWorkflow
+      stateMachines[product] = {
+        product,
+        name,
+        stateMachineArn: localStateMachineArn(name),
+        logicalId,
+        envVar: envVarOf.get(logicalId) ?? STATE_MACHINE_ENV[product],
+        definition,
+        taskStates,
+        taskEntries: Object.fromEntries(Object.entries(taskStates).map(([stateName, t]) => [stateName, t.entry])),
+      };
+    }
+
+    const tables: LocalTableDefinition[] = [];
+    for (const [logicalId, res] of Object.entries(resources)) {
+      if (res.Type !== 'AWS::DynamoDB::Table') continue;
+      const p = res.Properties ?? {};
+      const envName = envVarOf.get(logicalId);
+      if (!envName) throw new Error(`synthesizeForLocal: no function environment variable references table ${logicalId}`);
+      tables.push({
+        logicalId,
+        envName,
+        keySchema: p.KeySchema,
+        attributeDefinitions: p.AttributeDefinitions,
+        billingMode: p.BillingMode,
+        ttlAttribute: p.TimeToLiveSpecification?.Enabled ? p.TimeToLiveSpecification.AttributeName : undefined,
+        ...(p.GlobalSecondaryIndexes ? { globalSecondaryIndexes: p.GlobalSecondaryIndexes } : {}),
+        ...(p.LocalSecondaryIndexes ? { localSecondaryIndexes: p.LocalSecondaryIndexes } : {}),
+      });
+    }
+
+    return {
+      hash,
+      synthesizedAt: new Date().toISOString(),
+      synthMs: Math.round(performance.now() - started),
+      stateMachines,
+      tables,
+      functions: { ...stack.functionEntries },
+    };
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * The embedded default's blockchain: Hardhat 3's in-process EDR simulator with chain id 8453, a USDC-like EIP-3009
+ * token at Base's real USDC address, funded buyer accounts and a JSON-RPC endpoint on loopback.
+ *
+ * The simulated chain keeps no state between starts, so the token and all balances are recreated on every start;
+ * only the accounts (keys) persist, in <stateDir>/accounts.json, so addresses stay stable for a given state dir.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  getAddress,
+  numberToHex,
+  pad,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
+import { startRpcServer, type Eip1193Like } from './rpc-server.js';
+import { usdcRuntimeCode } from './usdc-token.js';
+
+export const LOCAL_CHAIN_ID = 8453;
+/** Base mainnet USDC: x402 clients only pay this asset on eip155:8453 by default, so the local token lives here. */
+export const BASE_USDC_ADDRESS: Address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const GAS_ETH = 10n ** 21n; // 1000 ETH for the settler and minter; buyers are gasless
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface KeyPair {
+  address: Address;
+  privateKey: Hex;
+}
+
+export interface LocalAccounts {
+  settler: KeyPair;
+  minter: KeyPair;
+  payTo: KeyPair;
+  buyers: KeyPair[];
+}
+
+export interface LocalChainOptions {
+  /** 0 picks a free port; the chosen one is in `rpcUrl`/`port`. */
+  port?: number;
+  stateDir: string;
+  buyerCount?: number;
+  /** Base units each buyer holds after start. */
+  buyerUsdc?: bigint;
+  /** Where the compiled token is cached; defaults to <stateDir>/cache. Tests share one to skip solc. */
+  artifactCacheDir?: string;
+}
+
+export interface LocalChain {
+  rpcUrl: string;
+  port: number;
+  chainId: number;
+  usdcAddress: Address;
+  payTo: Address;
+  settlerAddress: Address;
+  minterAddress: Address;
+  settlerKeyFile: string;
+  buyers: KeyPair[];
+  /** The in-process provider, for callers in the same process that want to skip HTTP. */
+  provider: Eip1193Like;
+  fund(address: Address, amountBaseUnits: bigint): Promise<Hex>;
+  balanceOf(address: Address): Promise<bigint>;
+  stop(): Promise<void>;
+}
+
+export class LocalChainError extends Error {
+  override name = 'LocalChainError';
+}
+
+export function localChainDefinition(rpcUrl: string, chainId = LOCAL_CHAIN_ID): Chain {
+  return defineChain({
+    id: chainId,
+    name: `Local eip155:${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+export function accountsFile(stateDir: string): string {
+  return path.join(stateDir, 'accounts.json');
+}
+
+export async function readLocalAccounts(stateDir: string): Promise<LocalAccounts> {
+  const file = accountsFile(stateDir);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new LocalChainError(`No local accounts at ${file}: start the service first (npm start)`);
+  }
+  const parsed = JSON.parse(text) as LocalAccounts;
+  if (!parsed?.minter?.privateKey || !parsed.settler?.privateKey || !Array.isArray(parsed.buyers)) {
+    throw new LocalChainError(`${file} is not a local accounts file`);
+  }
+  return parsed;
+}
+
+function newKeyPair(): KeyPair {
+  const privateKey = generatePrivateKey();
+  return { address: privateKeyToAccount(privateKey).address, privateKey };
+}
+
+/** Loads the persisted keys, creating missing ones; a larger buyerCount appends buyers and keeps the old ones. */
+async function loadOrCreateAccounts(stateDir: string, buyerCount: number): Promise<LocalAccounts> {
+  let accounts: LocalAccounts | undefined;
+  try {
+    accounts = await readLocalAccounts(stateDir);
+  } catch (error) {
+    if (!(error instanceof LocalChainError) || !String(error.message).startsWith('No local accounts')) throw error;
+  }
+  const before = JSON.stringify(accounts ?? null);
+  accounts ??= { settler: newKeyPair(), minter: newKeyPair(), payTo: newKeyPair(), buyers: [] };
+  while (accounts.buyers.length < buyerCount) accounts.buyers.push(newKeyPair());
+  if (JSON.stringify(accounts) !== before) await writeSecret(accountsFile(stateDir), `${JSON.stringify(accounts, null, 2)}\n`);
+  return accounts;
+}
+
+async function writeSecret(file: string, content: string): Promise<void> {
+  await writeFile(file, content, { mode: 0o600 });
+  await chmod(file, 0o600); // mode only applies on create; tighten a pre-existing file too
+}
+
+/** Mints test USDC with the minter key and waits for the receipt. Shared with bin/fund.ts. */
+export async function mintUsdc(
+  transport: Transport,
+  chain: Chain,
+  minterKey: Hex,
+  usdcAddress: Address,
+  to: Address,
+  amountBaseUnits: bigint,
+): Promise<Hex> {
+  const account = privateKeyToAccount(minterKey);
+  const wallet = createWalletClient({ account, chain, transport });
+  const reader = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const hash = await wallet.writeContract({
+    address: usdcAddress,
+    abi: usdcAbi,
+    functionName: 'mint',
+    args: [getAddress(to), amountBaseUnits],
+  });
+  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+  if (receipt.status !== 'success') throw new LocalChainError(`mint transaction ${hash} reverted`);
+  return hash;
+}
+
+export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
+  const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n } = options;
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const connecting = connectSimulator();
+  let accounts: LocalAccounts;
+  let runtimeCode: Hex;
+  try {
+    [accounts, runtimeCode] = await Promise.all([
+      loadOrCreateAccounts(stateDir, buyerCount),
+      usdcRuntimeCode(options.artifactCacheDir ?? path.join(stateDir, 'cache')),
+    ]);
+  } catch (error) {
+    await connecting.then((c) => c.close()).catch(() => undefined);
+    throw error;
+  }
+  const connection = await connecting;
+  try {
+    return await prepare(connection, accounts, runtimeCode, { stateDir, port, buyerCount, buyerUsdc });
+  } catch (error) {
+    // A half-started chain must not keep the process alive (e.g. when the port is taken).
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+type Connection = { provider: unknown; close(): Promise<void> };
+
+async function prepare(
+  connection: Connection,
+  accounts: LocalAccounts,
+  runtimeCode: Hex,
+  { stateDir, port, buyerCount, buyerUsdc }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
+): Promise<LocalChain> {
+  const settlerKeyFile = path.join(stateDir, 'settler.key');
+  await writeSecret(settlerKeyFile, `${accounts.settler.privateKey}\n`);
+
+  const provider = connection.provider as Eip1193Like;
+  const transport = custom(provider, { retryCount: 0 });
+  const chain = localChainDefinition('http://127.0.0.1', LOCAL_CHAIN_ID);
+  const reader: PublicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
+  const rpc = (method: string, params: unknown[]) => provider.request({ method, params });
+
+  await rpc('hardhat_setCode', [BASE_USDC_ADDRESS, runtimeCode]);
+  await rpc('hardhat_setStorageAt', [BASE_USDC_ADDRESS, numberToHex(0, { size: 32 }), pad(accounts.minter.address)]);
+  for (const who of [accounts.settler, accounts.minter]) {
+    await rpc('hardhat_setBalance', [who.address, numberToHex(GAS_ETH)]);
+  }
+
+  // One minter nonce sequence: concurrent fund() calls must not race for the same nonce.
+  let minterQueue: Promise<unknown> = Promise.resolve();
+  const fund = (address: Address, amount: bigint): Promise<Hex> => {
+    if (amount <= 0n) return Promise.reject(new LocalChainError('fund amount must be positive'));
+    const next = minterQueue.then(() =>
+      mintUsdc(transport, chain, accounts.minter.privateKey, BASE_USDC_ADDRESS, address, amount),
+    );
+    minterQueue = next.catch(() => undefined);
+    return next;
+  };
+  const balanceOf = (address: Address) =>
+    reader.readContract({ address: BASE_USDC_ADDRESS, abi: usdcAbi, functionName: 'balanceOf', args: [address] });
+
+  for (const buyer of accounts.buyers.slice(0, buyerCount)) {
+    const held = await balanceOf(buyer.address);
+    if (held < buyerUsdc) await fund(buyer.address, buyerUsdc - held);
+  }
+
+  const server = await startRpcServer(provider, port).catch((error: NodeJS.ErrnoException) => {
+    throw new LocalChainError(`Cannot serve JSON-RPC on 127.0.0.1:${port}: ${error.code ?? error.message}`);
+  });
+  let stopped: Promise<void> | undefined;
+  return {
+    rpcUrl: server.url,
+    port: server.port,
+    chainId: LOCAL_CHAIN_ID,
+    usdcAddress: BASE_USDC_ADDRESS,
+    payTo: accounts.payTo.address,
+    settlerAddress: accounts.settler.address,
+    minterAddress: accounts.minter.address,
+    settlerKeyFile,
+    buyers: accounts.buyers.slice(0, buyerCount).map((b) => ({ ...b })),
+    provider,
+    fund,
+    balanceOf,
+    stop: () =>
+      (stopped ??= (async () => {
+        await server.close();
+        await connection.close();
+      })()),
+  };
+}
+
+/** Hardhat is imported lazily: bin/fund.ts shares this module and must stay quick to start. */
+async function connectSimulator(): Promise<Connection> {
+  const { createHardhatRuntimeEnvironment } = await import('hardhat/hre');
+  const hre = await createHardhatRuntimeEnvironment(
+    {
+      networks: {
+        local: {
+          type: 'edr-simulated',
+          chainId: LOCAL_CHAIN_ID,
+          accounts: [],
+          // Like a real node: a reverted transaction is mined and reported in its receipt, not thrown at send.
+          throwOnTransactionFailures: false,
+          throwOnCallFailures: true,
+        },
+      },
+    },
+    {},
+    PROJECT_ROOT,
+  );
+  return hre.network.create({ network: 'local' });
+}

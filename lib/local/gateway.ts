@@ -1,0 +1,185 @@
+/**
+ * The local gateway: a Node HTTP server that does what API Gateway (HTTP API, payload 2.0) does in front of the
+ * Lambdas — match the route table, build the event, call the same handler export, write the result — plus an
+ * `/assets/` route standing in for the CloudFront distribution in front of the asset bucket.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { matchPath, type RouteDef } from '../routes.js';
+
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+  routes: RouteDef[];
+  projectRoot: string;
+  /** Serves `GET /assets/<key>`; returns null when absent. */
+  assets?: (key: string) => Promise<{ body: Uint8Array; contentType: string } | null>;
+  /** Requests wait for this before being handled (the runtime finishes wiring after the port is known). */
+  ready?: Promise<void>;
+  maxBodyBytes?: number;
+}
+
+export interface Gateway {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const handlers = new Map<string, Promise<Handler>>();
+  const load = (entry: string) => {
+    let handler = handlers.get(entry);
+    if (!handler) {
+      handler = import(pathToFileURL(resolve(options.projectRoot, entry)).href).then((mod) => mod.handler as Handler);
+      handlers.set(entry, handler);
+    }
+    return handler;
+  };
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      await options.ready;
+      await serve(req, res);
+    })().catch((error) => {
+      console.error('[gateway] request failed', error);
+      if (!res.headersSent) send(res, 500, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Internal Server Error' }));
+      else res.destroy();
+    });
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method === 'GET' && url.pathname.startsWith('/assets/') && options.assets) {
+      const asset = await options.assets(decodeURIComponent(url.pathname.slice('/assets/'.length)));
+      if (!asset) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
+      return send(res, 200, { 'content-type': asset.contentType, 'cache-control': 'public, max-age=86400' }, Buffer.from(asset.body));
+    }
+    let route: RouteDef | undefined;
+    let params: Record<string, string> | null = null;
+    for (const candidate of options.routes) {
+      if (candidate.method !== method) continue;
+      params = matchPath(candidate.path, url.pathname);
+      if (params) {
+        route = candidate;
+        break;
+      }
+    }
+    if (!route || !params) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBody) return send(res, 413, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Request Entity Too Large' }));
+      chunks.push(chunk as Buffer);
+    }
+    const raw = Buffer.concat(chunks);
+    const event = buildEvent(req, url, method, route, params, raw);
+    const timeoutMs = (route.timeoutSeconds ?? 10) * 1000;
+    const started = Date.now();
+    const context = {
+      awsRequestId: event.requestContext.requestId,
+      functionName: route.id,
+      functionVersion: '$LATEST',
+      memoryLimitInMB: String(route.memoryMb ?? 256),
+      getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - started)),
+      callbackWaitsForEmptyEventLoop: false,
+    };
+    const handler = await load(route.entry);
+    const result = await handler(event, context);
+    writeResult(res, result);
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolveListen());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      }),
+  };
+}
+
+function buildEvent(req: IncomingMessage, url: URL, method: string, route: RouteDef, params: Record<string, string>, raw: Buffer) {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[key.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const sourceIp = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  const text = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: `${route.method} ${route.path}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: headers.cookie ? headers.cookie.split(/;\s*/) : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: Object.keys(params).length ? params : undefined,
+    body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
+    isBase64Encoded: !text,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0],
+      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp, userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey: `${route.method} ${route.path}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+  };
+}
+
+interface StructuredResult {
+  statusCode?: number;
+  headers?: Record<string, string | number | boolean>;
+  multiValueHeaders?: Record<string, string[]>;
+  body?: string;
+  isBase64Encoded?: boolean;
+  cookies?: string[];
+}
+
+/** Payload 2.0 response rules: a structured result is used as is; anything else is JSON with status 200. */
+function writeResult(res: ServerResponse, result: unknown): void {
+  const structured = result && typeof result === 'object' && 'statusCode' in result ? (result as StructuredResult) : undefined;
+  if (!structured) {
+    return send(res, 200, { 'content-type': 'application/json' }, typeof result === 'string' ? result : JSON.stringify(result ?? null));
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(structured.headers ?? {})) headers[key] = String(value);
+  if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
+  const body = structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
+  send(res, structured.statusCode ?? 200, headers, body);
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
+  res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}

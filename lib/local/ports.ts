@@ -1,0 +1,15 @@
+import { createServer } from 'node:net';
+
+/** A free loopback port (for servers that cannot listen on port 0 themselves, such as DynamoDB Local). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

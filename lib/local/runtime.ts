@@ -1,0 +1,155 @@
+/**
+ * The embedded default: the whole generation surface on loopback with real parts — DynamoDB Local, the state
+ * machines CDK synthesises run by a local Step Functions endpoint, an in-process EVM chain with a USDC-like
+ * token at Base's USDC address, a file asset store — wired to the same handlers that run on AWS, through the
+ * same environment variables the stack sets.
+ */
+import { mkdirSync, writeFileSync, copyFileSync, existsSync, renameSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ROUTES } from '../routes.js';
+import { ENV } from '../../lambdas/shared/config.js';
+import { startGateway, type Gateway } from './gateway.js';
+import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
+import { startLocalChain, type LocalChain } from './chain.js';
+import { synthesizeForLocal, type LocalTableDefinition } from './asl.js';
+import { startLocalStepFunctions } from './stepfunctions.js';
+import { readAssetForServing } from '../../lambdas/store/file-assets.js';
+import { PLACEHOLDER_COVER_KEY } from '../../lambdas/http/urls.js';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface EmbeddedOptions {
+  generationPort: number;
+  chainPort: number;
+  stateDir: string;
+  /** Wait budget of `?async=false` (ms). */
+  blockingWaitMs?: number;
+  /** Seconds a render state machine waits between checks (local runs shorten the synthesised waits). */
+  renderWaitMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RuntimeInfo {
+  baseUrl: string;
+  rpcUrl: string;
+  chainId: number;
+  usdcAddress: string;
+  payTo: string;
+  buyers: { address: string; privateKey: string }[];
+}
+
+export interface EmbeddedRuntime {
+  info: RuntimeInfo;
+  chain: LocalChain;
+  stop(): Promise<void>;
+}
+
+type TaskHandler = (input: unknown) => Promise<unknown>;
+
+export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedRuntime> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const stateDir = resolve(options.stateDir);
+  const assetsDir = join(stateDir, 'assets');
+  mkdirSync(assetsDir, { recursive: true });
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => log(`[local] stop failed: ${(e as Error).message}`));
+  };
+
+  try {
+    let markReady!: () => void;
+    const ready = new Promise<void>((r) => (markReady = r));
+    const gateway: Gateway = await startGateway({
+      port: options.generationPort,
+      routes: ROUTES.filter((r) => r.surface === 'generation'),
+      projectRoot: PROJECT_ROOT,
+      assets: async (key) => readAssetForServing(assetsDir, key),
+      ready,
+    });
+    stops.push(() => gateway.close());
+
+    const [definitions, chain, dynamo] = await Promise.all([
+      synthesizeForLocal({ cacheDir: join(stateDir, 'synth-cache') }),
+      startLocalChain({ port: options.chainPort, stateDir }),
+      startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
+    ]);
+    stops.push(() => chain.stop());
+    stops.push(() => dynamo.stop());
+
+    const env: Record<string, string> = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      [ENV.dynamodbEndpoint]: dynamo.endpoint,
+      [ENV.assetsDir]: assetsDir,
+      [ENV.assetsPublicUrl]: `${gateway.url}/assets`,
+      [ENV.network]: 'eip155:8453',
+      [ENV.chainId]: String(chain.chainId),
+      [ENV.usdcAddress]: chain.usdcAddress,
+      [ENV.payTo]: chain.payTo,
+      [ENV.rpcUrl]: chain.rpcUrl,
+      [ENV.facilitatorMode]: 'self',
+      [ENV.settlerKeyFile]: chain.settlerKeyFile,
+      [ENV.renderProvider]: 'local',
+      [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
+    };
+    await createTables(dynamo, definitions.tables, env);
+
+    const loadTask = async (entry: string): Promise<TaskHandler> =>
+      (await import(pathToFileURL(resolve(PROJECT_ROOT, entry)).href)).handler as TaskHandler;
+    const machines = await Promise.all(
+      Object.entries(definitions.stateMachines).map(async ([product, machine]) => {
+        const taskHandlers: Record<string, TaskHandler> = {};
+        for (const [stateName, entry] of Object.entries(machine.taskEntries)) taskHandlers[stateName] = await loadTask(entry);
+        return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
+      }),
+    );
+    Object.assign(process.env, env);
+    const sfn = await startLocalStepFunctions({ port: 0, definitions: machines, waitTimeMs: options.renderWaitMs ?? 250 });
+    stops.push(() => sfn.stop());
+    for (const machine of machines) process.env[machine.envVar] = machine.stateMachineArn;
+    process.env[ENV.sfnEndpoint] = sfn.endpoint;
+
+    installPlaceholderCover(assetsDir);
+    markReady();
+
+    // Executions do not outlive the process: restart the unfinished jobs of an earlier run.
+    const { sweepNow } = await import('./sweep-now.js');
+    const swept = await sweepNow();
+    if (swept.started.length) log(`[local] resumed ${swept.started.length} unfinished job(s) from the last run`);
+
+    const info: RuntimeInfo = {
+      baseUrl: gateway.url,
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      usdcAddress: chain.usdcAddress,
+      payTo: chain.payTo,
+      buyers: chain.buyers,
+    };
+    const runtimeFile = join(stateDir, 'runtime.json');
+    writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
+    renameSync(`${runtimeFile}.tmp`, runtimeFile);
+    return { info, chain, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function createTables(
+  dynamo: LocalDynamo,
+  tables: LocalTableDefinition[],
+  env: Record<string, string>,
+): Promise<void> {
+  const defs = tables.map((t) => ({ ...t, tableName: t.envName.toLowerCase().replace(/_table$/, '') }));
+  await ensureTables(dynamo.client, defs);
+  for (const t of defs) env[t.envName] = t.tableName;
+}
+
+function installPlaceholderCover(assetsDir: string): void {
+  const target = join(assetsDir, PLACEHOLDER_COVER_KEY);
+  if (existsSync(target)) return;
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(join(PROJECT_ROOT, 'assets', PLACEHOLDER_COVER_KEY), target);
+}

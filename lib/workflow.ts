@@ -1,0 +1,202 @@
+/**
+ * One Standard state machine per product, built from WORKFLOW_TASKS (lib/routes.ts). The same synthesised ASL runs
+ * on AWS and, via lib/local/asl.ts, in the embedded runtime (aws-local-stepfunctions): JSONPath only, no JSONata.
+ *
+ *   Submit render → Wait for render → Check render → Render finished?
+ *     done                         → Store asset → Mark completed → Job completed (Succeed)
+ *     failed (with error string)   → Render failed ─────────────┐
+ *     failed (no error string)     → Render failed without reason ┤
+ *     attempts > maxChecks         → Render timed out ───────────┤
+ *     otherwise                    → Wait for render             │
+ *   any task error (Catch States.ALL, ResultPath $.error) ───────┴→ Mark failed → Job failed (Fail)
+ *
+ * Task payloads (the Lambda's event) and results (the Lambda's return value, payloadResponseOnly):
+ *   Submit render   in {jobId, product}                   out → $.render   e.g. {renderId, state: 'running', attempts: 0}
+ *   Check render    in {jobId, product, render}           out → $.render   {renderId, state: 'running'|'done'|'failed', attempts, error?, ...}
+ *   Store asset     in {jobId, product, render}           out → $.stored   (anything JSON)
+ *   Mark completed  in {jobId, product, render, stored}   out discarded
+ *   Mark failed     in {jobId, product, error: {Error, Cause}}  out discarded
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import type { ProductId } from '../lambdas/products/catalog.js';
+import { WORKFLOW_TASKS } from './routes.js';
+
+/** State names that are not Lambda tasks (task state names come from WORKFLOW_TASKS[].stateName). */
+export const WORKFLOW_STATES = {
+  wait: 'Wait for render',
+  finished: 'Render finished?',
+  renderFailed: 'Render failed',
+  renderFailedNoReason: 'Render failed without reason',
+  timedOut: 'Render timed out',
+  succeeded: 'Job completed',
+  failed: 'Job failed',
+} as const;
+
+/** Error names the workflow produces or retries on. */
+export const WORKFLOW_ERRORS = {
+  /** Thrown by a task for a temporary provider problem: retried with back-off before the Catch applies. */
+  transient: 'TransientRenderError',
+  /**
+   * A render that reported `failed`. Same name as lambdas/render/local/errors.ts RenderError (a buyer-safe
+   * message): from the Choice the Cause is that plain message; from a thrown RenderError it is Lambda's JSON.
+   */
+  renderFailed: 'RenderError',
+  timeout: 'RenderTimeout',
+} as const;
+
+export type WorkflowTaskId = 'SubmitRender' | 'CheckRender' | 'StoreAsset' | 'MarkCompleted' | 'MarkFailed';
+
+export interface ProductWorkflowProps {
+  product: ProductId;
+  /** Task functions by WORKFLOW_TASKS id. */
+  functions: Record<string, lambda.IFunction>;
+  /** Seconds between render checks. */
+  checkIntervalSeconds: number;
+  /** A running render is failed with RenderTimeout once the check count exceeds this. */
+  maxChecks: number;
+  /** Whole-execution timeout. */
+  timeout: Duration;
+  logRetention: logs.RetentionDays;
+}
+
+function taskDef(id: WorkflowTaskId) {
+  const def = WORKFLOW_TASKS.find((t) => t.id === id);
+  if (!def) throw new Error(`lib/routes.ts WORKFLOW_TASKS has no task with id ${id}`);
+  return def;
+}
+
+/** The state machine of one product. */
+export class ProductWorkflow extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: ProductWorkflowProps) {
+    super(scope, id);
+    const { functions } = props;
+
+    for (const def of WORKFLOW_TASKS) {
+      if (!functions[def.id]) throw new Error(`ProductWorkflow ${id}: no function for workflow task ${def.id}`);
+    }
+
+    const invoke = (taskId: WorkflowTaskId, payload: Record<string, unknown>, resultPath: string) => {
+      const def = taskDef(taskId);
+      const task = tasks.LambdaInvoke.jsonPath(this, def.stateName, {
+        stateName: def.stateName,
+        lambdaFunction: functions[def.id],
+        payload: sfn.TaskInput.fromObject(payload),
+        // The task result is exactly the function's return value (no {Payload, StatusCode} envelope): the same
+        // shape the local runner's handlers return.
+        payloadResponseOnly: true,
+        resultPath,
+        // A little longer than the function's own timeout, so a hung invoke ends as States.Timeout (caught) and
+        // the local runner (which defaults to 60 s per task) behaves like AWS.
+        taskTimeout: sfn.Timeout.duration(Duration.seconds(def.timeoutSeconds + 10)),
+        // CDK adds the Lambda.ServiceException/AWSLambdaException/SdkClientException retrier by default.
+        retryOnServiceExceptions: true,
+      });
+      return task;
+    };
+
+    const jobRef = { jobId: sfn.JsonPath.stringAt('$.jobId'), product: sfn.JsonPath.stringAt('$.product') };
+
+    const submit = invoke('SubmitRender', jobRef, '$.render');
+    const check = invoke('CheckRender', { ...jobRef, render: sfn.JsonPath.objectAt('$.render') }, '$.render');
+    const store = invoke('StoreAsset', { ...jobRef, render: sfn.JsonPath.objectAt('$.render') }, '$.stored');
+    const markCompleted = invoke(
+      'MarkCompleted',
+      { ...jobRef, render: sfn.JsonPath.objectAt('$.render'), stored: sfn.JsonPath.objectAt('$.stored') },
+      sfn.JsonPath.DISCARD,
+    );
+    const markFailed = invoke('MarkFailed', { ...jobRef, error: sfn.JsonPath.objectAt('$.error') }, sfn.JsonPath.DISCARD);
+
+    const transientRetry: sfn.RetryProps = {
+      errors: [WORKFLOW_ERRORS.transient],
+      interval: Duration.seconds(2),
+      backoffRate: 2,
+      maxAttempts: 3,
+      jitterStrategy: sfn.JitterType.FULL,
+    };
+    for (const task of [submit, check, store, markCompleted]) {
+      task.addRetry(transientRetry);
+      task.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.error' });
+    }
+    // Marking the job failed must not be lost to a blip: retry anything (the sweeper is the last resort).
+    markFailed.addRetry({
+      errors: [sfn.Errors.ALL],
+      interval: Duration.seconds(1),
+      backoffRate: 2,
+      maxAttempts: 5,
+      jitterStrategy: sfn.JitterType.FULL,
+    });
+
+    const jobFailed = sfn.Fail.jsonPath(this, WORKFLOW_STATES.failed, {
+      stateName: WORKFLOW_STATES.failed,
+      errorPath: '$.error.Error',
+      causePath: '$.error.Cause',
+    });
+    markFailed.next(jobFailed);
+
+    const wait = sfn.Wait.jsonPath(this, WORKFLOW_STATES.wait, {
+      stateName: WORKFLOW_STATES.wait,
+      time: sfn.WaitTime.duration(Duration.seconds(props.checkIntervalSeconds)),
+    });
+
+    const renderFailed = sfn.Pass.jsonPath(this, WORKFLOW_STATES.renderFailed, {
+      stateName: WORKFLOW_STATES.renderFailed,
+      parameters: { Error: WORKFLOW_ERRORS.renderFailed, Cause: sfn.JsonPath.stringAt('$.render.error') },
+      resultPath: '$.error',
+    }).next(markFailed);
+    const renderFailedNoReason = sfn.Pass.jsonPath(this, WORKFLOW_STATES.renderFailedNoReason, {
+      stateName: WORKFLOW_STATES.renderFailedNoReason,
+      result: sfn.Result.fromObject({ Error: WORKFLOW_ERRORS.renderFailed, Cause: 'The render failed without a reason' }),
+      resultPath: '$.error',
+    }).next(markFailed);
+    const timedOut = sfn.Pass.jsonPath(this, WORKFLOW_STATES.timedOut, {
+      stateName: WORKFLOW_STATES.timedOut,
+      result: sfn.Result.fromObject({
+        Error: WORKFLOW_ERRORS.timeout,
+        Cause: `The render was still running after ${props.maxChecks} checks`,
+      }),
+      resultPath: '$.error',
+    }).next(markFailed);
+
+    const finished = sfn.Choice.jsonPath(this, WORKFLOW_STATES.finished, { stateName: WORKFLOW_STATES.finished })
+      .when(sfn.Condition.stringEquals('$.render.state', 'done'), store)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.stringEquals('$.render.state', 'failed'),
+          sfn.Condition.isPresent('$.render.error'),
+          sfn.Condition.isString('$.render.error'),
+        ),
+        renderFailed,
+      )
+      .when(sfn.Condition.stringEquals('$.render.state', 'failed'), renderFailedNoReason)
+      .when(sfn.Condition.numberGreaterThan('$.render.attempts', props.maxChecks), timedOut)
+      .otherwise(wait);
+
+    const jobCompleted = sfn.Succeed.jsonPath(this, WORKFLOW_STATES.succeeded, { stateName: WORKFLOW_STATES.succeeded });
+    store.next(markCompleted).next(jobCompleted);
+
+    const definition = submit.next(wait).next(check).next(finished);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      queryLanguage: sfn.QueryLanguage.JSON_PATH,
+      comment: `Render, store and complete a ${props.product} job (input {jobId, product}).`,
+      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      timeout: props.timeout,
+      tracingEnabled: true,
+      logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
+    });
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * CDK assertions on the generation stack (bundling skipped). One file on purpose: importing aws-cdk-lib costs
+ * seconds, and the first synthesis of a process several more; later stacks in the same file are cheap.
+ */
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FFMPEG_TASKS, GenerationStack, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
+import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lib/routes.js';
+import { ENV } from '../../lambdas/shared/config.js';
+import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+
+const PAY_TO = '0x2222222222222222222222222222222222222222';
+const GENERATION_ROUTES = ROUTES.filter((r) => r.surface === 'generation');
+
+type Resources = Record<string, { Type: string; Properties?: any; DeletionPolicy?: string }>;
+
+let cdkContext: Record<string, unknown>;
+
+function synth(context: Record<string, unknown> = {}, props: GenerationStackProps = {}) {
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...props });
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources as Resources };
+}
+
+/** Parse a DefinitionString (Fn::Join with GetAtt tokens) into ASL, tokens shown as `<LogicalId.Attr>`. */
+function asl(definitionString: any): any {
+  const text =
+    typeof definitionString === 'string'
+      ? definitionString
+      : (definitionString['Fn::Join'][1] as any[])
+          .map((p) => (typeof p === 'string' ? p : p['Fn::GetAtt'] ? `<${p['Fn::GetAtt'].join('.')}>` : '<token>'))
+          .join('');
+  return JSON.parse(text);
+}
+
+function ofType(resources: Resources, type: string) {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** Every IAM action granted to the role of a function (policies attached to that role). */
+function actionsOf(resources: Resources, functionLogicalId: string): { action: string; resource: unknown }[] {
+  const roleRef = resources[functionLogicalId].Properties.Role['Fn::GetAtt'][0] as string;
+  const out: { action: string; resource: unknown }[] = [];
+  for (const [, policy] of ofType(resources, 'AWS::IAM::Policy')) {
+    if (!policy.Properties.Roles.some((r: any) => r.Ref === roleRef)) continue;
+    for (const st of policy.Properties.PolicyDocument.Statement) {
+      if (st.Effect !== 'Allow') continue;
+      const actions = Array.isArray(st.Action) ? st.Action : [st.Action];
+      const res = Array.isArray(st.Resource) ? st.Resource : [st.Resource];
+      for (const a of actions) for (const r of res) out.push({ action: a, resource: r });
+    }
+  }
+  return out;
+}
+
+const refersTo = (resource: unknown, logicalId: string) => JSON.stringify(resource).includes(`"${logicalId}"`);
+
+beforeAll(async () => {
+  cdkContext = await readCdkJsonContext(PROJECT_ROOT);
+});
+
+describe('GenerationStack (default configuration: pay-to from SSM, self-settlement)', () => {
+  let s: ReturnType<typeof synth>;
+  beforeAll(() => {
+    s = synth();
+  });
+
+  it('has one Node.js 22 arm64 traced function per route, workflow task and the sweeper', () => {
+    const fns = ofType(s.resources, 'AWS::Lambda::Function');
+    expect(fns).toHaveLength(GENERATION_ROUTES.length + WORKFLOW_TASKS.length + 1);
+    for (const [logicalId, fn] of fns) {
+      const entry = s.stack.functionEntries[logicalId];
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      // The render task carries the static linux-x64 ffmpeg (bundleFfmpeg, default true): x86_64 there only.
+      if (FFMPEG_TASKS.has(entry.id)) {
+        expect(fn.Properties.Architectures).toEqual(['x86_64']);
+        expect(fn.Properties.Environment.Variables[ENV.ffmpegPath]).toBe('/var/task/bin/ffmpeg');
+      } else {
+        expect(fn.Properties.Architectures).toEqual(['arm64']);
+        expect(fn.Properties.Environment.Variables[ENV.ffmpegPath]).toBeUndefined();
+      }
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
+    }
+    const entries = Object.values(s.stack.functionEntries);
+    expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual(GENERATION_ROUTES.map((r) => r.id).sort());
+    expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.id).sort());
+    expect(entries.filter((e) => e.kind === 'sweeper').map((e) => e.id)).toEqual([SWEEPER.id]);
+    for (const logicalId of Object.keys(s.stack.functionEntries)) {
+      expect(s.resources[logicalId]?.Type).toBe('AWS::Lambda::Function');
+    }
+  });
+
+  it('gives every function log group an explicit retention', () => {
+    const logGroups = Object.fromEntries(ofType(s.resources, 'AWS::Logs::LogGroup'));
+    for (const [, fn] of ofType(s.resources, 'AWS::Lambda::Function')) {
+      const lg = logGroups[fn.Properties.LoggingConfig.LogGroup.Ref];
+      expect(lg.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('routes exactly the generation ROUTES on the HTTP API', () => {
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    const keys = ofType(s.resources, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    expect(keys).toEqual(GENERATION_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    // Each route's integration invokes that route's function.
+    for (const route of GENERATION_ROUTES) {
+      const fnLogicalId = s.stack.getLogicalId(s.stack.functions[route.id].node.defaultChild as any);
+      const [, r] = ofType(s.resources, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
+      const integrationId = r.Properties.Target['Fn::Join'][1][1].Ref as string;
+      expect(JSON.stringify(s.resources[integrationId].Properties.IntegrationUri)).toContain(fnLogicalId);
+    }
+  });
+
+  it('creates the tables with their keys, on-demand billing, TTL and PITR/retention where durable', () => {
+    const tables = ofType(s.resources, 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(4);
+    const byName = (t: any) => s.stack.getLogicalId(t.node.defaultChild);
+    const expectations = [
+      { table: s.stack.tables.jobs, pk: 'jobId', durable: true },
+      { table: s.stack.tables.payments, pk: 'pk', durable: true },
+      { table: s.stack.tables.idempotency, pk: 'pk', durable: false },
+      { table: s.stack.tables.rateLimit, pk: 'pk', durable: false },
+    ];
+    for (const { table, pk, durable } of expectations) {
+      const res = s.resources[byName(table)];
+      expect(res.Properties.KeySchema).toEqual([{ AttributeName: pk, KeyType: 'HASH' }]);
+      expect(res.Properties.AttributeDefinitions).toEqual([{ AttributeName: pk, AttributeType: 'S' }]);
+      expect(res.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(res.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+      if (durable) {
+        expect(res.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+        expect(res.DeletionPolicy).toBe('Retain');
+      } else {
+        expect(res.DeletionPolicy).toBe('Delete');
+      }
+    }
+  });
+
+  it('keeps the asset bucket private, encrypted, TLS-only and serves it through CloudFront with OAC', () => {
+    s.template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+    });
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+        ]),
+      },
+    });
+    s.template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    s.template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Origins: [Match.objectLike({ OriginAccessControlId: Match.anyValue() })],
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }),
+      }),
+    });
+    const outputs = s.template.toJSON().Outputs;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'AssetsUrl']));
+    expect(JSON.stringify(outputs.AssetsUrl.Value)).toContain('DomainName');
+  });
+
+  it('builds three STANDARD state machines with the named states, traced and logged', () => {
+    const machines = ofType(s.resources, 'AWS::StepFunctions::StateMachine');
+    expect(machines).toHaveLength(3);
+    expect(Object.keys(s.stack.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
+    for (const [, m] of machines) {
+      expect(m.Properties.StateMachineType).toBe('STANDARD');
+      expect(m.Properties.TracingConfiguration).toEqual({ Enabled: true });
+      expect(m.Properties.LoggingConfiguration.Level).toBe('ALL');
+      expect(m.Properties.LoggingConfiguration.Destinations).toHaveLength(1);
+      const def = asl(m.Properties.DefinitionString);
+      expect(def.QueryLanguage ?? 'JSONPath').toBe('JSONPath');
+      expect(def.TimeoutSeconds).toBe(3600);
+      expect(def.StartAt).toBe('Submit render');
+      expect(Object.keys(def.States).sort()).toEqual(
+        [
+          ...WORKFLOW_TASKS.map((t) => t.stateName),
+          'Wait for render',
+          'Render finished?',
+          'Render failed',
+          'Render failed without reason',
+          'Render timed out',
+          'Job completed',
+          'Job failed',
+        ].sort(),
+      );
+      const st = def.States;
+      expect(st['Submit render']).toMatchObject({ Next: 'Wait for render', ResultPath: '$.render', Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
+      expect(st['Wait for render']).toMatchObject({ Type: 'Wait', Seconds: 5, Next: 'Check render' });
+      expect(st['Check render']).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { 'render.$': '$.render' } });
+      expect(st['Render finished?'].Type).toBe('Choice');
+      expect(st['Render finished?'].Default).toBe('Wait for render');
+      expect(st['Render finished?'].Choices[0]).toEqual({ Variable: '$.render.state', StringEquals: 'done', Next: 'Store asset' });
+      expect(st['Render finished?'].Choices.at(-1)).toEqual({ Variable: '$.render.attempts', NumericGreaterThan: 120, Next: 'Render timed out' });
+      expect(st['Render timed out']).toMatchObject({ Type: 'Pass', ResultPath: '$.error', Result: { Error: 'RenderTimeout' }, Next: 'Mark failed' });
+      expect(st['Store asset']).toMatchObject({ ResultPath: '$.stored', Next: 'Mark completed' });
+      expect(st['Mark completed']).toMatchObject({ Next: 'Job completed' });
+      expect(st['Job completed'].Type).toBe('Succeed');
+      expect(st['Mark failed']).toMatchObject({ Next: 'Job failed', Parameters: { 'error.$': '$.error' } });
+      expect(st['Mark failed'].Retry.some((r: any) => r.ErrorEquals.includes('States.ALL'))).toBe(true);
+      expect(st['Mark failed'].Catch).toBeUndefined();
+      expect(st['Job failed']).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
+
+      for (const task of WORKFLOW_TASKS) {
+        const state = st[task.stateName];
+        expect(state.Type).toBe('Task');
+        // payloadResponseOnly: the Resource is the function itself, the result is its return value.
+        expect(state.Resource).toMatch(/^<.+\.Arn>$/);
+        expect(state.Retry.some((r: any) => r.ErrorEquals.includes('Lambda.ServiceException'))).toBe(true);
+        if (task.stateName === 'Mark failed') continue;
+        expect(state.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Mark failed' }]);
+        expect(state.Retry.some((r: any) => r.ErrorEquals.includes('TransientRenderError'))).toBe(true);
+      }
+      expect(JSON.stringify(def)).not.toMatch(/JSONata|\{%/);
+    }
+  });
+
+  it('sets exactly the ENV variables, per function role', () => {
+    const envNames = new Set<string>([...Object.values(ENV), 'NODE_OPTIONS']);
+    const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      for (const name of Object.keys(vars)) expect(envNames, `${entry.id}: ${name}`).toContain(name);
+      expect(vars.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(vars[ENV.network]).toBe('eip155:8453');
+      expect(vars[ENV.chainId]).toBe('8453');
+      expect(vars[ENV.usdcAddress]).toBe('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+      expect(vars[ENV.rpcUrl]).toBe('https://mainnet.base.org');
+      expect(vars[ENV.facilitatorMode]).toBe('self');
+      expect(vars[ENV.settlerKeySecretId]).toBe('paycall/settler-key');
+      expect(vars[ENV.facilitatorUrl]).toBeUndefined();
+      expect(vars[ENV.renderProvider]).toBe('local');
+      expect(vars[ENV.blockingWaitMs]).toBe('25000');
+      for (const key of [ENV.jobsTable, ENV.paymentsTable, ENV.idempotencyTable, ENV.rateLimitTable, ENV.assetsBucket]) {
+        expect(vars[key], `${entry.id}: ${key}`).toEqual({ Ref: expect.any(String) });
+      }
+      expect(JSON.stringify(vars[ENV.assetsPublicUrl])).toContain('DomainName');
+      // Pay-to comes from SSM at deploy time: a template parameter, no address in the template.
+      const payToParam = vars[ENV.payTo].Ref as string;
+      expect(s.template.toJSON().Parameters[payToParam]).toMatchObject({
+        Type: 'AWS::SSM::Parameter::Value<String>',
+        Default: '/paycall/pay-to',
+      });
+      // Task functions are referenced by the machines, so they cannot reference the machines back.
+      for (const v of smVars) {
+        if (entry.kind === 'task') expect(vars[v]).toBeUndefined();
+        else expect(vars[v], `${entry.id}: ${v}`).toEqual({ Ref: expect.any(String) });
+      }
+    }
+    expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
+  });
+
+  it('grants least privilege: poll (read) functions only read jobs; paid functions write and start executions', () => {
+    const jobs = s.stack.getLogicalId(s.stack.tables.jobs.node.defaultChild as any);
+    const machines = PRODUCT_IDS.map((p) => s.stack.getLogicalId(s.stack.stateMachines[p].node.defaultChild as any));
+    const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const grants = actionsOf(s.resources, logicalId);
+      const starts = grants.filter((g) => g.action === 'states:StartExecution');
+      const jobWrites = grants.filter((g) => writes.test(g.action) && refersTo(g.resource, jobs));
+      if (entry.kind === 'route' && entry.role === 'read') {
+        expect(jobWrites, entry.id).toEqual([]);
+        expect(starts, entry.id).toEqual([]);
+        expect(grants.some((g) => g.action === 'dynamodb:GetItem' && refersTo(g.resource, jobs))).toBe(true);
+        expect(grants.filter((g) => g.action.startsWith('dynamodb:') && !refersTo(g.resource, jobs))).toEqual([]);
+        expect(grants.some((g) => g.action.startsWith('secretsmanager:') || g.action.startsWith('s3:'))).toBe(false);
+      } else if (entry.kind === 'route' && entry.role === 'paid') {
+        expect(jobWrites.length).toBeGreaterThan(0);
+        expect(starts.map((g) => machines.find((m) => refersTo(g.resource, m))).sort()).toEqual([...machines].sort());
+        expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
+      } else if (entry.kind === 'task') {
+        expect(starts).toEqual([]);
+        expect(jobWrites.length).toBeGreaterThan(0);
+        const s3Actions = grants.filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
+        if (entry.id === 'SubmitRender') {
+          expect(s3Actions).toContain('s3:PutObject');
+          expect(s3Actions).not.toContain('s3:GetObject*');
+        } else if (entry.id === 'CheckRender') {
+          expect(s3Actions).toContain('s3:GetObject*');
+          expect(s3Actions).not.toContain('s3:PutObject');
+        } else if (entry.id === 'StoreAsset') {
+          expect(s3Actions).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
+        } else {
+          expect(s3Actions, entry.id).toEqual([]);
+        }
+        expect(grants.some((g) => g.action.startsWith('secretsmanager:'))).toBe(false);
+      } else if (entry.kind === 'sweeper') {
+        expect(starts.length).toBe(3);
+        expect(jobWrites.length).toBeGreaterThan(0);
+        const payments = s.stack.getLogicalId(s.stack.tables.payments.node.defaultChild as any);
+        expect(grants.filter((g) => writes.test(g.action) && refersTo(g.resource, payments))).toEqual([]);
+        expect(grants.some((g) => g.action === 'dynamodb:GetItem' && refersTo(g.resource, payments))).toBe(true);
+      }
+    }
+  });
+
+  it('has no dependency cycle between resources (CloudFormation would reject it at deploy)', () => {
+    const ids = new Set(Object.keys(s.resources));
+    const deps = new Map<string, Set<string>>();
+    const collect = (value: unknown, into: Set<string>) => {
+      if (Array.isArray(value)) value.forEach((v) => collect(v, into));
+      else if (value && typeof value === 'object') {
+        const o = value as Record<string, unknown>;
+        if (typeof o.Ref === 'string' && ids.has(o.Ref)) into.add(o.Ref);
+        const getAtt = o['Fn::GetAtt'] as unknown[] | undefined;
+        if (Array.isArray(getAtt) && typeof getAtt[0] === 'string' && ids.has(getAtt[0])) into.add(getAtt[0]);
+        Object.values(o).forEach((v) => collect(v, into));
+      }
+    };
+    for (const [id, res] of Object.entries(s.resources) as [string, any][]) {
+      const set = new Set<string>();
+      collect(res.Properties, set);
+      for (const d of [res.DependsOn ?? []].flat()) set.add(d);
+      deps.set(id, set);
+    }
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (id: string, trail: string[]) => {
+      if (state.get(id) === 'done') return;
+      if (state.get(id) === 'visiting') throw new Error(`cycle: ${[...trail, id].join(' -> ')}`);
+      state.set(id, 'visiting');
+      for (const d of deps.get(id) ?? []) visit(d, [...trail, id]);
+      state.set(id, 'done');
+    };
+    for (const id of ids) visit(id, []);
+  });
+
+  it('runs the sweeper on its schedule', () => {
+    s.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: `rate(${SWEEPER.everyMinutes} minutes)`,
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${SWEEPER.id}`), 'Arn'] } })],
+    });
+  });
+});
+
+describe('GenerationStack configuration', () => {
+  it('uses a literal payTo from context and the remote facilitator when configured', () => {
+    const { stack, resources, template } = synth({
+      payTo: PAY_TO,
+      facilitatorMode: 'remote',
+      facilitatorUrl: 'https://facilitator.example.com',
+      logRetentionDays: '7',
+      bundleFfmpeg: 'false',
+    });
+    for (const logicalId of Object.keys(stack.functionEntries)) {
+      const vars = resources[logicalId].Properties.Environment.Variables;
+      expect(vars[ENV.payTo]).toBe(PAY_TO);
+      expect(vars[ENV.facilitatorMode]).toBe('remote');
+      expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
+      expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
+      expect(actionsOf(resources, logicalId).some((g) => g.action.startsWith('secretsmanager:'))).toBe(false);
+    }
+    const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
+    expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);
+    for (const [, lg] of ofType(resources, 'AWS::Logs::LogGroup')) expect(lg.Properties.RetentionInDays).toBe(7);
+    for (const [, fn] of ofType(resources, 'AWS::Lambda::Function')) {
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.Environment.Variables[ENV.ffmpegPath]).toBeUndefined();
+    }
+  });
+
+  it('rejects a bad payTo naming the context key', () => {
+    expect(() => synth({ payTo: '0x1234' })).toThrow(StackConfigError);
+    expect(() => synth({ payTo: '0x1234' })).toThrow(/context key "payTo" must be a 0x-prefixed 20-byte hex address/);
+  });
+
+  it('rejects remote mode without a facilitator URL naming the key', () => {
+    expect(() => synth({ facilitatorMode: 'remote' })).toThrow(/context key "facilitatorUrl" is required when facilitatorMode is "remote"/);
+  });
+
+  it('rejects other bad values naming the key', () => {
+    expect(() => synth({ logRetentionDays: 42 })).toThrow(/context key "logRetentionDays" must be one of/);
+    expect(() => synth({ rpcUrl: 'mainnet.base.org' })).toThrow(/context key "rpcUrl"/);
+    expect(() => synth({ facilitatorMode: 'trusted' })).toThrow(/context key "facilitatorMode"/);
+    expect(() => synth({}, { config: { blockingWaitMs: 60_000 } })).toThrow(/context key "blockingWaitMs"/);
+  });
+});

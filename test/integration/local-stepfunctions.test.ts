@@ -1,0 +1,278 @@
+/**
+ * The local Step Functions endpoint running the state machines CDK synthesises (lib/local/asl.ts), driven by a real
+ * SFNClient. Task handlers are fakes whose behaviour is chosen by the jobId prefix.
+ */
+import path from 'node:path';
+import {
+  DescribeExecutionCommand,
+  ListExecutionsCommand,
+  SFNClient,
+  StartExecutionCommand,
+  type DescribeExecutionCommandOutput,
+} from '@aws-sdk/client-sfn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { synthesizeForLocal, type LocalDefinitions } from '../../lib/local/asl.js';
+import { startLocalStepFunctions, type LocalStepFunctions } from '../../lib/local/stepfunctions.js';
+import { WORKFLOW_TASKS } from '../../lib/routes.js';
+import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+
+const CACHE_DIR = path.resolve(import.meta.dirname, '../../.local/test-cache/synth');
+
+type Call = { state: string; input: any };
+const calls = new Map<string, Call[]>();
+const record = (state: string, input: any) => {
+  const list = calls.get(input.jobId) ?? [];
+  list.push({ state, input });
+  calls.set(input.jobId, list);
+};
+const callsOf = (jobId: string) => calls.get(jobId) ?? [];
+
+class TransientRenderError extends Error {
+  override name = 'TransientRenderError';
+}
+
+/** Behaviour by jobId prefix: ok- | failed- | failednoreason- | throw- | slow- | transient- | hold- */
+const handlers: Record<string, (input: any) => Promise<unknown>> = {
+  'Submit render': async (input) => {
+    record('Submit render', input);
+    if (input.jobId.startsWith('transient-') && callsOf(input.jobId).filter((c) => c.state === 'Submit render').length < 3) {
+      throw new TransientRenderError('provider busy');
+    }
+    return { renderId: `r-${input.jobId}`, state: 'running', attempts: 0 };
+  },
+  'Check render': async (input) => {
+    record('Check render', input);
+    const attempts = (input.render.attempts ?? 0) + 1;
+    const base = { renderId: input.render.renderId, attempts };
+    const id: string = input.jobId;
+    if (id.startsWith('hold-')) await new Promise((r) => setTimeout(r, 300));
+    if (id.startsWith('failednoreason-')) return { ...base, state: 'failed' };
+    if (id.startsWith('failed-')) return { ...base, state: 'failed', error: 'content policy' };
+    if (id.startsWith('slow-')) return { ...base, state: 'running' };
+    return attempts >= 2
+      ? { ...base, state: 'done', outputs: [{ role: 'image', contentType: 'image/png', key: `${id}.png` }] }
+      : { ...base, state: 'running' };
+  },
+  'Store asset': async (input) => {
+    record('Store asset', input);
+    if (input.jobId.startsWith('throw-')) throw new RangeError('disk full');
+    return { assets: input.render.outputs.map((o: any) => o.key) };
+  },
+  'Mark completed': async (input) => {
+    record('Mark completed', input);
+    return { ok: true };
+  },
+  'Mark failed': async (input) => {
+    record('Mark failed', input);
+    return { ok: true };
+  },
+};
+
+let defs: LocalDefinitions;
+let sfnLocal: LocalStepFunctions;
+let client: SFNClient;
+let musicArn: string;
+let imageArn: string;
+
+beforeAll(async () => {
+  const started = performance.now();
+  defs = await synthesizeForLocal({ cacheDir: CACHE_DIR });
+  console.info(`synthesizeForLocal: ${Math.round(performance.now() - started)} ms (original synth ${defs.synthMs} ms)`);
+  sfnLocal = await startLocalStepFunctions({
+    port: 0,
+    definitions: Object.values(defs.stateMachines).map((m) => ({
+      stateMachineArn: m.stateMachineArn,
+      name: m.name,
+      definition: m.definition,
+      taskHandlers: Object.fromEntries(Object.keys(m.taskStates).map((s) => [s, handlers[s]])),
+    })),
+    waitTimeMs: 5,
+    retryIntervalMs: 5,
+    logger: {},
+  });
+  client = new SFNClient({
+    endpoint: sfnLocal.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  musicArn = defs.stateMachines.create_music.stateMachineArn;
+  imageArn = defs.stateMachines.agent_image.stateMachineArn;
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await sfnLocal?.stop();
+});
+
+async function runToEnd(stateMachineArn: string, jobId: string, product: string): Promise<DescribeExecutionCommandOutput> {
+  const { executionArn } = await client.send(
+    new StartExecutionCommand({ stateMachineArn, name: jobId, input: JSON.stringify({ jobId, product }) }),
+  );
+  for (let i = 0; i < 500; i++) {
+    const d = await client.send(new DescribeExecutionCommand({ executionArn }));
+    if (d.status !== 'RUNNING') return d;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`execution ${jobId} did not finish`);
+}
+
+const statesOf = (executionArn: string | undefined) =>
+  sfnLocal.executions().find((e) => e.executionArn === executionArn)?.states ?? [];
+
+describe('synthesised definitions', () => {
+  it('has one machine per product with the WORKFLOW_TASKS task states and the tables', () => {
+    expect(Object.keys(defs.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
+    for (const m of Object.values(defs.stateMachines)) {
+      expect(Object.keys(m.taskStates).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.stateName).sort());
+      expect(m.definition.StartAt).toBe('Submit render');
+      expect(m.definition.States['Submit render'].Resource).toBe('arn:aws:lambda:local:000000000000:function:SubmitRender');
+      expect(m.envVar).toMatch(/_STATE_MACHINE_ARN$/);
+      expect(JSON.stringify(m.definition)).not.toContain('JSONata');
+    }
+    const byEnv = Object.fromEntries(defs.tables.map((t) => [t.envName, t]));
+    expect(Object.keys(byEnv).sort()).toEqual(['IDEMPOTENCY_TABLE', 'JOBS_TABLE', 'PAYMENTS_TABLE', 'RATE_LIMIT_TABLE']);
+    expect(byEnv.JOBS_TABLE.keySchema).toEqual([{ AttributeName: 'jobId', KeyType: 'HASH' }]);
+    expect(byEnv.PAYMENTS_TABLE.keySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
+    for (const t of defs.tables) expect(t.ttlAttribute).toBe('expiresAt');
+  });
+});
+
+describe('local Step Functions via SFNClient', () => {
+  it('runs the success path: submit → check running → check done → store → mark completed', async () => {
+    const d = await runToEnd(musicArn, 'ok-1', 'create_music');
+    expect(d.status).toBe('SUCCEEDED');
+    expect(callsOf('ok-1').map((c) => c.state)).toEqual([
+      'Submit render',
+      'Check render',
+      'Check render',
+      'Store asset',
+      'Mark completed',
+    ]);
+    const [submit, check1, check2, store, completed] = callsOf('ok-1').map((c) => c.input);
+    expect(submit).toEqual({ jobId: 'ok-1', product: 'create_music' });
+    expect(check1).toEqual({
+      jobId: 'ok-1',
+      product: 'create_music',
+      render: { renderId: 'r-ok-1', state: 'running', attempts: 0 },
+    });
+    expect(check2.render.attempts).toBe(1);
+    expect(store.render.state).toBe('done');
+    expect(completed.stored).toEqual({ assets: ['ok-1.png'] });
+    expect(completed.render.state).toBe('done');
+    expect(JSON.parse(d.output!)).toMatchObject({ jobId: 'ok-1', product: 'create_music', stored: { assets: ['ok-1.png'] } });
+    expect(d.executionArn).toBe('arn:aws:states:local:000000000000:execution:MusicWorkflow:ok-1');
+    expect(statesOf(d.executionArn)).toEqual([
+      'Submit render',
+      'Wait for render',
+      'Check render',
+      'Render finished?',
+      'Wait for render',
+      'Check render',
+      'Render finished?',
+      'Store asset',
+      'Mark completed',
+      'Job completed',
+    ]);
+  });
+
+  it('fails the job when the render fails: Render failed → Mark failed → FAILED', async () => {
+    const d = await runToEnd(imageArn, 'failed-1', 'agent_image');
+    expect(d.status).toBe('FAILED');
+    expect(d.error).toBe('RenderError');
+    expect(d.cause).toBe('content policy');
+    const marked = callsOf('failed-1').find((c) => c.state === 'Mark failed')!.input;
+    expect(marked).toEqual({ jobId: 'failed-1', product: 'agent_image', error: { Error: 'RenderError', Cause: 'content policy' } });
+    expect(callsOf('failed-1').some((c) => c.state === 'Store asset')).toBe(false);
+    expect(statesOf(d.executionArn).slice(-3)).toEqual(['Render failed', 'Mark failed', 'Job failed']);
+  });
+
+  it('fails the job when a failed render carries no reason', async () => {
+    const d = await runToEnd(imageArn, 'failednoreason-1', 'agent_image');
+    expect(d.status).toBe('FAILED');
+    expect(d.error).toBe('RenderError');
+    expect(statesOf(d.executionArn)).toContain('Render failed without reason');
+  });
+
+  it('catches a throwing task: Catch → Mark failed with a Lambda-shaped error', async () => {
+    const d = await runToEnd(musicArn, 'throw-1', 'create_music');
+    expect(d.status).toBe('FAILED');
+    expect(d.error).toBe('RangeError');
+    const marked = callsOf('throw-1').find((c) => c.state === 'Mark failed')!.input;
+    expect(marked.jobId).toBe('throw-1');
+    expect(marked.product).toBe('create_music');
+    expect(marked.error.Error).toBe('RangeError');
+    expect(JSON.parse(marked.error.Cause)).toMatchObject({ errorType: 'RangeError', errorMessage: 'disk full' });
+    expect(callsOf('throw-1').some((c) => c.state === 'Mark completed')).toBe(false);
+  });
+
+  it('retries TransientRenderError before going on', async () => {
+    const d = await runToEnd(musicArn, 'transient-1', 'create_music');
+    expect(d.status).toBe('SUCCEEDED');
+    expect(callsOf('transient-1').filter((c) => c.state === 'Submit render')).toHaveLength(3);
+  });
+
+  it('times out a render that keeps running: attempts > maxChecks → Render timed out → Mark failed', async () => {
+    const maxChecks = defs.stateMachines.create_music.definition.States['Render finished?'] as any;
+    const limit = maxChecks.Choices.find((c: any) => c.NumericGreaterThan !== undefined).NumericGreaterThan as number;
+    const d = await runToEnd(musicArn, 'slow-1', 'create_music');
+    expect(d.status).toBe('FAILED');
+    expect(d.error).toBe('RenderTimeout');
+    expect(callsOf('slow-1').filter((c) => c.state === 'Check render')).toHaveLength(limit + 1);
+    const marked = callsOf('slow-1').find((c) => c.state === 'Mark failed')!.input;
+    expect(marked.error.Error).toBe('RenderTimeout');
+    expect(statesOf(d.executionArn).slice(-3)).toEqual(['Render timed out', 'Mark failed', 'Job failed']);
+  });
+
+  it('applies Standard name semantics: same name+input while running is idempotent, otherwise ExecutionAlreadyExists', async () => {
+    const input = JSON.stringify({ jobId: 'hold-1', product: 'agent_image' });
+    const first = await client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input }));
+    const again = await client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input }));
+    expect(again.executionArn).toBe(first.executionArn);
+    expect(again.startDate?.getTime()).toBe(first.startDate?.getTime());
+
+    await expect(
+      client.send(
+        new StartExecutionCommand({
+          stateMachineArn: imageArn,
+          name: 'hold-1',
+          input: JSON.stringify({ jobId: 'hold-1', product: 'other' }),
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'ExecutionAlreadyExists', $metadata: { httpStatusCode: 400 } });
+
+    // The same name on another machine is a different execution.
+    const other = await client.send(new StartExecutionCommand({ stateMachineArn: musicArn, name: 'hold-1', input }));
+    expect(other.executionArn).not.toBe(first.executionArn);
+
+    await sfnLocal.drain();
+    const done = await client.send(new DescribeExecutionCommand({ executionArn: first.executionArn }));
+    expect(done.status).toBe('SUCCEEDED');
+    // Closed: the same name and input no longer start or return anything.
+    await expect(
+      client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input })),
+    ).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+  });
+
+  it('answers unknown machines and executions with the AWS error types', async () => {
+    await expect(
+      client.send(
+        new StartExecutionCommand({ stateMachineArn: 'arn:aws:states:local:000000000000:stateMachine:Nope', input: '{}' }),
+      ),
+    ).rejects.toMatchObject({ name: 'StateMachineDoesNotExist' });
+    await expect(
+      client.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:local:000000000000:execution:Nope:x' })),
+    ).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
+  });
+
+  it('lists executions of a machine, newest first, with a status filter', async () => {
+    const all = await client.send(new ListExecutionsCommand({ stateMachineArn: imageArn }));
+    const names = all.executions!.map((e) => e.name);
+    expect(names).toContain('failed-1');
+    expect(names).toContain('hold-1');
+    expect(all.executions![0].startDate).toBeInstanceOf(Date);
+    const failed = await client.send(new ListExecutionsCommand({ stateMachineArn: imageArn, statusFilter: 'FAILED' }));
+    expect(failed.executions!.every((e) => e.status === 'FAILED')).toBe(true);
+    expect(failed.executions!.map((e) => e.name)).toContain('failed-1');
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it, vi } from 'vitest';
+import { acceptPaidJob, PaymentRefused, type AcceptDeps } from '../../../lambdas/jobs/accept.js';
+import { PaymentAlreadyUsedError } from '../../../lambdas/store/payments.js';
+import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
+import type { JobRecord } from '../../../lambdas/store/jobs.js';
+
+const payment = { kind: 'x402', payer: '0xabc', amount: 150000n, nonceKey: 'k1' } as unknown as VerifiedPayment;
+const urls = { base: 'https://api.test', asset: (k: string) => `https://cdn.test/${k}`, placeholderCover: 'https://cdn.test/p.png' };
+const input = { product: 'agent_image' as const, request: { prompt: 'x' }, payment, urls, blocking: false, blockingWaitMs: 1000 };
+
+function deps(over: Partial<AcceptDeps> = {}) {
+  const d = {
+    jobs: { get: vi.fn(async () => undefined as JobRecord | undefined) },
+    payments: { reserve: vi.fn(async () => {}), settled: vi.fn(async () => {}), settleFailed: vi.fn(async () => {}) },
+    settler: () => ({ settle: vi.fn(async () => ({ ok: true as const, transaction: '0xt' as const, network: 'eip155:8453', payer: '0xabc' as const })) }),
+    workflow: { start: vi.fn(async () => 'started' as const) },
+    providerName: 'local',
+    newId: () => 'job-1',
+    sleep: async () => {},
+    ...over,
+  };
+  return d;
+}
+
+describe('The paid request, in order', () => {
+  it('locks the nonce and writes the job before settling, then records, starts and answers 202 with the receipt', async () => {
+    const order: string[] = [];
+    const d = deps({
+      payments: {
+        reserve: vi.fn(async () => void order.push('reserve')),
+        settled: vi.fn(async () => void order.push('settled')),
+        settleFailed: vi.fn(async () => {}),
+      },
+      settler: () => ({ settle: async () => (order.push('settle'), { ok: true as const, transaction: '0xt' as const, network: 'eip155:8453', payer: '0xabc' as const }) }),
+      workflow: { start: vi.fn(async () => (order.push('start'), 'started' as const)) },
+    });
+    const result = await acceptPaidJob(d, input);
+    expect(order).toEqual(['reserve', 'settle', 'settled', 'start']);
+    expect(result.statusCode).toBe(202);
+    expect(JSON.parse(Buffer.from(result.headers['PAYMENT-RESPONSE'], 'base64').toString())).toEqual({
+      success: true,
+      transaction: '0xt',
+      network: 'eip155:8453',
+      payer: '0xabc',
+    });
+  });
+
+  it('refuses a used authorization with a payment refusal and never settles', async () => {
+    const settle = vi.fn();
+    const d = deps({ payments: { reserve: vi.fn(async () => { throw new PaymentAlreadyUsedError(); }), settled: vi.fn(), settleFailed: vi.fn() }, settler: () => ({ settle }) });
+    await expect(acceptPaidJob(d, input)).rejects.toBeInstanceOf(PaymentRefused);
+    expect(settle).not.toHaveBeenCalled();
+  });
+
+  it('voids the job and releases the nonce when settlement fails before broadcasting', async () => {
+    const d = deps({ settler: () => ({ settle: async () => ({ ok: false as const, reason: 'insufficient funds', broadcast: false }) }) });
+    await expect(acceptPaidJob(d, input)).rejects.toThrow('insufficient funds');
+    expect(d.payments.settleFailed).toHaveBeenCalledWith('k1', 'job-1', 'insufficient funds', false);
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('never answers 5xx after money moved: a failed StartExecution still answers 202 (the sweeper starts it)', async () => {
+    const d = deps({ workflow: { start: vi.fn(async () => { throw new Error('throttled'); }) } });
+    const result = await acceptPaidJob(d, input);
+    expect(result.statusCode).toBe(202);
+  });
+
+  it('?async=false beyond the wait budget answers 202 with the poll URL (the job still completes)', async () => {
+    const d = deps({ jobs: { get: vi.fn(async () => ({ status: 'processing' }) as JobRecord) } });
+    const result = await acceptPaidJob(d, { ...input, blocking: true, blockingWaitMs: 30 });
+    expect(result.statusCode).toBe(202);
+    expect(JSON.parse(result.body!).pollUrl).toBe('https://api.test/agent/image/job-1');
+  });
+
+  it('?async=false answers 200 with the asset when the job finishes within the budget', async () => {
+    const finished = { jobId: 'job-1', product: 'agent_image', status: 'completed', provider: 'local', assets: { image: 'i.png' } } as JobRecord;
+    const d = deps({ jobs: { get: vi.fn(async () => finished) } });
+    const result = await acceptPaidJob(d, { ...input, blocking: true, blockingWaitMs: 5000 });
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body!)).toMatchObject({ status: 'completed', imageUrl: 'https://cdn.test/i.png', pollUrl: null });
+  });
+});
