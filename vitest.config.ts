@@ -11,6 +11,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      // One real part at a time (the chain, the local Step Functions endpoint), each started by its own file.
+      { extends: true, test: { name: 'components', include: ['test/components/**/*.test.ts'] } },
       {
         extends: true,
         test: {

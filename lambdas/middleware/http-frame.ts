@@ -70,7 +70,8 @@ export function errorResponse(error: unknown, request?: HttpRequest): HttpResult
   if (error instanceof IdempotencyInProgressError) {
     return json(409, { detail: error.message, code: 'idempotency_in_progress' }, { 'Retry-After': '2' });
   }
-  if (error instanceof DependencyError) {
+  // A storage, chain or facilitator failure before money moved: retryable, and nothing was charged.
+  if (error instanceof DependencyError || (error instanceof Error && error.name === 'PaymentBackendError')) {
     logger.error('dependency failure', { error: describe(error), path: request?.event.rawPath });
     return json(503, { detail: 'A dependency is unavailable; nothing was charged. Retry with backoff.', code: 'unavailable' }, { 'Retry-After': '2' });
   }

@@ -98,11 +98,4 @@ describe('Image content follows the prompt', () => {
     expect(red[0]).toBeGreaterThan(red[2]);
     expect(blue[2]).toBeGreaterThan(blue[0]);
   });
-
-  it('renders well inside the time budget', () => {
-    const started = performance.now();
-    renderImage({ prompt: 'timing probe', aspectRatio: '1:1', outputFormat: 'png' });
-    // Budget is 300 ms on an idle core; the bound leaves room for a loaded CI machine.
-    expect(performance.now() - started).toBeLessThan(1500);
-  });
 });
