@@ -325,7 +325,7 @@ export class GenerationStack extends Stack {
     // Sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline.
     const sweeper = makeFunction(SWEEPER.id, SWEEPER, startEnv, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry });
     jobs.grantReadWriteData(sweeper);
-    payments.grantReadData(sweeper);
+    payments.grantReadWriteData(sweeper);
     grantStart(sweeper);
     new events.Rule(this, 'SweeperSchedule', {
       description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minutes`,

@@ -78,17 +78,22 @@ export async function acceptPaidJob(deps: AcceptDeps, input: AcceptInput): Promi
   const receiptHeader = { 'PAYMENT-RESPONSE': encodeBase64Json(receipt) };
 
   // From here on money has moved: record, start, and answer 2xx whatever a dependency does.
+  let recorded = false;
   try {
     await deps.payments.settled(input.payment.nonceKey, job.jobId, settlement.transaction);
     job.status = 'queued';
     job.transaction = settlement.transaction;
+    recorded = true;
   } catch (error) {
+    // The job stays `reserved`; the sweeper reads the chain, records the receipt and starts it.
     log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: settlement.transaction });
   }
-  try {
-    await deps.workflow.start(job.jobId, job.product);
-  } catch (error) {
-    log.error('execution not started; the sweeper starts it', { error: (error as Error).message });
+  if (recorded) {
+    try {
+      await deps.workflow.start(job.jobId, job.product);
+    } catch (error) {
+      log.error('execution not started; the sweeper starts it', { error: (error as Error).message });
+    }
   }
   log.info('job accepted', { transaction: settlement.transaction });
 

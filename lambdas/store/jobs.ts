@@ -95,17 +95,19 @@ export class JobStore {
     }
   }
 
-  /** Durable jobs not yet final and last touched before `olderThan` (for the sweeper; a scan is fine at this scale). */
-  async listUnfinished(olderThan: Date): Promise<JobRecord[]> {
+  /** Jobs in the given states last touched before `olderThan` (for the sweeper; a scan is fine at this scale). */
+  async listStale(olderThan: Date, statuses: JobStatus[] = ['queued', 'processing']): Promise<JobRecord[]> {
+    const values: Record<string, unknown> = { ':before': olderThan.toISOString() };
+    const keys = statuses.map((status, i) => ((values[`:s${i}`] = status), `:s${i}`));
     const found: JobRecord[] = [];
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await documentClient().send(
         new ScanCommand({
           TableName: this.table,
-          FilterExpression: '#status IN (:q, :p) AND #updatedAt < :before',
+          FilterExpression: `#status IN (${keys.join(', ')}) AND #updatedAt < :before`,
           ExpressionAttributeNames: { '#status': 'status', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: { ':q': 'queued', ':p': 'processing', ':before': olderThan.toISOString() },
+          ExpressionAttributeValues: values,
           ExclusiveStartKey: startKey,
         }),
       );

@@ -61,7 +61,10 @@ export class PaymentStore {
     }
   }
 
-  /** Settlement succeeded: the receipt is recorded and the job becomes durable work. */
+  /**
+   * Settlement succeeded: the receipt is recorded and the job becomes durable work. `transaction` is the hash, or
+   * `reconciled` when the sweeper learnt from the chain that the authorization was used.
+   */
   async settled(nonceKey: string, jobId: string, transaction: string): Promise<void> {
     const now = this.now().toISOString();
     await documentClient().send(

@@ -1,15 +1,26 @@
 /**
- * The sweeper keeps the promise "a job always ends completed or failed": a durable job (paid, queued or
- * processing) that has not moved for a while gets its execution started (idempotent by the job-id name); if an
- * execution with its name already ended without marking the job, the job is failed.
+ * The sweeper keeps two promises:
+ * - "a settled payment always has a job row and a receipt row": a job still `reserved` well after its payment was
+ *   locked means the process died (or storage failed) between settling and recording. The chain decides: if the
+ *   authorization was used, the receipt is recorded and the job queued; if not, the job is voided and the nonce
+ *   released. It waits RESERVED_GRACE_SECONDS, past any settlement still in flight.
+ * - "a job always ends completed or failed": a durable job (queued or processing) that has not moved for a while
+ *   gets its execution started (idempotent by the job-id name); if an execution with its name already ended
+ *   without marking the job, the job is failed.
  */
-import type { JobStore } from '../store/jobs.js';
+import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { PaymentStore } from '../store/payments.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
 
+export const RESERVED_GRACE_SECONDS = 600;
+
 export interface SweepDeps {
-  jobs: Pick<JobStore, 'listUnfinished' | 'fail'>;
+  jobs: Pick<JobStore, 'listStale' | 'fail'>;
+  payments: Pick<PaymentStore, 'settled' | 'settleFailed'>;
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
+  /** Whether the chain has used the authorization behind a nonce key. */
+  authorizationUsed: (nonceKey: string) => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -17,30 +28,56 @@ export interface SweepResult {
   started: string[];
   failed: string[];
   running: string[];
+  reconciled: string[];
+  voided: string[];
 }
 
-export async function sweep(deps: SweepDeps, idleSeconds: number): Promise<SweepResult> {
-  const now = (deps.now ?? (() => new Date()))();
-  const result: SweepResult = { started: [], failed: [], running: [] };
-  const stale = await deps.jobs.listUnfinished(new Date(now.getTime() - idleSeconds * 1000));
-  for (const job of stale) {
-    try {
-      const started = await deps.workflow.start(job.jobId, job.product);
-      if (started === 'started') {
-        result.started.push(job.jobId);
-        continue;
-      }
-      const state = await deps.workflow.state(job.jobId, job.product);
-      if (state === 'RUNNING') {
-        result.running.push(job.jobId);
-      } else {
-        await deps.jobs.fail(job.jobId, 'Generation failed: the render ended without a result', ['queued', 'processing']);
-        result.failed.push(job.jobId);
-      }
-    } catch (error) {
-      logger.error('sweep of job failed', { jobId: job.jobId, error: (error as Error).message });
-    }
+export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceSeconds = RESERVED_GRACE_SECONDS): Promise<SweepResult> {
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [] };
+
+  for (const job of await deps.jobs.listStale(new Date(now - reservedGraceSeconds * 1000), ['reserved'])) {
+    await guarded(job, () => reconcile(deps, job, result));
   }
-  if (stale.length > 0) logger.info('sweep done', { ...result });
+  for (const job of await deps.jobs.listStale(new Date(now - idleSeconds * 1000))) {
+    await guarded(job, () => resume(deps, job, result));
+  }
+  const touched = Object.values(result).reduce((n, ids) => n + ids.length, 0);
+  if (touched > 0) logger.info('sweep done', { ...result });
   return result;
+}
+
+async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
+  if (!job.nonceKey) return;
+  if (await deps.authorizationUsed(job.nonceKey)) {
+    await deps.payments.settled(job.nonceKey, job.jobId, job.transaction ?? 'reconciled');
+    result.reconciled.push(job.jobId);
+    await deps.workflow.start(job.jobId, job.product);
+    result.started.push(job.jobId);
+  } else {
+    await deps.payments.settleFailed(job.nonceKey, job.jobId, 'settlement was not confirmed', false);
+    result.voided.push(job.jobId);
+  }
+}
+
+async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
+  if (result.started.includes(job.jobId)) return;
+  if ((await deps.workflow.start(job.jobId, job.product)) === 'started') {
+    result.started.push(job.jobId);
+    return;
+  }
+  if ((await deps.workflow.state(job.jobId, job.product)) === 'RUNNING') {
+    result.running.push(job.jobId);
+    return;
+  }
+  await deps.jobs.fail(job.jobId, 'Generation failed: the render ended without a result', ['queued', 'processing']);
+  result.failed.push(job.jobId);
+}
+
+async function guarded(job: JobRecord, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    logger.error('sweep of job failed', { jobId: job.jobId, error: (error as Error).message });
+  }
 }

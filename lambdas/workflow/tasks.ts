@@ -108,7 +108,7 @@ export async function markFailed(
 ): Promise<{ status: 'failed'; error: string }> {
   const message = buyerMessage(input.error, input.render);
   logger.warn('job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
-  await deps.jobs.fail(input.jobId, message);
+  await deps.jobs.fail(input.jobId, message, ['queued', 'processing']);
   return { status: 'failed', error: message };
 }
 

@@ -1,8 +1,11 @@
-/** Runs the job sweeper once with no idle threshold (at startup, every unfinished job is orphaned). */
+/**
+ * Runs the job sweeper once at start with no idle threshold: executions do not outlive the process, so every
+ * unfinished job of an earlier run is orphaned. Reserved jobs keep the usual grace (a settlement may be in flight
+ * on a chain that outlived us; locally it does not, and the grace only delays the void).
+ */
 import { sweep } from '../../lambdas/workflow/sweeper.js';
-import { JobStore } from '../../lambdas/store/jobs.js';
-import { WorkflowStarter } from '../../lambdas/store/workflow.js';
+import { sweepDeps } from '../../lambdas/workflow/sweep-deps.js';
 
 export function sweepNow() {
-  return sweep({ jobs: new JobStore(), workflow: new WorkflowStarter() }, 0);
+  return sweep(sweepDeps(), 0);
 }

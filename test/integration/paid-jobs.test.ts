@@ -65,6 +65,23 @@ describe('Paid image job (POST /agent/image, GET /agent/image/{jobId})', () => {
   });
 });
 
+describe('Asynchronous mode rules', () => {
+  it('asyncMode: true switches async back on under ?async=false; ?async=1 counts as false (blocks)', async () => {
+    const info = runtime();
+    const pay = payingFetch((await freshBuyer()).privateKey, IP);
+    const on = await pay(`${info.baseUrl}/agent/image?async=false`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ prompt: 'a paper boat', asyncMode: true }),
+    });
+    expect(on.status).toBe(202);
+    expect((await on.json()).pollUrl).toEqual(expect.any(String));
+    const one = await pay(`${info.baseUrl}/agent/image?async=1`, { method: 'POST', headers: json, body: JSON.stringify({ prompt: 'a kite' }) });
+    expect(one.status).toBe(200);
+    expect((await one.json()).status).toBe('completed');
+  });
+});
+
 describe('Paid music job (POST /create-music, GET /api/songs/{songId})', () => {
   it('queues a public song whose audio_url is the cover image until the MP3 is ready', async () => {
     const info = runtime();

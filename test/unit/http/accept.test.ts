@@ -65,6 +65,13 @@ describe('The paid request, in order', () => {
     expect(result.statusCode).toBe(202);
   });
 
+  it('still answers 202 when the receipt cannot be recorded, and leaves the start to the sweeper that reconciles it', async () => {
+    const d = deps({ payments: { reserve: vi.fn(async () => {}), settled: vi.fn(async () => { throw new Error('dynamo down'); }), settleFailed: vi.fn() } });
+    const result = await acceptPaidJob(d, input);
+    expect(result.statusCode).toBe(202);
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
   it('?async=false beyond the wait budget answers 202 with the poll URL (the job still completes)', async () => {
     const d = deps({ jobs: { get: vi.fn(async () => ({ status: 'processing' }) as JobRecord) } });
     const result = await acceptPaidJob(d, { ...input, blocking: true, blockingWaitMs: 30 });
