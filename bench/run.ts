@@ -13,7 +13,7 @@ import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402
 import { ExactEvmScheme } from '@x402/evm';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, PROJECT_ROOT } from '../lib/local/runtime.js';
-import { roundTrips, countRoundTrips } from '../lambdas/store/dynamo.js';
+import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
@@ -22,7 +22,6 @@ const N = Number(process.env.BENCH_N ?? 60);
 const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
 const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {} });
 const host = new URL(runtime.info.baseUrl).host;
-countRoundTrips();
 
 const load = async (entry: string) => (await import(pathToFileURL(join(PROJECT_ROOT, entry)).href)).handler as Handler;
 const image = await load('lambdas/http/agent-image.ts');
@@ -54,12 +53,11 @@ async function measure(name: string, make: () => Promise<unknown> | unknown, run
   const samples: Sample[] = [];
   for (let i = 0; i < warmup + N; i++) {
     const e = await make();
-    const trips = roundTrips.count;
     const t = performance.now();
-    const r = await run(e);
+    const { result: r, roundTrips } = await countRoundTrips(() => run(e));
     const ms = performance.now() - t;
     if (r.statusCode !== expect) throw new Error(`${name}: expected ${expect}, got ${r.statusCode}`);
-    if (i >= warmup) samples.push({ ms, trips: roundTrips.count - trips });
+    if (i >= warmup) samples.push({ ms, trips: roundTrips });
   }
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -1,4 +1,5 @@
 /** One DynamoDB document client per process (module scope), pointed at DynamoDB Local when configured. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { storeConfig } from '../shared/config.js';
@@ -22,19 +23,27 @@ export function documentClient(): DynamoDBDocumentClient {
   return client;
 }
 
-/** Counts round trips, for the benchmark (npm run bench); a no-op cost otherwise. */
-export const roundTrips = { count: 0 };
-let counted = false;
-export function countRoundTrips(): void {
-  if (counted) return;
-  counted = true;
-  documentClient().middlewareStack.add(
-    (next) => async (args) => {
-      roundTrips.count++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'roundTripCounter' },
-  );
+/**
+ * Counts the DynamoDB round trips made inside `fn` (and only there: other work in the same process, such as the
+ * local state machines, is not counted). For the benchmark; nothing is installed unless it is called.
+ */
+const tally = new AsyncLocalStorage<{ count: number }>();
+let counting = false;
+export async function countRoundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; roundTrips: number }> {
+  if (!counting) {
+    counting = true;
+    documentClient().middlewareStack.add(
+      (next) => async (args) => {
+        const store = tally.getStore();
+        if (store) store.count++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'roundTripCounter' },
+    );
+  }
+  const store = { count: 0 };
+  const result = await tally.run(store, fn);
+  return { result, roundTrips: store.count };
 }
 
 export function isConditionalFailure(error: unknown): boolean {

@@ -3,7 +3,7 @@
  * the embedded service and its chain: one payment pays for one job, idempotency, 402/422/400/429 shapes.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchFrom, freshBuyer, runtime, usdcBalance } from '../support/buyer.js';
+import { fetchFrom, freshBuyer, runtime, transfersFrom, usdcBalance } from '../support/buyer.js';
 import { challengeOf, signedHeader } from '../support/sign.js';
 
 const IP = '127.0.0.12';
@@ -117,6 +117,7 @@ describe('One authorization pays for at most one job', () => {
     const later = await post('/agent/image', '{"prompt":"again"}', { 'PAYMENT-SIGNATURE': header });
     expect(later.status).toBe(402);
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
+    expect(await transfersFrom(buyer.address)).toEqual([{ to: info.payTo, value: 150000n }]);
   });
 });
 

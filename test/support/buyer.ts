@@ -31,7 +31,18 @@ export function runtime() {
   return inject('runtime');
 }
 
-const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const erc20 = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
+]);
+
+/** Every USDC Transfer out of an address, read from the chain's logs. */
+export async function transfersFrom(address: Hex): Promise<{ to: Hex; value: bigint }[]> {
+  const info = runtime();
+  const client = createPublicClient({ transport: http(info.rpcUrl, { retryCount: 0 }) });
+  const logs = await client.getContractEvents({ address: info.usdcAddress, abi: erc20, eventName: 'Transfer', args: { from: address }, fromBlock: 0n });
+  return logs.map((l) => ({ to: l.args.to!, value: l.args.value! }));
+}
 
 export async function usdcBalance(address: Hex): Promise<bigint> {
   const info = runtime();
