@@ -20,6 +20,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
@@ -150,6 +151,14 @@ export class GenerationStack extends Stack {
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     }));
     const assetsPublicUrl = `https://${distribution.distributionDomainName}`;
+    // Static assets the API points at before a render exists (the placeholder cover a pending song shows).
+    new s3deploy.BucketDeployment(this, 'StaticAssets', {
+      sources: [s3deploy.Source.asset(path.join(PROJECT_ROOT, 'assets', 'static'))],
+      destinationBucket: bucket,
+      destinationKeyPrefix: 'static/',
+      prune: false,
+      memoryLimit: 256,
+    });
 
     // ---- Payment settings (no secret values in the template) -----------------------------------------------
     const payTo = config.payTo ?? ssm.StringParameter.valueForStringParameter(this, config.payToParameter);
