@@ -58,7 +58,7 @@ const WORKFLOW_IDS: Record<ProductId, string> = {
 };
 
 /** `paid`: x402 POSTs (write all tables, start executions); `read`: every other route (read the jobs table only). */
-export type RouteRole = 'paid' | 'read';
+export type RouteRole = 'paid' | 'read' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =
@@ -83,7 +83,7 @@ export interface GenerationStackProps extends StackProps {
  * read-only and harmless.
  */
 function routeRole(route: RouteDef): RouteRole {
-  return route.paid ? 'paid' : 'read';
+  return route.access ?? (route.paid ? 'paid' : 'read');
 }
 
 export class GenerationStack extends Stack {
@@ -321,7 +321,7 @@ export class GenerationStack extends Stack {
         for (const t of [jobs, payments, idempotency, rateLimit]) t.grantReadWriteData(fn);
         grantStart(fn);
         this.settlerKeySecret?.grantRead(fn);
-      } else {
+      } else if (role === 'read') {
         jobs.grantReadData(fn);
       }
       api.addRoutes({

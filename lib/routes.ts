@@ -16,6 +16,11 @@ export interface RouteDef {
   operationId?: string;
   /** Paid routes are x402-protected POSTs. */
   paid?: boolean;
+  /**
+   * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
+   * StartExecution; `read` = read jobs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   */
+  access?: 'paid' | 'read' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -87,7 +92,28 @@ export const ROUTES: RouteDef[] = [
     surface: 'generation',
     entry: 'lambdas/http/song-page.ts',
   },
+  // Discovery documents, all generated from the catalog (lambdas/products/catalog.ts).
+  ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts'),
+  ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts'),
+  ...doc('OpenApi', '/openapi.json', 'lambdas/http/openapi.ts'),
+  ...doc('Catalog', '/api/v1/catalog', 'lambdas/http/catalog.ts'),
+  ...doc('Product', '/api/v1/products/{id}', 'lambdas/http/product.ts'),
+  ...doc('AgenticCommerce', '/.well-known/agentic-commerce.json', 'lambdas/http/agentic-commerce.ts'),
+  ...doc('AgentCard', '/.well-known/agent-card.json', 'lambdas/http/agent-card.ts'),
+  ...doc('AgentCardLegacy', '/.well-known/agent.json', 'lambdas/http/agent-card.ts'),
+  ...doc('AiPlugin', '/.well-known/ai-plugin.json', 'lambdas/http/ai-plugin.ts'),
+  ...doc('LlmsTxt', '/llms.txt', 'lambdas/http/llms-txt.ts'),
+  ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts'),
+  // MCP (Streamable HTTP, stateless) and the agent card's A2A JSON-RPC interface.
+  // MCP's token-paid music tool creates and pays for jobs like a paid route.
+  { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' },
+  { id: 'McpGet', method: 'GET', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts' },
+  { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
 ];
+
+function doc(id: string, path: string, entry: string): RouteDef[] {
+  return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none' }];
+}
 
 /**
  * Step Functions task handlers, shared by the three product state machines. The state names in the machine

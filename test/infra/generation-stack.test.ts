@@ -275,7 +275,10 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       const grants = actionsOf(s.resources, logicalId);
       const starts = grants.filter((g) => g.action === 'states:StartExecution');
       const jobWrites = grants.filter((g) => writes.test(g.action) && refersTo(g.resource, jobs));
-      if (entry.kind === 'route' && entry.role === 'read') {
+      if (entry.kind === 'route' && entry.role === 'none') {
+        // documents and the A2A pointer answer from the catalog alone
+        expect(grants.filter((g) => /^(dynamodb|s3|states|secretsmanager):/.test(g.action)), entry.id).toEqual([]);
+      } else if (entry.kind === 'route' && entry.role === 'read') {
         expect(jobWrites, entry.id).toEqual([]);
         expect(starts, entry.id).toEqual([]);
         expect(grants.some((g) => g.action === 'dynamodb:GetItem' && refersTo(g.resource, jobs))).toBe(true);
