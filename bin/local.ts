@@ -19,6 +19,7 @@ const started = Date.now();
 const runtime = await startEmbedded({
   generationPort: port('GENERATION_PORT', 3000),
   chainPort: port('CHAIN_PORT', 8545),
+  tokenIssuerPort: port('TOKEN_ISSUER_PORT', 0),
   stateDir: process.env.LOCAL_STATE_DIR || '.local',
   blockingWaitMs: process.env.BLOCKING_WAIT_MS ? Number(process.env.BLOCKING_WAIT_MS) : undefined,
 }).catch((error: Error) => {
@@ -29,6 +30,7 @@ const runtime = await startEmbedded({
 const { info } = runtime;
 console.log(`Generation surface  ${info.baseUrl}   (POST /create-music, /agent/video, /agent/image)`);
 console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress})`);
+console.log(`Token issuer        ${info.tokenIssuerUrl}   (agent-payment tokens; npm run mint-token -- --buyer <id> --usd <amount> --fund <usd>)`);
 console.log(`Agent studio        reserved port ${process.env.AGENTS_PORT || 3001} (not served yet)`);
 console.log(`Pay to              ${info.payTo}`);
 console.log(`Dev buyers          ${info.buyers.map((b) => b.address).join(', ')} (keys in ${process.env.LOCAL_STATE_DIR || '.local'}/runtime.json)`);

@@ -43,6 +43,18 @@ export const stackConfigSchema = z
       .default('paycall/settler-key'),
     renderProvider: z.enum(['local']).default('local'),
     /**
+     * Agent-payment tokens (pay+jwt, kya-pay+jwt): the issuer's id, key set and charge URLs, our seller service id,
+     * and the Secrets Manager name of our seller API key. All four URLs/ids together, or none (tokens refused).
+     */
+    tokenIssuer: z.string().min(1).optional(),
+    tokenJwksUrl: z.url({ protocol: /^https$/, message: 'must be an https URL' }).optional(),
+    tokenChargeUrl: z.url({ protocol: /^https$/, message: 'must be an https URL' }).optional(),
+    tokenSellerId: z.string().min(1).optional(),
+    tokenSellerKeySecretName: z
+      .string()
+      .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/token-seller-key')
+      .default('paycall/token-seller-key'),
+    /**
      * Ship the static linux-x64 ffmpeg from node_modules with the render task (which then runs on x86_64).
      * false: every function is arm64 and music/video renders need FFMPEG_PATH from elsewhere (e.g. a layer).
      */
@@ -67,6 +79,13 @@ export const stackConfigSchema = z
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
   })
   .superRefine((c, ctx) => {
+    const tokenKeys = ['tokenIssuer', 'tokenJwksUrl', 'tokenChargeUrl', 'tokenSellerId'] as const;
+    const setTokenKeys = tokenKeys.filter((k) => c[k] !== undefined);
+    if (setTokenKeys.length > 0 && setTokenKeys.length < tokenKeys.length) {
+      for (const k of tokenKeys.filter((k) => c[k] === undefined)) {
+        ctx.addIssue({ code: 'custom', path: [k], message: `is required when ${setTokenKeys.join(', ')} is set` });
+      }
+    }
     if (c.facilitatorMode === 'remote' && !c.facilitatorUrl) {
       ctx.addIssue({
         code: 'custom',

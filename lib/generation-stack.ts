@@ -27,6 +27,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { PRODUCT_IDS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
+import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
 import { ROUTES, SWEEPER, WORKFLOW_TASKS, type RouteDef, type WorkflowTaskDef } from './routes.js';
 import { ProductWorkflow } from './workflow.js';
@@ -185,6 +186,19 @@ export class GenerationStack extends Stack {
     };
     if (config.facilitatorMode === 'remote') commonEnv[ENV.facilitatorUrl] = config.facilitatorUrl!;
     if (this.settlerKeySecret) commonEnv[ENV.settlerKeySecretId] = this.settlerKeySecret.secretName;
+    // Agent-payment tokens, when an issuer is configured: the paid routes verify and charge them.
+    const tokenSellerKey = config.tokenIssuer
+      ? secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName)
+      : undefined;
+    const tokenEnv: Record<string, string> = tokenSellerKey
+      ? {
+          [TOKEN_ENV.issuer]: config.tokenIssuer!,
+          [TOKEN_ENV.jwksUrl]: config.tokenJwksUrl!,
+          [TOKEN_ENV.chargeUrl]: config.tokenChargeUrl!,
+          [TOKEN_ENV.sellerId]: config.tokenSellerId!,
+          [TOKEN_ENV.sellerKeySecretId]: tokenSellerKey.secretName,
+        }
+      : {};
 
     // ---- Functions -------------------------------------------------------------------------------------------
     const makeFunction = (
@@ -306,6 +320,7 @@ export class GenerationStack extends Stack {
     }));
     const routeEnv: Record<string, string> = {
       ...startEnv,
+      ...tokenEnv,
       ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
     };
     for (const route of ROUTES.filter((r) => r.surface === 'generation')) {
@@ -321,6 +336,7 @@ export class GenerationStack extends Stack {
         for (const t of [jobs, payments, idempotency, rateLimit]) t.grantReadWriteData(fn);
         grantStart(fn);
         this.settlerKeySecret?.grantRead(fn);
+        tokenSellerKey?.grantRead(fn);
       } else if (role === 'read') {
         jobs.grantReadData(fn);
       }

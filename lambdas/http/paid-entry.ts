@@ -17,7 +17,7 @@ import { PaymentStore } from '../store/payments.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { acceptPaidJob, PaymentRefused } from '../jobs/accept.js';
 import { paymentChallenge } from '../payments/challenge.js';
-import { paymentBackend, paymentTerms } from '../payments/backend.js';
+import { charge, paymentBackend, paymentTerms, tokenBackend } from '../payments/backend.js';
 import { PaymentRequiredError } from '../shared/errors.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { httpConfig, renderConfig } from '../shared/config.js';
@@ -34,7 +34,7 @@ export function paidEntry(product: ProductId) {
     const base = baseUrl(event);
     try {
       return await acceptPaidJob(
-        { jobs, payments, workflow, settler: () => paymentBackend().settler, providerName: renderConfig().provider },
+        { jobs, payments, workflow, charge, providerName: renderConfig().provider },
         {
           product,
           request: body,
@@ -57,7 +57,7 @@ export function paidEntry(product: ProductId) {
     .use(httpErrors())
     .use(probeRateLimit({ counter: new RateWindowStore() }))
     .use(idempotency({ store: new IdempotencyStore(), scope: product }))
-    .use(x402Payment({ product, terms: paymentTerms, verifier: () => paymentBackend().verifier }))
+    .use(x402Payment({ product, terms: paymentTerms, verifier: () => paymentBackend().verifier, tokens: () => tokenBackend()?.verifier ?? null }))
     .use(validateBody(PRODUCTS[product].schema));
   // Middy passes only (event, context) to the handler; the request (and its internal state) is found by its
   // event, which is unique per invocation even when one process serves many requests at once (local gateway).

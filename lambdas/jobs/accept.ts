@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ProductId } from '../products/catalog.js';
-import type { PaymentReceipt, PaymentSettler, VerifiedPayment } from '../payments/types.js';
+import type { AcceptedPayment, ChargeResult, PaymentReceipt } from '../payments/types.js';
 import { encodeBase64Json } from '../payments/types.js';
 import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js';
 import { PaymentAlreadyUsedError, type PaymentStore } from '../store/payments.js';
@@ -21,7 +21,8 @@ import { logger } from '../shared/logger.js';
 export interface AcceptDeps {
   jobs: Pick<JobStore, 'get'>;
   payments: Pick<PaymentStore, 'reserve' | 'settled' | 'settleFailed'>;
-  settler: () => PaymentSettler;
+  /** Settles an x402 authorization or charges a token. */
+  charge: (payment: AcceptedPayment) => Promise<ChargeResult>;
   workflow: Pick<WorkflowStarter, 'start'>;
   providerName: string;
   now?: () => Date;
@@ -32,7 +33,7 @@ export interface AcceptDeps {
 export interface AcceptInput {
   product: ProductId;
   request: Record<string, unknown>;
-  payment: VerifiedPayment;
+  payment: AcceptedPayment;
   urls: Urls;
   blocking: boolean;
   blockingWaitMs: number;
@@ -68,7 +69,7 @@ export async function acceptPaidJob(deps: AcceptDeps, input: AcceptInput): Promi
     throw error;
   }
 
-  const settlement = await deps.settler().settle(input.payment);
+  const settlement = await deps.charge(input.payment);
   if (!settlement.ok) {
     log.warn('settlement failed', { reason: settlement.reason, broadcast: settlement.broadcast });
     await deps.payments.settleFailed(input.payment.nonceKey, job.jobId, settlement.reason, settlement.broadcast);

@@ -1,12 +1,12 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { HttpEvent, HttpResult } from '../shared/http.js';
-import type { VerifiedPayment } from '../payments/types.js';
+import type { AcceptedPayment } from '../payments/types.js';
 
 /** Per-request state the middlewares share, each under its own key. */
 export interface Internal extends Record<string, unknown> {
   /** Headers every response of this request carries (rate-limit headers, for one). */
   responseHeaders?: Record<string, string>;
-  payment?: VerifiedPayment;
+  payment?: AcceptedPayment;
   body?: unknown;
   idempotencyPk?: string;
 }

@@ -2,7 +2,8 @@
  * x402 v2 `exact`: no PAYMENT-SIGNATURE → 402 challenge; unreadable → 402 `Payment authorization missing` with a
  * PAYMENT-REFERENCE; otherwise the payload is verified (signature, terms, window, balance) and the verified
  * payment is left in `request.internal.payment` for the use case, which locks and settles it after validation.
- * Runs before body validation, as the spec requires.
+ * Runs before body validation, as the spec requires. A JWT in the header is an agent-payment token instead:
+ * verified against the issuer's key set here, charged by the use case after validation.
  */
 import { randomUUID } from 'node:crypto';
 import { PaymentRequiredError } from '../shared/errors.js';
@@ -10,13 +11,17 @@ import { baseUrl, header } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
 import { paymentChallenge, paymentRequirement, REASON_MISSING, REASON_UNREADABLE, type PaymentTerms } from '../payments/challenge.js';
 import { paymentPayloadSchema, type PaymentVerifier, type PaymentPayload } from '../payments/types.js';
-import type { ProductId } from '../products/catalog.js';
+import { PRODUCTS, type ProductId } from '../products/catalog.js';
+import { looksLikeJwt } from '../payments/token/claims.js';
+import type { TokenVerifier } from '../payments/token/verify.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
 
 export interface X402Options {
   product: ProductId;
   terms: () => PaymentTerms;
   verifier: () => PaymentVerifier;
+  /** Agent-payment tokens (pay+jwt, kya-pay+jwt); null when no issuer is configured. */
+  tokens: () => Pick<TokenVerifier, 'verify'> | null;
 }
 
 export function x402Payment(options: X402Options): HttpMiddleware {
@@ -28,6 +33,19 @@ export function x402Payment(options: X402Options): HttpMiddleware {
 
     const signature = header(request.event, 'payment-signature');
     if (signature === undefined) throw refuse(REASON_MISSING);
+
+    // A third-party agent-payment token travels in the same header in place of an x402 payload.
+    if (looksLikeJwt(signature)) {
+      const tokens = options.tokens();
+      if (!tokens) throw refuse('Agent-payment tokens are not accepted here');
+      const result = await tokens.verify(signature.trim(), { amount: PRODUCTS[options.product].amount, product: options.product });
+      if (!result.ok) {
+        logger.info('token refused', { reason: result.reason });
+        throw refuse(result.reason);
+      }
+      request.internal.payment = result.payment;
+      return;
+    }
 
     const payload = decodePayload(signature);
     if (!payload) {

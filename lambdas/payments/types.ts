@@ -3,6 +3,7 @@
  * Amounts travel as decimal strings on the wire and as bigint inside the service.
  */
 import { z } from 'zod';
+import type { VerifiedTokenPayment } from './token/verify.js';
 
 export type Hex = `0x${string}`;
 
@@ -96,12 +97,20 @@ export interface PaymentSettler {
   settle(payment: VerifiedPayment): Promise<SettleResult>;
 }
 
+/** What a paid request can carry: an x402 authorization or a third-party agent-payment token. */
+export type AcceptedPayment = VerifiedPayment | VerifiedTokenPayment;
+
+/** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */
+export type ChargeResult =
+  | { ok: true; transaction: string; network: string; payer: string }
+  | { ok: false; reason: string; broadcast: boolean };
+
 /** The receipt carried, base64-encoded, in the PAYMENT-RESPONSE header. */
 export interface PaymentReceipt {
   success: true;
-  transaction: Hex;
+  transaction: string;
   network: string;
-  payer: Hex;
+  payer: string;
 }
 
 export function encodeBase64Json(value: unknown): string {

@@ -2,11 +2,11 @@
 import { JobStore } from '../store/jobs.js';
 import { PaymentStore } from '../store/payments.js';
 import { WorkflowStarter } from '../store/workflow.js';
-import { authorizationUsed } from '../payments/reconcile.js';
+import { paymentMoved } from '../payments/reconcile.js';
 import type { SweepDeps } from './sweeper.js';
 
 let deps: SweepDeps | undefined;
 export function sweepDeps(): SweepDeps {
-  deps ??= { jobs: new JobStore(), payments: new PaymentStore(), workflow: new WorkflowStarter(), authorizationUsed };
+  deps ??= { jobs: new JobStore(), payments: new PaymentStore(), workflow: new WorkflowStarter(), paymentMoved };
   return deps;
 }

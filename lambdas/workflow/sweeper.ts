@@ -19,8 +19,8 @@ export interface SweepDeps {
   jobs: Pick<JobStore, 'listStale' | 'fail'>;
   payments: Pick<PaymentStore, 'settled' | 'settleFailed'>;
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
-  /** Whether the chain has used the authorization behind a nonce key. */
-  authorizationUsed: (nonceKey: string) => Promise<boolean>;
+  /** Whether the money behind a locked payment moved (the chain for x402; see reconcile.ts for tokens). */
+  paymentMoved: (nonceKey: string) => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -49,7 +49,7 @@ export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceS
 
 async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
   if (!job.nonceKey) return;
-  if (await deps.authorizationUsed(job.nonceKey)) {
+  if (await deps.paymentMoved(job.nonceKey)) {
     await deps.payments.settled(job.nonceKey, job.jobId, job.transaction ?? 'reconciled');
     result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);

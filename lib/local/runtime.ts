@@ -12,6 +12,7 @@ import { ENV } from '../../lambdas/shared/config.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
+import { startLocalTokenIssuer } from './token-issuer.js';
 import { synthesizeForLocal, type LocalTableDefinition } from './asl.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
@@ -23,6 +24,8 @@ export interface EmbeddedOptions {
   generationPort: number;
   chainPort: number;
   stateDir: string;
+  /** Port of the local agent-payment token issuer (0 = any free port). */
+  tokenIssuerPort?: number;
   /** Wait budget of `?async=false` (ms). */
   blockingWaitMs?: number;
   /** Seconds a render state machine waits between checks (local runs shorten the synthesised waits). */
@@ -37,6 +40,8 @@ export interface RuntimeInfo {
   usdcAddress: string;
   payTo: string;
   buyers: { address: string; privateKey: string }[];
+  /** The local agent-payment token issuer (JWKS, charge; mint and fund from loopback). */
+  tokenIssuerUrl: string;
 }
 
 export interface EmbeddedRuntime {
@@ -69,13 +74,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     });
     stops.push(() => gateway.close());
 
-    const [definitions, chain, dynamo] = await Promise.all([
+    const [definitions, chain, dynamo, issuer] = await Promise.all([
       synthesizeForLocal({ cacheDir: join(stateDir, 'synth-cache') }),
       startLocalChain({ port: options.chainPort, stateDir }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
+      startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
     ]);
     stops.push(() => chain.stop());
     stops.push(() => dynamo.stop());
+    stops.push(() => issuer.stop());
 
     const env: Record<string, string> = {
       AWS_REGION: 'us-east-1',
@@ -93,6 +100,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [ENV.settlerKeyFile]: chain.settlerKeyFile,
       [ENV.renderProvider]: 'local',
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
+      // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
+      ...issuer.env,
     };
     await createTables(dynamo, definitions.tables, env);
 
@@ -126,6 +135,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       usdcAddress: chain.usdcAddress,
       payTo: chain.payTo,
       buyers: chain.buyers,
+      tokenIssuerUrl: issuer.url,
     };
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });

@@ -379,6 +379,28 @@ describe('GenerationStack configuration', () => {
     }
   });
 
+  it('points the paid routes at an agent-payment token issuer when configured, with the seller key from Secrets Manager', () => {
+    const { stack, resources } = synth({
+      payTo: PAY_TO,
+      tokenIssuer: 'https://issuer.example.com',
+      tokenJwksUrl: 'https://issuer.example.com/.well-known/jwks.json',
+      tokenChargeUrl: 'https://issuer.example.com/charge',
+      tokenSellerId: 'seller-service-1',
+    });
+    const paid = Object.entries(stack.functionEntries).filter(([, e]) => e.kind === 'route' && e.role === 'paid');
+    expect(paid.length).toBeGreaterThanOrEqual(3);
+    for (const [logicalId] of paid) {
+      const vars = resources[logicalId].Properties.Environment.Variables;
+      expect(vars.TOKEN_ISSUER).toBe('https://issuer.example.com');
+      expect(vars.TOKEN_JWKS_URL).toBe('https://issuer.example.com/.well-known/jwks.json');
+      expect(vars.TOKEN_CHARGE_URL).toBe('https://issuer.example.com/charge');
+      expect(vars.TOKEN_SELLER_ID).toBe('seller-service-1');
+      expect(vars.TOKEN_SELLER_KEY_SECRET_ID).toBe('paycall/token-seller-key');
+      expect(actionsOf(resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue').length).toBeGreaterThanOrEqual(2);
+    }
+    expect(() => synth({ tokenIssuer: 'https://issuer.example.com' })).toThrow(/context key "tokenJwksUrl" is required/);
+  });
+
   it('rejects a bad payTo naming the context key', () => {
     expect(() => synth({ payTo: '0x1234' })).toThrow(StackConfigError);
     expect(() => synth({ payTo: '0x1234' })).toThrow(/context key "payTo" must be a 0x-prefixed 20-byte hex address/);

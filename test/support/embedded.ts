@@ -14,6 +14,7 @@ export interface RuntimeInfo {
   usdcAddress: `0x${string}`;
   payTo: `0x${string}`;
   buyers: { address: `0x${string}`; privateKey: `0x${string}` }[];
+  tokenIssuerUrl: string;
 }
 
 export interface EmbeddedProcess {

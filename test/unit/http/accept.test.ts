@@ -12,7 +12,7 @@ function deps(over: Partial<AcceptDeps> = {}) {
   const d = {
     jobs: { get: vi.fn(async () => undefined as JobRecord | undefined) },
     payments: { reserve: vi.fn(async () => {}), settled: vi.fn(async () => {}), settleFailed: vi.fn(async () => {}) },
-    settler: () => ({ settle: vi.fn(async () => ({ ok: true as const, transaction: '0xt' as const, network: 'eip155:8453', payer: '0xabc' as const })) }),
+    charge: vi.fn(async () => ({ ok: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' })),
     workflow: { start: vi.fn(async () => 'started' as const) },
     providerName: 'local',
     newId: () => 'job-1',
@@ -31,7 +31,7 @@ describe('The paid request, in order', () => {
         settled: vi.fn(async () => void order.push('settled')),
         settleFailed: vi.fn(async () => {}),
       },
-      settler: () => ({ settle: async () => (order.push('settle'), { ok: true as const, transaction: '0xt' as const, network: 'eip155:8453', payer: '0xabc' as const }) }),
+      charge: async () => (order.push('settle'), { ok: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' }),
       workflow: { start: vi.fn(async () => (order.push('start'), 'started' as const)) },
     });
     const result = await acceptPaidJob(d, input);
@@ -47,13 +47,13 @@ describe('The paid request, in order', () => {
 
   it('refuses a used authorization with a payment refusal and never settles', async () => {
     const settle = vi.fn();
-    const d = deps({ payments: { reserve: vi.fn(async () => { throw new PaymentAlreadyUsedError(); }), settled: vi.fn(), settleFailed: vi.fn() }, settler: () => ({ settle }) });
+    const d = deps({ payments: { reserve: vi.fn(async () => { throw new PaymentAlreadyUsedError(); }), settled: vi.fn(), settleFailed: vi.fn() }, charge: settle });
     await expect(acceptPaidJob(d, input)).rejects.toBeInstanceOf(PaymentRefused);
     expect(settle).not.toHaveBeenCalled();
   });
 
   it('voids the job and releases the nonce when settlement fails before broadcasting', async () => {
-    const d = deps({ settler: () => ({ settle: async () => ({ ok: false as const, reason: 'insufficient funds', broadcast: false }) }) });
+    const d = deps({ charge: async () => ({ ok: false as const, reason: 'insufficient funds', broadcast: false }) });
     await expect(acceptPaidJob(d, input)).rejects.toThrow('insufficient funds');
     expect(d.payments.settleFailed).toHaveBeenCalledWith('k1', 'job-1', 'insufficient funds', false);
     expect(d.workflow.start).not.toHaveBeenCalled();

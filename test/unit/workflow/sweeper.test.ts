@@ -13,14 +13,14 @@ function deps(jobs: JobRecord[], over: Partial<SweepDeps> = {}) {
     },
     payments: { settled: vi.fn(async () => {}), settleFailed: vi.fn(async () => {}) },
     workflow: { start: vi.fn(async () => 'started' as const), state: vi.fn(async () => 'RUNNING' as const) },
-    authorizationUsed: vi.fn(async () => false),
+    paymentMoved: vi.fn(async () => false),
     ...over,
   };
 }
 
 describe('Sweeper: a settled payment always has a job row and a receipt row', () => {
   it('records the receipt and starts a reserved job whose authorization the chain shows as used', async () => {
-    const d = deps([job('r1', 'reserved')], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([job('r1', 'reserved')], { paymentMoved: vi.fn(async () => true) });
     const result = await sweep(d, 120);
     expect(d.payments.settled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', 'r1', 'reconciled');
     expect(d.workflow.start).toHaveBeenCalledWith('r1', 'agent_image');

@@ -1,0 +1,171 @@
+/**
+ * Configuration of agent-payment tokens, read and validated once per process. The CDK stack sets these for the
+ * real issuer on AWS; the embedded default sets them for its local issuer (lib/local/token-issuer.ts).
+ *
+ *   TOKEN_ISSUER                the `iss` we accept
+ *   TOKEN_JWKS_URL              the issuer's key set (ES256 public keys)
+ *   TOKEN_CHARGE_URL            the issuer's token-charge endpoint
+ *   TOKEN_SELLER_ID             our seller service id (`ssi`)
+ *   TOKEN_AUDIENCE              optional `aud` we require; defaults to TOKEN_SELLER_ID
+ *   TOKEN_SELLER_KEY_FILE       the seller API key in a file (one machine), or
+ *   TOKEN_SELLER_KEY_SECRET_ID  the seller API key in Secrets Manager (AWS; plain string or JSON {"apiKey": "…"})
+ *
+ * All unset: token payments are disabled and tokenConfig() is undefined. Partly set: a configuration error, so a
+ * half-configured deployment fails at start instead of refusing every token. The seller key is loaded lazily,
+ * kept only in memory and never logged or put in an error.
+ */
+import { readFile } from 'node:fs/promises';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { z } from 'zod';
+
+export const TOKEN_ENV = {
+  issuer: 'TOKEN_ISSUER',
+  jwksUrl: 'TOKEN_JWKS_URL',
+  chargeUrl: 'TOKEN_CHARGE_URL',
+  sellerId: 'TOKEN_SELLER_ID',
+  audience: 'TOKEN_AUDIENCE',
+  sellerKeyFile: 'TOKEN_SELLER_KEY_FILE',
+  sellerKeySecretId: 'TOKEN_SELLER_KEY_SECRET_ID',
+} as const;
+
+export interface SellerKeySource {
+  sellerKeyFile?: string;
+  sellerKeySecretId?: string;
+}
+
+export interface TokenConfig extends SellerKeySource {
+  issuer: string;
+  jwksUrl: string;
+  chargeUrl: string;
+  sellerId: string;
+  audience: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** https, or http to loopback only (the embedded default): a key set or charge call in clear text is refused. */
+const endpoint = z
+  .string()
+  .url()
+  .refine((text) => {
+    if (!URL.canParse(text)) return true; // .url() has already reported it
+    const url = new URL(text);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+  }, 'must be an https URL (http only on loopback)');
+
+const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+const schema = z.object({
+  TOKEN_ISSUER: optional,
+  TOKEN_JWKS_URL: z.preprocess((v) => (v === '' ? undefined : v), endpoint.optional()),
+  TOKEN_CHARGE_URL: z.preprocess((v) => (v === '' ? undefined : v), endpoint.optional()),
+  TOKEN_SELLER_ID: optional,
+  TOKEN_AUDIENCE: optional,
+  TOKEN_SELLER_KEY_FILE: optional,
+  TOKEN_SELLER_KEY_SECRET_ID: optional,
+});
+
+const REQUIRED = ['TOKEN_ISSUER', 'TOKEN_JWKS_URL', 'TOKEN_CHARGE_URL', 'TOKEN_SELLER_ID'] as const;
+
+/** Pure: reads `env`; undefined when token payments are not configured at all. */
+export function readTokenConfig(env: Record<string, string | undefined>): TokenConfig | undefined {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ');
+    throw new Error(`Invalid token configuration: ${problems}`);
+  }
+  const values = result.data;
+  const present = (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== undefined);
+  if (present.length === 0) return undefined;
+  const missing: string[] = REQUIRED.filter((k) => values[k] === undefined);
+  if (!values.TOKEN_SELLER_KEY_FILE && !values.TOKEN_SELLER_KEY_SECRET_ID) {
+    missing.push('TOKEN_SELLER_KEY_FILE or TOKEN_SELLER_KEY_SECRET_ID');
+  }
+  if (missing.length) {
+    throw new Error(`Invalid token configuration: ${present.join(', ')} set but ${missing.join(', ')} missing`);
+  }
+  return {
+    issuer: values.TOKEN_ISSUER!,
+    jwksUrl: values.TOKEN_JWKS_URL!,
+    chargeUrl: values.TOKEN_CHARGE_URL!,
+    sellerId: values.TOKEN_SELLER_ID!,
+    audience: values.TOKEN_AUDIENCE ?? values.TOKEN_SELLER_ID!,
+    sellerKeyFile: values.TOKEN_SELLER_KEY_FILE,
+    sellerKeySecretId: values.TOKEN_SELLER_KEY_SECRET_ID,
+  };
+}
+
+let cached: { value: TokenConfig | undefined } | undefined;
+
+/** process.env, read once; undefined means token payments are disabled. */
+export function tokenConfig(): TokenConfig | undefined {
+  cached ??= { value: readTokenConfig(process.env) };
+  return cached.value;
+}
+
+export class SellerKeyError extends Error {
+  override name = 'SellerKeyError';
+}
+
+let secretsClient: SecretsManagerClient | undefined;
+const keys = new Map<string, Promise<string>>();
+
+function usableKey(raw: string, where: string): string {
+  const key = raw.trim();
+  if (!/^[\x21-\x7e]{8,512}$/.test(key)) {
+    throw new SellerKeyError(`Seller API key from ${where} is empty or not a printable single-line string`);
+  }
+  return key;
+}
+
+async function fromFile(file: string): Promise<string> {
+  try {
+    return usableKey(await readFile(file, 'utf8'), `file ${file}`);
+  } catch (error) {
+    if (error instanceof SellerKeyError) throw error;
+    throw new SellerKeyError(`Cannot read seller key file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+async function fromSecretsManager(secretId: string): Promise<string> {
+  secretsClient ??= new SecretsManagerClient({});
+  let secret: string | undefined;
+  try {
+    secret = (await secretsClient.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+  } catch (error) {
+    throw new SellerKeyError(`Cannot read seller key secret ${secretId}: ${(error as Error).name}`);
+  }
+  const where = `secret ${secretId}`;
+  if (!secret) throw new SellerKeyError(`Seller key ${where} has no SecretString`);
+  if (!secret.trim().startsWith('{')) return usableKey(secret, where);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(secret);
+  } catch {
+    throw new SellerKeyError(`Seller key ${where} is not valid JSON`);
+  }
+  const apiKey = (parsed as { apiKey?: unknown }).apiKey;
+  if (typeof apiKey !== 'string') throw new SellerKeyError(`Seller key ${where} has no string member apiKey`);
+  return usableKey(apiKey, where);
+}
+
+/** The file wins over the secret, so a local run never reaches for AWS. A failed load is retried on the next call. */
+export function loadSellerKey(source: SellerKeySource): Promise<string> {
+  const id = source.sellerKeyFile ? `file:${source.sellerKeyFile}` : source.sellerKeySecretId ? `secret:${source.sellerKeySecretId}` : undefined;
+  if (!id) {
+    return Promise.reject(new SellerKeyError('No seller key configured: set TOKEN_SELLER_KEY_FILE or TOKEN_SELLER_KEY_SECRET_ID'));
+  }
+  let pending = keys.get(id);
+  if (!pending) {
+    pending = source.sellerKeyFile ? fromFile(source.sellerKeyFile) : fromSecretsManager(source.sellerKeySecretId!);
+    keys.set(id, pending);
+    pending.catch(() => keys.delete(id));
+  }
+  return pending;
+}
+
+/** Tests only: forget the cached configuration, keys and Secrets Manager client. */
+export function resetTokenConfigCache(): void {
+  cached = undefined;
+  keys.clear();
+  secretsClient = undefined;
+}
