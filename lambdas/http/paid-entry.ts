@@ -12,29 +12,23 @@ import { validateBody } from '../middleware/validation.js';
 import type { HttpRequest } from '../middleware/types.js';
 import { RateWindowStore } from '../store/rate-limit.js';
 import { IdempotencyStore } from '../store/idempotency.js';
-import { JobStore } from '../store/jobs.js';
-import { PaymentStore } from '../store/payments.js';
-import { WorkflowStarter } from '../store/workflow.js';
 import { acceptPaidJob, PaymentRefused } from '../jobs/accept.js';
+import { acceptDeps } from '../jobs/deps.js';
 import { paymentChallenge } from '../payments/challenge.js';
-import { charge, paymentBackend, paymentTerms, tokenBackend } from '../payments/backend.js';
+import { paymentBackend, paymentTerms, tokenBackend } from '../payments/backend.js';
 import { PaymentRequiredError } from '../shared/errors.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { httpConfig, renderConfig } from '../shared/config.js';
+import { httpConfig } from '../shared/config.js';
 import { urlsFor } from './urls.js';
 
 export function paidEntry(product: ProductId) {
-  const jobs = new JobStore();
-  const payments = new PaymentStore();
-  const workflow = new WorkflowStarter();
-
   const core = async (event: HttpEvent, request: HttpRequest): Promise<HttpResult> => {
     const payment = request.internal.payment!;
     const body = request.internal.body as Record<string, unknown>;
     const base = baseUrl(event);
     try {
       return await acceptPaidJob(
-        { jobs, payments, workflow, charge, providerName: renderConfig().provider },
+        acceptDeps(),
         {
           product,
           request: body,

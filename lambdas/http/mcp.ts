@@ -1,0 +1,14 @@
+/** POST /api/mcp (and GET, answered 405) — the MCP endpoint of the generation surface. */
+import middy from '@middy/core';
+import { apiVersion, httpErrors } from '../middleware/http-frame.js';
+import type { HttpEvent, HttpResult } from '../shared/http.js';
+import { handleMcp } from '../protocols/mcp/handle.js';
+import { songReader } from '../protocols/mcp/songs.js';
+import { payWithToken } from '../protocols/mcp/token-port.js';
+
+const readSong = songReader();
+
+export const handler = middy<HttpEvent, HttpResult>()
+  .use(apiVersion())
+  .use(httpErrors())
+  .handler((event) => handleMcp(event, { payWithToken, readSong }));

@@ -1,0 +1,70 @@
+/**
+ * What every discovery document is built from besides the catalog: the request's base URL, the payment terms of
+ * the 402 and how payments settle. The builders take this as an argument (pure, testable without env); the entry
+ * files read it from configuration once per document.
+ */
+import { ROUTES } from '../../../lib/routes.js';
+import { paymentTerms } from '../../payments/backend.js';
+import type { PaymentTerms } from '../../payments/challenge.js';
+import { paymentConfig } from '../../shared/config.js';
+
+export interface DiscoveryContext {
+  /** Absolute base URL of the generation surface, no trailing slash. */
+  base: string;
+  terms: PaymentTerms;
+  /** `self` (the service submits the EIP-3009 transfer with its own gas key) or the remote facilitator's URL. */
+  settledBy: string;
+}
+
+export function discoveryContext(base: string): DiscoveryContext {
+  const config = paymentConfig();
+  return {
+    base,
+    terms: paymentTerms(),
+    settledBy: config.facilitatorMode === 'remote' ? config.facilitatorUrl! : 'self',
+  };
+}
+
+/** Who sells: the same names in every document. */
+export const SERVICE = {
+  name: 'Paycall generation API',
+  provider: 'Paycall',
+  summary:
+    'Pay-per-call music, video and image generation. No account and no API key: each paid call is settled in USDC ' +
+    'on Base over x402 v2 (scheme exact, EIP-3009), and the payment is the authentication.',
+  version: '1.0.0',
+} as const;
+
+/** Path of a route of the route table by id: documents point at routes, they do not spell paths twice. */
+export function routePath(id: string): string {
+  const route = ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`route ${id} is not in lib/routes.ts`);
+  return route.path;
+}
+
+/** Absolute URLs of the documents and protocol endpoints, from the route table. */
+export function links(base: string) {
+  return {
+    discovery: `${base}${routePath('DiscoveryX402')}`,
+    openapi: `${base}${routePath('OpenApi')}`,
+    catalog: `${base}${routePath('Catalog')}`,
+    product: (id: string) => `${base}${routePath('Product').replace('{id}', encodeURIComponent(id))}`,
+    agenticCommerce: `${base}${routePath('AgenticCommerce')}`,
+    agentCard: `${base}${routePath('AgentCard')}`,
+    aiPlugin: `${base}${routePath('AiPlugin')}`,
+    llms: `${base}${routePath('LlmsTxt')}`,
+    llmsFull: `${base}${routePath('LlmsFullTxt')}`,
+    mcp: `${base}${routePath('Mcp')}`,
+    a2a: `${base}${routePath('A2a')}`,
+  };
+}
+
+/** `8453` from `eip155:8453`. */
+export function chainIdOf(network: string): string {
+  return network.split(':')[1] ?? network;
+}
+
+/** `0.50` from `$0.50`: the decimal USD (= USDC) price as a string, exact. */
+export function decimalPrice(priceUsd: string): string {
+  return priceUsd.replace(/^\$/, '');
+}

@@ -1,0 +1,103 @@
+/**
+ * Serving a discovery document: built once per (base URL, variant) and kept at module scope, a strong ETag over
+ * the exact bytes, `Cache-Control: public, max-age=300`, and 304 on a matching If-None-Match. The documents are
+ * pure functions of the catalog, the configuration and the base URL, so a cached copy is never stale within one
+ * deployment (a catalog change is a redeploy).
+ */
+import { createHash } from 'node:crypto';
+import middy from '@middy/core';
+import { apiVersion, httpErrors } from '../../middleware/http-frame.js';
+import { baseUrl, header, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { discoveryContext, type DiscoveryContext } from './context.js';
+
+export const CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * The base URL comes from the Host header when PUBLIC_BASE_URL is not configured, and any client can send any
+ * host: bound the cache so such requests cannot grow it without limit.
+ */
+export const MAX_CACHED_DOCUMENTS = 32;
+
+export interface Document {
+  body: string;
+  contentType: string;
+}
+
+export interface CachedDocument extends Document {
+  etag: string;
+}
+
+export function jsonDocument(value: unknown): Document {
+  return { body: `${JSON.stringify(value, null, 2)}\n`, contentType: 'application/json' };
+}
+
+export function textDocument(text: string): Document {
+  return { body: text, contentType: 'text/plain; charset=utf-8' };
+}
+
+export function etagOf(body: string): string {
+  return `"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 32)}"`;
+}
+
+export class DocumentCache {
+  private readonly entries = new Map<string, CachedDocument>();
+  constructor(private readonly limit = MAX_CACHED_DOCUMENTS) {}
+
+  get(key: string, build: () => Document): CachedDocument {
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const document = build();
+    const cached = { ...document, etag: etagOf(document.body) };
+    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, cached);
+    return cached;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** RFC 9110 If-None-Match: a list of entity tags (weak comparison) or `*`. */
+export function matchesIfNoneMatch(value: string | undefined, etag: string): boolean {
+  if (value === undefined) return false;
+  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
+}
+
+export function documentResponse(event: HttpEvent, document: CachedDocument): HttpResult {
+  const headers = {
+    ETag: document.etag,
+    'Cache-Control': CACHE_CONTROL,
+    // Discovery is meant to be read by agents and browser-based tools on other origins.
+    'Access-Control-Allow-Origin': '*',
+  };
+  if (matchesIfNoneMatch(header(event, 'if-none-match'), document.etag)) {
+    return { statusCode: 304, headers, body: '' };
+  }
+  return { statusCode: 200, headers: { ...headers, 'Content-Type': document.contentType }, body: document.body };
+}
+
+export interface DocumentEntryOptions {
+  /** Distinguishes documents served by one entry (a product id, a path); part of the cache key. */
+  variant?: (event: HttpEvent) => string;
+  /** An answer other than the document (e.g. 404 for an unknown id); never cached. */
+  reject?: (variant: string, ctx: DiscoveryContext) => HttpResult | undefined;
+  build: (ctx: DiscoveryContext, variant: string) => Document;
+}
+
+/** The Middy chain of a document route: version ▸ errors ▸ the cached document. */
+export function documentEntry(options: DocumentEntryOptions) {
+  const cache = new DocumentCache();
+  return middy<HttpEvent, HttpResult>()
+    .use(apiVersion())
+    .use(httpErrors())
+    .handler(async (event) => {
+      const base = baseUrl(event);
+      const variant = options.variant?.(event) ?? '';
+      const rejected = options.reject?.(variant, discoveryContext(base));
+      if (rejected) return rejected;
+      const document = cache.get(`${base}\n${variant}`, () => options.build(discoveryContext(base), variant));
+      return documentResponse(event, document);
+    });
+}

@@ -1,0 +1,50 @@
+/**
+ * Origin validation of the MCP endpoint (MCP Streamable HTTP transport, "Security Warning"): a browser page on
+ * another site, possibly after DNS rebinding, must not drive the server. Browsers always send `Origin` on a
+ * cross-origin POST, so a present Origin must be ours; server-to-server clients send none and are allowed.
+ */
+
+/** Extra allowed origins, comma-separated (for example a first-party web console on another host). */
+export const ALLOWED_ORIGINS_ENV = 'MCP_ALLOWED_ORIGINS';
+
+let configured: string[] | undefined;
+export function configuredOrigins(): string[] {
+  configured ??= parseOrigins(process.env[ALLOWED_ORIGINS_ENV]);
+  return configured;
+}
+
+export function parseOrigins(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((entry) => normalize(entry.trim()))
+    .filter((origin): origin is string => origin !== undefined);
+}
+
+/**
+ * Allowed: no Origin; the service's own origin; a loopback origin (a page served from this machine cannot be a
+ * rebinding attack, whose Origin is the attacker's name); or a configured origin. Anything else, including the
+ * opaque `null` origin, is rejected.
+ */
+export function isAllowedOrigin(origin: string | undefined, baseUrl: string, allowed: string[] = configuredOrigins()): boolean {
+  if (origin === undefined) return true;
+  const candidate = normalize(origin);
+  if (candidate === undefined) return false;
+  if (candidate === normalize(baseUrl)) return true;
+  if (isLoopback(new URL(candidate).hostname)) return true;
+  return allowed.includes(candidate);
+}
+
+function normalize(value: string): string | undefined {
+  if (value === '' || value === 'null') return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}

@@ -1,0 +1,56 @@
+/**
+ * The payment pointer: what an MCP x402 tool and an A2A skill answer instead of running a job. It tells an agent
+ * where and how to pay over HTTP; the paid POST itself stays the only place a job is created or money moves.
+ * One function for both protocols, built from the catalog and the same payment terms the 402 challenge uses.
+ */
+import { z } from 'zod';
+import { PRODUCTS, formatUsd, priceUsdCents, type ProductId } from '../products/catalog.js';
+import { paymentTerms } from '../payments/backend.js';
+import type { PaymentTerms } from '../payments/challenge.js';
+
+/**
+ * The spec's pointer labels the chain `base` / `8453`; the x402 network of the 402 is pinned to `eip155:8453` by
+ * the payment configuration, so these two constants cannot drift from what the challenge asks for.
+ */
+export const POINTER_NETWORK = 'base';
+export const POINTER_CHAIN_ID = '8453';
+
+/** Exactly the nine members of the spec; `.strict()` so an MCP output schema rejects anything extra. */
+export const paymentPointerSchema = z
+  .object({
+    paymentRequired: z.literal(true),
+    protocol: z.literal('x402'),
+    endpoint: z.string().describe('Absolute URL of the paid HTTP endpoint'),
+    method: z.literal('POST'),
+    network: z.literal(POINTER_NETWORK),
+    chainId: z.literal(POINTER_CHAIN_ID),
+    priceUsdCents: z.number().int().describe('Price in US cents (USDC is pegged 1:1)'),
+    receiver: z.string().describe('payTo address of the x402 requirement'),
+    discovery: z.string().describe('URL of the x402 discovery index'),
+  })
+  .strict();
+export type PaymentPointer = z.infer<typeof paymentPointerSchema>;
+
+export function paymentPointer(product: ProductId, baseUrl: string, terms: PaymentTerms = paymentTerms()): PaymentPointer {
+  const p = PRODUCTS[product];
+  return {
+    paymentRequired: true,
+    protocol: 'x402',
+    endpoint: `${baseUrl}${p.path}`,
+    method: 'POST',
+    network: POINTER_NETWORK,
+    chainId: POINTER_CHAIN_ID,
+    priceUsdCents: priceUsdCents(p.amount),
+    receiver: terms.payTo,
+    discovery: `${baseUrl}/.well-known/x402`,
+  };
+}
+
+/** One sentence an agent (or its human) can act on; shared so MCP and A2A explain the pointer the same way. */
+export function paymentInstructions(product: ProductId, pointer: PaymentPointer): string {
+  return (
+    `Payment required: ${formatUsd(PRODUCTS[product].amount)} USDC on Base (x402). Send the same arguments as a JSON body to ` +
+    `${pointer.method} ${pointer.endpoint}; the first call answers 402 with the payment requirements, then retry ` +
+    `with a signed PAYMENT-SIGNATURE header. Terms: ${pointer.discovery}. Nothing was generated or charged by this call.`
+  );
+}

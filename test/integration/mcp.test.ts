@@ -1,0 +1,158 @@
+/**
+ * The MCP endpoint (POST /api/mcp) driven by the official MCP SDK client against the running embedded service:
+ * Streamable HTTP, stateless, JSON responses; x402 tools answer the payment pointer and run nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
+import { fetchFrom, runtime, usdcBalance } from '../support/buyer.js';
+
+const IP = '127.0.0.22';
+const f = fetchFrom(IP);
+const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+let client: Client;
+let transport: StreamableHTTPClientTransport;
+
+beforeAll(async () => {
+  transport = new StreamableHTTPClientTransport(new URL(`${runtime().baseUrl}/api/mcp`), { fetch: f });
+  client = new Client({ name: 'integration-test', version: '0.0.0' });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+/** The 402 challenge of a paid endpoint, as a buyer obtains it (POST without payment). */
+async function challengeOf(path: string): Promise<{ resource: { url: string }; accepts: { amount: string; payTo: string }[] }> {
+  const response = await f(`${runtime().baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  expect(response.status).toBe(402);
+  return (await response.json()) as any;
+}
+
+const text = (result: unknown) => ((result as { content: { text: string }[] }).content).map((c) => c.text).join('\n');
+
+describe('MCP tools of the generation surface (official SDK client)', () => {
+  it('initialize answers protocol version 2025-06-18 and server version 1.0.0', () => {
+    // The SDK client asked for its latest version; the server pinned its answer and the client adopted it.
+    expect(transport.protocolVersion).toBe('2025-06-18');
+    expect(client.getServerVersion()).toMatchObject({ version: '1.0.0' });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+  });
+
+  it('tools/list returns exactly the five tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['agent_image', 'agent_video', 'create_music', 'create_music_with_token', 'get_music_with_token'].sort(),
+    );
+    for (const tool of tools) expect(tool.inputSchema.required).toContain(tool.name === 'get_music_with_token' ? 'songId' : 'prompt');
+  });
+
+  it('tools/call on each x402 tool returns exactly the payment pointer of its 402 challenge', async () => {
+    const info = runtime();
+    for (const product of PRODUCT_IDS) {
+      const result = await client.callTool({ name: product, arguments: { prompt: 'a lighthouse in a storm' } });
+      const challenge = await challengeOf(PRODUCTS[product].path);
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toStrictEqual({
+        paymentRequired: true,
+        protocol: 'x402',
+        endpoint: challenge.resource.url,
+        method: 'POST',
+        network: 'base',
+        chainId: '8453',
+        priceUsdCents: Number(BigInt(challenge.accepts[0].amount) / 10_000n),
+        receiver: challenge.accepts[0].payTo,
+        discovery: `${info.baseUrl}/.well-known/x402`,
+      });
+      expect(challenge.accepts[0].payTo).toBe(info.payTo);
+    }
+  });
+
+  it('tools/call on an x402 tool runs no job: no USDC reaches the payee', async () => {
+    const payTo = runtime().payTo;
+    // Other files pay the same payee concurrently; a window that saw no foreign payment decides. A tool that
+    // settled would change the balance in every window.
+    let quietWindow = false;
+    for (let attempt = 0; attempt < 3 && !quietWindow; attempt++) {
+      const before = await usdcBalance(payTo);
+      for (const product of PRODUCT_IDS) await client.callTool({ name: product, arguments: { prompt: 'a paid song, if this were a job' } });
+      quietWindow = (await usdcBalance(payTo)) === before;
+    }
+    expect(quietWindow).toBe(true);
+  });
+
+  it('create_music_with_token pays with an agent-payment token and queues a song that get_music_with_token polls to the MP3', async () => {
+    const issuer = runtime().tokenIssuerUrl;
+    const post = async (path: string, body: object) =>
+      (await (await f(`${issuer}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as any;
+    const buyer = `mcp-buyer-${Date.now()}`;
+    await post('/fund', { buyer, usd: '1' });
+    const { token } = await post('/mint', { buyer, usd: '0.50' });
+
+    const created = await client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'calm lake at dawn', make_instrumental: true, token } });
+    expect(created.isError).toBeFalsy();
+    const accepted = created.structuredContent as { songId: string; pollUrl: string; status: string };
+    expect(accepted).toMatchObject({ status: 'queued', songId: expect.any(String), pollUrl: `${runtime().baseUrl}/api/songs/${accepted.songId}` });
+    const balance = (await (await f(`${issuer}/balance?buyer=${buyer}`)).json()) as { balanceBaseUnits: string };
+    expect(balance.balanceBaseUnits).toBe('500000');
+
+    let song: Record<string, unknown> = {};
+    for (let i = 0; i < 300 && (song.model_version ?? 'pending') === 'pending'; i++) {
+      song = (await client.callTool({ name: 'get_music_with_token', arguments: { songId: accepted.songId } })).structuredContent as Record<string, unknown>;
+      if (song.model_version === 'pending') await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(song).toMatchObject({ id: accepted.songId, is_public: true });
+    expect(song.model_version).not.toMatch(/^(pending|failed)$/);
+
+    const replay = await client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'again', token } });
+    expect(replay.isError).toBe(true);
+    expect(text(replay)).toMatch(/already used/);
+  });
+
+  it('get_music_with_token on an unknown songId is a tool error', async () => {
+    const result = await client.callTool({ name: 'get_music_with_token', arguments: { songId: 'no-such-song' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/not found/);
+  });
+});
+
+describe('MCP endpoint over raw HTTP (POST /api/mcp)', () => {
+  it('answers a notification with 202 and carries Service-API-Version', async () => {
+    const response = await f(`${runtime().baseUrl}/api/mcp`, {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(response.status).toBe(202);
+    expect(response.headers.get('service-api-version')).toBe('1');
+    expect(await response.text()).toBe('');
+  });
+
+  it('answers 403 to a request from a foreign Origin', async () => {
+    const response = await f(`${runtime().baseUrl}/api/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, Origin: 'http://evil.example' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+
+  it('serves a request whose Origin is the service itself', async () => {
+    const response = await f(`${runtime().baseUrl}/api/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, Origin: runtime().baseUrl, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.tools).toHaveLength(5);
+  });
+
+  it('answers GET with 405 and Allow: POST (stateless: no SSE stream)', async () => {
+    const response = await f(`${runtime().baseUrl}/api/mcp`, { headers: { Accept: 'text/event-stream' } });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});

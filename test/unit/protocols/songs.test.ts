@@ -1,0 +1,35 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { songReader } from '../../../lambdas/protocols/mcp/songs.js';
+import type { JobRecord } from '../../../lambdas/store/jobs.js';
+import { BASE } from './fixtures.js';
+
+beforeAll(() => {
+  process.env.ASSETS_PUBLIC_URL = 'https://cdn.test';
+  process.env.ASSETS_DIR = '/tmp/unused';
+});
+
+const job = (over: Partial<JobRecord>): JobRecord => ({
+  jobId: 's1',
+  product: 'create_music',
+  status: 'queued',
+  request: { prompt: 'night drive synthwave', style: 'synthwave' },
+  provider: 'local',
+  createdAt: '2026-11-22T00:00:00.000Z',
+  updatedAt: '2026-11-22T00:00:00.000Z',
+  expiresAt: 9999999999,
+  ...over,
+});
+const store = (row: JobRecord | undefined) => ({ get: async () => row });
+
+describe('Token-paid music poll tool: the same song row and visibility as GET /api/songs/{songId}', () => {
+  it('returns the song row of a music job', async () => {
+    const row = await songReader(store(job({})))('s1', BASE);
+    expect(row).toMatchObject({ id: 's1', model_version: 'pending', prompt: 'night drive synthwave', genre: 'synthwave', is_public: true });
+    expect(row!.image_url).toBe('https://cdn.test/static/cover-placeholder.png');
+  });
+  it('knows no song for an unknown id, a video job, or a payment still settling (reserved)', async () => {
+    expect(await songReader(store(undefined))('s1', BASE)).toBeUndefined();
+    expect(await songReader(store(job({ product: 'agent_video' })))('s1', BASE)).toBeUndefined();
+    expect(await songReader(store(job({ status: 'reserved' })))('s1', BASE)).toBeUndefined();
+  });
+});
