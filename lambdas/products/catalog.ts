@@ -7,6 +7,12 @@ import { z } from 'zod';
 export const PRODUCT_IDS = ['create_music', 'agent_video', 'agent_image'] as const;
 export type ProductId = (typeof PRODUCT_IDS)[number];
 
+/**
+ * When the catalog (a price, a schema, a product) last changed: the discovery documents' `lastUpdated`. A constant,
+ * not the clock, so every instance serves the same bytes (and ETag). Bump it with any catalog change.
+ */
+export const CATALOG_UPDATED_AT = '2026-11-22T00:00:00.000Z';
+
 /** Largest prompt we accept; the spec leaves the maximum open (see README, "Choices"). */
 export const MAX_PROMPT_CHARS = 4000;
 export const MAX_LYRICS_CHARS = 10000;
