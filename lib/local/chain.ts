@@ -9,6 +9,8 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  BaseError,
+  NonceTooLowError,
   createPublicClient,
   createWalletClient,
   custom,
@@ -131,7 +133,11 @@ async function writeSecret(file: string, content: string): Promise<void> {
   await chmod(file, 0o600); // mode only applies on create; tighten a pre-existing file too
 }
 
-/** Mints test USDC with the minter key and waits for the receipt. Shared with bin/fund.ts. */
+/**
+ * Mints test USDC with the minter key and waits for the receipt. Shared with bin/fund.ts, so several processes
+ * (two `npm run fund` runs, parallel test files) may mint at once: each reads the minter's account nonce on its
+ * own, and the loser of a race gets "nonce too low". That mint was never included, so it is sent again.
+ */
 export async function mintUsdc(
   transport: Transport,
   chain: Chain,
@@ -139,19 +145,35 @@ export async function mintUsdc(
   usdcAddress: Address,
   to: Address,
   amountBaseUnits: bigint,
+  attempts = 8,
 ): Promise<Hex> {
   const account = privateKeyToAccount(minterKey);
   const wallet = createWalletClient({ account, chain, transport });
   const reader = createPublicClient({ chain, transport, pollingInterval: 50 });
-  const hash = await wallet.writeContract({
-    address: usdcAddress,
-    abi: usdcAbi,
-    functionName: 'mint',
-    args: [getAddress(to), amountBaseUnits],
-  });
-  const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
-  if (receipt.status !== 'success') throw new LocalChainError(`mint transaction ${hash} reverted`);
-  return hash;
+  for (let attempt = 1; ; attempt++) {
+    let hash: Hex;
+    try {
+      hash = await wallet.writeContract({
+        address: usdcAddress,
+        abi: usdcAbi,
+        functionName: 'mint',
+        args: [getAddress(to), amountBaseUnits],
+      });
+    } catch (error) {
+      if (attempt >= attempts || !isNonceCollision(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+      continue;
+    }
+    const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 30_000 });
+    if (receipt.status !== 'success') throw new LocalChainError(`mint transaction ${hash} reverted`);
+    return hash;
+  }
+}
+
+/** Another sender took this account nonce first (viem's typed error, or the node's message when it is not mapped). */
+export function isNonceCollision(error: unknown): boolean {
+  if (error instanceof BaseError && error.walk((e) => e instanceof NonceTooLowError)) return true;
+  return /nonce too low|nonce provided for the transaction is lower/i.test(String((error as Error)?.message ?? error));
 }
 
 export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {

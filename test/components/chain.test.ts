@@ -229,6 +229,14 @@ describe('Local chain: funding test USDC (chain.fund and npm run fund)', () => {
     expect(await chain.balanceOf(someone)).toBe(12_500_000n);
   });
 
+  it('concurrent funds (parallel npm run fund, parallel test files) all land: the minter nonce race is retried', async () => {
+    // runtime.json was written by the previous test; each call builds its own wallet, as a separate process would.
+    const recipients = Array.from({ length: 8 }, () => newBuyer().address);
+    const results = await Promise.all(recipients.map((to, i) => fundFromState(stateDir, to, BigInt(i + 1) * 1_000_000n)));
+    expect(new Set(results.map((r) => r.transaction)).size).toBe(recipients.length);
+    for (const [i, to] of recipients.entries()) expect(await chain.balanceOf(to)).toBe(BigInt(i + 1) * 1_000_000n);
+  });
+
   it('says clearly when the service is not running', async () => {
     const empty = await mkdtemp(path.join(tmpdir(), 'no-runtime-'));
     await expect(fundFromState(empty, chain.payTo, 1n)).rejects.toThrow(
