@@ -138,6 +138,13 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
 /** Scheduled sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline. */
 export const SWEEPER = { id: 'JobSweeper', entry: 'lambdas/workflow/sweep.ts', timeoutSeconds: 60, memoryMb: 256, everyMinutes: 5 };
 
+/** Path of a route by id: documents and payment terms point at routes, they do not spell paths twice. */
+export function routePath(id: string): string {
+  const route = ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`route ${id} is not in lib/routes.ts`);
+  return route.path;
+}
+
 /** Match a concrete path against a route path template; returns path parameters or null. */
 export function matchPath(template: string, path: string): Record<string, string> | null {
   const t = template.split('/');

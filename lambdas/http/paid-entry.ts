@@ -2,6 +2,7 @@
  * The Middy chain of a paid generation endpoint, in the order the architecture fixes:
  * version ▸ errors ▸ probe rate limit ▸ idempotency ▸ x402 (402 before validation) ▸ validation ▸ accept the job.
  */
+import type { Context } from 'aws-lambda';
 import middy from '@middy/core';
 import { PRODUCTS, type ProductId } from '../products/catalog.js';
 import { apiVersion, httpErrors } from '../middleware/http-frame.js';
@@ -22,7 +23,7 @@ import { httpConfig } from '../shared/config.js';
 import { urlsFor } from './urls.js';
 
 export function paidEntry(product: ProductId) {
-  const core = async (event: HttpEvent, request: HttpRequest): Promise<HttpResult> => {
+  const core = async (event: HttpEvent, request: HttpRequest, context: Partial<Context>): Promise<HttpResult> => {
     const payment = request.internal.payment!;
     const body = request.internal.body as Record<string, unknown>;
     const base = baseUrl(event);
@@ -36,6 +37,7 @@ export function paidEntry(product: ProductId) {
           urls: urlsFor(base),
           blocking: wantsBlocking(event, body as { asyncMode?: boolean }),
           blockingWaitMs: httpConfig().blockingWaitMs,
+          deadline: answerDeadline(context),
         },
       );
     } catch (error) {
@@ -59,5 +61,13 @@ export function paidEntry(product: ProductId) {
   chain.before((request) => {
     requests.set(request.event, request as HttpRequest);
   });
-  return chain.handler(async (event) => core(event, requests.get(event)!));
+  return chain.handler(async (event, context) => core(event, requests.get(event)!, context));
+}
+
+/** Time kept back from the function's time-out to record the answer (idempotency) and send it. */
+export const ANSWER_MARGIN_MS = 3_000;
+
+export function answerDeadline(context: Partial<Context>): number | undefined {
+  const remaining = context.getRemainingTimeInMillis?.();
+  return remaining === undefined ? undefined : Date.now() + remaining - ANSWER_MARGIN_MS;
 }

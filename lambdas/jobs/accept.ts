@@ -1,7 +1,10 @@
 /**
  * Accept a paid job (spec "The paid request, in order", steps 7 to 9):
  *  1. lock the authorization nonce and write the job row `reserved`, in one transaction, before money moves;
- *  2. settle; on failure void the job (releasing the nonce only if nothing was broadcast) and answer 402;
+ *  2. settle; on a failure that moved no money void the job, release the nonce and answer 402. When an x402
+ *     transfer was broadcast but its outcome is unknown (no receipt in time), the job stays `reserved` and the
+ *     answer is 202: the chain decides, and the sweeper either records the receipt and starts the job or voids it.
+ *     A token charge of unknown outcome is refused with 402 and nothing runs (the token id stays locked);
  *  3. record the receipt and make the job durable (`queued`);
  *  4. start the product's execution named by the job id; if that fails the sweeper starts it later;
  *  5. answer 202 with the poll URL, or for `?async=false` wait (within a budget) for the asset and answer 200.
@@ -9,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ProductId } from '../products/catalog.js';
-import type { AcceptedPayment, ChargeResult, PaymentReceipt } from '../payments/types.js';
+import type { AcceptedPayment, ChargeOptions, ChargeResult, PaymentReceipt } from '../payments/types.js';
 import { encodeBase64Json } from '../payments/types.js';
 import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js';
 import { PaymentAlreadyUsedError, type PaymentStore } from '../store/payments.js';
@@ -21,8 +24,8 @@ import { logger } from '../shared/logger.js';
 export interface AcceptDeps {
   jobs: Pick<JobStore, 'get'>;
   payments: Pick<PaymentStore, 'reserve' | 'settled' | 'settleFailed'>;
-  /** Settles an x402 authorization or charges a token. */
-  charge: (payment: AcceptedPayment) => Promise<ChargeResult>;
+  /** Settles an x402 authorization or charges a token; waits for a receipt no later than `deadline`. */
+  charge: (payment: AcceptedPayment, options?: ChargeOptions) => Promise<ChargeResult>;
   workflow: Pick<WorkflowStarter, 'start'>;
   providerName: string;
   now?: () => Date;
@@ -37,6 +40,11 @@ export interface AcceptInput {
   urls: Urls;
   blocking: boolean;
   blockingWaitMs: number;
+  /**
+   * Epoch ms by which the answer must be on its way (the function's time-out less a margin): the settlement's
+   * receipt wait and the blocking wait end by then, so a paid buyer never meets a time-out after money moved.
+   */
+  deadline?: number;
 }
 
 /** Refusals before any money moved; mapped to a 402 with this reason. */
@@ -69,10 +77,20 @@ export async function acceptPaidJob(deps: AcceptDeps, input: AcceptInput): Promi
     throw error;
   }
 
-  const settlement = await deps.charge(input.payment);
+  const settlement = await deps.charge(input.payment, { deadline: input.deadline });
   if (!settlement.ok) {
     log.warn('settlement failed', { reason: settlement.reason, broadcast: settlement.broadcast });
-    await deps.payments.settleFailed(input.payment.nonceKey, job.jobId, settlement.reason, settlement.broadcast);
+    if (settlement.broadcast && input.payment.kind === 'x402') {
+      // The transfer may land: keep the job reserved with its nonce locked and let the chain decide (sweeper).
+      log.error('settlement outcome unknown; the sweeper reconciles the job against the chain', { reason: settlement.reason });
+      return json(202, acceptedBody(job, input.urls), { Location: String(acceptedBody(job, input.urls).pollUrl) });
+    }
+    try {
+      await deps.payments.settleFailed(input.payment.nonceKey, job.jobId, settlement.reason, settlement.broadcast);
+    } catch (error) {
+      // The job stays reserved with its nonce locked; the sweeper voids it (nothing moved) later. Still a 402.
+      log.error('could not void the job; the sweeper does', { error: (error as Error).message });
+    }
     throw new PaymentRefused(settlement.reason);
   }
   const receipt: PaymentReceipt = { success: true, transaction: settlement.transaction, network: settlement.network, payer: settlement.payer };
@@ -99,7 +117,8 @@ export async function acceptPaidJob(deps: AcceptDeps, input: AcceptInput): Promi
   log.info('job accepted', { transaction: settlement.transaction });
 
   if (input.blocking) {
-    const finished = await waitForFinal(deps, job.jobId, input.blockingWaitMs);
+    const budget = Math.min(input.blockingWaitMs, (input.deadline ?? Infinity) - Date.now());
+    const finished = await waitForFinal(deps, job.jobId, budget);
     if (finished) {
       const body = finished.product === 'create_music' ? musicBlockingBody(finished, input.urls) : mediaJob(finished, input.urls);
       return json(200, body, receiptHeader);

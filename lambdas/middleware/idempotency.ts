@@ -10,6 +10,7 @@ import { header, rawBody } from '../shared/http.js';
 import type { IdempotencyRecord, BeginResult } from '../store/idempotency.js';
 import type { StoredResponse } from '../shared/errors.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
+import { logger } from '../shared/logger.js';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 
@@ -38,20 +39,31 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
     const key = header(request.event, 'x-idempotency-key');
     if (key === undefined) return;
-    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const paid = header(request.event, 'payment-signature') !== undefined;
+    const tooShort = key.length === 0;
+    if (tooShort || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+      // A request without payment answers 402 whatever else is wrong with it (spec, asynchronous mode rule 6).
+      if (!paid) return;
       throw new ValidationError([
-        { loc: KEY_LOC, msg: `X-Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, type: 'string_too_long' },
+        {
+          loc: KEY_LOC,
+          msg: `X-Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          type: tooShort ? 'string_too_short' : 'string_too_long',
+        },
       ]);
     }
     const pk = `${options.scope}#${key}`;
     const bodyHash = createHash('sha256').update(rawBody(request.event)).digest('hex');
-    const paid = header(request.event, 'payment-signature') !== undefined;
 
     const known = await options.store.get(pk);
     if (known) {
+      if (!paid) {
+        // A resend of a finished request replays its answer, paid or not; anything else unpaid gets its 402.
+        if (known.bodyHash === bodyHash && known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
+        return;
+      }
       assertSameBody(known, bodyHash);
       if (known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
-      if (!paid) return; // an unpaid probe never waits: it gets its 402
     }
     if (!paid) return;
 
@@ -74,20 +86,33 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   const after = async (request: HttpRequest) => {
     const pk = request.internal.idempotencyPk;
     if (!pk || !request.response) return;
-    if (request.response.statusCode >= 200 && request.response.statusCode < 300) {
-      await options.store.complete(pk, {
-        statusCode: request.response.statusCode,
-        headers: { ...request.response.headers, ...(request.internal.responseHeaders ?? {}) },
-        body: typeof request.response.body === 'string' ? request.response.body : '',
-      });
-    } else {
-      await options.store.release(pk);
+    const succeeded = request.response.statusCode >= 200 && request.response.statusCode < 300;
+    try {
+      if (succeeded) {
+        await options.store.complete(pk, {
+          statusCode: request.response.statusCode,
+          headers: { ...request.response.headers, ...(request.internal.responseHeaders ?? {}) },
+          body: typeof request.response.body === 'string' ? request.response.body : '',
+        });
+      } else {
+        await options.store.release(pk);
+      }
+    } catch (error) {
+      // The answer stands: a 2xx here means the buyer paid, and must not become a 5xx because the key could not be
+      // written. The key's lock lapses after LOCK_SECONDS; the payment's nonce lock still stops a second charge.
+      logger.error('idempotency key not recorded', { succeeded, error: (error as Error).message });
     }
   };
 
   const onError = async (request: HttpRequest) => {
     const pk = request.internal.idempotencyPk;
-    if (pk) await options.store.release(pk);
+    if (!pk) return;
+    try {
+      await options.store.release(pk);
+    } catch (error) {
+      // Let the error middleware answer the original error; the lock lapses after LOCK_SECONDS.
+      logger.error('idempotency key not released', { error: (error as Error).message });
+    }
   };
 
   return { name: 'idempotency', before, after, onError };

@@ -1,10 +1,12 @@
 /**
- * Unpaid probe rate limit: requests to a paid route without PAYMENT-SIGNATURE count against a fixed window per
- * client (20 per 60 s). Paid requests are not limited here. Counted responses carry the IETF RateLimit headers
+ * Unpaid probe rate limit: requests to a paid route that carry no payment (no PAYMENT-SIGNATURE, or one that reads
+ * as neither an x402 payload nor an agent-payment token) count against a fixed window per client (20 per 60 s).
+ * Requests carrying a payment are not limited here. Counted responses carry the IETF RateLimit headers
  * and the X-RateLimit-* trio; a request over quota gets 429 `rate_limited` with Retry-After.
  */
 import { RateLimitedError } from '../shared/errors.js';
 import { clientId, header } from '../shared/http.js';
+import { carriesPayment } from './x402.js';
 import { addResponseHeaders, type HttpMiddleware, type HttpRequest } from './types.js';
 
 export interface RateWindowCounter {
@@ -26,7 +28,7 @@ export function probeRateLimit(options: ProbeRateLimitOptions): HttpMiddleware {
   const now = options.now ?? Date.now;
 
   const before = async (request: HttpRequest) => {
-    if (header(request.event, 'payment-signature') !== undefined) return;
+    if (carriesPayment(header(request.event, 'payment-signature'))) return;
     const nowS = Math.floor(now() / 1000);
     const windowStart = nowS - (nowS % windowSeconds);
     const reset = windowStart + windowSeconds;

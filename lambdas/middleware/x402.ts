@@ -63,6 +63,11 @@ export function x402Payment(options: X402Options): HttpMiddleware {
   return { name: 'x402Payment', before };
 }
 
+/** Whether a PAYMENT-SIGNATURE value reads as a payment at all (not whether it is valid): the probe limiter's test. */
+export function carriesPayment(value: string | undefined): boolean {
+  return value !== undefined && (looksLikeJwt(value) || decodePayload(value) !== undefined);
+}
+
 export function decodePayload(header: string): PaymentPayload | undefined {
   try {
     const decoded = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'));

@@ -4,7 +4,7 @@
  */
 import { paymentConfig } from '../shared/config.js';
 import type { PaymentTerms } from './challenge.js';
-import type { AcceptedPayment, ChargeResult, PaymentSettler, PaymentVerifier } from './types.js';
+import type { AcceptedPayment, ChargeOptions, ChargeResult, PaymentSettler, PaymentVerifier } from './types.js';
 import { tokenConfig } from './token/config.js';
 import { TokenVerifier } from './token/verify.js';
 import { TokenCharger } from './token/charge.js';
@@ -58,11 +58,11 @@ export function tokenBackend(): { verifier: TokenVerifier; charger: TokenCharger
 }
 
 /** Moves the money of an accepted payment: settles an x402 authorization or charges a token. */
-export function charge(payment: AcceptedPayment): Promise<ChargeResult> {
+export function charge(payment: AcceptedPayment, options: ChargeOptions = {}): Promise<ChargeResult> {
   if (payment.kind === 'token') {
     const backend = tokenBackend();
     if (!backend) return Promise.resolve({ ok: false, reason: 'Agent-payment tokens are not accepted here', broadcast: false });
     return backend.charger.charge(payment);
   }
-  return paymentBackend().settler.settle(payment);
+  return paymentBackend().settler.settle(payment, options);
 }

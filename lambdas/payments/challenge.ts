@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PRODUCTS, formatUsd, type ProductId } from '../products/catalog.js';
 import { ACCEPTED_EXAMPLES } from '../products/examples.js';
+import { routePath } from '../../lib/routes.js';
 import { MAX_TIMEOUT_SECONDS, USDC_DOMAIN, X402_VERSION, type PaymentChallenge, type PaymentRequirement } from './types.js';
 
 export interface PaymentTerms {
@@ -37,6 +38,7 @@ export function paymentRequirement(product: ProductId, baseUrl: string, terms: P
     resource: `${baseUrl}${p.path}`,
     description: p.description,
     mimeType: 'application/json',
+    docs: `${baseUrl}${routePath('OpenApi')}`,
     extra: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(p.amount) },
     outputSchema: {
       input: { type: 'http', method: 'POST', bodyType: 'json', body: inputJsonSchema(product) },

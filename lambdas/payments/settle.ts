@@ -20,7 +20,10 @@ import {
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { loadSettlerKey, type SettlerKeySource } from './secrets.js';
-import type { Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
+import type { ChargeOptions, Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
+
+/** Base includes a transaction in about 2 s: never wait less than this for a receipt, whatever the deadline. */
+const MIN_RECEIPT_WAIT_MS = 3_000;
 import { usdcAbi } from './usdc-abi.js';
 import { publicClientFor, shortMessage } from './verify.js';
 
@@ -105,7 +108,7 @@ export class SelfSettler implements PaymentSettler {
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
   }
 
-  async settle(payment: VerifiedPayment): Promise<SettleResult> {
+  async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
     let signer: Signer;
     try {
       signer = signerFor(await this.loadKey(), this.config.chainId, this.config.rpcUrl);
@@ -164,13 +167,18 @@ export class SelfSettler implements PaymentSettler {
 
     let status: 'success' | 'reverted';
     try {
-      const receipt = await this.publicClient.waitForTransactionReceipt({ hash, timeout: this.receiptTimeoutMs });
+      // Bounded by the caller's deadline: past it the outcome is unknown (broadcast) and the chain decides later.
+      const untilDeadline = (options.deadline ?? Infinity) - Date.now();
+      const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
+      const receipt = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };
     }
     if (status !== 'success') {
-      return { ok: false, reason: `Settlement transaction ${hash} reverted`, broadcast: true };
+      // A reverted transferWithAuthorization moved nothing and left the authorization unused (and the mined
+      // transaction can never be included again), so the lock may be released like any refusal before broadcast.
+      return { ok: false, reason: `Settlement transaction ${hash} reverted`, broadcast: false };
     }
     return { ok: true, transaction: hash, network: payment.network, payer: payment.payer };
   }

@@ -94,11 +94,16 @@ export interface PaymentVerifier {
 
 /** Moves the money: self-settlement with a gas key, or a remote facilitator. */
 export interface PaymentSettler {
-  settle(payment: VerifiedPayment): Promise<SettleResult>;
+  settle(payment: VerifiedPayment, options?: ChargeOptions): Promise<SettleResult>;
 }
 
 /** What a paid request can carry: an x402 authorization or a third-party agent-payment token. */
 export type AcceptedPayment = VerifiedPayment | VerifiedTokenPayment;
+
+export interface ChargeOptions {
+  /** Epoch ms: stop waiting for a receipt by then (the outcome is then unknown, `broadcast: true`). */
+  deadline?: number;
+}
 
 /** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */
 export type ChargeResult =

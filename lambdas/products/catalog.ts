@@ -53,6 +53,7 @@ export const musicRequestSchema = z
 export type MusicRequest = z.infer<typeof musicRequestSchema>;
 
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
+export const VIDEO_RESOLUTIONS = ['720p'] as const;
 export const videoRequestSchema = z.object({
   prompt: prompt.describe('Narrative or visual prompt; name the sounds, since audio is generated from the scene'),
   durationSeconds: z
@@ -63,6 +64,8 @@ export const videoRequestSchema = z.object({
     .default(8)
     .describe('Requested length, 3 to 15 (default 8); the clip is rendered at the supported length of 8 seconds'),
   aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).default('16:9').describe('Frame shape'),
+  // The spec's MCP schema names `resolution` without defining it; the clip is 720p, the one value accepted.
+  resolution: z.enum(VIDEO_RESOLUTIONS).optional().describe('Output resolution; clips render at 720p'),
   asyncMode,
 });
 export type VideoRequest = z.infer<typeof videoRequestSchema>;

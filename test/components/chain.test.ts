@@ -168,6 +168,30 @@ describe('Local chain: verify and self-settle an x402 payment', () => {
     });
   });
 
+  it('reports an unknown outcome (broadcast) when no receipt arrives by the deadline; the chain then decides', async () => {
+    const buyer = chain.buyers[0];
+    const payment = await verified(buyer.privateKey);
+    const before = await balance(buyer.address);
+    const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
+    await rpc('evm_setAutomine', [false]);
+    let result: Awaited<ReturnType<SelfSettler['settle']>>;
+    try {
+      result = await settler.settle(payment, { deadline: Date.now() });
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+    expect(result).toMatchObject({ ok: false, broadcast: true, reason: expect.stringMatching(/^Settlement transaction 0x[0-9a-f]{64} not confirmed/) });
+    // The transfer was sent and lands with the next block: this is why the job must not be voided on that answer.
+    await rpc('evm_mine');
+    expect(await balance(buyer.address)).toBe(before - 500_000n);
+    expect(await reader.readContract({
+      address: chain.usdcAddress,
+      abi: usdcAbi,
+      functionName: 'authorizationState',
+      args: [buyer.address, payment.payload.payload.authorization.nonce as `0x${string}`],
+    })).toBe(true);
+  });
+
   it('also accepts the bytes-signature overload of transferWithAuthorization', async () => {
     const payment = await verified(chain.buyers[0].privateKey);
     const { authorization: a, signature } = payment.payload.payload;

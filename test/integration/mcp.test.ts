@@ -2,6 +2,7 @@
  * The MCP endpoint (POST /api/mcp) driven by the official MCP SDK client against the running embedded service:
  * Streamable HTTP, stateless, JSON responses; x402 tools answer the payment pointer and run nothing.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -111,6 +112,28 @@ describe('MCP tools of the generation surface (official SDK client)', () => {
     expect(text(replay)).toMatch(/already used/);
   });
 
+  it('create_music_with_token refuses a bad token with a tool error and charges nothing', async () => {
+    const issuer = runtime().tokenIssuerUrl;
+    const post = async (path: string, body: object) =>
+      (await (await f(`${issuer}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as any;
+    const buyer = `mcp-refused-${Date.now()}`;
+    await post('/fund', { buyer, usd: '0.40' });
+    const bad = [
+      [(await post('/mint', { buyer, usd: '0.10' })).token, /does not cover the price/],
+      [(await post('/mint', { buyer, usd: '0.50', sellerId: 'another-seller' })).token, /seller/],
+      [(await post('/mint', { buyer, usd: '0.50' })).token, /insufficient_balance/],
+      ['eyJhbGciOiJIUzI1NiIsInR5cCI6InBheStqd3QifQ.e30.c2ln', /alg "HS256"/],
+    ] as const;
+    for (const [token, reason] of bad) {
+      const result = await client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'calm lake at dawn', token } });
+      expect(result.isError, String(reason)).toBe(true);
+      expect(text(result)).toMatch(reason);
+      expect(result.structuredContent).toBeUndefined();
+    }
+    const balance = (await (await f(`${issuer}/balance?buyer=${buyer}`)).json()) as { balanceBaseUnits: string };
+    expect(balance.balanceBaseUnits).toBe('400000');
+  });
+
   it('get_music_with_token on an unknown songId is a tool error', async () => {
     const result = await client.callTool({ name: 'get_music_with_token', arguments: { songId: 'no-such-song' } });
     expect(result.isError).toBe(true);
@@ -138,6 +161,22 @@ describe('MCP endpoint over raw HTTP (POST /api/mcp)', () => {
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+  });
+
+  it('answers 403 to a DNS-rebound page: Host and Origin both name the attacker', async () => {
+    const { port } = new URL(runtime().baseUrl);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    // fetch will not send a Host of our choosing; a raw request does, as a browser after rebinding would.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/mcp', localAddress: IP,
+          headers: { ...MCP_HEADERS, Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, 'Content-Length': Buffer.byteLength(body) } },
+        (res) => (res.resume(), resolve(res.statusCode!)),
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(403);
   });
 
   it('serves a request whose Origin is the service itself', async () => {

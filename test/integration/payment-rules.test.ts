@@ -41,6 +41,7 @@ describe('Payment challenge (402)', () => {
       resource: `${info.baseUrl}${path}`,
       description: expect.any(String),
       mimeType: 'application/json',
+      docs: `${info.baseUrl}/openapi.json`,
       extra: { name: 'USD Coin', version: '2', decimals: 6, priceUsd },
     });
   });
@@ -145,17 +146,29 @@ describe('X-Idempotency-Key', () => {
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
   });
 
-  it('refuses the same key with a different body, and keys over 200 characters', async () => {
+  it('refuses the same key with a different body, and keys over 200 characters; unpaid, the 402 comes first', async () => {
     const info = runtime();
     const key = `mismatch-${Date.now()}`;
-    const header = await signedHeader((await freshBuyer()).privateKey, await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`));
-    const first = await post('/agent/image', '{"prompt":"one"}', { 'PAYMENT-SIGNATURE': header, 'X-Idempotency-Key': key });
+    const buyer = await freshBuyer();
+    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const sign = () => signedHeader(buyer.privateKey, challenge); // a fresh authorization (nonce) each time
+    const first = await post('/agent/image', '{"prompt":"one"}', { 'PAYMENT-SIGNATURE': await sign(), 'X-Idempotency-Key': key });
     expect(first.status).toBe(202);
-    const second = await post('/agent/image', '{"prompt":"two"}', { 'X-Idempotency-Key': key });
+    const before = await usdcBalance(buyer.address);
+
+    const second = await post('/agent/image', '{"prompt":"two"}', { 'PAYMENT-SIGNATURE': await sign(), 'X-Idempotency-Key': key });
     expect(second.status).toBe(422);
     expect((await second.json()).detail[0]).toMatchObject({ loc: ['header', 'X-Idempotency-Key'], type: 'idempotency_key_reused' });
-    const long = await post('/agent/image', '{"prompt":"x"}', { 'X-Idempotency-Key': 'k'.repeat(201) });
+    const long = await post('/agent/image', '{"prompt":"x"}', { 'PAYMENT-SIGNATURE': await sign(), 'X-Idempotency-Key': 'k'.repeat(201) });
     expect(long.status).toBe(422);
+    expect((await long.json()).detail[0]).toMatchObject({ loc: ['header', 'X-Idempotency-Key'], type: 'string_too_long' });
+    expect(await usdcBalance(buyer.address)).toBe(before);
+
+    // A request without payment answers 402 whatever else is wrong with it (asynchronous mode rule 6).
+    for (const [body, k] of [['{"prompt":"two"}', key], ['{"prompt":"x"}', 'k'.repeat(201)]]) {
+      const unpaid = await post('/agent/image', body, { 'X-Idempotency-Key': k });
+      expect(unpaid.status).toBe(402);
+    }
   });
 });
 
@@ -201,5 +214,21 @@ describe('Unpaid probe rate limit (20 per 60 s)', () => {
     expect(await last!.json()).toEqual({ detail: expect.any(String), code: 'rate_limited' });
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('counts a request whose PAYMENT-SIGNATURE is not a payment at all as unpaid', async () => {
+    const probe = fetchFrom('127.0.0.98');
+    const url = `${runtime().baseUrl}/agent/image`;
+    let last: Response | undefined;
+    for (let i = 0; i < 45; i++) {
+      last = await probe(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PAYMENT-SIGNATURE': 'junk' }, body: '{}' });
+      if (i === 0) {
+        expect(last.status).toBe(402);
+        expect((await last.json()).error).toBe('Payment authorization missing');
+        expect(last.headers.get('ratelimit-policy')).toBe('"probe";q=20;w=60');
+      }
+      if (last.status === 429) break;
+    }
+    expect(last!.status).toBe(429);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRODUCTS, formatUsd, priceUsdCents, musicRequestSchema } from '../../lambdas/products/catalog.js';
+import { PRODUCTS, formatUsd, priceUsdCents, musicRequestSchema, videoRequestSchema } from '../../lambdas/products/catalog.js';
 
 describe('Prices of the generation endpoints', () => {
   it('lists the spec prices in base units, dollars and cents', () => {
@@ -22,5 +22,17 @@ describe('Music request body', () => {
   it('requires lyrics when custom_mode is true', () => {
     const r = musicRequestSchema.safeParse({ prompt: 'x', custom_mode: true });
     expect(r.success).toBe(false);
+  });
+});
+
+describe('Video request body', () => {
+  it('defaults durationSeconds to 8 and accepts 3 to 15 whole seconds only', () => {
+    expect(videoRequestSchema.parse({ prompt: 'x' })).toMatchObject({ durationSeconds: 8, aspectRatio: '16:9' });
+    for (const ok of [3, 15]) expect(videoRequestSchema.safeParse({ prompt: 'x', durationSeconds: ok }).success).toBe(true);
+    for (const bad of [2, 16, 8.5, '8']) expect(videoRequestSchema.safeParse({ prompt: 'x', durationSeconds: bad }).success).toBe(false);
+  });
+  it('takes the MCP schema field resolution, whose one value is the 720p the clip renders at', () => {
+    expect(videoRequestSchema.safeParse({ prompt: 'x', resolution: '720p' }).success).toBe(true);
+    expect(videoRequestSchema.safeParse({ prompt: 'x', resolution: '1080p' }).success).toBe(false);
   });
 });

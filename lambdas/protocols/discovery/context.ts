@@ -3,7 +3,7 @@
  * the 402 and how payments settle. The builders take this as an argument (pure, testable without env); the entry
  * files read it from configuration once per document.
  */
-import { ROUTES } from '../../../lib/routes.js';
+import { routePath } from '../../../lib/routes.js';
 import { paymentTerms } from '../../payments/backend.js';
 import type { PaymentTerms } from '../../payments/challenge.js';
 import { paymentConfig } from '../../shared/config.js';
@@ -35,12 +35,7 @@ export const SERVICE = {
   version: '1.0.0',
 } as const;
 
-/** Path of a route of the route table by id: documents point at routes, they do not spell paths twice. */
-export function routePath(id: string): string {
-  const route = ROUTES.find((r) => r.id === id);
-  if (!route) throw new Error(`route ${id} is not in lib/routes.ts`);
-  return route.path;
-}
+export { routePath };
 
 /** Absolute URLs of the documents and protocol endpoints, from the route table. */
 export function links(base: string) {

@@ -142,7 +142,12 @@ function paidOperation(route: RouteDef, product: ProductId, ctx: DiscoveryContex
     description: `${p.description} Paid per call: ${requirement.extra.priceUsd} (${requirement.amount} USDC base units) over x402 v2 on ${requirement.network}. Asynchronous by default: 202 with a pollUrl; polling is free.`,
     tags: [p.category],
     parameters: ['PaymentSignature', 'IdempotencyKey', 'ServiceApiVersion', 'Async'].map((n) => ref('parameters', n)),
-    requestBody: { required: true, content: jsonContent(REQUEST_SCHEMA_NAMES[product]) },
+    requestBody: {
+      required: true,
+      // OpenAPI ignores a header parameter named Content-Type; the media type below is that header.
+      description: 'The request body; the header Content-Type: application/json is required.',
+      content: jsonContent(REQUEST_SCHEMA_NAMES[product]),
+    },
     responses: {
       '200': { description: 'Blocking call (?async=false) finished: the asset', headers: paidHeaders, content: jsonContent(results.blocking) },
       '202': { description: 'Paid and accepted; poll pollUrl (free)', headers: paidHeaders, content: jsonContent(results.accepted, ACCEPTED_EXAMPLES[product]) },

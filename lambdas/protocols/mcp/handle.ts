@@ -6,18 +6,20 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { logger } from '../../shared/logger.js';
+import { httpConfig } from '../../shared/config.js';
 import { isAllowedOrigin } from './origin.js';
 import { createMcpServer } from './server.js';
 import type { ToolDeps } from './tools.js';
 import { toHttpResult, toWebRequest } from './web.js';
 
-export type McpDeps = Omit<ToolDeps, 'baseUrl'> & { allowedOrigins?: string[] };
+export type McpDeps = Omit<ToolDeps, 'baseUrl'> & { allowedOrigins?: string[]; publicBaseUrl?: string | null };
 
 export async function handleMcp(event: HttpEvent, deps: McpDeps): Promise<HttpResult> {
-  const { allowedOrigins, ...toolDeps } = deps;
+  const { allowedOrigins, publicBaseUrl, ...toolDeps } = deps;
   const base = baseUrl(event);
   const origin = header(event, 'origin');
-  if (!isAllowedOrigin(origin, base, allowedOrigins)) {
+  const service = { publicBaseUrl: publicBaseUrl === undefined ? httpConfig().publicBaseUrl : publicBaseUrl ?? undefined, requestBase: base };
+  if (!isAllowedOrigin(origin, service, allowedOrigins)) {
     logger.warn('mcp request from a foreign origin refused', { origin });
     return rpcError(403, 'Forbidden: Origin not allowed');
   }

@@ -20,17 +20,26 @@ export function parseOrigins(raw: string | undefined): string[] {
     .filter((origin): origin is string => origin !== undefined);
 }
 
+/** Who the service is, as far as an Origin check may trust it. */
+export interface ServiceOrigin {
+  /** The configured public base URL (PUBLIC_BASE_URL); unset when the base URL is taken from the request. */
+  publicBaseUrl?: string;
+  /** The base URL this request reached, built from its Host header. */
+  requestBase: string;
+}
+
 /**
- * Allowed: no Origin; the service's own origin; a loopback origin (a page served from this machine cannot be a
- * rebinding attack, whose Origin is the attacker's name); or a configured origin. Anything else, including the
- * opaque `null` origin, is rejected.
+ * Allowed: no Origin; the configured public origin; a loopback origin when the request itself reached a loopback
+ * host (a page on this machine talking to a service on this machine); or a configured origin. Anything else,
+ * including the opaque `null` origin, is refused. The Host-derived base URL is never trusted as "our origin": in a
+ * DNS-rebinding attack the page's Origin and the Host header both name the attacker's domain.
  */
-export function isAllowedOrigin(origin: string | undefined, baseUrl: string, allowed: string[] = configuredOrigins()): boolean {
+export function isAllowedOrigin(origin: string | undefined, service: ServiceOrigin, allowed: string[] = configuredOrigins()): boolean {
   if (origin === undefined) return true;
   const candidate = normalize(origin);
   if (candidate === undefined) return false;
-  if (candidate === normalize(baseUrl)) return true;
-  if (isLoopback(new URL(candidate).hostname)) return true;
+  if (service.publicBaseUrl !== undefined && candidate === normalize(service.publicBaseUrl)) return true;
+  if (isLoopback(new URL(candidate).hostname) && isLoopback(new URL(service.requestBase).hostname)) return true;
   return allowed.includes(candidate);
 }
 

@@ -10,6 +10,7 @@ import { tokenBackend } from '../../payments/backend.js';
 import { acceptPaidJob, PaymentRefused } from '../../jobs/accept.js';
 import { acceptDeps } from '../../jobs/deps.js';
 import { urlsFor } from '../../http/urls.js';
+import { logger } from '../../shared/logger.js';
 
 export type PayWithToken = (token: string, product: ProductId, request: MusicRequest, baseUrl: string) => Promise<CallToolResult>;
 
@@ -17,12 +18,15 @@ export const TOKENS_NOT_ACCEPTED = 'Agent-payment tokens are not accepted here';
 
 const refusal = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
+/** Said when something other than the token failed before any charge (the issuer's key set, storage). */
+export const NOT_TAKEN = 'The job could not be taken right now; nothing was charged. Retry shortly.';
+
 export const payWithToken: PayWithToken = async (token, product, request, baseUrl) => {
   const tokens = tokenBackend();
   if (!tokens) return refusal(TOKENS_NOT_ACCEPTED);
-  const verified = await tokens.verifier.verify(token.trim(), { amount: PRODUCTS[product].amount, product });
-  if (!verified.ok) return refusal(verified.reason);
   try {
+    const verified = await tokens.verifier.verify(token.trim(), { amount: PRODUCTS[product].amount, product });
+    if (!verified.ok) return refusal(verified.reason);
     const result = await acceptPaidJob(acceptDeps(), {
       product,
       request: request as Record<string, unknown>,
@@ -38,6 +42,9 @@ export const payWithToken: PayWithToken = async (token, product, request, baseUr
     };
   } catch (error) {
     if (error instanceof PaymentRefused) return refusal(error.message);
-    throw error;
+    // acceptPaidJob never throws once money moved, so this failure came before any charge. The SDK would put the
+    // raw message (a storage or network detail) in the tool result: log it, answer plainly.
+    logger.error('mcp token payment not taken', { product, error: error instanceof Error ? error.message : String(error) });
+    return refusal(NOT_TAKEN);
   }
 };

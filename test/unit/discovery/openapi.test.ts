@@ -57,6 +57,8 @@ describe('OpenAPI document: paid operations', () => {
   it.each(IDS)('%s: request body is the catalog schema the endpoint validates with', (id) => {
     const body = op(id).requestBody;
     expect(body.required).toBe(true);
+    expect(Object.keys(body.content)).toEqual(['application/json']);
+    expect(body.description).toContain('Content-Type: application/json');
     expect(deref(body.content['application/json'].schema)).toEqual(inputJsonSchema(id));
     expect(deref(body.content['application/json'].schema).required).toEqual(['prompt']);
   });

@@ -62,6 +62,7 @@ describe('Discovery index: each resource', () => {
       maxTimeoutSeconds: 300,
       resource: `${BASE}${SPEC_PRICES[id].path}`,
       mimeType: 'application/json',
+      docs: `${BASE}/openapi.json`,
       extra: { name: 'USD Coin', version: '2', decimals: 6, priceUsd: SPEC_PRICES[id].priceUsd },
     });
   });

@@ -59,6 +59,46 @@ describe('The paid request, in order', () => {
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
 
+  it('keeps the job reserved and answers 202 when an x402 transfer was broadcast but not confirmed (the chain decides)', async () => {
+    const d = deps({ charge: async () => ({ ok: false as const, reason: 'Settlement transaction 0xt not confirmed', broadcast: true }) });
+    const result = await acceptPaidJob(d, input);
+    expect(result.statusCode).toBe(202);
+    expect(JSON.parse(result.body!)).toMatchObject({ jobId: 'job-1', status: 'queued', pollUrl: 'https://api.test/agent/image/job-1' });
+    expect(result.headers['PAYMENT-RESPONSE']).toBeUndefined(); // no receipt yet
+    expect(d.payments.settleFailed).not.toHaveBeenCalled(); // not voided: the sweeper reconciles it against the chain
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('refuses a token charge of unknown outcome with 402 and runs nothing (the token id stays locked)', async () => {
+    const token = { ...payment, kind: 'token', nonceKey: 'token:iss:jti' } as unknown as VerifiedPayment;
+    const d = deps({ charge: async () => ({ ok: false as const, reason: 'issuer timed out', broadcast: true }) });
+    await expect(acceptPaidJob(d, { ...input, payment: token })).rejects.toBeInstanceOf(PaymentRefused);
+    expect(d.payments.settleFailed).toHaveBeenCalledWith('token:iss:jti', 'job-1', 'issuer timed out', true);
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('still answers 402 (never 5xx) when the refused job cannot be voided; the sweeper voids it', async () => {
+    const d = deps({
+      charge: async () => ({ ok: false as const, reason: 'insufficient funds', broadcast: false }),
+      payments: { reserve: vi.fn(async () => {}), settled: vi.fn(), settleFailed: vi.fn(async () => { throw new Error('dynamo down'); }) },
+    });
+    await expect(acceptPaidJob(d, input)).rejects.toBeInstanceOf(PaymentRefused);
+  });
+
+  it('passes the answer deadline to the settlement and ends a blocking wait by it', async () => {
+    const charge = vi.fn(async () => ({ ok: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' }));
+    const get = vi.fn(async () => ({ status: 'processing' }) as JobRecord);
+    const slept: number[] = [];
+    const sleep = (ms: number) => (slept.push(ms), new Promise<void>((r) => setTimeout(r, ms)));
+    const d = deps({ charge, jobs: { get }, sleep });
+    const deadline = Date.now() + 150;
+    const result = await acceptPaidJob(d, { ...input, blocking: true, blockingWaitMs: 25_000, deadline });
+    expect(charge).toHaveBeenCalledWith(payment, { deadline });
+    expect(result.statusCode).toBe(202);
+    // The 25 s budget was cut to the deadline: the waits asked for add up to at most the 150 ms left.
+    expect(slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(150);
+  });
+
   it('never answers 5xx after money moved: a failed StartExecution still answers 202 (the sweeper starts it)', async () => {
     const d = deps({ workflow: { start: vi.fn(async () => { throw new Error('throttled'); }) } });
     const result = await acceptPaidJob(d, input);

@@ -18,34 +18,46 @@ const initialize = (protocolVersion: string) => ({
 });
 
 describe('MCP endpoint: Origin validation (DNS-rebinding guard of the Streamable HTTP transport)', () => {
+  const configured = { publicBaseUrl: BASE, requestBase: BASE };
+  const fromHost = (host: string) => ({ requestBase: `http://${host}` });
   it('allows a request without Origin (server-to-server clients send none)', () => {
-    expect(isAllowedOrigin(undefined, BASE, [])).toBe(true);
+    expect(isAllowedOrigin(undefined, configured, [])).toBe(true);
+    expect(isAllowedOrigin(undefined, fromHost('evil.example'), [])).toBe(true);
   });
-  it("allows the service's own origin, port and case normalised", () => {
-    expect(isAllowedOrigin('https://API.test', BASE, [])).toBe(true);
-    expect(isAllowedOrigin('https://api.test:443', BASE, [])).toBe(true);
-    expect(isAllowedOrigin('http://api.test', BASE, [])).toBe(false);
+  it("allows the configured public origin, port and case normalised", () => {
+    expect(isAllowedOrigin('https://API.test', configured, [])).toBe(true);
+    expect(isAllowedOrigin('https://api.test:443', configured, [])).toBe(true);
+    expect(isAllowedOrigin('http://api.test', configured, [])).toBe(false);
   });
-  it('allows loopback origins and configured origins', () => {
-    expect(isAllowedOrigin('http://localhost:5173', BASE, [])).toBe(true);
-    expect(isAllowedOrigin('http://127.0.0.1:8080', BASE, [])).toBe(true);
-    expect(isAllowedOrigin('http://[::1]:3000', BASE, [])).toBe(true);
-    expect(isAllowedOrigin('https://console.example', BASE, parseOrigins(' https://console.example/ , not a url'))).toBe(true);
+  it('refuses a rebound page: Origin and Host both name the attacker, and no public base URL is configured', () => {
+    expect(isAllowedOrigin('http://evil.example:3000', fromHost('evil.example:3000'), [])).toBe(false);
+    expect(isAllowedOrigin('http://evil.example', fromHost('evil.example'), [])).toBe(false);
+  });
+  it('allows loopback origins only on a service reached on loopback, and configured origins anywhere', () => {
+    for (const local of ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000']) {
+      expect(isAllowedOrigin('http://localhost:5173', fromHost(local), [])).toBe(true);
+      expect(isAllowedOrigin('http://127.0.0.1:8080', fromHost(local), [])).toBe(true);
+      expect(isAllowedOrigin('http://[::1]:3000', fromHost(local), [])).toBe(true);
+    }
+    expect(isAllowedOrigin('http://localhost:5173', configured, [])).toBe(false);
+    expect(isAllowedOrigin('https://console.example', configured, parseOrigins(' https://console.example/ , not a url'))).toBe(true);
   });
   it('refuses any other origin, the opaque null origin, and look-alike hosts', () => {
-    expect(isAllowedOrigin('http://evil.example', BASE, [])).toBe(false);
-    expect(isAllowedOrigin('null', BASE, [])).toBe(false);
-    expect(isAllowedOrigin('http://localhost.evil.example', BASE, [])).toBe(false);
-    expect(isAllowedOrigin('http://127.0.0.1.evil.example', BASE, [])).toBe(false);
+    expect(isAllowedOrigin('http://evil.example', configured, [])).toBe(false);
+    expect(isAllowedOrigin('null', configured, [])).toBe(false);
+    expect(isAllowedOrigin('http://localhost.evil.example', fromHost('127.0.0.1:3000'), [])).toBe(false);
+    expect(isAllowedOrigin('http://127.0.0.1.evil.example', fromHost('127.0.0.1:3000'), [])).toBe(false);
   });
   it('answers 403 with a JSON-RPC error body for a foreign Origin, before any JSON-RPC is read', async () => {
     const result = await handleMcp(mcpPost(initialize('2025-06-18'), { origin: 'http://evil.example' }), deps);
     expect(result.statusCode).toBe(403);
     expect(JSON.parse(result.body!)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Origin/) }, id: null });
   });
-  it('serves a request whose Origin is the service itself', async () => {
-    const result = await handleMcp(mcpPost(initialize('2025-06-18'), { origin: BASE }), deps);
-    expect(result.statusCode).toBe(200);
+  it('answers 403 to a rebound page whose Host and Origin agree, and serves the configured public origin', async () => {
+    const rebound = mcpPost(initialize('2025-06-18'), { origin: 'http://evil.example', host: 'evil.example' });
+    expect((await handleMcp(rebound, { ...deps, publicBaseUrl: null })).statusCode).toBe(403);
+    const own = mcpPost(initialize('2025-06-18'), { origin: BASE });
+    expect((await handleMcp(own, { ...deps, publicBaseUrl: BASE })).statusCode).toBe(200);
   });
 });
 

@@ -27,9 +27,11 @@ describe('Token-paid music poll tool: the same song row and visibility as GET /a
     expect(row).toMatchObject({ id: 's1', model_version: 'pending', prompt: 'night drive synthwave', genre: 'synthwave', is_public: true });
     expect(row!.image_url).toBe('https://cdn.test/static/cover-placeholder.png');
   });
-  it('knows no song for an unknown id, a video job, or a payment still settling (reserved)', async () => {
+  it('knows no song for an unknown id or a video job', async () => {
     expect(await songReader(store(undefined))('s1', BASE)).toBeUndefined();
     expect(await songReader(store(job({ product: 'agent_video' })))('s1', BASE)).toBeUndefined();
-    expect(await songReader(store(job({ status: 'reserved' })))('s1', BASE)).toBeUndefined();
+  });
+  it('reads a paid song whose settlement is still being confirmed (reserved) as pending, never unknown', async () => {
+    expect(await songReader(store(job({ status: 'reserved' })))('s1', BASE)).toMatchObject({ id: 's1', model_version: 'pending', duration: 0 });
   });
 });
