@@ -148,7 +148,6 @@ export class GenerationStack extends Stack {
         compress: true,
       },
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
-      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
     }));
     const assetsPublicUrl = `https://${distribution.distributionDomainName}`;
