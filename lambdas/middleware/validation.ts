@@ -1,11 +1,21 @@
 /** JSON body validation with the catalog's zod schema → 422 `detail[]` of `{loc, msg, type}` (FastAPI style). */
 import type { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../shared/errors.js';
-import { rawBody } from '../shared/http.js';
+import { header, rawBody } from '../shared/http.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
+
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+export function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value);
+}
 
 export function validateBody(schema: z.ZodType): HttpMiddleware {
   const before = (request: HttpRequest) => {
+    // Spec, request headers of the paid endpoints: Content-Type is required and is application/json. Checked here,
+    // after the payment check, so a wrong one is a 422 that charges nothing.
+    if (!isJsonContentType(header(request.event, 'content-type'))) {
+      throw new ValidationError([{ loc: ['header', 'Content-Type'], msg: 'Content-Type must be application/json', type: 'content_type' }]);
+    }
     const text = rawBody(request.event);
     let value: unknown;
     try {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PRODUCTS, formatUsd, priceUsdCents, type ProductId } from '../products/catalog.js';
 import { paymentTerms } from '../payments/backend.js';
+import { routePath } from '../../lib/routes.js';
 import type { PaymentTerms } from '../payments/challenge.js';
 
 /**
@@ -42,7 +43,7 @@ export function paymentPointer(product: ProductId, baseUrl: string, terms: Payme
     chainId: POINTER_CHAIN_ID,
     priceUsdCents: priceUsdCents(p.amount),
     receiver: terms.payTo,
-    discovery: `${baseUrl}/.well-known/x402`,
+    discovery: `${baseUrl}${routePath('DiscoveryX402')}`,
   };
 }
 

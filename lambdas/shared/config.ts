@@ -86,6 +86,10 @@ export const paymentConfig = memo(() => {
     },
     'payment',
   );
+  if (`eip155:${env.CHAIN_ID}` !== env.X402_NETWORK) {
+    // The EIP-712 domain's chainId must be the network's, or no signature would ever recover to its payer.
+    throw new Error(`Invalid payment configuration: CHAIN_ID ${env.CHAIN_ID} does not match X402_NETWORK ${env.X402_NETWORK}`);
+  }
   if (env.FACILITATOR_MODE === 'remote' && !env.FACILITATOR_URL) {
     throw new Error('Invalid payment configuration: FACILITATOR_URL is required when FACILITATOR_MODE=remote');
   }

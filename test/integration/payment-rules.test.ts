@@ -92,6 +92,9 @@ describe('Never charged: a paid request that fails validation (422)', () => {
     );
     const notJson = await post('/agent/image', '{not json', { 'PAYMENT-SIGNATURE': header });
     expect(notJson.status).toBe(422);
+    const notJsonType = await post('/agent/image', '{"prompt":"a lighthouse"}', { 'PAYMENT-SIGNATURE': header, 'Content-Type': 'text/plain' });
+    expect(notJsonType.status).toBe(422);
+    expect((await notJsonType.json()).detail).toEqual([{ loc: ['header', 'Content-Type'], msg: 'Content-Type must be application/json', type: 'content_type' }]);
     expect(await usdcBalance(buyer.address)).toBe(before);
 
     const good = await post('/agent/image', '{"prompt":"a lighthouse"}', { 'PAYMENT-SIGNATURE': header });

@@ -1,0 +1,30 @@
+/** Payment configuration is validated once at cold start: a bad combination fails loudly, never at a payer's expense. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const VALID = {
+  USDC_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  PAY_TO_ADDRESS: '0x000000000000000000000000000000000000dEaD',
+  RPC_URL: 'http://127.0.0.1:8545',
+  SETTLER_KEY_FILE: '/tmp/settler.key',
+};
+
+async function paymentConfigWith(env: Record<string, string>) {
+  vi.resetModules();
+  for (const [k, v] of Object.entries({ ...VALID, ...env })) vi.stubEnv(k, v);
+  return (await import('../../../lambdas/shared/config.js')).paymentConfig();
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe('Payment configuration', () => {
+  it('defaults to Base (eip155:8453, chain 8453) with self-settlement', async () => {
+    expect(await paymentConfigWith({})).toMatchObject({ network: 'eip155:8453', chainId: 8453, facilitatorMode: 'self' });
+  });
+  it('refuses a CHAIN_ID that is not the network’s (signatures would never recover)', async () => {
+    await expect(paymentConfigWith({ CHAIN_ID: '84532' })).rejects.toThrow('CHAIN_ID 84532 does not match X402_NETWORK eip155:8453');
+  });
+  it('refuses a remote facilitator without a URL, and self-settlement without a key source', async () => {
+    await expect(paymentConfigWith({ FACILITATOR_MODE: 'remote' })).rejects.toThrow('FACILITATOR_URL is required');
+    await expect(paymentConfigWith({ SETTLER_KEY_FILE: '' })).rejects.toThrow(/SETTLER_KEY/);
+  });
+});
