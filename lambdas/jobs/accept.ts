@@ -64,6 +64,7 @@ export async function acceptPaidJob(deps: AcceptDeps, input: AcceptInput): Promi
     payer: input.payment.payer,
     paymentKind: input.payment.kind,
     nonceKey: input.payment.nonceKey,
+    ...(input.payment.kind === 'x402' ? { validBefore: Number(input.payment.payload.payload.authorization.validBefore) } : {}),
     createdAt: at.toISOString(),
     updatedAt: at.toISOString(),
     expiresAt: Math.floor(at.getTime() / 1000) + JOB_TTL_SECONDS,

@@ -23,6 +23,8 @@ export interface JobRecord {
   payer?: string;
   paymentKind?: 'x402' | 'token';
   nonceKey?: string;
+  /** x402: Unix seconds after which the authorization can no longer be used (the sweeper voids only after it). */
+  validBefore?: number;
   transaction?: string;
   assets?: Partial<Record<OutputRole, string>>;
   metadata?: RenderMetadata;

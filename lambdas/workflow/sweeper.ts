@@ -37,7 +37,7 @@ export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceS
   const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [] };
 
   for (const job of await deps.jobs.listStale(new Date(now - reservedGraceSeconds * 1000), ['reserved'])) {
-    await guarded(job, () => reconcile(deps, job, result));
+    await guarded(job, () => reconcile(deps, job, result, now));
   }
   for (const job of await deps.jobs.listStale(new Date(now - idleSeconds * 1000))) {
     await guarded(job, () => resume(deps, job, result));
@@ -47,13 +47,16 @@ export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceS
   return result;
 }
 
-async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
+async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, now: number): Promise<void> {
   if (!job.nonceKey) return;
   if (await deps.paymentMoved(job.nonceKey)) {
     await deps.payments.settled(job.nonceKey, job.jobId, job.transaction ?? 'reconciled');
     result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);
     result.started.push(job.jobId);
+  } else if (job.validBefore !== undefined && now < job.validBefore * 1000) {
+    // Not used yet, but a transfer still in flight could land until the authorization expires: decide after that.
+    result.running.push(job.jobId);
   } else {
     await deps.payments.settleFailed(job.nonceKey, job.jobId, 'settlement was not confirmed', false);
     result.voided.push(job.jobId);

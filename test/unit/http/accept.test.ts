@@ -4,7 +4,14 @@ import { PaymentAlreadyUsedError } from '../../../lambdas/store/payments.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
 
-const payment = { kind: 'x402', payer: '0xabc', amount: 150000n, nonceKey: 'k1' } as unknown as VerifiedPayment;
+const VALID_BEFORE = 1_900_000_000;
+const payment = {
+  kind: 'x402',
+  payer: '0xabc',
+  amount: 150000n,
+  nonceKey: 'k1',
+  payload: { payload: { authorization: { validBefore: String(VALID_BEFORE) } } },
+} as unknown as VerifiedPayment;
 const urls = { base: 'https://api.test', asset: (k: string) => `https://cdn.test/${k}`, placeholderCover: 'https://cdn.test/p.png' };
 const input = { product: 'agent_image' as const, request: { prompt: 'x' }, payment, urls, blocking: false, blockingWaitMs: 1000 };
 
@@ -36,6 +43,8 @@ describe('The paid request, in order', () => {
     });
     const result = await acceptPaidJob(d, input);
     expect(order).toEqual(['reserve', 'settle', 'settled', 'start']);
+    // The reserved job keeps the authorization's expiry: the sweeper never voids a transfer that could still land.
+    expect(d.payments.reserve).toHaveBeenCalledWith('k1', 150000n, '0xabc', expect.objectContaining({ jobId: 'job-1', validBefore: VALID_BEFORE }));
     expect(result.statusCode).toBe(202);
     expect(JSON.parse(Buffer.from(result.headers['PAYMENT-RESPONSE'], 'base64').toString())).toEqual({
       success: true,

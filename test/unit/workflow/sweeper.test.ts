@@ -33,6 +33,18 @@ describe('Sweeper: a settled payment always has a job row and a receipt row', ()
     expect(d.workflow.start).not.toHaveBeenCalled();
     expect(result.voided).toEqual(['r2']);
   });
+  it('does not void an unused authorization that could still land (before its validBefore); voids it after', async () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const at = Math.floor(now.getTime() / 1000);
+    const open = { ...job('r3', 'reserved'), validBefore: at + 60 };
+    const d = deps([open], { now: () => now });
+    expect(await sweep(d, 120)).toMatchObject({ voided: [], running: ['r3'] });
+    expect(d.payments.settleFailed).not.toHaveBeenCalled();
+
+    const expired = { ...job('r4', 'reserved'), validBefore: at - 1 };
+    const e = deps([expired], { now: () => now });
+    expect((await sweep(e, 120)).voided).toEqual(['r4']);
+  });
 });
 
 describe('Sweeper: a job always ends completed or failed', () => {

@@ -1,0 +1,95 @@
+/**
+ * Settlement of unknown outcome, end to end on the embedded runtime's real parts (DynamoDB Local, the local chain,
+ * the local Step Functions running the synthesised machines): a transfer broadcast without a receipt by the
+ * deadline leaves the job reserved and answers 202; once the chain has it, the sweeper records the receipt and
+ * starts the job, which completes. Spec: "one payment pays for one job", "a job always ends completed or failed".
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPublicClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
+import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+
+let runtime: EmbeddedRuntime;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), 'reconcile-'));
+  runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, renderWaitMs: 100 });
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function pollJob(url: string, done: (body: any) => boolean): Promise<any> {
+  for (let i = 0; i < 300; i++) {
+    const body = await (await fetch(url)).json();
+    if (done(body)) return body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not finish`);
+}
+
+describe('Settlement of unknown outcome: the chain decides, the sweeper delivers', () => {
+  it('answers 202 for a transfer still pending at the deadline, then records its receipt and runs the job once it lands', async () => {
+    // Modules that read configuration at construction load after the runtime has set it.
+    const { acceptPaidJob } = await import('../../lambdas/jobs/accept.js');
+    const { acceptDeps } = await import('../../lambdas/jobs/deps.js');
+    const { paymentBackend } = await import('../../lambdas/payments/backend.js');
+    const { sweep } = await import('../../lambdas/workflow/sweeper.js');
+    const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
+    const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { urlsFor } = await import('../../lambdas/http/urls.js');
+    const { info, chain } = runtime;
+
+    const buyer = privateKeyToAccount(generatePrivateKey());
+    await chain.fund(buyer.address, 1_000_000n);
+    const requirement = { ...requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }), amount: '150000', maxAmountRequired: '150000' };
+    const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
+    if (!verified.ok) throw new Error(verified.reason);
+
+    const reader = createPublicClient({ transport: http(info.rpcUrl, { retryCount: 0 }) });
+    const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
+    await rpc('evm_setAutomine', [false]);
+    let accepted: Awaited<ReturnType<typeof acceptPaidJob>>;
+    try {
+      accepted = await acceptPaidJob(acceptDeps(), {
+        product: 'agent_image',
+        request: { prompt: 'a lighthouse at dusk', aspectRatio: '1:1', outputFormat: 'png' },
+        payment: verified.payment,
+        urls: urlsFor(info.baseUrl),
+        blocking: false,
+        blockingWaitMs: 0,
+        deadline: Date.now(), // no time left to wait for the receipt
+      });
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+    }
+    expect(accepted.statusCode).toBe(202);
+    expect(accepted.headers['PAYMENT-RESPONSE']).toBeUndefined();
+    const body = JSON.parse(accepted.body!) as { jobId: string; pollUrl: string };
+    expect(await new JobStore().get(body.jobId)).toMatchObject({ status: 'reserved', validBefore: expect.any(Number) });
+    expect(await (await fetch(body.pollUrl)).json()).toMatchObject({ jobId: body.jobId, status: 'queued', imageUrl: null });
+
+    // Before the transfer lands the sweeper leaves the job alone: the authorization can still be used.
+    expect(await sweep(sweepDeps(), 3600, 0)).toMatchObject({ reconciled: [], voided: [], running: [body.jobId] });
+
+    await rpc('evm_mine');
+    expect(await chain.balanceOf(buyer.address)).toBe(850_000n);
+    const swept = await sweep(sweepDeps(), 3600, 0);
+    expect(swept.reconciled).toEqual([body.jobId]);
+    expect(swept.started).toEqual([body.jobId]);
+
+    const done = await pollJob(body.pollUrl, (b) => b.status === 'completed' || b.status === 'failed');
+    expect(done).toMatchObject({ status: 'completed', imageUrl: expect.stringMatching(/\/image\.png$/) });
+    expect((await fetch(done.imageUrl)).headers.get('content-type')).toBe('image/png');
+    // Reconciled once: a second sweep finds nothing to do, and the authorization cannot pay again.
+    expect((await sweep(sweepDeps(), 3600, 0)).reconciled).toEqual([]);
+    expect(await paymentBackend().verifier.verify(verified.payment.payload, requirement)).toMatchObject({ ok: false });
+  });
+});
