@@ -3,12 +3,12 @@
  * Reads the chain's URL from $LOCAL_STATE_DIR/runtime.json (written by `npm start`) and the minter key from
  * accounts.json in the same directory. Only ever talks to that local chain.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createPublicClient, getAddress, http, isAddress, type Address, type Hex } from 'viem';
 import { usdcAbi } from '../lambdas/payments/usdc-abi.js';
 import { localChainDefinition, mintUsdc, readLocalAccounts } from '../lib/local/chain.js';
+import { runIfEntry } from '../lib/local/cli.js';
 
 const USDC_DECIMALS = 6;
 
@@ -108,18 +108,4 @@ async function main(argv: string[]): Promise<void> {
   console.log(`Balance      ${formatUsdc(result.balance)} USDC`);
 }
 
-async function invokedDirectly(): Promise<boolean> {
-  if (!process.argv[1]) return false;
-  try {
-    return (await realpath(process.argv[1])) === (await realpath(fileURLToPath(import.meta.url)));
-  } catch {
-    return false;
-  }
-}
-
-if (await invokedDirectly()) {
-  await main(process.argv.slice(2)).catch((error: Error) => {
-    console.error(error instanceof FundError ? error.message : `fund failed: ${error.message}`);
-    process.exit(error instanceof FundError ? 2 : 1);
-  });
-}
+await runIfEntry(import.meta.url, 'fund', main, FundError);

@@ -8,10 +8,10 @@
  * issuer and this command needs no access to the state dir's secrets. `--fund` first credits the buyer's account
  * at the issuer (tokens are charged against it). The token alone goes to stdout; everything else to stderr.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { usdToBaseUnits } from '../lambdas/payments/token/claims.js';
+import { runIfEntry } from '../lib/local/cli.js';
 
 export class MintTokenError extends Error {
   override name = 'MintTokenError';
@@ -121,18 +121,4 @@ async function main(argv: string[]): Promise<void> {
   console.log(result.token);
 }
 
-async function invokedDirectly(): Promise<boolean> {
-  if (!process.argv[1]) return false;
-  try {
-    return (await realpath(process.argv[1])) === (await realpath(fileURLToPath(import.meta.url)));
-  } catch {
-    return false;
-  }
-}
-
-if (await invokedDirectly()) {
-  await main(process.argv.slice(2)).catch((error: Error) => {
-    console.error(error instanceof MintTokenError ? error.message : `mint-token failed: ${error.message}`);
-    process.exit(error instanceof MintTokenError ? 2 : 1);
-  });
-}
+await runIfEntry(import.meta.url, 'mint-token', main, MintTokenError);
