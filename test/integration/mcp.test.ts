@@ -32,6 +32,12 @@ async function challengeOf(path: string): Promise<{ resource: { url: string }; a
   return (await response.json()) as any;
 }
 
+/** The local token issuer's loopback tools (fund a buyer, mint a token, read a balance). */
+const issuerPost = async (path: string, body: object): Promise<any> =>
+  (await f(`${runtime().tokenIssuerUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+const issuerBalance = async (buyer: string) =>
+  (await (await f(`${runtime().tokenIssuerUrl}/balance?buyer=${buyer}`)).json()) as { balanceBaseUnits: string };
+
 const text = (result: unknown) => ((result as { content: { text: string }[] }).content).map((c) => c.text).join('\n');
 
 describe('MCP tools of the generation surface (official SDK client)', () => {
@@ -85,18 +91,15 @@ describe('MCP tools of the generation surface (official SDK client)', () => {
   });
 
   it('create_music_with_token pays with an agent-payment token and queues a song that get_music_with_token polls to the MP3', async () => {
-    const issuer = runtime().tokenIssuerUrl;
-    const post = async (path: string, body: object) =>
-      (await (await f(`${issuer}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as any;
     const buyer = `mcp-buyer-${Date.now()}`;
-    await post('/fund', { buyer, usd: '1' });
-    const { token } = await post('/mint', { buyer, usd: '0.50' });
+    await issuerPost('/fund', { buyer, usd: '1' });
+    const { token } = await issuerPost('/mint', { buyer, usd: '0.50' });
 
     const created = await client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'calm lake at dawn', make_instrumental: true, token } });
     expect(created.isError).toBeFalsy();
     const accepted = created.structuredContent as { songId: string; pollUrl: string; status: string };
     expect(accepted).toMatchObject({ status: 'queued', songId: expect.any(String), pollUrl: `${runtime().baseUrl}/api/songs/${accepted.songId}` });
-    const balance = (await (await f(`${issuer}/balance?buyer=${buyer}`)).json()) as { balanceBaseUnits: string };
+    const balance = await issuerBalance(buyer);
     expect(balance.balanceBaseUnits).toBe('500000');
 
     let song: Record<string, unknown> = {};
@@ -113,15 +116,12 @@ describe('MCP tools of the generation surface (official SDK client)', () => {
   });
 
   it('create_music_with_token refuses a bad token with a tool error and charges nothing', async () => {
-    const issuer = runtime().tokenIssuerUrl;
-    const post = async (path: string, body: object) =>
-      (await (await f(`${issuer}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()) as any;
     const buyer = `mcp-refused-${Date.now()}`;
-    await post('/fund', { buyer, usd: '0.40' });
+    await issuerPost('/fund', { buyer, usd: '0.40' });
     const bad = [
-      [(await post('/mint', { buyer, usd: '0.10' })).token, /does not cover the price/],
-      [(await post('/mint', { buyer, usd: '0.50', sellerId: 'another-seller' })).token, /seller/],
-      [(await post('/mint', { buyer, usd: '0.50' })).token, /insufficient_balance/],
+      [(await issuerPost('/mint', { buyer, usd: '0.10' })).token, /does not cover the price/],
+      [(await issuerPost('/mint', { buyer, usd: '0.50', sellerId: 'another-seller' })).token, /seller/],
+      [(await issuerPost('/mint', { buyer, usd: '0.50' })).token, /insufficient_balance/],
       ['eyJhbGciOiJIUzI1NiIsInR5cCI6InBheStqd3QifQ.e30.c2ln', /alg "HS256"/],
     ] as const;
     for (const [token, reason] of bad) {
@@ -130,7 +130,7 @@ describe('MCP tools of the generation surface (official SDK client)', () => {
       expect(text(result)).toMatch(reason);
       expect(result.structuredContent).toBeUndefined();
     }
-    const balance = (await (await f(`${issuer}/balance?buyer=${buyer}`)).json()) as { balanceBaseUnits: string };
+    const balance = await issuerBalance(buyer);
     expect(balance.balanceBaseUnits).toBe('400000');
   });
 

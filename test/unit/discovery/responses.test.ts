@@ -21,21 +21,10 @@ import { errorResponse } from '../../../lambdas/middleware/http-frame.js';
 import { NotFoundError, RateLimitedError, UnsupportedApiVersionError, ValidationError } from '../../../lambdas/shared/errors.js';
 import { paymentChallenge, REASON_MISSING } from '../../../lambdas/payments/challenge.js';
 import { ACCEPTED_EXAMPLES } from '../../../lambdas/products/examples.js';
-import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
+import type { JobStatus } from '../../../lambdas/store/jobs.js';
 import { IDS, ctx } from './fixtures.js';
 
-const urls = { base: 'https://api.test', asset: (k: string) => `https://cdn.test/${k}`, placeholderCover: 'https://cdn.test/static/cover.png' };
-const job = (over: Partial<JobRecord>): JobRecord => ({
-  jobId: 'j1',
-  product: 'create_music',
-  status: 'queued',
-  request: { prompt: 'dreamy lo-fi beats', style: 'lofi' },
-  provider: 'local',
-  createdAt: '2026-11-22T00:00:00.000Z',
-  updatedAt: '2026-11-22T00:00:00.000Z',
-  expiresAt: 9999999999,
-  ...over,
-});
+import { job, urls } from '../fixtures/jobs.js';
 const STATUSES: JobStatus[] = ['reserved', 'queued', 'processing', 'completed', 'failed'];
 const done = { assets: { audio: 'a.mp3', cover: 'c.png', video: 'v.mp4', image: 'i.png' }, metadata: { modelVersion: 'm1', durationSeconds: 30, title: 'T' } };
 

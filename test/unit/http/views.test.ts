@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptedBody, mediaJob, musicBlockingBody, songRow, titleFromPrompt, unknownMediaJob } from '../../../lambdas/products/views.js';
-import type { JobRecord } from '../../../lambdas/store/jobs.js';
 
-const urls = { base: 'https://api.test', asset: (k: string) => `https://cdn.test/${k}`, placeholderCover: 'https://cdn.test/static/cover.png' };
-const job = (over: Partial<JobRecord>): JobRecord => ({
-  jobId: 'j1',
-  product: 'create_music',
-  status: 'queued',
-  request: { prompt: 'dreamy lo-fi beats', style: 'lofi' },
-  provider: 'local',
-  createdAt: '2026-11-22T00:00:00.000Z',
-  updatedAt: '2026-11-22T00:00:00.000Z',
-  expiresAt: 9999999999,
-  ...over,
-});
+import { job, urls } from '../fixtures/jobs.js';
 
 describe('Song row (poll response of music)', () => {
   it('is pending with audio_url = the placeholder cover image and duration 0 until ready', () => {

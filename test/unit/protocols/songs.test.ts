@@ -2,23 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { songReader } from '../../../lambdas/protocols/mcp/songs.js';
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
 import { BASE } from './fixtures.js';
+import { job as baseJob } from '../fixtures/jobs.js';
 
 beforeAll(() => {
   process.env.ASSETS_PUBLIC_URL = 'https://cdn.test';
   process.env.ASSETS_DIR = '/tmp/unused';
 });
 
-const job = (over: Partial<JobRecord>): JobRecord => ({
-  jobId: 's1',
-  product: 'create_music',
-  status: 'queued',
-  request: { prompt: 'night drive synthwave', style: 'synthwave' },
-  provider: 'local',
-  createdAt: '2026-11-22T00:00:00.000Z',
-  updatedAt: '2026-11-22T00:00:00.000Z',
-  expiresAt: 9999999999,
-  ...over,
-});
+const job = (over: Partial<JobRecord>): JobRecord =>
+  baseJob({ jobId: 's1', request: { prompt: 'night drive synthwave', style: 'synthwave' }, ...over });
 const store = (row: JobRecord | undefined) => ({ get: async () => row });
 
 describe('Token-paid music poll tool: the same song row and visibility as GET /api/songs/{songId}', () => {
