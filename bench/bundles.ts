@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lib/routes.js';
+import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 
 export async function bundleReport(): Promise<void> {

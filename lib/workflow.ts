@@ -24,7 +24,8 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import type { ProductId } from '../lambdas/products/catalog.js';
-import { WORKFLOW_TASKS } from './routes.js';
+import { RenderError, TransientRenderError } from '../lambdas/render/provider.js';
+import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 
 /** State names that are not Lambda tasks (task state names come from WORKFLOW_TASKS[].stateName). */
 export const WORKFLOW_STATES = {
@@ -40,12 +41,12 @@ export const WORKFLOW_STATES = {
 /** Error names the workflow produces or retries on. */
 export const WORKFLOW_ERRORS = {
   /** Thrown by a task for a temporary provider problem: retried with back-off before the Catch applies. */
-  transient: 'TransientRenderError',
+  transient: TransientRenderError.errorName,
   /**
-   * A render that reported `failed`. Same name as lambdas/render/local/errors.ts RenderError (a buyer-safe
+   * A render that reported `failed`. Same name as the port's RenderError (lambdas/render/provider.ts; a buyer-safe
    * message): from the Choice the Cause is that plain message; from a thrown RenderError it is Lambda's JSON.
    */
-  renderFailed: 'RenderError',
+  renderFailed: RenderError.errorName,
   timeout: 'RenderTimeout',
 } as const;
 

@@ -1,6 +1,7 @@
 /** POST /api/mcp (and GET, answered 405) — the MCP endpoint of the generation surface. */
 import middy from '@middy/core';
-import { apiVersion, httpErrors } from '../middleware/http-frame.js';
+import { frame } from '../middleware/http-frame.js';
+import { GENERATION } from '../surfaces/surface.js';
 import type { HttpEvent, HttpResult } from '../shared/http.js';
 import { handleMcp } from '../protocols/mcp/handle.js';
 import { songReader } from '../protocols/mcp/songs.js';
@@ -9,6 +10,5 @@ import { payWithToken } from '../protocols/mcp/token-port.js';
 const readSong = songReader();
 
 export const handler = middy<HttpEvent, HttpResult>()
-  .use(apiVersion())
-  .use(httpErrors())
+  .use(frame(GENERATION))
   .handler((event) => handleMcp(event, { payWithToken, readSong }));

@@ -1,67 +1,70 @@
 /**
  * The Middy chain of a paid generation endpoint, in the order the architecture fixes:
- * version ▸ errors ▸ probe rate limit ▸ idempotency ▸ x402 (402 before validation) ▸ validation ▸ accept the job.
+ * frame (version ▸ errors) ▸ probe rate limit ▸ idempotency ▸ payment (402 before validation) ▸ validation ▸
+ * purchase. The handler parses nothing and decides nothing: it hands the verified payment and the valid body to
+ * the purchase use case and presents its result.
  */
 import type { Context } from 'aws-lambda';
 import middy from '@middy/core';
 import { PRODUCTS, type ProductId } from '../products/catalog.js';
-import { apiVersion, httpErrors } from '../middleware/http-frame.js';
+import { productOffer } from '../products/offers.js';
+import { frame } from '../middleware/http-frame.js';
 import { probeRateLimit } from '../middleware/rate-limit.js';
 import { idempotency } from '../middleware/idempotency.js';
-import { x402Payment } from '../middleware/x402.js';
+import { payment } from '../middleware/payment.js';
 import { validateBody } from '../middleware/validation.js';
-import type { HttpRequest } from '../middleware/types.js';
+import type { HttpMiddleware } from '../middleware/types.js';
 import { RateWindowStore } from '../store/rate-limit.js';
 import { IdempotencyStore } from '../store/idempotency.js';
-import { acceptPaidJob, PaymentRefused } from '../jobs/accept.js';
-import { acceptDeps } from '../jobs/deps.js';
-import { paymentChallenge } from '../payments/challenge.js';
-import { paymentBackend, paymentTerms, tokenBackend } from '../payments/backend.js';
-import { PaymentRequiredError } from '../shared/errors.js';
+import { purchaseJob } from '../jobs/purchase.js';
+import { purchaseDeps } from '../jobs/deps.js';
+import type { AcceptedPayment } from '../payments/core/types.js';
+import { paymentCore } from '../payments/backend.js';
+import { tokenConfig } from '../payments/token/config.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { httpConfig } from '../shared/config.js';
-import { urlsFor } from './urls.js';
+import { assetConfig, httpConfig, paymentConfig, renderConfig, storeConfig, workflowConfig } from '../shared/config.js';
+import { GENERATION } from '../surfaces/surface.js';
+import { presentPurchase } from './present-purchase.js';
+
+/** What the chain hands the handler: Middy passes (event, context), so it rides on the context under one key. */
+export interface PaidContext extends Context {
+  purchase: { payment: AcceptedPayment; body: Record<string, unknown> };
+}
 
 export function paidEntry(product: ProductId) {
-  const core = async (event: HttpEvent, request: HttpRequest, context: Partial<Context>): Promise<HttpResult> => {
-    const payment = request.internal.payment!;
-    const body = request.internal.body as Record<string, unknown>;
-    const base = baseUrl(event);
-    try {
-      return await acceptPaidJob(
-        acceptDeps(),
-        {
-          product,
-          request: body,
-          payment,
-          urls: urlsFor(base),
-          blocking: wantsBlocking(event, body as { asyncMode?: boolean }),
-          blockingWaitMs: httpConfig().blockingWaitMs,
-          deadline: answerDeadline(context),
-        },
-      );
-    } catch (error) {
-      if (error instanceof PaymentRefused) {
-        throw new PaymentRequiredError(paymentChallenge(product, base, paymentTerms(), error.message));
-      }
-      throw error;
-    }
-  };
+  // Configuration is checked at cold start: a broken deployment fails its first invocation's init, not a payment.
+  for (const check of [storeConfig, paymentConfig, httpConfig, assetConfig, workflowConfig, renderConfig, tokenConfig]) check();
 
-  const chain = middy<HttpEvent, HttpResult>()
-    .use(apiVersion())
-    .use(httpErrors())
+  const surface = GENERATION;
+  return middy<HttpEvent, HttpResult, Error, PaidContext>()
+    .use(frame(surface))
     .use(probeRateLimit({ counter: new RateWindowStore() }))
     .use(idempotency({ store: new IdempotencyStore(), scope: product }))
-    .use(x402Payment({ product, terms: paymentTerms, verifier: () => paymentBackend().verifier, tokens: () => tokenBackend()?.verifier ?? null }))
-    .use(validateBody(PRODUCTS[product].schema));
-  // Middy passes only (event, context) to the handler; the request (and its internal state) is found by its
-  // event, which is unique per invocation even when one process serves many requests at once (local gateway).
-  const requests = new WeakMap<HttpEvent, HttpRequest>();
-  chain.before((request) => {
-    requests.set(request.event, request as HttpRequest);
-  });
-  return chain.handler(async (event, context) => core(event, requests.get(event)!, context));
+    .use(payment({ offer: (request) => productOffer(product, baseUrl(request.event, surface)), core: paymentCore }))
+    .use(validateBody(PRODUCTS[product].schema))
+    .use(handOver())
+    .handler(async (event, context) => {
+      const { payment: paid, body } = context.purchase;
+      const base = baseUrl(event, surface);
+      const result = await purchaseJob(purchaseDeps(), {
+        product,
+        request: body,
+        payment: paid,
+        blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
+        deadline: answerDeadline(context),
+      });
+      return presentPurchase(result, productOffer(product, base), base);
+    });
+}
+
+/** Puts what the payment and validation middlewares left in `request.internal` where the handler can read it. */
+function handOver(): HttpMiddleware {
+  return {
+    name: 'handOver',
+    before: (request) => {
+      Object.assign(request.context, { purchase: { payment: request.internal.payment!, body: request.internal.body as Record<string, unknown> } });
+    },
+  };
 }
 
 /** Time kept back from the function's time-out to record the answer (idempotency) and send it. */

@@ -1,7 +1,8 @@
 /** GET /song/{songId} — the public share page of a song (HTML): title, cover art and, once ready, the player. */
 import { pollEntry } from './poll-entry.js';
+import { GENERATION } from '../surfaces/surface.js';
 import { JobStore } from '../store/jobs.js';
-import { songRow } from '../products/views.js';
+import { songRow } from '../jobs/views.js';
 import { baseUrl } from '../shared/http.js';
 import { urlsFor } from './urls.js';
 
@@ -23,7 +24,7 @@ export const handler = pollEntry(async (event) => {
   if (!job || job.product !== 'create_music' || job.status === 'reserved') {
     return html(404, 'Song not found', '<h1>Song not found</h1>');
   }
-  const row = songRow(job, urlsFor(baseUrl(event)));
+  const row = songRow(job, urlsFor(baseUrl(event, GENERATION)));
   const title = String(row.title);
   const cover = `<img src="${escape(row.image_url)}" alt="Cover art" width="320" height="320">`;
   if (row.model_version === 'pending') return html(200, title, `<h1>${escape(title)}</h1>${cover}<p>Rendering… this page refreshes.</p>`, true);

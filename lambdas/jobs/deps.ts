@@ -1,13 +1,19 @@
-/** Dependencies of the paid-job use case, built once per process (HTTP paid routes and the MCP token tool). */
+/** Dependencies of the job purchase, built once per process (HTTP paid routes and the MCP token tool). */
 import { JobStore } from '../store/jobs.js';
-import { PaymentStore } from '../store/payments.js';
+import { DynamoPaymentLedger } from '../store/ledger.js';
 import { WorkflowStarter } from '../store/workflow.js';
-import { charge } from '../payments/backend.js';
+import { paymentCore } from '../payments/backend.js';
 import { renderConfig } from '../shared/config.js';
-import type { AcceptDeps } from './accept.js';
+import type { PurchaseDeps } from './purchase.js';
 
-let deps: AcceptDeps | undefined;
-export function acceptDeps(): AcceptDeps {
-  deps ??= { jobs: new JobStore(), payments: new PaymentStore(), workflow: new WorkflowStarter(), charge, providerName: renderConfig().provider };
+let deps: PurchaseDeps | undefined;
+export function purchaseDeps(): PurchaseDeps {
+  deps ??= {
+    jobs: new JobStore(),
+    ledger: new DynamoPaymentLedger(),
+    workflow: new WorkflowStarter(),
+    settle: (payment, options) => paymentCore().settle(payment, options),
+    providerName: renderConfig().provider,
+  };
   return deps;
 }

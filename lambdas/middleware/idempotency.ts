@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, IdempotentReplay, ValidationError } from '../shared/errors.js';
 import { header, rawBody } from '../shared/http.js';
+import { carriesPayment } from '../payments/core/header.js';
+import { paymentHeaderOf } from './payment.js';
 import type { IdempotencyRecord, BeginResult } from '../store/idempotency.js';
 import type { StoredResponse } from '../shared/errors.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
@@ -39,7 +41,9 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
     const key = header(request.event, 'x-idempotency-key');
     if (key === undefined) return;
-    const paid = header(request.event, 'payment-signature') !== undefined;
+    // Paid means what the rate limit and the payment mean: the header reads as a payment. An unreadable one gets its
+    // 402 (with PAYMENT-REFERENCE) before anything is said about the key.
+    const paid = carriesPayment(paymentHeaderOf(request));
     const tooShort = key.length === 0;
     if (tooShort || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       // A request without payment answers 402 whatever else is wrong with it (spec, asynchronous mode rule 6).

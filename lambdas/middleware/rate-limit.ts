@@ -5,8 +5,9 @@
  * and the X-RateLimit-* trio; a request over quota gets 429 `rate_limited` with Retry-After.
  */
 import { RateLimitedError } from '../shared/errors.js';
-import { clientId, header } from '../shared/http.js';
-import { carriesPayment } from './x402.js';
+import { clientId } from '../shared/http.js';
+import { carriesPayment } from '../payments/core/header.js';
+import { paymentHeaderOf } from './payment.js';
 import { addResponseHeaders, type HttpMiddleware, type HttpRequest } from './types.js';
 
 export interface RateWindowCounter {
@@ -28,7 +29,7 @@ export function probeRateLimit(options: ProbeRateLimitOptions): HttpMiddleware {
   const now = options.now ?? Date.now;
 
   const before = async (request: HttpRequest) => {
-    if (carriesPayment(header(request.event, 'payment-signature'))) return;
+    if (carriesPayment(paymentHeaderOf(request))) return;
     const nowS = Math.floor(now() / 1000);
     const windowStart = nowS - (nowS % windowSeconds);
     const reset = windowStart + windowSeconds;

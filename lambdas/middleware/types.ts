@@ -1,11 +1,14 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { HttpEvent, HttpResult } from '../shared/http.js';
-import type { AcceptedPayment } from '../payments/types.js';
+import type { AcceptedPayment } from '../payments/core/types.js';
+import type { PaymentHeader } from '../payments/core/header.js';
 
 /** Per-request state the middlewares share, each under its own key. */
 export interface Internal extends Record<string, unknown> {
   /** Headers every response of this request carries (rate-limit headers, for one). */
   responseHeaders?: Record<string, string>;
+  /** The payment header, read and classified once (see paymentHeaderOf). */
+  paymentHeader?: PaymentHeader;
   payment?: AcceptedPayment;
   body?: unknown;
   idempotencyPk?: string;
@@ -16,4 +19,14 @@ export type HttpMiddleware = MiddlewareObj<HttpEvent, HttpResult, Error, import(
 
 export function addResponseHeaders(request: HttpRequest, headers: Record<string, string>): void {
   request.internal.responseHeaders = { ...(request.internal.responseHeaders ?? {}), ...headers };
+}
+
+/**
+ * What the outer frame needs of a surface (lambdas/surfaces/surface.ts defines the surfaces; this folder never
+ * imports them): its version policy and the presenter that turns a typed error into the surface's error body.
+ */
+export interface SurfaceFrame {
+  /** null: the surface neither checks nor sets a version header. */
+  version: { header: string; current: string } | null;
+  presentError: (error: unknown, request?: HttpRequest) => HttpResult;
 }

@@ -1,10 +1,12 @@
 /**
- * The payment backend chosen by configuration, built once per process: self-settlement with a gas key (the
- * embedded default and a self-hosted deployment) or a remote x402 facilitator.
+ * The payment backends chosen by configuration, built once per process: x402 self-settlement with a gas key (the
+ * embedded default and a self-hosted deployment) or a remote x402 facilitator; agent-payment tokens when an issuer
+ * is configured. `paymentCore()` is the one payment core every paid entry point uses.
  */
 import { paymentConfig } from '../shared/config.js';
-import type { PaymentTerms } from './challenge.js';
-import type { AcceptedPayment, ChargeOptions, ChargeResult, PaymentSettler, PaymentVerifier } from './types.js';
+import type { PaymentSettler, PaymentVerifier } from './types.js';
+import type { PaymentTerms } from './core/challenge.js';
+import { PaymentCore } from './core/server.js';
 import { tokenConfig } from './token/config.js';
 import { TokenVerifier } from './token/verify.js';
 import { TokenCharger } from './token/charge.js';
@@ -57,12 +59,10 @@ export function tokenBackend(): { verifier: TokenVerifier; charger: TokenCharger
   return tokens;
 }
 
-/** Moves the money of an accepted payment: settles an x402 authorization or charges a token. */
-export function charge(payment: AcceptedPayment, options: ChargeOptions = {}): Promise<ChargeResult> {
-  if (payment.kind === 'token') {
-    const backend = tokenBackend();
-    if (!backend) return Promise.resolve({ ok: false, reason: 'Agent-payment tokens are not accepted here', broadcast: false });
-    return backend.charger.charge(payment);
-  }
-  return paymentBackend().settler.settle(payment, options);
+let core: PaymentCore | undefined;
+
+/** The payment core of this process, over the configured backends. */
+export function paymentCore(): PaymentCore {
+  core ??= new PaymentCore({ terms: paymentTerms, x402: paymentBackend, tokens: tokenBackend });
+  return core;
 }

@@ -15,16 +15,7 @@ export function parseNonceKey(nonceKey: string): { network: string; asset: Hex; 
   return { network: `${namespace}:${chain}`, asset: asset as Hex, from: from as Hex, nonce: nonce as Hex };
 }
 
-/**
- * Whether the money behind a locked payment moved. For an x402 authorization the chain answers. An issuer's
- * token charge has no status lookup, so a token whose charge was attempted counts as paid: the job is delivered
- * (the token id stays locked, so it cannot pay twice) rather than failing a buyer who may have been charged.
- */
-export async function paymentMoved(nonceKey: string): Promise<boolean> {
-  if (nonceKey.startsWith('token:')) return true;
-  return authorizationUsed(nonceKey);
-}
-
+/** Whether an EIP-3009 authorization was used on chain (its nonce is spent). */
 export async function authorizationUsed(nonceKey: string): Promise<boolean> {
   const key = parseNonceKey(nonceKey);
   if (!key) throw new Error(`not an x402 nonce key: ${nonceKey}`);

@@ -13,6 +13,7 @@ import {
   type Address,
   type PublicClient,
 } from 'viem';
+import { DependencyError } from '../shared/errors.js';
 import type { Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
 import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
 
@@ -21,7 +22,8 @@ export const SETTLE_MARGIN_SECONDS = 6;
 const NETWORK_ALIASES: Record<string, string> = { base: 'eip155:8453' };
 
 /** A dependency (chain RPC, facilitator) failed: answer 5xx without charging, not 402. */
-export class PaymentBackendError extends Error {
+/** The chain, a facilitator or a token issuer could not answer: a DependencyError (503, nothing charged). */
+export class PaymentBackendError extends DependencyError {
   override name = 'PaymentBackendError';
 }
 

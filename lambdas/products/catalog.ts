@@ -3,6 +3,7 @@
  * Every price and schema the service publishes or enforces is read from here (a price lives in one place).
  */
 import { z } from 'zod';
+import { routePath } from '../surfaces/routes.js';
 
 export const PRODUCT_IDS = ['create_music', 'agent_video', 'agent_image'] as const;
 export type ProductId = (typeof PRODUCT_IDS)[number];
@@ -86,67 +87,70 @@ export interface Product {
   category: 'music' | 'video' | 'image';
   /** Price in USDC base units (6 decimals). */
   amount: bigint;
-  /** Path of the paid POST endpoint. */
-  path: string;
-  /** Path template of the free poll route. */
-  pollPath: string;
+  /** Ids in the route table (lambdas/surfaces/routes.ts) of the paid POST and of the free poll: paths live there. */
+  routes: { pay: string; poll: string };
+  /** Path of the paid POST endpoint (from the route table). */
+  readonly path: string;
+  /** Path template of the free poll route (from the route table). */
+  readonly pollPath: string;
+  /** The product's render workflow: its state machine's construct id and the variable that carries its ARN. */
+  workflow: { constructId: string; arnEnv: string };
   tags: string[];
   schema: z.ZodType;
 }
 
+type ProductDef = Omit<Product, 'path' | 'pollPath'>;
+
+function product(def: ProductDef): Product {
+  return {
+    ...def,
+    get path() {
+      return routePath(def.routes.pay);
+    },
+    get pollPath() {
+      return routePath(def.routes.poll);
+    },
+  };
+}
+
 export const PRODUCTS: Record<ProductId, Product> = {
-  create_music: {
+  create_music: product({
     id: 'create_music',
     title: 'Create music',
     description: 'A complete original song (vocals, melody, arrangement) delivered as an MP3 with cover art.',
     category: 'music',
     amount: 500_000n,
-    path: '/create-music',
-    pollPath: '/api/songs/{songId}',
+    routes: { pay: 'CreateMusic', poll: 'GetSong' },
+    workflow: { constructId: 'MusicWorkflow', arnEnv: 'MUSIC_STATE_MACHINE_ARN' },
     tags: ['music', 'song', 'mp3', 'audio'],
     schema: musicRequestSchema,
-  },
-  agent_video: {
+  }),
+  agent_video: product({
     id: 'agent_video',
     title: 'Agent video',
     description: 'An 8-second 720p clip with native audio, generated from a text prompt.',
     category: 'video',
     amount: 4_990_000n,
-    path: '/agent/video',
-    pollPath: '/agent/video/{jobId}',
+    routes: { pay: 'AgentVideo', poll: 'GetVideo' },
+    workflow: { constructId: 'VideoWorkflow', arnEnv: 'VIDEO_STATE_MACHINE_ARN' },
     tags: ['video', 'mp4', 'clip'],
     schema: videoRequestSchema,
-  },
-  agent_image: {
+  }),
+  agent_image: product({
     id: 'agent_image',
     title: 'Agent image',
     description: 'One hosted still image, PNG or JPEG, from a text prompt.',
     category: 'image',
     amount: 150_000n,
-    path: '/agent/image',
-    pollPath: '/agent/image/{jobId}',
+    routes: { pay: 'AgentImage', poll: 'GetImage' },
+    workflow: { constructId: 'ImageWorkflow', arnEnv: 'IMAGE_STATE_MACHINE_ARN' },
     tags: ['image', 'png', 'jpeg'],
     schema: imageRequestSchema,
-  },
+  }),
 };
 
 export function isProductId(value: string): value is ProductId {
   return (PRODUCT_IDS as readonly string[]).includes(value);
 }
 
-/** `$0.50` from 500000n: exact, no floating point. */
-export function formatUsd(amount: bigint): string {
-  const cents = amount / 10_000n;
-  const remainder = amount % 10_000n;
-  if (remainder !== 0n) {
-    const whole = amount / 1_000_000n;
-    const frac = (amount % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
-    return `$${whole}.${frac.padEnd(2, '0')}`;
-  }
-  return `$${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
-}
-
-/** Price in whole US cents (USDC is pegged 1:1); only exact for cent-aligned prices, which all ours are. */
-export function priceUsdCents(amount: bigint): number {
-  return Number(amount / 10_000n);
-}
+export { formatUsd, priceUsdCents } from '../shared/money.js';

@@ -2,6 +2,10 @@
  * The render-provider port used by the state-machine tasks. A provider starts a render (submit) and reports on
  * it (check). Finished outputs are either already in the asset store (`key`) or fetchable from a URL (`url`);
  * the "Store asset" task moves URL outputs into the store.
+ *
+ * A provider fails a render by throwing one of the two errors below. The state machine (lib/workflow.ts) matches
+ * them by `name`, as Step Functions matches a Lambda's errors: TransientRenderError is retried with back-off,
+ * RenderError fails the job with its message shown to the buyer.
  */
 import type { ProductId, MusicRequest, VideoRequest, ImageRequest } from '../products/catalog.js';
 
@@ -47,4 +51,26 @@ export interface AssetStore {
   exists(key: string): Promise<boolean>;
   /** Public URL a buyer downloads the asset from. */
   url(key: string): string;
+}
+
+/**
+ * A render that could not be produced. The message is shown to the buyer (job `error` field), so it never
+ * carries paths, argv or encoder output; those travel in `cause` for the logs.
+ */
+export class RenderError extends Error {
+  /** The name Step Functions sees (Retry/Catch `ErrorEquals`, the failed job's `error.Error`). */
+  static readonly errorName = 'RenderError';
+  override name = RenderError.errorName;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A render that may succeed if retried (e.g. a provider's 429 or 5xx): the state machine retries it by name. */
+export class TransientRenderError extends Error {
+  static readonly errorName = 'TransientRenderError';
+  override name = TransientRenderError.errorName;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
 }

@@ -27,6 +27,7 @@ export const ENV = {
   settlerKeySecretId: 'SETTLER_KEY_SECRET_ID',
   settlerKeyFile: 'SETTLER_KEY_FILE',
   publicBaseUrl: 'PUBLIC_BASE_URL',
+  agentsPublicBaseUrl: 'AGENTS_PUBLIC_BASE_URL',
   renderProvider: 'RENDER_PROVIDER',
   blockingWaitMs: 'BLOCKING_WAIT_MS',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
@@ -157,11 +158,17 @@ export const httpConfig = memo(() => {
   const env = parse(
     {
       PUBLIC_BASE_URL: z.string().url().optional(),
+      AGENTS_PUBLIC_BASE_URL: z.string().url().optional(),
       BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(28_000).default(25_000),
     },
     'http',
   );
-  return { publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ''), blockingWaitMs: env.BLOCKING_WAIT_MS };
+  const publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+  const publicBaseUrls: Record<string, string | undefined> = {
+    PUBLIC_BASE_URL: publicBaseUrl,
+    AGENTS_PUBLIC_BASE_URL: env.AGENTS_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+  };
+  return { publicBaseUrl, publicBaseUrls, blockingWaitMs: env.BLOCKING_WAIT_MS };
 });
 
 export const renderConfig = memo(() => {

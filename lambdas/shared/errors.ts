@@ -1,7 +1,7 @@
 /**
- * One error class per concept; lambdas/middleware/http-errors.ts maps them to the spec's bodies in one place.
+ * One error class per concept; each surface's error presenter (lambdas/middleware/error-presenters.ts) maps them
+ * to that surface's bodies in one place, matching by class.
  */
-import type { PaymentChallenge } from '../payments/types.js';
 
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -11,8 +11,11 @@ export interface ValidationIssue {
 
 export class UnsupportedApiVersionError extends Error {
   override name = 'UnsupportedApiVersionError';
-  constructor(readonly requested: string) {
-    super(`Service-API-Version '${requested}' is not supported; the supported version is 1`);
+  constructor(
+    readonly requested: string,
+    readonly supported = '1',
+  ) {
+    super(`Service-API-Version '${requested}' is not supported; the supported version is ${supported}`);
   }
 }
 
@@ -23,10 +26,11 @@ export class ValidationError extends Error {
   }
 }
 
+/** A 402: the challenge object (x402 v2 PaymentRequired) goes in the body and, base64, in PAYMENT-REQUIRED. */
 export class PaymentRequiredError extends Error {
   override name = 'PaymentRequiredError';
   constructor(
-    readonly challenge: PaymentChallenge,
+    readonly challenge: { error: string },
     readonly extraHeaders: Record<string, string> = {},
   ) {
     super(challenge.error);
@@ -60,7 +64,10 @@ export class IdempotencyInProgressError extends Error {
   }
 }
 
-/** A storage, chain or orchestration dependency failed before any money moved. */
+/**
+ * A storage, chain, facilitator or issuer dependency failed: "we could not check" or "we could not write", never
+ * "you did not pay". Raised before any money moves, so it is answered 503 with Retry-After and nothing is charged.
+ */
 export class DependencyError extends Error {
   override name = 'DependencyError';
 }

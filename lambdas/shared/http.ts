@@ -27,9 +27,12 @@ export function rawBody(event: HttpEvent): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** Absolute base URL of this surface: configured, or from the request (API Gateway sets the forwarded headers). */
-export function baseUrl(event: HttpEvent): string {
-  const configured = httpConfig().publicBaseUrl;
+/**
+ * Absolute base URL of the surface that serves the request: pinned by the surface's variable (PUBLIC_BASE_URL for
+ * the generation surface), or from the request (API Gateway sets the forwarded headers).
+ */
+export function baseUrl(event: HttpEvent, surface: { baseUrlEnv: string } = { baseUrlEnv: 'PUBLIC_BASE_URL' }): string {
+  const configured = httpConfig().publicBaseUrls[surface.baseUrlEnv];
   if (configured) return configured;
   const proto = header(event, 'x-forwarded-proto') ?? 'https';
   const host = header(event, 'host') ?? event.requestContext.domainName;

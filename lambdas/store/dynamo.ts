@@ -1,8 +1,10 @@
 /** One DynamoDB document client per process (module scope), pointed at DynamoDB Local when configured. */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { storeConfig } from '../shared/config.js';
+import { DependencyError } from '../shared/errors.js';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -20,6 +22,7 @@ export function documentClient(): DynamoDBDocumentClient {
       : { maxAttempts: 3 },
   );
   client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
+  client.middlewareStack.add(raiseDependencyErrors, { step: 'initialize', name: 'dependencyErrors', priority: 'high' });
   return client;
 }
 
@@ -46,6 +49,36 @@ export async function countRoundTrips<T>(fn: () => Promise<T>): Promise<{ result
   return { result, roundTrips: store.count };
 }
 
+/**
+ * Every DynamoDB failure that is not a verdict (a condition that failed) becomes a DependencyError, after the SDK's
+ * own retries: the frame answers it 503 with Retry-After, and nothing is charged because the ledger's lock is the
+ * first write of a purchase. Conditional failures stay as the SDK raised them, for the stores to turn into domain
+ * errors (PaymentAlreadyUsedError, a lost race).
+ */
+const raiseDependencyErrors: InitializeMiddleware<object, MetadataBearer> =
+  (next, context) => async (args) => {
+    try {
+      return await next(args);
+    } catch (error) {
+      if (isConditionalFailure(error) || isConditionalCancellation(error) || error instanceof DependencyError) throw error;
+      throw new DependencyError(`DynamoDB ${String(context.commandName ?? 'call')} failed: ${(error as Error).name}`, { cause: error });
+    }
+  };
+
 export function isConditionalFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+  return error instanceof ConditionalCheckFailedException;
+}
+
+/** A transaction cancelled because one of its conditions failed (not a conflict or a throttle). */
+export function isConditionalCancellation(error: unknown): error is TransactionCanceledException {
+  return (
+    error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed')
+  );
+}
+
+/** Index of the first cancelled item of a transaction whose condition failed, or -1. */
+export function failedConditionIndex(error: unknown): number {
+  if (!isConditionalCancellation(error)) return -1;
+  return (error.CancellationReasons ?? []).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
 }

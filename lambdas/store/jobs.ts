@@ -6,6 +6,7 @@ import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../products/catalog.js';
 import type { OutputRole, RenderMetadata } from '../render/provider.js';
 import { documentClient, isConditionalFailure } from './dynamo.js';
+import type { LedgerItem } from './ledger.js';
 import { storeConfig } from '../shared/config.js';
 
 export type JobStatus = 'reserved' | 'queued' | 'processing' | 'completed' | 'failed';
@@ -39,6 +40,39 @@ export class JobStore {
     private readonly table = storeConfig().jobsTable,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** The ledger item that writes a new job `reserved`, in the same transaction as its payment lock. */
+  reserveItem(job: JobRecord): LedgerItem {
+    return { Put: { TableName: this.table, Item: job, ConditionExpression: 'attribute_not_exists(jobId)' } };
+  }
+
+  /** The ledger item that makes a reserved job durable work (`queued`) with its receipt, as the payment settles. */
+  queueItem(jobId: string, transaction: string): LedgerItem {
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: 'SET #status = :queued, #tx = :tx, updatedAt = :now',
+        ConditionExpression: '#status = :reserved',
+        ExpressionAttributeNames: { '#status': 'status', '#tx': 'transaction' },
+        ExpressionAttributeValues: { ':queued': 'queued', ':reserved': 'reserved', ':tx': transaction, ':now': this.now().toISOString() },
+      },
+    };
+  }
+
+  /** The ledger item that voids a reserved job whose payment did not settle (final `failed`). */
+  voidItem(jobId: string, reason: string): LedgerItem {
+    return {
+      Update: {
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: 'SET #status = :failed, #error = :reason, updatedAt = :now',
+        ConditionExpression: '#status = :reserved',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':reserved': 'reserved', ':reason': `Payment not settled: ${reason}`, ':now': this.now().toISOString() },
+      },
+    };
+  }
 
   async get(jobId: string): Promise<JobRecord | undefined> {
     const out = await documentClient().send(new GetCommand({ TableName: this.table, Key: { jobId }, ConsistentRead: true }));

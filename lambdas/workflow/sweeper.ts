@@ -3,24 +3,27 @@
  * - "a settled payment always has a job row and a receipt row": a job still `reserved` well after its payment was
  *   locked means the process died (or storage failed) between settling and recording. The chain decides: if the
  *   authorization was used, the receipt is recorded and the job queued; if not, the job is voided and the nonce
- *   released. It waits RESERVED_GRACE_SECONDS, past any settlement still in flight.
+ *   released. It waits RESERVED_GRACE_SECONDS, past any settlement still in flight. A token job is never delivered
+ *   from `reserved`: the issuer has no status lookup, so the ledger says whether the charge was ever sent — never
+ *   (`locked`): void the job and release the token; sent (`charging`, outcome unknown): void the job and keep the
+ *   token locked (`uncertain`), the same rule as a charge of unknown outcome at purchase time.
  * - "a job always ends completed or failed": a durable job (queued or processing) that has not moved for a while
  *   gets its execution started (idempotent by the job-id name); if an execution with its name already ended
  *   without marking the job, the job is failed.
  */
 import type { JobRecord, JobStore } from '../store/jobs.js';
-import type { PaymentStore } from '../store/payments.js';
+import type { PaymentLedger } from '../store/ledger.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
 
 export const RESERVED_GRACE_SECONDS = 600;
 
 export interface SweepDeps {
-  jobs: Pick<JobStore, 'listStale' | 'fail'>;
-  payments: Pick<PaymentStore, 'settled' | 'settleFailed'>;
+  jobs: Pick<JobStore, 'listStale' | 'fail' | 'queueItem' | 'voidItem'>;
+  ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed' | 'state'>;
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
-  /** Whether the money behind a locked payment moved (the chain for x402; see reconcile.ts for tokens). */
-  paymentMoved: (nonceKey: string) => Promise<boolean>;
+  /** Whether an x402 authorization was used on chain (see lambdas/payments/reconcile.ts). */
+  authorizationUsed: (nonceKey: string) => Promise<boolean>;
   now?: () => Date;
 }
 
@@ -49,8 +52,16 @@ export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceS
 
 async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, now: number): Promise<void> {
   if (!job.nonceKey) return;
-  if (await deps.paymentMoved(job.nonceKey)) {
-    await deps.payments.settled(job.nonceKey, job.jobId, job.transaction ?? 'reconciled');
+  if (job.paymentKind === 'token') {
+    const sent = (await deps.ledger.state(job.nonceKey)) === 'charging';
+    const reason = sent ? 'the token charge was not confirmed' : 'the token was never charged';
+    await deps.ledger.markFailed(job.nonceKey, reason, sent ? 'may-have-moved' : 'nothing-moved', deps.jobs.voidItem(job.jobId, reason));
+    result.voided.push(job.jobId);
+    return;
+  }
+  if (await deps.authorizationUsed(job.nonceKey)) {
+    const transaction = job.transaction ?? 'reconciled';
+    await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
     result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);
     result.started.push(job.jobId);
@@ -58,7 +69,8 @@ async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, n
     // Not used yet, but a transfer still in flight could land until the authorization expires: decide after that.
     result.running.push(job.jobId);
   } else {
-    await deps.payments.settleFailed(job.nonceKey, job.jobId, 'settlement was not confirmed', false);
+    const reason = 'settlement was not confirmed';
+    await deps.ledger.markFailed(job.nonceKey, reason, 'nothing-moved', deps.jobs.voidItem(job.jobId, reason));
     result.voided.push(job.jobId);
   }
 }

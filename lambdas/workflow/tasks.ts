@@ -3,9 +3,17 @@
  * The Lambda entries in this folder wrap these; the local runner calls the same entries.
  */
 import type { ProductId } from '../products/catalog.js';
-import type { AssetStore, OutputRole, RenderMetadata, RenderOutput, RenderProvider, RenderRequest } from '../render/provider.js';
+import {
+  RenderError,
+  type AssetStore,
+  type OutputRole,
+  type RenderMetadata,
+  type RenderOutput,
+  type RenderProvider,
+  type RenderRequest,
+} from '../render/provider.js';
 import type { JobStore } from '../store/jobs.js';
-import { GENERIC_FAILURE } from '../products/views.js';
+import { GENERIC_FAILURE } from '../jobs/views.js';
 import { logger } from '../shared/logger.js';
 
 export interface TaskDeps {
@@ -115,7 +123,7 @@ export async function markFailed(
 /** Only render errors carry a message meant for the buyer; anything else gets the generic one. */
 function buyerMessage(error: StepError | undefined, render: RenderState | undefined): string {
   if (render?.state === 'failed' && render.error) return `Generation failed: ${render.error}`;
-  if (error?.Error === 'RenderError' && error.Cause) {
+  if (error?.Error === RenderError.errorName && error.Cause) {
     try {
       const cause = JSON.parse(error.Cause) as { errorMessage?: string };
       if (cause.errorMessage) return `Generation failed: ${cause.errorMessage}`;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProductId } from '../../lambdas/products/catalog.js';
 import type { FunctionEntry } from '../generation-stack.js';
-import { WORKFLOW_TASKS, type WorkflowTaskDef } from '../routes.js';
+import { WORKFLOW_TASKS, type WorkflowTaskDef } from '../../lambdas/surfaces/routes.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LOCAL_REGION = 'local';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { matchPath, type RouteDef } from '../routes.js';
+import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 

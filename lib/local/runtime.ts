@@ -7,7 +7,8 @@
 import { mkdirSync, writeFileSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ROUTES } from '../routes.js';
+import type { SurfaceId } from '../../lambdas/surfaces/routes.js';
+import { GENERATION, servedSurfaces, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
@@ -22,6 +23,8 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 
 export interface EmbeddedOptions {
   generationPort: number;
+  /** Ports of the other surfaces (0 = any free port); a surface without one takes its default. */
+  surfacePorts?: Partial<Record<SurfaceId, number>>;
   chainPort: number;
   stateDir: string;
   /** Port of the local agent-payment token issuer (0 = any free port). */
@@ -34,7 +37,9 @@ export interface EmbeddedOptions {
 }
 
 export interface RuntimeInfo {
+  /** The generation surface's base URL; every other served surface adds its own key (Surface.urlKey). */
   baseUrl: string;
+  [surfaceUrlKey: string]: unknown;
   rpcUrl: string;
   chainId: number;
   usdcAddress: string;
@@ -65,14 +70,21 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
   try {
     let markReady!: () => void;
     const ready = new Promise<void>((r) => (markReady = r));
-    const gateway: Gateway = await startGateway({
-      port: options.generationPort,
-      routes: ROUTES.filter((r) => r.surface === 'generation'),
-      projectRoot: PROJECT_ROOT,
-      assets: async (key) => readAssetForServing(assetsDir, key),
-      ready,
-    });
-    stops.push(() => gateway.close());
+    // One gateway per served surface, as CDK builds one HTTP API per surface; the generation gateway also serves
+    // /assets/ (the CloudFront distribution's role).
+    const gateways = {} as Record<SurfaceId, Gateway>;
+    for (const surface of servedSurfaces()) {
+      const port = surface.id === GENERATION.id ? options.generationPort : (options.surfacePorts?.[surface.id] ?? surface.port.default);
+      gateways[surface.id] = await startGateway({
+        port,
+        routes: surfaceRoutes(surface),
+        projectRoot: PROJECT_ROOT,
+        ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
+        ready,
+      });
+      stops.push(() => gateways[surface.id].close());
+    }
+    const gateway = gateways[GENERATION.id];
 
     const [definitions, chain, dynamo, issuer] = await Promise.all([
       synthesizeForLocal({ cacheDir: join(stateDir, 'synth-cache') }),
@@ -129,6 +141,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     if (swept.started.length) log(`[local] resumed ${swept.started.length} unfinished job(s) from the last run`);
 
     const info: RuntimeInfo = {
+      ...Object.fromEntries(servedSurfaces().map((surface) => [surface.urlKey, gateways[surface.id].url])),
       baseUrl: gateway.url,
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeForLocal, type LocalDefinitions } from '../../lib/local/asl.js';
 import { startLocalStepFunctions, type LocalStepFunctions } from '../../lib/local/stepfunctions.js';
-import { WORKFLOW_TASKS } from '../../lib/routes.js';
+import { WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../.local/test-cache/synth');

@@ -38,13 +38,14 @@ async function pollJob(url: string, done: (body: any) => boolean): Promise<any> 
 describe('Settlement of unknown outcome: the chain decides, the sweeper delivers', () => {
   it('answers 202 for a transfer still pending at the deadline, then records its receipt and runs the job once it lands', async () => {
     // Modules that read configuration at construction load after the runtime has set it.
-    const { acceptPaidJob } = await import('../../lambdas/jobs/accept.js');
-    const { acceptDeps } = await import('../../lambdas/jobs/deps.js');
+    const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
+    const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
+    const { presentPurchase } = await import('../../lambdas/http/present-purchase.js');
+    const { productOffer } = await import('../../lambdas/products/offers.js');
     const { paymentBackend } = await import('../../lambdas/payments/backend.js');
     const { sweep } = await import('../../lambdas/workflow/sweeper.js');
     const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
     const { JobStore } = await import('../../lambdas/store/jobs.js');
-    const { urlsFor } = await import('../../lambdas/http/urls.js');
     const { info, chain } = runtime;
 
     const buyer = privateKeyToAccount(generatePrivateKey());
@@ -56,20 +57,20 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     const reader = createPublicClient({ transport: http(info.rpcUrl, { retryCount: 0 }) });
     const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
     await rpc('evm_setAutomine', [false]);
-    let accepted: Awaited<ReturnType<typeof acceptPaidJob>>;
+    let purchase: Awaited<ReturnType<typeof purchaseJob>>;
     try {
-      accepted = await acceptPaidJob(acceptDeps(), {
+      purchase = await purchaseJob(purchaseDeps(), {
         product: 'agent_image',
         request: { prompt: 'a lighthouse at dusk', aspectRatio: '1:1', outputFormat: 'png' },
         payment: verified.payment,
-        urls: urlsFor(info.baseUrl),
-        blocking: false,
         blockingWaitMs: 0,
         deadline: Date.now(), // no time left to wait for the receipt
       });
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
+    expect(purchase).toMatchObject({ type: 'accepted', receipt: undefined });
+    const accepted = presentPurchase(purchase, productOffer('agent_image', info.baseUrl), info.baseUrl);
     expect(accepted.statusCode).toBe(202);
     expect(accepted.headers['PAYMENT-RESPONSE']).toBeUndefined();
     const body = JSON.parse(accepted.body!) as { jobId: string; pollUrl: string };

@@ -7,7 +7,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG_TASKS, GenerationStack, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
-import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lib/routes.js';
+import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 

@@ -11,12 +11,11 @@
  *   TOKEN_SELLER_KEY_SECRET_ID  the seller API key in Secrets Manager (AWS; plain string or JSON {"apiKey": "…"})
  *
  * All unset: token payments are disabled and tokenConfig() is undefined. Partly set: a configuration error, so a
- * half-configured deployment fails at start instead of refusing every token. The seller key is loaded lazily,
- * kept only in memory and never logged or put in an error.
+ * half-configured deployment fails at start instead of refusing every token. The seller key is loaded lazily by the
+ * shared secret loader (lambdas/shared/secrets.ts), kept only in memory and never logged or put in an error.
  */
-import { readFile } from 'node:fs/promises';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { z } from 'zod';
+import { loadSecret, resetSecretCache } from '../../shared/secrets.js';
 
 export const TOKEN_ENV = {
   issuer: 'TOKEN_ISSUER',
@@ -106,9 +105,6 @@ export class SellerKeyError extends Error {
   override name = 'SellerKeyError';
 }
 
-let secretsClient: SecretsManagerClient | undefined;
-const keys = new Map<string, Promise<string>>();
-
 function usableKey(raw: string, where: string): string {
   const key = raw.trim();
   if (!/^[\x21-\x7e]{8,512}$/.test(key)) {
@@ -117,55 +113,22 @@ function usableKey(raw: string, where: string): string {
   return key;
 }
 
-async function fromFile(file: string): Promise<string> {
-  try {
-    return usableKey(await readFile(file, 'utf8'), `file ${file}`);
-  } catch (error) {
-    if (error instanceof SellerKeyError) throw error;
-    throw new SellerKeyError(`Cannot read seller key file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-}
-
-async function fromSecretsManager(secretId: string): Promise<string> {
-  secretsClient ??= new SecretsManagerClient({});
-  let secret: string | undefined;
-  try {
-    secret = (await secretsClient.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
-  } catch (error) {
-    throw new SellerKeyError(`Cannot read seller key secret ${secretId}: ${(error as Error).name}`);
-  }
-  const where = `secret ${secretId}`;
-  if (!secret) throw new SellerKeyError(`Seller key ${where} has no SecretString`);
-  if (!secret.trim().startsWith('{')) return usableKey(secret, where);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(secret);
-  } catch {
-    throw new SellerKeyError(`Seller key ${where} is not valid JSON`);
-  }
-  const apiKey = (parsed as { apiKey?: unknown }).apiKey;
-  if (typeof apiKey !== 'string') throw new SellerKeyError(`Seller key ${where} has no string member apiKey`);
-  return usableKey(apiKey, where);
-}
-
 /** The file wins over the secret, so a local run never reaches for AWS. A failed load is retried on the next call. */
 export function loadSellerKey(source: SellerKeySource): Promise<string> {
-  const id = source.sellerKeyFile ? `file:${source.sellerKeyFile}` : source.sellerKeySecretId ? `secret:${source.sellerKeySecretId}` : undefined;
-  if (!id) {
-    return Promise.reject(new SellerKeyError('No seller key configured: set TOKEN_SELLER_KEY_FILE or TOKEN_SELLER_KEY_SECRET_ID'));
-  }
-  let pending = keys.get(id);
-  if (!pending) {
-    pending = source.sellerKeyFile ? fromFile(source.sellerKeyFile) : fromSecretsManager(source.sellerKeySecretId!);
-    keys.set(id, pending);
-    pending.catch(() => keys.delete(id));
-  }
-  return pending;
+  return loadSecret(
+    { file: source.sellerKeyFile, secretId: source.sellerKeySecretId },
+    {
+      describe: 'seller key',
+      parse: usableKey,
+      jsonMember: 'apiKey',
+      error: SellerKeyError,
+      configureHint: `set ${TOKEN_ENV.sellerKeyFile} or ${TOKEN_ENV.sellerKeySecretId}`,
+    },
+  );
 }
 
 /** Tests only: forget the cached configuration, keys and Secrets Manager client. */
 export function resetTokenConfigCache(): void {
   cached = undefined;
-  keys.clear();
-  secretsClient = undefined;
+  resetSecretCache();
 }

@@ -3,9 +3,10 @@
  * the 402 and how payments settle. The builders take this as an argument (pure, testable without env); the entry
  * files read it from configuration once per document.
  */
-import { routePath } from '../../../lib/routes.js';
+import { routePath } from '../../surfaces/routes.js';
+import { GENERATION } from '../../surfaces/surface.js';
 import { paymentTerms } from '../../payments/backend.js';
-import type { PaymentTerms } from '../../payments/challenge.js';
+import type { PaymentTerms } from '../../payments/core/challenge.js';
 import { paymentConfig } from '../../shared/config.js';
 
 export interface DiscoveryContext {
@@ -25,15 +26,8 @@ export function discoveryContext(base: string): DiscoveryContext {
   };
 }
 
-/** Who sells: the same names in every document. */
-export const SERVICE = {
-  name: 'Paycall generation API',
-  provider: 'Paycall',
-  summary:
-    'Pay-per-call music, video and image generation. No account and no API key: each paid call is settled in USDC ' +
-    'on Base over x402 v2 (scheme exact, EIP-3009), and the payment is the authentication.',
-  version: '1.0.0',
-} as const;
+/** Who sells: the same names in every document (the generation surface's identity). */
+export const SERVICE = GENERATION.identity;
 
 export { routePath };
 

@@ -5,8 +5,10 @@
  */
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentRequirement } from '../../payments/challenge.js';
-import { API_VERSION } from '../../middleware/http-frame.js';
+import { inputJsonSchema, paymentRequirement } from '../../products/offers.js';
+import { GENERATION } from '../../surfaces/surface.js';
+
+const API_VERSION = GENERATION.version!.current;
 import { SERVICE, chainIdOf, links, type DiscoveryContext } from './context.js';
 
 function productLine(product: ProductId, ctx: DiscoveryContext): string {

@@ -4,12 +4,14 @@
  * schemas from lambdas/products/responses.ts, and each paid operation's 402 example and x402 terms taken from the
  * challenge its endpoint answers.
  */
-import { ROUTES, type RouteDef } from '../../../lib/routes.js';
+import { ROUTES, type RouteDef } from '../../surfaces/routes.js';
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
 import { RESPONSE_SCHEMAS, responseJsonSchema, type ResponseSchemaName } from '../../products/responses.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../payments/challenge.js';
-import { API_VERSION } from '../../middleware/http-frame.js';
+import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../products/offers.js';
+import { GENERATION } from '../../surfaces/surface.js';
+
+const API_VERSION = GENERATION.version!.current;
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../middleware/idempotency.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
 

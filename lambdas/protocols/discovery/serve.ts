@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import middy from '@middy/core';
-import { apiVersion, httpErrors } from '../../middleware/http-frame.js';
+import { frame } from '../../middleware/http-frame.js';
+import { GENERATION } from '../../surfaces/surface.js';
 import { baseUrl, header, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { discoveryContext, type DiscoveryContext } from './context.js';
 
@@ -90,10 +91,9 @@ export interface DocumentEntryOptions {
 export function documentEntry(options: DocumentEntryOptions) {
   const cache = new DocumentCache();
   return middy<HttpEvent, HttpResult>()
-    .use(apiVersion())
-    .use(httpErrors())
+    .use(frame(GENERATION))
     .handler(async (event) => {
-      const base = baseUrl(event);
+      const base = baseUrl(event, GENERATION);
       const variant = options.variant?.(event) ?? '';
       const rejected = options.reject?.(variant, discoveryContext(base));
       if (rejected) return rejected;

@@ -6,8 +6,15 @@
  * Store layout per job:  renders/<jobId>/{image.png|image.jpg | audio.mp3, cover.png | video.mp4, manifest.json}
  */
 import type { ProductId } from '../../products/catalog.js';
-import type { AssetStore, RenderMetadata, RenderOutput, RenderProvider, RenderRequest, RenderStatus } from '../provider.js';
-import { RenderError, isRenderError } from './errors.js';
+import {
+  RenderError,
+  type AssetStore,
+  type RenderMetadata,
+  type RenderOutput,
+  type RenderProvider,
+  type RenderRequest,
+  type RenderStatus,
+} from '../provider.js';
 import { assertExecutable, defaultFfmpegPath } from './ffmpeg.js';
 import { renderImage } from './image/render-image.js';
 import { MUSIC_MODEL_VERSION, renderMusic } from './music/render-music.js';
@@ -49,7 +56,7 @@ export class LocalRenderProvider implements RenderProvider {
       const { outputs, metadata } = await this.render(prefix, request);
       await this.writeManifest(request.jobId, { state: 'done', outputs, metadata });
     } catch (error) {
-      const failure = isRenderError(error) ? error : new RenderError('Rendering failed', { cause: error });
+      const failure = error instanceof RenderError ? error : new RenderError('Rendering failed', { cause: error });
       // Best effort: the thrown error already fails the job; the manifest lets a later check agree.
       await this.writeManifest(request.jobId, { state: 'failed', error: failure.message }).catch(() => undefined);
       throw failure;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiDocument } from '../../../lambdas/protocols/discovery/openapi.js';
-import { inputJsonSchema, paymentChallenge, REASON_MISSING } from '../../../lambdas/payments/challenge.js';
+import { inputJsonSchema, paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
 import { responseJsonSchema } from '../../../lambdas/products/responses.js';
-import { ROUTES } from '../../../lib/routes.js';
+import { ROUTES } from '../../../lambdas/surfaces/routes.js';
 import { BASE, IDS, SPEC_PRICES, USDC, PAY_TO, ctx } from './fixtures.js';
 
 const doc = openApiDocument(ctx) as Record<string, any>;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { acceptedBody, mediaJob, musicBlockingBody, songRow, unknownMediaJob } from '../../../lambdas/products/views.js';
+import { acceptedBody, mediaJob, musicBlockingBody, songRow, unknownMediaJob } from '../../../lambdas/jobs/views.js';
 import {
   errorSchema,
   imageJobSchema,
@@ -17,9 +17,9 @@ import {
   validationErrorSchema,
   videoJobSchema,
 } from '../../../lambdas/products/responses.js';
-import { errorResponse } from '../../../lambdas/middleware/http-frame.js';
+import { generationErrors as errorResponse } from '../../../lambdas/middleware/error-presenters.js';
 import { NotFoundError, RateLimitedError, UnsupportedApiVersionError, ValidationError } from '../../../lambdas/shared/errors.js';
-import { paymentChallenge, REASON_MISSING } from '../../../lambdas/payments/challenge.js';
+import { paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
 import { ACCEPTED_EXAMPLES } from '../../../lambdas/products/examples.js';
 import type { JobStatus } from '../../../lambdas/store/jobs.js';
 import { IDS, ctx } from './fixtures.js';

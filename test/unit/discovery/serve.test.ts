@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from 'aws-lambda';
 import { DocumentCache, etagOf, matchesIfNoneMatch } from '../../../lambdas/protocols/discovery/serve.js';
-import { ROUTES } from '../../../lib/routes.js';
+import { ROUTES } from '../../../lambdas/surfaces/routes.js';
 import type { HttpEvent, HttpResult } from '../../../lambdas/shared/http.js';
 import { PAY_TO, USDC } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedBody, mediaJob, musicBlockingBody, songRow, titleFromPrompt, unknownMediaJob } from '../../../lambdas/products/views.js';
+import { acceptedBody, mediaJob, musicBlockingBody, songRow, titleFromPrompt, unknownMediaJob } from '../../../lambdas/jobs/views.js';
 
 import { job, urls } from '../fixtures/jobs.js';
 

@@ -1,9 +1,12 @@
 /**
- * THE route table. CDK creates one function and one API route per entry; the local gateway serves the same
- * entries by importing the same handler exports; the OpenAPI document lists the generation routes.
- * Paths are relative to the project root (entry files export `handler`).
+ * THE route table. CDK creates one function and one API route per entry (one HTTP API per surface); the local
+ * gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
+ * lists the generation routes. A path is spelled only here: everything else (the catalog, documents, payment
+ * terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
+ * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */
 export type HttpMethod = 'GET' | 'POST';
+export type SurfaceId = 'generation' | 'agents';
 
 export interface RouteDef {
   /** Stable id, used for construct ids and function names. */
@@ -11,7 +14,7 @@ export interface RouteDef {
   method: HttpMethod;
   /** API Gateway style path, parameters in braces; `{proxy+}` not used. */
   path: string;
-  surface: 'generation' | 'agents';
+  surface: SurfaceId;
   entry: string;
   operationId?: string;
   /** Paid routes are x402-protected POSTs. */
@@ -145,20 +148,34 @@ export function routePath(id: string): string {
   return route.path;
 }
 
-/** Match a concrete path against a route path template; returns path parameters or null. */
+/**
+ * Match a concrete path against a route path template; returns path parameters or null. A segment is a literal, or
+ * one `{param}` with an optional literal prefix and suffix (`{taskId}:cancel`, as A2A's `tasks/{id}:cancel`); a
+ * parameter never matches an empty string, and API Gateway's greedy `{proxy+}` is not used.
+ */
 export function matchPath(template: string, path: string): Record<string, string> | null {
   const t = template.split('/');
   const p = path.split('/');
   if (t.length !== p.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < t.length; i++) {
-    const seg = t[i];
-    if (seg.startsWith('{') && seg.endsWith('}')) {
-      if (p[i] === '') return null;
-      params[seg.slice(1, -1)] = decodeURIComponent(p[i]);
-    } else if (seg !== p[i]) {
-      return null;
+    const param = PARAM_SEGMENT.exec(t[i]);
+    if (!param) {
+      if (t[i] !== p[i]) return null;
+      continue;
     }
+    const [, prefix, name, suffix] = param;
+    const segment = p[i];
+    if (segment.length <= prefix.length + suffix.length || !segment.startsWith(prefix) || !segment.endsWith(suffix)) return null;
+    let value: string;
+    try {
+      value = decodeURIComponent(segment.slice(prefix.length, segment.length - suffix.length));
+    } catch {
+      return null; // a malformed escape names no resource
+    }
+    params[name] = value;
   }
   return params;
 }
+
+const PARAM_SEGMENT = /^([^{}]*)\{([A-Za-z_][A-Za-z0-9_]*)\}([^{}]*)$/;

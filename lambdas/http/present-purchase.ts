@@ -1,0 +1,30 @@
+/**
+ * The generation surface's presenter of a job purchase: 202 with the accepted body and the receipt, 200 with the
+ * finished job for a blocking call, and the offer's 402 for a refusal (through the one refusal-to-402 function).
+ */
+import type { JobPurchase } from '../jobs/purchase.js';
+import { acceptedBody, mediaJob, musicBlockingBody } from '../jobs/views.js';
+import type { Offer } from '../payments/core/types.js';
+import { encodeBase64Json } from '../payments/types.js';
+import { paymentCore } from '../payments/backend.js';
+import { paymentRequired } from '../middleware/payment.js';
+import { json, type HttpResult } from '../shared/http.js';
+import { urlsFor } from './urls.js';
+
+export function presentPurchase(result: JobPurchase, offer: Offer, base: string): HttpResult {
+  const urls = urlsFor(base);
+  switch (result.type) {
+    case 'refused':
+      throw paymentRequired(paymentCore().refusal(offer, result.reason));
+    case 'finished': {
+      const body = result.job.product === 'create_music' ? musicBlockingBody(result.job, urls) : mediaJob(result.job, urls);
+      return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });
+    }
+    case 'accepted': {
+      const body = acceptedBody(result.job, urls);
+      // No PAYMENT-RESPONSE while the settlement's outcome is unknown: there is no receipt to give yet.
+      const receipt: Record<string, string> = result.receipt ? { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) } : {};
+      return json(202, body, { ...receipt, Location: String(body.pollUrl) });
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Purchase a job with a verified payment (spec "The paid request, in order", steps 7 to 9). Returns what happened,
+ * never an HTTP answer: each surface's presenter turns the result into its own shape (a 202/200/402 on HTTP, a tool
+ * result on MCP). Settlement happens here, not in a middleware's `after` (docs/decisions/0001).
+ *
+ *  1. lock the authorization and write the job `reserved`: one ledger transaction, before money moves;
+ *  2. settle through the payment core:
+ *     - refused (nothing moved): void the job, release the lock → `refused`;
+ *     - unknown outcome, x402 (a transfer broadcast without a receipt): keep the job reserved and the lock held;
+ *       the chain decides and the sweeper reconciles → `accepted` without a receipt;
+ *     - unknown outcome, token (the issuer may have charged; no status lookup): void the job and keep the lock
+ *       `uncertain` → `refused`: nothing runs, the token cannot pay twice;
+ *  3. settled: record the receipt and queue the job in one ledger transaction;
+ *  4. start the product's execution (named by the job id); on failure the sweeper starts it;
+ *  5. `accepted` with the receipt, or for a blocking call wait (within the budget) → `finished`.
+ * After step 2 settles nothing throws: the buyer paid and the job will run.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ProductId } from '../products/catalog.js';
+import type { AcceptedPayment, Settlement, SettleOptions } from '../payments/core/types.js';
+import type { PaymentReceipt } from '../payments/types.js';
+import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js';
+import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
+import type { WorkflowStarter } from '../store/workflow.js';
+import { logger } from '../shared/logger.js';
+
+export interface PurchaseDeps {
+  jobs: Pick<JobStore, 'get' | 'reserveItem' | 'queueItem' | 'voidItem'>;
+  ledger: Pick<PaymentLedger, 'lock' | 'markCharging' | 'markSettled' | 'markFailed'>;
+  /** The payment core's settlement: moves the money, waits for a receipt no later than `deadline`. */
+  settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
+  workflow: Pick<WorkflowStarter, 'start'>;
+  providerName: string;
+  now?: () => Date;
+  newId?: () => string;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface PurchaseInput {
+  product: ProductId;
+  request: Record<string, unknown>;
+  payment: AcceptedPayment;
+  /** Wait for the asset (`?async=false`) up to this many ms; 0 answers at once. */
+  blockingWaitMs: number;
+  /**
+   * Epoch ms by which the answer must be on its way (the function's time-out less a margin): the settlement's
+   * receipt wait and the blocking wait end by then, so a paid buyer never meets a time-out after money moved.
+   */
+  deadline?: number;
+}
+
+export type JobPurchase =
+  /** Nothing was charged (or, for a token of unknown outcome, nothing runs): answer with the offer's 402. */
+  | { type: 'refused'; reason: string }
+  /** The job is taken; `receipt` is absent while the settlement's outcome is still unknown. */
+  | { type: 'accepted'; job: JobRecord; receipt?: PaymentReceipt }
+  /** A blocking call whose job reached `completed` or `failed` within the budget. */
+  | { type: 'finished'; job: JobRecord; receipt: PaymentReceipt };
+
+export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Promise<JobPurchase> {
+  const job = newJob(deps, input);
+  const log = logger.createChild({ persistentKeys: { jobId: job.jobId, payer: job.payer, product: job.product } });
+  const { payment } = input;
+
+  try {
+    await deps.ledger.lock(
+      { nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: `job#${job.jobId}` },
+      deps.jobs.reserveItem(job),
+    );
+  } catch (error) {
+    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
+    throw error;
+  }
+  // A token's issuer has no status lookup: mark the attempt first, so the sweeper never delivers a job whose charge
+  // was never sent (a crash here leaves `locked`, which it voids and releases).
+  if (payment.kind === 'token') await deps.ledger.markCharging(payment.nonceKey);
+
+  const settlement = await deps.settle(payment, { deadline: input.deadline });
+  if (settlement.type !== 'settled') {
+    log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
+    if (settlement.type === 'unknown-outcome' && payment.kind === 'x402') {
+      log.error('settlement outcome unknown; the sweeper reconciles the job against the chain', { reason: settlement.reason });
+      return { type: 'accepted', job };
+    }
+    const outcome = settlement.type === 'refused' ? 'nothing-moved' : 'may-have-moved';
+    try {
+      await deps.ledger.markFailed(payment.nonceKey, settlement.reason, outcome, deps.jobs.voidItem(job.jobId, settlement.reason));
+    } catch (error) {
+      // The job stays reserved with its lock; the sweeper voids it later. Still a refusal: nothing runs.
+      log.error('could not void the job; the sweeper does', { error: (error as Error).message });
+    }
+    return { type: 'refused', reason: settlement.reason };
+  }
+
+  // From here on money has moved: record, start, and answer whatever a dependency does.
+  const { receipt } = settlement;
+  try {
+    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.jobs.queueItem(job.jobId, receipt.transaction));
+    Object.assign(job, { status: 'queued', transaction: receipt.transaction });
+    try {
+      await deps.workflow.start(job.jobId, job.product);
+    } catch (error) {
+      log.error('execution not started; the sweeper starts it', { error: (error as Error).message });
+    }
+  } catch (error) {
+    // The job stays `reserved`; the sweeper reads the chain, records the receipt and starts it.
+    log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: receipt.transaction });
+  }
+  log.info('job accepted', { transaction: receipt.transaction });
+
+  if (input.blockingWaitMs > 0) {
+    const budget = Math.min(input.blockingWaitMs, (input.deadline ?? Infinity) - Date.now());
+    const finished = await waitForFinal(deps, job.jobId, budget);
+    // Beyond the wait budget the job still completes; the accepted answer says where to poll.
+    if (finished) return { type: 'finished', job: finished, receipt };
+  }
+  return { type: 'accepted', job, receipt };
+}
+
+function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {
+  const at = (deps.now ?? (() => new Date()))();
+  const { payment } = input;
+  return {
+    jobId: (deps.newId ?? randomUUID)(),
+    product: input.product,
+    status: 'reserved',
+    request: input.request,
+    provider: deps.providerName,
+    payer: payment.payer,
+    paymentKind: payment.kind,
+    nonceKey: payment.nonceKey,
+    ...(payment.kind === 'x402' ? { validBefore: Number(payment.payload.payload.authorization.validBefore) } : {}),
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+    expiresAt: Math.floor(at.getTime() / 1000) + JOB_TTL_SECONDS,
+  };
+}
+
+async function waitForFinal(deps: PurchaseDeps, jobId: string, budgetMs: number): Promise<JobRecord | undefined> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const deadline = Date.now() + budgetMs;
+  let delay = 100;
+  while (Date.now() < deadline) {
+    await sleep(Math.min(delay, Math.max(0, deadline - Date.now())));
+    try {
+      const job = await deps.jobs.get(jobId);
+      if (job && (job.status === 'completed' || job.status === 'failed')) return job;
+    } catch {
+      // a failed poll only shortens the wait; the buyer can still poll
+    }
+    delay = Math.min(delay * 2, 1000);
+  }
+  return undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * Error presenters: each turns the typed errors of lambdas/shared/errors.ts into one surface's bodies, matching by
+ * class. The generation surface's shapes are the spec's (Errors, "Error bodies"): `detail`/`code`, the 422
+ * `detail[]`, the song 404 `{error}`, and the 402 challenge.
+ */
+import {
+  DependencyError,
+  IdempotencyInProgressError,
+  IdempotentReplay,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitedError,
+  UnsupportedApiVersionError,
+  ValidationError,
+} from '../shared/errors.js';
+import { json, type HttpResult } from '../shared/http.js';
+import { logger } from '../shared/logger.js';
+import { encodeBase64Json } from '../payments/types.js';
+import type { HttpRequest } from './types.js';
+
+export function generationErrors(error: unknown, request?: HttpRequest): HttpResult {
+  if (error instanceof IdempotentReplay) {
+    return { ...error.response, headers: { ...error.response.headers } };
+  }
+  if (error instanceof UnsupportedApiVersionError) {
+    return json(400, { detail: error.message, code: 'unsupported_api_version' });
+  }
+  if (error instanceof PaymentRequiredError) {
+    return json(402, error.challenge, { 'PAYMENT-REQUIRED': encodeBase64Json(error.challenge), ...error.extraHeaders });
+  }
+  if (error instanceof ValidationError) {
+    return json(422, { detail: error.issues });
+  }
+  if (error instanceof RateLimitedError) {
+    return json(429, { detail: error.message, code: 'rate_limited' }, { 'Retry-After': String(error.retryAfterSeconds) });
+  }
+  if (error instanceof NotFoundError) {
+    return json(404, { error: error.message });
+  }
+  if (error instanceof IdempotencyInProgressError) {
+    return json(409, { detail: error.message, code: 'idempotency_in_progress' }, { 'Retry-After': '2' });
+  }
+  // A storage, chain, facilitator or issuer failure before money moved: retryable, and nothing was charged.
+  if (error instanceof DependencyError) {
+    logger.error('dependency failure', { error: describe(error), path: request?.event.rawPath });
+    return json(503, { detail: 'A dependency is unavailable; nothing was charged. Retry with backoff.', code: 'unavailable' }, { 'Retry-After': '2' });
+  }
+  logger.error('unhandled error', { error: describe(error), path: request?.event.rawPath });
+  return json(500, { detail: 'Internal server error; nothing was charged. Retry with backoff.', code: 'internal_error' });
+}
+
+function describe(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    return { name: error.name, message: error.message, cause: error.cause instanceof Error ? error.cause.message : undefined };
+  }
+  return { value: String(error) };
+}

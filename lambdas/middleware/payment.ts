@@ -1,0 +1,43 @@
+/**
+ * The Middy adapter of the payment core for HTTP routes. It runs before body validation (the spec's 402 comes
+ * first): the core decides on the offer and the classified header, and this adapter only switches on the
+ * decision — a refusal becomes the 402, a verified payment is left in `request.internal.payment` for the purchase
+ * use case, which locks and settles it after validation (docs/decisions/0001).
+ */
+import { PaymentRequiredError } from '../shared/errors.js';
+import { header } from '../shared/http.js';
+import { classifyPaymentHeader, PAYMENT_HEADER, type PaymentHeader } from '../payments/core/header.js';
+import type { PaymentCore } from '../payments/core/server.js';
+import type { Offer, PaymentRefusal } from '../payments/core/types.js';
+import type { HttpMiddleware, HttpRequest } from './types.js';
+
+/** The request's payment header, read and classified once; the rate limit, idempotency and payment share it. */
+export function paymentHeaderOf(request: HttpRequest): PaymentHeader {
+  request.internal.paymentHeader ??= classifyPaymentHeader(header(request.event, PAYMENT_HEADER));
+  return request.internal.paymentHeader;
+}
+
+/** The one place a refusal of the payment core becomes an HTTP 402 (the frame's presenter writes the body). */
+export function paymentRequired(refusal: PaymentRefusal): PaymentRequiredError {
+  return new PaymentRequiredError(refusal.challenge, refusal.headers);
+}
+
+export interface PaymentOptions {
+  /** The offer this request pays for (its resource URL depends on the request's base URL). */
+  offer: (request: HttpRequest) => Offer;
+  core: () => PaymentCore;
+}
+
+export function payment(options: PaymentOptions): HttpMiddleware {
+  const before = async (request: HttpRequest) => {
+    const decision = await options.core().decide(options.offer(request), paymentHeaderOf(request));
+    switch (decision.type) {
+      case 'challenge':
+      case 'invalid':
+        throw paymentRequired(decision);
+      case 'verified':
+        request.internal.payment = decision.payment;
+    }
+  };
+  return { name: 'payment', before };
+}

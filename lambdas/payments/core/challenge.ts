@@ -1,0 +1,60 @@
+/**
+ * The x402 v2 payment requirement and 402 challenge of an Offer. Everything in them comes from the offer (price,
+ * resource, schema) and the seller's terms (network, asset, payTo), so a document built from the same offer
+ * cannot disagree with what the route charges.
+ */
+import { formatUsd } from '../../shared/money.js';
+import { USDC_DOMAIN, X402_VERSION, type PaymentChallenge, type PaymentRequirement } from '../types.js';
+import type { Offer } from './types.js';
+
+export interface PaymentTerms {
+  network: string;
+  usdcAddress: `0x${string}`;
+  payTo: `0x${string}`;
+}
+
+export const REASON_MISSING = 'PAYMENT-SIGNATURE header is required';
+export const REASON_UNREADABLE = 'Payment authorization missing';
+export const REASON_TOKENS_NOT_ACCEPTED = 'Agent-payment tokens are not accepted here';
+
+export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
+  const amount = offer.amount.toString();
+  return {
+    scheme: 'exact',
+    network: terms.network,
+    maxAmountRequired: amount,
+    amount,
+    asset: terms.usdcAddress,
+    payTo: terms.payTo,
+    maxTimeoutSeconds: offer.timeoutSeconds,
+    resource: offer.resource,
+    description: offer.description,
+    mimeType: offer.mimeType,
+    ...(offer.docs ? { docs: offer.docs } : {}),
+    extra: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
+    outputSchema: {
+      input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
+      output: { type: 'json', example: offer.outputExample },
+    },
+  };
+}
+
+export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: string): PaymentChallenge {
+  return {
+    x402Version: X402_VERSION,
+    error,
+    resource: { url: offer.resource, description: offer.description, mimeType: offer.mimeType },
+    accepts: [paymentRequirement(offer, terms)],
+    extensions: offer.bazaar
+      ? {
+          bazaar: {
+            discoverable: true,
+            category: offer.bazaar.category,
+            tags: offer.bazaar.tags,
+            input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
+            output: { type: 'json', example: offer.outputExample },
+          },
+        }
+      : {},
+  };
+}

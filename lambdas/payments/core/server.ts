@@ -1,0 +1,108 @@
+/**
+ * The payment core, framework-free (in the manner of @x402/core's resource server): given an Offer and the
+ * classified payment header it decides challenge | invalid | verified, and given a verified payment it moves the
+ * money and says settled | refused | unknown-outcome. It never writes storage and never builds an HTTP answer:
+ * the ledger locks, the purchase use case orders the steps, and each surface's adapter presents the result.
+ *
+ * A dependency that cannot answer (the chain, a facilitator, the issuer's key set) throws a DependencyError:
+ * "we could not check" is never answered as "you did not pay".
+ */
+import { randomUUID } from 'node:crypto';
+import { logger } from '../../shared/logger.js';
+import type { ChargeResult, PaymentChallenge, PaymentSettler, PaymentVerifier } from '../types.js';
+import type { TokenVerifier } from '../token/verify.js';
+import type { TokenCharger } from '../token/charge.js';
+import type { PaymentHeader } from './header.js';
+import {
+  paymentChallenge,
+  paymentRequirement,
+  REASON_MISSING,
+  REASON_TOKENS_NOT_ACCEPTED,
+  REASON_UNREADABLE,
+  type PaymentTerms,
+} from './challenge.js';
+import type { AcceptedPayment, Offer, PaymentDecision, PaymentRefusal, Settlement, SettleOptions } from './types.js';
+
+export interface TokenBackend {
+  verifier: Pick<TokenVerifier, 'verify'>;
+  charger: Pick<TokenCharger, 'charge'>;
+}
+
+export interface PaymentCoreDeps {
+  terms: () => PaymentTerms;
+  /** x402: verification and settlement (self-settlement with a gas key, or a remote facilitator). */
+  x402: () => { verifier: PaymentVerifier; settler: PaymentSettler };
+  /** Agent-payment tokens; null when no issuer is configured (tokens are then refused with 402). */
+  tokens: () => TokenBackend | null;
+  /** The PAYMENT-REFERENCE of an unreadable header (for support to find the log line). */
+  newReference?: () => string;
+}
+
+export class PaymentCore {
+  private readonly newReference: () => string;
+
+  constructor(private readonly deps: PaymentCoreDeps) {
+    this.newReference = deps.newReference ?? randomUUID;
+  }
+
+  terms(): PaymentTerms {
+    return this.deps.terms();
+  }
+
+  /**
+   * The 402 of an offer, with a reason (a refused payment) or the "nothing attached" reason. The challenge is built
+   * when first read: an adapter that only needs the reason (an MCP tool error) never builds it.
+   */
+  refusal(offer: Offer, reason: string = REASON_MISSING, headers: Record<string, string> = {}): PaymentRefusal {
+    const terms = this.deps.terms;
+    let challenge: PaymentChallenge | undefined;
+    const build = () => (challenge ??= paymentChallenge(offer, terms(), reason));
+    if (reason === REASON_MISSING) {
+      return { type: 'challenge', headers, get challenge() { return build(); } };
+    }
+    return { type: 'invalid', reason, headers, get challenge() { return build(); } };
+  }
+
+  async decide(offer: Offer, header: PaymentHeader): Promise<PaymentDecision> {
+    switch (header.kind) {
+      case 'none':
+        return this.refusal(offer);
+      case 'unreadable': {
+        const reference = this.newReference();
+        logger.warn('unreadable payment header', { reference, length: header.length, offer: offer.id });
+        return this.refusal(offer, REASON_UNREADABLE, { 'PAYMENT-REFERENCE': reference });
+      }
+      case 'token': {
+        const tokens = offer.accepts.includes('token') ? this.deps.tokens() : null;
+        if (!tokens) return this.refusal(offer, REASON_TOKENS_NOT_ACCEPTED);
+        const result = await tokens.verifier.verify(header.token, { amount: offer.amount, product: offer.id });
+        if (result.ok) return { type: 'verified', payment: result.payment };
+        logger.info('token refused', { reason: result.reason, offer: offer.id });
+        return this.refusal(offer, result.reason);
+      }
+      case 'x402': {
+        if (!offer.accepts.includes('x402')) return this.refusal(offer, 'x402 payments are not accepted here');
+        const result = await this.deps.x402().verifier.verify(header.payload, paymentRequirement(offer, this.deps.terms()));
+        if (result.ok) return { type: 'verified', payment: result.payment };
+        logger.info('payment refused', { reason: result.reason, payer: header.payload.payload.authorization.from, offer: offer.id });
+        return this.refusal(offer, result.reason);
+      }
+    }
+  }
+
+  /** Moves the money: settles an x402 authorization or charges a token. */
+  async settle(payment: AcceptedPayment, options: SettleOptions = {}): Promise<Settlement> {
+    let result: ChargeResult;
+    if (payment.kind === 'token') {
+      const tokens = this.deps.tokens();
+      if (!tokens) return { type: 'refused', reason: REASON_TOKENS_NOT_ACCEPTED };
+      result = await tokens.charger.charge(payment);
+    } else {
+      result = await this.deps.x402().settler.settle(payment, options);
+    }
+    if (result.ok) {
+      return { type: 'settled', receipt: { success: true, transaction: result.transaction, network: result.network, payer: result.payer } };
+    }
+    return result.broadcast ? { type: 'unknown-outcome', reason: result.reason } : { type: 'refused', reason: result.reason };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * A product as an Offer of the payment core: price, resource, schema and discovery metadata all from the catalog
+ * and the route table, so the 402, the discovery documents and the MCP/A2A pointers are built from one object.
+ */
+import { z } from 'zod';
+import { ALL_PAYMENT_KINDS, type Offer } from '../payments/core/types.js';
+import { paymentChallenge as offerChallenge, paymentRequirement as offerRequirement, type PaymentTerms } from '../payments/core/challenge.js';
+import { MAX_TIMEOUT_SECONDS, type PaymentChallenge, type PaymentRequirement } from '../payments/types.js';
+import { routePath } from '../surfaces/routes.js';
+import { PRODUCTS, type ProductId } from './catalog.js';
+import { ACCEPTED_EXAMPLES } from './examples.js';
+
+const inputSchemas = new Map<ProductId, Record<string, unknown>>();
+
+/** The JSON Schema of a product's request body, generated once from its zod schema. */
+export function inputJsonSchema(product: ProductId): Record<string, unknown> {
+  let schema = inputSchemas.get(product);
+  if (!schema) {
+    schema = z.toJSONSchema(PRODUCTS[product].schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    inputSchemas.set(product, schema);
+  }
+  return schema;
+}
+
+export function productOffer(product: ProductId, baseUrl: string): Offer {
+  const p = PRODUCTS[product];
+  return {
+    id: product,
+    amount: p.amount,
+    resource: `${baseUrl}${p.path}`,
+    description: p.description,
+    method: 'POST',
+    inputSchema: inputJsonSchema(product),
+    outputExample: ACCEPTED_EXAMPLES[product],
+    mimeType: 'application/json',
+    timeoutSeconds: MAX_TIMEOUT_SECONDS,
+    accepts: ALL_PAYMENT_KINDS,
+    docs: `${baseUrl}${routePath('OpenApi')}`,
+    bazaar: { category: p.category, tags: p.tags },
+  };
+}
+
+/** The x402 requirement of a product (what its 402 `accepts` and every discovery document advertise). */
+export function paymentRequirement(product: ProductId, baseUrl: string, terms: PaymentTerms): PaymentRequirement {
+  return offerRequirement(productOffer(product, baseUrl), terms);
+}
+
+export function paymentChallenge(product: ProductId, baseUrl: string, terms: PaymentTerms, error: string): PaymentChallenge {
+  return offerChallenge(productOffer(product, baseUrl), terms, error);
+}
+
+export { REASON_MISSING, REASON_UNREADABLE, type PaymentTerms } from '../payments/core/challenge.js';

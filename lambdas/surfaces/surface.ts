@@ -1,0 +1,73 @@
+/**
+ * The surfaces of the service as definitions. A Surface is what one public HTTP API is: its routes (the route
+ * table's slice), where its base URL comes from, its error presenter and version policy (the frame of every entry),
+ * and the identity its discovery documents publish. CDK builds one HTTP API per surface from this (lib/surface-api.ts)
+ * and the embedded runtime one gateway per surface (lib/local/runtime.ts); an entry file names its surface.
+ */
+import type { SurfaceFrame } from '../middleware/types.js';
+import { generationErrors } from '../middleware/error-presenters.js';
+import { ROUTES, type RouteDef, type SurfaceId } from './routes.js';
+
+export interface Surface extends SurfaceFrame {
+  id: SurfaceId;
+  /** Description of its HTTP API. */
+  description: string;
+  /** The variable that pins its public base URL (else the request's forwarded host decides). */
+  baseUrlEnv: string;
+  /** Its port on the embedded default. */
+  port: { env: string; default: number };
+  /** The variable under which runtime.json and the stack outputs publish its URL. */
+  urlKey: string;
+  /** Who sells, as every discovery document of the surface names it. */
+  identity: { name: string; provider: string; summary: string; version: string };
+}
+
+export const GENERATION: Surface = {
+  id: 'generation',
+  description: 'Pay-per-call generation surface (x402)',
+  baseUrlEnv: 'PUBLIC_BASE_URL',
+  port: { env: 'GENERATION_PORT', default: 3000 },
+  urlKey: 'baseUrl',
+  version: { header: 'Service-API-Version', current: '1' },
+  presentError: generationErrors,
+  identity: {
+    name: 'Paycall generation API',
+    provider: 'Paycall',
+    summary:
+      'Pay-per-call music, video and image generation. No account and no API key: each paid call is settled in USDC ' +
+      'on Base over x402 v2 (scheme exact, EIP-3009), and the payment is the authentication.',
+    version: '1.0.0',
+  },
+};
+
+/**
+ * The agent studio (not served yet: it has no routes, so neither CDK nor the embedded runtime builds it). Its
+ * version header behaviour is "not shown" in the spec: it neither checks nor sets one. Its routes other than A2A
+ * answer an Error body, as the generation surface's presenter does.
+ */
+export const AGENTS: Surface = {
+  id: 'agents',
+  description: 'Agent studio: published agents, paid runs (x402)',
+  baseUrlEnv: 'AGENTS_PUBLIC_BASE_URL',
+  port: { env: 'AGENTS_PORT', default: 3001 },
+  urlKey: 'agentsUrl',
+  version: null,
+  presentError: generationErrors,
+  identity: {
+    name: 'Paycall agent studio',
+    provider: 'Paycall',
+    summary: 'Published agents that do real analysis, run per call and paid in USDC on Base over x402.',
+    version: '0.3.0',
+  },
+};
+
+export const SURFACES: readonly Surface[] = [GENERATION, AGENTS];
+
+export function surfaceRoutes(surface: Surface): RouteDef[] {
+  return ROUTES.filter((route) => route.surface === surface.id);
+}
+
+/** The surfaces that have routes: the ones CDK deploys and the embedded runtime serves. */
+export function servedSurfaces(): Surface[] {
+  return SURFACES.filter((surface) => surfaceRoutes(surface).length > 0);
+}

@@ -1,0 +1,117 @@
+/**
+ * How every function of the stack is built: Node.js 22 (arm64, or x86_64 with the bundled ffmpeg), bundled with
+ * local esbuild (no Docker), traced, with its own log group; and the record of what each synthesised function runs,
+ * which the embedded runtime reads to map the template back to handler entries.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Duration, RemovalPolicy, Size, type Stack } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { ENV } from '../lambdas/shared/config.js';
+import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
+
+/** `paid`: x402 POSTs (write all tables, start executions); `read`: read the jobs table; `none`: nothing. */
+export type RouteRole = 'paid' | 'read' | 'none';
+
+/** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
+export type FunctionEntry =
+  | { kind: 'route'; id: string; entry: string; role: RouteRole; route: RouteDef }
+  | { kind: 'task'; id: string; entry: string; task: WorkflowTaskDef }
+  | { kind: 'sweeper'; id: string; entry: string };
+
+/**
+ * Workflow tasks that run ffmpeg (the local render provider encodes audio/video during submit). There is no arm64
+ * ffmpeg installed and no Docker to fetch one, so these run on x86_64 with the static linux-x64 binary that
+ * @ffmpeg-installer already put in node_modules, copied into the bundle as bin/ffmpeg (FFMPEG_PATH).
+ */
+export const FFMPEG_TASKS = new Set(['SubmitRender']);
+const FFMPEG_SOURCE = 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg';
+const FFMPEG_LAMBDA_PATH = '/var/task/bin/ffmpeg';
+
+export interface FunctionFactoryOptions {
+  projectRoot: string;
+  logRetention: logs.RetentionDays;
+  /** Inline placeholders for missing entry files (assertion tests only). */
+  allowMissingEntries?: boolean;
+}
+
+export class FunctionFactory {
+  /** Functions by route/task id (and the sweeper's id). */
+  readonly functions: Record<string, NodejsFunction> = {};
+  /** Synthesised logical id of each AWS::Lambda::Function → what it runs. */
+  readonly entries: Record<string, FunctionEntry> = {};
+
+  constructor(
+    private readonly stack: Stack,
+    private readonly options: FunctionFactoryOptions,
+  ) {}
+
+  make(
+    id: string,
+    def: { entry: string; timeoutSeconds?: number; memoryMb?: number },
+    environment: Record<string, string>,
+    entry: FunctionEntry,
+    withFfmpeg = false,
+  ): NodejsFunction {
+    const logGroup = new logs.LogGroup(this.stack, `${id}Logs`, { retention: this.options.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const entryPath = path.join(this.options.projectRoot, def.entry);
+    const placeholder = this.options.allowMissingEntries && !existsSync(entryPath);
+    const fn = new NodejsFunction(this.stack, id, {
+      description: `${entry.kind} ${id} (${def.entry})`,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: withFfmpeg ? lambda.Architecture.X86_64 : lambda.Architecture.ARM_64,
+      memorySize: def.memoryMb ?? 256,
+      // Encoding works in /tmp (see lambdas/render/local/workdir.ts).
+      ...(withFfmpeg ? { ephemeralStorageSize: Size.gibibytes(2) } : {}),
+      timeout: Duration.seconds(def.timeoutSeconds ?? 10),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup,
+      environment: { ...environment, ...(withFfmpeg ? { [ENV.ffmpegPath]: FFMPEG_LAMBDA_PATH } : {}) },
+      projectRoot: this.options.projectRoot,
+      depsLockFilePath: path.join(this.options.projectRoot, 'package-lock.json'),
+      ...(placeholder ? placeholderCode(def.entry) : { entry: entryPath, handler: 'handler', bundling: bundling(withFfmpeg) }),
+    });
+    this.functions[id] = fn;
+    this.entries[this.stack.getLogicalId(fn.node.defaultChild as lambda.CfnFunction)] = entry;
+    return fn;
+  }
+}
+
+function placeholderCode(entry: string) {
+  return {
+    code: lambda.Code.fromInline(`exports.handler = async () => { throw new Error('placeholder: ${entry} was missing at synth'); };`),
+    handler: 'index.handler',
+  };
+}
+
+function bundling(withFfmpeg: boolean) {
+  return {
+    minify: true,
+    sourceMap: true,
+    sourceMapMode: SourceMapMode.DEFAULT,
+    sourcesContent: false,
+    target: 'node22',
+    format: OutputFormat.ESM,
+    mainFields: ['module', 'main'],
+    // ESM bundles of CommonJS dependencies still call require(): give them one.
+    banner: "import { createRequire as __paycallCreateRequire } from 'node:module'; const require = __paycallCreateRequire(import.meta.url);",
+    // The nodejs22.x runtime ships AWS SDK v3; keeping it out makes bundles small and bundling fast.
+    externalModules: ['@aws-sdk/*'],
+    ...(withFfmpeg ? { commandHooks: ffmpegHooks() } : {}),
+  };
+}
+
+function ffmpegHooks() {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => [
+      `test -x "${inputDir}/${FFMPEG_SOURCE}" || { echo "${FFMPEG_SOURCE} is missing: run npm ci (it ships the linux-x64 ffmpeg)" >&2; exit 1; }`,
+      `mkdir -p "${outputDir}/bin"`,
+      `cp "${inputDir}/${FFMPEG_SOURCE}" "${outputDir}/bin/ffmpeg"`,
+      `chmod 755 "${outputDir}/bin/ffmpeg"`,
+    ],
+  };
+}
