@@ -6,7 +6,7 @@ import { assetConfig, httpConfig, storeConfig } from '../shared/config.js';
 import { JobStore } from '../store/jobs.js';
 import { mediaJob, unknownMediaJob } from '../jobs/views.js';
 import { GENERATION } from '../surfaces/surface.js';
-import { urlsFor } from './urls.js';
+import { urlsFor } from '../jobs/urls.js';
 
 export function pollEntry(read: (event: HttpEvent) => Promise<HttpResult>) {
   for (const check of [storeConfig, assetConfig, httpConfig]) check();

@@ -9,7 +9,7 @@ import { encodeBase64Json } from '../payments/types.js';
 import { paymentCore } from '../payments/backend.js';
 import { paymentRequired } from '../middleware/payment.js';
 import { json, type HttpResult } from '../shared/http.js';
-import { urlsFor } from './urls.js';
+import { urlsFor } from '../jobs/urls.js';
 
 export function presentPurchase(result: JobPurchase, offer: Offer, base: string): HttpResult {
   const urls = urlsFor(base);

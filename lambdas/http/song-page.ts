@@ -4,7 +4,7 @@ import { GENERATION } from '../surfaces/surface.js';
 import { JobStore } from '../store/jobs.js';
 import { songRow } from '../jobs/views.js';
 import { baseUrl } from '../shared/http.js';
-import { urlsFor } from './urls.js';
+import { urlsFor } from '../jobs/urls.js';
 
 const jobs = new JobStore();
 

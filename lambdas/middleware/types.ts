@@ -21,12 +21,4 @@ export function addResponseHeaders(request: HttpRequest, headers: Record<string,
   request.internal.responseHeaders = { ...(request.internal.responseHeaders ?? {}), ...headers };
 }
 
-/**
- * What the outer frame needs of a surface (lambdas/surfaces/surface.ts defines the surfaces; this folder never
- * imports them): its version policy and the presenter that turns a typed error into the surface's error body.
- */
-export interface SurfaceFrame {
-  /** null: the surface neither checks nor sets a version header. */
-  version: { header: string; current: string } | null;
-  presentError: (error: unknown, request?: HttpRequest) => HttpResult;
-}
+export type { SurfaceFrame } from '../surfaces/surface.js';

@@ -1,5 +1,5 @@
 /**
- * One error class per concept; each surface's error presenter (lambdas/middleware/error-presenters.ts) maps them
+ * One error class per concept; each surface's error presenter (lambdas/surfaces/error-presenters.ts) maps them
  * to that surface's bodies in one place, matching by class.
  */
 

@@ -4,9 +4,17 @@
  * and the identity its discovery documents publish. CDK builds one HTTP API per surface from this (lib/surface-api.ts)
  * and the embedded runtime one gateway per surface (lib/local/runtime.ts); an entry file names its surface.
  */
-import type { SurfaceFrame } from '../middleware/types.js';
-import { generationErrors } from '../middleware/error-presenters.js';
+import type { HttpResult } from '../shared/http.js';
+import { generationErrors } from './error-presenters.js';
 import { ROUTES, type RouteDef, type SurfaceId } from './routes.js';
+
+/** What the outer frame of every entry (lambdas/middleware/http-frame.ts) needs of a surface. */
+export interface SurfaceFrame {
+  /** null: the surface neither checks nor sets a version header. */
+  version: { header: string; current: string } | null;
+  /** Turns a typed error (lambdas/shared/errors.ts) into the surface's error answer. */
+  presentError: (error: unknown, request?: { event: { rawPath?: string } }) => HttpResult;
+}
 
 export interface Surface extends SurfaceFrame {
   id: SurfaceId;

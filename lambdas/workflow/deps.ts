@@ -1,7 +1,7 @@
 /** Task dependencies built once per cold start. */
 import { JobStore } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';
-import { renderProviderFromConfig } from '../render/index.js';
+import { renderProviderFromConfig } from './render-provider.js';
 import type { TaskDeps } from './tasks.js';
 
 let deps: TaskDeps | undefined;

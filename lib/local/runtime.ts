@@ -17,7 +17,7 @@ import { startLocalTokenIssuer } from './token-issuer.js';
 import { synthesizeForLocal, type LocalTableDefinition } from './asl.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
-import { PLACEHOLDER_COVER_KEY } from '../../lambdas/http/urls.js';
+import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,7 +1,7 @@
 /** The song lookup behind `GET /api/songs/{songId}` and `get_music_with_token`: one row, one visibility rule. */
 import { JobStore } from '../../store/jobs.js';
 import { songRow } from '../../jobs/views.js';
-import { urlsFor } from '../../http/urls.js';
+import { urlsFor } from '../../jobs/urls.js';
 import type { ReadSong } from './tools.js';
 
 export function songReader(jobs: Pick<JobStore, 'get'> = new JobStore()): ReadSong {

@@ -11,7 +11,7 @@ import { paymentCore } from '../../payments/backend.js';
 import { purchaseJob } from '../../jobs/purchase.js';
 import { purchaseDeps } from '../../jobs/deps.js';
 import { acceptedBody } from '../../jobs/views.js';
-import { urlsFor } from '../../http/urls.js';
+import { urlsFor } from '../../jobs/urls.js';
 import { logger } from '../../shared/logger.js';
 
 export type PayWithToken = (token: string, product: ProductId, request: MusicRequest, baseUrl: string) => Promise<CallToolResult>;

@@ -17,7 +17,7 @@ import {
   validationErrorSchema,
   videoJobSchema,
 } from '../../../lambdas/products/responses.js';
-import { generationErrors as errorResponse } from '../../../lambdas/middleware/error-presenters.js';
+import { generationErrors as errorResponse } from '../../../lambdas/surfaces/error-presenters.js';
 import { NotFoundError, RateLimitedError, UnsupportedApiVersionError, ValidationError } from '../../../lambdas/shared/errors.js';
 import { paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
 import { ACCEPTED_EXAMPLES } from '../../../lambdas/products/examples.js';

@@ -16,9 +16,8 @@ import {
 import { json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
 import { encodeBase64Json } from '../payments/types.js';
-import type { HttpRequest } from './types.js';
 
-export function generationErrors(error: unknown, request?: HttpRequest): HttpResult {
+export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof IdempotentReplay) {
     return { ...error.response, headers: { ...error.response.headers } };
   }

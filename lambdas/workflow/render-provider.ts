@@ -1,8 +1,8 @@
-/** The configured render provider, built once per process. */
+/** The configured render provider with its asset store, built once per process (the composition root of render/). */
 import { renderConfig } from '../shared/config.js';
 import { assetStoreFromConfig } from '../store/assets.js';
-import { LocalRenderProvider } from './local/provider.js';
-import type { RenderProvider } from './provider.js';
+import { LocalRenderProvider } from '../render/local/provider.js';
+import type { RenderProvider } from '../render/provider.js';
 
 let provider: RenderProvider | undefined;
 export function renderProviderFromConfig(): RenderProvider {

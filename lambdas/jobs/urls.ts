@@ -1,5 +1,5 @@
 import { assetConfig } from '../shared/config.js';
-import type { Urls } from '../jobs/views.js';
+import type { Urls } from './views.js';
 
 export const PLACEHOLDER_COVER_KEY = 'static/cover-placeholder.png';
 
