@@ -48,30 +48,12 @@ export class JobStore {
 
   /** The ledger item that makes a reserved job durable work (`queued`) with its receipt, as the payment settles. */
   queueItem(jobId: string, transaction: string): LedgerItem {
-    return {
-      Update: {
-        TableName: this.table,
-        Key: { jobId },
-        UpdateExpression: 'SET #status = :queued, #tx = :tx, updatedAt = :now',
-        ConditionExpression: '#status = :reserved',
-        ExpressionAttributeNames: { '#status': 'status', '#tx': 'transaction' },
-        ExpressionAttributeValues: { ':queued': 'queued', ':reserved': 'reserved', ':tx': transaction, ':now': this.now().toISOString() },
-      },
-    };
+    return { Update: this.update(jobId, 'queued', ['reserved'], { transaction }) };
   }
 
   /** The ledger item that voids a reserved job whose payment did not settle (final `failed`). */
   voidItem(jobId: string, reason: string): LedgerItem {
-    return {
-      Update: {
-        TableName: this.table,
-        Key: { jobId },
-        UpdateExpression: 'SET #status = :failed, #error = :reason, updatedAt = :now',
-        ConditionExpression: '#status = :reserved',
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':reserved': 'reserved', ':reason': `Payment not settled: ${reason}`, ':now': this.now().toISOString() },
-      },
-    };
+    return { Update: this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` }) };
   }
 
   async get(jobId: string): Promise<JobRecord | undefined> {
@@ -94,12 +76,18 @@ export class JobStore {
     return this.transition(jobId, 'failed', from, { error });
   }
 
-  private async transition(
-    jobId: string,
-    to: JobStatus,
-    from: JobStatus[],
-    set: Record<string, unknown>,
-  ): Promise<boolean> {
+  private async transition(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>): Promise<boolean> {
+    try {
+      await documentClient().send(new UpdateCommand(this.update(jobId, to, from, set)));
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** The update that moves a job from one of `from` to `to` (touching `updatedAt`) and sets `set`'s defined members. */
+  private update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>) {
     const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt' };
     const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString() };
     const assignments = ['#status = :to', '#updatedAt = :now'];
@@ -109,26 +97,15 @@ export class JobStore {
       values[`:${key}`] = value;
       assignments.push(`#${key} = :${key}`);
     }
-    const fromKeys = from.map((status, i) => {
-      values[`:from${i}`] = status;
-      return `:from${i}`;
-    });
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { jobId },
-          UpdateExpression: `SET ${assignments.join(', ')}`,
-          ConditionExpression: `attribute_exists(jobId) AND #status IN (${fromKeys.join(', ')})`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    const fromKeys = from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
+    return {
+      TableName: this.table,
+      Key: { jobId },
+      UpdateExpression: `SET ${assignments.join(', ')}`,
+      ConditionExpression: `attribute_exists(jobId) AND #status IN (${fromKeys.join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
   }
 
   /** Jobs in the given states last touched before `olderThan` (for the sweeper; a scan is fine at this scale). */

@@ -2,4 +2,7 @@
 import { storeAsset } from './tasks.js';
 import { taskDeps } from './deps.js';
 
-export const handler = (input: Parameters<typeof storeAsset>[1]) => storeAsset(taskDeps(), input);
+// Built (and the configuration checked) at cold start, not on the first task.
+const deps = taskDeps();
+
+export const handler = (input: Parameters<typeof storeAsset>[1]) => storeAsset(deps, input);

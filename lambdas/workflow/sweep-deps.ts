@@ -4,9 +4,12 @@ import { DynamoPaymentLedger } from '../store/ledger.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { authorizationUsed } from '../payments/reconcile.js';
 import type { SweepDeps } from './sweeper.js';
+import { paymentConfig, workflowConfig } from '../shared/config.js';
 
 let deps: SweepDeps | undefined;
 export function sweepDeps(): SweepDeps {
+  paymentConfig();
+  workflowConfig();
   deps ??= { jobs: new JobStore(), ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), authorizationUsed };
   return deps;
 }

@@ -5,4 +5,7 @@ import { sweepDeps } from './sweep-deps.js';
 /** Jobs untouched for this long are looked at; renders update their job when they start and end. */
 export const IDLE_SECONDS = 120;
 
-export const handler = async () => sweep(sweepDeps(), IDLE_SECONDS);
+// Built (and the configuration checked) at cold start.
+const deps = sweepDeps();
+
+export const handler = async () => sweep(deps, IDLE_SECONDS);

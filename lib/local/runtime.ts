@@ -116,6 +116,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       ...issuer.env,
     };
     await createTables(dynamo, definitions.tables, env);
+    // Before any handler module loads: functions check their configuration at cold start.
+    Object.assign(process.env, env);
 
     const loadTask = async (entry: string): Promise<TaskHandler> =>
       (await import(pathToFileURL(resolve(PROJECT_ROOT, entry)).href)).handler as TaskHandler;
@@ -126,7 +128,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
       }),
     );
-    Object.assign(process.env, env);
     const sfn = await startLocalStepFunctions({ port: 0, definitions: machines, waitTimeMs: options.renderWaitMs ?? 250 });
     stops.push(() => sfn.stop());
     for (const machine of machines) process.env[machine.envVar] = machine.stateMachineArn;

@@ -69,7 +69,8 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     } finally {
       await rpc('evm_setAutomine', [true]);
     }
-    expect(purchase).toMatchObject({ type: 'accepted', receipt: undefined });
+    expect(purchase.type).toBe('accepted');
+    expect('receipt' in purchase && purchase.receipt).toBeFalsy(); // no receipt while the outcome is unknown
     const accepted = presentPurchase(purchase, productOffer('agent_image', info.baseUrl), info.baseUrl);
     expect(accepted.statusCode).toBe(202);
     expect(accepted.headers['PAYMENT-RESPONSE']).toBeUndefined();
