@@ -26,7 +26,8 @@ export function validateBody(schema: z.ZodType): HttpMiddleware {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new ValidationError([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'model_attributes_type' }]);
     }
-    const parsed = schema.safeParse(value);
+    // reportInput: zod 4 leaves `input` out of issues otherwise, and toIssue tells "missing" from "wrong type" by it.
+    const parsed = schema.safeParse(value, { reportInput: true });
     if (!parsed.success) throw new ValidationError(parsed.error.issues.map(toIssue));
     request.internal.body = parsed.data;
   };

@@ -11,7 +11,7 @@
  *                may have moved: the row stays, `uncertain`, so the authorization can never pay twice.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient, failedConditionIndex } from './dynamo.js';
+import { documentClient, failedConditionIndex, isConditionalFailure } from './dynamo.js';
 import { storeConfig } from '../shared/config.js';
 
 /** One more item of a ledger transaction (a Put, Update, Delete or ConditionCheck on another table). */
@@ -79,7 +79,7 @@ export class DynamoPaymentLedger implements PaymentLedger {
   }
 
   async markCharging(nonceKey: string): Promise<void> {
-    await documentClient().send(
+    await this.send(
       new UpdateCommand({
         TableName: this.table,
         Key: { pk: nonceKey },
@@ -89,6 +89,16 @@ export class DynamoPaymentLedger implements PaymentLedger {
         ExpressionAttributeValues: { ':charging': 'charging', ':locked': 'locked', ':now': this.now().toISOString() },
       }),
     );
+  }
+
+  /** A single write whose failed condition means the row is not in the state the purchase left it in. */
+  private async send(command: UpdateCommand): Promise<void> {
+    try {
+      await documentClient().send(command);
+    } catch (error) {
+      if (isConditionalFailure(error)) throw new PurchaseConflictError(`the ledger row is no longer locked`, { cause: error });
+      throw error;
+    }
   }
 
   /** `transaction` is the hash, or `reconciled` when the sweeper learnt from the chain that the authorization was used. */
@@ -107,16 +117,26 @@ export class DynamoPaymentLedger implements PaymentLedger {
   }
 
   async markFailed(nonceKey: string, reason: string, outcome: 'nothing-moved' | 'may-have-moved', item?: LedgerItem): Promise<void> {
+    // A settled payment is never released or marked uncertain, whatever the caller's item says.
     const row: LedgerItem =
       outcome === 'nothing-moved'
-        ? { Delete: { TableName: this.table, Key: { pk: nonceKey } } }
+        ? {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: nonceKey },
+              ConditionExpression: 'attribute_not_exists(pk) OR #state <> :settled',
+              ExpressionAttributeNames: { '#state': 'state' },
+              ExpressionAttributeValues: { ':settled': 'settled' },
+            },
+          }
         : {
             Update: {
               TableName: this.table,
               Key: { pk: nonceKey },
               UpdateExpression: 'SET #state = :uncertain, reason = :reason',
+              ConditionExpression: 'attribute_exists(pk) AND #state <> :settled',
               ExpressionAttributeNames: { '#state': 'state' },
-              ExpressionAttributeValues: { ':uncertain': 'uncertain', ':reason': reason },
+              ExpressionAttributeValues: { ':uncertain': 'uncertain', ':reason': reason, ':settled': 'settled' },
             },
           };
     await this.transact([row, item]);

@@ -1,49 +1,133 @@
 import { describe, expect, it, vi } from 'vitest';
-import { sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
+import { RESERVED_GRACE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
+import type { LedgerItem, LockState } from '../../../lambdas/store/ledger.js';
 
 const job = (jobId: string, status: JobStatus): JobRecord =>
-  ({ jobId, status, product: 'agent_image', nonceKey: `eip155:8453:0xa:0xb:0x${jobId}` }) as JobRecord;
+  ({ jobId, status, product: 'agent_image', paymentKind: 'x402', nonceKey: `eip155:8453:0xa:0xb:0x${jobId}` }) as JobRecord;
+const tokenJob = (jobId: string): JobRecord =>
+  ({ jobId, status: 'reserved', product: 'agent_image', paymentKind: 'token', nonceKey: `token:iss:${jobId}` }) as JobRecord;
+
+/** The job store's ledger items, tagged so a test can see which one travelled with which ledger move. */
+const queueMark = (jobId: string, transaction: string) => ({ queue: [jobId, transaction] }) as unknown as LedgerItem;
+const voidMark = (jobId: string, reason: string) => ({ void: [jobId, reason] }) as unknown as LedgerItem;
 
 function deps(jobs: JobRecord[], over: Partial<SweepDeps> = {}) {
-  return {
+  const base = {
     jobs: {
       listStale: vi.fn(async (_: Date, statuses: JobStatus[] = ['queued', 'processing']) => jobs.filter((j) => statuses.includes(j.status))),
-      fail: vi.fn(async () => true),
+      fail: vi.fn(async (_jobId: string, _error: string, _from?: JobStatus[]) => true),
+      queueItem: vi.fn(queueMark),
+      voidItem: vi.fn(voidMark),
     },
-    payments: { settled: vi.fn(async () => {}), settleFailed: vi.fn(async () => {}) },
-    workflow: { start: vi.fn(async () => 'started' as const), state: vi.fn(async () => 'RUNNING' as const) },
-    paymentMoved: vi.fn(async () => false),
-    ...over,
+    ledger: {
+      markSettled: vi.fn(async (_nonceKey: string, _transaction: string, _item?: LedgerItem) => {}),
+      markFailed: vi.fn(async (_nonceKey: string, _reason: string, _outcome: string, _item?: LedgerItem) => {}),
+      state: vi.fn(async (_nonceKey: string): Promise<LockState | undefined> => 'locked'),
+    },
+    workflow: {
+      start: vi.fn(async (_jobId: string, _product: string): Promise<'started' | 'exists'> => 'started'),
+      state: vi.fn(async (_jobId: string, _product: string) => 'RUNNING' as never),
+    },
+    authorizationUsed: vi.fn(async (_nonceKey: string) => false),
   };
+  // The overrides keep the fakes' Mock types for the assertions.
+  return { ...base, ...over } as typeof base & Pick<SweepDeps, 'now'>;
 }
 
 describe('Sweeper: a settled payment always has a job row and a receipt row', () => {
-  it('records the receipt and starts a reserved job whose authorization the chain shows as used', async () => {
-    const d = deps([job('r1', 'reserved')], { paymentMoved: vi.fn(async () => true) });
-    const result = await sweep(d, 120);
-    expect(d.payments.settled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', 'r1', 'reconciled');
-    expect(d.workflow.start).toHaveBeenCalledWith('r1', 'agent_image');
-    expect(result.reconciled).toEqual(['r1']);
+  it('looks for reserved jobs older than the grace period', async () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const d = deps([], { now: () => now });
+    await sweep(d, 120);
+    expect(d.jobs.listStale).toHaveBeenCalledWith(new Date(now.getTime() - RESERVED_GRACE_SECONDS * 1000), ['reserved']);
   });
-  it('voids a reserved job whose authorization was never used, releasing the nonce', async () => {
+
+  it('records the receipt with the queued job and starts a reserved job whose authorization the chain shows as used', async () => {
+    const d = deps([job('r1', 'reserved')], { authorizationUsed: vi.fn(async () => true) });
+    const result = await sweep(d, 120);
+    expect(d.authorizationUsed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1');
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', 'reconciled', queueMark('r1', 'reconciled'));
+    expect(d.workflow.start).toHaveBeenCalledWith('r1', 'agent_image');
+    expect(d.ledger.markFailed).not.toHaveBeenCalled();
+    expect(result.reconciled).toEqual(['r1']);
+    expect(result.started).toEqual(['r1']);
+  });
+
+  it('keeps a transaction hash the job already knows when reconciling', async () => {
+    const d = deps([{ ...job('r5', 'reserved'), transaction: '0xt' }], { authorizationUsed: vi.fn(async () => true) });
+    await sweep(d, 120);
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr5', '0xt', queueMark('r5', '0xt'));
+  });
+
+  it('voids a reserved job whose authorization was never used, releasing the lock (nothing moved)', async () => {
     const d = deps([job('r2', 'reserved')]);
     const result = await sweep(d, 120);
-    expect(d.payments.settleFailed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr2', 'r2', expect.any(String), false);
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr2', expect.any(String), 'nothing-moved', expect.anything());
+    const [, reason, , item] = d.ledger.markFailed.mock.calls[0];
+    expect(item).toEqual(voidMark('r2', reason));
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
     expect(result.voided).toEqual(['r2']);
   });
+
   it('does not void an unused authorization that could still land (before its validBefore); voids it after', async () => {
     const now = new Date('2026-11-22T12:00:00Z');
     const at = Math.floor(now.getTime() / 1000);
     const open = { ...job('r3', 'reserved'), validBefore: at + 60 };
     const d = deps([open], { now: () => now });
     expect(await sweep(d, 120)).toMatchObject({ voided: [], running: ['r3'] });
-    expect(d.payments.settleFailed).not.toHaveBeenCalled();
+    expect(d.ledger.markFailed).not.toHaveBeenCalled();
 
     const expired = { ...job('r4', 'reserved'), validBefore: at - 1 };
     const e = deps([expired], { now: () => now });
     expect((await sweep(e, 120)).voided).toEqual(['r4']);
+    expect(e.ledger.markFailed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr4', expect.any(String), 'nothing-moved', expect.anything());
+  });
+
+  it('leaves a reserved job without a payment lock alone', async () => {
+    const d = deps([{ ...job('r6', 'reserved'), nonceKey: undefined }], { authorizationUsed: vi.fn(async () => true) });
+    const result = await sweep(d, 120);
+    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
+    expect(d.ledger.markFailed).not.toHaveBeenCalled();
+    expect(result).toMatchObject({ reconciled: [], voided: [], started: [] });
+  });
+});
+
+describe('Sweeper: a reserved token job is never delivered', () => {
+  it('voids one whose charge was never sent (ledger `locked`) and releases the token (nothing moved)', async () => {
+    const d = deps([tokenJob('t1')], { authorizationUsed: vi.fn(async () => true) });
+    d.ledger.state.mockResolvedValue('locked');
+    const result = await sweep(d, 120);
+    expect(d.ledger.state).toHaveBeenCalledWith('token:iss:t1');
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('token:iss:t1', expect.any(String), 'nothing-moved', expect.anything());
+    const [, reason, , item] = d.ledger.markFailed.mock.calls[0];
+    expect(item).toEqual(voidMark('t1', reason));
+    expect(result.voided).toEqual(['t1']);
+    // The chain knows nothing of tokens, and a job whose money never moved never runs.
+    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('voids one whose charge was sent without an answer (ledger `charging`) and keeps the token locked (may have moved)', async () => {
+    const d = deps([tokenJob('t2')], { authorizationUsed: vi.fn(async () => true) });
+    d.ledger.state.mockResolvedValue('charging');
+    const result = await sweep(d, 120);
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('token:iss:t2', expect.any(String), 'may-have-moved', expect.anything());
+    const [, reason, , item] = d.ledger.markFailed.mock.calls[0];
+    expect(item).toEqual(voidMark('t2', reason));
+    expect(result.voided).toEqual(['t2']);
+    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('voids a token job even while its token is still valid (no validBefore wait)', async () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const d = deps([{ ...tokenJob('t3'), validBefore: Math.floor(now.getTime() / 1000) + 600 }], { now: () => now });
+    expect(await sweep(d, 120)).toMatchObject({ voided: ['t3'], running: [], started: [] });
   });
 });
 
@@ -51,6 +135,7 @@ describe('Sweeper: a job always ends completed or failed', () => {
   it('starts a durable job whose execution never started', async () => {
     const d = deps([job('q1', 'queued')]);
     expect((await sweep(d, 120)).started).toEqual(['q1']);
+    expect(d.workflow.start).toHaveBeenCalledWith('q1', 'agent_image');
   });
   it('leaves a running execution alone and fails a job whose execution ended without marking it', async () => {
     const d = deps([job('p1', 'processing'), job('p2', 'processing')], {
@@ -59,6 +144,7 @@ describe('Sweeper: a job always ends completed or failed', () => {
     const result = await sweep(d, 120);
     expect(result.running).toEqual(['p1']);
     expect(result.failed).toEqual(['p2']);
+    expect(d.jobs.fail).toHaveBeenCalledTimes(1);
     expect(d.jobs.fail).toHaveBeenCalledWith('p2', expect.stringContaining('Generation failed'), ['queued', 'processing']);
   });
   it('keeps sweeping other jobs when one fails', async () => {
@@ -66,5 +152,11 @@ describe('Sweeper: a job always ends completed or failed', () => {
       workflow: { start: vi.fn(async (id: string) => { if (id === 'a') throw new Error('throttled'); return 'started' as const; }), state: vi.fn() },
     });
     expect((await sweep(d, 120)).started).toEqual(['b']);
+  });
+  it('keeps sweeping other reserved jobs when one cannot be reconciled', async () => {
+    const d = deps([job('x', 'reserved'), job('y', 'reserved')], {
+      authorizationUsed: vi.fn(async (key: string) => { if (key.endsWith('0xx')) throw new Error('rpc down'); return false; }),
+    });
+    expect((await sweep(d, 120)).voided).toEqual(['y']);
   });
 });
