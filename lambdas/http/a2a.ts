@@ -4,6 +4,10 @@ import { frame } from '../middleware/http-frame.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { answerA2a } from '../protocols/a2a/dispatch.js';
+import { checkAtColdStart, httpConfig, paymentConfig } from '../shared/config.js';
+
+// Configuration is checked at cold start (the pointer publishes the payment terms).
+checkAtColdStart(paymentConfig, httpConfig);
 
 export const handler = middy<HttpEvent, HttpResult>()
   .use(frame(GENERATION))

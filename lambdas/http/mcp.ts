@@ -6,6 +6,11 @@ import type { HttpEvent, HttpResult } from '../shared/http.js';
 import { handleMcp } from '../protocols/mcp/handle.js';
 import { songReader } from '../protocols/mcp/songs.js';
 import { payWithToken } from '../protocols/mcp/token-port.js';
+import { tokenConfig } from '../payments/token/config.js';
+import { checkAtColdStart, PURCHASE_CONFIG } from '../shared/config.js';
+
+// Configuration is checked at cold start: the token tool purchases jobs like a paid route.
+checkAtColdStart(...PURCHASE_CONFIG, tokenConfig);
 
 const readSong = songReader();
 

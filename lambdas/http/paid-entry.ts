@@ -22,7 +22,7 @@ import type { AcceptedPayment } from '../payments/core/types.js';
 import { paymentCore } from '../payments/backend.js';
 import { tokenConfig } from '../payments/token/config.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { assetConfig, httpConfig, paymentConfig, renderConfig, storeConfig, workflowConfig } from '../shared/config.js';
+import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { presentPurchase } from './present-purchase.js';
 
@@ -33,7 +33,7 @@ export interface PaidContext extends Context {
 
 export function paidEntry(product: ProductId) {
   // Configuration is checked at cold start: a broken deployment fails its first invocation's init, not a payment.
-  for (const check of [storeConfig, paymentConfig, httpConfig, assetConfig, workflowConfig, renderConfig, tokenConfig]) check();
+  checkAtColdStart(...PURCHASE_CONFIG, tokenConfig);
 
   const surface = GENERATION;
   return middy<HttpEvent, HttpResult, Error, PaidContext>()

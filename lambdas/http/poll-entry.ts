@@ -2,14 +2,14 @@
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { baseUrl, json, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { assetConfig, httpConfig, storeConfig } from '../shared/config.js';
+import { assetConfig, checkAtColdStart, httpConfig, storeConfig } from '../shared/config.js';
 import { JobStore } from '../store/jobs.js';
 import { mediaJob, unknownMediaJob } from '../jobs/views.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { urlsFor } from '../jobs/urls.js';
 
 export function pollEntry(read: (event: HttpEvent) => Promise<HttpResult>) {
-  for (const check of [storeConfig, assetConfig, httpConfig]) check();
+  checkAtColdStart(storeConfig, assetConfig, httpConfig);
   return middy<HttpEvent, HttpResult>().use(frame(GENERATION)).handler(read);
 }
 

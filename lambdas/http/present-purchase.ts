@@ -3,7 +3,7 @@
  * finished job for a blocking call, and the offer's 402 for a refusal (through the one refusal-to-402 function).
  */
 import type { JobPurchase } from '../jobs/purchase.js';
-import { acceptedBody, mediaJob, musicBlockingBody } from '../jobs/views.js';
+import { acceptedBody, JOB_VIEWS } from '../jobs/views.js';
 import type { Offer } from '../payments/core/types.js';
 import { encodeBase64Json } from '../payments/types.js';
 import { paymentCore } from '../payments/backend.js';
@@ -17,7 +17,7 @@ export function presentPurchase(result: JobPurchase, offer: Offer, base: string)
     case 'refused':
       throw paymentRequired(paymentCore().refusal(offer, result.reason));
     case 'finished': {
-      const body = result.job.product === 'create_music' ? musicBlockingBody(result.job, urls) : mediaJob(result.job, urls);
+      const body = JOB_VIEWS[result.job.product].finished(result.job, urls);
       return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });
     }
     case 'accepted': {

@@ -24,12 +24,26 @@ function visibleStatus(job: JobRecord): 'queued' | 'processing' | 'completed' | 
   return job.status === 'reserved' ? 'queued' : job.status;
 }
 
-export function acceptedBody(job: JobRecord, urls: Urls): Record<string, unknown> {
-  if (job.product === 'create_music') {
-    return { status: 'queued', shareUrl: shareUrl(job.jobId, urls.base), songId: job.jobId, pollUrl: pollUrl(job.product, job.jobId, urls.base) };
-  }
+type View = (job: JobRecord, urls: Urls) => Record<string, unknown>;
+
+/** How each product's job reads to a buyer: the accepted (202), blocking (200) and poll bodies of the spec. */
+export interface JobViews {
+  accepted: View;
+  finished: View;
+  poll: View;
+}
+
+function musicAccepted(job: JobRecord, urls: Urls): Record<string, unknown> {
+  return { status: 'queued', shareUrl: shareUrl(job.jobId, urls.base), songId: job.jobId, pollUrl: pollUrl(job.product, job.jobId, urls.base) };
+}
+
+function mediaAccepted(job: JobRecord, urls: Urls): Record<string, unknown> {
   const assetField = job.product === 'agent_video' ? 'videoUrl' : 'imageUrl';
   return { jobId: job.jobId, status: 'queued', provider: job.provider, [assetField]: null, pollUrl: pollUrl(job.product, job.jobId, urls.base) };
+}
+
+export function acceptedBody(job: JobRecord, urls: Urls): Record<string, unknown> {
+  return JOB_VIEWS[job.product].accepted(job, urls);
 }
 
 export function songRow(job: JobRecord, urls: Urls): Record<string, unknown> {
@@ -93,3 +107,10 @@ export function titleFromPrompt(prompt: string): string {
   if (words.length === 0) return 'Untitled';
   return words.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join(' ');
 }
+
+/** The views of each product: a new product adds its entry here, and every presenter picks it up. */
+export const JOB_VIEWS: Record<ProductId, JobViews> = {
+  create_music: { accepted: musicAccepted, finished: musicBlockingBody, poll: songRow },
+  agent_video: { accepted: mediaAccepted, finished: mediaJob, poll: mediaJob },
+  agent_image: { accepted: mediaAccepted, finished: mediaJob, poll: mediaJob },
+};

@@ -181,3 +181,11 @@ export const renderConfig = memo(() => {
   );
   return { provider: env.RENDER_PROVIDER, ffmpegPath: env.FFMPEG_PATH };
 });
+
+/** What a function that purchases jobs reads (the paid routes, the MCP token tool). */
+export const PURCHASE_CONFIG = [storeConfig, paymentConfig, httpConfig, assetConfig, workflowConfig, renderConfig] as const;
+
+/** Called at module scope of an entry: a broken deployment fails the function's init, not a buyer's request. */
+export function checkAtColdStart(...parts: readonly (() => unknown)[]): void {
+  for (const part of parts) part();
+}

@@ -10,7 +10,7 @@ import { frame } from '../../middleware/http-frame.js';
 import { GENERATION } from '../../surfaces/surface.js';
 import { baseUrl, header, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { discoveryContext, type DiscoveryContext } from './context.js';
-import { httpConfig, paymentConfig } from '../../shared/config.js';
+import { checkAtColdStart, httpConfig, paymentConfig } from '../../shared/config.js';
 
 export const CACHE_CONTROL = 'public, max-age=300';
 
@@ -91,7 +91,7 @@ export interface DocumentEntryOptions {
 /** The Middy chain of a document route: version ▸ errors ▸ the cached document. */
 export function documentEntry(options: DocumentEntryOptions) {
   // Configuration is checked at cold start (documents publish the payment terms).
-  for (const check of [paymentConfig, httpConfig]) check();
+  checkAtColdStart(paymentConfig, httpConfig);
   const cache = new DocumentCache();
   return middy<HttpEvent, HttpResult>()
     .use(frame(GENERATION))
