@@ -1,11 +1,11 @@
 /** Asset store on S3 (AWS, or an S3-compatible server on loopback). Keys follow the file store's grammar. */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { AssetStore } from '../render/provider.js';
 import { assertValidAssetKey } from './file-assets.js';
 
+/** GetObject answers NoSuchKey, HeadObject a bare 404 (NotFound): both mean the object is absent. */
 function isNotFound(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+  return error instanceof NoSuchKey || error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
 }
 
 export class S3AssetStore implements AssetStore {

@@ -1,5 +1,5 @@
 /** Starts a product's state machine for a job; the execution is named by the job id (idempotent by name). */
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, ExecutionAlreadyExists, ExecutionDoesNotExist } from '@aws-sdk/client-sfn';
 import type { ProductId } from '../products/catalog.js';
 import { workflowConfig } from '../shared/config.js';
 
@@ -31,7 +31,7 @@ export class WorkflowStarter {
       );
       return 'started';
     } catch (error) {
-      if (error instanceof Error && error.name === 'ExecutionAlreadyExists') return 'exists';
+      if (error instanceof ExecutionAlreadyExists) return 'exists';
       throw error;
     }
   }
@@ -43,7 +43,7 @@ export class WorkflowStarter {
       const out = await sfn().send(new DescribeExecutionCommand({ executionArn }));
       return (out.status as ExecutionState) ?? 'UNKNOWN';
     } catch (error) {
-      if (error instanceof Error && error.name === 'ExecutionDoesNotExist') return 'UNKNOWN';
+      if (error instanceof ExecutionDoesNotExist) return 'UNKNOWN';
       throw error;
     }
   }

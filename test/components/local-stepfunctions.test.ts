@@ -5,6 +5,8 @@
 import path from 'node:path';
 import {
   DescribeExecutionCommand,
+  ExecutionAlreadyExists,
+  ExecutionDoesNotExist,
   ListExecutionsCommand,
   SFNClient,
   StartExecutionCommand,
@@ -252,6 +254,15 @@ describe('local Step Functions via SFNClient', () => {
     await expect(
       client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input })),
     ).rejects.toMatchObject({ name: 'ExecutionAlreadyExists' });
+  });
+
+  it("raises the SDK's modelled exception classes, which the WorkflowStarter matches by class", async () => {
+    await expect(client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input: '{}' }))).rejects.toBeInstanceOf(
+      ExecutionAlreadyExists,
+    );
+    await expect(
+      client.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:local:000000000000:execution:Nope:x' })),
+    ).rejects.toBeInstanceOf(ExecutionDoesNotExist);
   });
 
   it('answers unknown machines and executions with the AWS error types', async () => {
