@@ -77,6 +77,15 @@ export const stackConfigSchema = z
     renderMaxChecks: int(1, 10_000).default(120),
     /** Whole-execution timeout of each state machine. */
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
+    /**
+     * Reserved concurrency of the render task (SubmitRender, the one that encodes): bounds the provider's load and
+     * the account's concurrency it can take. 0 = none reserved (an account with a concurrency limit of 10, as new
+     * accounts have, cannot reserve any). Throttled invokes are retried by the state machine.
+     */
+    renderReservedConcurrency: int(0, 1000).default(10),
+    /** API stage throttling (every route of every surface): steady requests per second and burst. */
+    apiRateLimit: int(1, 100_000).default(50),
+    apiBurstLimit: int(1, 100_000).default(100),
   })
   .superRefine((c, ctx) => {
     const tokenKeys = ['tokenIssuer', 'tokenJwksUrl', 'tokenChargeUrl', 'tokenSellerId'] as const;

@@ -54,6 +54,7 @@ export class FunctionFactory {
     environment: Record<string, string>,
     entry: FunctionEntry,
     withFfmpeg = false,
+    limits: { reservedConcurrency?: number } = {},
   ): NodejsFunction {
     const logGroup = new logs.LogGroup(this.stack, `${id}Logs`, { retention: this.options.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const entryPath = path.join(this.options.projectRoot, def.entry);
@@ -66,6 +67,7 @@ export class FunctionFactory {
       // Encoding works in /tmp (see lambdas/render/local/workdir.ts).
       ...(withFfmpeg ? { ephemeralStorageSize: Size.gibibytes(2) } : {}),
       timeout: Duration.seconds(def.timeoutSeconds ?? 10),
+      ...(limits.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: limits.reservedConcurrency } : {}),
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
       environment: { ...environment, ...(withFfmpeg ? { [ENV.ffmpegPath]: FFMPEG_LAMBDA_PATH } : {}) },

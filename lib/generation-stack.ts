@@ -94,7 +94,14 @@ export class GenerationStack extends Stack {
     for (const surface of servedSurfaces()) {
       const publicBaseUrl = surface.id === 'generation' ? config.publicBaseUrl : undefined;
       const environment = { ...startEnv, ...this.tokenEnvironment(), ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
-      const { api } = new SurfaceApi(this, { surface, functions: factory, environment, grant: (fn, role) => this.grantRoute(fn, role) });
+      const { api } = new SurfaceApi(this, {
+        surface,
+        functions: factory,
+        environment,
+        grant: (fn, role) => this.grantRoute(fn, role),
+        throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
+        logRetention,
+      });
       if (surface.id === 'generation') generationApi = api;
     }
     if (!generationApi) throw new Error('the generation surface has no routes');
@@ -151,11 +158,14 @@ export class GenerationStack extends Stack {
     const taskFns: Record<string, NodejsFunction> = {};
     for (const task of WORKFLOW_TASKS) {
       const withFfmpeg = config.bundleFfmpeg && FFMPEG_TASKS.has(task.id);
-      taskFns[task.id] = factory.make(task.id, task, env, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg);
+      taskFns[task.id] = factory.make(task.id, task, env, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
+        reservedConcurrency: task.id === 'SubmitRender' && config.renderReservedConcurrency > 0 ? config.renderReservedConcurrency : undefined,
+      });
     }
     // Least privilege, task by task.
     for (const fn of Object.values(taskFns)) this.tables.jobs.grantReadWriteData(fn);
-    if (taskFns.SubmitRender) this.assetsBucket.grantPut(taskFns.SubmitRender); // the local provider writes its output itself
+    // The local provider writes its outputs and its manifest, and reads the manifest back (renders/<jobId>/).
+    if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
     if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
     if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
 
@@ -192,10 +202,13 @@ export class GenerationStack extends Stack {
 
   /** Restarts durable jobs whose execution never started, reconciles reserved ones, fails jobs stuck past their deadline. */
   private sweeper(factory: FunctionFactory, env: Record<string, string>): void {
-    const sweeper = factory.make(SWEEPER.id, SWEEPER, env, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry });
+    // One sweeper at a time: two would race on the same reserved jobs (the ledger keeps that safe, but pointless).
+    const sweeper = factory.make(SWEEPER.id, SWEEPER, env, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, { reservedConcurrency: 1 });
     this.tables.jobs.grantReadWriteData(sweeper);
     this.tables.payments.grantReadWriteData(sweeper);
     this.grantStart(sweeper);
+    // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
+    for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');
     new events.Rule(this, 'SweeperSchedule', {
       description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minutes`,
       schedule: events.Schedule.rate(Duration.minutes(SWEEPER.everyMinutes)),

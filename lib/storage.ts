@@ -18,8 +18,10 @@ export function createTables(scope: Construct): Tables {
       timeToLiveAttribute: 'expiresAt',
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       pointInTimeRecoverySpecification: durable ? { pointInTimeRecoveryEnabled: true } : undefined,
-      // Jobs and payments are the record of what was bought and paid: never deleted with the stack.
+      // Jobs and payments are the record of what was bought and paid: never deleted with the stack, and not
+      // deletable by hand either until deletion protection is turned off.
       removalPolicy: durable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      deletionProtection: durable,
     });
   return {
     jobs: table('JobsTable', 'jobId', true),

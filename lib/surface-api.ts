@@ -6,7 +6,8 @@
  * (`/tasks/{taskId}:cancel`) is registered with the parameter alone and the handler matches the full template
  * with lambdas/surfaces/routes.ts matchPath, as the local gateway does.
  */
-import { CfnOutput } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -22,7 +23,25 @@ export interface SurfaceApiProps {
   environment: Record<string, string>;
   /** Grants a route function what its role may touch. */
   grant: (fn: lambda.IFunction, role: RouteRole) => void;
+  /** Stage throttling of every route (requests per second, burst). */
+  throttle: { rateLimit: number; burstLimit: number };
+  logRetention: logs.RetentionDays;
 }
+
+/** The access log line of every request (JSON): who, what, how it ended, and how long the function took. */
+const ACCESS_LOG_FORMAT = JSON.stringify({
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  time: '$context.requestTimeEpoch',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+});
 
 /** A route's access: `paid` for paid routes, else `read`, unless the route names one. */
 export function routeRole(route: RouteDef): RouteRole {
@@ -52,7 +71,16 @@ export class SurfaceApi {
         integration: new HttpLambdaIntegration(`${route.id}Integration`, fn),
       });
     }
+    this.configureStage(scope, prefix, props);
     new CfnOutput(scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
+  }
+
+  /** Throttling and JSON access logs on the API's $default stage (the L2 construct exposes neither). */
+  private configureStage(scope: Construct, prefix: string, props: SurfaceApiProps): void {
+    const logGroup = new logs.LogGroup(scope, `${prefix}ApiAccessLogs`, { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const stage = this.api.defaultStage!.node.defaultChild as apigwv2.CfnStage;
+    stage.defaultRouteSettings = { throttlingRateLimit: props.throttle.rateLimit, throttlingBurstLimit: props.throttle.burstLimit };
+    stage.accessLogSettings = { destinationArn: logGroup.logGroupArn, format: ACCESS_LOG_FORMAT };
   }
 }
 

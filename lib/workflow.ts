@@ -42,6 +42,8 @@ export const WORKFLOW_STATES = {
 export const WORKFLOW_ERRORS = {
   /** Thrown by a task for a temporary provider problem: retried with back-off before the Catch applies. */
   transient: TransientRenderError.errorName,
+  /** Lambda refused the invoke (reserved concurrency or the account limit reached): retried with back-off. */
+  throttled: 'Lambda.TooManyRequestsException',
   /**
    * A render that reported `failed`. Same name as the port's RenderError (lambdas/render/provider.ts; a buyer-safe
    * message): from the Choice the Cause is that plain message; from a thrown RenderError it is Lambda's JSON.
@@ -122,6 +124,17 @@ export class ProductWorkflow extends Construct {
       maxAttempts: 3,
       jitterStrategy: sfn.JitterType.FULL,
     };
+    // Step Functions does not retry a throttled invoke by default (CDK's service-exception retrier leaves out
+    // Lambda.TooManyRequestsException): with reserved concurrency on the render tasks, throttling is expected.
+    const throttledRetry: sfn.RetryProps = {
+      errors: [WORKFLOW_ERRORS.throttled],
+      interval: Duration.seconds(2),
+      backoffRate: 2,
+      maxAttempts: 8,
+      maxDelay: Duration.seconds(60),
+      jitterStrategy: sfn.JitterType.FULL,
+    };
+    for (const task of [submit, check, store, markCompleted, markFailed]) task.addRetry(throttledRetry);
     for (const task of [submit, check, store, markCompleted]) {
       task.addRetry(transientRetry);
       task.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.error' });

@@ -6,7 +6,7 @@
  *
  *   lock         the row is written `locked` (condition: no row yet) with the item, before any money moves;
  *   charging     a token's charge is about to be sent (the sweeper must know whether it was ever attempted);
- *   settled      the receipt (transaction) is recorded with the item's update;
+ *   settled      the receipt (transaction) is recorded with the item's update, and kept (its TTL removed);
  *   failed       nothing moved: the row is deleted (the buyer may retry with the same authorization); or money
  *                may have moved: the row stays, `uncertain`, so the authorization can never pay twice.
  */
@@ -49,7 +49,7 @@ export interface PaymentLedger {
   state(nonceKey: string): Promise<LockState | undefined>;
 }
 
-/** Ledger rows outlive purchases: a year, well past any authorization's validity window. */
+/** Locks and uncertain rows outlive any authorization's validity window by far; settled receipts never expire. */
 const LEDGER_TTL_SECONDS = 365 * 24 * 3600;
 
 export class DynamoPaymentLedger implements PaymentLedger {
@@ -107,7 +107,8 @@ export class DynamoPaymentLedger implements PaymentLedger {
       Update: {
         TableName: this.table,
         Key: { pk: nonceKey },
-        UpdateExpression: 'SET #state = :settled, #tx = :tx, settledAt = :now',
+        // A receipt is the record of a sale: kept, not expired with the lock's TTL.
+        UpdateExpression: 'SET #state = :settled, #tx = :tx, settledAt = :now REMOVE expiresAt',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#state': 'state', '#tx': 'transaction' },
         ExpressionAttributeValues: { ':settled': 'settled', ':tx': transaction, ':now': this.now().toISOString() },

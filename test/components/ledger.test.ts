@@ -202,6 +202,13 @@ describe('markSettled records the receipt and queues the job in one transaction'
     expect(await jobRow(id.jobId)).toMatchObject({ status: 'queued', transaction: '0xfeed' });
   });
 
+  it('keeps the receipt: a settled row has no TTL (a lock does)', async () => {
+    const id = await locked('settle-kept');
+    expect((await paymentRow(id.nonceKey))?.expiresAt).toEqual(expect.any(Number));
+    await store.ledger.markSettled(id.nonceKey, '0xbeef', store.jobs.queueItem(id.jobId, '0xbeef'));
+    expect(await paymentRow(id.nonceKey)).not.toHaveProperty('expiresAt');
+  });
+
   it('with a job no longer reserved: fails, and the lock row is left exactly as it was', async () => {
     const id = await locked('settle-moved');
     expect(await store.jobs.fail(id.jobId, 'voided by the sweeper', ['reserved'])).toBe(true);

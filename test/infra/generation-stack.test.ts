@@ -293,8 +293,8 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         expect(jobWrites.length).toBeGreaterThan(0);
         const s3Actions = grants.filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
         if (entry.id === 'SubmitRender') {
-          expect(s3Actions).toContain('s3:PutObject');
-          expect(s3Actions).not.toContain('s3:GetObject*');
+          // it writes the render's outputs and manifest, and reads the manifest back (lambdas/render/local/provider.ts)
+          expect(s3Actions).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject']));
         } else if (entry.id === 'CheckRender') {
           expect(s3Actions).toContain('s3:GetObject*');
           expect(s3Actions).not.toContain('s3:PutObject');
@@ -311,8 +311,47 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         // it records the receipt of a payment whose outcome was not recorded (reconciliation against the chain)
         expect(grants.some((g) => g.action === 'dynamodb:UpdateItem' && refersTo(g.resource, payments))).toBe(true);
         expect(grants.some((g) => g.action.startsWith('s3:') || g.action.startsWith('secretsmanager:'))).toBe(false);
+        // it asks whether a job's execution still runs (DescribeExecution on the machines' executions)
+        const describes = grants.filter((g) => g.action === 'states:DescribeExecution');
+        expect(describes.map((g) => JSON.stringify(g.resource)).join(' ')).toMatch(/:execution:/);
+        expect(describes.length).toBe(3);
       }
     }
+  });
+
+  describe('Deployment guards', () => {
+    it('retries Lambda.TooManyRequestsException on every task of every state machine', () => {
+      for (const [, machine] of ofType(s.resources, 'AWS::StepFunctions::StateMachine')) {
+        const asl = JSON.stringify(machine.Properties.DefinitionString);
+        const tasks = (asl.match(/\\"Type\\":\\"Task\\"/g) ?? []).length;
+        const throttled = (asl.match(/Lambda\.TooManyRequestsException/g) ?? []).length;
+        expect(tasks).toBeGreaterThan(0);
+        expect(throttled).toBe(tasks);
+      }
+    });
+
+    it('reserves concurrency for the render task and runs one sweeper at a time', () => {
+      const reserved = (id: string) => s.resources[s.stack.getLogicalId(s.stack.functions[id].node.defaultChild as any)].Properties.ReservedConcurrentExecutions;
+      expect(reserved('SubmitRender')).toBe(10);
+      expect(reserved(SWEEPER.id)).toBe(1);
+      expect(reserved('AgentImage')).toBeUndefined();
+    });
+
+    it('throttles the API stage and writes JSON access logs', () => {
+      for (const [, stage] of ofType(s.resources, 'AWS::ApiGatewayV2::Stage')) {
+        expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+        expect(stage.Properties.AccessLogSettings.DestinationArn).toBeDefined();
+        expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ status: '$context.status', routeKey: '$context.routeKey' });
+      }
+    });
+
+    it('protects the jobs and payments tables from deletion', () => {
+      const protectedTables = ofType(s.resources, 'AWS::DynamoDB::Table').filter(([, t]) => t.Properties.DeletionProtectionEnabled === true);
+      const ids = protectedTables.map(([id]) => id).sort();
+      expect(ids).toEqual(
+        [s.stack.tables.jobs, s.stack.tables.payments].map((t) => s.stack.getLogicalId(t.node.defaultChild as any)).sort(),
+      );
+    });
   });
 
   it('has no dependency cycle between resources (CloudFormation would reject it at deploy)', () => {
