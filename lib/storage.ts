@@ -2,6 +2,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
+import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY } from '../lambdas/store/jobs.js';
 
 export interface Tables {
   jobs: dynamodb.Table;
@@ -23,8 +24,16 @@ export function createTables(scope: Construct): Tables {
       removalPolicy: durable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       deletionProtection: durable,
     });
+  const jobs = table('JobsTable', 'jobId', true);
+  // Sparse: only open jobs carry the key, so the sweeper reads them without scanning every job ever sold.
+  jobs.addGlobalSecondaryIndex({
+    indexName: OPEN_JOBS_INDEX,
+    partitionKey: { name: OPEN_JOBS_KEY.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: OPEN_JOBS_KEY.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
   return {
-    jobs: table('JobsTable', 'jobId', true),
+    jobs,
     payments: table('PaymentsTable', 'pk', true),
     idempotency: table('IdempotencyTable', 'pk', false),
     rateLimit: table('RateLimitTable', 'pk', false),

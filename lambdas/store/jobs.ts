@@ -2,7 +2,7 @@
  * Job rows. A paid job is written `reserved` together with its nonce lock (before money moves), becomes `queued`
  * when settlement succeeds, `processing` when the render starts, and ends `completed` or `failed` (final).
  */
-import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../products/catalog.js';
 import type { OutputRole, RenderMetadata } from '../render/provider.js';
 import { documentClient, isConditionalFailure } from './dynamo.js';
@@ -11,6 +11,14 @@ import { storeConfig } from '../shared/config.js';
 
 export type JobStatus = 'reserved' | 'queued' | 'processing' | 'completed' | 'failed';
 export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed'];
+
+/**
+ * The sparse index of open jobs: `openStatus` holds the status while a job is open (reserved, queued, processing)
+ * and is removed when it ends, so the sweeper queries only open jobs (by status, oldest `updatedAt` first) instead of
+ * scanning every job ever sold.
+ */
+export const OPEN_JOBS_INDEX = 'OpenJobs';
+export const OPEN_JOBS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as const;
 
 /** Jobs are kept 30 days; an expired id polls like an unknown one. */
 export const JOB_TTL_SECONDS = 30 * 24 * 3600;
@@ -30,6 +38,8 @@ export interface JobRecord {
   assets?: Partial<Record<OutputRole, string>>;
   metadata?: RenderMetadata;
   error?: string;
+  /** Present (= status) only while the job is open: the key of the OPEN_JOBS_INDEX. */
+  openStatus?: JobStatus;
   createdAt: string;
   updatedAt: string;
   expiresAt: number;
@@ -43,7 +53,7 @@ export class JobStore {
 
   /** The ledger item that writes a new job `reserved`, in the same transaction as its payment lock. */
   reserveItem(job: JobRecord): LedgerItem {
-    return { Put: { TableName: this.table, Item: job, ConditionExpression: 'attribute_not_exists(jobId)' } };
+    return { Put: { TableName: this.table, Item: { ...job, openStatus: job.status }, ConditionExpression: 'attribute_not_exists(jobId)' } };
   }
 
   /** The ledger item that makes a reserved job durable work (`queued`) with its receipt, as the payment settles. */
@@ -98,35 +108,39 @@ export class JobStore {
       assignments.push(`#${key} = :${key}`);
     }
     const fromKeys = from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
+    const final = FINAL_STATUSES.includes(to);
+    names['#open'] = OPEN_JOBS_KEY.partition;
+    if (!final) assignments.push('#open = :to');
     return {
       TableName: this.table,
       Key: { jobId },
-      UpdateExpression: `SET ${assignments.join(', ')}`,
+      UpdateExpression: `SET ${assignments.join(', ')}${final ? ' REMOVE #open' : ''}`,
       ConditionExpression: `attribute_exists(jobId) AND #status IN (${fromKeys.join(', ')})`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
   }
 
-  /** Jobs in the given states last touched before `olderThan` (for the sweeper; a scan is fine at this scale). */
+  /** Open jobs in the given states last touched before `olderThan` (for the sweeper), from the sparse index. */
   async listStale(olderThan: Date, statuses: JobStatus[] = ['queued', 'processing']): Promise<JobRecord[]> {
-    const values: Record<string, unknown> = { ':before': olderThan.toISOString() };
-    const keys = statuses.map((status, i) => ((values[`:s${i}`] = status), `:s${i}`));
     const found: JobRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await documentClient().send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: `#status IN (${keys.join(', ')}) AND #updatedAt < :before`,
-          ExpressionAttributeNames: { '#status': 'status', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: values,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...((out.Items ?? []) as JobRecord[]));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
+    for (const status of statuses) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await documentClient().send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: OPEN_JOBS_INDEX,
+            KeyConditionExpression: '#open = :status AND #updatedAt < :before',
+            ExpressionAttributeNames: { '#open': OPEN_JOBS_KEY.partition, '#updatedAt': OPEN_JOBS_KEY.sort },
+            ExpressionAttributeValues: { ':status': status, ':before': olderThan.toISOString() },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        found.push(...((out.Items ?? []) as JobRecord[]));
+        startKey = out.LastEvaluatedKey;
+      } while (startKey);
+    }
     return found;
   }
 }

@@ -14,13 +14,16 @@ import { fileURLToPath } from 'node:url';
 import type { ProductId } from '../../lambdas/products/catalog.js';
 import type { FunctionEntry } from '../generation-stack.js';
 import { WORKFLOW_TASKS, type WorkflowTaskDef } from '../../lambdas/surfaces/routes.js';
+import type { PolicyStatement } from './iam/policy.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LOCAL_REGION = 'local';
-const LOCAL_ACCOUNT = '000000000000';
+export const LOCAL_REGION = 'local';
+export const LOCAL_ACCOUNT = '000000000000';
+/** The local stand-in for the stack's asset bucket (on AWS CloudFormation names it). */
+export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 /** ASL as synthesised (JSONPath). */
 export interface AslDefinition {
@@ -73,6 +76,10 @@ export interface LocalDefinitions {
   tables: LocalTableDefinition[];
   /** Function logical id → what it runs (route / task / sweeper). */
   functions: Record<string, FunctionEntry>;
+  /** Function id (route / task / sweeper id) → its execution role's statements, resolved to local ARNs. */
+  policies: Record<string, PolicyStatement[]>;
+  /** What the local resources are called: tables by environment variable (JOBS_TABLE → `jobs`), the asset bucket. */
+  localNames: { tables: Record<string, string>; assetsBucket: string };
 }
 
 export interface SynthesizeForLocalOptions {
@@ -88,6 +95,20 @@ export function localStateMachineArn(name: string): string {
   return `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stateMachine:${name}`;
 }
 
+/** Local DynamoDB table name of the table whose name a function reads from `envName`: JOBS_TABLE → `jobs`. */
+export function localTableName(envName: string): string {
+  return envName.toLowerCase().replace(/_table$/, '');
+}
+
+export function localTableArn(tableName: string): string {
+  return `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${tableName}`;
+}
+
+/** A secret's local ARN: Secrets Manager appends `-` and 6 random characters, which grants match as `-??????`. */
+export function localSecretArn(name: string): string {
+  return `arn:aws:secretsmanager:${LOCAL_REGION}:${LOCAL_ACCOUNT}:secret:${name}-local0`;
+}
+
 /** Everything whose content shapes the result. */
 async function inputsHash(): Promise<string> {
   const hash = createHash('sha256');
@@ -97,6 +118,7 @@ async function inputsHash(): Promise<string> {
   const files = [
     ...libFiles.map((f) => path.join('lib', f)),
     'lib/local/asl.ts',
+    'lib/local/iam/template.ts',
     'cdk.json',
     'lambdas/products/catalog.ts',
     'lambdas/shared/config.ts',
@@ -155,10 +177,11 @@ type CfnResource = { Type: string; Properties?: Record<string, any> };
 
 async function synthesize(hash: string): Promise<LocalDefinitions> {
   const started = performance.now();
-  const [{ App }, { GenerationStack, STATE_MACHINE_ENV }, { readCdkJsonContext }] = await Promise.all([
+  const [{ App }, { GenerationStack, STATE_MACHINE_ENV }, { readCdkJsonContext }, { functionPolicies }] = await Promise.all([
     import('aws-cdk-lib'),
     import('../generation-stack.js'),
     import('../config.js'),
+    import('./iam/template.js'),
   ]);
 
   const outdir = await mkdtemp(path.join(os.tmpdir(), 'paycall-local-synth-'));
@@ -267,6 +290,17 @@ async function synthesize(hash: string): Promise<LocalDefinitions> {
       });
     }
 
+    // Each function's policy, every resource named as the embedded runtime names it.
+    const localTables = Object.fromEntries(tables.map((t) => [t.envName, localTableName(t.envName)]));
+    const policies = functionPolicies(resources, stack.functionEntries, {
+      region: LOCAL_REGION,
+      account: LOCAL_ACCOUNT,
+      tables: Object.fromEntries(tables.map((t) => [t.logicalId, localTableName(t.envName)])),
+      stateMachines: Object.fromEntries(Object.values(stateMachines).map((m) => [m.logicalId, m.stateMachineArn])),
+      buckets: { [stack.getLogicalId(stack.assetsBucket.node.defaultChild as import('aws-cdk-lib').CfnElement)]: LOCAL_ASSETS_BUCKET },
+      functions: Object.fromEntries(functionArns),
+    });
+
     return {
       hash,
       synthesizedAt: new Date().toISOString(),
@@ -274,6 +308,8 @@ async function synthesize(hash: string): Promise<LocalDefinitions> {
       stateMachines,
       tables,
       functions: { ...stack.functionEntries },
+      policies,
+      localNames: { tables: localTables, assetsBucket: LOCAL_ASSETS_BUCKET },
     };
   } finally {
     await rm(outdir, { recursive: true, force: true });

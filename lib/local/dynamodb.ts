@@ -8,11 +8,14 @@ import { mkdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   ListTablesCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
+  type GlobalSecondaryIndex,
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import { freePort } from './ports.js';
@@ -22,6 +25,8 @@ export interface LocalTableDefinition {
   keySchema: KeySchemaElement[];
   attributeDefinitions: AttributeDefinition[];
   ttlAttribute?: string;
+  /** As the template has them (IndexName, KeySchema, Projection): the same shape as the API's. */
+  globalSecondaryIndexes?: unknown[];
 }
 
 export interface LocalDynamo {
@@ -78,9 +83,25 @@ export async function startDynamoLocal(options: { dir: string; port?: number }):
 }
 
 /** Creates missing tables (existing ones are kept: their data is the local state) and enables TTL. */
+/** A state dir from before an index was added to the template gets the index (DynamoDB builds it from the items). */
+async function addMissingIndexes(client: DynamoDBClient, table: LocalTableDefinition, indexes: GlobalSecondaryIndex[]) {
+  const described = await client.send(new DescribeTableCommand({ TableName: table.tableName }));
+  const present = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  for (const index of indexes.filter((i) => !present.has(i.IndexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.tableName,
+        AttributeDefinitions: table.attributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+      }),
+    );
+  }
+}
+
 export async function ensureTables(client: DynamoDBClient, tables: LocalTableDefinition[]): Promise<void> {
   const existing = new Set((await client.send(new ListTablesCommand({}))).TableNames ?? []);
   for (const table of tables) {
+    const indexes = (table.globalSecondaryIndexes ?? []) as GlobalSecondaryIndex[];
     if (!existing.has(table.tableName)) {
       await client.send(
         new CreateTableCommand({
@@ -88,8 +109,11 @@ export async function ensureTables(client: DynamoDBClient, tables: LocalTableDef
           KeySchema: table.keySchema,
           AttributeDefinitions: table.attributeDefinitions,
           BillingMode: 'PAY_PER_REQUEST',
+          ...(indexes.length ? { GlobalSecondaryIndexes: indexes } : {}),
         }),
       );
+    } else {
+      await addMissingIndexes(client, table, indexes);
     }
     if (table.ttlAttribute) {
       const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: table.tableName }));

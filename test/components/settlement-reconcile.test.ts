@@ -75,7 +75,9 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     expect(accepted.statusCode).toBe(202);
     expect(accepted.headers['PAYMENT-RESPONSE']).toBeUndefined();
     const body = JSON.parse(accepted.body!) as { jobId: string; pollUrl: string };
-    expect(await new JobStore().get(body.jobId)).toMatchObject({ status: 'reserved', validBefore: expect.any(Number) });
+    expect(await new JobStore().get(body.jobId)).toMatchObject({ status: 'reserved', openStatus: 'reserved', validBefore: expect.any(Number) });
+    const openNow = await new JobStore().listStale(new Date(Date.now() + 60_000), ['reserved']);
+    expect(openNow.map((j) => j.jobId)).toContain(body.jobId);
     expect(await (await fetch(body.pollUrl)).json()).toMatchObject({ jobId: body.jobId, status: 'queued', imageUrl: null });
 
     // Before the transfer lands the sweeper leaves the job alone: the authorization can still be used.
@@ -90,6 +92,11 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     const done = await pollJob(body.pollUrl, (b) => b.status === 'completed' || b.status === 'failed');
     expect(done).toMatchObject({ status: 'completed', imageUrl: expect.stringMatching(/\/image\.png$/) });
     expect((await fetch(done.imageUrl)).headers.get('content-type')).toBe('image/png');
+    // An ended job leaves the sweeper's sparse index of open jobs.
+    const jobs = new JobStore();
+    expect(await jobs.get(body.jobId)).not.toHaveProperty('openStatus');
+    const open = await jobs.listStale(new Date(Date.now() + 3_600_000), ['reserved', 'queued', 'processing']);
+    expect(open.map((j) => j.jobId)).not.toContain(body.jobId);
     // Reconciled once: a second sweep finds nothing to do, and the authorization cannot pay again.
     expect((await sweep(sweepDeps(), 3600, 0)).reconciled).toEqual([]);
     expect(await paymentBackend().verifier.verify(verified.payment.payload, requirement)).toMatchObject({ ok: false });

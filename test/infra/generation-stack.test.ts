@@ -132,7 +132,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     for (const { table, pk, durable } of expectations) {
       const res = s.resources[byName(table)];
       expect(res.Properties.KeySchema).toEqual([{ AttributeName: pk, KeyType: 'HASH' }]);
-      expect(res.Properties.AttributeDefinitions).toEqual([{ AttributeName: pk, AttributeType: 'S' }]);
+      expect(res.Properties.AttributeDefinitions).toContainEqual({ AttributeName: pk, AttributeType: 'S' });
       expect(res.Properties.BillingMode).toBe('PAY_PER_REQUEST');
       expect(res.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
       if (durable) {
@@ -141,6 +141,20 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       } else {
         expect(res.DeletionPolicy).toBe('Delete');
       }
+    }
+    // The sweeper's sparse index of open jobs (lambdas/store/jobs.ts OPEN_JOBS_INDEX); no other table has one.
+    expect(s.resources[byName(s.stack.tables.jobs)].Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'OpenJobs',
+        KeySchema: [
+          { AttributeName: 'openStatus', KeyType: 'HASH' },
+          { AttributeName: 'updatedAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    for (const t of [s.stack.tables.payments, s.stack.tables.idempotency, s.stack.tables.rateLimit]) {
+      expect(s.resources[byName(t)].Properties.GlobalSecondaryIndexes).toBeUndefined();
     }
   });
 
