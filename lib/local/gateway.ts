@@ -22,6 +22,8 @@ export interface GatewayOptions {
   /** Requests wait for this before being handled (the runtime finishes wiring after the port is known). */
   ready?: Promise<void>;
   maxBodyBytes?: number;
+  /** Runs one invocation as the route's function (the embedded runtime checks its AWS calls against its policy). */
+  invokeAs?: <T>(functionId: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface Gateway {
@@ -96,7 +98,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       callbackWaitsForEmptyEventLoop: false,
     };
     const handler = await load(route.entry);
-    const result = await handler(event, context);
+    const invoke = () => handler(event, context);
+    const result = await (options.invokeAs ? options.invokeAs(route.id, invoke) : invoke());
     writeResult(res, result);
   }
 

@@ -14,7 +14,8 @@ import { startGateway, type Gateway } from './gateway.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
-import { synthesizeForLocal, type LocalTableDefinition } from './asl.js';
+import { localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
+import { asFunction, installIamEnforcement } from './iam/enforce.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
@@ -81,6 +82,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         projectRoot: PROJECT_ROOT,
         ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
         ready,
+        invokeAs: asFunction,
       });
       stops.push(() => gateways[surface.id].close());
     }
@@ -116,6 +118,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       ...issuer.env,
     };
     await createTables(dynamo, definitions.tables, env);
+    // Every AWS call a function makes is checked against its role's policy in the synthesized template.
+    const iam = installIamEnforcement(definitions.policies, log);
+    log(`[local] IAM enforced: the AWS calls of ${Object.keys(definitions.policies).length} functions are checked against their synthesized policies`);
+    stops.push(async () => iam.uninstall());
     // Before any handler module loads: functions check their configuration at cold start.
     Object.assign(process.env, env);
 
@@ -124,7 +130,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const machines = await Promise.all(
       Object.entries(definitions.stateMachines).map(async ([product, machine]) => {
         const taskHandlers: Record<string, TaskHandler> = {};
-        for (const [stateName, entry] of Object.entries(machine.taskEntries)) taskHandlers[stateName] = await loadTask(entry);
+        for (const [stateName, task] of Object.entries(machine.taskStates)) {
+          const handler = await loadTask(task.entry);
+          taskHandlers[stateName] = (input) => asFunction(task.id, () => handler(input));
+        }
         return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
       }),
     );
@@ -166,7 +175,7 @@ async function createTables(
   tables: LocalTableDefinition[],
   env: Record<string, string>,
 ): Promise<void> {
-  const defs = tables.map((t) => ({ ...t, tableName: t.envName.toLowerCase().replace(/_table$/, '') }));
+  const defs = tables.map((t) => ({ ...t, tableName: localTableName(t.envName) }));
   await ensureTables(dynamo.client, defs);
   for (const t of defs) env[t.envName] = t.tableName;
 }

@@ -5,7 +5,10 @@
  */
 import { sweep } from '../../lambdas/workflow/sweeper.js';
 import { sweepDeps } from '../../lambdas/workflow/sweep-deps.js';
+import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import { asFunction } from './iam/enforce.js';
 
+/** Runs as the sweeper function: its calls are checked against the sweeper's policy. */
 export function sweepNow() {
-  return sweep(sweepDeps(), 0);
+  return asFunction(SWEEPER.id, () => sweep(sweepDeps(), 0));
 }

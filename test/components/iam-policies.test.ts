@@ -1,0 +1,155 @@
+/**
+ * The policies the embedded runtime will enforce, read from the real synthesised stack (lib/local/asl.ts →
+ * lib/local/iam/template.ts): concrete facts of today's grants, evaluated the way a local SDK call will be.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  LOCAL_ACCOUNT,
+  LOCAL_ASSETS_BUCKET,
+  LOCAL_REGION,
+  localSecretArn,
+  localTableArn,
+  localTableName,
+  synthesizeForLocal,
+  type LocalDefinitions,
+} from '../../lib/local/asl.js';
+import { DYNAMODB_TRANSACT_ITEM_ACTIONS, evaluate, evaluateAll, evaluateRequests, type Decision } from '../../lib/local/iam/policy.js';
+import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+
+let defs: LocalDefinitions;
+let cacheDir: string;
+
+beforeAll(async () => {
+  cacheDir = await mkdtemp(path.join(os.tmpdir(), 'paycall-iam-synth-'));
+  defs = await synthesizeForLocal({ cacheDir });
+});
+afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+const JOBS = localTableArn(localTableName('JOBS_TABLE'));
+const PAYMENTS = localTableArn(localTableName('PAYMENTS_TABLE'));
+const ALL_TABLES = ['JOBS_TABLE', 'PAYMENTS_TABLE', 'IDEMPOTENCY_TABLE', 'RATE_LIMIT_TABLE'].map((e) => localTableArn(localTableName(e)));
+const object = (key: string) => `arn:aws:s3:::${LOCAL_ASSETS_BUCKET}/${key}`;
+const machineArns = () => Object.values(defs.stateMachines).map((m) => m.stateMachineArn);
+const executionArn = (machineName: string, jobId: string) => `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:execution:${machineName}:${jobId}`;
+
+const decide = (fn: string, action: string, resource: string): Decision => evaluate(defs.policies[fn], { action, resource }).decision;
+
+describe('extraction', () => {
+  it('has a policy for every route, task and the sweeper, keyed by its id', () => {
+    const ids = Object.values(defs.functions).map((e) => e.id);
+    expect(Object.keys(defs.policies).sort()).toEqual([...ids].sort());
+    for (const task of WORKFLOW_TASKS) expect(defs.policies[task.id]).toBeDefined();
+    expect(defs.policies[SWEEPER.id]).toBeDefined();
+  });
+
+  it('names the local resources: tables by environment variable, the asset bucket', () => {
+    expect(defs.localNames.tables.JOBS_TABLE).toBe('jobs');
+    expect(defs.localNames.tables.PAYMENTS_TABLE).toBe('payments');
+    expect(Object.keys(defs.localNames.tables).sort()).toEqual(defs.tables.map((t) => t.envName).sort());
+    expect(defs.localNames.assetsBucket).toBe('paycall-assets');
+  });
+
+  it('leaves no CloudFormation token and no condition in any statement', () => {
+    for (const [fn, statements] of Object.entries(defs.policies)) {
+      for (const s of statements) {
+        for (const r of [s.Resource, s.NotResource].flat()) if (r !== undefined) expect(typeof r, `${fn}: ${JSON.stringify(s)}`).toBe('string');
+        expect(s.Condition, fn).toBeUndefined();
+        expect(JSON.stringify(s), fn).not.toMatch(/Fn::|"Ref"|AWS::/);
+      }
+    }
+  });
+
+  it('resolves to local ARNs only (region local, account 000000000000)', () => {
+    const arns = Object.values(defs.policies).flatMap((ss) => ss.flatMap((s) => [s.Resource ?? []].flat()));
+    for (const arn of arns.filter((a) => a !== '*' && !a.startsWith('arn:aws:s3:::'))) {
+      expect(arn).toMatch(new RegExp(`^arn:aws:[a-z]+:${LOCAL_REGION}:${LOCAL_ACCOUNT}:`));
+    }
+  });
+});
+
+describe('paid route AgentImage', () => {
+  it('may write the jobs and payments tables in one transaction (authorised item by item)', () => {
+    const items = [
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Put, resource: JOBS },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: PAYMENTS },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.ConditionCheck, resource: PAYMENTS },
+    ];
+    expect(evaluateRequests(defs.policies.AgentImage, items).decision).toBe('allow');
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:ConditionCheckItem']) {
+      expect(evaluateAll(defs.policies.AgentImage, action, ALL_TABLES).decision, action).toBe('allow');
+    }
+  });
+
+  it('is not granted the literal action dynamodb:TransactWriteItems (IAM has none: the wiring must check per item)', () => {
+    expect(evaluateAll(defs.policies.AgentImage, 'dynamodb:TransactWriteItems', [JOBS, PAYMENTS]).decision).toBe('implicit-deny');
+  });
+
+  it('may start an execution of each of the three state machines, and nothing else on Step Functions', () => {
+    expect(machineArns()).toHaveLength(3);
+    expect(evaluateAll(defs.policies.AgentImage, 'states:StartExecution', machineArns()).decision).toBe('allow');
+    expect(decide('AgentImage', 'states:DescribeExecution', executionArn(Object.values(defs.stateMachines)[0].name, 'job-1'))).toBe('implicit-deny');
+    expect(decide('AgentImage', 'states:StartExecution', 'arn:aws:states:local:000000000000:stateMachine:Other')).toBe('implicit-deny');
+  });
+
+  it('may read the settlement key secret, by its local ARN', () => {
+    expect(decide('AgentImage', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
+    expect(decide('AgentImage', 'secretsmanager:GetSecretValue', localSecretArn('paycall/other'))).toBe('implicit-deny');
+  });
+
+  it('may not touch the asset bucket', () => {
+    expect(decide('AgentImage', 's3:GetObject', object('renders/x/manifest.json'))).toBe('implicit-deny');
+  });
+});
+
+describe('read and discovery routes', () => {
+  it('GetImage may read the jobs table but not write it, nor read payments', () => {
+    expect(decide('GetImage', 'dynamodb:GetItem', JOBS)).toBe('allow');
+    expect(decide('GetImage', 'dynamodb:Query', JOBS)).toBe('allow');
+    expect(decide('GetImage', 'dynamodb:PutItem', JOBS)).toBe('implicit-deny');
+    expect(decide('GetImage', 'dynamodb:UpdateItem', JOBS)).toBe('implicit-deny');
+    expect(decide('GetImage', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
+  });
+
+  it('OpenApi (discovery) is allowed nothing on DynamoDB, Step Functions, S3 or Secrets Manager', () => {
+    for (const table of ALL_TABLES) expect(decide('OpenApi', 'dynamodb:GetItem', table)).toBe('implicit-deny');
+    expect(decide('OpenApi', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
+    expect(decide('OpenApi', 's3:GetObject', object('x'))).toBe('implicit-deny');
+    expect(decide('OpenApi', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
+    const services = defs.policies.OpenApi.flatMap((s) => [s.Action ?? []].flat().map((a) => a.split(':')[0]));
+    expect(new Set(services)).toEqual(new Set(['logs', 'xray']));
+  });
+});
+
+describe('sweeper and tasks', () => {
+  it('JobSweeper may write jobs and payments, start executions, and (since cf25847) DescribeExecution on executions', () => {
+    expect(evaluateAll(defs.policies.JobSweeper, 'dynamodb:UpdateItem', [JOBS, PAYMENTS]).decision).toBe('allow');
+    expect(evaluateAll(defs.policies.JobSweeper, 'states:StartExecution', machineArns()).decision).toBe('allow');
+    for (const machine of Object.values(defs.stateMachines)) {
+      expect(decide('JobSweeper', 'states:DescribeExecution', executionArn(machine.name, 'job-123')), machine.name).toBe('allow');
+    }
+    expect(decide('JobSweeper', 'states:DescribeExecution', executionArn('OtherWorkflow', 'job-123'))).toBe('implicit-deny');
+    expect(decide('JobSweeper', 'dynamodb:GetItem', localTableArn(localTableName('IDEMPOTENCY_TABLE')))).toBe('implicit-deny');
+  });
+
+  it('SubmitRender may put and (since cf25847) get its manifest in the asset bucket; not other buckets', () => {
+    expect(decide('SubmitRender', 's3:PutObject', object('renders/x/manifest.json'))).toBe('allow');
+    expect(decide('SubmitRender', 's3:GetObject', object('renders/x/manifest.json'))).toBe('allow');
+    expect(decide('SubmitRender', 's3:PutObject', 'arn:aws:s3:::other-bucket/renders/x/manifest.json')).toBe('implicit-deny');
+    expect(decide('SubmitRender', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
+  });
+
+  it('CheckRender may read but not write the asset bucket', () => {
+    expect(decide('CheckRender', 's3:GetObject', object('renders/x/out.png'))).toBe('allow');
+    expect(decide('CheckRender', 's3:PutObject', object('renders/x/out.png'))).toBe('implicit-deny');
+  });
+
+  it('every task may read and write the jobs table only', () => {
+    for (const task of WORKFLOW_TASKS) {
+      expect(decide(task.id, 'dynamodb:UpdateItem', JOBS), task.id).toBe('allow');
+      expect(decide(task.id, 'dynamodb:UpdateItem', PAYMENTS), task.id).toBe('implicit-deny');
+    }
+  });
+});
