@@ -42,6 +42,8 @@ export const stackConfigSchema = z
       .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/settler-key')
       .default('paycall/settler-key'),
     renderProvider: z.enum(['local']).default('local'),
+    /** A settlement key with less native gas than this (wei, a decimal string) takes no new settlement. */
+    settlerGasFloorWei: z.coerce.string().regex(/^\d+$/, 'must be a whole number of wei').default('20000000000000'),
     /**
      * Agent-payment tokens (pay+jwt, kya-pay+jwt): the issuer's id, key set and charge URLs, our seller service id,
      * and the Secrets Manager name of our seller API key. All four URLs/ids together, or none (tokens refused).

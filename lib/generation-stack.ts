@@ -113,7 +113,7 @@ export class GenerationStack extends Stack {
   /** What every function reads: tables, assets, payment terms; no secret values (only secret names). */
   private commonEnvironment(assetsPublicUrl: string): Record<string, string> {
     const { config } = this;
-    const { jobs, payments, idempotency, rateLimit } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases } = this.tables;
     const payTo = config.payTo ?? ssm.StringParameter.valueForStringParameter(this, config.payToParameter);
     return {
       NODE_OPTIONS: '--enable-source-maps',
@@ -121,6 +121,8 @@ export class GenerationStack extends Stack {
       [ENV.paymentsTable]: payments.tableName,
       [ENV.idempotencyTable]: idempotency.tableName,
       [ENV.rateLimitTable]: rateLimit.tableName,
+      [ENV.settlerLeasesTable]: settlerLeases.tableName,
+      [ENV.settlerGasFloorWei]: config.settlerGasFloorWei,
       [ENV.assetsBucket]: this.assetsBucket.bucketName,
       [ENV.assetsPublicUrl]: assetsPublicUrl,
       [ENV.network]: config.network,
@@ -185,9 +187,9 @@ export class GenerationStack extends Stack {
 
   /** `paid`: all tables, StartExecution and the payment secrets; `read`: read jobs; `none`: nothing. */
   private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
-    const { jobs, payments, idempotency, rateLimit } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases } = this.tables;
     if (role === 'paid') {
-      for (const table of [jobs, payments, idempotency, rateLimit]) table.grantReadWriteData(fn);
+      for (const table of [jobs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.grantStart(fn);
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);

@@ -9,6 +9,8 @@ export interface Tables {
   payments: dynamodb.Table;
   idempotency: dynamodb.Table;
   rateLimit: dynamodb.Table;
+  /** Who holds which settlement key right now, and its last nonce (lambdas/store/settler-leases.ts). */
+  settlerLeases: dynamodb.Table;
 }
 
 export function createTables(scope: Construct): Tables {
@@ -37,5 +39,6 @@ export function createTables(scope: Construct): Tables {
     payments: table('PaymentsTable', 'pk', true),
     idempotency: table('IdempotencyTable', 'pk', false),
     rateLimit: table('RateLimitTable', 'pk', false),
+    settlerLeases: table('SettlerLeasesTable', 'pk', false),
   };
 }

@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import middy from '@middy/core';
 import { PRODUCTS, type ProductId } from '../products/catalog.js';
-import { productOffer } from '../products/offers.js';
+import { productOffer } from '../jobs/offers.js';
 import { frame } from '../middleware/http-frame.js';
 import { probeRateLimit } from '../middleware/rate-limit.js';
 import { idempotency } from '../middleware/idempotency.js';

@@ -9,13 +9,19 @@ import { encodeBase64Json } from '../payments/types.js';
 import { paymentCore } from '../payments/backend.js';
 import { paymentRequired } from '../middleware/payment.js';
 import { json, type HttpResult } from '../shared/http.js';
+import { DependencyError } from '../shared/errors.js';
 import { urlsFor } from '../jobs/urls.js';
 
 export function presentPurchase(result: JobPurchase, offer: Offer, base: string): HttpResult {
   const urls = urlsFor(base);
   switch (result.type) {
     case 'refused':
-      throw paymentRequired(paymentCore().refusal(offer, result.reason));
+      throw paymentRequired(
+        paymentCore().refusal(offer, result.reason, result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : {}),
+      );
+    case 'unavailable':
+      // Nothing was charged and the authorization is free again: the buyer retries the same payment.
+      throw new DependencyError(`Settlement unavailable: ${result.reason}`);
     case 'finished': {
       const body = JOB_VIEWS[result.job.product].finished(result.job, urls);
       return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });

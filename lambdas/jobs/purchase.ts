@@ -5,7 +5,8 @@
  *
  *  1. lock the authorization and write the job `reserved`: one ledger transaction, before money moves;
  *  2. settle through the payment core:
- *     - refused (nothing moved): void the job, release the lock → `refused`;
+ *     - refused (nothing moved): void the job, release the lock → `refused` (with Retry-After when back-pressured);
+ *     - settler unavailable (no key with gas): void the job, release the lock → `unavailable` (a 503);
  *     - unknown outcome, x402 (a transfer broadcast without a receipt): keep the job reserved and the lock held;
  *       the chain decides and the sweeper reconciles → `accepted` without a receipt;
  *     - unknown outcome, token (the issuer may have charged; no status lookup): void the job and keep the lock
@@ -51,7 +52,9 @@ export interface PurchaseInput {
 
 export type JobPurchase =
   /** Nothing was charged (or, for a token of unknown outcome, nothing runs): answer with the offer's 402. */
-  | { type: 'refused'; reason: string }
+  | { type: 'refused'; reason: string; retryAfterSeconds?: number }
+  /** The settler cannot take payments now; nothing was charged and the authorization is free again: a 503. */
+  | { type: 'unavailable'; reason: string }
   /** The job is taken; `receipt` is absent while the settlement's outcome is still unknown. */
   | { type: 'accepted'; job: JobRecord; receipt?: PaymentReceipt }
   /** A blocking call whose job reached `completed` or `failed` within the budget. */
@@ -82,14 +85,17 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
       log.error('settlement outcome unknown; the sweeper reconciles the job against the chain', { reason: settlement.reason });
       return { type: 'accepted', job };
     }
-    const outcome = settlement.type === 'refused' ? 'nothing-moved' : 'may-have-moved';
+    const outcome = settlement.type === 'unknown-outcome' ? 'may-have-moved' : 'nothing-moved';
     try {
       await deps.ledger.markFailed(payment.nonceKey, settlement.reason, outcome, deps.jobs.voidItem(job.jobId, settlement.reason));
     } catch (error) {
       // The job stays reserved with its lock; the sweeper voids it later. Still a refusal: nothing runs.
       log.error('could not void the job; the sweeper does', { error: (error as Error).message });
     }
-    return { type: 'refused', reason: settlement.reason };
+    if (settlement.type === 'unavailable') return { type: 'unavailable', reason: settlement.reason };
+    return settlement.type === 'refused' && settlement.retryAfterSeconds
+      ? { type: 'refused', reason: settlement.reason, retryAfterSeconds: settlement.retryAfterSeconds }
+      : { type: 'refused', reason: settlement.reason };
   }
 
   // From here on money has moved: record, start, and answer whatever a dependency does.

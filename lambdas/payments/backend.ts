@@ -7,6 +7,7 @@ import { paymentConfig } from '../shared/config.js';
 import type { PaymentSettler, PaymentVerifier } from './types.js';
 import type { PaymentTerms } from './core/challenge.js';
 import { PaymentCore } from './core/server.js';
+import { DynamoSettlerLeases } from '../store/settler-leases.js';
 import { tokenConfig } from './token/config.js';
 import { TokenVerifier } from './token/verify.js';
 import { TokenCharger } from './token/charge.js';
@@ -35,7 +36,9 @@ export function paymentBackend(): PaymentBackend {
           rpcUrl: config.rpcUrl,
           settlerKeyFile: config.settlerKeyFile,
           settlerKeySecretId: config.settlerKeySecretId,
+          gasFloorWei: config.settlerGasFloorWei,
         },
+        leases: new DynamoSettlerLeases(),
       }),
     };
   }

@@ -39,6 +39,44 @@ export function loadSettlerKey(config: SettlerKeySource): Promise<Hex> {
   );
 }
 
+/**
+ * The pool of settlement keys: one key per line (a file, or a secret string), or JSON {"privateKeys": ["…", …]}
+ * (or {"privateKey": "…"}). Each key has its own nonce sequence; more keys settle more payments at once.
+ */
+export function loadSettlerKeys(config: SettlerKeySource): Promise<Hex[]> {
+  return loadSecret(
+    { file: config.settlerKeyFile, secretId: config.settlerKeySecretId },
+    {
+      describe: 'settler keys',
+      parse: parseKeyPool,
+      error: SettlerKeyError,
+      configureHint: 'set SETTLER_KEY_FILE or SETTLER_KEY_SECRET_ID',
+    },
+  );
+}
+
+export function parseKeyPool(raw: string, where: string): Hex[] {
+  const text = raw.trim();
+  let keys: string[];
+  if (text.startsWith('{')) {
+    let parsed: { privateKeys?: unknown; privateKey?: unknown };
+    try {
+      parsed = JSON.parse(text) as typeof parsed;
+    } catch {
+      throw new SettlerKeyError(`Settler keys from ${where} are not valid JSON`);
+    }
+    const list = Array.isArray(parsed.privateKeys) ? parsed.privateKeys : typeof parsed.privateKey === 'string' ? [parsed.privateKey] : undefined;
+    if (!list || list.some((k) => typeof k !== 'string')) throw new SettlerKeyError(`Settler keys from ${where} have no string members privateKeys or privateKey`);
+    keys = list as string[];
+  } else {
+    keys = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  }
+  if (keys.length === 0) throw new SettlerKeyError(`Settler keys from ${where} are empty`);
+  const normalised = keys.map((key) => normaliseKey(key, where));
+  if (new Set(normalised).size !== normalised.length) throw new SettlerKeyError(`Settler keys from ${where} repeat a key`);
+  return normalised;
+}
+
 /** Tests only: forget cached keys and the client (so a mocked client is picked up). */
 export function resetSettlerKeyCache(): void {
   resetSecretCache();

@@ -4,6 +4,12 @@
  * The one fact the caller needs from a failure is whether money may have moved, so every step before the raw
  * transaction leaves this process reports broadcast=false (simulation and gas estimation refuse a doomed
  * authorization without spending anything), and everything from the send onward reports broadcast=true.
+ *
+ * Nonces across instances (docs/decisions/0005): a pool of keys, each with its own nonce sequence; a send holds
+ * its key's lease (lambdas/store/settler-leases.ts) from choosing the nonce to handing the transaction to the node,
+ * never while waiting for the receipt, so any number of function instances share the keys without reusing or
+ * skipping a nonce. A key below its gas floor takes no new settlement; when every key is low the settler is
+ * unavailable (503), and when every key is busy past the wait budget it is back-pressured (402 with Retry-After).
  */
 import {
   BaseError,
@@ -18,9 +24,12 @@ import {
   type PublicClient,
   type WalletClient,
 } from 'viem';
+import { randomUUID } from 'node:crypto';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { loadSettlerKey, type SettlerKeySource } from './secrets.js';
+import { loadSettlerKeys, type SettlerKeySource } from './secrets.js';
 import type { ChargeOptions, Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
+import type { KeyLease, SettlerLeases } from '../store/settler-leases.js';
+import { gasMetric } from './gas-metric.js';
 
 /**
  * The shortest receipt wait, whatever the deadline: short enough to stay inside the answer margin (3 s) when
@@ -35,15 +44,30 @@ export { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, type FacilitatorOp
 export interface SelfSettlerConfig extends SettlerKeySource {
   chainId: number;
   rpcUrl: string;
+  /** A key with less native gas than this (wei) takes no new settlement. */
+  gasFloorWei?: bigint;
 }
 
 export interface SelfSettlerOptions {
   config: SelfSettlerConfig;
+  /** Who holds which key right now, shared by every instance (DynamoDB on AWS and on the embedded default). */
+  leases: SettlerLeases;
   /** Defaults to the shared client for config.rpcUrl. */
   publicClient?: PublicClient;
-  loadKey?: () => Promise<Hex>;
+  /** The key pool; defaults to the configured file or secret. */
+  loadKeys?: () => Promise<Hex[]>;
   receiptTimeoutMs?: number;
+  /** How long a send waits for a free key before answering back-pressure. */
+  keyWaitMs?: number;
 }
+
+/** A lease outlives any send (a few RPC round trips); one its holder never released lapses after this. */
+const LEASE_MS = 10_000;
+/** A key's last recorded nonce is trusted over the node's pending count for this long (a lagging node), no longer
+ * (a transaction that never reached a node leaves a gap, which the chain's count then fills). */
+const RECENT_NONCE_MS = 30_000;
+/** Gas balances are read at most this often per key and instance. */
+const GAS_CHECK_MS = 15_000;
 
 interface Signer {
   account: PrivateKeyAccount;
@@ -51,8 +75,6 @@ interface Signer {
 }
 
 const signers = new Map<string, Signer>();
-// Sends from one key are serialised so each picks up the previous one's pending nonce; receipts are awaited outside.
-const sendQueues = new Map<string, Promise<unknown>>();
 
 function chainFor(chainId: number, rpcUrl: string): Chain {
   return defineChain({
@@ -79,16 +101,6 @@ function signerFor(key: Hex, chainId: number, rpcUrl: string): Signer {
   return signer;
 }
 
-function serialised<T>(queueKey: string, task: () => Promise<T>): Promise<T> {
-  const previous = sendQueues.get(queueKey) ?? Promise.resolve();
-  const next = previous.then(task, task);
-  sendQueues.set(
-    queueKey,
-    next.catch(() => undefined),
-  );
-  return next;
-}
-
 /** The revert reason when there is one ("FiatTokenV2: authorization is used or canceled"), else viem's summary. */
 export function revertReason(error: unknown): string {
   if (error instanceof BaseError) {
@@ -98,25 +110,32 @@ export function revertReason(error: unknown): string {
   return shortMessage(error);
 }
 
+type SendOutcome = { ok: true; hash: Hex } | Extract<SettleResult, { ok: false }>;
+
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
   private readonly publicClient: PublicClient;
-  private readonly loadKey: () => Promise<Hex>;
+  private readonly loadKeys: () => Promise<Hex[]>;
+  private readonly leases: SettlerLeases;
   private readonly receiptTimeoutMs: number;
+  private readonly keyWaitMs: number;
+  private readonly gas = new Map<string, { wei: bigint; at: number }>();
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
+    this.leases = options.leases;
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
-    this.loadKey = options.loadKey ?? (() => loadSettlerKey(options.config));
+    this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
+    this.keyWaitMs = options.keyWaitMs ?? 5_000;
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
-    let signer: Signer;
+    let pool: Signer[];
     try {
-      signer = signerFor(await this.loadKey(), this.config.chainId, this.config.rpcUrl);
+      pool = (await this.loadKeys()).map((key) => signerFor(key, this.config.chainId, this.config.rpcUrl));
     } catch (error) {
-      return { ok: false, reason: `Settler key unavailable: ${(error as Error).message}`, broadcast: false };
+      return { ok: false, reason: `Settler key unavailable: ${(error as Error).message}`, broadcast: false, unavailable: true };
     }
 
     const { authorization, signature } = payment.payload.payload;
@@ -141,32 +160,14 @@ export class SelfSettler implements PaymentSettler {
     const call = { address: payment.asset, abi: usdcAbi, functionName: 'transferWithAuthorization', args } as const;
 
     try {
-      await this.publicClient.simulateContract({ ...call, account: signer.account });
+      await this.publicClient.simulateContract({ ...call, account: pool[0].account });
     } catch (error) {
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
 
-    let sending: Hex | undefined;
-    let hash: Hex;
-    try {
-      hash = await serialised(signer.account.address, async () => {
-        const request = await signer.wallet.prepareTransactionRequest({
-          account: signer.account,
-          chain: signer.wallet.chain,
-          to: payment.asset,
-          data: encodeFunctionData(call),
-        });
-        const serializedTransaction = await signer.wallet.signTransaction({ ...request, chain: signer.wallet.chain });
-        sending = keccak256(serializedTransaction);
-        await signer.wallet.sendRawTransaction({ serializedTransaction });
-        return sending;
-      });
-    } catch (error) {
-      // Once the raw transaction has left, a failed or timed-out send proves nothing about whether it landed.
-      const broadcast = sending !== undefined;
-      const stage = broadcast ? `sending transaction ${sending}` : 'preparing the transaction';
-      return { ok: false, reason: `Settlement failed while ${stage}: ${revertReason(error)}`, broadcast };
-    }
+    const sent = await this.sendWithFreeKey(pool, { to: payment.asset, data: encodeFunctionData(call) }, options.deadline);
+    if (!sent.ok) return sent;
+    const { hash } = sent;
 
     let status: 'success' | 'reverted';
     try {
@@ -185,4 +186,74 @@ export class SelfSettler implements PaymentSettler {
     }
     return { ok: true, transaction: hash, network: payment.network, payer: payment.payer };
   }
+
+  /** Takes the lease of a key with gas (in random order, so instances spread over the pool) and sends with it. */
+  private async sendWithFreeKey(pool: Signer[], tx: { to: Hex; data: Hex }, deadline?: number): Promise<SendOutcome> {
+    const holder = randomUUID();
+    const waitUntil = Math.min(deadline ?? Infinity, Date.now() + this.keyWaitMs);
+    for (;;) {
+      let fuelled = 0;
+      for (const signer of shuffled(pool)) {
+        if (!(await this.hasGas(signer))) continue;
+        fuelled++;
+        const lease = await this.leases.acquire(signer.account.address, holder, LEASE_MS);
+        if (lease) return this.sendWith(signer, lease, tx);
+      }
+      if (fuelled === 0) {
+        return { ok: false, reason: 'Every settlement key is below its gas floor', broadcast: false, unavailable: true };
+      }
+      if (Date.now() >= waitUntil) {
+        return { ok: false, reason: 'Settlement is back-pressured: every settlement key is busy', broadcast: false, retryAfterSeconds: 1 };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+
+  private async sendWith(signer: Signer, lease: KeyLease, tx: { to: Hex; data: Hex }): Promise<SendOutcome> {
+    let sending: Hex | undefined;
+    let nonce: number | undefined;
+    try {
+      const pending = await this.publicClient.getTransactionCount({ address: signer.account.address, blockTag: 'pending' });
+      const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
+      const chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
+      const request = await signer.wallet.prepareTransactionRequest({ account: signer.account, chain: signer.wallet.chain, ...tx, nonce: chosen });
+      const serializedTransaction = await signer.wallet.signTransaction({ ...request, chain: signer.wallet.chain });
+      sending = keccak256(serializedTransaction);
+      nonce = chosen; // from here the transaction may reach a node, so its nonce counts as used
+      await signer.wallet.sendRawTransaction({ serializedTransaction });
+      return { ok: true, hash: sending };
+    } catch (error) {
+      // Once the raw transaction has left, a failed or timed-out send proves nothing about whether it landed.
+      const broadcast = sending !== undefined;
+      const stage = broadcast ? `sending transaction ${sending}` : 'preparing the transaction';
+      return { ok: false, reason: `Settlement failed while ${stage}: ${revertReason(error)}`, broadcast };
+    } finally {
+      await this.leases.release(lease, nonce).catch(() => undefined); // an unreleased lease lapses after LEASE_MS
+    }
+  }
+
+  /** Whether the key has gas above the floor; the balance is published as a metric when read. */
+  private async hasGas(signer: Signer): Promise<boolean> {
+    const address = signer.account.address;
+    let known = this.gas.get(address);
+    if (!known || Date.now() - known.at > GAS_CHECK_MS) {
+      try {
+        known = { wei: await this.publicClient.getBalance({ address }), at: Date.now() };
+      } catch {
+        return known !== undefined && known.wei >= (this.config.gasFloorWei ?? 0n); // the node will answer the send
+      }
+      this.gas.set(address, known);
+      gasMetric(address, known.wei, this.config.gasFloorWei ?? 0n);
+    }
+    return known.wei >= (this.config.gasFloorWei ?? 0n);
+  }
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
 }

@@ -85,7 +85,16 @@ export type VerifyResult = { ok: true; payment: VerifiedPayment } | { ok: false;
 
 export type SettleResult =
   | { ok: true; transaction: Hex; network: string; payer: Hex }
-  | { ok: false; reason: string; /** true when a transaction may have reached the chain */ broadcast: boolean };
+  | {
+      ok: false;
+      reason: string;
+      /** true when a transaction may have reached the chain */
+      broadcast: boolean;
+      /** The settler is back-pressured (every key busy): worth retrying after this many seconds. */
+      retryAfterSeconds?: number;
+      /** The settler cannot take payments (no key, every key below its gas floor): a 503, not the buyer's fault. */
+      unavailable?: boolean;
+    };
 
 /** Verifies a decoded payload against the requirement of the endpoint being paid. */
 export interface PaymentVerifier {
@@ -108,7 +117,7 @@ export interface ChargeOptions {
 /** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */
 export type ChargeResult =
   | { ok: true; transaction: string; network: string; payer: string }
-  | { ok: false; reason: string; broadcast: boolean };
+  | { ok: false; reason: string; broadcast: boolean; retryAfterSeconds?: number; unavailable?: boolean };
 
 /** The receipt carried, base64-encoded, in the PAYMENT-RESPONSE header. */
 export interface PaymentReceipt {
@@ -118,6 +127,4 @@ export interface PaymentReceipt {
   payer: string;
 }
 
-export function encodeBase64Json(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
-}
+export { encodeBase64Json } from '../shared/http.js';

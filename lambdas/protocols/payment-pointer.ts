@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PRODUCTS, formatUsd, priceUsdCents, type ProductId } from '../products/catalog.js';
 import { paymentTerms } from '../payments/backend.js';
 import { routePath } from '../surfaces/routes.js';
-import type { PaymentTerms } from '../products/offers.js';
+import type { PaymentTerms } from '../jobs/offers.js';
 
 /**
  * The spec's pointer labels the chain `base` / `8453`; the x402 network of the 402 is pinned to `eip155:8453` by

@@ -11,6 +11,8 @@ export const ENV = {
   paymentsTable: 'PAYMENTS_TABLE',
   idempotencyTable: 'IDEMPOTENCY_TABLE',
   rateLimitTable: 'RATE_LIMIT_TABLE',
+  settlerLeasesTable: 'SETTLER_LEASES_TABLE',
+  settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
   assetsBucket: 'ASSETS_BUCKET',
   assetsDir: 'ASSETS_DIR',
   assetsPublicUrl: 'ASSETS_PUBLIC_URL',
@@ -58,6 +60,7 @@ export const storeConfig = memo(() => {
       PAYMENTS_TABLE: z.string().min(1).optional(),
       IDEMPOTENCY_TABLE: z.string().min(1).optional(),
       RATE_LIMIT_TABLE: z.string().min(1).optional(),
+      SETTLER_LEASES_TABLE: z.string().min(1).optional(),
       DYNAMODB_ENDPOINT: z.string().url().optional(),
     },
     'storage',
@@ -67,6 +70,7 @@ export const storeConfig = memo(() => {
     paymentsTable: env.PAYMENTS_TABLE,
     idempotencyTable: env.IDEMPOTENCY_TABLE,
     rateLimitTable: env.RATE_LIMIT_TABLE,
+    settlerLeasesTable: env.SETTLER_LEASES_TABLE,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
   };
 });
@@ -84,6 +88,8 @@ export const paymentConfig = memo(() => {
       FACILITATOR_URL: z.string().url().optional(),
       SETTLER_KEY_SECRET_ID: z.string().min(1).optional(),
       SETTLER_KEY_FILE: z.string().min(1).optional(),
+      /** A settlement key with less native gas than this (wei) takes no new settlement. */
+      SETTLER_GAS_FLOOR_WEI: z.string().regex(/^\d+$/).default('20000000000000'),
     },
     'payment',
   );
@@ -107,6 +113,7 @@ export const paymentConfig = memo(() => {
     facilitatorUrl: env.FACILITATOR_URL,
     settlerKeySecretId: env.SETTLER_KEY_SECRET_ID,
     settlerKeyFile: env.SETTLER_KEY_FILE,
+    settlerGasFloorWei: BigInt(env.SETTLER_GAS_FLOOR_WEI),
   };
 });
 export type PaymentConfig = ReturnType<typeof paymentConfig>;

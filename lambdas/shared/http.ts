@@ -51,3 +51,8 @@ export function wantsBlocking(event: HttpEvent, body: { asyncMode?: boolean }): 
 export function clientId(event: HttpEvent): string {
   return event.requestContext.http.sourceIp || 'unknown';
 }
+
+/** A header value carrying JSON (PAYMENT-REQUIRED, PAYMENT-RESPONSE): base64 of its UTF-8 text. */
+export function encodeBase64Json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+}

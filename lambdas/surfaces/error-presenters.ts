@@ -13,9 +13,8 @@ import {
   UnsupportedApiVersionError,
   ValidationError,
 } from '../shared/errors.js';
-import { json, type HttpResult } from '../shared/http.js';
+import { encodeBase64Json, json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
-import { encodeBase64Json } from '../payments/types.js';
 
 export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof IdempotentReplay) {

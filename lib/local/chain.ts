@@ -43,6 +43,8 @@ export interface KeyPair {
 
 export interface LocalAccounts {
   settler: KeyPair;
+  /** More settlement keys after `settler` (the pool; each its own nonce sequence). */
+  extraSettlers?: KeyPair[];
   minter: KeyPair;
   payTo: KeyPair;
   buyers: KeyPair[];
@@ -57,6 +59,8 @@ export interface LocalChainOptions {
   buyerUsdc?: bigint;
   /** Where the compiled token is cached; defaults to <stateDir>/cache. Tests share one to skip solc. */
   artifactCacheDir?: string;
+  /** How many settlement keys (the pool the settler leases from); default 4. */
+  settlerCount?: number;
 }
 
 export interface LocalChain {
@@ -65,7 +69,10 @@ export interface LocalChain {
   chainId: number;
   usdcAddress: Address;
   payTo: Address;
+  /** The first settlement key's address. */
   settlerAddress: Address;
+  /** Every settlement key's address (the pool in settlerKeyFile, one key per line). */
+  settlerAddresses: Address[];
   minterAddress: Address;
   settlerKeyFile: string;
   buyers: KeyPair[];
@@ -114,7 +121,7 @@ function newKeyPair(): KeyPair {
 }
 
 /** Loads the persisted keys, creating missing ones; a larger buyerCount appends buyers and keeps the old ones. */
-async function loadOrCreateAccounts(stateDir: string, buyerCount: number): Promise<LocalAccounts> {
+async function loadOrCreateAccounts(stateDir: string, buyerCount: number, settlerCount: number): Promise<LocalAccounts> {
   let accounts: LocalAccounts | undefined;
   try {
     accounts = await readLocalAccounts(stateDir);
@@ -124,6 +131,8 @@ async function loadOrCreateAccounts(stateDir: string, buyerCount: number): Promi
   const before = JSON.stringify(accounts ?? null);
   accounts ??= { settler: newKeyPair(), minter: newKeyPair(), payTo: newKeyPair(), buyers: [] };
   while (accounts.buyers.length < buyerCount) accounts.buyers.push(newKeyPair());
+  accounts.extraSettlers ??= [];
+  while (accounts.extraSettlers.length < settlerCount - 1) accounts.extraSettlers.push(newKeyPair());
   if (JSON.stringify(accounts) !== before) await writeSecret(accountsFile(stateDir), `${JSON.stringify(accounts, null, 2)}\n`);
   return accounts;
 }
@@ -177,14 +186,15 @@ export function isNonceCollision(error: unknown): boolean {
 }
 
 export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
-  const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n } = options;
+  const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n, settlerCount = 4 } = options;
+  if (settlerCount < 1) throw new LocalChainError('settlerCount must be at least 1');
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const connecting = connectSimulator();
   let accounts: LocalAccounts;
   let runtimeCode: Hex;
   try {
     [accounts, runtimeCode] = await Promise.all([
-      loadOrCreateAccounts(stateDir, buyerCount),
+      loadOrCreateAccounts(stateDir, buyerCount, settlerCount),
       usdcRuntimeCode(options.artifactCacheDir ?? path.join(stateDir, 'cache')),
     ]);
   } catch (error) {
@@ -193,7 +203,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   }
   const connection = await connecting;
   try {
-    return await prepare(connection, accounts, runtimeCode, { stateDir, port, buyerCount, buyerUsdc });
+    return await prepare(connection, accounts, runtimeCode, { stateDir, port, buyerCount, buyerUsdc, settlerCount });
   } catch (error) {
     // A half-started chain must not keep the process alive (e.g. when the port is taken).
     await connection.close().catch(() => undefined);
@@ -207,10 +217,11 @@ async function prepare(
   connection: Connection,
   accounts: LocalAccounts,
   runtimeCode: Hex,
-  { stateDir, port, buyerCount, buyerUsdc }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
+  { stateDir, port, buyerCount, buyerUsdc, settlerCount }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
 ): Promise<LocalChain> {
+  const settlers = [accounts.settler, ...(accounts.extraSettlers ?? []).slice(0, settlerCount - 1)];
   const settlerKeyFile = path.join(stateDir, 'settler.key');
-  await writeSecret(settlerKeyFile, `${accounts.settler.privateKey}\n`);
+  await writeSecret(settlerKeyFile, settlers.map((k) => `${k.privateKey}\n`).join(''));
 
   const provider = connection.provider as Eip1193Like;
   const transport = custom(provider, { retryCount: 0 });
@@ -220,7 +231,7 @@ async function prepare(
 
   await rpc('hardhat_setCode', [BASE_USDC_ADDRESS, runtimeCode]);
   await rpc('hardhat_setStorageAt', [BASE_USDC_ADDRESS, numberToHex(0, { size: 32 }), pad(accounts.minter.address)]);
-  for (const who of [accounts.settler, accounts.minter]) {
+  for (const who of [...settlers, accounts.minter]) {
     await rpc('hardhat_setBalance', [who.address, numberToHex(GAS_ETH)]);
   }
 
@@ -253,6 +264,7 @@ async function prepare(
     usdcAddress: BASE_USDC_ADDRESS,
     payTo: accounts.payTo.address,
     settlerAddress: accounts.settler.address,
+    settlerAddresses: settlers.map((k) => k.address),
     minterAddress: accounts.minter.address,
     settlerKeyFile,
     buyers: accounts.buyers.slice(0, buyerCount).map((b) => ({ ...b })),

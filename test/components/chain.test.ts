@@ -7,6 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FundError, formatUsdc, fundFromState, parseUsdcAmount } from '../../bin/fund.js';
 import { BASE_USDC_ADDRESS, localChainDefinition, startLocalChain, type LocalChain } from '../../lib/local/chain.js';
+import { memoryLeases } from '../support/leases.js';
 import { SelfSettler } from '../../lambdas/payments/settle.js';
 import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
@@ -30,6 +31,7 @@ beforeAll(async () => {
   verifier = new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } });
   settler = new SelfSettler({
     config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl, settlerKeyFile: chain.settlerKeyFile },
+    leases: memoryLeases(),
   });
 });
 
@@ -92,8 +94,12 @@ describe('Local chain: USDC-like token at the Base USDC address on chain 8453', 
     }
     expect((await stat(path.join(stateDir, 'accounts.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(chain.settlerKeyFile)).mode & 0o777).toBe(0o600);
-    const key = (await readFile(chain.settlerKeyFile, 'utf8')).trim() as `0x${string}`;
-    expect(privateKeyToAccount(key).address).toBe(chain.settlerAddress);
+    // The settlement key pool: one key per line, each funded with gas; the first is settlerAddress.
+    const keys = (await readFile(chain.settlerKeyFile, 'utf8')).trim().split('\n') as `0x${string}`[];
+    expect(keys.map((k) => privateKeyToAccount(k).address)).toEqual(chain.settlerAddresses);
+    expect(chain.settlerAddresses).toHaveLength(4);
+    expect(chain.settlerAddresses[0]).toBe(chain.settlerAddress);
+    for (const address of chain.settlerAddresses) expect(await reader.getBalance({ address })).toBeGreaterThan(10n ** 18n);
   });
 });
 
@@ -110,18 +116,19 @@ describe('Local chain: verify and self-settle an x402 payment', () => {
     expect(await balance(buyer.address)).toBe(buyerBefore - 500_000n);
     expect(await balance(chain.payTo)).toBe(payToBefore + 500_000n);
     const receipt = await reader.getTransactionReceipt({ hash: result.transaction });
-    expect(receipt.from.toLowerCase()).toBe(chain.settlerAddress.toLowerCase());
+    expect(chain.settlerAddresses.map((a) => a.toLowerCase())).toContain(receipt.from.toLowerCase());
     const used = parseEventLogs({ abi: usdcAbi, logs: receipt.logs, eventName: 'AuthorizationUsed' });
     expect(used.map((l) => l.args)).toEqual([{ authorizer: buyer.address, nonce: payment.payload.payload.authorization.nonce }]);
 
     // Same authorization again: refused by simulation, nothing sent, nothing moves.
-    const nonceBefore = await reader.getTransactionCount({ address: chain.settlerAddress });
+    const noncesOf = () => Promise.all(chain.settlerAddresses.map((address) => reader.getTransactionCount({ address })));
+    const nonceBefore = await noncesOf();
     expect(await settler.settle(payment)).toEqual({
       ok: false,
       reason: 'Settlement refused before broadcast: FiatTokenV2: authorization is used or canceled',
       broadcast: false,
     });
-    expect(await reader.getTransactionCount({ address: chain.settlerAddress })).toBe(nonceBefore);
+    expect(await noncesOf()).toEqual(nonceBefore);
     expect(await balance(buyer.address)).toBe(buyerBefore - 500_000n);
     expect(await verifier.verify(payment.payload, requirement)).toEqual({
       ok: false,
@@ -196,7 +203,7 @@ describe('Local chain: verify and self-settle an x402 payment', () => {
     const payment = await verified(chain.buyers[0].privateKey);
     const { authorization: a, signature } = payment.payload.payload;
     const wallet = createWalletClient({
-      account: privateKeyToAccount((await readFile(chain.settlerKeyFile, 'utf8')).trim() as `0x${string}`),
+      account: privateKeyToAccount((await readFile(chain.settlerKeyFile, 'utf8')).trim().split('\n')[0] as `0x${string}`),
       chain: localChainDefinition(chain.rpcUrl),
       transport: http(chain.rpcUrl, { retryCount: 0 }),
     });

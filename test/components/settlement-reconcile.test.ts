@@ -41,7 +41,7 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
     const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
     const { presentPurchase } = await import('../../lambdas/http/present-purchase.js');
-    const { productOffer } = await import('../../lambdas/products/offers.js');
+    const { productOffer } = await import('../../lambdas/jobs/offers.js');
     const { paymentBackend } = await import('../../lambdas/payments/backend.js');
     const { sweep } = await import('../../lambdas/workflow/sweeper.js');
     const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');

@@ -121,13 +121,14 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('creates the tables with their keys, on-demand billing, TTL and PITR/retention where durable', () => {
     const tables = ofType(s.resources, 'AWS::DynamoDB::Table');
-    expect(tables).toHaveLength(4);
+    expect(tables).toHaveLength(5);
     const byName = (t: any) => s.stack.getLogicalId(t.node.defaultChild);
     const expectations = [
       { table: s.stack.tables.jobs, pk: 'jobId', durable: true },
       { table: s.stack.tables.payments, pk: 'pk', durable: true },
       { table: s.stack.tables.idempotency, pk: 'pk', durable: false },
       { table: s.stack.tables.rateLimit, pk: 'pk', durable: false },
+      { table: s.stack.tables.settlerLeases, pk: 'pk', durable: false },
     ];
     for (const { table, pk, durable } of expectations) {
       const res = s.resources[byName(table)];
@@ -153,7 +154,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         Projection: { ProjectionType: 'ALL' },
       },
     ]);
-    for (const t of [s.stack.tables.payments, s.stack.tables.idempotency, s.stack.tables.rateLimit]) {
+    for (const t of [s.stack.tables.payments, s.stack.tables.idempotency, s.stack.tables.rateLimit, s.stack.tables.settlerLeases]) {
       expect(s.resources[byName(t)].Properties.GlobalSecondaryIndexes).toBeUndefined();
     }
   });

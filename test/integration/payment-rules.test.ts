@@ -125,6 +125,22 @@ describe('One authorization pays for at most one job', () => {
   });
 });
 
+describe('Settlement under load: 16 concurrent buyers', () => {
+  it('each pays once, all 16 settle (202 with a receipt), and each buyer is charged exactly the price', async () => {
+    const info = runtime();
+    const buyers = await Promise.all(Array.from({ length: 16 }, () => freshBuyer()));
+    // One probe (its own address, so it does not use up this file's probe quota); every buyer signs its terms.
+    const challenge = await challengeOf(fetchFrom('127.0.0.77'), `${info.baseUrl}/agent/image`);
+    const headers = await Promise.all(buyers.map((b) => signedHeader(b.privateKey, challenge)));
+    const responses = await Promise.all(headers.map((h, i) => post('/agent/image', JSON.stringify({ prompt: `load ${i}` }), { 'PAYMENT-SIGNATURE': h })));
+    expect(responses.map((r) => r.status)).toEqual(Array(16).fill(202));
+    for (const r of responses) expect(r.headers.get('payment-response')).toBeTruthy();
+    const receipts = responses.map((r) => JSON.parse(Buffer.from(r.headers.get('payment-response')!, 'base64').toString()).transaction);
+    expect(new Set(receipts).size).toBe(16);
+    for (const b of buyers) expect(await transfersFrom(b.address)).toEqual([{ to: info.payTo, value: 150000n }]);
+  });
+});
+
 describe('X-Idempotency-Key', () => {
   it('concurrent identical requests with one key are charged once and all get the original response', async () => {
     const info = runtime();

@@ -103,6 +103,8 @@ export class PaymentCore {
     if (result.ok) {
       return { type: 'settled', receipt: { success: true, transaction: result.transaction, network: result.network, payer: result.payer } };
     }
-    return result.broadcast ? { type: 'unknown-outcome', reason: result.reason } : { type: 'refused', reason: result.reason };
+    if (result.broadcast) return { type: 'unknown-outcome', reason: result.reason };
+    if (result.unavailable) return { type: 'unavailable', reason: result.reason };
+    return { type: 'refused', reason: result.reason, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) };
   }
 }

@@ -50,8 +50,11 @@ export type PaymentRefusal = Extract<PaymentDecision, { type: 'challenge' | 'inv
 /** The outcome of moving the money of a verified payment. */
 export type Settlement =
   | { type: 'settled'; receipt: PaymentReceipt }
-  /** Nothing moved (refused before broadcast, or a reverted transfer): the lock may be released. */
-  | { type: 'refused'; reason: string }
+  /** Nothing moved (refused before broadcast, or a reverted transfer): the lock may be released. A back-pressured
+   *  settler says when to retry (the spec's 402 with Retry-After). */
+  | { type: 'refused'; reason: string; retryAfterSeconds?: number }
+  /** The settler cannot take payments now (no key, every key below its gas floor): nothing moved; a 503. */
+  | { type: 'unavailable'; reason: string }
   /** Money may have moved (broadcast without a receipt, a charge that timed out): the lock must stay. */
   | { type: 'unknown-outcome'; reason: string };
 

@@ -5,7 +5,7 @@
  * notifications are not offered; task lookups answer TaskNotFound because there are never tasks.
  */
 import { randomUUID } from 'node:crypto';
-import type { PaymentTerms } from '../../products/offers.js';
+import type { PaymentTerms } from '../../jobs/offers.js';
 import { paymentInstructions, paymentPointer } from '../payment-pointer.js';
 import { RPC, RpcError, rpcFailure, rpcResult, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js';
 import { selectSkill } from './skills.js';

@@ -4,7 +4,7 @@
  * the 402's own payment requirement.
  */
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
-import { paymentRequirement } from '../../products/offers.js';
+import { paymentRequirement } from '../../jobs/offers.js';
 import { SKILL_METADATA_KEY } from '../a2a/skills.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
 

@@ -5,7 +5,7 @@
  */
 import { PRODUCTS, PRODUCT_IDS, priceUsdCents, type ProductId } from '../../products/catalog.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentRequirement } from '../../products/offers.js';
+import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
 import { USDC_DOMAIN } from '../../payments/types.js';
 import { SERVICE, chainIdOf, decimalPrice, links, routePath, type DiscoveryContext } from './context.js';
 

@@ -5,7 +5,7 @@
  */
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentRequirement } from '../../products/offers.js';
+import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';
 
 const API_VERSION = GENERATION.version!.current;

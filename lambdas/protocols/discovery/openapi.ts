@@ -8,7 +8,7 @@ import { ROUTES, type RouteDef } from '../../surfaces/routes.js';
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
 import { RESPONSE_SCHEMAS, responseJsonSchema, type ResponseSchemaName } from '../../products/responses.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../products/offers.js';
+import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';
 
 const API_VERSION = GENERATION.version!.current;

@@ -4,7 +4,7 @@
  * (lambdas/payments/challenge.ts), so the index cannot advertise terms the endpoint does not enforce.
  */
 import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/catalog.js';
-import { paymentChallenge } from '../../products/offers.js';
+import { paymentChallenge } from '../../jobs/offers.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
 

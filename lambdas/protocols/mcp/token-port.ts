@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MusicRequest, ProductId } from '../../products/catalog.js';
-import { productOffer } from '../../products/offers.js';
+import { productOffer } from '../../jobs/offers.js';
 import { paymentCore } from '../../payments/backend.js';
 import { purchaseJob } from '../../jobs/purchase.js';
 import { purchaseDeps } from '../../jobs/deps.js';
@@ -34,6 +34,7 @@ export const payWithToken: PayWithToken = async (token, product, request, baseUr
       blockingWaitMs: 0,
     });
     if (result.type === 'refused') return refusal(result.reason);
+    if (result.type === 'unavailable') return refusal(NOT_TAKEN);
     const body = acceptedBody(result.job, urlsFor(baseUrl));
     return {
       structuredContent: body,

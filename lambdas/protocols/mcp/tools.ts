@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd, musicRequestSchema, type ProductId } from '../../products/catalog.js';
-import type { PaymentTerms } from '../../products/offers.js';
+import type { PaymentTerms } from '../../jobs/offers.js';
 import { logger } from '../../shared/logger.js';
 import { paymentInstructions, paymentPointer, paymentPointerSchema } from '../payment-pointer.js';
 import type { PayWithToken } from './token-port.js';

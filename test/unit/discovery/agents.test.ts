@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCard } from '@a2a-js/sdk';
 import { agentCard, aiPluginManifest } from '../../../lambdas/protocols/discovery/agents.js';
 import { llmsFullTxt, llmsTxt } from '../../../lambdas/protocols/discovery/llms.js';
-import { inputJsonSchema } from '../../../lambdas/products/offers.js';
+import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
 
 const card = agentCard(ctx);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agenticCommerceDocument, catalogDocument, productDocument, unknownProductBody } from '../../../lambdas/protocols/discovery/catalog.js';
-import { inputJsonSchema } from '../../../lambdas/products/offers.js';
+import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
 
 const catalog = catalogDocument(ctx);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiDocument } from '../../../lambdas/protocols/discovery/openapi.js';
-import { inputJsonSchema, paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
+import { inputJsonSchema, paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
 import { responseJsonSchema } from '../../../lambdas/products/responses.js';
 import { ROUTES } from '../../../lambdas/surfaces/routes.js';
 import { BASE, IDS, SPEC_PRICES, USDC, PAY_TO, ctx } from './fixtures.js';

@@ -19,7 +19,7 @@ import {
 } from '../../../lambdas/products/responses.js';
 import { generationErrors as errorResponse } from '../../../lambdas/surfaces/error-presenters.js';
 import { NotFoundError, RateLimitedError, UnsupportedApiVersionError, ValidationError } from '../../../lambdas/shared/errors.js';
-import { paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
+import { paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
 import { ACCEPTED_EXAMPLES } from '../../../lambdas/products/examples.js';
 import type { JobStatus } from '../../../lambdas/store/jobs.js';
 import { IDS, ctx } from './fixtures.js';

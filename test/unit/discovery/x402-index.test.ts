@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { discoveryIndex } from '../../../lambdas/protocols/discovery/x402-index.js';
-import { paymentChallenge, REASON_MISSING } from '../../../lambdas/products/offers.js';
+import { paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
 import { CATALOG_UPDATED_AT } from '../../../lambdas/products/catalog.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
 

@@ -150,6 +150,19 @@ describe('purchaseJob: the paid request, in order', () => {
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
 
+  it('back-pressured settler: voids and releases (nothing moved), refused with its Retry-After', async () => {
+    const d = deps({ settle: vi.fn(async (): Promise<Settlement> => ({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 })) });
+    expect(await purchaseJob(d, input)).toEqual({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 });
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'busy', 'nothing-moved', voidMark('job-1', 'busy'));
+  });
+
+  it('settler unavailable (no key with gas): voids and releases the lock, so the same authorization can pay later; unavailable', async () => {
+    const d = deps({ settle: vi.fn(async (): Promise<Settlement> => ({ type: 'unavailable', reason: 'Every settlement key is below its gas floor' })) });
+    expect(await purchaseJob(d, input)).toEqual({ type: 'unavailable', reason: 'Every settlement key is below its gas floor' });
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'Every settlement key is below its gas floor', 'nothing-moved', voidMark('job-1', 'Every settlement key is below its gas floor'));
+    expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
   it('x402 unknown outcome: accepted without a receipt, the job kept reserved and locked (the chain decides), nothing started', async () => {
     const d = deps({
       settle: vi.fn(async (): Promise<Settlement> => ({ type: 'unknown-outcome', reason: 'Settlement transaction 0xt not confirmed' })),
@@ -284,7 +297,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
     vi.stubEnv('ASSETS_DIR', '/tmp/assets');
     ({ presentPurchase } = await import('../../../lambdas/http/present-purchase.js'));
     ({ PaymentRequiredError } = await import('../../../lambdas/shared/errors.js'));
-    offer = (await import('../../../lambdas/products/offers.js')).productOffer('agent_image', 'https://api.test');
+    offer = (await import('../../../lambdas/jobs/offers.js')).productOffer('agent_image', 'https://api.test');
   });
   afterAll(() => void vi.unstubAllEnvs());
 
@@ -335,5 +348,22 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
     const challenge = (thrown as InstanceType<typeof PaymentRequiredError>).challenge as { error: string; accepts: Record<string, unknown>[] };
     expect(challenge.error).toBe('insufficient funds');
     expect(challenge.accepts[0]).toMatchObject({ amount: offer.amount.toString(), resource: offer.resource, payTo: PAY_TO, asset: USDC });
+  });
+
+  it('refused by a back-pressured settler: the 402 carries Retry-After (spec, 402 reasons)', () => {
+    const thrown = (() => {
+      try {
+        presentPurchase({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 }, offer, 'https://api.test');
+      } catch (error) {
+        return error;
+      }
+    })() as InstanceType<typeof PaymentRequiredError>;
+    expect(thrown).toBeInstanceOf(PaymentRequiredError);
+    expect(thrown.extraHeaders).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('unavailable: a DependencyError (503 with Retry-After, nothing charged)', async () => {
+    const { DependencyError } = await import('../../../lambdas/shared/errors.js');
+    expect(() => presentPurchase({ type: 'unavailable', reason: 'no gas' }, offer, 'https://api.test')).toThrow(DependencyError);
   });
 });

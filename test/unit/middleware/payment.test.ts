@@ -17,7 +17,7 @@ import { PaymentCore } from '../../../lambdas/payments/core/server.js';
 import type { Offer, PaymentDecision } from '../../../lambdas/payments/core/types.js';
 import type { PaymentChallenge, VerifiedPayment } from '../../../lambdas/payments/types.js';
 import { musicRequestSchema } from '../../../lambdas/products/catalog.js';
-import { productOffer } from '../../../lambdas/products/offers.js';
+import { productOffer } from '../../../lambdas/jobs/offers.js';
 import { GENERATION } from '../../../lambdas/surfaces/surface.js';
 import { bodyOf, chain, httpEvent, JUNK_HEADER, TOKEN_HEADER, x402Header, x402Wire } from '../../support/events.js';
 

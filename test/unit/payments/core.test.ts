@@ -323,6 +323,19 @@ describe('PaymentCore.settle → unknown-outcome (money may have moved)', () => 
   });
 });
 
+describe('PaymentCore.settle → refused with Retry-After, or unavailable (the settler, not the buyer)', () => {
+  it('a back-pressured settler: refused, with when to retry', async () => {
+    const c = core();
+    c.settler.settle.mockResolvedValue({ ok: false, reason: 'busy', broadcast: false, retryAfterSeconds: 1 });
+    expect(await c.core.settle(x402Payment())).toEqual({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 });
+  });
+  it('a settler with no key able to pay gas: unavailable', async () => {
+    const c = core();
+    c.settler.settle.mockResolvedValue({ ok: false, reason: 'no gas', broadcast: false, unavailable: true });
+    expect(await c.core.settle(x402Payment())).toEqual({ type: 'unavailable', reason: 'no gas' });
+  });
+});
+
 describe('PaymentCore.refusal: the challenge is built lazily', () => {
   it('does not read the terms until .challenge is read, then builds it once', () => {
     const c = core();

@@ -6,6 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettlerKey, resetSettlerKeyCache } from '../../../lambdas/payments/secrets.js';
 import { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, SelfSettler } from '../../../lambdas/payments/settle.js';
+import { memoryLeases } from '../../support/leases.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import { PaymentBackendError } from '../../../lambdas/payments/verify.js';
 import { newBuyer, requirementFor, signedPayment, wirePayment } from './fixtures.js';
@@ -191,12 +192,14 @@ describe('Settler key: SETTLER_KEY_FILE', () => {
   it('reports broadcast=false from SelfSettler when no key can be loaded', async () => {
     const settler = new SelfSettler({
       config: { chainId: 8453, rpcUrl: 'http://127.0.0.1:1', settlerKeyFile: path.join(dir, 'missing.key') },
+      leases: memoryLeases(),
     });
     const result = await settler.settle(await verifiedPayment());
     expect(result).toEqual({
       ok: false,
-      reason: `Settler key unavailable: Cannot read settler key file ${path.join(dir, 'missing.key')}: ENOENT`,
+      reason: `Settler key unavailable: Cannot read settler keys file ${path.join(dir, 'missing.key')}: ENOENT`,
       broadcast: false,
+      unavailable: true,
     });
   });
 });
@@ -244,5 +247,26 @@ describe('Settler key: Secrets Manager', () => {
     secrets.on(GetSecretValueCommand).resolves({ SecretString: '{"key":"x"}' });
     const error = (await loadSettlerKey({ settlerKeySecretId: 'j' }).catch((e: unknown) => e)) as Error;
     expect(error.message).toBe('Settler key secret j has no string member privateKey');
+  });
+});
+
+describe('Settler key pool', () => {
+  const k = (c: string) => `0x${c.repeat(64)}`;
+  it('reads one key per line, JSON privateKeys, or JSON privateKey; normalises and refuses repeats and junk', async () => {
+    const { parseKeyPool } = await import('../../../lambdas/payments/secrets.js');
+    expect(parseKeyPool(`${k('a')}\n\n${k('b').slice(2)}\n`, 'file f')).toEqual([k('a'), k('b')]);
+    expect(parseKeyPool(JSON.stringify({ privateKeys: [k('a'), k('c')] }), 'secret s')).toEqual([k('a'), k('c')]);
+    expect(parseKeyPool(JSON.stringify({ privateKey: k('d') }), 'secret s')).toEqual([k('d')]);
+    expect(() => parseKeyPool(`${k('a')}\n${k('a')}`, 'file f')).toThrow(/repeat a key/);
+    expect(() => parseKeyPool('', 'file f')).toThrow(/empty/);
+    expect(() => parseKeyPool('{"privateKeys": [1]}', 'secret s')).toThrow(/privateKeys/);
+    const junk = (() => {
+      try {
+        parseKeyPool('not-a-key-secret-value', 'file f');
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(junk?.message).not.toContain('not-a-key-secret-value');
   });
 });

@@ -1,5 +1,5 @@
 /** Shared fixtures of the protocol unit tests: payment terms, and API Gateway v2 events as the gateway builds them. */
-import type { PaymentTerms } from '../../../lambdas/products/offers.js';
+import type { PaymentTerms } from '../../../lambdas/jobs/offers.js';
 import type { HttpEvent } from '../../../lambdas/shared/http.js';
 
 export const TERMS: PaymentTerms = {

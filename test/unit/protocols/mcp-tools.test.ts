@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd } from '../../../lambdas/products/catalog.js';
-import { inputJsonSchema } from '../../../lambdas/products/offers.js';
+import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
 import { paymentPointer } from '../../../lambdas/protocols/payment-pointer.js';
 import { createMcpServer } from '../../../lambdas/protocols/mcp/server.js';
 import { payWithToken as defaultPort, TOKENS_NOT_ACCEPTED, type PayWithToken } from '../../../lambdas/protocols/mcp/token-port.js';

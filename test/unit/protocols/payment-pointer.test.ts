@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_IDS } from '../../../lambdas/products/catalog.js';
-import { paymentChallenge } from '../../../lambdas/products/offers.js';
+import { paymentChallenge } from '../../../lambdas/jobs/offers.js';
 import { POINTER_CHAIN_ID, paymentInstructions, paymentPointer, paymentPointerSchema } from '../../../lambdas/protocols/payment-pointer.js';
 import { BASE, TERMS } from './fixtures.js';
 

@@ -7,8 +7,8 @@ import { ALL_PAYMENT_KINDS, type Offer } from '../payments/core/types.js';
 import { paymentChallenge as offerChallenge, paymentRequirement as offerRequirement, type PaymentTerms } from '../payments/core/challenge.js';
 import { MAX_TIMEOUT_SECONDS, type PaymentChallenge, type PaymentRequirement } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
-import { PRODUCTS, type ProductId } from './catalog.js';
-import { ACCEPTED_EXAMPLES } from './examples.js';
+import { PRODUCTS, type ProductId } from '../products/catalog.js';
+import { ACCEPTED_EXAMPLES } from '../products/examples.js';
 
 const inputSchemas = new Map<ProductId, Record<string, unknown>>();
 
