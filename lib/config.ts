@@ -7,10 +7,11 @@
  */
 import type { Construct } from 'constructs';
 import { z } from 'zod';
+import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
 
 /** Base mainnet USDC (FiatTokenV2_2). */
-export const BASE_USDC_ADDRESS = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
-export const BASE_CHAIN_ID = 8453;
+export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
+export const BASE_CHAIN_ID = NETWORKS['eip155:8453'].chainId;
 
 /** CloudWatch Logs accepts only these retention periods (aws-logs RetentionDays). */
 export const LOG_RETENTION_DAYS = [
@@ -23,9 +24,10 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 
 export const stackConfigSchema = z
   .object({
-    /** x402 network id; the service sells on Base mainnet only. */
-    network: z.literal('eip155:8453').default('eip155:8453'),
-    usdcAddress: address.default(BASE_USDC_ADDRESS),
+    /** x402 network id: Base mainnet (production) or Base Sepolia (`eip155:84532`, a staging stack). */
+    network: z.enum(NETWORK_IDS).default('eip155:8453'),
+    /** Defaults to Circle's USDC on the chosen network. */
+    usdcAddress: address.optional(),
     /** Literal receiving address. When absent, `payToParameter` is resolved at deploy time. */
     payTo: address.optional(),
     /** SSM String parameter holding the receiving address (used when `payTo` is not set). */
@@ -33,7 +35,8 @@ export const stackConfigSchema = z
       .string()
       .regex(/^[a-zA-Z0-9_.\-/]{1,2048}$/, 'must be an SSM parameter name like /paycall/pay-to')
       .default('/paycall/pay-to'),
-    rpcUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default('https://mainnet.base.org'),
+    /** Defaults to the network's public endpoint; use a production RPC provider's URL for real traffic. */
+    rpcUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     facilitatorMode: z.enum(['self', 'remote']).default('self'),
     facilitatorUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     /** Secrets Manager secret name of the settlement gas key (self mode). Never a key value. */
@@ -107,7 +110,7 @@ export const stackConfigSchema = z
   });
 
 export type StackConfigInput = z.input<typeof stackConfigSchema>;
-export type StackConfig = z.output<typeof stackConfigSchema> & { chainId: number };
+export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress' | 'rpcUrl'> & { usdcAddress: string; rpcUrl: string; chainId: number };
 
 export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
 
@@ -130,7 +133,13 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     });
     throw new StackConfigError(`Invalid stack configuration: ${problems.join('; ')}`);
   }
-  return { ...result.data, chainId: BASE_CHAIN_ID };
+  const network = NETWORKS[result.data.network];
+  return {
+    ...result.data,
+    usdcAddress: result.data.usdcAddress ?? network.usdcAddress,
+    rpcUrl: result.data.rpcUrl ?? network.rpcUrl,
+    chainId: network.chainId,
+  };
 }
 
 /**

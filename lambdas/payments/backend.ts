@@ -4,6 +4,7 @@
  * is configured. `paymentCore()` is the one payment core every paid entry point uses.
  */
 import { paymentConfig } from '../shared/config.js';
+import { networkOf } from '../shared/networks.js';
 import type { PaymentSettler, PaymentVerifier } from './types.js';
 import type { PaymentTerms } from './core/challenge.js';
 import { PaymentCore } from './core/server.js';
@@ -47,7 +48,7 @@ export function paymentBackend(): PaymentBackend {
 
 export function paymentTerms(): PaymentTerms {
   const config = paymentConfig();
-  return { network: config.network, usdcAddress: config.usdcAddress, payTo: config.payTo };
+  return { network: config.network, usdcAddress: config.usdcAddress, payTo: config.payTo, tokenName: networkOf(config.network).tokenName };
 }
 
 let tokens: { verifier: TokenVerifier; charger: TokenCharger } | null | undefined;

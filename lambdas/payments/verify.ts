@@ -14,12 +14,12 @@ import {
   type PublicClient,
 } from 'viem';
 import { DependencyError } from '../shared/errors.js';
+import { canonicalNetwork } from '../shared/networks.js';
 import type { Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
 import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
 
 /** Settlement needs this many seconds of validity left; x402 facilitators use the same margin. */
 export const SETTLE_MARGIN_SECONDS = 6;
-const NETWORK_ALIASES: Record<string, string> = { base: 'eip155:8453' };
 
 /** A dependency (chain RPC, facilitator) failed: answer 5xx without charging, not 402. */
 /** The chain, a facilitator or a token issuer could not answer: a DependencyError (503, nothing charged). */
@@ -42,7 +42,7 @@ export interface ViemPaymentVerifierOptions {
 }
 
 export function normaliseNetwork(network: string): string {
-  return NETWORK_ALIASES[network] ?? network;
+  return canonicalNetwork(network);
 }
 
 export function unixNow(): number {

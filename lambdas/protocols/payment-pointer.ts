@@ -4,6 +4,7 @@
  * One function for both protocols, built from the catalog and the same payment terms the 402 challenge uses.
  */
 import { z } from 'zod';
+import { NETWORK_IDS, NETWORKS, networkOf } from '../shared/networks.js';
 import { PRODUCTS, formatUsd, priceUsdCents, type ProductId } from '../products/catalog.js';
 import { paymentTerms } from '../payments/backend.js';
 import { routePath } from '../surfaces/routes.js';
@@ -13,8 +14,8 @@ import type { PaymentTerms } from '../jobs/offers.js';
  * The spec's pointer labels the chain `base` / `8453`; the x402 network of the 402 is pinned to `eip155:8453` by
  * the payment configuration, so these two constants cannot drift from what the challenge asks for.
  */
-export const POINTER_NETWORK = 'base';
-export const POINTER_CHAIN_ID = '8453';
+export const POINTER_NETWORK = NETWORKS['eip155:8453'].name;
+export const POINTER_CHAIN_ID = String(NETWORKS['eip155:8453'].chainId);
 
 /** Exactly the nine members of the spec; `.strict()` so an MCP output schema rejects anything extra. */
 export const paymentPointerSchema = z
@@ -23,8 +24,8 @@ export const paymentPointerSchema = z
     protocol: z.literal('x402'),
     endpoint: z.string().describe('Absolute URL of the paid HTTP endpoint'),
     method: z.literal('POST'),
-    network: z.literal(POINTER_NETWORK),
-    chainId: z.literal(POINTER_CHAIN_ID),
+    network: z.enum(NETWORK_IDS.map((id) => NETWORKS[id].name) as [string, ...string[]]).describe('base (mainnet), or base-sepolia on a staging stack'),
+    chainId: z.enum(NETWORK_IDS.map((id) => String(NETWORKS[id].chainId)) as [string, ...string[]]),
     priceUsdCents: z.number().int().describe('Price in US cents (USDC is pegged 1:1)'),
     receiver: z.string().describe('payTo address of the x402 requirement'),
     discovery: z.string().describe('URL of the x402 discovery index'),
@@ -39,8 +40,8 @@ export function paymentPointer(product: ProductId, baseUrl: string, terms: Payme
     protocol: 'x402',
     endpoint: `${baseUrl}${p.path}`,
     method: 'POST',
-    network: POINTER_NETWORK,
-    chainId: POINTER_CHAIN_ID,
+    network: networkOf(terms.network).name,
+    chainId: String(networkOf(terms.network).chainId),
     priceUsdCents: priceUsdCents(p.amount),
     receiver: terms.payTo,
     discovery: `${baseUrl}${routePath('DiscoveryX402')}`,

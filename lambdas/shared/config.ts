@@ -3,6 +3,7 @@
  * stack (lib/) on AWS and by the embedded runtime (lib/local/) on one machine; nothing here knows which.
  */
 import { z } from 'zod';
+import { NETWORK_IDS } from './networks.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 
@@ -79,7 +80,7 @@ export const storeConfig = memo(() => {
 export const paymentConfig = memo(() => {
   const env = parse(
     {
-      X402_NETWORK: z.literal('eip155:8453').default('eip155:8453'),
+      X402_NETWORK: z.enum(NETWORK_IDS).default('eip155:8453'),
       CHAIN_ID: z.coerce.number().int().positive().default(8453),
       USDC_ADDRESS: address,
       PAY_TO_ADDRESS: address,

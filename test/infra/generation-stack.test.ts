@@ -408,6 +408,18 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 });
 
 describe('GenerationStack configuration', () => {
+  it('a staging stack on Base Sepolia: its chain id, Circle USDC address and RPC by default, and the 402 names its token', () => {
+    const { stack, resources } = synth({ network: 'eip155:84532', payTo: PAY_TO });
+    for (const logicalId of Object.keys(stack.functionEntries)) {
+      const vars = resources[logicalId].Properties.Environment.Variables;
+      expect(vars[ENV.network]).toBe('eip155:84532');
+      expect(vars[ENV.chainId]).toBe('84532');
+      expect(vars[ENV.usdcAddress]).toBe('0x036CbD53842c5426634e7929541eC2318f3dCF7e');
+      expect(vars[ENV.rpcUrl]).toBe('https://sepolia.base.org');
+    }
+    expect(() => synth({ network: 'eip155:1' })).toThrow(/context key "network"/);
+  });
+
   it('uses a literal payTo from context and the remote facilitator when configured', () => {
     const { stack, resources, template } = synth({
       payTo: PAY_TO,

@@ -128,7 +128,9 @@ describe('One authorization pays for at most one job', () => {
 describe('Settlement under load: 16 concurrent buyers', () => {
   it('each pays once, all 16 settle (202 with a receipt), and each buyer is charged exactly the price', async () => {
     const info = runtime();
-    const buyers = await Promise.all(Array.from({ length: 16 }, () => freshBuyer()));
+    // Funded one after another: the minter is one account (parallel mints race for its nonce); the payments are not.
+    const buyers: Awaited<ReturnType<typeof freshBuyer>>[] = [];
+    for (let i = 0; i < 16; i++) buyers.push(await freshBuyer());
     // One probe (its own address, so it does not use up this file's probe quota); every buyer signs its terms.
     const challenge = await challengeOf(fetchFrom('127.0.0.77'), `${info.baseUrl}/agent/image`);
     const headers = await Promise.all(buyers.map((b) => signedHeader(b.privateKey, challenge)));

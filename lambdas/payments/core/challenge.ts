@@ -11,6 +11,8 @@ export interface PaymentTerms {
   network: string;
   usdcAddress: `0x${string}`;
   payTo: `0x${string}`;
+  /** The token's EIP-712 domain name (`USD Coin` on Base, `USDC` on Base Sepolia); defaults to Base's. */
+  tokenName?: string;
 }
 
 export const REASON_MISSING = 'PAYMENT-SIGNATURE header is required';
@@ -31,7 +33,7 @@ export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRe
     description: offer.description,
     mimeType: offer.mimeType,
     ...(offer.docs ? { docs: offer.docs } : {}),
-    extra: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
+    extra: { name: terms.tokenName ?? USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
     outputSchema: {
       input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
       output: { type: 'json', example: offer.outputExample },

@@ -7,6 +7,7 @@ import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } 
 import { paymentChallenge } from '../../jobs/offers.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
+import { NETWORKS, networkOf } from '../../shared/networks.js';
 
 /** The third-party agent-payment token block: accepted in the same header in place of an x402 payload. */
 export const TOKEN_PAYMENT = {
@@ -21,7 +22,8 @@ export const TOKEN_PAYMENT = {
  * The legacy network alias some x402 v1 clients match on. The duplicate entry is identical to the CAIP-2 one
  * apart from `network`, so whichever a client picks, it signs the same terms.
  */
-export const LEGACY_NETWORK_ALIAS = 'base';
+/** The x402 v1 name of Base mainnet (each network's own name comes from lambdas/shared/networks.ts). */
+export const LEGACY_NETWORK_ALIAS = NETWORKS['eip155:8453'].name;
 
 /** The escrow-based agent-commerce rail: listed for completeness, paused, and not payable here. */
 export const ACP_OFFERS = [
@@ -67,7 +69,12 @@ export function acpBlock() {
 
 /** The `accepts` of a resource: exactly what its 402 advertises, then the same entry on the legacy alias. */
 function withLegacyAlias([requirement]: PaymentRequirement[]): PaymentRequirement[] {
-  return [requirement, { ...requirement, network: LEGACY_NETWORK_ALIAS }];
+  return networkAliases(requirement);
+}
+
+/** A requirement, then the same requirement named by its network's x402 v1 name (`base`, `base-sepolia`). */
+export function networkAliases(requirement: PaymentRequirement): PaymentRequirement[] {
+  return [requirement, { ...requirement, network: networkOf(requirement.network).name }];
 }
 
 export function discoveryResource(product: ProductId, ctx: DiscoveryContext) {

@@ -1,0 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbedded } from '../lib/local/runtime.js';
+import { compareWithReference } from './reference.js';
+const stateDir = mkdtempSync(join(tmpdir(), 'paycall-try-'));
+const t = performance.now();
+const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {} });
+console.log('started in', (performance.now() - t).toFixed(0));
+const t2 = performance.now();
+await compareWithReference(runtime);
+console.log('compare in', (performance.now() - t2).toFixed(0));
+await runtime.stop();
+rmSync(stateDir, { recursive: true, force: true });

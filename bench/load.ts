@@ -1,0 +1,202 @@
+/**
+ * Paid-request load driver for the side-by-side comparison: the paying client is the unmodified official x402 client
+ * (`@x402/fetch` + `ExactEvmScheme` + a viem local account), one fresh buyer per lane, so every lane signs its own
+ * EIP-3009 authorizations. Measures sequential paid latency and, at a given concurrency, paid throughput, p50/p99 and
+ * the non-2xx count. Settlement is checked on chain: USDC Transfer logs to payTo and payTo's balance delta.
+ *
+ * The official client always sends an unpaid probe first (402) and then the paid request, so every paid request is
+ * two HTTP requests; latency here is that whole exchange, as a buyer sees it. Our service limits unpaid probes per
+ * client address (20 per 60 s), so each lane talks from its own loopback source addresses (127.0.0.0/8 all reaches a
+ * server on 127.0.0.1) and moves to a fresh one every few requests; the reference gets the identical client.
+ */
+import { Agent } from 'undici';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http, parseAbi, type Address, type Hex } from 'viem';
+
+export type PayingFetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** One paid request: HTTP status (0 = the client threw) and wall time of the whole probe + pay exchange. */
+export interface Outcome {
+  status: number;
+  ms: number;
+  error?: string;
+}
+
+/** Loopback source addresses, one set per lane, rotated every `perAddress` underlying requests. */
+export class SourceAddresses {
+  private readonly agents: Agent[] = [];
+  constructor(private readonly block: number) {}
+
+  /** A fetch for lane `lane` whose source address changes every `perAddress` calls. */
+  fetchFor(lane: number, perAddress = 16): typeof fetch {
+    let calls = 0;
+    let agent: Agent | undefined;
+    return ((input: RequestInfo | URL, init?: RequestInit) => {
+      if (calls++ % perAddress === 0) {
+        const k = Math.floor(calls / perAddress);
+        agent = new Agent({ localAddress: `127.${this.block}.${lane + 1}.${(k % 250) + 1}`, keepAliveTimeout: 10_000 });
+        this.agents.push(agent);
+      }
+      return fetch(input, { ...init, dispatcher: agent } as RequestInit);
+    }) as typeof fetch;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.agents.map((a) => a.close().catch(() => undefined)));
+  }
+}
+
+export interface Buyer {
+  address: Address;
+  privateKey: Hex;
+}
+
+/** Fresh buyers, funded with test USDC through the chain's minter. */
+export async function freshBuyers(count: number, fund: (a: Address, amount: bigint) => Promise<unknown>, amount: bigint): Promise<Buyer[]> {
+  const buyers: Buyer[] = [];
+  for (let i = 0; i < count; i++) {
+    const privateKey = generatePrivateKey();
+    buyers.push({ address: privateKeyToAccount(privateKey).address, privateKey });
+  }
+  for (const b of buyers) await fund(b.address, amount);
+  return buyers;
+}
+
+export function payingFetch(buyer: Buyer, base: typeof fetch): PayingFetch {
+  return wrapFetchWithPaymentFromConfig(base, {
+    schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)) }],
+  }) as PayingFetch;
+}
+
+export async function paidOnce(pay: PayingFetch, url: string, body: string): Promise<Outcome> {
+  const t = performance.now();
+  try {
+    const response = await pay(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - t };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - t, error: (error as Error).message };
+  }
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const ok = (o: Outcome) => o.status >= 200 && o.status < 300;
+
+export interface SequentialResult {
+  n: number;
+  ok: number;
+  median: number;
+  p99: number;
+  non2xx: number;
+  errors: string[];
+}
+
+export async function sequential(pay: PayingFetch, url: string, body: string, n: number): Promise<SequentialResult> {
+  const outcomes: Outcome[] = [];
+  for (let i = 0; i < n; i++) outcomes.push(await paidOnce(pay, url, body));
+  const good = outcomes.filter(ok);
+  return {
+    n,
+    ok: good.length,
+    median: percentile(good.map((o) => o.ms), 50),
+    p99: percentile(good.map((o) => o.ms), 99),
+    non2xx: outcomes.length - good.length,
+    errors: firstErrors(outcomes),
+  };
+}
+
+export interface LoadResult {
+  concurrency: number;
+  attempted: number;
+  ok: number;
+  non2xx: number;
+  seconds: number;
+  throughput: number;
+  p50: number;
+  p99: number;
+  timedOut: boolean;
+  errors: string[];
+}
+
+/** Every lane loops `perLane` paid requests back to back; no lane starts a request after `budgetMs`. */
+export async function concurrent(lanes: PayingFetch[], url: string, body: string, perLane: number, budgetMs: number): Promise<LoadResult> {
+  const outcomes: Outcome[] = [];
+  const start = performance.now();
+  const deadline = start + budgetMs;
+  let timedOut = false;
+  await Promise.all(
+    lanes.map(async (pay) => {
+      for (let i = 0; i < perLane; i++) {
+        if (performance.now() > deadline) {
+          timedOut = true;
+          return;
+        }
+        outcomes.push(await paidOnce(pay, url, body));
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const good = outcomes.filter(ok);
+  return {
+    concurrency: lanes.length,
+    attempted: outcomes.length,
+    ok: good.length,
+    non2xx: outcomes.length - good.length,
+    seconds,
+    throughput: good.length / seconds,
+    p50: percentile(good.map((o) => o.ms), 50),
+    p99: percentile(good.map((o) => o.ms), 99),
+    timedOut,
+    errors: firstErrors(outcomes),
+  };
+}
+
+function firstErrors(outcomes: Outcome[]): string[] {
+  const seen = new Map<string, number>();
+  for (const o of outcomes) {
+    if (ok(o)) continue;
+    const key = o.error ? `threw: ${o.error}` : `HTTP ${o.status}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen].map(([k, n]) => `${n}× ${k.slice(0, 160)}`);
+}
+
+/** Waits until this process's CPU use stays below `share` of one core for a window (background work drained). */
+export async function quiesce(maxMs = 15_000, share = 0.15, windowMs = 400): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const before = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 / windowMs < share || performance.now() - start > maxMs) return performance.now() - start;
+  }
+}
+
+const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'event Transfer(address indexed from, address indexed to, uint256 value)']);
+
+/** Reads payTo's USDC balance and the chain height; `since` counts the Transfers to payTo and the delta after it. */
+export function settlementLedger(rpcUrl: string, usdc: Address, payTo: Address) {
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  const snapshot = async () => ({
+    block: await client.getBlockNumber(),
+    balance: await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [payTo] }),
+  });
+  return {
+    snapshot,
+    async since(mark: { block: bigint; balance: bigint }, price: bigint, buyers: Address[]) {
+      const now = await snapshot();
+      const logs = await client.getContractEvents({ address: usdc, abi: erc20, eventName: 'Transfer', args: { to: payTo }, fromBlock: mark.block + 1n, toBlock: now.block });
+      const fromBuyers = new Set(buyers.map((b) => b.toLowerCase()));
+      const transfers = logs.filter((l) => fromBuyers.has(l.args.from!.toLowerCase()));
+      const delta = now.balance - mark.balance;
+      return { delta, paidByDelta: Number(delta / price), remainder: delta % price, transfers: transfers.length, otherTransfers: logs.length - transfers.length, wrongAmount: transfers.filter((l) => l.args.value !== price).length };
+    },
+  };
+}
