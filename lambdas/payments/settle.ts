@@ -111,6 +111,7 @@ export function revertReason(error: unknown): string {
 }
 
 type SendOutcome = { ok: true; hash: Hex } | Extract<SettleResult, { ok: false }>;
+type Prepared = Awaited<ReturnType<WalletClient['prepareTransactionRequest']>>;
 
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
@@ -127,7 +128,7 @@ export class SelfSettler implements PaymentSettler {
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
-    this.keyWaitMs = options.keyWaitMs ?? 5_000;
+    this.keyWaitMs = options.keyWaitMs ?? 10_000;
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
@@ -165,7 +166,21 @@ export class SelfSettler implements PaymentSettler {
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
 
-    const sent = await this.sendWithFreeKey(pool, { to: payment.asset, data: encodeFunctionData(call) }, options.deadline);
+    // Gas and fees do not depend on the sender's nonce (nor, for this call, on the sender): prepared before any key
+    // is leased, so a lease covers only reading the nonce, signing and handing the transaction to the node.
+    let prepared: Prepared;
+    try {
+      prepared = await pool[0].wallet.prepareTransactionRequest({
+        account: pool[0].account,
+        chain: pool[0].wallet.chain,
+        to: payment.asset,
+        data: encodeFunctionData(call),
+        parameters: ['fees', 'gas', 'chainId', 'type'],
+      });
+    } catch (error) {
+      return { ok: false, reason: `Settlement failed while preparing the transaction: ${revertReason(error)}`, broadcast: false };
+    }
+    const sent = await this.sendWithFreeKey(pool, prepared, options.deadline);
     if (!sent.ok) return sent;
     const { hash } = sent;
 
@@ -188,7 +203,7 @@ export class SelfSettler implements PaymentSettler {
   }
 
   /** Takes the lease of a key with gas (in random order, so instances spread over the pool) and sends with it. */
-  private async sendWithFreeKey(pool: Signer[], tx: { to: Hex; data: Hex }, deadline?: number): Promise<SendOutcome> {
+  private async sendWithFreeKey(pool: Signer[], tx: Prepared, deadline?: number): Promise<SendOutcome> {
     const holder = randomUUID();
     const waitUntil = Math.min(deadline ?? Infinity, Date.now() + this.keyWaitMs);
     for (;;) {
@@ -209,15 +224,14 @@ export class SelfSettler implements PaymentSettler {
     }
   }
 
-  private async sendWith(signer: Signer, lease: KeyLease, tx: { to: Hex; data: Hex }): Promise<SendOutcome> {
+  private async sendWith(signer: Signer, lease: KeyLease, tx: Prepared): Promise<SendOutcome> {
     let sending: Hex | undefined;
     let nonce: number | undefined;
     try {
       const pending = await this.publicClient.getTransactionCount({ address: signer.account.address, blockTag: 'pending' });
       const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
       const chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
-      const request = await signer.wallet.prepareTransactionRequest({ account: signer.account, chain: signer.wallet.chain, ...tx, nonce: chosen });
-      const serializedTransaction = await signer.wallet.signTransaction({ ...request, chain: signer.wallet.chain });
+      const serializedTransaction = await signer.wallet.signTransaction({ ...tx, account: signer.account, chain: signer.wallet.chain, nonce: chosen } as never);
       sending = keccak256(serializedTransaction);
       nonce = chosen; // from here the transaction may reach a node, so its nonce counts as used
       await signer.wallet.sendRawTransaction({ serializedTransaction });

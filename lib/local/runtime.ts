@@ -14,7 +14,8 @@ import { startGateway, type Gateway } from './gateway.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
-import { localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
+import { LOCAL_ASSETS_BUCKET, localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
+import { startLocalS3 } from './s3-server.js';
 import { asFunction, installIamEnforcement } from './iam/enforce.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
@@ -61,7 +62,8 @@ type TaskHandler = (input: unknown) => Promise<unknown>;
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedRuntime> {
   const log = options.log ?? ((line: string) => console.log(line));
   const stateDir = resolve(options.stateDir);
-  const assetsDir = join(stateDir, 'assets');
+  // The asset bucket's objects, behind the local S3 endpoint (and served at /assets/ as CloudFront serves it).
+  const assetsDir = join(stateDir, 's3', LOCAL_ASSETS_BUCKET);
   mkdirSync(assetsDir, { recursive: true });
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -88,12 +90,14 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     }
     const gateway = gateways[GENERATION.id];
 
-    const [definitions, chain, dynamo, issuer] = await Promise.all([
+    const [definitions, chain, dynamo, issuer, s3] = await Promise.all([
       synthesizeForLocal({ cacheDir: join(stateDir, 'synth-cache') }),
       startLocalChain({ port: options.chainPort, stateDir }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
+      startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),
     ]);
+    stops.push(() => s3.stop());
     stops.push(() => chain.stop());
     stops.push(() => dynamo.stop());
     stops.push(() => issuer.stop());
@@ -103,7 +107,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       [ENV.dynamodbEndpoint]: dynamo.endpoint,
-      [ENV.assetsDir]: assetsDir,
+      [ENV.assetsBucket]: LOCAL_ASSETS_BUCKET,
+      [ENV.s3Endpoint]: s3.url,
       [ENV.assetsPublicUrl]: `${gateway.url}/assets`,
       [ENV.network]: 'eip155:8453',
       [ENV.chainId]: String(chain.chainId),
