@@ -24,6 +24,8 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   /** Runs one invocation as the route's function (the embedded runtime checks its AWS calls against its policy). */
   invokeAs?: <T>(functionId: string, work: () => Promise<T>) => Promise<T>;
+  /** Invokes the route's function in its own instances instead of importing its handler into this process. */
+  invoke?: (route: RouteDef, event: unknown) => Promise<unknown>;
 }
 
 export interface Gateway {
@@ -87,6 +89,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const raw = Buffer.concat(chunks);
     const event = buildEvent(req, url, method, route, params, raw);
+    if (options.invoke) {
+      let result: unknown;
+      try {
+        result = await options.invoke(route, event);
+      } catch (error) {
+        // What API Gateway answers when the integration times out, or when the function throws.
+        const timedOut = (error as Error).name === 'Sandbox.Timedout';
+        console.error(`[gateway] ${route.id}: ${(error as Error).name}: ${(error as Error).message}`);
+        return send(res, timedOut ? 503 : 500, { 'content-type': 'application/json' }, JSON.stringify({ message: timedOut ? 'Service Unavailable' : 'Internal Server Error' }));
+      }
+      return writeResult(res, result);
+    }
     const timeoutMs = (route.timeoutSeconds ?? 10) * 1000;
     const started = Date.now();
     const context = {

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { SurfaceId } from '../../lambdas/surfaces/routes.js';
 import { GENERATION, servedSurfaces, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { ENV } from '../../lambdas/shared/config.js';
@@ -16,7 +16,8 @@ import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
 import { LOCAL_ASSETS_BUCKET, localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
 import { startLocalS3 } from './s3-server.js';
-import { asFunction, installIamEnforcement } from './iam/enforce.js';
+import { installIamEnforcement } from './iam/enforce.js';
+import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
@@ -70,6 +71,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     for (const stop of stops.reverse()) await stop().catch((e) => log(`[local] stop failed: ${(e as Error).message}`));
   };
 
+  const functions = new LocalFunctions(PROJECT_ROOT, log);
   try {
     let markReady!: () => void;
     const ready = new Promise<void>((r) => (markReady = r));
@@ -84,7 +86,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         projectRoot: PROJECT_ROOT,
         ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
         ready,
-        invokeAs: asFunction,
+        invoke: (route, event) => functions.get(route.id).invoke(event),
       });
       stops.push(() => gateways[surface.id].close());
     }
@@ -123,21 +125,21 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       ...issuer.env,
     };
     await createTables(dynamo, definitions.tables, env);
-    // Every AWS call a function makes is checked against its role's policy in the synthesized template.
+    // Every AWS call a function makes is checked against its role's policy in the synthesized template (in each
+    // function's own instances; here for the start-up sweep, which runs as the sweeper).
     const iam = installIamEnforcement(definitions.policies, log);
+    functions.define(definitions);
+    stops.push(() => functions.stop());
     log(`[local] IAM enforced: the AWS calls of ${Object.keys(definitions.policies).length} functions are checked against their synthesized policies`);
     stops.push(async () => iam.uninstall());
     // Before any handler module loads: functions check their configuration at cold start.
     Object.assign(process.env, env);
 
-    const loadTask = async (entry: string): Promise<TaskHandler> =>
-      (await import(pathToFileURL(resolve(PROJECT_ROOT, entry)).href)).handler as TaskHandler;
     const machines = await Promise.all(
       Object.entries(definitions.stateMachines).map(async ([product, machine]) => {
         const taskHandlers: Record<string, TaskHandler> = {};
         for (const [stateName, task] of Object.entries(machine.taskStates)) {
-          const handler = await loadTask(task.entry);
-          taskHandlers[stateName] = (input) => asFunction(task.id, () => handler(input));
+          taskHandlers[stateName] = (input) => functions.get(task.id).invoke(input);
         }
         return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
       }),

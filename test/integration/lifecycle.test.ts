@@ -41,7 +41,7 @@ describe('Embedded default: shutdown and restart', () => {
     } finally {
       expect(await second.stop('SIGINT')).toBe(0);
     }
-  });
+  }, 180_000); // two full starts, each starting its functions' instances on first use
 });
 
 describe('Rendering: a failed render ends the job failed (final), never stuck', () => {
@@ -63,5 +63,5 @@ describe('Rendering: a failed render ends the job failed (final), never stuck', 
     } finally {
       await broken.stop();
     }
-  });
+  }, 180_000);
 });
