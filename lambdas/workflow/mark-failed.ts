@@ -1,8 +1,10 @@
 /** Step Functions task: see markFailed in tasks.ts. */
 import { markFailed } from './tasks.js';
 import { taskDeps } from './deps.js';
+import { retryingTransient } from './transient.js';
 
 // Built (and the configuration checked) at cold start, not on the first task.
 const deps = taskDeps();
 
-export const handler = (input: Parameters<typeof markFailed>[1]) => markFailed(deps, input);
+// A throttled or unavailable dependency is a TransientRenderError: the state machine retries it with back-off.
+export const handler = (input: Parameters<typeof markFailed>[1]) => retryingTransient(() => markFailed(deps, input));
