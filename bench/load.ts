@@ -53,15 +53,12 @@ export interface Buyer {
   privateKey: Hex;
 }
 
-/** Fresh buyers, funded with test USDC through the chain's minter. */
-export async function freshBuyers(count: number, fund: (a: Address, amount: bigint) => Promise<unknown>, amount: bigint): Promise<Buyer[]> {
-  const buyers: Buyer[] = [];
-  for (let i = 0; i < count; i++) {
+/** Fresh buyer keys (fund them with the chain's `fund`). */
+export function freshBuyers(count: number): Buyer[] {
+  return Array.from({ length: count }, () => {
     const privateKey = generatePrivateKey();
-    buyers.push({ address: privateKeyToAccount(privateKey).address, privateKey });
-  }
-  for (const b of buyers) await fund(b.address, amount);
-  return buyers;
+    return { address: privateKeyToAccount(privateKey).address, privateKey };
+  });
 }
 
 export function payingFetch(buyer: Buyer, base: typeof fetch): PayingFetch {
@@ -70,12 +67,17 @@ export function payingFetch(buyer: Buyer, base: typeof fetch): PayingFetch {
   }) as PayingFetch;
 }
 
+/** Bounds one paid exchange (probe + paid request), so a phase always ends. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export async function paidOnce(pay: PayingFetch, url: string, body: string): Promise<Outcome> {
   const t = performance.now();
   try {
-    const response = await pay(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-    await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - t };
+    const response = await pay(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const text = await response.text();
+    const ms = performance.now() - t;
+    if (response.status >= 200 && response.status < 300) return { status: response.status, ms };
+    return { status: response.status, ms, error: `HTTP ${response.status} ${reasonOf(response, text)}` };
   } catch (error) {
     return { status: 0, ms: performance.now() - t, error: (error as Error).message };
   }
@@ -96,19 +98,29 @@ export interface SequentialResult {
   p99: number;
   non2xx: number;
   errors: string[];
+  /** Why it stopped before n (see Guard). */
+  stoppedBy?: string;
 }
 
-export async function sequential(pay: PayingFetch, url: string, body: string, n: number): Promise<SequentialResult> {
+/** Says why no further request may start (undefined: go on). */
+export type Guard = () => Promise<string | undefined>;
+
+export async function sequential(pay: PayingFetch, url: string, body: string, n: number, guard: Guard = async () => undefined): Promise<SequentialResult> {
   const outcomes: Outcome[] = [];
-  for (let i = 0; i < n; i++) outcomes.push(await paidOnce(pay, url, body));
+  let stoppedBy: string | undefined;
+  for (let i = 0; i < n; i++) {
+    if ((stoppedBy = await guard())) break;
+    outcomes.push(await paidOnce(pay, url, body));
+  }
   const good = outcomes.filter(ok);
   return {
-    n,
+    n: outcomes.length,
     ok: good.length,
     median: percentile(good.map((o) => o.ms), 50),
     p99: percentile(good.map((o) => o.ms), 99),
     non2xx: outcomes.length - good.length,
     errors: firstErrors(outcomes),
+    stoppedBy,
   };
 }
 
@@ -121,23 +133,26 @@ export interface LoadResult {
   throughput: number;
   p50: number;
   p99: number;
-  timedOut: boolean;
+  /** Why lanes stopped before their count: the time budget or the guard's reason. */
+  stoppedBy?: string;
   errors: string[];
 }
 
-/** Every lane loops `perLane` paid requests back to back; no lane starts a request after `budgetMs`. */
-export async function concurrent(lanes: PayingFetch[], url: string, body: string, perLane: number, budgetMs: number): Promise<LoadResult> {
+/** Every lane loops `perLane` paid requests back to back; no lane starts one after `budgetMs` or once `guard` objects. */
+export async function concurrent(lanes: PayingFetch[], url: string, body: string, perLane: number, budgetMs: number, guard: Guard = async () => undefined): Promise<LoadResult> {
   const outcomes: Outcome[] = [];
   const start = performance.now();
   const deadline = start + budgetMs;
-  let timedOut = false;
+  let stoppedBy: string | undefined;
   await Promise.all(
     lanes.map(async (pay) => {
       for (let i = 0; i < perLane; i++) {
-        if (performance.now() > deadline) {
-          timedOut = true;
-          return;
+        if (performance.now() > deadline) stoppedBy ??= `time budget ${budgetMs / 1000} s`;
+        else {
+          const objection = await guard();
+          if (objection) stoppedBy ??= objection;
         }
+        if (stoppedBy) return;
         outcomes.push(await paidOnce(pay, url, body));
       }
     }),
@@ -153,19 +168,66 @@ export async function concurrent(lanes: PayingFetch[], url: string, body: string
     throughput: good.length / seconds,
     p50: percentile(good.map((o) => o.ms), 50),
     p99: percentile(good.map((o) => o.ms), 99),
-    timedOut,
+    stoppedBy,
     errors: firstErrors(outcomes),
   };
+}
+
+/**
+ * The local chain automines one block per transaction and stamps every block at least a second after the one before:
+ * a block that would share a second with its predecessor moves the node's clock offset a second ahead, for good (idle
+ * time does not bring it back; only evm_revert does). Above one settlement a second the chain's clock so runs ahead of
+ * the wall clock, and once the lead reaches an authorization's validity (validBefore = signing time + maxTimeoutSeconds,
+ * 300 s on both sides) every new payment is already expired on chain. This guard stops starting requests while the
+ * lead is above `maxLeadSeconds` (read at most every `everyMs`), so the bench never reports the local chain's clock as
+ * a service failure.
+ */
+export function chainClockGuard(lead: () => Promise<number>, maxLeadSeconds: number, everyMs = 200): Guard {
+  let readAt = 0;
+  let last = 0;
+  let reading: Promise<number> | undefined;
+  return async () => {
+    if (performance.now() - readAt > everyMs) {
+      reading ??= lead().finally(() => {
+        readAt = performance.now();
+        reading = undefined;
+      });
+      last = await reading;
+    }
+    return last > maxLeadSeconds ? `chain clock ${Math.round(last)} s ahead of the wall clock` : undefined;
+  };
+}
+
+/** Why a paid request was refused: the x402 headers' error field (base64 JSON), else the body's code and detail. */
+function reasonOf(response: Response, text: string): string {
+  for (const name of ['payment-response', 'payment-required']) {
+    const header = response.headers.get(name);
+    if (!header) continue;
+    try {
+      const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { error?: string; errorReason?: string; errorMessage?: string };
+      const reason = [decoded.errorReason ?? decoded.error, decoded.errorMessage].filter(Boolean).join(': ');
+      if (reason) return reason;
+    } catch {
+      // not JSON: fall through to the body
+    }
+  }
+  try {
+    const body = JSON.parse(text) as { detail?: string; error?: string; code?: string };
+    return [body.code, body.detail ?? body.error].filter(Boolean).join(': ') || text.slice(0, 120);
+  } catch {
+    return text.slice(0, 120);
+  }
 }
 
 function firstErrors(outcomes: Outcome[]): string[] {
   const seen = new Map<string, number>();
   for (const o of outcomes) {
     if (ok(o)) continue;
-    const key = o.error ? `threw: ${o.error}` : `HTTP ${o.status}`;
+    const text = o.status === 0 ? `threw: ${o.error}` : (o.error ?? `HTTP ${o.status}`);
+    const key = text.split('\n')[0].trim().slice(0, 160);
     seen.set(key, (seen.get(key) ?? 0) + 1);
   }
-  return [...seen].map(([k, n]) => `${n}× ${k.slice(0, 160)}`);
+  return [...seen].map(([k, n]) => `${n}× ${k}`);
 }
 
 /** Waits until this process's CPU use stays below `share` of one core for a window (background work drained). */
@@ -183,7 +245,7 @@ const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'e
 
 /** Reads payTo's USDC balance and the chain height; `since` counts the Transfers to payTo and the delta after it. */
 export function settlementLedger(rpcUrl: string, usdc: Address, payTo: Address) {
-  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 }); // no cached block number
   const snapshot = async () => ({
     block: await client.getBlockNumber(),
     balance: await client.readContract({ address: usdc, abi: erc20, functionName: 'balanceOf', args: [payTo] }),

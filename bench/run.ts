@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: per-request handler time (median, p99, warm) and DynamoDB round trips for the 402 path, the
  * paid path and the poll path, measured in-process against the embedded runtime's real parts; then bundle size
- * and cold import time of every function, bundled the way CDK bundles them. Prints figures; asserts nothing.
+ * and cold import time of every function, bundled the way CDK bundles them; then our paid path over HTTP side by side
+ * with the official x402 reference (bench/reference.ts): latency, throughput at c=4 and c=16, ours/reference ratios
+ * and the on-chain settlement count of each. Prints figures; asserts nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
@@ -15,6 +17,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, PROJECT_ROOT } from '../lib/local/runtime.js';
 import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
+import { compareWithReference } from './reference.js';
+import { quiesce } from './load.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
@@ -94,8 +98,19 @@ for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r
 const ratio = results[1].median / results[0].median;
 console.log(`paid/402 median ratio: ${ratio.toFixed(1)}×; poll/402: ${(results[2].median / results[0].median).toFixed(2)}×`);
 
+// The runtime stays up for the comparison below; let the paid path's render jobs finish before timing imports.
+await quiesce(20_000);
+await bundleReport();
+
+// Our paid path over HTTP next to the official @x402/express + @x402/core facilitator, on the same chain.
+let exitCode = 0;
+try {
+  await compareWithReference(runtime);
+} catch (error) {
+  console.error('side-by-side comparison failed:', error);
+  exitCode = 1;
+}
+
 await runtime.stop();
 rmSync(stateDir, { recursive: true, force: true });
-
-await bundleReport();
-process.exit(0);
+process.exit(exitCode);

@@ -292,6 +292,9 @@ async function connectSimulator(): Promise<Connection> {
           // Like a real node: a reverted transaction is mined and reported in its receipt, not thrown at send.
           throwOnTransactionFailures: false,
           throwOnCallFailures: true,
+          // Automine stamps each block a second after the last unless blocks may share a second: under load the
+          // chain's clock would run ahead of the wall clock until fresh authorizations (valid 300 s) look expired.
+          allowBlocksWithSameTimestamp: true,
         },
       },
     },
