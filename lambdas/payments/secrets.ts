@@ -1,7 +1,7 @@
 /**
- * The settler's gas-paying private key: a file on one machine (SETTLER_KEY_FILE), Secrets Manager on AWS
- * (SETTLER_KEY_SECRET_ID, a bare key or JSON {"privateKey": "…"}). Loaded once per process by the shared secret
- * loader (lambdas/shared/secrets.ts) and kept only in memory; never logged, never put in an error.
+ * The settler's gas-paying private keys: a file on one machine (SETTLER_KEY_FILE), Secrets Manager on AWS
+ * (SETTLER_KEY_SECRET_ID); the file wins, so a local run never reaches for AWS. Loaded once per process by the
+ * shared secret loader (lambdas/shared/secrets.ts) and kept only in memory; never logged, never put in an error.
  */
 import { loadSecret, resetSecretCache } from '../shared/secrets.js';
 import type { Hex } from './types.js';
@@ -23,20 +23,6 @@ export function normaliseKey(raw: string, where: string): Hex {
     throw new SettlerKeyError(`Settler key from ${where} is not a 32-byte hex private key`);
   }
   return `0x${hex.toLowerCase()}`;
-}
-
-/** The key file wins over the secret, so a local run never reaches for AWS. A failed load is retried next call. */
-export function loadSettlerKey(config: SettlerKeySource): Promise<Hex> {
-  return loadSecret(
-    { file: config.settlerKeyFile, secretId: config.settlerKeySecretId },
-    {
-      describe: 'settler key',
-      parse: normaliseKey,
-      jsonMember: 'privateKey',
-      error: SettlerKeyError,
-      configureHint: 'set SETTLER_KEY_FILE or SETTLER_KEY_SECRET_ID',
-    },
-  );
 }
 
 /**

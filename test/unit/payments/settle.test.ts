@@ -4,7 +4,7 @@ import path from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadSettlerKey, resetSettlerKeyCache } from '../../../lambdas/payments/secrets.js';
+import { loadSettlerKeys, resetSettlerKeyCache } from '../../../lambdas/payments/secrets.js';
 import { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, SelfSettler } from '../../../lambdas/payments/settle.js';
 import { memoryLeases } from '../../support/leases.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
@@ -176,15 +176,15 @@ describe('Settler key: SETTLER_KEY_FILE', () => {
   it('reads a trimmed 0x key from the file and caches it', async () => {
     const file = path.join(dir, 'settler.key');
     await writeFile(file, `  ${KEY.toUpperCase().replace('0X', '0x')}\n`);
-    expect(await loadSettlerKey({ settlerKeyFile: file })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeyFile: file })).toEqual([KEY]);
     await writeFile(file, `0x${'00'.repeat(32)}`);
-    expect(await loadSettlerKey({ settlerKeyFile: file })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeyFile: file })).toEqual([KEY]);
   });
 
   it('refuses a file that does not hold a key, without echoing its content', async () => {
     const file = path.join(dir, 'bad.key');
     await writeFile(file, 'not-a-key-secret-value');
-    const error = (await loadSettlerKey({ settlerKeyFile: file }).catch((e: unknown) => e)) as Error;
+    const error = (await loadSettlerKeys({ settlerKeyFile: file }).catch((e: unknown) => e)) as Error;
     expect(error.name).toBe('SettlerKeyError');
     expect(error.message).toBe(`Settler key from file ${file} is not a 32-byte hex private key`);
   });
@@ -214,14 +214,14 @@ describe('Settler key: Secrets Manager', () => {
 
   it('reads a bare key SecretString once and caches it', async () => {
     secrets.on(GetSecretValueCommand, { SecretId: 'paycall/settler-key' }).resolves({ SecretString: KEY.slice(2) });
-    expect(await loadSettlerKey({ settlerKeySecretId: 'paycall/settler-key' })).toBe(KEY);
-    expect(await loadSettlerKey({ settlerKeySecretId: 'paycall/settler-key' })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeySecretId: 'paycall/settler-key' })).toEqual([KEY]);
+    expect(await loadSettlerKeys({ settlerKeySecretId: 'paycall/settler-key' })).toEqual([KEY]);
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
   });
 
   it('reads {"privateKey": ...} JSON', async () => {
     secrets.on(GetSecretValueCommand).resolves({ SecretString: JSON.stringify({ privateKey: KEY }) });
-    expect(await loadSettlerKey({ settlerKeySecretId: 'json-secret' })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeySecretId: 'json-secret' })).toEqual([KEY]);
   });
 
   it('prefers the key file over the secret', async () => {
@@ -229,24 +229,24 @@ describe('Settler key: Secrets Manager', () => {
     const file = path.join(dir, 'k');
     await writeFile(file, KEY);
     secrets.on(GetSecretValueCommand).rejects(new Error('must not be called'));
-    expect(await loadSettlerKey({ settlerKeyFile: file, settlerKeySecretId: 'x' })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeyFile: file, settlerKeySecretId: 'x' })).toEqual([KEY]);
     expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(0);
     await rm(dir, { recursive: true, force: true });
   });
 
   it('fails with SettlerKeyError and retries on the next call', async () => {
     secrets.on(GetSecretValueCommand).rejectsOnce(Object.assign(new Error('denied'), { name: 'AccessDeniedException' }));
-    const error = (await loadSettlerKey({ settlerKeySecretId: 's' }).catch((e: unknown) => e)) as Error;
+    const error = (await loadSettlerKeys({ settlerKeySecretId: 's' }).catch((e: unknown) => e)) as Error;
     expect(error.name).toBe('SettlerKeyError');
-    expect(error.message).toBe('Cannot read settler key secret s: AccessDeniedException');
+    expect(error.message).toBe('Cannot read settler keys secret s: AccessDeniedException');
     secrets.on(GetSecretValueCommand).resolves({ SecretString: KEY });
-    expect(await loadSettlerKey({ settlerKeySecretId: 's' })).toBe(KEY);
+    expect(await loadSettlerKeys({ settlerKeySecretId: 's' })).toEqual([KEY]);
   });
 
   it('refuses JSON without a privateKey member', async () => {
     secrets.on(GetSecretValueCommand).resolves({ SecretString: '{"key":"x"}' });
-    const error = (await loadSettlerKey({ settlerKeySecretId: 'j' }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe('Settler key secret j has no string member privateKey');
+    const error = (await loadSettlerKeys({ settlerKeySecretId: 'j' }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('Settler keys from secret j have no string members privateKeys or privateKey');
   });
 });
 
