@@ -257,26 +257,6 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
   };
   const guard = chainClockGuard(chainLead, MAX_CHAIN_LEAD_S);
 
-  // Our settler prints its gas metric as CloudWatch EMF JSON lines on stdout (strings here, or Buffers piped from a
-  // function's worker thread); keep them out of this section's tables.
-  const write = process.stdout.write;
-  let emfLines = 0;
-  process.stdout.write = function (chunk: unknown, ...rest: unknown[]) {
-    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
-    if (text?.includes('{"_aws"')) {
-      const lines = text.split('\n');
-      const kept = lines.filter((line) => !line.startsWith('{"_aws"'));
-      emfLines += lines.length - kept.length;
-      const rest_ = kept.join('\n');
-      if (!rest_) {
-        const callback = rest.find((a) => typeof a === 'function') as (() => void) | undefined;
-        if (callback) process.nextTick(callback);
-        return true;
-      }
-      chunk = rest_;
-    }
-    return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-  } as typeof process.stdout.write;
   const sectionStart = performance.now();
   const refAddresses = new SourceAddresses(11);
   const ourAddresses = new SourceAddresses(12);
@@ -332,9 +312,8 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     printSide(our);
     printSide(ref);
     printRatios(our, ref);
-    console.log(`(section took ${f((performance.now() - sectionStart) / 1000)} s; ${emfLines} EMF gas-metric lines of our settler not shown)`);
+    console.log(`(section took ${f((performance.now() - sectionStart) / 1000)} s)`);
   } finally {
-    process.stdout.write = write;
     await refAddresses.close();
     await ourAddresses.close();
   }

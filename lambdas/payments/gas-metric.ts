@@ -23,5 +23,8 @@ export function gasMetric(address: string, wei: bigint, floorWei: bigint): void 
     SettlerGasWei: Number(wei),
     SettlerBelowFloor: wei < floorWei ? 1 : 0,
   };
-  if (process.env.LOG_LEVEL !== 'SILENT') process.stdout.write(`${JSON.stringify(line)}\n`);
+  // On Lambda stdout is the log stream CloudWatch reads the metric from; elsewhere (the embedded default, tests) the
+  // line would only clutter a terminal, unless asked for.
+  const wanted = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined || process.env.PAYCALL_METRICS === 'stdout';
+  if (wanted && process.env.LOG_LEVEL !== 'SILENT') process.stdout.write(`${JSON.stringify(line)}\n`);
 }

@@ -43,7 +43,9 @@ export function signedService(request: SignedRequest): string | undefined {
 
 function jsonBody(request: SignedRequest): Record<string, any> {
   const body = request.body;
-  const text = typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : undefined;
+  // A view on the bytes, not Buffer.from(body): the SDK's JSON body is a Uint8Array subclass whose valueOf() warns.
+  const text =
+    typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : undefined;
   if (text === undefined) throw new UnmodelledRequestError('a JSON-protocol request without a readable body');
   return text ? (JSON.parse(text) as Record<string, any>) : {};
 }
