@@ -18,7 +18,7 @@ import { RateWindowStore } from '../store/rate-limit.js';
 import { IdempotencyStore } from '../store/idempotency.js';
 import { purchaseJob } from '../jobs/purchase.js';
 import { purchaseDeps } from '../jobs/deps.js';
-import type { AcceptedPayment } from '../payments/core/types.js';
+import type { AcceptedPayment, Offer } from '../payments/core/types.js';
 import { paymentCore } from '../payments/backend.js';
 import { tokenConfig } from '../payments/token/config.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
@@ -28,7 +28,7 @@ import { presentPurchase } from './present-purchase.js';
 
 /** What the chain hands the handler: Middy passes (event, context), so it rides on the context under one key. */
 export interface PaidContext extends Context {
-  purchase: { payment: AcceptedPayment; body: Record<string, unknown> };
+  purchase: { offer: Offer; payment: AcceptedPayment; body: Record<string, unknown> };
 }
 
 export function paidEntry(product: ProductId) {
@@ -44,8 +44,7 @@ export function paidEntry(product: ProductId) {
     .use(validateBody(PRODUCTS[product].schema))
     .use(handOver())
     .handler(async (event, context) => {
-      const { payment: paid, body } = context.purchase;
-      const base = baseUrl(event, surface);
+      const { offer, payment: paid, body } = context.purchase;
       const result = await purchaseJob(purchaseDeps(), {
         product,
         request: body,
@@ -53,7 +52,7 @@ export function paidEntry(product: ProductId) {
         blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
         deadline: answerDeadline(context),
       });
-      return presentPurchase(result, productOffer(product, base), base);
+      return presentPurchase(result, offer, baseUrl(event, surface));
     });
 }
 
@@ -62,7 +61,8 @@ function handOver(): HttpMiddleware {
   return {
     name: 'handOver',
     before: (request) => {
-      Object.assign(request.context, { purchase: { payment: request.internal.payment!, body: request.internal.body as Record<string, unknown> } });
+      const { offer, payment, body } = request.internal;
+      Object.assign(request.context, { purchase: { offer: offer!, payment: payment!, body: body as Record<string, unknown> } });
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The Middy adapter of the payment core for HTTP routes. It runs before body validation (the spec's 402 comes
  * first): the core decides on the offer and the classified header, and this adapter only switches on the
- * decision — a refusal becomes the 402, a verified payment is left in `request.internal.payment` for the purchase
- * use case, which locks and settles it after validation (docs/decisions/0001).
+ * decision — a refusal becomes the 402, a verified payment (and the offer it pays) is left in `request.internal` for
+ * the purchase use case, which locks and settles it after validation (docs/decisions/0001).
  */
 import { PaymentRequiredError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
@@ -30,7 +30,9 @@ export interface PaymentOptions {
 
 export function payment(options: PaymentOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
-    const decision = await options.core().decide(options.offer(request), paymentHeaderOf(request));
+    const offer = options.offer(request);
+    request.internal.offer = offer;
+    const decision = await options.core().decide(offer, paymentHeaderOf(request));
     switch (decision.type) {
       case 'challenge':
       case 'invalid':

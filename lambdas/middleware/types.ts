@@ -1,6 +1,6 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { HttpEvent, HttpResult } from '../shared/http.js';
-import type { AcceptedPayment } from '../payments/core/types.js';
+import type { AcceptedPayment, Offer } from '../payments/core/types.js';
 import type { PaymentHeader } from '../payments/core/header.js';
 
 /** Per-request state the middlewares share, each under its own key. */
@@ -9,6 +9,8 @@ export interface Internal extends Record<string, unknown> {
   responseHeaders?: Record<string, string>;
   /** The payment header, read and classified once (see paymentHeaderOf). */
   paymentHeader?: PaymentHeader;
+  /** What the request pays for (built once by the payment middleware). */
+  offer?: Offer;
   payment?: AcceptedPayment;
   body?: unknown;
   idempotencyPk?: string;

@@ -121,6 +121,7 @@ export class SelfSettler implements PaymentSettler {
   private readonly receiptTimeoutMs: number;
   private readonly keyWaitMs: number;
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
+  private readonly gasFloorWei: bigint;
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
@@ -129,6 +130,7 @@ export class SelfSettler implements PaymentSettler {
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
     this.keyWaitMs = options.keyWaitMs ?? 10_000;
+    this.gasFloorWei = options.config.gasFloorWei ?? 0n;
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
@@ -206,21 +208,20 @@ export class SelfSettler implements PaymentSettler {
   private async sendWithFreeKey(pool: Signer[], tx: Prepared, deadline?: number): Promise<SendOutcome> {
     const holder = randomUUID();
     const waitUntil = Math.min(deadline ?? Infinity, Date.now() + this.keyWaitMs);
-    for (;;) {
-      let fuelled = 0;
-      for (const signer of shuffled(pool)) {
-        if (!(await this.hasGas(signer))) continue;
-        fuelled++;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      const fuelled = await this.fuelled(pool);
+      if (fuelled.length === 0) {
+        return { ok: false, reason: 'Every settlement key is below its gas floor', broadcast: false, unavailable: true };
+      }
+      for (const signer of shuffled(fuelled)) {
         const lease = await this.leases.acquire(signer.account.address, holder, LEASE_MS);
         if (lease) return this.sendWith(signer, lease, tx);
-      }
-      if (fuelled === 0) {
-        return { ok: false, reason: 'Every settlement key is below its gas floor', broadcast: false, unavailable: true };
       }
       if (Date.now() >= waitUntil) {
         return { ok: false, reason: 'Settlement is back-pressured: every settlement key is busy', broadcast: false, retryAfterSeconds: 1 };
       }
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+      // Every key is busy: wait, longer each round, so waiting instances do not hammer the lease table.
+      await new Promise((resolve) => setTimeout(resolve, pause / 2 + Math.random() * pause));
     }
   }
 
@@ -246,20 +247,24 @@ export class SelfSettler implements PaymentSettler {
     }
   }
 
-  /** Whether the key has gas above the floor; the balance is published as a metric when read. */
-  private async hasGas(signer: Signer): Promise<boolean> {
-    const address = signer.account.address;
-    let known = this.gas.get(address);
-    if (!known || Date.now() - known.at > GAS_CHECK_MS) {
-      try {
-        known = { wei: await this.publicClient.getBalance({ address }), at: Date.now() };
-      } catch {
-        return known !== undefined && known.wei >= (this.config.gasFloorWei ?? 0n); // the node will answer the send
-      }
-      this.gas.set(address, known);
-      gasMetric(address, known.wei, this.config.gasFloorWei ?? 0n);
-    }
-    return known.wei >= (this.config.gasFloorWei ?? 0n);
+  /**
+   * The keys with gas above the floor. Balances older than GAS_CHECK_MS are read again, all at once; each read is
+   * published as a metric. A key whose balance cannot be read keeps its last known one (the node answers the send).
+   */
+  private async fuelled(pool: Signer[]): Promise<Signer[]> {
+    const stale = pool.filter((signer) => Date.now() - (this.gas.get(signer.account.address)?.at ?? 0) > GAS_CHECK_MS);
+    await Promise.all(
+      stale.map(async ({ account: { address } }) => {
+        try {
+          const wei = await this.publicClient.getBalance({ address });
+          this.gas.set(address, { wei, at: Date.now() });
+          gasMetric(address, wei, this.gasFloorWei);
+        } catch {
+          // keep the last known balance, if any
+        }
+      }),
+    );
+    return pool.filter((signer) => (this.gas.get(signer.account.address)?.wei ?? -1n) >= this.gasFloorWei);
   }
 }
 

@@ -1,31 +1,24 @@
 /**
  * The local gateway: a Node HTTP server that does what API Gateway (HTTP API, payload 2.0) does in front of the
- * Lambdas — match the route table, build the event, call the same handler export, write the result — plus an
+ * Lambdas — match the route table, build the event, invoke the route's function, write the result — plus an
  * `/assets/` route standing in for the CloudFront distribution in front of the asset bucket.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
-
-type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 
 export interface GatewayOptions {
   port: number;
   host?: string;
   routes: RouteDef[];
-  projectRoot: string;
   /** Serves `GET /assets/<key>`; returns null when absent. */
   assets?: (key: string) => Promise<{ body: Uint8Array; contentType: string } | null>;
   /** Requests wait for this before being handled (the runtime finishes wiring after the port is known). */
   ready?: Promise<void>;
   maxBodyBytes?: number;
-  /** Runs one invocation as the route's function (the embedded runtime checks its AWS calls against its policy). */
-  invokeAs?: <T>(functionId: string, work: () => Promise<T>) => Promise<T>;
-  /** Invokes the route's function in its own instances instead of importing its handler into this process. */
-  invoke?: (route: RouteDef, event: unknown) => Promise<unknown>;
+  /** Invokes the route's function (in its own instances: lib/local/functions/) with the event built here. */
+  invoke: (route: RouteDef, event: unknown) => Promise<unknown>;
 }
 
 export interface Gateway {
@@ -38,15 +31,6 @@ export interface Gateway {
 const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const handlers = new Map<string, Promise<Handler>>();
-  const load = (entry: string) => {
-    let handler = handlers.get(entry);
-    if (!handler) {
-      handler = import(pathToFileURL(resolve(options.projectRoot, entry)).href).then((mod) => mod.handler as Handler);
-      handlers.set(entry, handler);
-    }
-    return handler;
-  };
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
 
   const server = createServer((req, res) => {
@@ -89,31 +73,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const raw = Buffer.concat(chunks);
     const event = buildEvent(req, url, method, route, params, raw);
-    if (options.invoke) {
-      let result: unknown;
-      try {
-        result = await options.invoke(route, event);
-      } catch (error) {
-        // What API Gateway answers when the integration times out, or when the function throws.
-        const timedOut = (error as Error).name === 'Sandbox.Timedout';
-        console.error(`[gateway] ${route.id}: ${(error as Error).name}: ${(error as Error).message}`);
-        return send(res, timedOut ? 503 : 500, { 'content-type': 'application/json' }, JSON.stringify({ message: timedOut ? 'Service Unavailable' : 'Internal Server Error' }));
-      }
-      return writeResult(res, result);
+    let result: unknown;
+    try {
+      result = await options.invoke(route, event);
+    } catch (error) {
+      // What API Gateway answers when the integration times out, or when the function throws.
+      const timedOut = (error as Error).name === 'Sandbox.Timedout';
+      console.error(`[gateway] ${route.id}: ${(error as Error).name}: ${(error as Error).message}`);
+      return send(res, timedOut ? 503 : 500, { 'content-type': 'application/json' }, JSON.stringify({ message: timedOut ? 'Service Unavailable' : 'Internal Server Error' }));
     }
-    const timeoutMs = (route.timeoutSeconds ?? 10) * 1000;
-    const started = Date.now();
-    const context = {
-      awsRequestId: event.requestContext.requestId,
-      functionName: route.id,
-      functionVersion: '$LATEST',
-      memoryLimitInMB: String(route.memoryMb ?? 256),
-      getRemainingTimeInMillis: () => Math.max(0, timeoutMs - (Date.now() - started)),
-      callbackWaitsForEmptyEventLoop: false,
-    };
-    const handler = await load(route.entry);
-    const invoke = () => handler(event, context);
-    const result = await (options.invokeAs ? options.invokeAs(route.id, invoke) : invoke());
     writeResult(res, result);
   }
 

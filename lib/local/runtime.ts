@@ -83,7 +83,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       gateways[surface.id] = await startGateway({
         port,
         routes: surfaceRoutes(surface),
-        projectRoot: PROJECT_ROOT,
         ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
         ready,
         invoke: (route, event) => functions.get(route.id).invoke(event),
