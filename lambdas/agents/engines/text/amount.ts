@@ -1,0 +1,77 @@
+/**
+ * Money as written in exports and documents, read into integer cents (bigint); never a float in the arithmetic.
+ *
+ * Accepted: an optional sign, currency sign or code before or after ($ € £ ¥ USD EUR GBP CAD AUD), thousands
+ * separators (1,234.56 or 1 234.56), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
+ * (credit, negative) or DR, and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
+ * places. Refused (undefined): empty text, exponents (1e309), more than two decimals, several numbers, anything else.
+ */
+
+const CURRENCY = /^(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)\s*|\s*(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)$/i;
+
+export function parseCents(text: string): bigint | undefined {
+  let s = text.trim();
+  if (s.length === 0 || s.length > 40) return undefined;
+  let negative = false;
+  const flip = () => {
+    if (negative) return false;
+    negative = true;
+    return true;
+  };
+  if (/^\(.*\)$/.test(s)) {
+    flip();
+    s = s.slice(1, -1).trim();
+  }
+  const suffix = /\s*(CR|DR)$/i.exec(s);
+  if (suffix) {
+    if (suffix[1].toUpperCase() === 'CR' && !flip()) return undefined;
+    s = s.slice(0, suffix.index).trim();
+  }
+  for (let i = 0; i < 2; i++) {
+    if (/^[-+]/.test(s)) {
+      if (s[0] === '-' && !flip()) return undefined;
+      s = s.slice(1).trim();
+    } else if (/-$/.test(s)) {
+      if (!flip()) return undefined;
+      s = s.slice(0, -1).trim();
+    }
+    s = s.replace(CURRENCY, '').trim();
+  }
+  if (/^\(.*\)$/.test(s)) {
+    if (!flip()) return undefined;
+    s = s.slice(1, -1).trim();
+  }
+  const digits = normaliseSeparators(s);
+  if (digits === undefined) return undefined;
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(digits);
+  if (!m) return undefined;
+  const cents = BigInt(m[1]) * 100n + BigInt((m[2] ?? '').padEnd(2, '0') || '0');
+  return negative ? -cents : cents;
+}
+
+/** "1,234.56" / "1 234.56" / "1.234,56" / "12,50" → "1234.56" / "12.50"; undefined when the grouping is wrong. */
+function normaliseSeparators(s: string): string | undefined {
+  if (/^\d+(?:\.\d+)?$/.test(s)) return s;
+  // 1,234,567.89 or 1 234 567.89 (groups of three)
+  let m = /^(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\2\d{3})*)(\.\d+)?$/.exec(s);
+  if (m) return m[1].replace(/[, \u00a0\u202f']/g, '') + (m[3] ?? '');
+  // 1.234.567,89 (dots group, comma decimal)
+  m = /^(\d{1,3}(?:\.\d{3})+),(\d{1,2})$/.exec(s);
+  if (m) return `${m[1].replace(/\./g, '')}.${m[2]}`;
+  // 12,50 (comma decimal without grouping; a comma followed by exactly three digits is a thousands separator above)
+  m = /^(\d+),(\d{1,2})$/.exec(s);
+  if (m) return `${m[1]}.${m[2]}`;
+  return undefined;
+}
+
+/** 123456n → "1234.56", -5n → "-0.05". */
+export function formatCents(cents: bigint): string {
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Cents as a JSON number of currency units (two decimals exactly representable as the nearest double). */
+export function centsToNumber(cents: bigint): number {
+  return Number(formatCents(cents));
+}
