@@ -110,8 +110,18 @@ export function revertReason(error: unknown): string {
   return shortMessage(error);
 }
 
-type SendOutcome = { ok: true; hash: Hex } | Extract<SettleResult, { ok: false }>;
-type Prepared = Awaited<ReturnType<WalletClient['prepareTransactionRequest']>>;
+/** A sent transaction's lease is released while its receipt is awaited; `released` settles when that is done. */
+type SendOutcome = { ok: true; hash: Hex; released: Promise<void> } | Extract<SettleResult, { ok: false }>;
+/** Everything of the transaction but its nonce. */
+interface Prepared {
+  type: 'eip1559';
+  chainId: number;
+  to: Hex;
+  data: Hex;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
 
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
@@ -162,25 +172,26 @@ export class SelfSettler implements PaymentSettler {
     ] as const;
     const call = { address: payment.asset, abi: usdcAbi, functionName: 'transferWithAuthorization', args } as const;
 
-    try {
-      await this.publicClient.simulateContract({ ...call, account: pool[0].account });
-    } catch (error) {
-      return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
-    }
-
-    // Gas and fees do not depend on the sender's nonce (nor, for this call, on the sender): prepared before any key
-    // is leased, so a lease covers only reading the nonce, signing and handing the transaction to the node.
+    // One stage before any key is leased: gas estimation runs the call against the chain (a doomed authorization
+    // reverts here, with its reason, and nothing is spent) while the fees are read; neither depends on the sender's
+    // nonce (nor, for this call, on the sender), so a lease covers only reading the nonce, signing and the send.
     let prepared: Prepared;
     try {
-      prepared = await pool[0].wallet.prepareTransactionRequest({
-        account: pool[0].account,
-        chain: pool[0].wallet.chain,
+      const [gas, fees] = await Promise.all([
+        this.publicClient.estimateContractGas({ ...call, account: pool[0].account.address }),
+        this.publicClient.estimateFeesPerGas({ chain: pool[0].wallet.chain }),
+      ]);
+      prepared = {
+        type: 'eip1559',
+        chainId: this.config.chainId,
         to: payment.asset,
         data: encodeFunctionData(call),
-        parameters: ['fees', 'gas', 'chainId', 'type'],
-      });
+        gas,
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      };
     } catch (error) {
-      return { ok: false, reason: `Settlement failed while preparing the transaction: ${revertReason(error)}`, broadcast: false };
+      return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
     const sent = await this.sendWithFreeKey(pool, prepared, options.deadline);
     if (!sent.ok) return sent;
@@ -195,6 +206,8 @@ export class SelfSettler implements PaymentSettler {
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };
+    } finally {
+      await sent.released;
     }
     if (status !== 'success') {
       // A reverted transferWithAuthorization moved nothing and left the authorization unused (and the mined
@@ -232,19 +245,24 @@ export class SelfSettler implements PaymentSettler {
       const pending = await this.publicClient.getTransactionCount({ address: signer.account.address, blockTag: 'pending' });
       const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
       const chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
-      const serializedTransaction = await signer.wallet.signTransaction({ ...tx, account: signer.account, chain: signer.wallet.chain, nonce: chosen } as never);
+      // Signed locally: the chain id is the configured one, so no round trip asks the node for it.
+      const serializedTransaction = await signer.account.signTransaction({ ...tx, nonce: chosen });
       sending = keccak256(serializedTransaction);
       nonce = chosen; // from here the transaction may reach a node, so its nonce counts as used
       await signer.wallet.sendRawTransaction({ serializedTransaction });
-      return { ok: true, hash: sending };
+      return { ok: true, hash: sending, released: this.release(lease, nonce) };
     } catch (error) {
       // Once the raw transaction has left, a failed or timed-out send proves nothing about whether it landed.
       const broadcast = sending !== undefined;
       const stage = broadcast ? `sending transaction ${sending}` : 'preparing the transaction';
+      await this.release(lease, nonce);
       return { ok: false, reason: `Settlement failed while ${stage}: ${revertReason(error)}`, broadcast };
-    } finally {
-      await this.leases.release(lease, nonce).catch(() => undefined); // an unreleased lease lapses after LEASE_MS
     }
+  }
+
+  /** Never throws: an unreleased lease lapses after LEASE_MS. */
+  private release(lease: KeyLease, sentNonce: number | undefined): Promise<void> {
+    return this.leases.release(lease, sentNonce).catch(() => undefined);
   }
 
   /**
