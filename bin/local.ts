@@ -18,6 +18,7 @@ function port(name: string, fallback: number): number {
 const started = Date.now();
 const runtime = await startEmbedded({
   generationPort: port('GENERATION_PORT', 3000),
+  surfacePorts: { agents: port('AGENTS_PORT', 3001) },
   chainPort: port('CHAIN_PORT', 8545),
   tokenIssuerPort: port('TOKEN_ISSUER_PORT', 0),
   stateDir: process.env.LOCAL_STATE_DIR || '.local',
@@ -31,7 +32,7 @@ const { info } = runtime;
 console.log(`Generation surface  ${info.baseUrl}   (POST /create-music, /agent/video, /agent/image)`);
 console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress})`);
 console.log(`Token issuer        ${info.tokenIssuerUrl}   (agent-payment tokens; npm run mint-token -- --buyer <id> --usd <amount> --fund <usd>)`);
-console.log(`Agent studio        reserved port ${process.env.AGENTS_PORT || 3001} (not served yet)`);
+console.log(`Agent studio        ${String(info.agentsUrl)}   (GET /api/catalog; POST /api/agents/{agent}/run)`);
 console.log(`Pay to              ${info.payTo}`);
 console.log(`Dev buyers          ${info.buyers.map((b) => b.address).join(', ')} (keys in ${process.env.LOCAL_STATE_DIR || '.local'}/runtime.json)`);
 console.log(`Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops.`);

@@ -12,8 +12,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { ENV } from '../lambdas/shared/config.js';
 import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
 
-/** `paid`: x402 POSTs (write all tables, start executions); `read`: read the jobs table; `none`: nothing. */
-export type RouteRole = 'paid' | 'read' | 'none';
+/**
+ * `paid`: x402 POSTs (write all tables, start executions); `run`: agent runs (runs, payments, idempotency, rate
+ * windows, settler keys; no jobs, no executions); `read`: read the jobs table; `none`: nothing.
+ */
+export type RouteRole = 'paid' | 'run' | 'read' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

@@ -113,7 +113,7 @@ export class GenerationStack extends Stack {
   /** What every function reads: tables, assets, payment terms; no secret values (only secret names). */
   private commonEnvironment(assetsPublicUrl: string): Record<string, string> {
     const { config } = this;
-    const { jobs, payments, idempotency, rateLimit, settlerLeases } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs } = this.tables;
     const payTo = config.payTo ?? ssm.StringParameter.valueForStringParameter(this, config.payToParameter);
     return {
       NODE_OPTIONS: '--enable-source-maps',
@@ -122,6 +122,7 @@ export class GenerationStack extends Stack {
       [ENV.idempotencyTable]: idempotency.tableName,
       [ENV.rateLimitTable]: rateLimit.tableName,
       [ENV.settlerLeasesTable]: settlerLeases.tableName,
+      [ENV.runsTable]: runs.tableName,
       [ENV.settlerGasFloorWei]: config.settlerGasFloorWei,
       [ENV.assetsBucket]: this.assetsBucket.bucketName,
       [ENV.assetsPublicUrl]: assetsPublicUrl,
@@ -185,14 +186,20 @@ export class GenerationStack extends Stack {
     return machines;
   }
 
-  /** `paid`: all tables, StartExecution and the payment secrets; `read`: read jobs; `none`: nothing. */
+  /**
+   * `paid`: the generation tables, StartExecution and the payment secrets; `run`: the runs table, the payment tables
+   * and the settler key (agent runs start no execution and take no tokens); `read`: read jobs; `none`: nothing.
+   */
   private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
-    const { jobs, payments, idempotency, rateLimit, settlerLeases } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs } = this.tables;
     if (role === 'paid') {
       for (const table of [jobs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.grantStart(fn);
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);
+    } else if (role === 'run') {
+      for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
+      this.settlerKeySecret?.grantRead(fn);
     } else if (role === 'read') {
       jobs.grantReadData(fn);
     }

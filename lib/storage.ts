@@ -1,4 +1,4 @@
-/** The DynamoDB tables: jobs and payments (the record of what was bought and paid: retained), idempotency, rate windows. */
+/** The DynamoDB tables: jobs, payments and runs (the record of what was bought and paid: retained, PITR), idempotency, rate windows, settler leases. */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
@@ -11,6 +11,8 @@ export interface Tables {
   rateLimit: dynamodb.Table;
   /** Who holds which settlement key right now, and its last nonce (lambdas/store/settler-leases.ts). */
   settlerLeases: dynamodb.Table;
+  /** Agent runs (lambdas/store/runs.ts): the record of every run, paid runs kept. */
+  runs: dynamodb.Table;
 }
 
 export function createTables(scope: Construct): Tables {
@@ -40,5 +42,6 @@ export function createTables(scope: Construct): Tables {
     idempotency: table('IdempotencyTable', 'pk', false),
     rateLimit: table('RateLimitTable', 'pk', false),
     settlerLeases: table('SettlerLeasesTable', 'pk', false),
+    runs: table('RunsTable', 'runId', true),
   };
 }

@@ -26,7 +26,7 @@ export interface IdempotencyPort {
 export interface IdempotencyOptions {
   store: IdempotencyPort;
   /** Scope of keys: the route (keys of different endpoints never collide). */
-  scope: string;
+  scope: string | ((request: HttpRequest) => string);
   /** How long a concurrent duplicate waits for the first request's answer. */
   waitMs?: number;
   pollMs?: number;
@@ -56,7 +56,7 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
         },
       ]);
     }
-    const pk = `${options.scope}#${key}`;
+    const pk = `${typeof options.scope === 'string' ? options.scope : options.scope(request)}#${key}`;
     const bodyHash = createHash('sha256').update(rawBody(request.event)).digest('hex');
 
     const known = await options.store.get(pk);

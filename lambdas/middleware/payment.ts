@@ -6,14 +6,21 @@
  */
 import { PaymentRequiredError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
-import { classifyPaymentHeader, PAYMENT_HEADER, type PaymentHeader } from '../payments/core/header.js';
+import { classifyLegacyHeader, classifyPaymentHeader, LEGACY_PAYMENT_HEADER, PAYMENT_HEADER, type PaymentHeader } from '../payments/core/header.js';
 import type { PaymentCore } from '../payments/core/server.js';
 import type { Offer, PaymentRefusal } from '../payments/core/types.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
 
-/** The request's payment header, read and classified once; the rate limit, idempotency and payment share it. */
+/**
+ * The request's payment header, read and classified once; the rate limit, idempotency and payment share it. Where
+ * a surface accepts x402 v1 (`request.internal.legacyV1`), `X-PAYMENT` is read when PAYMENT-SIGNATURE is absent.
+ */
 export function paymentHeaderOf(request: HttpRequest): PaymentHeader {
-  request.internal.paymentHeader ??= classifyPaymentHeader(header(request.event, PAYMENT_HEADER));
+  if (!request.internal.paymentHeader) {
+    const current = header(request.event, PAYMENT_HEADER);
+    const legacy = current === undefined && request.internal.legacyV1 ? header(request.event, LEGACY_PAYMENT_HEADER) : undefined;
+    request.internal.paymentHeader = legacy !== undefined ? classifyLegacyHeader(legacy) : classifyPaymentHeader(current);
+  }
   return request.internal.paymentHeader;
 }
 

@@ -14,6 +14,8 @@ export interface Internal extends Record<string, unknown> {
   payment?: AcceptedPayment;
   body?: unknown;
   idempotencyPk?: string;
+  /** The surface reads x402 v1's `X-PAYMENT` too (the agent studio). */
+  legacyV1?: boolean;
 }
 
 export type HttpRequest = Request<HttpEvent, HttpResult, Error, import('aws-lambda').Context, Internal>;

@@ -13,6 +13,7 @@ export const ENV = {
   idempotencyTable: 'IDEMPOTENCY_TABLE',
   rateLimitTable: 'RATE_LIMIT_TABLE',
   settlerLeasesTable: 'SETTLER_LEASES_TABLE',
+  runsTable: 'RUNS_TABLE',
   settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
   assetsBucket: 'ASSETS_BUCKET',
   assetsDir: 'ASSETS_DIR',
@@ -62,6 +63,7 @@ export const storeConfig = memo(() => {
       IDEMPOTENCY_TABLE: z.string().min(1).optional(),
       RATE_LIMIT_TABLE: z.string().min(1).optional(),
       SETTLER_LEASES_TABLE: z.string().min(1).optional(),
+      RUNS_TABLE: z.string().min(1).optional(),
       DYNAMODB_ENDPOINT: z.string().url().optional(),
     },
     'storage',
@@ -72,6 +74,7 @@ export const storeConfig = memo(() => {
     idempotencyTable: env.IDEMPOTENCY_TABLE,
     rateLimitTable: env.RATE_LIMIT_TABLE,
     settlerLeasesTable: env.SETTLER_LEASES_TABLE,
+    runsTable: env.RUNS_TABLE,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
   };
 });

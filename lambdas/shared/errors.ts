@@ -72,6 +72,29 @@ export class DependencyError extends Error {
   override name = 'DependencyError';
 }
 
+/** An agent engine could not read one of its input members (lambdas/agents/engines/port.ts): a 400 naming it. */
+export class AgentInputError extends Error {
+  override name = 'AgentInputError';
+  constructor(
+    /** The input member at fault, e.g. "bankStatement". */
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** A paid agent run whose transfer was broadcast without a receipt: its result is withheld until the chain decides. */
+export class SettlementPendingError extends Error {
+  override name = 'SettlementPendingError';
+  constructor(
+    readonly runId: string,
+    reason: string,
+  ) {
+    super(`The payment of run ${runId} was sent but not yet confirmed (${reason}); its result is withheld until it settles. Keep the run id for support.`);
+  }
+}
+
 export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;

@@ -4,12 +4,14 @@
  * `detail[]`, the song 404 `{error}`, and the 402 challenge.
  */
 import {
+  AgentInputError,
   DependencyError,
   IdempotencyInProgressError,
   IdempotentReplay,
   NotFoundError,
   PaymentRequiredError,
   RateLimitedError,
+  SettlementPendingError,
   UnsupportedApiVersionError,
   ValidationError,
 } from '../shared/errors.js';
@@ -45,6 +47,27 @@ export function generationErrors(error: unknown, request?: { event: { rawPath?: 
   }
   logger.error('unhandled error', { error: describe(error), path: request?.event.rawPath });
   return json(500, { detail: 'Internal server error; nothing was charged. Retry with backoff.', code: 'internal_error' });
+}
+
+/**
+ * The agent studio's Error body (its fields are not in the spec): the generation surface's `detail` + `code`, with
+ * 400 (not 422) for a body that does not validate, `issues` listing each problem, and `field` naming the input member
+ * an engine could not read. Other errors are presented as on the generation surface.
+ */
+export function agentErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
+  if (error instanceof ValidationError) {
+    return json(400, { detail: error.message, code: 'invalid_request', issues: error.issues });
+  }
+  if (error instanceof AgentInputError) {
+    return json(400, { detail: error.message, code: 'invalid_input', field: error.field });
+  }
+  if (error instanceof NotFoundError) {
+    return json(404, { detail: error.message, code: 'not_found' });
+  }
+  if (error instanceof SettlementPendingError) {
+    return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId }, { 'Retry-After': '30' });
+  }
+  return generationErrors(error, request);
 }
 
 function describe(error: unknown): Record<string, unknown> {

@@ -17,13 +17,16 @@ export interface RouteDef {
   surface: SurfaceId;
   entry: string;
   operationId?: string;
+  /** One line for API documents (agent studio). */
+  summary?: string;
   /** Paid routes are x402-protected POSTs. */
   paid?: boolean;
   /**
    * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
-   * StartExecution; `read` = read jobs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
+   * `read` = read jobs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'read' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -112,7 +115,31 @@ export const ROUTES: RouteDef[] = [
   { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' },
   { id: 'McpGet', method: 'GET', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts' },
   { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
+
+  // The agent studio (lambdas/agents/registry.ts is its catalog). Documents are generated from the registry.
+  ...agentDoc('AgentsCatalog', '/api/catalog', 'getCatalog', 'Catalog of currently published agents'),
+  ...agentDoc('AgentsServices', '/api/services', 'getServices', 'Curated business service feed: schemas, examples, pricing, human review'),
+  ...agentDoc('AgentsX402', '/.well-known/x402', 'getX402Index', 'x402 discovery index of the priced published agents'),
+  ...agentDoc('AgentsCard', '/.well-known/agent-card.json', 'getRootCard', 'Root capability card'),
+  ...agentDoc('AgentCardOf', '/api/agents/{agent}/.well-known/agent-card.json', 'getAgentCard', 'Capability, provider and pricing of one agent'),
+  ...agentDoc('AgentX402Of', '/api/agents/{agent}/.well-known/x402', 'getAgentX402', 'Current x402 terms of one agent'),
+  ...agentDoc('AgentTemplate', '/api/agents/{agent}/template', 'getAgentTemplate', 'Portable template bundle (flow, run client, README) as a JSON attachment'),
+  ...agentDoc('AgentsOpenApi', '/openapi.json', 'getOpenApi', 'This document'),
+  agentRun('RunAgent', '/api/agents/{agent}/run', 'runAgent'),
+  // The concrete agents' fixed run routes (their slugs; the registry names each agent's route id).
+  agentRun('RunVendorRisk', '/api/agents/vendor-risk-read-q0jjq/run', 'runPublishedAgent_vendor_risk_read_q0jjq'),
+  agentRun('RunBankRec', '/api/agents/bank-rec-discrepancy-finder-bw0tt/run', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
+  agentRun('RunExpensePolicy', '/api/agents/expense-policy-check-l8o5i/run', 'runPublishedAgent_expense_policy_check_l8o5i'),
+  agentRun('RunPoMatch', '/api/agents/po-match-gate-mkgu0/run', 'runPublishedAgent_po_match_gate_mkgu0'),
 ];
+
+function agentDoc(id: string, path: string, operationId: string, summary: string): RouteDef[] {
+  return [{ id, method: 'GET', path, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId, summary, access: 'none' }];
+}
+
+function agentRun(id: string, path: string, operationId: string): RouteDef {
+  return { id, method: 'POST', path, surface: 'agents', entry: 'lambdas/http/agents/run.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+}
 
 function doc(id: string, path: string, entry: string): RouteDef[] {
   return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none' }];

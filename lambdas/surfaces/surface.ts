@@ -5,7 +5,7 @@
  * and the embedded runtime one gateway per surface (lib/local/runtime.ts); an entry file names its surface.
  */
 import type { HttpResult } from '../shared/http.js';
-import { generationErrors } from './error-presenters.js';
+import { agentErrors, generationErrors } from './error-presenters.js';
 import { ROUTES, type RouteDef, type SurfaceId } from './routes.js';
 
 /** What the outer frame of every entry (lambdas/middleware/http-frame.ts) needs of a surface. */
@@ -49,9 +49,8 @@ export const GENERATION: Surface = {
 };
 
 /**
- * The agent studio (not served yet: it has no routes, so neither CDK nor the embedded runtime builds it). Its
- * version header behaviour is "not shown" in the spec: it neither checks nor sets one. Its routes other than A2A
- * answer an Error body, as the generation surface's presenter does.
+ * The agent studio. Its version header behaviour is "not shown" in the spec: it neither checks nor sets one. Its
+ * routes other than A2A answer the Error body of agentErrors (`detail` + `code`, 400 for an invalid body).
  */
 export const AGENTS: Surface = {
   id: 'agents',
@@ -60,7 +59,7 @@ export const AGENTS: Surface = {
   port: { env: 'AGENTS_PORT', default: 3001 },
   urlKey: 'agentsUrl',
   version: null,
-  presentError: generationErrors,
+  presentError: agentErrors,
   identity: {
     name: 'Paycall agent studio',
     provider: 'Paycall',

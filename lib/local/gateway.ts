@@ -44,6 +44,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
   });
 
+  const bySpecificity = [...options.routes].sort((a, b) => parameters(a.path) - parameters(b.path));
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toUpperCase();
@@ -54,7 +55,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     let route: RouteDef | undefined;
     let params: Record<string, string> | null = null;
-    for (const candidate of options.routes) {
+    // As API Gateway chooses: the most specific route (fewest path parameters) wins, e.g. a concrete agent's fixed
+    // run route over /api/agents/{agent}/run.
+    for (const candidate of bySpecificity) {
       if (candidate.method !== method) continue;
       params = matchPath(candidate.path, url.pathname);
       if (params) {
@@ -167,4 +170,8 @@ function writeResult(res: ServerResponse, result: unknown): void {
 function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: string | Buffer): void {
   res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
+}
+
+function parameters(path: string): number {
+  return (path.match(/\{/g) ?? []).length;
 }

@@ -79,7 +79,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // /assets/ (the CloudFront distribution's role).
     const gateways = {} as Record<SurfaceId, Gateway>;
     for (const surface of servedSurfaces()) {
-      const port = surface.id === GENERATION.id ? options.generationPort : (options.surfacePorts?.[surface.id] ?? surface.port.default);
+      // A run that asks for any free generation port (tests, bench) gets any free port for every surface.
+      const fallback = options.generationPort === 0 ? 0 : surface.port.default;
+      const port = surface.id === GENERATION.id ? options.generationPort : (options.surfacePorts?.[surface.id] ?? fallback);
       gateways[surface.id] = await startGateway({
         port,
         routes: surfaceRoutes(surface),

@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 
 export interface RuntimeInfo {
   baseUrl: string;
+  /** The agent studio's base URL. */
+  agentsUrl: string;
   rpcUrl: string;
   chainId: number;
   usdcAddress: `0x${string}`;
@@ -35,6 +37,7 @@ export async function startEmbeddedProcess(options: { stateDir?: string; env?: R
     env: {
       ...process.env,
       GENERATION_PORT: '0',
+      AGENTS_PORT: '0',
       CHAIN_PORT: '0',
       LOCAL_STATE_DIR: stateDir,
       LOG_LEVEL: 'WARN',

@@ -8,16 +8,7 @@
  * error: the engine throws AgentInputError naming the input field, which the run route answers 400 before any
  * payment settles. Any other throw is our bug (500, nothing settled).
  */
-export class AgentInputError extends Error {
-  override name = 'AgentInputError';
-  constructor(
-    /** The input member at fault, e.g. "bankStatement". */
-    readonly field: string,
-    message: string,
-  ) {
-    super(`${field}: ${message}`);
-  }
-}
+export { AgentInputError } from '../../shared/errors.js';
 
 export interface AgentEngine<Input, Result> {
   /** Identifies the engine and its rule version in run records, e.g. "bank-rec/rules@1". */

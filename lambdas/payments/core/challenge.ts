@@ -4,6 +4,7 @@
  * cannot disagree with what the route charges.
  */
 import { formatUsd } from '../../shared/money.js';
+import { NETWORKS, type NetworkId } from '../../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type PaymentChallenge, type PaymentRequirement } from '../types.js';
 import type { Offer } from './types.js';
 
@@ -46,7 +47,7 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
     x402Version: X402_VERSION,
     error,
     resource: { url: offer.resource, description: offer.description, mimeType: offer.mimeType },
-    accepts: [paymentRequirement(offer, terms)],
+    accepts: offer.legacyV1 ? [paymentRequirement(offer, terms), legacyRequirement(offer, terms)] : [paymentRequirement(offer, terms)],
     extensions: offer.bazaar
       ? {
           bazaar: {
@@ -59,4 +60,13 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
         }
       : {},
   };
+}
+
+/**
+ * The x402 v1 entry of an offer: the same terms under the network's v1 name (`base`), with the v1 fields
+ * (`maxAmountRequired`, the resource URL, `mimeType`, `maxTimeoutSeconds`, `asset`, `payTo`, `extra`). A v2 client
+ * ignores it (its network is not a CAIP-2 id it registered); a v1 client (x402-fetch 1.x) picks it.
+ */
+export function legacyRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
+  return { ...paymentRequirement(offer, terms), network: NETWORKS[terms.network as NetworkId]?.name ?? terms.network };
 }

@@ -82,7 +82,11 @@ export class PaymentCore {
       }
       case 'x402': {
         if (!offer.accepts.includes('x402')) return this.refusal(offer, 'x402 payments are not accepted here');
-        const result = await this.deps.x402().verifier.verify(header.payload, paymentRequirement(offer, this.deps.terms()));
+        if (header.legacy && !offer.legacyV1) return this.refusal(offer, 'x402 v1 (X-PAYMENT) is not accepted here; pay with PAYMENT-SIGNATURE');
+        const requirement = paymentRequirement(offer, this.deps.terms());
+        // A v1 payload names no asset: it can only mean the offer's (the signature's domain binds it anyway).
+        const payload = header.legacy ? { ...header.payload, accepted: { ...header.payload.accepted, asset: requirement.asset } } : header.payload;
+        const result = await this.deps.x402().verifier.verify(payload, requirement);
         if (result.ok) return { type: 'verified', payment: result.payment };
         logger.info('payment refused', { reason: result.reason, payer: header.payload.payload.authorization.from, offer: offer.id });
         return this.refusal(offer, result.reason);

@@ -27,6 +27,8 @@ export interface Offer {
   /** The authorization window we ask for (x402 `maxTimeoutSeconds`). */
   timeoutSeconds: number;
   accepts: readonly PaymentKind[];
+  /** Also advertise an x402 v1 entry (network by its v1 name, e.g. `base`) so legacy v1 clients can pay. */
+  legacyV1?: boolean;
   /** Where the terms are documented (the OpenAPI document). */
   docs?: string;
   /** x402 bazaar discovery metadata. */

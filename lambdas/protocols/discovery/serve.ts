@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import middy from '@middy/core';
 import { frame } from '../../middleware/http-frame.js';
-import { GENERATION } from '../../surfaces/surface.js';
+import { GENERATION, type Surface } from '../../surfaces/surface.js';
 import { baseUrl, header, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { discoveryContext, type DiscoveryContext } from './context.js';
 import { checkAtColdStart, httpConfig, paymentConfig } from '../../shared/config.js';
@@ -86,6 +86,10 @@ export interface DocumentEntryOptions {
   /** An answer other than the document (e.g. 404 for an unknown id); never cached. */
   reject?: (variant: string, ctx: DiscoveryContext) => HttpResult | undefined;
   build: (ctx: DiscoveryContext, variant: string) => Document;
+  /** The surface the document is served on (its base URL and error frame); the generation surface by default. */
+  surface?: Surface;
+  /** Extra headers of a served document (e.g. Content-Disposition for a download). */
+  headers?: (variant: string) => Record<string, string>;
 }
 
 /** The Middy chain of a document route: version ▸ errors ▸ the cached document. */
@@ -93,14 +97,16 @@ export function documentEntry(options: DocumentEntryOptions) {
   // Configuration is checked at cold start (documents publish the payment terms).
   checkAtColdStart(paymentConfig, httpConfig);
   const cache = new DocumentCache();
+  const surface = options.surface ?? GENERATION;
   return middy<HttpEvent, HttpResult>()
-    .use(frame(GENERATION))
+    .use(frame(surface))
     .handler(async (event) => {
-      const base = baseUrl(event, GENERATION);
+      const base = baseUrl(event, surface);
       const variant = options.variant?.(event) ?? '';
       const rejected = options.reject?.(variant, discoveryContext(base));
       if (rejected) return rejected;
       const document = cache.get(`${base}\n${variant}`, () => options.build(discoveryContext(base), variant));
-      return documentResponse(event, document);
+      const answer = documentResponse(event, document);
+      return options.headers ? { ...answer, headers: { ...answer.headers, ...options.headers(variant) } } : answer;
     });
 }

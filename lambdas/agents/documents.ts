@@ -1,0 +1,195 @@
+/**
+ * The agent studio's documents, all generated from the registry (lambdas/agents/registry.ts) and the offers built
+ * from it (lambdas/agents/offers.ts): the catalog, the services feed, the x402 index, the root and per-agent
+ * capability cards and the per-agent x402 terms. Every price and schema here is the one the run route's 402
+ * advertises, because both are built from the same Offer. Their fields beyond the spec's one-line descriptions are
+ * ours (README, "Agent studio documents").
+ */
+import { formatUsd } from '../shared/money.js';
+import { paymentChallenge } from '../payments/core/challenge.js';
+import { X402_VERSION } from '../payments/types.js';
+import { routePath } from '../surfaces/routes.js';
+import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
+import type { DiscoveryContext } from '../protocols/discovery/context.js';
+import { agentExample, isToolEligible, publishedAgents, type AgentDefinition } from './registry.js';
+import { agentOffer, inputJsonSchema, resultJsonSchema, runPath } from './offers.js';
+import { usdcNumber } from './money.js';
+
+export const AGENTS_UPDATED_AT = '2026-11-23T00:00:00.000Z';
+const IDENTITY = AGENTS_SURFACE.identity;
+
+export function agentLinks(base: string, agent?: AgentDefinition) {
+  const named = (id: string) => `${base}${routePath(id).replace('{agent}', encodeURIComponent(agent?.slug ?? ''))}`;
+  return {
+    catalog: `${base}${routePath('AgentsCatalog')}`,
+    services: `${base}${routePath('AgentsServices')}`,
+    x402: `${base}${routePath('AgentsX402')}`,
+    card: `${base}${routePath('AgentsCard')}`,
+    openapi: `${base}${routePath('AgentsOpenApi')}`,
+    ...(agent
+      ? { run: `${base}${runPath(agent)}`, agentCard: named('AgentCardOf'), agentX402: named('AgentX402Of'), template: named('AgentTemplate') }
+      : {}),
+  };
+}
+
+function pricing(agent: AgentDefinition, ctx: DiscoveryContext) {
+  return {
+    model: agent.price === 0n ? 'free' : 'per successful paid call',
+    amount: agent.price.toString(),
+    amountUsdc: usdcNumber(agent.price),
+    priceUsd: formatUsd(agent.price),
+    currency: 'USDC',
+    network: ctx.terms.network,
+    asset: ctx.terms.usdcAddress,
+    payTo: ctx.terms.payTo,
+    protocol: agent.price === 0n ? null : 'x402',
+    dryRun: 'free: validates the input and shows the price and the result shape, settles nothing',
+  };
+}
+
+function summary(agent: AgentDefinition, ctx: DiscoveryContext) {
+  const links = agentLinks(ctx.base, agent);
+  return {
+    slug: agent.slug,
+    id: agent.legacyId,
+    name: agent.name,
+    description: agent.description,
+    kind: agent.kind,
+    version: agent.deployment!.version,
+    immutable: agent.deployment!.immutable,
+    mcpEligible: isToolEligible(agent),
+    free: agent.price === 0n,
+    priceUsdc: usdcNumber(agent.price),
+    tags: agent.tags,
+    runUrl: links.run,
+    cardUrl: links.agentCard,
+    x402Url: links.agentX402,
+    templateUrl: links.template,
+  };
+}
+
+/** GET /api/catalog: the currently published agents. */
+export function agentCatalog(ctx: DiscoveryContext) {
+  const agents = publishedAgents();
+  return { service: IDENTITY.name, version: IDENTITY.version, updatedAt: AGENTS_UPDATED_AT, count: agents.length, agents: agents.map((a) => summary(a, ctx)) };
+}
+
+/** GET /api/services: typed input and output schemas, examples, pricing facts and human-review boundaries. */
+export function servicesFeed(ctx: DiscoveryContext) {
+  return {
+    service: IDENTITY.name,
+    version: IDENTITY.version,
+    updatedAt: AGENTS_UPDATED_AT,
+    services: publishedAgents().map((agent) => ({
+      ...summary(agent, ctx),
+      inputSchema: inputJsonSchema(agent),
+      outputSchema: resultJsonSchema(agent),
+      examples: [agentExample(agent)],
+      pricing: pricing(agent, ctx),
+      humanReview: agent.humanReview,
+      engine: agent.engine.id,
+      rules: agent.rules,
+      ...(agent.relay ? { relay: agent.relay } : {}),
+    })),
+  };
+}
+
+/** The x402 terms of a priced agent: exactly its run route's 402 (challenge accepts and extensions). */
+export function agentTerms(agent: AgentDefinition, ctx: DiscoveryContext) {
+  if (agent.price === 0n) {
+    return { x402Version: X402_VERSION, agent: agent.slug, free: true, resource: agentLinks(ctx.base, agent).run, accepts: [], note: 'Free: runs need no payment.' };
+  }
+  return pricedTerms(agent, ctx);
+}
+
+function pricedTerms(agent: AgentDefinition, ctx: DiscoveryContext) {
+  const challenge = paymentChallenge(agentOffer(agent, ctx.base), ctx.terms, '');
+  return {
+    x402Version: X402_VERSION,
+    agent: agent.slug,
+    free: false as const,
+    resource: challenge.resource.url,
+    accepts: challenge.accepts,
+    extensions: challenge.extensions,
+    priceUsd: formatUsd(agent.price),
+  };
+}
+
+/** GET /.well-known/x402 on the agent studio: one resource per priced published agent, as the generation index. */
+export function agentX402Index(ctx: DiscoveryContext) {
+  const priced = publishedAgents().filter((agent) => agent.price > 0n);
+  return {
+    x402Version: X402_VERSION,
+    settledBy: ctx.settledBy,
+    count: priced.length,
+    resources: priced.map((agent) => {
+      const terms = pricedTerms(agent, ctx);
+      return {
+        resource: terms.resource,
+        method: 'POST',
+        type: 'http',
+        serviceName: IDENTITY.name,
+        title: agent.name,
+        description: agent.description,
+        category: 'agents',
+        tags: agent.tags,
+        providerName: IDENTITY.provider,
+        providerUrl: ctx.base,
+        docsUrl: agentLinks(ctx.base).openapi,
+        lastUpdated: AGENTS_UPDATED_AT,
+        mimeType: 'application/json',
+        accepts: terms.accepts,
+        extensions: terms.extensions,
+        priceUsd: terms.priceUsd,
+      };
+    }),
+  };
+}
+
+/** GET /api/agents/{agent}/.well-known/agent-card.json: capability, provider and pricing. */
+export function agentCard(agent: AgentDefinition, ctx: DiscoveryContext) {
+  const links = agentLinks(ctx.base, agent);
+  return {
+    name: agent.name,
+    description: agent.description,
+    url: links.run,
+    version: agent.deployment!.version,
+    provider: { organization: IDENTITY.provider, url: ctx.base },
+    capability: {
+      slug: agent.slug,
+      id: agent.legacyId,
+      kind: agent.kind,
+      method: 'POST',
+      endpoint: links.run,
+      requestBody: { input: inputJsonSchema(agent), dryRun: 'boolean (optional): a free preview' },
+      result: resultJsonSchema(agent),
+      example: agentExample(agent),
+      humanReview: agent.humanReview,
+    },
+    pricing: pricing(agent, ctx),
+    links: { x402: links.agentX402, template: links.template, services: links.services, openapi: links.openapi },
+  };
+}
+
+/** GET /.well-known/agent-card.json on the agent studio: the root capability card. */
+export function rootCard(ctx: DiscoveryContext) {
+  const links = agentLinks(ctx.base);
+  return {
+    name: IDENTITY.name,
+    description: IDENTITY.summary,
+    url: ctx.base,
+    version: IDENTITY.version,
+    provider: { organization: IDENTITY.provider, url: ctx.base },
+    capabilities: { payments: ['x402 v2 (PAYMENT-SIGNATURE)', 'x402 v1 (X-PAYMENT, deprecated)'], dryRun: true, streaming: false },
+    pricing: { currency: 'USDC', network: ctx.terms.network, asset: ctx.terms.usdcAddress, payTo: ctx.terms.payTo, model: 'per successful paid call' },
+    skills: publishedAgents().map((agent) => ({
+      id: agent.slug,
+      name: agent.name,
+      description: agent.description,
+      tags: agent.tags,
+      priceUsdc: usdcNumber(agent.price),
+      card: agentLinks(ctx.base, agent).agentCard,
+    })),
+    links,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * One-to-one pairing of bank lines with book entries (the rules are in RULES.md, in the same order). Each pass
+ * visits bank lines in row order and takes the earliest-row book entry that qualifies, so the outcome depends only
+ * on the input. Every pass is a hash lookup per line: linear in the number of lines.
+ */
+import type { Transaction } from '../text/table.js';
+
+/** Dates this close are the same item posted normally. */
+export const MATCH_DAYS = 3;
+/** Up to this many days apart the item still matches, but the gap is reported as a timing difference. */
+export const TIMING_DAYS = 10;
+
+export interface Line extends Transaction {
+  side: 'bank' | 'books';
+  /** A check number, read only on money-out lines: from "CHECK 1042" in the description or a numeric reference. */
+  check?: string;
+  /** The reference normalised (upper case, letters and digits, leading zeros dropped); only when it has a digit. */
+  ref?: string;
+  /** The description in lower case, words only, for "same description" comparisons. */
+  descKey: string;
+  paired: boolean;
+}
+
+export interface Pair {
+  bank: Line;
+  book: Line;
+  /** exact: same amount (a match); mismatch: identified as one item, amounts differ. */
+  kind: 'exact' | 'mismatch';
+  by: 'check number' | 'reference' | 'amount and date' | 'date and description';
+  /** Bank date − book date, in days. */
+  days: number;
+}
+
+const PREFIX = /^(?:(?:check|chk|cheque|chq|ck)\b\.?)?\s*(?:no\b\.?|number\b|num\b)?\s*#?\s*/i;
+const CHECK_IN_TEXT = /\b(?:check|chk|cheque|chq|ck)\b\.?\s*(?:no\b\.?|number\b|num\b)?\s*#?\s*(\d{1,8})\b/i;
+
+export function toLine(t: Transaction, side: Line['side']): Line {
+  let ref = t.reference?.replace(PREFIX, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (ref && /^\d+$/.test(ref)) ref = ref.replace(/^0+(?=\d)/, '');
+  if (!ref || !/\d/.test(ref)) ref = undefined;
+  let check: string | undefined;
+  if (t.amountCents < 0n) {
+    const inText = CHECK_IN_TEXT.exec(t.description);
+    if (inText) check = inText[1].replace(/^0+(?=\d)/, '');
+    else if (ref && /^\d{1,8}$/.test(ref)) check = ref;
+  }
+  const descKey = t.description.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return { ...t, side, ref, check, descKey, paired: false };
+}
+
+export function pairLines(bank: Line[], books: Line[]): Pair[] {
+  const pairs: Pair[] = [];
+  const take = (b: Line, k: Line, kind: Pair['kind'], by: Pair['by']) => {
+    b.paired = k.paired = true;
+    pairs.push({ bank: b, book: k, kind, by, days: b.date - k.date });
+  };
+  // 1–2. The same check number, then the same reference, with the same amount: the same item whatever the dates.
+  exactByKey(bank, books, (l) => l.check && `${l.check}|${l.amountCents}`, (b, k) => take(b, k, 'exact', 'check number'));
+  exactByKey(bank, books, (l) => l.ref && `${l.ref}|${l.amountCents}`, (b, k) => take(b, k, 'exact', 'reference'));
+  // 3–4. A check number (then a reference) found once on each side, same direction, different amount.
+  uniqueByKey(bank, books, (l) => l.check, (b, k) => take(b, k, 'mismatch', 'check number'));
+  uniqueByKey(bank, books, (l) => l.ref, (b, k) => take(b, k, 'mismatch', 'reference'));
+  // 5. The same amount within the window, closest dates first.
+  byAmountAndDate(bank, books, (b, k) => take(b, k, 'exact', 'amount and date'));
+  // 6. The same date and description found once on each side, same direction, different amount.
+  uniqueByKey(bank, books, (l) => l.descKey && `${l.date}|${l.descKey}`, (b, k) => take(b, k, 'mismatch', 'date and description'));
+  return pairs;
+}
+
+type Key = (l: Line) => string | undefined | false | '';
+
+function group(lines: Line[], key: Key): Map<string, Line[]> {
+  const map = new Map<string, Line[]>();
+  for (const l of lines) {
+    const k = l.paired ? undefined : key(l);
+    if (!k) continue;
+    const list = map.get(k);
+    if (list) list.push(l);
+    else map.set(k, [l]);
+  }
+  return map;
+}
+
+function exactByKey(bank: Line[], books: Line[], key: Key, pair: (b: Line, k: Line) => void): void {
+  const index = group(books, key);
+  for (const b of bank) {
+    const k = b.paired ? undefined : key(b);
+    const list = k ? index.get(k) : undefined;
+    const book = list?.shift();
+    if (book) pair(b, book);
+  }
+}
+
+function uniqueByKey(bank: Line[], books: Line[], key: Key, pair: (b: Line, k: Line) => void): void {
+  const banks = group(bank, key);
+  const index = group(books, key);
+  for (const [k, onBank] of banks) {
+    const inBooks = index.get(k);
+    if (onBank.length !== 1 || inBooks?.length !== 1) continue;
+    const [b, book] = [onBank[0], inBooks[0]];
+    const sameDirection = b.amountCents < 0n === book.amountCents < 0n;
+    if (sameDirection && b.amountCents !== book.amountCents) pair(b, book);
+  }
+}
+
+/**
+ * Day gap 0, then 1, … up to TIMING_DAYS; within a gap, bank lines in row order, each taking the earliest-row book
+ * entry of its amount dated that many days before or after. Two different check numbers never pair here.
+ */
+function byAmountAndDate(bank: Line[], books: Line[], pair: (b: Line, k: Line) => void): void {
+  const queues = group(books, (l) => `${l.amountCents}|${l.date}|${l.check ? 'c' : 'n'}`);
+  const head = (key: string): Line | undefined => {
+    const q = queues.get(key);
+    while (q && q.length > 0 && q[0].paired) q.shift();
+    return q?.[0];
+  };
+  for (let gap = 0; gap <= TIMING_DAYS; gap++) {
+    for (const b of bank) {
+      if (b.paired) continue;
+      const kinds = b.check ? ['n'] : ['n', 'c'];
+      const dates = gap === 0 ? [b.date] : [b.date - gap, b.date + gap];
+      let best: Line | undefined;
+      for (const d of dates) {
+        for (const kind of kinds) {
+          const candidate = head(`${b.amountCents}|${d}|${kind}`);
+          if (candidate && (!best || candidate.row < best.row)) best = candidate;
+        }
+      }
+      if (best) pair(b, best);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** A pasted bank or ledger export: CSV text, or a JSON array of objects serialized as text. */
+export const inputSchema = z.strictObject({
+  export: z.string().min(1),
+});
+
+export const transactionSchema = z.strictObject({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  description: z.string(),
+  /** Currency units; money in +, money out −. */
+  amount: z.number(),
+  reference: z.string().nullable(),
+});
+
+export const resultSchema = z.strictObject({
+  transactions: z.array(transactionSchema),
+  count: z.int().nonnegative(),
+  /** Sum of the money-in amounts. */
+  total_in: z.number().nonnegative(),
+  /** Sum of the money-out amounts, as a positive figure. */
+  total_out: z.number().nonnegative(),
+  /** total_in − total_out. */
+  net: z.number(),
+  /** ISO code (or the bare sign "$" / "¥") when the export names exactly one currency; else null. */
+  currency_hint: z.string().nullable(),
+  note: z.string(),
+});
+
+export type ExportInput = z.infer<typeof inputSchema>;
+export type ExportResult = z.infer<typeof resultSchema>;

@@ -1,0 +1,38 @@
+/** Comparison keys: what counts as "the same" PO number, vendor, SKU and description (see RULES.md). */
+
+/** "PO-1042", "po 1042", "PO#1042" and "1042" are the same order. */
+export function normalisePo(text: string): string {
+  return text
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .replace(/^PO(?=\d)/, '');
+}
+
+export function normaliseSku(text: string): string {
+  return text.toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+export function normaliseDescription(text: string | undefined): string {
+  return (text ?? '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ');
+}
+
+const LEGAL = new Set(['inc', 'incorporated', 'llc', 'ltd', 'limited', 'co', 'company', 'corp', 'corporation', 'plc',
+  'gmbh', 'ag', 'sa', 'sarl', 'bv', 'nv', 'pty', 'lp', 'llp', 'pllc', 'srl', 'spa', 'kg']);
+
+/** "Acme Supply Co." = "ACME SUPPLY COMPANY" = "The Acme Supply, Inc.": case, punctuation, "&"/"and", a leading
+ * "The" and trailing legal-form words are ignored; any other word difference is a different vendor. */
+export function normaliseVendor(text: string): string {
+  const words = text
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[.'’]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  if (words[0] === 'the' && words.length > 1) words.shift();
+  while (words.length > 1 && LEGAL.has(words[words.length - 1])) words.pop();
+  return words.join(' ');
+}

@@ -1,0 +1,78 @@
+/**
+ * Dates as written in exports, read into day numbers (days since 1970-01-01, UTC; no clock, no time zone).
+ *
+ * Accepted: 2026-01-05 and 2026/01/05 (a time after a space or T is ignored), 01/05/2026 and 01-05-2026 (month first
+ * unless told or shown otherwise), 05.01.2026 (always day first), two-digit years (26 → 2026), "Jan 5, 2026",
+ * "January 5 2026", "05 Jan 2026", "5-Jan-26". Years 1900–2199; the day must exist in its month.
+ */
+
+export type DateOrder = 'mdy' | 'dmy';
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october',
+  'november', 'december'];
+
+const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$/;
+const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[t ].*)?$/;
+const MONTH_FIRST = /^([a-z]{3,9})\.?[ -](\d{1,2})(?:st|nd|rd|th)?,? ?(\d{4})$/;
+const DAY_FIRST = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([a-z]{3,9})\.?,?[ -](\d{4}|\d{2})$/;
+
+/**
+ * Reads a column of dates. Numeric year-last dates follow one order for the whole column: day first if any cell
+ * has a first number above 12, month first if any has a second number above 12, else `order`. Returns per cell a
+ * day number, undefined (unreadable), or an error message (the column mixes both orders).
+ */
+export function dayNumberOf(texts: string[], order: DateOrder): (number | string | undefined)[] {
+  let dayFirstRow = 0;
+  let monthFirstRow = 0;
+  texts.forEach((t, k) => {
+    const m = YEAR_LAST.exec(clean(t));
+    if (!m || m[2] === '.') return;
+    if (Number(m[1]) > 12 && !dayFirstRow) dayFirstRow = k + 1;
+    if (Number(m[3]) > 12 && !monthFirstRow) monthFirstRow = k + 1;
+  });
+  if (dayFirstRow && monthFirstRow) {
+    const message = `dates mix day-first (row ${dayFirstRow}) and month-first (row ${monthFirstRow}) forms`;
+    return texts.map(() => message);
+  }
+  const columnOrder: DateOrder = dayFirstRow ? 'dmy' : monthFirstRow ? 'mdy' : order;
+  return texts.map((t) => readDate(t, columnOrder));
+}
+
+export function readDate(text: string, order: DateOrder): number | undefined {
+  const s = clean(text);
+  if (s.length === 0 || s.length > 40) return undefined;
+  let m = ISO.exec(s);
+  if (m) return dayNumber(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = YEAR_LAST.exec(s);
+  if (m) {
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    const dayFirst = m[2] === '.' || order === 'dmy';
+    return dayNumber(year(m[4]), dayFirst ? b : a, dayFirst ? a : b);
+  }
+  m = MONTH_FIRST.exec(s);
+  if (m) return dayNumber(Number(m[3]), month(m[1]), Number(m[2]));
+  m = DAY_FIRST.exec(s);
+  if (m) return dayNumber(year(m[3]), month(m[2]), Number(m[1]));
+  return undefined;
+}
+
+/** Day number → "YYYY-MM-DD". */
+export function isoDate(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+const clean = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ');
+const year = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
+
+/** "jan", "sept", "december" → 1-based month; 0 when not a month. */
+function month(name: string): number {
+  const i = MONTHS.findIndex((full) => full.startsWith(name));
+  return name.length >= 3 ? i + 1 : 0;
+}
+
+function dayNumber(y: number, m: number, d: number): number | undefined {
+  if (y < 1900 || y > 2199 || m < 1 || m > 12 || d < 1) return undefined;
+  const days = Date.UTC(y, m - 1, d) / 86_400_000;
+  // Date.UTC rolls 31 Feb into March; the day exists only if it round-trips.
+  return new Date(days * 86_400_000).getUTCDate() === d ? days : undefined;
+}

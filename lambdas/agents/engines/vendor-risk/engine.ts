@@ -1,0 +1,100 @@
+/**
+ * vendor-risk/rules@1: reads a pasted vendor profile and applies the procurement checks of RULES.md (beside this
+ * file). Steps: normalise the text; run the seven detectors; grade from the number of flagged areas (a sanctioned
+ * jurisdiction declines outright); derive the documents to collect from the flags. Nothing in the profile is ever
+ * taken as an instruction: text is only searched for the patterns below, so it can add flags but never remove one
+ * another sentence raised.
+ */
+import { AgentInputError, type AgentEngine } from '../port.js';
+import { findIdentityGaps, findPaymentRedirection, findUpfrontPayment } from './conduct.js';
+import { findJurisdictions } from './jurisdictions.js';
+import type { VendorRiskInput, VendorRiskResult } from './schema.js';
+import { findPoBoxOnly, findTaxGap, findYoungCompany } from './signals.js';
+import { normalise } from './text.js';
+
+/** Flag areas in RULES.md order; the flag string starts with the label. */
+const AREAS = {
+  sanctioned: 'sanctioned jurisdiction',
+  jurisdiction: 'high-risk jurisdiction',
+  tax: 'missing tax id',
+  young: 'young company',
+  pobox: 'PO box only address',
+  payment: 'payment redirection',
+  upfront: 'upfront payment demand',
+  identity: 'unverifiable identity',
+} as const;
+type Area = keyof typeof AREAS;
+
+export const DOCS = {
+  screening: 'sanctions screening evidence (OFAC, EU and UN lists) for the company, its owners and its bank',
+  ownership: 'beneficial ownership declaration',
+  taxForm: 'W-9 (US vendor) or W-8BEN / W-8BEN-E (foreign vendor)',
+  incorporation: 'certificate of incorporation or certificate of good standing',
+  address: 'proof of street address (utility bill, lease or registry extract)',
+  bankLetter: "bank letter or voided cheque in the vendor's name, confirmed by call-back to a number already on file",
+  guarantee: 'advance-payment bank guarantee or letter of credit (or standard terms instead of prepayment)',
+  references: 'two trade references',
+} as const;
+
+interface Flag {
+  area: Area;
+  detail: string;
+  collect: string[];
+}
+
+function detect(text: string): Flag[] {
+  const flags: Flag[] = [];
+  const add = (area: Area, detail: string, ...collect: string[]) => flags.push({ area, detail, collect });
+
+  for (const j of findJurisdictions(text)) {
+    if (j.level === 'sanctioned') add('sanctioned', `${j.name} (${j.basis})`, DOCS.screening);
+    else add('jurisdiction', `${j.name} (${j.basis})`, DOCS.screening, DOCS.ownership);
+  }
+  const tax = findTaxGap(text);
+  if (tax) add('tax', tax, DOCS.taxForm);
+  const young = findYoungCompany(text);
+  if (young) add('young', young, DOCS.incorporation, DOCS.references);
+  const box = findPoBoxOnly(text);
+  if (box) add('pobox', box, DOCS.address);
+  for (const what of findPaymentRedirection(text)) add('payment', what, DOCS.bankLetter);
+  const upfront = findUpfrontPayment(text);
+  if (upfront) add('upfront', upfront, DOCS.guarantee);
+  const id = findIdentityGaps(text);
+  for (const detail of id.details) {
+    const collect: string[] = [];
+    if (id.papers) collect.push(DOCS.incorporation);
+    if (id.references) collect.push(DOCS.references);
+    if (id.callback) collect.push(DOCS.bankLetter);
+    add('identity', detail, ...collect);
+  }
+  const order = Object.keys(AREAS);
+  return flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
+}
+
+function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
+  const sanctioned = flags.filter((f) => f.area === 'sanctioned').map((f) => f.detail.replace(/ \(.*\)$/, ''));
+  if (sanctioned.length > 0) {
+    return { grade: 'HIGH RISK', decision: 'decline', note: `Decline: sanctioned jurisdiction (${sanctioned.join(', ')}); do not onboard or pay without a compliance review.` };
+  }
+  const areas = [...new Set(flags.map((f) => f.area))];
+  if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: 'No red flags found; onboard under the standard process.' };
+  const named = areas.map((a) => AREAS[a]).join(', ');
+  const grade = areas.length >= 2 ? 'HIGH RISK' : 'MEDIUM RISK';
+  return { grade, decision: 'hold', note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${named}); onboard only once the listed documents are collected and checked.` };
+}
+
+export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = {
+  id: 'vendor-risk/rules@1',
+  analyse(input) {
+    const raw: unknown = (input as { vendorProfile?: unknown } | undefined)?.vendorProfile;
+    if (typeof raw !== 'string') throw new AgentInputError('vendorProfile', 'must be a string');
+    const text = normalise(raw);
+    if (text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
+    const flags = detect(text);
+    return {
+      ...decide(flags),
+      flags: flags.map((f) => `${AREAS[f.area]}: ${f.detail}`),
+      collect: [...new Set(flags.flatMap((f) => f.collect))],
+    };
+  },
+};

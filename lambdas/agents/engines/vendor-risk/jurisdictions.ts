@@ -1,0 +1,122 @@
+/**
+ * The fixed jurisdiction lists of vendor-risk/rules@1 (sources and dates in RULES.md) and their detector.
+ * A name counts unless (a) the clause says the vendor is NOT there ("no operations in Iran, Syria or Cuba"),
+ * or (b) it is a US place name followed by a state ("Lebanon, PA", "Moscow, Idaho").
+ */
+import { B, E, clauseBefore, matches } from './text.js';
+
+export type JurisdictionLevel = 'sanctioned' | 'high-risk';
+
+interface Jurisdiction {
+  name: string;
+  level: JurisdictionLevel;
+  basis: string;
+  /** Regex sources, matched case-insensitively between letter/digit guards. */
+  aliases: string[];
+  /** Country-code top-level domain seen in a web or email address. */
+  tld?: string;
+}
+
+const OFAC = 'comprehensive sanctions';
+const RUSSIA_BASIS = 'sanctions exposure';
+const FATF_BLACK = 'FATF call for action';
+const FATF_GREY = 'FATF increased monitoring, Feb 2026';
+
+const grey = (name: string, ...aliases: string[]): Jurisdiction => ({ name, level: 'high-risk', basis: FATF_GREY, aliases: aliases.length ? aliases : [name] });
+
+export const JURISDICTIONS: Jurisdiction[] = [
+  { name: 'Iran', level: 'sanctioned', basis: OFAC, aliases: ['iran(?:ian)?', 'islamic\\s+republic\\s+of\\s+iran', 'tehran', 'teheran'], tld: 'ir' },
+  {
+    name: 'North Korea',
+    level: 'sanctioned',
+    basis: OFAC,
+    aliases: ['north\\s+korean?', 'd\\.?p\\.?r\\.?k\\.?', "democratic\\s+people'?s\\s+republic\\s+of\\s+korea", "korea,?\\s+democratic\\s+people'?s\\s+republic", 'pyongyang'],
+    tld: 'kp',
+  },
+  { name: 'Syria', level: 'sanctioned', basis: OFAC, aliases: ['syrian?', 'syrian\\s+arab\\s+republic', 'damascus', 'aleppo'], tld: 'sy' },
+  { name: 'Cuba', level: 'sanctioned', basis: OFAC, aliases: ['cuban?', 'havana'], tld: 'cu' },
+  { name: 'Crimea', level: 'sanctioned', basis: OFAC, aliases: ['crimean?', 'sevastopol', 'simferopol'] },
+  { name: 'Donetsk region', level: 'sanctioned', basis: OFAC, aliases: ['donetsk'] },
+  { name: 'Luhansk region', level: 'sanctioned', basis: OFAC, aliases: ['luhansk', 'lugansk'] },
+  { name: 'Russia', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['russian?', 'russian\\s+federation', 'moscow'], tld: 'ru' },
+  { name: 'Belarus', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['belarus(?:ian)?', 'byelorussia', 'minsk'], tld: 'by' },
+  { name: 'Myanmar', level: 'high-risk', basis: FATF_BLACK, aliases: ['myanmar', 'burma'] },
+  grey('Algeria'),
+  grey('Angola'),
+  grey('Bolivia'),
+  grey('Bulgaria'),
+  grey('Cameroon'),
+  grey("Cote d'Ivoire", "cote\\s+d'?\\s?ivoire", 'ivory\\s+coast'),
+  grey('Democratic Republic of the Congo', 'democratic\\s+republic\\s+of\\s+(?:the\\s+)?congo', 'd\\.?r\\.?\\s+congo', 'drc', 'congo-kinshasa'),
+  grey('Haiti'),
+  grey('Kenya'),
+  grey('Kuwait'),
+  grey('Lao PDR', 'laos', 'lao\\s+p\\.?d\\.?r\\.?', "lao\\s+people'?s\\s+democratic\\s+republic"),
+  grey('Lebanon'),
+  grey('Monaco'),
+  grey('Namibia'),
+  grey('Nepal'),
+  grey('Papua New Guinea', 'papua\\s+new\\s+guinea'),
+  grey('South Sudan', 'south\\s+sudan'),
+  grey('Venezuela'),
+  // "Vietnam-era veteran" is a US certification, not an address.
+  grey('Vietnam', 'viet\\s?nam(?![- ]?(?:era|veterans?|war))'),
+  grey('British Virgin Islands', 'british\\s+virgin\\s+islands', 'bvi', 'virgin\\s+islands\\s*\\(\\s*u\\.?k\\.?\\s*\\)', 'virgin\\s+islands,\\s+british'),
+  grey('Yemen'),
+];
+
+export interface JurisdictionHit {
+  name: string;
+  level: JurisdictionLevel;
+  basis: string;
+}
+
+const ALIAS_INDEX: Jurisdiction[] = [];
+const ANY_ALIAS = new RegExp(
+  JURISDICTIONS.flatMap((j) => j.aliases.map((a) => { ALIAS_INDEX.push(j); return `${B}(${a})${E}`; })).join('|'),
+  'giu',
+);
+
+const TLD = new RegExp(
+  `(?:@|//|www\\.)[\\p{L}\\p{N}.-]*\\.(${JURISDICTIONS.filter((j) => j.tld).map((j) => j.tld).join('|')})(?![\\p{L}\\p{N}-])`,
+  'giu',
+);
+
+const US_STATES =
+  'alabama|alaska|arizona|arkansas|california|colorado|connecticut|delaware|florida|georgia|hawaii|idaho|illinois|indiana|iowa|kansas|kentucky|louisiana|maine|maryland|massachusetts|michigan|minnesota|mississippi|missouri|montana|nebraska|nevada|new\\s+hampshire|new\\s+jersey|new\\s+mexico|new\\s+york|north\\s+carolina|north\\s+dakota|ohio|oklahoma|oregon|pennsylvania|rhode\\s+island|south\\s+carolina|south\\s+dakota|tennessee|texas|utah|vermont|virginia|washington|west\\s+virginia|wisconsin|wyoming';
+const US_STATE_CODE = /^\s*,?\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])(?![\p{L}])/u;
+const US_STATE_NAME = new RegExp(`^\\s*,?\\s*(?:${US_STATES})${E}`, 'iu');
+
+// An alias inside a list governed by a negation in the same clause: "no operations in Iran, North Korea or ".
+const LIST_ITEM = "[\\p{L}][\\p{L}'.()-]*(?:\\s+(?!(?:and|or|nor)\\s)[\\p{L}][\\p{L}'.()-]*){0,3}";
+const LIST_SEP = '(?:\\s*,\\s*(?:and\\s+|or\\s+|nor\\s+)?|\\s+(?:and|or|nor|&)\\s+|\\s*/\\s*)';
+const NEGATED_LIST = new RegExp(
+  `(?<![\\p{L}'])(?:no|not|never|without|zero|nor|neither|except|excluding|other\\s+than|[\\p{L}]+n't)` +
+    `((?:\\s+[\\p{L}'-]+){0,4}?)\\s+(?:the\\s+)?(?:${LIST_ITEM}${LIST_SEP})*$`,
+  'iu',
+);
+// "not far from Tehran", "not only in Russia" assert presence.
+const NOT_A_DENIAL = /(?<![\p{L}])(?:far|only|just|also|merely|limited|near|close|since|long)(?![\p{L}])/iu;
+
+function negated(text: string, index: number): boolean {
+  const m = NEGATED_LIST.exec(clauseBefore(text, index));
+  return !!m && !NOT_A_DENIAL.test(m[1]);
+}
+
+/** Each listed jurisdiction the profile places the vendor in, once, in list order. */
+export function findJurisdictions(text: string): JurisdictionHit[] {
+  const found = new Set<Jurisdiction>();
+  for (const m of matches(ANY_ALIAS, text)) {
+    const j = ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)];
+    if (found.has(j)) continue;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
+    if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after)) continue;
+    if (negated(text, m.index)) continue;
+    found.add(j);
+  }
+  for (const m of matches(TLD, text)) {
+    const j = JURISDICTIONS.find((x) => x.tld === m[1].toLowerCase());
+    if (j) found.add(j);
+  }
+  return JURISDICTIONS.filter((j) => found.has(j)).map(({ name, level, basis }) => ({ name, level, basis }));
+}

@@ -1,0 +1,154 @@
+/**
+ * Text helpers shared by the vendor-risk detectors: one normal form for the profile, clause-local negation, and
+ * the dates a profile states. Everything here is bounded by a small window around a match, so a 1 MB profile costs
+ * a linear scan, never a quadratic one.
+ */
+
+/** Start/end guards that work for any script (JS \b only knows ASCII word characters). */
+export const B = '(?<![\\p{L}\\p{N}_])';
+export const E = '(?![\\p{L}\\p{N}_])';
+
+/**
+ * One normal form: compatibility forms folded (full-width letters, ligatures), accents stripped (Côte → Cote,
+ * İRAN → IRAN), zero-width characters dropped (so "I\u200Bran" cannot hide a name), curly apostrophes and the
+ * dash family made ASCII, every space-like character made a plain space. Case is kept: US state codes need it.
+ */
+export function normalise(text: string): string {
+  return text
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '')
+    .replace(/[\u2018\u2019\u02BC\u0060\u00B4]/g, "'")
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]/gu, ' ');
+}
+
+const LOOKBACK = 160;
+/** Where a clause starts: a sentence or line end, a semicolon, or a turn such as "but" / "however". */
+const CLAUSE_BREAK = /[.;!?\n]\s|\n|\b(?:but|however|although|though|whereas|while|yet)\b/gi;
+
+/** The clause text before `index`, at most LOOKBACK characters. */
+export function clauseBefore(text: string, index: number): string {
+  const window = text.slice(Math.max(0, index - LOOKBACK), index);
+  let start = 0;
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(window); m; m = CLAUSE_BREAK.exec(window)) start = m.index + m[0].length;
+  return window.slice(start);
+}
+
+/** The clause text after `end`, at most `max` characters, up to the next line or sentence end. */
+export function clauseAfter(text: string, end: number, max = 80): string {
+  const window = text.slice(end, end + max);
+  const stop = /\n|;|[.!?](?:\s|$)/.exec(window);
+  return stop ? window.slice(0, stop.index) : window;
+}
+
+const NEGATION = /(?<![\p{L}'])(?:no|not|never|none|without|zero|nor|neither|cannot|[\p{L}]+n't)(?![\p{L}'])/giu;
+const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with))(?![\p{L}'])/giu;
+
+/**
+ * Whether a statement found at `index` is negated in its own clause ("we will never ask you to update our bank
+ * details"). With `conditionalIsDemand`, a condition word closer to the match than the negation turns it back into
+ * a demand: "we cannot ship without 100% prepayment" demands prepayment.
+ */
+export function negatedBefore(text: string, index: number, conditionalIsDemand = false): boolean {
+  const clause = clauseBefore(text, index);
+  const lastNeg = lastIndexOf(NEGATION, clause);
+  if (lastNeg < 0) return false;
+  if (conditionalIsDemand && lastIndexOf(CONDITION, clause) >= lastNeg) return false;
+  return true;
+}
+
+function lastIndexOf(re: RegExp, s: string): number {
+  re.lastIndex = 0;
+  let last = -1;
+  for (let m = re.exec(s); m; m = re.exec(s)) last = m.index;
+  return last;
+}
+
+/** Every match of a global regex, as [index, match] pairs. */
+export function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    yield m;
+    if (m[0].length === 0) re.lastIndex++;
+  }
+}
+
+// ---- dates -------------------------------------------------------------------------------------------------------
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+
+/** A stated date as the span of days it can mean: a year alone is 1 Jan..31 Dec, a month its first..last day. */
+export interface DaySpan {
+  earliest: number;
+  latest: number;
+  /** As written in the profile, for the flag text. */
+  text: string;
+}
+
+/** Days since 1970-01-01 of a calendar date (UTC arithmetic, no clock involved). */
+export function dayNumber(year: number, month: number, day: number): number {
+  return Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
+}
+
+function lastDay(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function validYear(y: number): boolean {
+  return y >= 1800 && y <= 2199;
+}
+
+function span(text: string, year: number, month?: number, day?: number): DaySpan | undefined {
+  if (!validYear(year)) return undefined;
+  if (month !== undefined && (month < 1 || month > 12)) return undefined;
+  if (day !== undefined && month !== undefined && (day < 1 || day > lastDay(year, month))) return undefined;
+  if (month === undefined) return { earliest: dayNumber(year, 1, 1), latest: dayNumber(year, 12, 31), text };
+  if (day === undefined) return { earliest: dayNumber(year, month, 1), latest: dayNumber(year, month, lastDay(year, month)), text };
+  const d = dayNumber(year, month, day);
+  return { earliest: d, latest: d, text };
+}
+
+const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+
+/**
+ * Date forms, most precise first; the first one found (by position) in the text wins. Numeric d/m/y that could be
+ * either day-first or month-first spans both readings.
+ */
+const DATE_FORMS: { re: RegExp; read: (m: RegExpExecArray) => DaySpan | undefined }[] = [
+  { re: new RegExp(`(?<!\\d)(\\d{4})-(\\d{1,2})(?:-(\\d{1,2}))?(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[1], +m[2], m[3] ? +m[3] : undefined) },
+  {
+    re: /(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4})(?!\d)/u,
+    read: (m) => {
+      const a = span(m[0], +m[3], +m[2], +m[1]);
+      const b = span(m[0], +m[3], +m[1], +m[2]);
+      if (!a || !b) return a ?? b;
+      return { earliest: Math.min(a.earliest, b.earliest), latest: Math.max(a.latest, b.latest), text: m[0] };
+    },
+  },
+  { re: new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[3], monthOf(m[2]), +m[1]) },
+  { re: new RegExp(`${B}${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[3], monthOf(m[1]), +m[2]) },
+  { re: new RegExp(`${B}${MONTH},?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[2], monthOf(m[1])) },
+  { re: /(?<![\d/.])(\d{1,2})\/(\d{4})(?![\d/])/u, read: (m) => span(m[0], +m[2], +m[1]) },
+  { re: /(?<![\d.,/#-])(1[89]\d{2}|2[01]\d{2})(?![\d,]|\.\d)/u, read: (m) => span(m[0], +m[1]) },
+];
+
+/** The first date stated in `text`, by position. */
+export function firstDate(text: string, exactOnly = false): DaySpan | undefined {
+  let best: { index: number; span: DaySpan } | undefined;
+  for (const form of DATE_FORMS) {
+    const m = form.re.exec(text);
+    if (!m || (best && m.index >= best.index)) continue;
+    const s = form.read(m);
+    if (s && (!exactOnly || s.earliest === s.latest)) best = { index: m.index, span: s };
+  }
+  return best?.span;
+}
+
+export function isoDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}

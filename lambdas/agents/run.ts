@@ -1,0 +1,180 @@
+/**
+ * Run a published agent (spec "Agent run"; issue: the price is per *successful* paid call). Returns what happened,
+ * never an HTTP answer; the run route's presenter (and, next, A2A and MCP) turn it into their shapes.
+ *
+ * A priced live run, with a payment the core verified:
+ *  1. lock the authorization and write the run `running`: one ledger transaction, before anything else;
+ *  2. run the engine. Input it cannot read (AgentInputError) or a failure of ours: close the run `failed` and
+ *     release the lock in one transaction (nothing moved) → `invalid-input` (400) or the error is rethrown (500);
+ *  3. settle through the payment core:
+ *     - refused / unavailable: nothing moved; close the run `failed`, release the lock → 402 / 503, no result;
+ *     - unknown outcome (broadcast, no receipt): keep the lock, mark the run `settlement-unknown`, withhold the
+ *       result → 503 naming the run; an operator (or the chain) decides;
+ *  4. settled: record the receipt and the result with the run `done` in one transaction → the result.
+ * A free run or a dry run moves no money: the engine runs, the run is recorded, and the answer says settled: false.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AcceptedPayment, Settlement, SettleOptions } from '../payments/core/types.js';
+import type { PaymentReceipt } from '../payments/types.js';
+import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
+import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/runs.js';
+import { logger } from '../shared/logger.js';
+import { AgentInputError } from './engines/port.js';
+import { agentExample, type AgentDefinition } from './registry.js';
+import { usdcNumber } from './money.js';
+
+export interface RunDeps {
+  runs: Pick<RunStore, 'reserveItem' | 'doneItem' | 'failItem' | 'unknownItem' | 'recordUnpaid'>;
+  ledger: Pick<PaymentLedger, 'lock' | 'markSettled' | 'markFailed'>;
+  settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
+  now?: () => Date;
+  newId?: () => string;
+}
+
+export interface RunInput {
+  agent: AgentDefinition;
+  /** The validated `input` member of the body. */
+  input: Record<string, unknown>;
+  dryRun: boolean;
+  /** Present for a priced live run (the payment core verified it). */
+  payment?: AcceptedPayment;
+  deadline?: number;
+}
+
+/** The run result shape of the spec (field names are the spec's). */
+export interface RunAnswer {
+  runId: string;
+  status: 'done';
+  totalCostUsdc: number;
+  outputs: Record<string, unknown>;
+  result: unknown;
+  settled: boolean;
+  dryRun?: true;
+}
+
+export type RunOutcome =
+  | { type: 'done'; answer: RunAnswer; receipt?: PaymentReceipt }
+  | { type: 'invalid-input'; field: string; message: string }
+  /** Nothing was charged: answer the offer's 402 with the reason. */
+  | { type: 'refused'; reason: string; retryAfterSeconds?: number }
+  | { type: 'unavailable'; reason: string }
+  /** The transfer was broadcast without a receipt: the lock stays, the result is withheld. */
+  | { type: 'settlement-unknown'; runId: string; reason: string };
+
+export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOutcome> {
+  const { agent, payment } = request;
+  const run = newRun(deps, request);
+  if (!payment) return runUnpaid(deps, request, run);
+  const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, payer: payment.payer } });
+
+  try {
+    await deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: `run#${run.runId}` }, deps.runs.reserveItem(run));
+  } catch (error) {
+    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
+    throw error;
+  }
+
+  let result: unknown;
+  try {
+    result = analyse(agent, request.input);
+  } catch (error) {
+    const reason = error instanceof AgentInputError ? `input rejected: ${error.message}` : 'the agent failed';
+    await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', deps.runs.failItem(run.runId, reason));
+    if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
+    log.error('agent failed; nothing settled', { error: (error as Error).message });
+    throw error;
+  }
+
+  const settlement = await deps.settle(payment, { deadline: request.deadline });
+  if (settlement.type !== 'settled') {
+    log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
+    if (settlement.type === 'unknown-outcome') {
+      // Money may have moved: the lock stays (the authorization can never pay twice) and the result is withheld.
+      try {
+        await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'may-have-moved', deps.runs.unknownItem(run.runId, settlement.reason));
+      } catch (error) {
+        log.error('could not mark the run; it stays running with its lock', { error: (error as Error).message });
+      }
+      return { type: 'settlement-unknown', runId: run.runId, reason: settlement.reason };
+    }
+    try {
+      await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'nothing-moved', deps.runs.failItem(run.runId, `Payment not settled: ${settlement.reason}`));
+    } catch (error) {
+      log.error('could not close the run; it stays running with its lock', { error: (error as Error).message });
+    }
+    if (settlement.type === 'unavailable') return { type: 'unavailable', reason: settlement.reason };
+    return { type: 'refused', reason: settlement.reason, ...(settlement.type === 'refused' && settlement.retryAfterSeconds ? { retryAfterSeconds: settlement.retryAfterSeconds } : {}) };
+  }
+
+  // Money has moved: record it with the result; the buyer gets the result whatever the record does.
+  const { receipt } = settlement;
+  try {
+    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.runs.doneItem(run.runId, receipt.transaction, result));
+  } catch (error) {
+    log.error('settled run not recorded', { error: (error as Error).message, transaction: receipt.transaction });
+  }
+  log.info('run settled', { transaction: receipt.transaction });
+  return { type: 'done', answer: answer(run, agent, result, { settled: true }), receipt };
+}
+
+async function runUnpaid(deps: RunDeps, request: RunInput, run: RunRecord): Promise<RunOutcome> {
+  const { agent } = request;
+  let result: unknown;
+  try {
+    result = analyse(agent, request.input);
+  } catch (error) {
+    if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
+    throw error;
+  }
+  // A dry run shows what the run would cost and the shape of its result, on the agent's own example: the buyer's
+  // input is fully checked (the engine read it), and none of the paid work on it is given away.
+  const shown = request.dryRun ? preview(agent) : result;
+  await deps.runs.recordUnpaid({ ...run, status: 'done' }, shown);
+  return { type: 'done', answer: answer(run, agent, shown, { settled: false, dryRun: request.dryRun }) };
+}
+
+function analyse(agent: AgentDefinition, input: Record<string, unknown>): unknown {
+  return (agent.engine.analyse as (input: unknown) => unknown)(input);
+}
+
+/** What a dry run answers instead of the result. */
+export function preview(agent: AgentDefinition): Record<string, unknown> {
+  return {
+    preview: true,
+    inputAccepted: true,
+    note: 'Dry run: the input was read and validated in full; nothing was charged. This is the result of the agent\'s own example, not of your input; a paid live run returns yours.',
+    example: agentExample(agent),
+  };
+}
+
+function newRun(deps: RunDeps, request: RunInput): RunRecord {
+  const at = (deps.now ?? (() => new Date()))().toISOString();
+  const { agent, payment } = request;
+  const mode: RunMode = request.dryRun ? 'dry-run' : payment ? 'paid' : 'free';
+  return {
+    runId: `run_${(deps.newId ?? randomUUID)()}`,
+    agent: agent.slug,
+    agentVersion: agent.deployment!.version,
+    engine: agent.engine.id,
+    mode,
+    status: 'running',
+    inputSha256: sha256(JSON.stringify(request.input)),
+    cost: mode === 'paid' ? agent.price.toString() : '0',
+    ...(payment ? { payer: payment.payer, nonceKey: payment.nonceKey } : {}),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean }): RunAnswer {
+  return {
+    runId: run.runId,
+    status: 'done',
+    // A dry run states the price the live run would cost (settled: false says nothing was charged).
+    totalCostUsdc: how.settled || how.dryRun ? usdcNumber(agent.price) : 0,
+    outputs: { agent: agent.slug, version: agent.deployment!.version, engine: agent.engine.id, inputSha256: run.inputSha256 },
+    result,
+    settled: how.settled,
+    ...(how.dryRun ? { dryRun: true as const } : {}),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * POST /api/agents/{agent}/run and the fixed run route of each concrete agent. The Middy chain, in order:
+ * frame (errors) ▸ agent (404 for an unknown or unpublished one) ▸ probe rate limit (unpaid calls: 402s, dry runs,
+ * free runs) ▸ idempotency ▸ payment, for a priced live run only (402 before the body is validated) ▸ validation
+ * (400) ▸ run. The handler hands the verified payment and the valid input to the run use case and presents its
+ * outcome: 200 with the run result (or, for a relay, the resource-run envelope), the offer's 402, or an Error body.
+ */
+import type { Context } from 'aws-lambda';
+import middy from '@middy/core';
+import { frame } from '../../middleware/http-frame.js';
+import { probeRateLimit } from '../../middleware/rate-limit.js';
+import { idempotency } from '../../middleware/idempotency.js';
+import { payment, paymentHeaderOf, paymentRequired } from '../../middleware/payment.js';
+import { validateBody } from '../../middleware/validation.js';
+import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
+import { RateWindowStore } from '../../store/rate-limit.js';
+import { IdempotencyStore } from '../../store/idempotency.js';
+import { DynamoPaymentLedger } from '../../store/ledger.js';
+import { RunStore } from '../../store/runs.js';
+import { paymentCore } from '../../payments/backend.js';
+import type { AcceptedPayment } from '../../payments/core/types.js';
+import { encodeBase64Json } from '../../payments/types.js';
+import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
+import { baseUrl, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
+import { AgentInputError, DependencyError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
+import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { matchPath, routePath } from '../../surfaces/routes.js';
+import { findAgent, type AgentDefinition } from '../../agents/registry.js';
+import { agentOffer, runRequestSchema } from '../../agents/offers.js';
+import { runAgent, type RunDeps, type RunOutcome } from '../../agents/run.js';
+import { answerDeadline } from '../paid-entry.js';
+
+/** What the chain hands the handler (Middy passes (event, context), so it rides on the context under one key). */
+interface RunContext extends Context {
+  run: {
+    agent: AgentDefinition;
+    body: { input: Record<string, unknown>; dryRun?: boolean };
+    payment?: AcceptedPayment;
+    /** The payment came as x402 v1 (`X-PAYMENT`): the receipt goes back in `X-PAYMENT-RESPONSE`. */
+    legacy: boolean;
+  };
+}
+
+let deps: RunDeps | undefined;
+function runDeps(): RunDeps {
+  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o) };
+  return deps;
+}
+
+export function agentRunEntry() {
+  checkAtColdStart(storeConfig, paymentConfig);
+  const surface = AGENTS_SURFACE;
+  return middy<HttpEvent, HttpResult, Error, RunContext>()
+    .use(frame(surface))
+    .use(resolveAgent())
+    .use(probeRateLimit({ counter: new RateWindowStore() }))
+    .use(idempotency({ store: new IdempotencyStore(), scope: (request) => `run:${agentOf(request).slug}` }))
+    .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore })))
+    .use(validateRun())
+    .handler(async (event, context) => {
+      const { agent, body, payment: paid, legacy } = context.run;
+      const outcome = await runAgent(runDeps(), { agent, input: body.input, dryRun: body.dryRun === true, payment: paid, deadline: answerDeadline(context) });
+      return presentRun(outcome, agent, baseUrl(event, surface), legacy);
+    });
+}
+
+function agentOf(request: HttpRequest): AgentDefinition {
+  return request.internal.agent as AgentDefinition;
+}
+
+/** The agent the path names (generic route) or the fixed route is for, by slug or legacy id; 404 otherwise. */
+function resolveAgent(): HttpMiddleware {
+  return {
+    name: 'agent',
+    before: (request) => {
+      const named = request.event.pathParameters?.agent ?? matchPath(routePath('RunAgent'), request.event.rawPath)?.agent;
+      const agent = named ? findAgent(named) : undefined;
+      if (!agent) throw new NotFoundError(`No published agent '${named ?? ''}'`);
+      request.internal.agent = agent;
+      request.internal.legacyV1 = true;
+    },
+  };
+}
+
+/** Runs the payment middleware only for a priced live run: free agents and dry runs need no payment. */
+function whenPriced(inner: HttpMiddleware): HttpMiddleware {
+  return {
+    name: 'payment',
+    before: async (request) => {
+      if (agentOf(request).price === 0n || isDryRun(request)) return;
+      await inner.before!(request);
+    },
+  };
+}
+
+/** `dryRun: true` in the body (read leniently: the body is validated after the payment check). */
+function isDryRun(request: HttpRequest): boolean {
+  try {
+    const body = JSON.parse(rawBody(request.event)) as { dryRun?: unknown };
+    return body?.dryRun === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The run request of the agent; an absent body is an empty one (its `input` is then missing: 400). */
+function validateRun(): HttpMiddleware {
+  const byAgent = new Map<string, HttpMiddleware>();
+  return {
+    name: 'validateRun',
+    before: async (request) => {
+      const agent = agentOf(request);
+      if (!request.event.body) request.event.body = '{}';
+      let validator = byAgent.get(agent.slug);
+      if (!validator) byAgent.set(agent.slug, (validator = validateBody(runRequestSchema(agent))));
+      await validator.before!(request);
+      const paid = paymentHeaderOf(request);
+      const run: RunContext['run'] = { agent, body: request.internal.body as RunContext['run']['body'], payment: request.internal.payment, legacy: paid.kind === 'x402' && paid.legacy === true };
+      Object.assign(request.context, { run });
+    },
+  };
+}
+
+function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean): HttpResult {
+  switch (outcome.type) {
+    case 'refused':
+      throw paymentRequired(
+        paymentCore().refusal(
+          agentOffer(agent, base),
+          outcome.reason,
+          outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {},
+        ),
+      );
+    case 'unavailable':
+      throw new DependencyError(`Settlement unavailable: ${outcome.reason}`);
+    case 'invalid-input':
+      throw new AgentInputError(outcome.field, outcome.message.replace(`${outcome.field}: `, ''));
+    case 'settlement-unknown':
+      throw new SettlementPendingError(outcome.runId, outcome.reason);
+    case 'done': {
+      const headers: Record<string, string> = outcome.receipt
+        ? { [legacy ? LEGACY_RESPONSE_HEADER : 'PAYMENT-RESPONSE']: encodeBase64Json(outcome.receipt) }
+        : {};
+      return json(200, agent.kind === 'relay' ? resourceRun(outcome.answer, agent) : outcome.answer, headers);
+    }
+  }
+}
+
+/**
+ * The resource-run envelope of a relay-backed service (its fields are not in the spec): the run id and status,
+ * the resource that served it, its result, the cost and whether it settled.
+ */
+function resourceRun(answer: Extract<RunOutcome, { type: 'done' }>['answer'], agent: AgentDefinition) {
+  return {
+    runId: answer.runId,
+    status: answer.status,
+    resource: { id: agent.relay!.resource, provider: agent.relay!.provider, kind: 'relay', service: agent.slug },
+    result: answer.result,
+    totalCostUsdc: answer.totalCostUsdc,
+    settled: answer.settled,
+  };
+}
