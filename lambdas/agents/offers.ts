@@ -8,6 +8,7 @@ import type { Offer } from '../payments/core/types.js';
 import { MAX_TIMEOUT_SECONDS } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { agentExample, type AgentDefinition } from './registry.js';
+import { usdcNumber } from './money.js';
 
 const runSchemas = new Map<string, z.ZodType>();
 
@@ -62,7 +63,7 @@ export function agentOffer(agent: AgentDefinition, baseUrl: string): Offer {
     description: `${agent.name}: ${agent.description}`,
     method: 'POST',
     inputSchema: runRequestJsonSchema(agent),
-    outputExample: { runId: 'run_…', status: 'done', totalCostUsdc: Number(agent.price) / 1e6, outputs: {}, result: example.result, settled: true },
+    outputExample: { runId: 'run_…', status: 'done', totalCostUsdc: usdcNumber(agent.price), outputs: {}, result: example.result, settled: true },
     mimeType: 'application/json',
     timeoutSeconds: MAX_TIMEOUT_SECONDS,
     // Priced live runs are paid with x402 (v2, and v1 during migration); agent-payment tokens are a generation-surface rail.

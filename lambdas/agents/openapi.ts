@@ -7,6 +7,7 @@ import { surfaceRoutes, AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js'
 import type { RouteDef } from '../surfaces/routes.js';
 import { AGENTS, publishedAgents, type AgentDefinition } from './registry.js';
 import { runRequestJsonSchema, resultJsonSchema } from './offers.js';
+import { usdcNumber } from './money.js';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 
@@ -44,7 +45,7 @@ function runOperation(route: RouteDef, agent?: AgentDefinition) {
     operationId: route.operationId,
     summary: agent ? `Run ${agent.name}` : 'Run a published agent by slug or legacy id',
     description: agent
-      ? `${agent.description} Price: ${agent.price === 0n ? 'free' : `${Number(agent.price) / 1e6} USDC per successful paid call (x402)`}.`
+      ? `${agent.description} Price: ${agent.price === 0n ? 'free' : `${usdcNumber(agent.price)} USDC per successful paid call (x402)`}.`
       : 'Runs any published agent. Relay-backed services answer the resource-run envelope.',
     ...(agent ? {} : { parameters: [agentParameter()] }),
     requestBody: {

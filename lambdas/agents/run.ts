@@ -64,7 +64,11 @@ export type RunOutcome =
 export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOutcome> {
   const { agent, payment } = request;
   const run = newRun(deps, request);
-  if (!payment) return runUnpaid(deps, request, run);
+  if (!payment) {
+    // The entry asks for a payment before a priced live run gets here; the use case holds the rule too.
+    if (agent.price > 0n && !request.dryRun) throw new Error(`a live run of priced agent ${agent.slug} needs a verified payment`);
+    return runUnpaid(deps, request, run);
+  }
   const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, payer: payment.payer } });
 
   try {

@@ -71,8 +71,9 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
   it('has one Node.js 22 arm64 traced function per route, workflow task and the sweeper', () => {
     // CDK's own custom-resource handlers (the static-asset deployment) are not ours: only count entry functions.
     const fns = ofType(s.resources, 'AWS::Lambda::Function').filter(([logicalId]) => s.stack.functionEntries[logicalId]);
-    expect(fns).toHaveLength(GENERATION_ROUTES.length + WORKFLOW_TASKS.length + 1);
-    expect(Object.keys(s.stack.functionEntries)).toHaveLength(GENERATION_ROUTES.length + WORKFLOW_TASKS.length + 1);
+    // Every route of every served surface (the agent studio's too: test/infra/agents-stack.test.ts checks those).
+    expect(fns).toHaveLength(ROUTES.length + WORKFLOW_TASKS.length + 1);
+    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTES.length + WORKFLOW_TASKS.length + 1);
     for (const [logicalId, fn] of fns) {
       const entry = s.stack.functionEntries[logicalId];
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
@@ -88,7 +89,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(fn.Properties.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     }
     const entries = Object.values(s.stack.functionEntries);
-    expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual(GENERATION_ROUTES.map((r) => r.id).sort());
+    expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual(ROUTES.map((r) => r.id).sort());
     expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.id).sort());
     expect(entries.filter((e) => e.kind === 'sweeper').map((e) => e.id)).toEqual([SWEEPER.id]);
     for (const logicalId of Object.keys(s.stack.functionEntries)) {
@@ -105,10 +106,15 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     }
   });
 
-  it('routes exactly the generation ROUTES on the HTTP API', () => {
-    s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+  it('routes exactly the generation ROUTES on the generation HTTP API', () => {
+    // One HTTP API per served surface: the generation surface's and the agent studio's.
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
-    const keys = ofType(s.resources, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey).sort();
+    const apiId = s.stack.getLogicalId(s.stack.api.node.defaultChild as any);
+    const keys = ofType(s.resources, 'AWS::ApiGatewayV2::Route')
+      .filter(([, r]) => r.Properties.ApiId?.Ref === apiId)
+      .map(([, r]) => r.Properties.RouteKey)
+      .sort();
     expect(keys).toEqual(GENERATION_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
     // Each route's integration invokes that route's function.
     for (const route of GENERATION_ROUTES) {
@@ -121,7 +127,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('creates the tables with their keys, on-demand billing, TTL and PITR/retention where durable', () => {
     const tables = ofType(s.resources, 'AWS::DynamoDB::Table');
-    expect(tables).toHaveLength(5);
+    expect(tables).toHaveLength(6);
     const byName = (t: any) => s.stack.getLogicalId(t.node.defaultChild);
     const expectations = [
       { table: s.stack.tables.jobs, pk: 'jobId', durable: true },
@@ -129,6 +135,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       { table: s.stack.tables.idempotency, pk: 'pk', durable: false },
       { table: s.stack.tables.rateLimit, pk: 'pk', durable: false },
       { table: s.stack.tables.settlerLeases, pk: 'pk', durable: false },
+      { table: s.stack.tables.runs, pk: 'runId', durable: true },
     ];
     for (const { table, pk, durable } of expectations) {
       const res = s.resources[byName(table)];
@@ -360,11 +367,11 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       }
     });
 
-    it('protects the jobs and payments tables from deletion', () => {
+    it('protects the jobs, payments and runs tables from deletion', () => {
       const protectedTables = ofType(s.resources, 'AWS::DynamoDB::Table').filter(([, t]) => t.Properties.DeletionProtectionEnabled === true);
       const ids = protectedTables.map(([id]) => id).sort();
       expect(ids).toEqual(
-        [s.stack.tables.jobs, s.stack.tables.payments].map((t) => s.stack.getLogicalId(t.node.defaultChild as any)).sort(),
+        [s.stack.tables.jobs, s.stack.tables.payments, s.stack.tables.runs].map((t) => s.stack.getLogicalId(t.node.defaultChild as any)).sort(),
       );
     });
   });

@@ -66,10 +66,10 @@ describe('Surfaces as definitions', () => {
     expect(GENERATION.identity.name).toBe('Paycall generation API');
   });
 
-  it('the agent studio is defined (AGENTS_PORT 3001, agentsUrl) but not served while it has no routes', () => {
+  it('the agent studio is served (AGENTS_PORT 3001, agentsUrl) with its documents and run routes', () => {
     expect(AGENTS).toMatchObject({ id: 'agents', version: null, port: { env: 'AGENTS_PORT', default: 3001 }, urlKey: 'agentsUrl' });
-    expect(surfaceRoutes(AGENTS)).toEqual([]);
-    expect(servedSurfaces()).toEqual([GENERATION]);
+    expect(surfaceRoutes(AGENTS).map((r) => r.id)).toEqual(expect.arrayContaining(['AgentsCatalog', 'RunAgent', 'RunBankRec', 'AgentsOpenApi']));
+    expect(servedSurfaces()).toEqual([GENERATION, AGENTS]);
   });
 
   it('every route belongs to a defined surface, and surfaces do not share a base-URL variable, port or URL key', () => {

@@ -1,0 +1,158 @@
+/**
+ * CDK assertions on the agent studio's part of the stack (bundling skipped): its own HTTP API with one route per
+ * agent-surface route of the route table, the runs table kept like the payments it records, and least privilege for
+ * the run and document functions.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { readCdkJsonContext } from '../../lib/config.js';
+import { gatewayPath } from '../../lib/surface-api.js';
+import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
+import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+
+type Resources = Record<string, { Type: string; Properties?: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+
+const AGENT_ROUTES = surfaceRoutes(AGENTS);
+
+function ofType(resources: Resources, type: string) {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** Every IAM action granted to the role of a function (policies attached to that role). */
+function actionsOf(resources: Resources, functionLogicalId: string): { action: string; resource: unknown }[] {
+  const roleRef = resources[functionLogicalId].Properties.Role['Fn::GetAtt'][0] as string;
+  const out: { action: string; resource: unknown }[] = [];
+  for (const [, policy] of ofType(resources, 'AWS::IAM::Policy')) {
+    if (!policy.Properties.Roles.some((r: any) => r.Ref === roleRef)) continue;
+    for (const st of policy.Properties.PolicyDocument.Statement) {
+      if (st.Effect !== 'Allow') continue;
+      const actions = Array.isArray(st.Action) ? st.Action : [st.Action];
+      const res = Array.isArray(st.Resource) ? st.Resource : [st.Resource];
+      for (const a of actions) for (const r of res) out.push({ action: a, resource: r });
+    }
+  }
+  return out;
+}
+
+const refersTo = (resource: unknown, logicalId: string) => JSON.stringify(resource).includes(`"${logicalId}"`);
+
+describe('GenerationStack: the agent studio', () => {
+  let stack: GenerationStack;
+  let resources: Resources;
+  let template: Template;
+  const id = (construct: any) => stack.getLogicalId(construct.node.defaultChild ?? construct);
+  /** The logical id of the HTTP API whose description is the surface's. */
+  const apiOf = (description: string) => {
+    const found = ofType(resources, 'AWS::ApiGatewayV2::Api').filter(([, api]) => api.Properties.Description === description);
+    expect(found, description).toHaveLength(1);
+    return found[0][0];
+  };
+  const routesOf = (apiId: string) => ofType(resources, 'AWS::ApiGatewayV2::Route').filter(([, r]) => r.Properties.ApiId.Ref === apiId);
+  const agentFunctions = (role: string) =>
+    Object.entries(stack.functionEntries).filter(([, e]) => e.kind === 'route' && e.route.surface === 'agents' && e.role === role);
+
+  beforeAll(async () => {
+    const cdkContext = await readCdkJsonContext(PROJECT_ROOT);
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
+    stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    template = Template.fromStack(stack);
+    resources = template.toJSON().Resources as Resources;
+  });
+
+  describe('a second HTTP API', () => {
+    it('exists beside the generation API, HTTP protocol', () => {
+      template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
+      const agents = apiOf(AGENTS.description);
+      expect(agents).not.toBe(apiOf(GENERATION.description));
+      expect(resources[agents].Properties.ProtocolType).toBe('HTTP');
+      expect(Object.keys(template.toJSON().Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'AgentsApiUrl']));
+    });
+
+    it('routes exactly the agent-surface routes of the route table, each to its own function', () => {
+      expect(AGENT_ROUTES.length).toBeGreaterThanOrEqual(13);
+      const routes = routesOf(apiOf(AGENTS.description));
+      expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(AGENT_ROUTES.map((r) => `${r.method} ${gatewayPath(r.path)}`).sort());
+      for (const route of AGENT_ROUTES) {
+        const fnId = id(stack.functions[route.id]);
+        const [, r] = routes.find(([, r]) => r.Properties.RouteKey === `${route.method} ${gatewayPath(route.path)}`)!;
+        const integrationId = r.Properties.Target['Fn::Join'][1][1].Ref as string;
+        expect(JSON.stringify(resources[integrationId].Properties.IntegrationUri), route.id).toContain(fnId);
+        expect(stack.functionEntries[fnId]).toMatchObject({ kind: 'route', id: route.id, entry: route.entry });
+      }
+      // and no generation route is on it
+      const generationApi = apiOf(GENERATION.description);
+      expect(routesOf(generationApi).map(([, r]) => r.Properties.RouteKey)).not.toContain('POST /api/agents/{agent}/run');
+    });
+
+    it('throttles its stage and writes JSON access logs to its own log group', () => {
+      const agents = apiOf(AGENTS.description);
+      const stages = ofType(resources, 'AWS::ApiGatewayV2::Stage').filter(([, s]) => s.Properties.ApiId.Ref === agents);
+      expect(stages).toHaveLength(1);
+      const [, stage] = stages[0];
+      expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) });
+      expect(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBeGreaterThan(0);
+      expect(stage.Properties.DefaultRouteSettings.ThrottlingBurstLimit).toBeGreaterThan(0);
+      const logGroupId = stage.Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string;
+      expect(resources[logGroupId].Type).toBe('AWS::Logs::LogGroup');
+      expect(resources[logGroupId].Properties.RetentionInDays).toBe(30);
+      const generationStage = ofType(resources, 'AWS::ApiGatewayV2::Stage').find(([, s]) => s.Properties.ApiId.Ref === apiOf(GENERATION.description))!;
+      expect(generationStage[1].Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0]).not.toBe(logGroupId);
+      expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ status: '$context.status', routeKey: '$context.routeKey' });
+    });
+  });
+
+  describe('the runs table', () => {
+    it('is keyed by runId, on demand, with TTL, point-in-time recovery, deletion protection and Retain', () => {
+      const runs = resources[id(stack.tables.runs)];
+      expect(runs.Type).toBe('AWS::DynamoDB::Table');
+      expect(runs.Properties.KeySchema).toEqual([{ AttributeName: 'runId', KeyType: 'HASH' }]);
+      expect(runs.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(runs.Properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+      expect(runs.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(runs.Properties.DeletionProtectionEnabled).toBe(true);
+      expect(runs.DeletionPolicy).toBe('Retain');
+      expect(runs.UpdateReplacePolicy).toBe('Retain');
+    });
+  });
+
+  describe('least privilege', () => {
+    it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables', () => {
+      const runFns = agentFunctions('run');
+      expect(runFns.map(([, e]) => e.id).sort()).toEqual(AGENT_ROUTES.filter((r) => r.method === 'POST').map((r) => r.id).sort());
+      const { runs, payments, idempotency, rateLimit, settlerLeases } = stack.tables;
+      for (const [logicalId, entry] of runFns) {
+        const grants = actionsOf(resources, logicalId);
+        for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) {
+          const tableId = id(table);
+          const on = grants.filter((g) => refersTo(g.resource, tableId)).map((g) => g.action);
+          expect(on, `${entry.id} on ${tableId}`).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+        }
+        // it settles with the self-settlement key
+        expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue'), entry.id).toBe(true);
+      }
+    });
+
+    it('no agent run function touches the jobs table or starts an execution', () => {
+      const jobs = id(stack.tables.jobs);
+      const machines = PRODUCT_IDS.map((p) => id(stack.stateMachines[p]));
+      for (const [logicalId, entry] of agentFunctions('run')) {
+        const grants = actionsOf(resources, logicalId);
+        expect(grants.filter((g) => refersTo(g.resource, jobs)), entry.id).toEqual([]);
+        expect(grants.filter((g) => g.action.startsWith('states:')), entry.id).toEqual([]);
+        for (const m of machines) expect(grants.filter((g) => refersTo(g.resource, m)), entry.id).toEqual([]);
+        expect(grants.some((g) => g.action.startsWith('s3:')), entry.id).toBe(false);
+      }
+    });
+
+    it('agent document functions get no DynamoDB access at all (nor S3, Step Functions or secrets)', () => {
+      const docFns = agentFunctions('none');
+      expect(docFns.map(([, e]) => e.id).sort()).toEqual(AGENT_ROUTES.filter((r) => r.method === 'GET').map((r) => r.id).sort());
+      for (const [logicalId, entry] of docFns) {
+        const grants = actionsOf(resources, logicalId);
+        expect(grants.filter((g) => /^(dynamodb|s3|states|secretsmanager):/.test(g.action)), entry.id).toEqual([]);
+      }
+    });
+  });
+});
