@@ -192,7 +192,7 @@ describe('Agent studio runs (embedded, official clients)', () => {
     }
     const legacy = await f(`${agentsUrl}/api/agents/agt_bw0tt/run`, { method: 'POST', headers: JSON_TYPE, body: '{}' });
     expect(legacy.status).toBe(402);
-    expect(decodePaymentRequiredHeader(legacy.headers.get('payment-required')!).accepts[0].resource).toBe(`${agentsUrl}/api/agents/${BANK_REC}/run`);
+    expect((decodePaymentRequiredHeader(legacy.headers.get('payment-required')!) as any).accepts[0].resource).toBe(`${agentsUrl}/api/agents/${BANK_REC}/run`);
   });
 
   it('every document advertises exactly what the run routes 402 ask', async () => {
