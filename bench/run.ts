@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: per-request handler time (median, p99, warm) and DynamoDB round trips for the 402 path, the
- * paid path and the poll path, measured in-process against the embedded runtime's real parts; then bundle size
+ * paid path and the poll path, measured in-process against the embedded runtime's real parts; the same for the agent
+ * studio's runs (bench/agents.ts: 402, dry, paid and free runs, and the engine alone); then bundle size
  * and cold import time of every function, bundled the way CDK bundles them; then our paid path over HTTP side by side
  * with the official x402 reference (bench/reference.ts): latency, throughput at c=4 and c=16, ours/reference ratios
  * and the on-chain settlement count of each. Prints figures; asserts nothing.
@@ -19,6 +20,7 @@ import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
 import { compareWithReference } from './reference.js';
 import { quiesce } from './load.js';
+import { agentStudioBench } from './agents.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
@@ -97,6 +99,8 @@ console.log('|---|---|---|---|');
 for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.trips} / ${r.tripsMax} |`);
 const ratio = results[1].median / results[0].median;
 console.log(`paid/402 median ratio: ${ratio.toFixed(1)}×; poll/402: ${(results[2].median / results[0].median).toFixed(2)}×`);
+
+await agentStudioBench({ runtime, measure, context, n: N });
 
 // The runtime stays up for the comparison below; let the paid path's render jobs finish before timing imports.
 await quiesce(20_000);

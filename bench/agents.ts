@@ -1,0 +1,182 @@
+/**
+ * The agent studio's part of `npm run bench`: per-request handler time and DynamoDB round trips of the bank
+ * reconciliation agent's fixed run route (402, dry run, paid run) and of the free agent's run on the generic route,
+ * in-process against the embedded runtime, on a realistic month (~40 bank lines against ~40 book entries). The
+ * engine is also timed alone, so the analysis can be told apart from payment and storage. Prints; asserts nothing.
+ */
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { x402Client } from '@x402/core/client';
+import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm';
+import { privateKeyToAccount } from 'viem/accounts';
+import { PROJECT_ROOT, type EmbeddedRuntime } from '../lib/local/runtime.js';
+import { bankRecEngine } from '../lambdas/agents/engines/bank-rec/engine.js';
+import { quiesce } from './load.js';
+
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
+
+export interface Measured {
+  name: string;
+  n: number;
+  median: number;
+  p99: number;
+  trips: number;
+  tripsMax: number;
+}
+
+/** run.ts's `measure`: warm-up, then n timed calls, each under countRoundTrips; throws on an unexpected status. */
+export type Measure = (
+  name: string,
+  make: () => Promise<unknown> | unknown,
+  run: (e: unknown) => Promise<{ statusCode: number }>,
+  expect: number,
+  warmup?: number,
+) => Promise<Measured>;
+
+export interface AgentBenchOptions {
+  runtime: EmbeddedRuntime;
+  measure: Measure;
+  /** The Lambda context the handlers get. */
+  context: unknown;
+  /** Timed calls per row (BENCH_N). */
+  n: number;
+}
+
+const BANK_REC = 'bank-rec-discrepancy-finder-bw0tt';
+const FREE = 'export-to-transactions-x7f3a';
+
+export async function agentStudioBench({ runtime, measure, context, n }: AgentBenchOptions): Promise<Measured[]> {
+  // The generation rows' paid requests leave render jobs running in this process: let them drain first.
+  const waited = await quiesce(20_000);
+  const host = new URL(runtime.info.agentsUrl as string).host;
+  const run = (await import(pathToFileURL(join(PROJECT_ROOT, 'lambdas/http/agents/run.ts')).href)).handler as Handler;
+
+  // Its own address block: the probe rate limit counts per client address across both surfaces.
+  let ipCounter = 0;
+  function event(path: string, body: string, headers: Record<string, string> = {}, routePath = path, pathParameters?: Record<string, string>) {
+    ipCounter++;
+    const sourceIp = `10.10.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+    return {
+      version: '2.0',
+      routeKey: `POST ${routePath}`,
+      rawPath: path,
+      rawQueryString: '',
+      headers: { host, 'x-forwarded-proto': 'http', 'content-type': 'application/json', ...headers },
+      pathParameters,
+      body,
+      isBase64Encoded: false,
+      requestContext: { domainName: host, http: { method: 'POST', path, sourceIp, protocol: 'HTTP/1.1', userAgent: 'bench' }, requestId: randomUUID(), stage: '$default' },
+    };
+  }
+
+  const month = reconciliationMonth();
+  const bankPath = `/api/agents/${BANK_REC}/run`;
+  const liveBody = JSON.stringify({ input: month });
+  const dryBody = JSON.stringify({ dryRun: true, input: month });
+
+  const probe = await run(event(bankPath, liveBody), context);
+  if (probe.statusCode !== 402) throw new Error(`agent probe: expected 402, got ${probe.statusCode}`);
+  const challenge = decodePaymentRequiredHeader(probe.headers['PAYMENT-REQUIRED']);
+  const buyers = runtime.info.buyers;
+  const clients = buyers.map((b) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(b.privateKey as `0x${string}`))));
+  let which = 0;
+  const paidEvent = async () => {
+    const client = clients[which++ % clients.length];
+    return event(bankPath, liveBody, { 'payment-signature': encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)) });
+  };
+  // Enough USDC for every paid run, whatever the generation rows spent before.
+  for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_000_000_000n);
+
+  const freePath = `/api/agents/${FREE}/run`;
+  const freeBody = JSON.stringify({ input: { export: month.bankStatement } });
+  const handle = (e: unknown) => run(e, context);
+  const lines = `${month.bankStatement.split('\n').length - 2} + ${month.bookEntries.split('\n').length - 2} lines`;
+  const results: Measured[] = [];
+  results.push(await measure(`402 path (POST …/${BANK_REC}/run, no payment)`, () => event(bankPath, liveBody), handle, 402));
+  results.push(await measure(`dry run (${lines}, no payment)`, () => event(bankPath, dryBody), handle, 200));
+  results.push(await measure(`paid run (${lines}, x402 v2, settled in-request)`, paidEvent, handle, 200));
+  results.push(
+    await measure(
+      `free run (POST /api/agents/{agent}/run, ${FREE}, ${month.bankStatement.split('\n').length - 2} lines)`,
+      () => event(freePath, freeBody, {}, '/api/agents/{agent}/run', { agent: FREE }),
+      handle,
+      200,
+    ),
+  );
+  // The analysis alone: the same input straight into the engine, no HTTP, payment or storage.
+  const engine = await measure(
+    `engine alone (bankRecEngine.analyse, ${lines})`,
+    () => month,
+    async (input) => (bankRecEngine.analyse(input as typeof month), { statusCode: 200 }),
+    200,
+  );
+  results.push(engine);
+
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  console.log(`\nAgent studio: handler time per request, warm, in-process against DynamoDB Local + local chain (${cpus().length} × ${cpu}), n=${n}; started after ${(waited / 1000).toFixed(1)} s for earlier render jobs to drain`);
+  console.log('| path | median ms | p99 ms | DynamoDB round trips (median / max) |');
+  console.log('|---|---|---|---|');
+  for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.trips} / ${r.tripsMax} |`);
+  const [, dry, paid] = results;
+  const share = (r: Measured) => `${((100 * engine.median) / r.median).toFixed(0)}%`;
+  console.log(`engine share of the median: dry run ${share(dry)}, paid run ${share(paid)}; paid/dry median ratio: ${(paid.median / dry.median).toFixed(1)}×`);
+  return results;
+}
+
+/**
+ * A deterministic month of one business account: 38 transactions seen on both sides (receipts by invoice
+ * reference, checks, card and ACH payments), plus what a month-end reconciliation typically finds: a bank fee and
+ * interest nobody booked, two checks not yet cleared, a check booked at the wrong amount and a payment booked days
+ * early. 40 bank lines, 40 book entries.
+ */
+export function reconciliationMonth(): { bankStatement: string; bookEntries: string } {
+  let seed = 20261031;
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0);
+  const cents = (min: number, max: number) => min * 100 + (next() % ((max - min) * 100));
+  const money = (c: number) => (c / 100).toFixed(2);
+  const date = (day: number) => `2026-10-${String(day).padStart(2, '0')}`;
+
+  const bank = ['Date,Description,Amount'];
+  const books = ['Date,Memo,Amount,Check No'];
+  let check = 3100;
+  for (let i = 0; i < 38; i++) {
+    const day = 1 + Math.floor((i * 29) / 38);
+    switch (i % 4) {
+      case 0: {
+        const invoice = 5200 + i;
+        const amount = cents(300, 4800);
+        bank.push(`${date(day)},Deposit - Invoice ${invoice},${money(amount)}`);
+        books.push(`${date(day)},Invoice ${invoice} receipt,${money(amount)},`);
+        break;
+      }
+      case 1: {
+        check++;
+        const amount = cents(80, 2500);
+        // One check was keyed in the books 90.00 short of what cleared.
+        const booked = i === 13 ? amount - 9000 : amount;
+        bank.push(`${date(Math.min(30, day + 2))},CHECK ${check},-${money(amount)}`);
+        books.push(`${date(day)},Vendor payment,-${money(booked)},${check}`);
+        break;
+      }
+      case 2: {
+        const amount = cents(20, 600);
+        bank.push(`${date(day)},CARD PURCHASE OFFICE DEPOT #${1000 + i},-${money(amount)}`);
+        books.push(`${date(day)},Office supplies,-${money(amount)},`);
+        break;
+      }
+      default: {
+        const amount = cents(900, 6000);
+        // One ACH was booked six days before the bank took it: a timing difference.
+        const bookedDay = i === 23 ? day - 6 : day;
+        bank.push(`${date(day)},ACH DEBIT SUPPLIER ${i},-${money(amount)}`);
+        books.push(`${date(bookedDay)},Supplier ${i} ACH,-${money(amount)},`);
+      }
+    }
+  }
+  bank.push(`${date(31)},Monthly service fee,-25.00`, `${date(31)},Interest credit,3.41`);
+  books.push(`${date(29)},Check to Acme Supply,-${money(cents(200, 900))},${++check}`, `${date(30)},Check to Harbor Rentals,-${money(cents(200, 900))},${++check}`);
+  return { bankStatement: bank.join('\n') + '\n', bookEntries: books.join('\n') + '\n' };
+}
