@@ -209,12 +209,14 @@ export class GenerationStack extends Stack {
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantStartExecution(fn);
   }
 
-  /** Restarts durable jobs whose execution never started, reconciles reserved ones, fails jobs stuck past their deadline. */
+  /** Restarts durable jobs whose execution never started, reconciles reserved ones and open paid runs, fails jobs stuck past their deadline. */
   private sweeper(factory: FunctionFactory, env: Record<string, string>): void {
     // One sweeper at a time: two would race on the same reserved jobs (the ledger keeps that safe, but pointless).
     const sweeper = factory.make(SWEEPER.id, SWEEPER, env, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, { reservedConcurrency: 1 });
     this.tables.jobs.grantReadWriteData(sweeper);
     this.tables.payments.grantReadWriteData(sweeper);
+    // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
+    this.tables.runs.grantReadWriteData(sweeper);
     this.grantStart(sweeper);
     // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');

@@ -3,6 +3,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY } from '../lambdas/store/jobs.js';
+import { OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
 
 export interface Tables {
   jobs: dynamodb.Table;
@@ -36,12 +37,20 @@ export function createTables(scope: Construct): Tables {
     sortKey: { name: OPEN_JOBS_KEY.sort, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
   });
+  const runs = table('RunsTable', 'runId', true);
+  // Sparse, likewise: only open paid runs (running, settlement-unknown) carry the key.
+  runs.addGlobalSecondaryIndex({
+    indexName: OPEN_RUNS_INDEX,
+    partitionKey: { name: OPEN_RUNS_KEY.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: OPEN_RUNS_KEY.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
   return {
     jobs,
     payments: table('PaymentsTable', 'pk', true),
     idempotency: table('IdempotencyTable', 'pk', false),
     rateLimit: table('RateLimitTable', 'pk', false),
     settlerLeases: table('SettlerLeasesTable', 'pk', false),
-    runs: table('RunsTable', 'runId', true),
+    runs,
   };
 }

@@ -5,8 +5,12 @@
  * lock: a run row never claims a payment the ledger does not hold. Paid runs are kept (no TTL); free and dry runs
  * expire after 30 days. The result is stored when it is at most 256 KB of JSON (DynamoDB items are at most 400 KB);
  * its SHA-256 always is.
+ *
+ * An open paid run (`running`, or `settlement-unknown` until the chain decides) carries `openStatus`, the key of the
+ * sparse OPEN_RUNS_INDEX, so the sweeper (lambdas/workflow/sweeper.ts) finds the runs whose function died before
+ * its last write without scanning every run ever sold.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { documentClient } from './dynamo.js';
 import type { LedgerItem } from './ledger.js';
@@ -14,6 +18,12 @@ import { storeConfig } from '../shared/config.js';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'settlement-unknown';
 export type RunMode = 'paid' | 'free' | 'dry-run';
+/** The statuses a paid run can be left in; the others are final. */
+export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['running', 'settlement-unknown'];
+
+/** The sparse index of open runs: `openStatus` (= status while open, removed when final), oldest `updatedAt` first. */
+export const OPEN_RUNS_INDEX = 'OpenRuns';
+export const OPEN_RUNS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as const;
 
 export interface RunRecord {
   runId: string;
@@ -32,6 +42,10 @@ export interface RunRecord {
   result?: string;
   resultSha256?: string;
   error?: string;
+  /** Why a run ended without its usual fields (a run the sweeper reconciled from the chain has no result). */
+  note?: string;
+  /** Present (= status) only while a paid run is open: the key of the OPEN_RUNS_INDEX. */
+  openStatus?: RunStatus;
   createdAt: string;
   updatedAt: string;
   expiresAt?: number;
@@ -52,22 +66,33 @@ export class RunStore {
 
   /** The ledger item that writes a paid run `running`, with its payment lock. */
   reserveItem(run: RunRecord): LedgerItem {
-    return { Put: { TableName: this.table, Item: run, ConditionExpression: 'attribute_not_exists(runId)' } };
+    return { Put: { TableName: this.table, Item: { ...run, openStatus: run.status }, ConditionExpression: 'attribute_not_exists(runId)' } };
   }
 
   /** The ledger item that records a settled run `done`, with its receipt and result. */
   doneItem(runId: string, transaction: string, result: unknown): LedgerItem {
-    return { Update: this.update(runId, 'done', { transaction, ...resultFields(result) }) };
+    return { Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result) }) };
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */
   failItem(runId: string, error: string): LedgerItem {
-    return { Update: this.update(runId, 'failed', { error }) };
+    return { Update: this.update(runId, 'failed', ['running'], { error }) };
   }
 
-  /** A run whose settlement was broadcast without a receipt: its result is withheld until the chain decides. */
+  /**
+   * A run whose settlement may have happened without a record of it (broadcast without a receipt; or, from the
+   * sweeper, a run that never recorded its end): its result is withheld until the chain decides.
+   */
   unknownItem(runId: string, error: string): LedgerItem {
-    return { Update: this.update(runId, 'settlement-unknown', { error }) };
+    return { Update: this.update(runId, 'settlement-unknown', ['running'], { error }) };
+  }
+
+  /**
+   * The sweeper's: an open run whose authorization the chain shows as used ends `done` with the receipt the
+   * sweeper could reconstruct, and no result (the result was never recorded); `note` says so.
+   */
+  reconciledItem(runId: string, transaction: string, note: string): LedgerItem {
+    return { Update: this.update(runId, 'done', OPEN_RUN_STATUSES, { transaction, note }) };
   }
 
   /** A free or dry run: written once, finished. */
@@ -81,9 +106,33 @@ export class RunStore {
     return out.Item as RunRecord | undefined;
   }
 
-  private update(runId: string, to: RunStatus, set: Record<string, unknown>) {
-    const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString(), ':running': 'running' };
+  /** Open paid runs in the given states last touched before `olderThan` (for the sweeper), from the sparse index. */
+  async listStale(olderThan: Date, statuses: readonly RunStatus[] = OPEN_RUN_STATUSES): Promise<RunRecord[]> {
+    const found: RunRecord[] = [];
+    for (const status of statuses) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await documentClient().send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: OPEN_RUNS_INDEX,
+            KeyConditionExpression: '#open = :status AND #updatedAt < :before',
+            ExpressionAttributeNames: { '#open': OPEN_RUNS_KEY.partition, '#updatedAt': OPEN_RUNS_KEY.sort },
+            ExpressionAttributeValues: { ':status': status, ':before': olderThan.toISOString() },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        found.push(...((out.Items ?? []) as RunRecord[]));
+        startKey = out.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return found;
+  }
+
+  /** The update that moves a run from one of `from` to `to` (touching `updatedAt`, keeping `openStatus` in step). */
+  private update(runId: string, to: RunStatus, from: readonly RunStatus[], set: Record<string, unknown>) {
+    const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt', '#open': OPEN_RUNS_KEY.partition };
+    const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString() };
     const assignments = ['#status = :to', '#updatedAt = :now'];
     for (const [key, value] of Object.entries(set)) {
       if (value === undefined) continue;
@@ -91,11 +140,14 @@ export class RunStore {
       values[`:${key}`] = value;
       assignments.push(`#${key} = :${key}`);
     }
+    const fromKeys = from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
+    const open = OPEN_RUN_STATUSES.includes(to);
+    if (open) assignments.push('#open = :to');
     return {
       TableName: this.table,
       Key: { runId },
-      UpdateExpression: `SET ${assignments.join(', ')}`,
-      ConditionExpression: 'attribute_exists(runId) AND #status = :running',
+      UpdateExpression: `SET ${assignments.join(', ')}${open ? '' : ' REMOVE #open'}`,
+      ConditionExpression: `attribute_exists(runId) AND #status IN (${fromKeys.join(', ')})`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };

@@ -1,6 +1,7 @@
 /** The sweeper's dependencies, built once per process (the scheduled Lambda and the embedded runtime's start). */
 import { JobStore } from '../store/jobs.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
+import { RunStore } from '../store/runs.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { authorizationUsed } from '../payments/reconcile.js';
 import type { SweepDeps } from './sweeper.js';
@@ -10,6 +11,6 @@ let deps: SweepDeps | undefined;
 export function sweepDeps(): SweepDeps {
   paymentConfig();
   workflowConfig();
-  deps ??= { jobs: new JobStore(), ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), authorizationUsed };
+  deps ??= { jobs: new JobStore(), runs: new RunStore(), ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), authorizationUsed };
   return deps;
 }

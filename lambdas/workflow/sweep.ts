@@ -1,4 +1,4 @@
-/** Scheduled Lambda: the job sweeper (see sweeper.ts). */
+/** Scheduled Lambda: the sweeper of jobs and paid agent runs (see sweeper.ts). */
 import { sweep } from './sweeper.js';
 import { sweepDeps } from './sweep-deps.js';
 

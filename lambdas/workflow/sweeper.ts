@@ -10,18 +10,37 @@
  * - "a job always ends completed or failed": a durable job (queued or processing) that has not moved for a while
  *   gets its execution started (idempotent by the job-id name); if an execution with its name already ended
  *   without marking the job, the job is failed.
+ * - "a paid run ends done or failed, and its payment with it": an agent run lives at most 30 s (its function's
+ *   timeout), so a run still open (`running` or `settlement-unknown`) after RUN_IDLE_SECONDS lost its last write.
+ *   The chain decides, as for a reserved job (see reconcileRun for the rule and why an unused authorization is
+ *   never released).
  */
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { PaymentLedger } from '../store/ledger.js';
+import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
 
 export const RESERVED_GRACE_SECONDS = 600;
+/** Runs end within their function's 30 s timeout; one untouched for this long will not be touched by it again. */
+export const RUN_IDLE_SECONDS = 120;
+
+/**
+ * The receipt the sweeper records when the chain shows an authorization used but the transfer's hash was never
+ * recorded: the same sentinel for jobs and runs (lambdas/store/ledger.ts markSettled), honest that the hash is
+ * unknown to us (the chain's AuthorizationUsed event has it, for an operator who needs it).
+ */
+export const RECONCILED_TRANSACTION = 'reconciled';
+
+/** What a reconciled run says instead of its result, which was computed and paid for but never recorded. */
+export const RECONCILED_RUN_NOTE = 'settled; result not recorded — the buyer may ask support with the runId';
 
 export interface SweepDeps {
   jobs: Pick<JobStore, 'listStale' | 'fail' | 'queueItem' | 'voidItem'>;
   ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed' | 'state'>;
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
+  /** Agent runs; without it (a process that sells no runs) only jobs are swept. */
+  runs?: Pick<RunStore, 'listStale' | 'reconciledItem' | 'unknownItem'>;
   /** Whether an x402 authorization was used on chain (see lambdas/payments/reconcile.ts). */
   authorizationUsed: (nonceKey: string) => Promise<boolean>;
   now?: () => Date;
@@ -33,17 +52,34 @@ export interface SweepResult {
   running: string[];
   reconciled: string[];
   voided: string[];
+  /** Runs whose authorization the chain shows as used: settled, `done` without a result. */
+  runsSettled: string[];
+  /** `running` runs whose authorization is unused so far: now `settlement-unknown`, the lock kept. */
+  runsUnknown: string[];
+  /** `settlement-unknown` runs whose authorization is still unused: left as they are, asked again next time. */
+  runsWaiting: string[];
 }
 
-export async function sweep(deps: SweepDeps, idleSeconds: number, reservedGraceSeconds = RESERVED_GRACE_SECONDS): Promise<SweepResult> {
+export async function sweep(
+  deps: SweepDeps,
+  idleSeconds: number,
+  reservedGraceSeconds = RESERVED_GRACE_SECONDS,
+  runIdleSeconds = RUN_IDLE_SECONDS,
+): Promise<SweepResult> {
   const now = (deps.now ?? (() => new Date()))().getTime();
-  const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [] };
+  const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [], runsSettled: [], runsUnknown: [], runsWaiting: [] };
 
   for (const job of await deps.jobs.listStale(new Date(now - reservedGraceSeconds * 1000), ['reserved'])) {
-    await guarded(job, () => reconcile(deps, job, result, now));
+    await guarded({ jobId: job.jobId }, () => reconcile(deps, job, result, now));
   }
   for (const job of await deps.jobs.listStale(new Date(now - idleSeconds * 1000))) {
-    await guarded(job, () => resume(deps, job, result));
+    await guarded({ jobId: job.jobId }, () => resume(deps, job, result));
+  }
+  const { runs } = deps;
+  if (runs) {
+    for (const run of await runs.listStale(new Date(now - runIdleSeconds * 1000), OPEN_RUN_STATUSES)) {
+      await guarded({ runId: run.runId, payer: run.payer ?? '' }, () => reconcileRun(deps, runs, run, result));
+    }
   }
   const touched = Object.values(result).reduce((n, ids) => n + ids.length, 0);
   if (touched > 0) logger.info('sweep done', { ...result });
@@ -60,7 +96,7 @@ async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, n
     return;
   }
   if (await deps.authorizationUsed(job.nonceKey)) {
-    const transaction = job.transaction ?? 'reconciled';
+    const transaction = job.transaction ?? RECONCILED_TRANSACTION;
     await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
     result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);
@@ -89,10 +125,39 @@ async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Pro
   result.failed.push(job.jobId);
 }
 
-async function guarded(job: JobRecord, work: () => Promise<void>): Promise<void> {
+/**
+ * An open run whose function stopped before its last write (x402 only: runs accept no tokens; a key that is not an
+ * x402 nonce key makes authorizationUsed throw, and the run is left alone and logged).
+ * - Used on chain: the money moved. Record the receipt (RECONCILED_TRANSACTION) with the run `done`, without the
+ *   result it never recorded (RECONCILED_RUN_NOTE); the ledger row becomes `settled`, from `locked` or `uncertain`.
+ * - Unused, run `running`: the run becomes `settlement-unknown` and the lock `uncertain` — never released. Releasing
+ *   ("nothing moved") is only safe once the authorization can no longer be submitted, i.e. after its validBefore,
+ *   and nothing bounds that: our offers ask for maxTimeoutSeconds = 300 (MAX_TIMEOUT_SECONDS), but the verifier
+ *   (lambdas/payments/verify.ts checkOffChain) only requires validBefore > now + SETTLE_MARGIN_SECONDS, and the run
+ *   row does not record validBefore. A transfer we broadcast could still be mined long after the run died, and
+ *   a released lock would leave a payment the record denies (the run `failed`, no receipt, the buyer charged
+ *   without a result). Keeping the lock costs the buyer only a fresh authorization.
+ * - Unused, run `settlement-unknown`: left as it is; asked again at every sweep, so a transfer that lands later is
+ *   still recorded.
+ */
+async function reconcileRun(deps: SweepDeps, runs: NonNullable<SweepDeps['runs']>, run: RunRecord, result: SweepResult): Promise<void> {
+  if (!run.nonceKey) return;
+  if (await deps.authorizationUsed(run.nonceKey)) {
+    await deps.ledger.markSettled(run.nonceKey, RECONCILED_TRANSACTION, runs.reconciledItem(run.runId, RECONCILED_TRANSACTION, RECONCILED_RUN_NOTE));
+    result.runsSettled.push(run.runId);
+  } else if (run.status === 'running') {
+    const reason = 'the run stopped before recording its settlement; the authorization is unused on chain so far';
+    await deps.ledger.markFailed(run.nonceKey, reason, 'may-have-moved', runs.unknownItem(run.runId, reason));
+    result.runsUnknown.push(run.runId);
+  } else {
+    result.runsWaiting.push(run.runId);
+  }
+}
+
+async function guarded(keys: Record<string, string>, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
-    logger.error('sweep of job failed', { jobId: job.jobId, error: (error as Error).message });
+    logger.error('sweep of an item failed', { ...keys, error: (error as Error).message });
   }
 }

@@ -1,0 +1,192 @@
+/**
+ * Paid agent runs that lost their last write, end to end on the embedded runtime's real parts (DynamoDB Local with
+ * the tables and indexes of the synthesized template, the local chain, IAM enforced from the template): the run
+ * function dies after the lock (before or after the transfer), the run stays `running` with its lock, and the
+ * sweeper — running as the sweeper function — lets the chain decide. Spec: "one payment pays for one job" (here, one
+ * run), "Never charged" is never claimed for money that may have moved, and a paid run ends with its payment.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
+import { asFunction } from '../../lib/local/iam/enforce.js';
+import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import { AGENTS, agentExample } from '../../lambdas/agents/registry.js';
+import type { VerifiedPayment } from '../../lambdas/payments/types.js';
+import type { RunRecord } from '../../lambdas/store/runs.js';
+import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+
+const BANK_REC = AGENTS.find((a) => a.slug.startsWith('bank-rec-discrepancy-finder'))!;
+const MINUTE = 60_000;
+
+let runtime: EmbeddedRuntime;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), 'run-reconcile-'));
+  runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, renderWaitMs: 100 });
+});
+
+afterAll(async () => {
+  await runtime?.stop();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+});
+
+// Modules that read configuration at construction load after the runtime has set it.
+async function modules() {
+  const { runAgent } = await import('../../lambdas/agents/run.js');
+  const { RunStore } = await import('../../lambdas/store/runs.js');
+  const { DynamoPaymentLedger, PaymentAlreadyUsedError } = await import('../../lambdas/store/ledger.js');
+  const { paymentBackend } = await import('../../lambdas/payments/backend.js');
+  const { sweep } = await import('../../lambdas/workflow/sweeper.js');
+  const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
+  return { runAgent, RunStore, DynamoPaymentLedger, PaymentAlreadyUsedError, paymentBackend, sweep, sweepDeps };
+}
+
+/** A buyer's verified authorization for one run of BANK_REC, funded on the local chain. */
+async function paidAuthorization(): Promise<{ payment: VerifiedPayment; payer: `0x${string}` }> {
+  const { paymentBackend } = await modules();
+  const { chain } = runtime;
+  const buyer = privateKeyToAccount(generatePrivateKey());
+  await chain.fund(buyer.address, 1_000_000n);
+  const price = BANK_REC.price.toString();
+  const requirement = { ...requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }), amount: price, maxAmountRequired: price };
+  const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
+  if (!verified.ok) throw new Error(verified.reason);
+  return { payment: verified.payment, payer: buyer.address };
+}
+
+/**
+ * A paid run whose function dies inside `settle` (a timeout, a crash): after the transfer landed when `transfer` is
+ * true, before anything was sent otherwise. Its row was written 10 minutes ago, so the sweeper finds it idle.
+ */
+async function runThatDies(payment: VerifiedPayment, transfer: boolean): Promise<string> {
+  const { runAgent, RunStore, DynamoPaymentLedger, paymentBackend } = await modules();
+  let runId = '';
+  const died = runAgent(
+    {
+      runs: new RunStore(),
+      ledger: new DynamoPaymentLedger(),
+      settle: async (p) => {
+        if (transfer) expect(await paymentBackend().settler.settle(p as VerifiedPayment)).toMatchObject({ ok: true });
+        throw new Error('Task timed out after 30.00 seconds');
+      },
+      now: () => new Date(Date.now() - 10 * MINUTE),
+      newId: () => (runId = `reconcile-${Math.random().toString(36).slice(2)}`),
+    },
+    { agent: BANK_REC, input: agentExample(BANK_REC).input, dryRun: false, payment },
+  );
+  await expect(died).rejects.toThrow(/timed out/);
+  return `run_${runId}`;
+}
+
+/** One sweep as the sweeper function (its AWS calls checked against its synthesized policy), at `at`. */
+async function sweepAsSweeper(at = new Date()) {
+  const { sweep, sweepDeps } = await modules();
+  return asFunction(SWEEPER.id, () => sweep({ ...sweepDeps(), now: () => at }, 3600));
+}
+
+describe('RunStore: the sparse index of open paid runs', () => {
+  it('finds a stale running run through OpenRuns, not a fresh one, and drops a run from it when it ends', async () => {
+    const { RunStore } = await modules();
+    const store = new RunStore();
+    const { DynamoPaymentLedger } = await modules();
+    const ledger = new DynamoPaymentLedger();
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const row = (runId: string, updatedAt: string): RunRecord => ({
+      runId,
+      agent: BANK_REC.slug,
+      agentVersion: '1',
+      engine: 'test',
+      mode: 'paid',
+      status: 'running',
+      inputSha256: 'x',
+      cost: '60000',
+      payer: '0xpayer',
+      nonceKey: `test:${runId}`,
+      createdAt: updatedAt,
+      updatedAt,
+    });
+    const suffix = Date.now();
+    const stale = row(`run_stale-${suffix}`, at(-10 * MINUTE));
+    const fresh = row(`run_fresh-${suffix}`, at(0));
+    for (const r of [stale, fresh]) await ledger.lock({ nonceKey: r.nonceKey!, amount: 60_000n, payer: '0xpayer', purchase: `run#${r.runId}` }, store.reserveItem(r));
+
+    expect(await store.get(stale.runId)).toMatchObject({ status: 'running', openStatus: 'running' });
+    const found = (await store.listStale(new Date(Date.now() - 2 * MINUTE))).map((r) => r.runId);
+    expect(found).toContain(stale.runId);
+    expect(found).not.toContain(fresh.runId);
+
+    // settlement-unknown stays open (under its own key); done and failed leave the index.
+    await ledger.markFailed(stale.nonceKey!, 'no receipt', 'may-have-moved', store.unknownItem(stale.runId, 'no receipt'));
+    expect(await store.get(stale.runId)).toMatchObject({ status: 'settlement-unknown', openStatus: 'settlement-unknown' });
+    const later = new Date(Date.now() + MINUTE);
+    expect((await store.listStale(later, ['settlement-unknown'])).map((r) => r.runId)).toContain(stale.runId);
+    expect((await store.listStale(later, ['running'])).map((r) => r.runId)).not.toContain(stale.runId);
+
+    await ledger.markSettled(stale.nonceKey!, 'reconciled', store.reconciledItem(stale.runId, 'reconciled', 'note'));
+    await ledger.markFailed(fresh.nonceKey!, 'refused', 'nothing-moved', store.failItem(fresh.runId, 'refused'));
+    for (const r of [stale, fresh]) expect(await store.get(r.runId)).not.toHaveProperty('openStatus');
+    const open = (await store.listStale(later)).map((r) => r.runId);
+    expect(open).not.toContain(stale.runId);
+    expect(open).not.toContain(fresh.runId);
+
+    // Each transition is conditional on the run's current status: an ended run does not move again.
+    await expect(ledger.markSettled(stale.nonceKey!, 'reconciled', store.reconciledItem(stale.runId, 'reconciled', 'again'))).rejects.toThrow();
+    expect(await store.get(stale.runId)).toMatchObject({ status: 'done', note: 'note' });
+  });
+});
+
+describe('Sweeper: a paid run ends done or failed, and its payment with it', () => {
+  it('records a run whose function died after the transfer landed: settled in the ledger, done without its result', async () => {
+    const { RunStore, DynamoPaymentLedger, paymentBackend } = await modules();
+    const { payment, payer } = await paidAuthorization();
+    const runId = await runThatDies(payment, true);
+    expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
+    expect(await new RunStore().get(runId)).toMatchObject({ status: 'running', openStatus: 'running' });
+    expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('locked');
+
+    const swept = await sweepAsSweeper();
+    expect(swept).toMatchObject({ runsSettled: [runId], runsUnknown: [] });
+    const run = await new RunStore().get(runId);
+    expect(run).toMatchObject({ status: 'done', transaction: 'reconciled', note: expect.stringMatching(/^settled; result not recorded/) });
+    expect(run).not.toHaveProperty('openStatus');
+    expect(run).not.toHaveProperty('result');
+    expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('settled');
+
+    // Reconciled once: the next sweep leaves it, and the authorization cannot pay again.
+    expect((await sweepAsSweeper(new Date(Date.now() + 10 * MINUTE))).runsSettled).not.toContain(runId);
+    expect(await paymentBackend().verifier.verify(payment.payload, payment.requirement)).toMatchObject({ ok: false });
+    expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
+  });
+
+  it('keeps the lock of a run whose function died before any transfer (settlement-unknown), and records it if the transfer lands later', async () => {
+    const { RunStore, DynamoPaymentLedger, PaymentAlreadyUsedError, paymentBackend } = await modules();
+    const { payment, payer } = await paidAuthorization();
+    const runId = await runThatDies(payment, false);
+    const runs = new RunStore();
+    const ledger = new DynamoPaymentLedger();
+
+    const swept = await sweepAsSweeper();
+    expect(swept.runsUnknown).toEqual([runId]);
+    expect(swept.runsSettled).not.toContain(runId);
+    expect(await runs.get(runId)).toMatchObject({ status: 'settlement-unknown', openStatus: 'settlement-unknown', error: expect.stringMatching(/unused/) });
+    expect(await ledger.state(payment.nonceKey)).toBe('uncertain');
+    // Nothing bounds the authorization's validBefore, so it is never released: the same authorization buys nothing more.
+    await expect(ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer, purchase: 'run#again' })).rejects.toBeInstanceOf(PaymentAlreadyUsedError);
+
+    const later = new Date(Date.now() + 10 * MINUTE);
+    expect(await sweepAsSweeper(later)).toMatchObject({ runsSettled: [], runsUnknown: [], runsWaiting: [runId] });
+    expect(await ledger.state(payment.nonceKey)).toBe('uncertain');
+
+    // The transfer lands after all (a broadcast that was still pending, or the authorization submitted by anyone).
+    expect(await paymentBackend().settler.settle(payment)).toMatchObject({ ok: true });
+    expect(await sweepAsSweeper(later)).toMatchObject({ runsSettled: [runId], runsWaiting: [] });
+    expect(await runs.get(runId)).toMatchObject({ status: 'done', transaction: 'reconciled' });
+    expect(await runs.get(runId)).not.toHaveProperty('openStatus');
+    expect(await ledger.state(payment.nonceKey)).toBe('settled');
+    expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
+  });
+});
