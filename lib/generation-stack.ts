@@ -93,7 +93,9 @@ export class GenerationStack extends Stack {
     let generationApi: apigwv2.HttpApi | undefined;
     for (const surface of servedSurfaces()) {
       const publicBaseUrl = surface.id === 'generation' ? config.publicBaseUrl : undefined;
-      const environment = { ...startEnv, ...this.tokenEnvironment(), ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
+      // The agent studio starts no execution and takes no agent-payment tokens: it gets neither's variables.
+      const surfaceEnv = surface.id === 'generation' ? { ...startEnv, ...this.tokenEnvironment() } : commonEnv;
+      const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
       const { api } = new SurfaceApi(this, {
         surface,
         functions: factory,

@@ -23,7 +23,14 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
+/** The token issuer configuration of the local synthesis (the values are the local issuer's, set at run time). */
+const LOCAL_TOKEN_CONFIG = {
+  tokenIssuer: 'local',
+  tokenJwksUrl: 'https://issuer.local/.well-known/jwks.json',
+  tokenChargeUrl: 'https://issuer.local/charge',
+  tokenSellerId: 'local',
+};
 
 /** ASL as synthesised (JSONPath). */
 export interface AslDefinition {
@@ -78,6 +85,11 @@ export interface LocalDefinitions {
   functions: Record<string, FunctionEntry>;
   /** Function id (route / task / sweeper id) → its execution role's statements, resolved to local ARNs. */
   policies: Record<string, PolicyStatement[]>;
+  /**
+   * Function id → the environment its template gives it: each variable's literal value, or null where the value is
+   * a reference (a table name, a state machine ARN, an SSM parameter), which the embedded runtime supplies locally.
+   */
+  environments: Record<string, Record<string, string | null>>;
   /** What the local resources are called: tables by environment variable (JOBS_TABLE → `jobs`), the asset bucket. */
   localNames: { tables: Record<string, string>; assetsBucket: string };
 }
@@ -122,6 +134,9 @@ async function inputsHash(): Promise<string> {
     'cdk.json',
     'lambdas/products/catalog.ts',
     'lambdas/shared/config.ts',
+    'lambdas/surfaces/routes.ts',
+    'lambdas/surfaces/surface.ts',
+    'lambdas/payments/token/config.ts',
     'node_modules/aws-cdk-lib/package.json',
   ];
   for (const rel of files) {
@@ -192,7 +207,9 @@ async function synthesize(hash: string): Promise<LocalDefinitions> {
       payTo: PLACEHOLDER_PAY_TO,
     };
     const app = new App({ outdir, context });
-    const stack = new GenerationStack(app, 'PaycallLocal', { allowMissingEntries: true });
+    // Tokens on, as the embedded runtime runs an issuer: the paid routes' template then carries the TOKEN_*
+    // variables and the seller-key grant, which the local issuer's values stand in for.
+    const stack = new GenerationStack(app, 'PaycallLocal', { allowMissingEntries: true, config: LOCAL_TOKEN_CONFIG });
     const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
     const resources = template.Resources;
 
@@ -309,6 +326,12 @@ async function synthesize(hash: string): Promise<LocalDefinitions> {
       tables,
       functions: { ...stack.functionEntries },
       policies,
+      environments: Object.fromEntries(
+        Object.entries(stack.functionEntries).map(([logicalId, entry]) => {
+          const vars = (resources[logicalId]?.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
+          return [entry.id, Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : null]))];
+        }),
+      ),
       localNames: { tables: localTables, assetsBucket: LOCAL_ASSETS_BUCKET },
     };
   } finally {

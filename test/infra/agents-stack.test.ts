@@ -134,6 +134,14 @@ describe('GenerationStack: the agent studio', () => {
       }
     });
 
+    it('agent functions are not given the state machine ARNs nor the token issuer (they use neither)', () => {
+      for (const [logicalId] of [...agentFunctions('run'), ...agentFunctions('none')]) {
+        const names = Object.keys(resources[logicalId].Properties.Environment.Variables);
+        expect(names).toContain('RUNS_TABLE');
+        expect(names.filter((n) => n.endsWith('_STATE_MACHINE_ARN') || n.startsWith('TOKEN_'))).toEqual([]);
+      }
+    });
+
     it('no agent run function touches the jobs table or starts an execution', () => {
       const jobs = id(stack.tables.jobs);
       const machines = PRODUCT_IDS.map((p) => id(stack.stateMachines[p]));

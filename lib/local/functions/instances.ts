@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { PolicyStatement } from '../iam/policy.js';
+import { functionEnvironment } from './environment.js';
 import type { InvocationMessage, ResultMessage, WorkerData } from './worker.js';
 
 export interface FunctionSpec {
@@ -16,6 +17,8 @@ export interface FunctionSpec {
   timeoutSeconds: number;
   memoryMb: number;
   maxInstances: number;
+  /** The template's environment of the function (lib/local/functions/environment.ts); absent: the host's. */
+  environment?: Record<string, string | null>;
 }
 
 /** A function's error as Lambda reports it: the name is what Step Functions' Retry/Catch and the gateway match. */
@@ -115,7 +118,8 @@ export class FunctionInstances {
       memoryMb: this.spec.memoryMb,
       statements: this.options.statements,
     };
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'] });
+    const env = this.spec.environment ? functionEnvironment(this.spec.environment, process.env) : process.env;
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'], env });
     worker.unref();
     let markReady!: () => void;
     let failReady!: (error: Error) => void;

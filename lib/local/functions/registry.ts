@@ -1,7 +1,7 @@
 /**
  * Every function of the synthesized stack, each with its own instances (lib/local/functions/instances.ts): routes,
- * workflow tasks and the sweeper, with the timeout, memory and policy the template gives them. Paid routes may run
- * four instances at once (so races between instances are exercised), every other function two.
+ * workflow tasks and the sweeper, with the timeout, memory, policy and environment the template gives them. Paid
+ * and agent-run routes may run four instances at once (so races between instances are exercised), others two.
  */
 import type { LocalDefinitions } from '../asl.js';
 import { FunctionInstances, type FunctionSpec } from './instances.js';
@@ -14,7 +14,7 @@ export class LocalFunctions {
     private readonly log: (line: string) => void,
   ) {}
 
-  define(definitions: Pick<LocalDefinitions, 'functions' | 'policies'>): void {
+  define(definitions: Pick<LocalDefinitions, 'functions' | 'policies'> & Partial<Pick<LocalDefinitions, 'environments'>>): void {
     for (const entry of Object.values(definitions.functions)) {
       const def = entry.kind === 'route' ? entry.route : entry.kind === 'task' ? entry.task : { timeoutSeconds: 60, memoryMb: 256 };
       const spec: FunctionSpec = {
@@ -22,7 +22,8 @@ export class LocalFunctions {
         entry: entry.entry,
         timeoutSeconds: def.timeoutSeconds ?? 10,
         memoryMb: def.memoryMb ?? 256,
-        maxInstances: entry.kind === 'route' && entry.role === 'paid' ? 4 : 2,
+        maxInstances: entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'run') ? 4 : 2,
+        environment: definitions.environments?.[entry.id],
       };
       this.byId.set(entry.id, new FunctionInstances(spec, { projectRoot: this.projectRoot, statements: definitions.policies[entry.id] ?? [], log: this.log }));
     }
