@@ -31,7 +31,8 @@ export interface Gateway {
 const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  // Lambda's synchronous invocation payload limit (6 MB) binds before the HTTP API's (10 MB).
+  const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024;
 
   const server = createServer((req, res) => {
     void (async () => {
