@@ -11,7 +11,7 @@ import { productOffer } from '../jobs/offers.js';
 import { frame } from '../middleware/http-frame.js';
 import { probeRateLimit } from '../middleware/rate-limit.js';
 import { idempotency } from '../middleware/idempotency.js';
-import { payment } from '../middleware/payment.js';
+import { payment, paymentHeaderOf } from '../middleware/payment.js';
 import { validateBody } from '../middleware/validation.js';
 import type { HttpMiddleware } from '../middleware/types.js';
 import { RateWindowStore } from '../store/rate-limit.js';
@@ -19,7 +19,8 @@ import { IdempotencyStore } from '../store/idempotency.js';
 import { purchaseJob } from '../jobs/purchase.js';
 import { purchaseDeps } from '../jobs/deps.js';
 import type { AcceptedPayment, Offer } from '../payments/core/types.js';
-import { paymentCore } from '../payments/backend.js';
+import { paymentCore, paymentTerms } from '../payments/backend.js';
+import { payingParty } from '../payments/core/party.js';
 import { tokenConfig } from '../payments/token/config.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.js';
@@ -39,7 +40,7 @@ export function paidEntry(product: ProductId) {
   return middy<HttpEvent, HttpResult, Error, PaidContext>()
     .use(frame(surface))
     .use(probeRateLimit({ counter: new RateWindowStore() }))
-    .use(idempotency({ store: new IdempotencyStore(), scope: product }))
+    .use(idempotency({ store: new IdempotencyStore(), scope: product, party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()) }))
     .use(payment({ offer: (request) => productOffer(product, baseUrl(request.event, surface)), core: paymentCore }))
     .use(validateBody(PRODUCTS[product].schema))
     .use(handOver())

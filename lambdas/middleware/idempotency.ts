@@ -1,8 +1,10 @@
 /**
  * X-Idempotency-Key (at most 200 characters): the same key and body within the window returns the original
  * response without charging again, also when two requests race; the same key with another body is refused.
- * Only paid requests take the key; only a 2xx answer is kept (a 402, 422 or 5xx releases it, so the buyer's
- * retry with the same key and a valid payment proceeds).
+ * Keys belong to the party that pays (lambdas/payments/core/party.ts: the authorization's signer, or the token):
+ * a replay goes only to the payer who bought the answer, never to a request without a payment or to another payer,
+ * who are answered as anyone else would be (402, or their own purchase). Only paid requests take the key; only a 2xx
+ * answer is kept (a 402, 422 or 5xx releases it, so the buyer's retry with the same key and a valid payment proceeds).
  */
 import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, IdempotentReplay, ValidationError } from '../shared/errors.js';
@@ -27,6 +29,8 @@ export interface IdempotencyOptions {
   store: IdempotencyPort;
   /** Scope of keys: the route (keys of different endpoints never collide). */
   scope: string | ((request: HttpRequest) => string);
+  /** The paying party of a request that carries a payment (undefined: none can be read; the payment core refuses it). */
+  party: (request: HttpRequest) => Promise<string | undefined>;
   /** How long a concurrent duplicate waits for the first request's answer. */
   waitMs?: number;
   pollMs?: number;
@@ -56,20 +60,18 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
         },
       ]);
     }
-    const pk = `${typeof options.scope === 'string' ? options.scope : options.scope(request)}#${key}`;
+    if (!paid) return; // a request that pays nothing is answered as such (402); it never sees a paid answer
+    const party = await options.party(request);
+    if (party === undefined) return;
+    const scope = typeof options.scope === 'string' ? options.scope : options.scope(request);
+    const pk = `${scope}#${party}#${key}`;
     const bodyHash = createHash('sha256').update(rawBody(request.event)).digest('hex');
 
     const known = await options.store.get(pk);
     if (known) {
-      if (!paid) {
-        // A resend of a finished request replays its answer, paid or not; anything else unpaid gets its 402.
-        if (known.bodyHash === bodyHash && known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
-        return;
-      }
       assertSameBody(known, bodyHash);
       if (known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
     }
-    if (!paid) return;
 
     const deadline = Date.now() + waitMs;
     for (;;) {

@@ -1,10 +1,12 @@
 /**
- * Unpaid probe rate limit: requests to a paid route that carry no payment (no PAYMENT-SIGNATURE, or one that reads
- * as neither an x402 payload nor an agent-payment token) count against a fixed window per client (20 per 60 s).
- * Requests carrying a payment are not limited here. Counted responses carry the IETF RateLimit headers
- * and the X-RateLimit-* trio; a request over quota gets 429 `rate_limited` with Retry-After.
+ * Unpaid probe rate limit: unpaid requests count against a fixed window per client (20 per 60 s). Unpaid means no
+ * payment that pays: no PAYMENT-SIGNATURE, one that reads as neither an x402 payload nor an agent-payment token, or
+ * one the payment core refused (counted when its 402 goes out). A request that carries a payment is verified only
+ * while its client is within quota, so the verification work (a signature recovery, chain reads) a client can cause
+ * with refused payments is bounded too. Counted responses carry the IETF RateLimit headers and the X-RateLimit-*
+ * trio; a request over quota gets 429 `rate_limited` with Retry-After.
  */
-import { RateLimitedError } from '../shared/errors.js';
+import { PaymentRequiredError, RateLimitedError } from '../shared/errors.js';
 import { clientId } from '../shared/http.js';
 import { carriesPayment } from '../payments/core/header.js';
 import { paymentHeaderOf } from './payment.js';
@@ -12,6 +14,7 @@ import { addResponseHeaders, type HttpMiddleware, type HttpRequest } from './typ
 
 export interface RateWindowCounter {
   hit(client: string, policy: string, windowStart: number, windowSeconds: number): Promise<number>;
+  peek(client: string, policy: string, windowStart: number): Promise<number>;
 }
 
 export interface ProbeRateLimitOptions {
@@ -28,11 +31,15 @@ export function probeRateLimit(options: ProbeRateLimitOptions): HttpMiddleware {
   const policy = options.policy ?? 'probe';
   const now = options.now ?? Date.now;
 
-  const before = async (request: HttpRequest) => {
-    if (carriesPayment(paymentHeaderOf(request))) return;
+  const windowOf = () => {
     const nowS = Math.floor(now() / 1000);
     const windowStart = nowS - (nowS % windowSeconds);
-    const reset = windowStart + windowSeconds;
+    return { nowS, windowStart, reset: windowStart + windowSeconds };
+  };
+
+  /** Counts this request as unpaid; over quota it is refused with 429. */
+  const count = async (request: HttpRequest) => {
+    const { nowS, windowStart, reset } = windowOf();
     const count = await options.counter.hit(clientId(request.event), policy, windowStart, windowSeconds);
     const remaining = Math.max(0, limit - count);
     const secondsLeft = Math.max(1, reset - nowS);
@@ -45,5 +52,28 @@ export function probeRateLimit(options: ProbeRateLimitOptions): HttpMiddleware {
     });
     if (count > limit) throw new RateLimitedError(secondsLeft);
   };
-  return { name: 'probeRateLimit', before };
+
+  const before = async (request: HttpRequest) => {
+    if (!carriesPayment(paymentHeaderOf(request))) return count(request);
+    // A payment is verified only while the client is within quota (its refused payments counted below).
+    const { nowS, windowStart, reset } = windowOf();
+    if ((await options.counter.peek(clientId(request.event), policy, windowStart)) >= limit) {
+      throw new RateLimitedError(Math.max(1, reset - nowS));
+    }
+  };
+
+  /** A payment the core refused makes this an unpaid request: it counts (and past the quota answers 429). */
+  const onError = async (request: HttpRequest) => {
+    const error = request.error;
+    if (!(error instanceof PaymentRequiredError) || !carriesPayment(paymentHeaderOf(request))) return;
+    // Back-pressure (every settlement key busy: 402 with Retry-After) refuses no payment: the buyer retries it.
+    if (error.extraHeaders['Retry-After'] !== undefined) return;
+    try {
+      await count(request);
+    } catch (error) {
+      if (error instanceof RateLimitedError) request.error = error;
+      // a failed count leaves the 402 as it is
+    }
+  };
+  return { name: 'probeRateLimit', before, onError };
 }

@@ -61,6 +61,37 @@ export function publicClientFor(rpcUrl: string): PublicClient {
   return client;
 }
 
+/** The EIP-712 domain of the token an authorization is signed for. */
+export interface TokenDomain {
+  name: string;
+  version: string;
+  chainId: number;
+  asset: string;
+}
+
+/** The address that signed an EIP-3009 authorization over `domain`; undefined when it recovers to none. */
+export async function authorizationSigner(payload: PaymentPayload, domain: TokenDomain): Promise<Address | undefined> {
+  const { authorization, signature } = payload.payload;
+  try {
+    return await recoverTypedDataAddress({
+      domain: { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: getAddress(domain.asset) },
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        from: getAddress(authorization.from),
+        to: getAddress(authorization.to),
+        value: authorization.value,
+        validAfter: authorization.validAfter,
+        validBefore: authorization.validBefore,
+        nonce: authorization.nonce as Hex,
+      },
+      signature: signature as Hex,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 type OffChainResult = { ok: true; payment: VerifiedPayment } | { ok: false; reason: string };
 
 function sameAddress(a: string, b: string): boolean {
@@ -104,6 +135,16 @@ export async function checkOffChain(
   if (!sameAddress(authorization.to, requirement.payTo)) {
     return fail(`authorization.to ${authorization.to} does not equal payTo ${requirement.payTo}`);
   }
+  // The payment pays for one resource: the one it names (the payload's resource and the requirement it accepted) must
+  // be this route's, as the reference resource server requires the accepted requirement to be this route's.
+  const named = [payload.resource?.url, (accepted as { resource?: unknown }).resource].filter((url) => url !== undefined);
+  if (named.length === 0) return fail(`The payment names no resource: it must name ${requirement.resource}`);
+  const other = named.find((url) => url !== requirement.resource);
+  if (other !== undefined) return fail(`The payment is for ${String(other)}, not ${requirement.resource}`);
+  const window = (accepted as { maxTimeoutSeconds?: unknown }).maxTimeoutSeconds;
+  if (window !== undefined && window !== requirement.maxTimeoutSeconds) {
+    return fail(`accepted.maxTimeoutSeconds ${String(window)} does not equal ${requirement.maxTimeoutSeconds}`);
+  }
   for (const field of ['amount', 'maxAmountRequired'] as const) {
     const stated = accepted[field];
     if (stated !== undefined && exactUint(stated) !== required) {
@@ -122,30 +163,8 @@ export async function checkOffChain(
     );
   }
 
-  let signer: Address;
-  try {
-    signer = await recoverTypedDataAddress({
-      domain: {
-        name: requirement.extra.name,
-        version: requirement.extra.version,
-        chainId,
-        verifyingContract: getAddress(requirement.asset),
-      },
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: getAddress(authorization.from),
-        to: getAddress(authorization.to),
-        value: authorization.value,
-        validAfter: authorization.validAfter,
-        validBefore: authorization.validBefore,
-        nonce: authorization.nonce as Hex,
-      },
-      signature: signature as Hex,
-    });
-  } catch {
-    return fail('Invalid signature: not a recoverable EIP-712 signature');
-  }
+  const signer = await authorizationSigner(payload, { name: requirement.extra.name, version: requirement.extra.version, chainId, asset: requirement.asset });
+  if (!signer) return fail('Invalid signature: not a recoverable EIP-712 signature');
   if (!sameAddress(signer, authorization.from)) {
     return fail(`Invalid signature: signer does not match authorization.from ${authorization.from}`);
   }

@@ -1,5 +1,5 @@
 /** Fixed-window counters, one item per client and window, expiring with the window. */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './dynamo.js';
 import { storeConfig } from '../shared/config.js';
 
@@ -18,5 +18,11 @@ export class RateWindowStore {
       }),
     );
     return Number(out.Attributes?.hits ?? 1);
+  }
+
+  /** The window's count so far, without counting this request. */
+  async peek(client: string, policy: string, windowStart: number): Promise<number> {
+    const out = await documentClient().send(new GetCommand({ TableName: this.table, Key: { pk: `${policy}#${client}#${windowStart}` } }));
+    return Number(out.Item?.hits ?? 0);
   }
 }

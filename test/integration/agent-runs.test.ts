@@ -166,6 +166,16 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expect(second.runId).toBe(first.runId);
     expectRightReconciliation(first.result);
     expect(await transfersFrom(buyer.address)).toEqual([{ to: payTo, value: 60_000n }]);
+
+    // The replay is the payer's alone (issue 11, defect 1): no payment, or another payer, never gets it.
+    const stranger = await fetchFrom('127.0.0.57')(`${agentsUrl}/api/agents/${BANK_REC}/run`, init);
+    expect(stranger.status).toBe(402);
+    expect(stranger.headers.get('payment-response')).toBeNull();
+    const other = await freshBuyer();
+    const theirs = await payingFetch(other.privateKey, '127.0.0.58')(`${agentsUrl}/api/agents/${BANK_REC}/run`, init);
+    expect(theirs.status).toBe(200);
+    expect((await theirs.json()).runId).not.toBe(first.runId);
+    expect(await transfersFrom(other.address)).toEqual([{ to: payTo, value: 60_000n }]);
   });
 
   it('a body that does not validate is a 400 (after the 402 for an unpaid call)', async () => {

@@ -160,10 +160,15 @@ describe('X-Idempotency-Key', () => {
     expect(new Set(bodies.map((b) => b.jobId)).size).toBe(1);
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
 
-    // a later resend (even unpaid) returns the original response
-    const resend = await post('/agent/image', body, { 'X-Idempotency-Key': key });
+    // A later resend by the payer (with a newly signed authorization, as a client retry makes) returns the original
+    // response uncharged; an unpaid resend is answered as unpaid: the paid answer is the payer's alone (issue 11, 1).
+    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const resend = await post('/agent/image', body, { 'PAYMENT-SIGNATURE': await signedHeader(buyer.privateKey, challenge), 'X-Idempotency-Key': key });
     expect(resend.status).toBe(202);
     expect((await resend.json()).jobId).toBe(bodies[0].jobId);
+    const unpaid = await post('/agent/image', body, { 'X-Idempotency-Key': key });
+    expect(unpaid.status).toBe(402);
+    expect(unpaid.headers.get('payment-response')).toBeNull();
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
   });
 

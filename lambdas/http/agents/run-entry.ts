@@ -17,7 +17,8 @@ import { RateWindowStore } from '../../store/rate-limit.js';
 import { IdempotencyStore } from '../../store/idempotency.js';
 import { DynamoPaymentLedger } from '../../store/ledger.js';
 import { RunStore } from '../../store/runs.js';
-import { paymentCore } from '../../payments/backend.js';
+import { paymentCore, paymentTerms } from '../../payments/backend.js';
+import { payingParty } from '../../payments/core/party.js';
 import type { AcceptedPayment } from '../../payments/core/types.js';
 import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
@@ -55,7 +56,13 @@ export function agentRunEntry() {
     .use(frame(surface))
     .use(resolveAgent())
     .use(probeRateLimit({ counter: new RateWindowStore() }))
-    .use(idempotency({ store: new IdempotencyStore(), scope: (request) => `run:${agentOf(request).slug}` }))
+    .use(
+      idempotency({
+        store: new IdempotencyStore(),
+        scope: (request) => `run:${agentOf(request).slug}`,
+        party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()),
+      }),
+    )
     .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore })))
     .use(validateRun())
     .handler(async (event, context) => {

@@ -85,7 +85,10 @@ export class PaymentCore {
         if (header.legacy && !offer.legacyV1) return this.refusal(offer, 'x402 v1 (X-PAYMENT) is not accepted here; pay with PAYMENT-SIGNATURE');
         const requirement = paymentRequirement(offer, this.deps.terms());
         // A v1 payload names no asset: it can only mean the offer's (the signature's domain binds it anyway).
-        const payload = header.legacy ? { ...header.payload, accepted: { ...header.payload.accepted, asset: requirement.asset } } : header.payload;
+        // A v1 payload names no asset and no resource: it can only be for the offer's (the signature binds the asset).
+        const payload = header.legacy
+          ? { ...header.payload, resource: { url: requirement.resource }, accepted: { ...header.payload.accepted, asset: requirement.asset } }
+          : header.payload;
         const result = await this.deps.x402().verifier.verify(payload, requirement);
         if (result.ok) return { type: 'verified', payment: result.payment };
         logger.info('payment refused', { reason: result.reason, payer: header.payload.payload.authorization.from, offer: offer.id });

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { frame } from '../../../lambdas/middleware/http-frame.js';
 import { idempotency, type IdempotencyPort } from '../../../lambdas/middleware/idempotency.js';
-import { payment } from '../../../lambdas/middleware/payment.js';
-import type { HttpMiddleware } from '../../../lambdas/middleware/types.js';
+import { payment, paymentHeaderOf } from '../../../lambdas/middleware/payment.js';
+import type { HttpMiddleware, HttpRequest } from '../../../lambdas/middleware/types.js';
 import type { PaymentCore } from '../../../lambdas/payments/core/server.js';
 import type { PaymentHeader } from '../../../lambdas/payments/core/header.js';
 import type { Offer, PaymentDecision } from '../../../lambdas/payments/core/types.js';
@@ -17,7 +17,8 @@ import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import { DependencyError, type StoredResponse } from '../../../lambdas/shared/errors.js';
 import type { BeginResult, IdempotencyRecord } from '../../../lambdas/store/idempotency.js';
 import { GENERATION } from '../../../lambdas/surfaces/surface.js';
-import { bodyOf, chain, deferred, httpEvent, JUNK_HEADER, x402Header, type TestHandler } from '../../support/events.js';
+import { bodyOf, chain, deferred, httpEvent, JUNK_HEADER, x402Header, x402Wire, type TestHandler } from '../../support/events.js';
+import { encodeBase64Json } from '../../../lambdas/shared/http.js';
 
 /** The store's contract in memory: begin takes a free key, complete keeps the answer, release frees a busy key. */
 class MemoryIdempotency implements IdempotencyPort {
@@ -64,6 +65,22 @@ function fakeCore(): PaymentCore {
   return { decide } as unknown as PaymentCore;
 }
 
+/**
+ * The paying party as these fake payloads state it (their signatures are not real; the real party function recovers
+ * the signer: test/unit/payments/party.test.ts). `from` names the payer.
+ */
+const claimedParty = async (request: HttpRequest) => {
+  const h = paymentHeaderOf(request);
+  return h.kind === 'x402' ? `x402:${h.payload.payload.authorization.from.toLowerCase()}` : h.kind === 'token' ? 'token:t' : undefined;
+};
+const PARTY = `x402:0x${'22'.repeat(20)}`;
+/** A payload of another payer. */
+const otherPayer = (nonceByte: string) => {
+  const wire = x402Wire(nonceByte) as { payload: { authorization: { from: string } } };
+  wire.payload.authorization.from = `0x${'33'.repeat(20)}`;
+  return encodeBase64Json(wire);
+};
+
 let jobs = 0;
 const accepted: TestHandler = () => ({
   statusCode: 202,
@@ -77,7 +94,7 @@ function setup(options: { handler?: TestHandler; waitMs?: number; pollMs?: numbe
     [
       ...frame(GENERATION),
       ...(options.extra ?? []),
-      idempotency({ store, scope: options.scope ?? 'create_music', waitMs: options.waitMs ?? 50, pollMs: options.pollMs ?? 5 }),
+      idempotency({ store, scope: options.scope ?? 'create_music', party: claimedParty, waitMs: options.waitMs ?? 50, pollMs: options.pollMs ?? 5 }),
       payment({ offer: () => OFFER, core: fakeCore }),
     ],
     options.handler ?? accepted,
@@ -107,7 +124,7 @@ describe('Limits: an X-Idempotency-Key longer than 200 characters on a paid requ
     const key = 'k'.repeat(200);
     const result = await c.invoke(paid(key));
     expect(result.statusCode).toBe(202);
-    expect(store.records.get(`create_music#${key}`)?.status).toBe('completed');
+    expect(store.records.get(`create_music#${PARTY}#${key}`)?.status).toBe('completed');
   });
 
   it('refuses an empty key on a paid request as string_too_short', async () => {
@@ -157,15 +174,27 @@ describe('Request headers: same key and same body after a 2xx replays the origin
     expect(second.headers['Service-API-Version']).toBe('1');
   });
 
-  it('replays also when the resend carries another (or no) payment: it is not charged again', async () => {
+  it('replays when the payer resends with a newly signed authorization: it is not charged again', async () => {
     const { c } = setup();
     const first = await c.invoke(paid('key-1'));
     const resignedResend = await c.invoke(paid('key-1', BODY, x402Header('cd')));
-    const unpaidResend = await c.invoke(unpaid('key-1'));
     expect(c.calls).toBe(1);
     expect(resignedResend.body).toBe(first.body);
-    expect(unpaidResend.statusCode).toBe(202);
-    expect(unpaidResend.body).toBe(first.body);
+  });
+
+  it('never replays to anyone but the payer (issue 11, defect 1): no payment, junk, or another payer', async () => {
+    const { c } = setup();
+    const first = await c.invoke(paid('key-1'));
+    const unpaidResend = await c.invoke(unpaid('key-1'));
+    expect(unpaidResend.statusCode).toBe(402);
+    expect(unpaidResend.body).not.toContain('job-');
+    expect(unpaidResend.headers['PAYMENT-RESPONSE']).toBeUndefined();
+    const junkResend = await c.invoke(paid('key-1', BODY, 'garbage'));
+    expect(junkResend.statusCode).toBe(402);
+    const stranger = await c.invoke(paid('key-1', BODY, otherPayer('ef')));
+    expect(stranger.statusCode).toBe(202);
+    expect(stranger.body).not.toBe(first.body); // their own purchase, charged to them
+    expect(c.calls).toBe(2);
   });
 
   it('keys are scoped per route: the same key on another endpoint is a new request', async () => {
@@ -209,8 +238,8 @@ describe('Errors: a non-2xx answer releases the key, so the retry with the same 
       handler: (...args) => (fail ? { statusCode: 502, headers: {}, body: '{"detail":"upstream"}' } : accepted(...args)),
     });
     expect((await c.invoke(paid('key-1'))).statusCode).toBe(502);
-    expect(store.calls).toContain('release create_music#key-1');
-    expect(store.records.has('create_music#key-1')).toBe(false);
+    expect(store.calls).toContain(`release create_music#${PARTY}#key-1`);
+    expect(store.records.has(`create_music#${PARTY}#key-1`)).toBe(false);
     fail = false;
     expect((await c.invoke(paid('key-1'))).statusCode).toBe(202);
     expect(c.calls).toBe(2);
@@ -226,7 +255,7 @@ describe('Errors: a non-2xx answer releases the key, so the retry with the same 
     });
     const result = await c.invoke(paid('key-1'));
     expect(result.statusCode).toBe(503);
-    expect(store.records.has('create_music#key-1')).toBe(false);
+    expect(store.records.has(`create_music#${PARTY}#key-1`)).toBe(false);
     fail = false;
     expect((await c.invoke(paid('key-1'))).statusCode).toBe(202);
   });
@@ -242,10 +271,10 @@ describe('Errors: a non-2xx answer releases the key, so the retry with the same 
         }),
       }) as unknown as PaymentCore;
     const store = new MemoryIdempotency();
-    const c = chain([...frame(GENERATION), idempotency({ store, scope: 'create_music' }), payment({ offer: () => OFFER, core: refusing })]);
+    const c = chain([...frame(GENERATION), idempotency({ store, scope: 'create_music', party: claimedParty }), payment({ offer: () => OFFER, core: refusing })]);
     const result = await c.invoke(paid('key-1'));
     expect(result.statusCode).toBe(402);
-    expect(store.calls).toEqual(['get create_music#key-1', 'begin create_music#key-1', 'release create_music#key-1']);
+    expect(store.calls).toEqual([`get create_music#${PARTY}#key-1`, `begin create_music#${PARTY}#key-1`, `release create_music#${PARTY}#key-1`]);
     expect(store.records.size).toBe(0);
   });
 });
@@ -255,7 +284,7 @@ describe('Request headers: a 2xx answer completes the key with the response', ()
     const addHeaders: HttpMiddleware = { name: 'h', before: (request) => void (request.internal.responseHeaders = { 'X-Extra': 'kept' }) };
     const { store, c } = setup({ extra: [addHeaders] });
     const result = await c.invoke(paid('key-1'));
-    const record = store.records.get('create_music#key-1')!;
+    const record = store.records.get(`create_music#${PARTY}#key-1`)!;
     expect(record.status).toBe('completed');
     expect(record.bodyHash).toMatch(/^[0-9a-f]{64}$/);
     expect(record.response).toEqual({
@@ -263,7 +292,7 @@ describe('Request headers: a 2xx answer completes the key with the response', ()
       headers: { 'Content-Type': 'application/json', 'PAYMENT-RESPONSE': 'receipt', 'X-Extra': 'kept' },
       body: result.body,
     });
-    expect(store.calls).not.toContain('release create_music#key-1');
+    expect(store.calls).not.toContain(`release create_music#${PARTY}#key-1`);
   });
 });
 
@@ -273,7 +302,7 @@ describe('Errors: a store failure while recording a 2xx does not turn the paid a
     store.failComplete = true;
     const { c } = setup({ store });
     const result = await c.invoke(paid('key-1'));
-    expect(store.calls).toContain('complete create_music#key-1');
+    expect(store.calls).toContain(`complete create_music#${PARTY}#key-1`);
     expect(result.statusCode).toBe(202);
     expect(bodyOf(result)).toEqual({ jobId: expect.any(String) });
     expect(result.headers['PAYMENT-RESPONSE']).toBe('receipt');
@@ -297,7 +326,7 @@ describe('Request headers: two requests racing with the same key and body are ch
     expect((await first).statusCode).toBe(202);
     expect(c.calls).toBe(1);
     // The 409 released nothing: the first request's key is completed, not lost.
-    expect(store.records.get('create_music#key-1')?.status).toBe('completed');
+    expect(store.records.get(`create_music#${PARTY}#key-1`)?.status).toBe('completed');
   });
 
   it('the duplicate that is still waiting when the first completes replays its answer', async () => {

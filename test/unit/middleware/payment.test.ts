@@ -173,8 +173,8 @@ describe('The payment header is read and classified once per request (paymentHea
 
   it('rate limit, idempotency and payment share one classification', async () => {
     const { c, asked } = setup({ type: 'verified', payment: VERIFIED }, [
-      probeRateLimit({ counter: { hit: async () => 1 } }),
-      idempotency({ store: memoryIdempotency(), scope: 'create_music' }),
+      probeRateLimit({ counter: { hit: async () => 1, peek: async () => 0 } }),
+      idempotency({ store: memoryIdempotency(), scope: 'create_music', party: async () => 'x402:0xbuyer' }),
     ]);
     await c.invoke(withSignature(x402Header(), { 'x-idempotency-key': 'key-1' }));
     expect(classify).toHaveBeenCalledTimes(1);
@@ -183,8 +183,8 @@ describe('The payment header is read and classified once per request (paymentHea
 
   it('classifies once for an unpaid request too (counted, then refused)', async () => {
     const { c } = setup({ type: 'challenge', challenge: CHALLENGE, headers: {} }, [
-      probeRateLimit({ counter: { hit: async () => 1 } }),
-      idempotency({ store: memoryIdempotency(), scope: 'create_music' }),
+      probeRateLimit({ counter: { hit: async () => 1, peek: async () => 0 } }),
+      idempotency({ store: memoryIdempotency(), scope: 'create_music', party: async () => 'x402:0xbuyer' }),
     ]);
     const result = await c.invoke(withSignature(JUNK_HEADER, { 'x-idempotency-key': 'key-1' }));
     expect(result.statusCode).toBe(402);

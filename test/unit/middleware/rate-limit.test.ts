@@ -21,6 +21,9 @@ class MemoryCounter implements RateWindowCounter {
     this.counts.set(key, count);
     return count;
   }
+  async peek(client: string, policy: string, windowStart: number): Promise<number> {
+    return this.counts.get(`${policy}#${client}#${windowStart}`) ?? 0;
+  }
 }
 
 // 1_800_000_000 is a multiple of 60: the window is [1_800_000_000, 1_800_000_060) and 45 s are left at +15 s.
@@ -113,14 +116,19 @@ describe('Limits: a request carrying a payment (x402 payload or agent-payment to
   it.each([
     ['an x402 v2 payload', x402Header()],
     ['an agent-payment token', TOKEN_HEADER],
-  ])('does not count %s, adds no rate headers, and serves it even past the quota', async (_what, value) => {
+  ])('does not count %s and adds no rate headers; past the quota it is not verified but answered 429', async (_what, value) => {
     const { counter, c } = setup();
+    const served = await c.invoke(httpEvent({ headers: { 'payment-signature': value } }));
+    expect(served.statusCode).toBe(200);
+    expect(counter.hits.length).toBe(0);
+    for (const name of RATE_HEADERS) expect(headerOf(served, name)).toBeUndefined();
+    // A client whose unpaid requests filled the window gets no more verification work done for it (defect 3).
     for (let i = 0; i < 21; i++) await c.invoke(httpEvent());
     const hitsBefore = counter.hits.length;
-    const result = await c.invoke(httpEvent({ headers: { 'payment-signature': value } }));
-    expect(result.statusCode).toBe(200);
+    const limited = await c.invoke(httpEvent({ headers: { 'payment-signature': value } }));
+    expect(limited.statusCode).toBe(429);
+    expect(headerOf(limited, 'Retry-After')).toBeDefined();
     expect(counter.hits.length).toBe(hitsBefore);
-    for (const name of RATE_HEADERS) expect(headerOf(result, name)).toBeUndefined();
   });
 });
 
@@ -142,5 +150,37 @@ describe('Limits: a PAYMENT-SIGNATURE that reads as no payment is unpaid, and co
     const result = await c.invoke(httpEvent({ headers: { 'payment-signature': JUNK_HEADER } }));
     expect(result.statusCode).toBe(429);
     expect(bodyOf(result).code).toBe('rate_limited');
+  });
+});
+
+describe('A refused payment is an unpaid request (issue 11, defect 3)', () => {
+  /** The payment core's stand-in: refuses every payment with 402, as it refuses one from an unfunded key. */
+  const refuseAll = {
+    name: 'refuse',
+    before: async () => {
+      const { PaymentRequiredError } = await import('../../../lambdas/shared/errors.js');
+      throw new PaymentRequiredError({ error: 'Insufficient funds' });
+    },
+  };
+
+  it('counts each refused payment against the client, and past the quota answers 429 without verifying again', async () => {
+    const counter = new MemoryCounter();
+    let verified = 0;
+    const counting = { name: 'count', before: async () => void verified++ };
+    const c = chain([...frame(GENERATION), probeRateLimit({ counter, now: () => NOW_MS }), counting, refuseAll]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await c.invoke(httpEvent({ sourceIp: '198.51.100.9', headers: { 'payment-signature': x402Header() } }))).statusCode);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(402));
+    expect(statuses.slice(20)).toEqual([429, 429]);
+    // The 21st and 22nd were refused before any verification work.
+    expect(verified).toBe(20);
+  });
+
+  it('a paid request of a client within quota is not counted', async () => {
+    const counter = new MemoryCounter();
+    const c = chain([...frame(GENERATION), probeRateLimit({ counter, now: () => NOW_MS })]);
+    const result = await c.invoke(httpEvent({ headers: { 'payment-signature': TOKEN_HEADER } }));
+    expect(result.statusCode).toBe(200);
+    expect(counter.hits).toEqual([]);
   });
 });

@@ -230,3 +230,28 @@ describe('Payment verification: the wallet holds enough USDC and the nonce is fr
     );
   });
 });
+
+describe('A payment is bound to its resource (issue 11, defect 5)', () => {
+  it('refuses a payment whose payload names another route, with no chain read', async () => {
+    const payload = await signedPayment(newBuyer(), requirement);
+    const other = { ...payload, resource: { url: 'http://127.0.0.1:3000/agent/image' } };
+    const calls = await expectRefused(other, `The payment is for http://127.0.0.1:3000/agent/image, not ${requirement.resource}`);
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a payment whose accepted requirement names another route or another window', async () => {
+    const payload = await signedPayment(newBuyer(), requirement);
+    await expectRefused(
+      { ...payload, accepted: { ...payload.accepted, resource: 'http://127.0.0.1:3000/agent/video' } },
+      `The payment is for http://127.0.0.1:3000/agent/video, not ${requirement.resource}`,
+    );
+    await expectRefused({ ...payload, accepted: { ...payload.accepted, maxTimeoutSeconds: 60 } }, `accepted.maxTimeoutSeconds 60 does not equal ${requirement.maxTimeoutSeconds}`);
+  });
+
+  it('refuses a payment that names no resource at all', async () => {
+    const payload = await signedPayment(newBuyer(), requirement);
+    const { resource: _r, ...bare } = payload;
+    const { resource: _a, ...accepted } = bare.accepted as Record<string, unknown>;
+    await expectRefused({ ...bare, accepted } as PaymentPayload, `The payment names no resource: it must name ${requirement.resource}`);
+  });
+});
