@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
 import { fetchFrom, runtime, usdcBalance } from '../support/buyer.js';
 
@@ -138,6 +139,47 @@ describe('MCP tools of the generation surface (official SDK client)', () => {
     const result = await client.callTool({ name: 'get_music_with_token', arguments: { songId: 'no-such-song' } });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/not found/);
+  });
+});
+
+describe('MCP error handling: protocol errors are JSON-RPC errors, execution errors are tool results (MCP 2025-06-18)', () => {
+  it('answers an unknown tool with a JSON-RPC error -32602', async () => {
+    const call = client.callTool({ name: 'create_song', arguments: { prompt: 'x' } });
+    await expect(call).rejects.toBeInstanceOf(McpError);
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+
+  it('answers invalid arguments (no prompt, a prompt of the wrong type) with a JSON-RPC error -32602', async () => {
+    for (const args of [{ aspectRatio: '1:1' }, { prompt: 42 }]) {
+      await expect(client.callTool({ name: 'agent_image', arguments: args }), JSON.stringify(args)).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message: expect.stringMatching(/prompt/),
+      });
+    }
+    await expect(client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'x' } })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/token/),
+    });
+  });
+
+  it('carries the error in the JSON-RPC envelope: error.code -32602 and no result', async () => {
+    const response = await f(`${runtime().baseUrl}/api/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }),
+    });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: expect.stringMatching(/no_such_tool/) } });
+    expect(body.result).toBeUndefined();
+  });
+
+  it('keeps a refused payment a tool execution error (result isError: true)', async () => {
+    const buyer = `mcp-unfunded-${Date.now()}`;
+    const { token } = await issuerPost('/mint', { buyer, usd: '0.50' });
+    const result = await client.callTool({ name: 'create_music_with_token', arguments: { prompt: 'calm lake at dawn', token } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/insufficient_balance/);
   });
 });
 

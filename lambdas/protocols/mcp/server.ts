@@ -1,9 +1,11 @@
 /**
  * The MCP server of the generation surface: the official SDK's McpServer with the five catalog tools, built fresh
  * per HTTP request (stateless Streamable HTTP, as the SDK's stateless examples do: no session, nothing shared).
+ * `tools/call` is answered by `answerToolCalls`, so unknown tools and invalid arguments are JSON-RPC errors.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { answerToolCalls } from './calls.js';
 import { registerTools, type ToolDeps } from './tools.js';
 
 /** The one MCP protocol revision this endpoint speaks (spec, "Versioning" point 6). */
@@ -17,7 +19,7 @@ const INSTRUCTIONS =
 
 export function createMcpServer(deps: ToolDeps): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  registerTools(server, deps);
+  answerToolCalls(server, registerTools(server, deps));
   pinInitialize(server);
   return server;
 }

@@ -9,12 +9,13 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd, musicRequestSchema, type ProductId } from '../../products/catalog.js';
 import type { PaymentTerms } from '../../jobs/offers.js';
 import { logger } from '../../shared/logger.js';
 import { paymentInstructions, paymentPointer, paymentPointerSchema } from '../payment-pointer.js';
 import type { PayWithToken } from './token-port.js';
+import type { ToolEntry, ToolTable } from './calls.js';
 
 export const TOKEN_MUSIC_TOOL = 'create_music_with_token';
 export const TOKEN_POLL_TOOL = 'get_music_with_token';
@@ -52,10 +53,30 @@ export function x402ToolDescription(product: ProductId, baseUrl: string): string
   );
 }
 
-export function registerTools(server: McpServer, deps: ToolDeps): void {
+interface ToolConfig<I extends z.ZodType> {
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema?: z.ZodType;
+  annotations: ToolAnnotations;
+}
+
+/**
+ * Registers the five tools on McpServer, which lists them, and returns the table `answerToolCalls` runs them from
+ * (McpServer's own call path would answer protocol errors as tool results).
+ */
+export function registerTools(server: McpServer, deps: ToolDeps): ToolTable {
+  const table = new Map<string, ToolEntry>();
+  const tool = <I extends z.ZodType>(name: string, config: ToolConfig<I>, run: (args: z.output<I>) => Promise<CallToolResult>) => {
+    // `input` parses the arguments before `run` sees them (answerToolCalls), hence the cast.
+    const entry: ToolEntry = { input: config.inputSchema, output: config.outputSchema, run: (args) => run(args as z.output<I>) };
+    server.registerTool(name, { ...config, inputSchema: entry.input }, (args) => entry.run(args));
+    table.set(name, entry);
+  };
+
   for (const product of PRODUCT_IDS) {
     const p = PRODUCTS[product];
-    server.registerTool(
+    tool(
       product,
       {
         title: p.title,
@@ -79,7 +100,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     );
   }
 
-  server.registerTool(
+  tool(
     TOKEN_MUSIC_TOOL,
     {
       title: 'Create music (agent-payment token)',
@@ -93,7 +114,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     async ({ token, ...request }) => deps.payWithToken(token, 'create_music', request, deps.baseUrl),
   );
 
-  server.registerTool(
+  tool(
     TOKEN_POLL_TOOL,
     {
       title: 'Get music (poll)',
@@ -105,6 +126,7 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     },
     async ({ songId }) => pollSong(songId, deps),
   );
+  return table;
 }
 
 async function pollSong(songId: string, deps: ToolDeps): Promise<CallToolResult> {

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd } from '../../../lambdas/products/catalog.js';
 import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
 import { paymentPointer } from '../../../lambdas/protocols/payment-pointer.js';
@@ -66,11 +67,32 @@ describe('MCP tools of the generation surface: tools/call on an x402 tool', () =
     expect(readSong).not.toHaveBeenCalled();
     expect(port).not.toHaveBeenCalled();
   });
+});
 
-  it('refuses arguments without a prompt as a tool error (Arguments of the MCP tools: prompt at least)', async () => {
-    const result = await (await connect()).callTool({ name: 'agent_image', arguments: { aspectRatio: '1:1' } });
-    expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/prompt/);
+describe('MCP tools of the generation surface: protocol errors are JSON-RPC errors (MCP 2025-06-18, tools "Error Handling")', () => {
+  it('answers an unknown tool name with -32602 Invalid params, not a tool result', async () => {
+    const call = (await connect()).callTool({ name: 'no_such_tool', arguments: { prompt: 'x' } });
+    await expect(call).rejects.toBeInstanceOf(McpError);
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/no_such_tool/) });
+  });
+
+  it.each([
+    ['agent_image', 'no prompt', { aspectRatio: '1:1' }, /prompt/],
+    ['create_music', 'a prompt of the wrong type', { prompt: 42 }, /prompt/],
+    ['agent_video', 'an out-of-range duration', { prompt: 'x', durationSeconds: 99 }, /durationSeconds/],
+    ['create_music_with_token', 'no token', { prompt: 'x' }, /token/],
+    ['get_music_with_token', 'no songId', {}, /songId/],
+  ] as const)('answers %s with %s with -32602 Invalid params naming the field', async (name, _what, args, field) => {
+    const readSong = vi.fn<ReadSong>();
+    const port = vi.fn<PayWithToken>();
+    const call = (await connect({ readSong, payWithToken: port })).callTool({ name, arguments: args as Record<string, unknown> });
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(field) });
+    expect(readSong).not.toHaveBeenCalled();
+    expect(port).not.toHaveBeenCalled();
+  });
+
+  it('answers a call without arguments to a tool that requires them with -32602', async () => {
+    await expect((await connect()).callTool({ name: 'agent_image' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 });
 
@@ -85,14 +107,29 @@ describe('MCP tools of the generation surface: the token-paid music tool', () =>
     expect(result.structuredContent).toEqual({ songId: 's1' });
   });
 
-  it('keeps the catalog rule that custom_mode needs lyrics, before any token is used', async () => {
+  it('keeps the catalog rule that custom_mode needs lyrics, before any token is used (-32602)', async () => {
     const port = vi.fn<PayWithToken>();
-    const result = await (await connect({ payWithToken: port })).callTool({
+    const call = (await connect({ payWithToken: port })).callTool({
       name: 'create_music_with_token',
       arguments: { prompt: 'x', custom_mode: true, token: 't' },
     });
-    expect(result.isError).toBe(true);
+    await expect(call).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/lyrics/) });
     expect(port).not.toHaveBeenCalled();
+  });
+
+  it('answers a refused payment as a tool execution error (isError: true), not a JSON-RPC error', async () => {
+    const port = vi.fn<PayWithToken>(async () => ({ isError: true, content: [{ type: 'text', text: 'insufficient_balance' }] }));
+    const result = await (await connect({ payWithToken: port })).callTool({ name: 'create_music_with_token', arguments: { prompt: 'x', token: 't' } });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'insufficient_balance' }] });
+  });
+
+  it('answers a port that throws with a tool error that does not carry the thrown message', async () => {
+    const port = vi.fn<PayWithToken>(async () => {
+      throw new Error('ResourceNotFoundException: table jobs-secret-name');
+    });
+    const result = await (await connect({ payWithToken: port })).callTool({ name: 'create_music_with_token', arguments: { prompt: 'x', token: 't' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).not.toContain('jobs-secret-name');
   });
 
   it('refuses with a tool error when no token issuer is configured (the default port)', async () => {
