@@ -45,6 +45,8 @@ export interface JobRecord {
   expiresAt: number;
 }
 
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class JobStore {
   constructor(
     private readonly table = storeConfig().jobsTable,
@@ -66,7 +68,12 @@ export class JobStore {
     return { Update: this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` }) };
   }
 
+  /**
+   * An id that is not a UUID (the only ids purchase mints) is unknown without a read: DynamoDB refuses a key over
+   * 2048 bytes with a ValidationException, which would answer a poll of a hostile id with a 5xx.
+   */
   async get(jobId: string): Promise<JobRecord | undefined> {
+    if (!JOB_ID.test(jobId)) return undefined;
     const out = await documentClient().send(new GetCommand({ TableName: this.table, Key: { jobId }, ConsistentRead: true }));
     const item = out.Item as JobRecord | undefined;
     if (item && item.expiresAt * 1000 < this.now().getTime()) return undefined;

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
 
 export interface GatewayOptions {
@@ -29,12 +29,20 @@ export interface Gateway {
 }
 
 const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
+/**
+ * API Gateway (HTTP API) refuses a request whose request line and header values exceed 10240 bytes. Node counts
+ * header names too, so the local limit binds a little earlier, never later.
+ */
+const MAX_HEADER_BYTES = 10_240;
+/** How long a refused request may go on uploading before its socket is closed anyway (nginx's `lingering_time`). */
+const LINGER_MS = 30_000;
+const NOT_FOUND = { status: 404, message: 'Not Found' } as const;
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Lambda's synchronous invocation payload limit (6 MB) binds before the HTTP API's (10 MB).
   const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024;
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     void (async () => {
       await options.ready;
       await serve(req, res);
@@ -44,14 +52,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       else res.destroy();
     });
   });
+  server.on('clientError', refuseUnparsed);
 
   const bySpecificity = [...options.routes].sort((a, b) => parameters(a.path) - parameters(b.path));
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://local');
+    const url = URL.parse(req.url ?? '/', 'http://local');
+    if (!url) return refuse(req, res, NOT_FOUND);
     const method = (req.method ?? 'GET').toUpperCase();
     if (method === 'GET' && url.pathname.startsWith('/assets/') && options.assets) {
-      const asset = await options.assets(decodeURIComponent(url.pathname.slice('/assets/'.length)));
-      if (!asset) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
+      const asset = await readAsset(options.assets, url.pathname.slice('/assets/'.length));
+      if (!asset) return refuse(req, res, NOT_FOUND);
       return send(res, 200, { 'content-type': asset.contentType, 'cache-control': 'public, max-age=86400' }, Buffer.from(asset.body));
     }
     let route: RouteDef | undefined;
@@ -66,16 +76,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         break;
       }
     }
-    if (!route || !params) return send(res, 404, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Not Found' }));
+    if (!route || !params) return refuse(req, res, NOT_FOUND);
 
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > maxBody) return send(res, 413, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Request Entity Too Large' }));
-      chunks.push(chunk as Buffer);
-    }
-    const raw = Buffer.concat(chunks);
+    const raw = await readBody(req, maxBody);
+    if (!raw) return refuse(req, res, { status: 413, message: 'Request Entity Too Large' });
     const event = buildEvent(req, url, method, route, params, raw);
     let result: unknown;
     try {
@@ -105,6 +109,74 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       }),
   };
+}
+
+/** A key that does not decode, or an asset that cannot be read (a directory, say), is no asset: 404 as S3 answers. */
+async function readAsset(assets: NonNullable<GatewayOptions['assets']>, encodedKey: string) {
+  try {
+    return await assets(decodeURIComponent(encodedKey));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The body, or null once it passes `limit`. Past the limit the rest is read and discarded rather than the request
+ * destroyed (as leaving a `for await` over it would): a socket closed with unread bytes is reset, and a client still
+ * uploading would see ECONNRESET instead of the 413.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      req.off('data', onData);
+      req.resume();
+      resolveBody(null);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolveBody(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => reject(new Error('the client closed the request before its body ended')));
+  });
+}
+
+/**
+ * Answers without the function. A request whose body is still coming (and any 413) is answered with
+ * `Connection: close`: the answer is written in full at once, but the socket ends only once the client has sent the
+ * rest of its request (bounded by LINGER_MS), so the status is what it reads rather than a reset.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, answer: { status: number; message: string }): void {
+  const body = JSON.stringify({ message: answer.message });
+  if (req.complete && answer.status !== 413) return send(res, answer.status, { 'content-type': 'application/json' }, body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close' });
+  res.write(body);
+  if (req.complete) return void res.end();
+  const linger = setTimeout(() => res.destroy(), LINGER_MS).unref();
+  const finish = () => (clearTimeout(linger), res.end());
+  req.once('end', finish).once('close', finish).resume();
+}
+
+/**
+ * A request Node's parser refused (headers over MAX_HEADER_BYTES, a malformed request line): a JSON answer with
+ * `Connection: close`, then the same lingering close as `refuse` — the parser discards what the client still sends.
+ */
+const refused = new WeakSet<Socket>();
+function refuseUnparsed(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (refused.has(socket)) return; // the errored parser reports again for each further chunk it discards
+  refused.add(socket);
+  if (!socket.writable) return void socket.destroy();
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const body = JSON.stringify({ message: reason });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(linger));
 }
 
 function buildEvent(req: IncomingMessage, url: URL, method: string, route: RouteDef, params: Record<string, string>, raw: Buffer) {
