@@ -19,6 +19,8 @@ import type { PaymentReceipt } from '../payments/types.js';
 import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/runs.js';
 import { logger } from '../shared/logger.js';
+import { count, countPaid } from '../shared/metrics.js';
+import { METRIC_NAMES } from '../shared/metric-names.js';
 import { AgentInputError } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './registry.js';
 import { usdcNumber } from './money.js';
@@ -92,6 +94,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   const settlement = await deps.settle(payment, { deadline: request.deadline });
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
+    count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
     if (settlement.type === 'unknown-outcome') {
       // Money may have moved: the lock stays (the authorization can never pay twice) and the result is withheld.
       try {
@@ -112,6 +115,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
 
   // Money has moved: record it with the result; the buyer gets the result whatever the record does.
   const { receipt } = settlement;
+  countPaid(agent.slug, payment.amount);
   try {
     await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.runs.doneItem(run.runId, receipt.transaction, result));
   } catch (error) {

@@ -24,6 +24,8 @@ import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js
 import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
+import { count, countPaid } from '../shared/metrics.js';
+import { METRIC_NAMES } from '../shared/metric-names.js';
 
 export interface PurchaseDeps {
   jobs: Pick<JobStore, 'get' | 'reserveItem' | 'queueItem' | 'voidItem'>;
@@ -81,6 +83,7 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
   const settlement = await deps.settle(payment, { deadline: input.deadline });
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
+    count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
     if (settlement.type === 'unknown-outcome' && payment.kind === 'x402') {
       log.error('settlement outcome unknown; the sweeper reconciles the job against the chain', { reason: settlement.reason });
       return { type: 'accepted', job };
@@ -100,6 +103,7 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
 
   // From here on money has moved: record, start, and answer whatever a dependency does.
   const { receipt } = settlement;
+  countPaid(job.product, payment.amount);
   try {
     await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.jobs.queueItem(job.jobId, receipt.transaction));
     Object.assign(job, { status: 'queued', transaction: receipt.transaction });

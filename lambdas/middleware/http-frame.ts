@@ -5,6 +5,7 @@
  */
 import { UnsupportedApiVersionError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
+import { metricsFlush } from '../shared/metrics.js';
 import type { HttpMiddleware, HttpRequest, SurfaceFrame } from './types.js';
 
 export function apiVersion(surface: SurfaceFrame): HttpMiddleware {
@@ -34,7 +35,10 @@ export function httpErrors(surface: SurfaceFrame): HttpMiddleware {
   return { name: 'httpErrors', onError };
 }
 
-/** Both frame middlewares, outermost first: `.use(frame(GENERATION))`. */
+/**
+ * The frame middlewares, outermost first: `.use(frame(GENERATION))`. Metrics sit outside the other two, so they count
+ * the status as sent (402s and 429s, from any presenter or handler) and flush the invocation's counts last.
+ */
 export function frame(surface: SurfaceFrame): HttpMiddleware[] {
-  return [apiVersion(surface), httpErrors(surface)];
+  return [metricsFlush(), apiVersion(surface), httpErrors(surface)];
 }

@@ -2,9 +2,17 @@
 import { markCompleted } from './tasks.js';
 import { taskDeps } from './deps.js';
 import { retryingTransient } from './transient.js';
+import { flushMetrics } from '../shared/metrics.js';
 
 // Built (and the configuration checked) at cold start, not on the first task.
 const deps = taskDeps();
 
 // A throttled or unavailable dependency is a TransientRenderError: the state machine retries it with back-off.
-export const handler = (input: Parameters<typeof markCompleted>[1]) => retryingTransient(() => markCompleted(deps, input));
+// Whatever the invocation counted is written as it ends (lambdas/shared/metrics.ts).
+export const handler = async (input: Parameters<typeof markCompleted>[1]) => {
+  try {
+    return await retryingTransient(() => markCompleted(deps, input));
+  } finally {
+    flushMetrics();
+  }
+};

@@ -1,6 +1,7 @@
 /** Scheduled Lambda: the sweeper of jobs and paid agent runs (see sweeper.ts). */
 import { sweep } from './sweeper.js';
 import { sweepDeps } from './sweep-deps.js';
+import { flushMetrics } from '../shared/metrics.js';
 
 /** Jobs untouched for this long are looked at; renders update their job when they start and end. */
 export const IDLE_SECONDS = 120;
@@ -8,4 +9,11 @@ export const IDLE_SECONDS = 120;
 // Built (and the configuration checked) at cold start.
 const deps = sweepDeps();
 
-export const handler = async () => sweep(deps, IDLE_SECONDS);
+// The sweep's counts (voided, reconciled, stuck) are written as the invocation ends.
+export const handler = async () => {
+  try {
+    return await sweep(deps, IDLE_SECONDS);
+  } finally {
+    flushMetrics();
+  }
+};

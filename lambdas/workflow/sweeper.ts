@@ -1,12 +1,16 @@
 /**
  * The sweeper keeps two promises:
- * - "a settled payment always has a job row and a receipt row": a job still `reserved` well after its payment was
- *   locked means the process died (or storage failed) between settling and recording. The chain decides: if the
- *   authorization was used, the receipt is recorded and the job queued; if not, the job is voided and the nonce
- *   released. It waits RESERVED_GRACE_SECONDS, past any settlement still in flight. A token job is never delivered
- *   from `reserved`: the issuer has no status lookup, so the ledger says whether the charge was ever sent — never
- *   (`locked`): void the job and release the token; sent (`charging`, outcome unknown): void the job and keep the
- *   token locked (`uncertain`), the same rule as a charge of unknown outcome at purchase time.
+ * - "a settled payment always has a job row and a receipt row": a job still `reserved` after its request had time to
+ *   record it means the settlement's outcome was unknown at the deadline, or the process died (or storage failed)
+ *   between settling and recording. The chain decides, at every sweep from RESERVED_RECONCILE_SECONDS on: once the
+ *   authorization is used, the receipt is recorded and the job queued and started, so a transfer that lands late
+ *   starts its job at the next sweep. Voiding waits longer: an unused authorization is voided (the nonce released)
+ *   only once the request that reserved it is over (RESERVED_GRACE_SECONDS) and the authorization can no longer be
+ *   used (its validBefore). A token job is never delivered from `reserved`, and is only looked at after
+ *   RESERVED_GRACE_SECONDS (its charge may be in flight until then): the issuer has no status lookup, so the ledger
+ *   says whether the charge was ever sent — never (`locked`): void the job and release the token; sent (`charging`,
+ *   outcome unknown): void the job and keep the token locked (`uncertain`), the same rule as a charge of unknown
+ *   outcome at purchase time.
  * - "a job always ends completed or failed": a durable job (queued or processing) that has not moved for a while
  *   gets its execution started (idempotent by the job-id name); if an execution with its name already ended
  *   without marking the job, the job is failed.
@@ -16,12 +20,27 @@
  *   never released).
  */
 import type { JobRecord, JobStore } from '../store/jobs.js';
-import type { PaymentLedger } from '../store/ledger.js';
+import { PurchaseConflictError, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
+import { count } from '../shared/metrics.js';
+import { METRIC_NAMES } from '../shared/metric-names.js';
 
+/** A reserved job's request is over by then (routes time out at 30 s): an unused authorization may be voided after. */
 export const RESERVED_GRACE_SECONDS = 600;
+/**
+ * How old a reserved job must be before the chain is asked whether its authorization was used. The request that
+ * reserved it records its own receipt (with the transaction hash) as soon as the transfer's receipt arrives: a
+ * block or two on Base (2 s each), then one DynamoDB transaction, so 10 s leaves the usual case to the request.
+ * A slower receipt (the request waits up to its 30 s time-out) races the sweeper harmlessly: both record with the
+ * same transaction — the ledger row settled on condition it exists (PaymentLedger.markSettled) together with the
+ * job queued on condition it is still `reserved` (JobStore.queueItem) — so exactly one lands and the other fails
+ * whole; the request then leaves the start to the sweeper, the sweeper skips a job the request recorded, and an
+ * execution is named by its job id, so it starts once. The only cost of the sweeper winning: the receipt says
+ * `reconciled` instead of the hash.
+ */
+export const RESERVED_RECONCILE_SECONDS = 10;
 /** Runs end within their function's 30 s timeout; one untouched for this long will not be touched by it again. */
 export const RUN_IDLE_SECONDS = 120;
 
@@ -60,6 +79,11 @@ export interface SweepResult {
   runsWaiting: string[];
 }
 
+/**
+ * One sweep. `idleSeconds`: how long a queued or processing job goes untouched before its execution is checked;
+ * `reservedGraceSeconds`: how old a reserved job must be before it may be voided (a reserved job is reconciled
+ * from RESERVED_RECONCILE_SECONDS on, or from this grace if shorter); `runIdleSeconds`: the same for open runs.
+ */
 export async function sweep(
   deps: SweepDeps,
   idleSeconds: number,
@@ -69,8 +93,9 @@ export async function sweep(
   const now = (deps.now ?? (() => new Date()))().getTime();
   const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [], runsSettled: [], runsUnknown: [], runsWaiting: [] };
 
-  for (const job of await deps.jobs.listStale(new Date(now - reservedGraceSeconds * 1000), ['reserved'])) {
-    await guarded({ jobId: job.jobId }, () => reconcile(deps, job, result, now));
+  const reconcileAfter = Math.min(RESERVED_RECONCILE_SECONDS, reservedGraceSeconds);
+  for (const job of await deps.jobs.listStale(new Date(now - reconcileAfter * 1000), ['reserved'])) {
+    await guarded({ jobId: job.jobId }, () => reconcile(deps, job, result, now, reservedGraceSeconds));
   }
   for (const job of await deps.jobs.listStale(new Date(now - idleSeconds * 1000))) {
     await guarded({ jobId: job.jobId }, () => resume(deps, job, result));
@@ -83,12 +108,22 @@ export async function sweep(
   }
   const touched = Object.values(result).reduce((n, ids) => n + ids.length, 0);
   if (touched > 0) logger.info('sweep done', { ...result });
+  // Zeros too: every sweep is a data point, so an alarm on JobsStuck sees the sweeper alive.
+  count(METRIC_NAMES.jobsVoided, result.voided.length);
+  count(METRIC_NAMES.jobsReconciled, result.reconciled.length);
+  count(METRIC_NAMES.jobsStuck, result.failed.length);
   return result;
 }
 
-async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, now: number): Promise<void> {
+async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, now: number, graceSeconds: number): Promise<void> {
   if (!job.nonceKey) return;
+  // Rows from the index always carry updatedAt (its sort key); one without is treated as long over.
+  const requestOver = !job.updatedAt || now - Date.parse(job.updatedAt) >= graceSeconds * 1000;
   if (job.paymentKind === 'token') {
+    if (!requestOver) {
+      result.running.push(job.jobId);
+      return;
+    }
     const sent = (await deps.ledger.state(job.nonceKey)) === 'charging';
     const reason = sent ? 'the token charge was not confirmed' : 'the token was never charged';
     await deps.ledger.markFailed(job.nonceKey, reason, sent ? 'may-have-moved' : 'nothing-moved', deps.jobs.voidItem(job.jobId, reason));
@@ -97,12 +132,20 @@ async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, n
   }
   if (await deps.authorizationUsed(job.nonceKey)) {
     const transaction = job.transaction ?? RECONCILED_TRANSACTION;
-    await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
+    try {
+      await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
+    } catch (error) {
+      if (!(error instanceof PurchaseConflictError)) throw error;
+      // The job (or its lock) changed since it was listed: usually its request recorded the receipt meanwhile and
+      // starts the execution itself. A job still reserved is listed again next sweep, so a lasting cause shows.
+      logger.warn('reserved job changed while reconciling; left to its request', { jobId: job.jobId, error: error.message });
+      return;
+    }
     result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);
     result.started.push(job.jobId);
-  } else if (job.validBefore !== undefined && now < job.validBefore * 1000) {
-    // Not used yet, but a transfer still in flight could land until the authorization expires: decide after that.
+  } else if (!requestOver || (job.validBefore !== undefined && now < job.validBefore * 1000)) {
+    // Not used yet, but a transfer in flight could land until the authorization expires: decide after that.
     result.running.push(job.jobId);
   } else {
     const reason = 'settlement was not confirmed';

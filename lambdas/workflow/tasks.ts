@@ -15,6 +15,7 @@ import {
 import type { JobStore } from '../store/jobs.js';
 import { GENERIC_FAILURE } from '../jobs/views.js';
 import { logger } from '../shared/logger.js';
+import { countRender, wanted as metricsWanted } from '../shared/metrics.js';
 
 export interface TaskDeps {
   jobs: Pick<JobStore, 'get' | 'markProcessing' | 'complete' | 'fail'>;
@@ -98,10 +99,11 @@ export async function storeAsset(
 
 export async function markCompleted(
   deps: TaskDeps,
-  input: ExecutionInput & { stored: { assets: Partial<Record<OutputRole, string>>; metadata: RenderMetadata } },
+  input: ExecutionInput & { stored: { assets: Partial<Record<OutputRole, string>>; metadata: RenderMetadata }; render?: RenderState },
 ): Promise<{ status: 'completed' }> {
   const moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
   if (!moved) logger.warn('job was already final when marking completed', { jobId: input.jobId });
+  else await countRenderEnd(deps, input, 'completed');
   return { status: 'completed' };
 }
 
@@ -116,8 +118,25 @@ export async function markFailed(
 ): Promise<{ status: 'failed'; error: string }> {
   const message = buyerMessage(input.error, input.render);
   logger.warn('job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
-  await deps.jobs.fail(input.jobId, message, ['queued', 'processing']);
+  if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'])) await countRenderEnd(deps, input, 'failed');
   return { status: 'failed', error: message };
+}
+
+/**
+ * RendersCompleted / RendersFailed per product and provider (the job's, as purchase recorded it), and for a completed
+ * job RenderSeconds: from purchase (`createdAt`) to the asset (`updatedAt`, just written), the buyer's wait. Counted
+ * only by the task that moved the job, so a retried task counts once; a failed read only loses the metric.
+ */
+async function countRenderEnd(deps: TaskDeps, input: ExecutionInput & { render?: RenderState }, outcome: 'completed' | 'failed'): Promise<void> {
+  if (!metricsWanted()) return;
+  try {
+    const job = await deps.jobs.get(input.jobId);
+    const provider = job?.provider ?? input.render?.provider ?? 'unknown';
+    const seconds = job ? (Date.parse(job.updatedAt) - Date.parse(job.createdAt)) / 1000 : undefined;
+    countRender(outcome, { product: input.product, provider }, seconds);
+  } catch (error) {
+    logger.warn('render metrics not counted', { jobId: input.jobId, error: (error as Error).message });
+  }
 }
 
 /** Only render errors carry a message meant for the buyer; anything else gets the generic one. */

@@ -21,6 +21,8 @@ import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
+import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import type { SweepResult } from '../../lambdas/workflow/sweeper.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,6 +38,11 @@ export interface EmbeddedOptions {
   blockingWaitMs?: number;
   /** Seconds a render state machine waits between checks (local runs shorten the synthesised waits). */
   renderWaitMs?: number;
+  /**
+   * Ms between the end of one sweep and the start of the next (default 10 s; 0: only the start-up sweep). On AWS an
+   * EventBridge rule runs the sweeper every few minutes; locally a shorter interval costs nothing.
+   */
+  sweepIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -51,6 +58,8 @@ export interface RuntimeInfo {
   /** The local agent-payment token issuer (JWKS, charge; mint and fund from loopback). */
   tokenIssuerUrl: string;
 }
+
+const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 
 export interface EmbeddedRuntime {
   info: RuntimeInfo;
@@ -154,9 +163,24 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     markReady();
 
     // Executions do not outlive the process: restart the unfinished jobs of an earlier run.
-    const { sweepNow } = await import('./sweep-now.js');
+    const { sweepNow, startPeriodicSweep } = await import('./sweep-now.js');
     const swept = await sweepNow();
     if (swept.started.length) log(`[local] resumed ${swept.started.length} unfinished job(s) from the last run`);
+    // Then as the schedule runs it on AWS: an invocation of the sweeper function's own instances (its policy applies).
+    const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+    if (sweepIntervalMs > 0) {
+      const sweeper = functions.get(SWEEPER.id);
+      const schedule = startPeriodicSweep(
+        async () => {
+          const result = (await sweeper.invoke(scheduledEvent())) as SweepResult;
+          const summary = sweepSummary(result);
+          if (summary) log(`[local] sweep (${SWEEPER.id}): ${summary}`);
+        },
+        sweepIntervalMs,
+        (error) => log(`[local] scheduled sweep failed: ${error.message}`),
+      );
+      stops.push(() => schedule.stop());
+    }
 
     const info: RuntimeInfo = {
       ...Object.fromEntries(servedSurfaces().map((surface) => [surface.urlKey, gateways[surface.id].url])),
@@ -176,6 +200,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     await stopAll();
     throw error;
   }
+}
+
+/** What EventBridge sends a scheduled target (the sweeper reads none of it). */
+function scheduledEvent() {
+  return { version: '0', 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), detail: {} };
+}
+
+/** The changes a sweep made, e.g. `reconciled 1, started 1`; empty when it only looked. */
+function sweepSummary(result: SweepResult): string {
+  const changes = ['reconciled', 'started', 'voided', 'failed', 'runsSettled', 'runsUnknown'] as const;
+  return changes
+    .filter((key) => result[key].length > 0)
+    .map((key) => `${key} ${result[key].length}`)
+    .join(', ');
 }
 
 async function createTables(

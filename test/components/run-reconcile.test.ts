@@ -26,7 +26,8 @@ let stateDir: string;
 
 beforeAll(async () => {
   stateDir = mkdtempSync(join(tmpdir(), 'run-reconcile-'));
-  runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, renderWaitMs: 100 });
+  // This file sweeps by hand and asserts each sweep's result: no scheduled sweeps (prompt-reconcile.test.ts has them).
+  runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, renderWaitMs: 100, sweepIntervalMs: 0 });
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RESERVED_GRACE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
+import { RESERVED_RECONCILE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
 import type { LedgerItem, LockState } from '../../../lambdas/store/ledger.js';
 
@@ -36,11 +36,11 @@ function deps(jobs: JobRecord[], over: Partial<SweepDeps> = {}) {
 }
 
 describe('Sweeper: a settled payment always has a job row and a receipt row', () => {
-  it('looks for reserved jobs older than the grace period', async () => {
+  it('looks for reserved jobs older than the short reconcile grace (voiding waits longer; sweep-reserved-promptly.test.ts)', async () => {
     const now = new Date('2026-11-22T12:00:00Z');
     const d = deps([], { now: () => now });
     await sweep(d, 120);
-    expect(d.jobs.listStale).toHaveBeenCalledWith(new Date(now.getTime() - RESERVED_GRACE_SECONDS * 1000), ['reserved']);
+    expect(d.jobs.listStale).toHaveBeenCalledWith(new Date(now.getTime() - RESERVED_RECONCILE_SECONDS * 1000), ['reserved']);
   });
 
   it('records the receipt with the queued job and starts a reserved job whose authorization the chain shows as used', async () => {

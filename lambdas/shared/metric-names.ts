@@ -1,0 +1,46 @@
+/**
+ * The custom metrics of the service: one namespace, one name per fact. Functions emit them in Embedded Metric
+ * Format (Powertools Metrics, or a plain EMF line as lambdas/payments/gas-metric.ts does); lib/monitoring.ts alarms
+ * on and graphs the same constants, so a renamed metric cannot silently leave its alarm watching nothing.
+ *
+ * Dimensions are the emitter's choice (Powertools adds `service`; per-product metrics add METRIC_DIMENSIONS.product):
+ * the alarms and graphs read these metrics with Metrics Insights over the whole namespace, so every dimension set
+ * counts. The one exception is the gas balance, whose dimension set is fixed by gas-metric.ts.
+ */
+export const METRIC_NAMESPACE = 'Paycall';
+
+export const METRIC_NAMES = {
+  /** A settlement refused or failed before any money moved (count). */
+  settlementFailed: 'SettlementFailed',
+  /** A settlement whose outcome is unknown: the transaction may land later (count). */
+  settlementUnknownOutcome: 'SettlementUnknownOutcome',
+  /** A paid request served (count, per product). */
+  paidRequests: 'PaidRequests',
+  /** Money taken, in USDC base units (6 decimals), per product. */
+  revenueBaseUnits: 'RevenueBaseUnits',
+  rendersCompleted: 'RendersCompleted',
+  rendersFailed: 'RendersFailed',
+  /** From submit to stored asset, per product (seconds). */
+  renderSeconds: 'RenderSeconds',
+  http402: 'Http402',
+  http429: 'Http429',
+  /** Reserved jobs voided because their payment never landed (count). */
+  jobsVoided: 'JobsVoided',
+  /** Reserved jobs whose payment landed late and that were queued by the sweeper (count). */
+  jobsReconciled: 'JobsReconciled',
+  /** Jobs the sweeper failed because they stayed open past their product's limit (count). */
+  jobsStuck: 'JobsStuck',
+  /** Native gas balance of a settlement key, in wei (lambdas/payments/gas-metric.ts). */
+  settlerGasWei: 'SettlerGasWei',
+  /** 1 when a settlement key is below its floor and takes no settlement (lambdas/payments/gas-metric.ts). */
+  settlerBelowFloor: 'SettlerBelowFloor',
+} as const;
+
+export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
+
+export const METRIC_DIMENSIONS = {
+  /** The product id (lambdas/products/catalog.ts) of per-product metrics. */
+  product: 'product',
+  /** The settlement key's address, the only dimension of the gas metrics. */
+  settler: 'Settler',
+} as const;
