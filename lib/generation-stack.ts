@@ -28,6 +28,7 @@ import { servedSurfaces } from '../lambdas/surfaces/surface.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
 import { createTables, type Tables } from './storage.js';
 import { createAssetDelivery } from './assets.js';
+import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FFMPEG_TASKS, FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
 import { ProductWorkflow } from './workflow.js';
@@ -63,6 +64,8 @@ export class GenerationStack extends Stack {
   readonly functions: Record<string, NodejsFunction>;
   /** Synthesised logical id of each AWS::Lambda::Function → what it runs. */
   readonly functionEntries: Record<string, FunctionEntry>;
+  /** Alarms (all to one SNS topic) and the dashboard (lib/monitoring.ts). */
+  readonly monitoring: Monitoring;
   /** The settlement key secret (self mode), imported by name. */
   readonly settlerKeySecret?: secretsmanager.ISecret;
   private readonly tokenSellerKey?: secretsmanager.ISecret;
@@ -109,6 +112,12 @@ export class GenerationStack extends Stack {
     if (!generationApi) throw new Error('the generation surface has no routes');
     this.api = generationApi;
     this.sweeper(factory, startEnv);
+    this.monitoring = createMonitoring(this, {
+      stateMachines: this.stateMachines,
+      functions: this.functions,
+      tables: { ...this.tables },
+      settlerGasFloorWei: config.settlerGasFloorWei,
+    });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
   }
 

@@ -17,7 +17,7 @@
  *   Mark completed  in {jobId, product, render, stored}   out discarded
  *   Mark failed     in {jobId, product, error: {Error, Cause}}  out discarded
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -37,6 +37,9 @@ export const WORKFLOW_STATES = {
   succeeded: 'Job completed',
   failed: 'Job failed',
 } as const;
+
+/** The log group prefix AWS recommends for state machine logs (see the log group below). */
+export const VENDED_LOGS_PREFIX = '/aws/vendedlogs/states/';
 
 /** Error names the workflow produces or retries on. */
 export const WORKFLOW_ERRORS = {
@@ -199,6 +202,9 @@ export class ProductWorkflow extends Construct {
     const definition = submit.next(wait).next(check).next(finished);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
+      // Step Functions delivers logs through CloudWatch vended logs: under this prefix it needs no log-group resource
+      // policy, which otherwise grows with every state machine until it hits the account's 5 KB policy limit.
+      logGroupName: `${VENDED_LOGS_PREFIX}${Stack.of(this).stackName}-${id}`,
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });

@@ -6,9 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { fetchFrom, freshBuyer, runtime, transfersFrom, usdcBalance } from '../support/buyer.js';
 import { challengeOf, signedHeader } from '../support/sign.js';
 
-const IP = '127.0.0.12';
+// Every request of this file from its own loopback address: the probe limit (20 unpaid a minute per client, refused
+// payments included) is the subject of its own tests below, not a budget the other tests share.
+let sent = 0;
+const nextIp = () => `127.0.12.${(sent++ % 250) + 1}`;
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetchFrom(IP)(`${runtime().baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  fetchFrom(nextIp())(`${runtime().baseUrl}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
 
 describe('Payment challenge (402)', () => {
   it.each([
@@ -61,7 +64,7 @@ describe('Payment challenge (402)', () => {
   it('refuses a payment signed for another amount with 402 and moves no money', async () => {
     const info = runtime();
     const buyer = await freshBuyer();
-    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     challenge.accepts[0] = { ...challenge.accepts[0], amount: '1', maxAmountRequired: '1' } as never;
     const header = await signedHeader(buyer.privateKey, challenge);
     const before = await usdcBalance(buyer.address);
@@ -76,7 +79,7 @@ describe('Never charged: a paid request that fails validation (422)', () => {
   it('answers 422 detail[] of {loc, msg, type}, charges nothing, and the same authorization still pays a valid request', async () => {
     const info = runtime();
     const buyer = await freshBuyer();
-    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     const header = await signedHeader(buyer.privateKey, challenge);
     const before = await usdcBalance(buyer.address);
 
@@ -107,7 +110,7 @@ describe('One authorization pays for at most one job', () => {
   it('concurrent replays of one payment create exactly one job and one transfer', async () => {
     const info = runtime();
     const buyer = await freshBuyer();
-    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     const header = await signedHeader(buyer.privateKey, challenge);
     const before = await usdcBalance(buyer.address);
 
@@ -152,7 +155,7 @@ describe('X-Idempotency-Key', () => {
     const before = await usdcBalance(buyer.address);
     // Each request carries its own fresh authorization, as independent client retries would.
     const headers = await Promise.all(
-      Array.from({ length: 4 }, async () => signedHeader(buyer.privateKey, await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`))),
+      Array.from({ length: 4 }, async () => signedHeader(buyer.privateKey, await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`))),
     );
     const responses = await Promise.all(headers.map((h) => post('/agent/image', body, { 'PAYMENT-SIGNATURE': h, 'X-Idempotency-Key': key })));
     expect(responses.map((r) => r.status)).toEqual([202, 202, 202, 202]);
@@ -162,7 +165,7 @@ describe('X-Idempotency-Key', () => {
 
     // A later resend by the payer (with a newly signed authorization, as a client retry makes) returns the original
     // response uncharged; an unpaid resend is answered as unpaid: the paid answer is the payer's alone (issue 11, 1).
-    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     const resend = await post('/agent/image', body, { 'PAYMENT-SIGNATURE': await signedHeader(buyer.privateKey, challenge), 'X-Idempotency-Key': key });
     expect(resend.status).toBe(202);
     expect((await resend.json()).jobId).toBe(bodies[0].jobId);
@@ -176,7 +179,7 @@ describe('X-Idempotency-Key', () => {
     const info = runtime();
     const key = `mismatch-${Date.now()}`;
     const buyer = await freshBuyer();
-    const challenge = await challengeOf(fetchFrom(IP), `${info.baseUrl}/agent/image`);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     const sign = () => signedHeader(buyer.privateKey, challenge); // a fresh authorization (nonce) each time
     const first = await post('/agent/image', '{"prompt":"one"}', { 'PAYMENT-SIGNATURE': await sign(), 'X-Idempotency-Key': key });
     expect(first.status).toBe(202);
@@ -211,7 +214,7 @@ describe('Versioning: Service-API-Version', () => {
     const ok = await post('/agent/image', '{}', { 'Service-API-Version': '1' });
     expect(ok.status).toBe(402);
     for (const path of ['/api/songs/x', '/agent/video/x', '/agent/image/x']) {
-      const r = await fetchFrom(IP)(`${info.baseUrl}${path}`);
+      const r = await fetchFrom(nextIp())(`${info.baseUrl}${path}`);
       expect(r.headers.get('service-api-version')).toBe('1');
     }
   });

@@ -1,0 +1,248 @@
+/**
+ * What an operator watches: alarms on everything that loses money or jobs, all sent to one SNS topic (AlarmTopic),
+ * and one dashboard (PaycallDashboard) with paid calls, revenue, render latency per product and every alarm.
+ *
+ * - Lambda: one alarm per function on `errors + throttles`, not one expression over all of them: a metric-math alarm
+ *   reads at most 10 metrics (there are ~40 functions), the alarm's name then says which function broke, and the
+ *   functions do not share a normal level (a workflow task throws on purpose for a transient provider problem and
+ *   the state machine retries it; a route never should). One alarm per function rather than two keeps the stack
+ *   well under CloudFormation's 500 resources.
+ * - Custom metrics (lambdas/shared/metric-names.ts) are read with Metrics Insights over the whole `Paycall`
+ *   namespace, so the alarm counts an event whatever dimensions its emitter adds (Powertools adds `service`).
+ */
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
+import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, type MetricName } from '../lambdas/shared/metric-names.js';
+import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+
+export interface MonitoringProps {
+  stateMachines: Record<ProductId, sfn.IStateMachine>;
+  /** Functions by route/task id (and SWEEPER.id). */
+  functions: Record<string, lambda.IFunction>;
+  tables: Record<string, dynamodb.ITable>;
+  /** A settlement key below this (wei, decimal string) takes no settlement (StackConfig.settlerGasFloorWei). */
+  settlerGasFloorWei: string;
+}
+
+export interface Monitoring {
+  topic: sns.Topic;
+  alarms: cloudwatch.Alarm[];
+  dashboard: cloudwatch.Dashboard;
+}
+
+const PERIOD = Duration.minutes(5);
+
+/**
+ * The gas alarm fires at this multiple of the floor: while the key still settles, leaving time to fund it (at the
+ * floor itself the key already refuses settlements).
+ */
+export const GAS_ALARM_FLOOR_MULTIPLE = 2n;
+
+/**
+ * The DynamoDB operations the stores use (lambdas/store/): SystemErrors is published per operation, and an alarm
+ * may sum at most 10 metrics, so the alarm sums these six rather than every operation DynamoDB has.
+ */
+const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'] as dynamodb.Operation[];
+
+/** Metrics Insights over every dimension set of a custom metric: one series, the namespace-wide aggregate. */
+export function insightsQuery(stat: 'SUM' | 'MIN' | 'MAX' | 'AVG', name: MetricName, groupBy?: string): string {
+  return `SELECT ${stat}(${name}) FROM "${METRIC_NAMESPACE}"${groupBy ? ` GROUP BY ${groupBy}` : ''}`;
+}
+
+/** The gas balance exactly as lambdas/payments/gas-metric.ts emits it (dimension set [Settler]), lowest key first. */
+export const GAS_BALANCE_QUERY = `SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${METRIC_NAMESPACE}", ${METRIC_DIMENSIONS.settler})`;
+
+export function createMonitoring(scope: Construct, props: MonitoringProps): Monitoring {
+  const stack = Stack.of(scope);
+  const topic = alarmTopic(scope);
+  const action = new cloudwatchActions.SnsAction(topic);
+  const alarmsScope = new Construct(scope, 'Alarms');
+  const groups = { money: [] as cloudwatch.Alarm[], functions: [] as cloudwatch.Alarm[], tables: [] as cloudwatch.Alarm[] };
+
+  const alarm = (group: keyof typeof groups, id: string, description: string, options: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => {
+    const created = new cloudwatch.Alarm(alarmsScope, id, {
+      alarmName: `${stack.stackName}-${id}`,
+      alarmDescription: description,
+      evaluationPeriods: 1,
+      ...options,
+    });
+    created.addAlarmAction(action);
+    created.addOkAction(action);
+    groups[group].push(created);
+    return created;
+  };
+  // Counts of bad events: no data means none happened (AWS publishes Lambda, Step Functions and DynamoDB metrics
+  // only when there is activity), so missing data never breaches.
+  const count = (metric: cloudwatch.IMetric, threshold = 1) => ({
+    metric,
+    threshold,
+    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+  });
+  const sum = { statistic: cloudwatch.Stats.SUM, period: PERIOD };
+
+  for (const [product, machine] of Object.entries(props.stateMachines) as [ProductId, sfn.IStateMachine][]) {
+    const name = PRODUCTS[product].workflow.constructId;
+    alarm('money', `${name}ExecutionsFailed`, `A paid ${product} job's workflow failed: the buyer got a failed job.`, count(machine.metricFailed(sum)));
+    alarm('money', `${name}ExecutionsTimedOut`, `A ${product} workflow hit its whole-execution timeout: its job is left to the sweeper.`, count(machine.metricTimedOut(sum)));
+    alarm('money', `${name}ExecutionsAborted`, `A ${product} workflow was stopped by hand or by a deployment.`, count(machine.metricAborted(sum)));
+  }
+
+  const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
+  for (const [id, fn] of Object.entries(props.functions)) {
+    const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : 'route';
+    // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a
+    // look. Tasks throw TransientRenderError on purpose and the render task has reserved concurrency; the machine
+    // retries both, and a job that fails for good shows as ExecutionsFailed: only a backlog of them matters here.
+    const threshold = kind === 'task' ? 10 : 1;
+    const failures = new cloudwatch.MathExpression({
+      expression: 'errors + throttles',
+      usingMetrics: { errors: fn.metricErrors(sum), throttles: fn.metricThrottles(sum) },
+      label: `${id} errors + throttles`,
+      period: PERIOD,
+    });
+    alarm('functions', `${id}ErrorsOrThrottles`, `${id} (${kind}) failed with an unhandled error or was throttled ${threshold} time(s) in 5 minutes.`, count(failures, threshold));
+  }
+
+  for (const [key, table] of Object.entries(props.tables)) {
+    const name = pascal(key);
+    const throttled = new cloudwatch.MathExpression({
+      expression: 'reads + writes',
+      usingMetrics: { reads: table.metric('ReadThrottleEvents', sum), writes: table.metric('WriteThrottleEvents', sum) },
+      label: `${key} throttle events`,
+      period: PERIOD,
+    });
+    alarm('tables', `${name}TableThrottles`, `DynamoDB throttled requests to the ${key} table.`, count(throttled));
+    const systemErrors = table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, ...sum });
+    alarm('tables', `${name}TableSystemErrors`, `DynamoDB answered requests to the ${key} table with a 5xx.`, count(systemErrors));
+  }
+
+  const custom = (name: MetricName, label: string) =>
+    new cloudwatch.MathExpression({ expression: insightsQuery('SUM', name), label, period: PERIOD, usingMetrics: {} });
+  alarm(
+    'money',
+    'SettlementFailed',
+    'A settlement failed: a buyer authorized a payment that did not settle.',
+    count(custom(METRIC_NAMES.settlementFailed, 'settlements failed')),
+  );
+  alarm(
+    'money',
+    'SettlementUnknownOutcome',
+    'A settlement outcome is unknown: money may have moved without a job. The sweeper reconciles it; check that it did.',
+    count(custom(METRIC_NAMES.settlementUnknownOutcome, 'settlement outcomes unknown')),
+  );
+  alarm(
+    'money',
+    'JobsStuck',
+    "The sweeper failed a job that stayed open past its product's limit.",
+    count(custom(METRIC_NAMES.jobsStuck, 'jobs stuck')),
+  );
+  const gasThreshold = BigInt(props.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE;
+  alarm('money', 'SettlerGasLow', `A settlement key holds less than ${gasThreshold} wei of gas (its floor is ${props.settlerGasFloorWei}): fund it.`, {
+    metric: new cloudwatch.MathExpression({ expression: GAS_BALANCE_QUERY, label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
+    threshold: Number(gasThreshold),
+    comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    // The balance is published only when a settlement reads it. Silence means no settlement, hence no gas spent:
+    // keep the last state (a low key stays in ALARM until a reading after funding clears it) rather than ring on
+    // every quiet night (breaching) or forget a low key (notBreaching).
+    treatMissingData: cloudwatch.TreatMissingData.IGNORE,
+  });
+
+  const dashboard = createDashboard(scope, props, groups, gasThreshold);
+  new CfnOutput(scope, 'AlarmTopicArn', { value: topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });
+  return { topic, alarms: [...groups.money, ...groups.functions, ...groups.tables], dashboard };
+}
+
+/** Encrypted (a customer managed key: CloudWatch cannot publish to a topic under the AWS managed SNS key), TLS only. */
+function alarmTopic(scope: Construct): sns.Topic {
+  const key = new kms.Key(scope, 'AlarmTopicKey', { description: 'Encrypts the alarm topic', enableKeyRotation: true });
+  key.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      resources: ['*'],
+    }),
+  );
+  return new sns.Topic(scope, 'AlarmTopic', { displayName: 'Paycall alarms', masterKey: key, enforceSSL: true });
+}
+
+function createDashboard(
+  scope: Construct,
+  props: MonitoringProps,
+  groups: Record<'money' | 'functions' | 'tables', cloudwatch.Alarm[]>,
+  gasThreshold: bigint,
+): cloudwatch.Dashboard {
+  // `${LABEL}` keeps each series' own label: the product, from GROUP BY.
+  const byProduct = (stat: 'SUM' | 'AVG', name: MetricName) =>
+    new cloudwatch.MathExpression({ expression: insightsQuery(stat, name, METRIC_DIMENSIONS.product), label: '${LABEL}', period: PERIOD, usingMetrics: {} });
+  const total = (name: MetricName, label: string) =>
+    new cloudwatch.MathExpression({ expression: insightsQuery('SUM', name), label, period: PERIOD, usingMetrics: {} });
+  const graph = (title: string, left: cloudwatch.IMetric[], extra: Partial<cloudwatch.GraphWidgetProps> = {}) =>
+    new cloudwatch.GraphWidget({ title, left, width: 8, height: 6, ...extra });
+
+  // Latency from the workflow itself (always published) in seconds, beside the render time the tasks report.
+  const executionP90 = (Object.entries(props.stateMachines) as [ProductId, sfn.IStateMachine][]).map(
+    ([product, machine]) =>
+      new cloudwatch.MathExpression({
+        // Ids are per graph, not per expression: each product's needs its own.
+        expression: `ms_${product} / 1000`,
+        usingMetrics: { [`ms_${product}`]: machine.metricTime({ statistic: 'p90', period: PERIOD }) },
+        label: `${product} workflow p90`,
+        period: PERIOD,
+      }),
+  );
+
+  const dashboard = new cloudwatch.Dashboard(scope, 'PaycallDashboard', {
+    dashboardName: Stack.of(scope).stackName,
+    defaultInterval: Duration.days(1),
+  });
+  dashboard.addWidgets(
+    graph('Paid calls per product', [byProduct('SUM', METRIC_NAMES.paidRequests)]),
+    graph('Revenue per product (USDC base units, 1e6 = 1 USDC)', [byProduct('SUM', METRIC_NAMES.revenueBaseUnits)]),
+    graph('Render latency per product (seconds)', executionP90, { right: [byProduct('AVG', METRIC_NAMES.renderSeconds)], rightYAxis: { label: 'render seconds (avg)' } }),
+  );
+  dashboard.addWidgets(
+    graph('Settlements', [total(METRIC_NAMES.settlementFailed, 'failed'), total(METRIC_NAMES.settlementUnknownOutcome, 'unknown outcome')]),
+    graph('Renders', [total(METRIC_NAMES.rendersCompleted, 'completed'), total(METRIC_NAMES.rendersFailed, 'failed')]),
+    graph('Refusals', [total(METRIC_NAMES.http402, '402 payment required'), total(METRIC_NAMES.http429, '429 rate limited')]),
+  );
+  dashboard.addWidgets(
+    graph('Reserved and stuck jobs', [
+      total(METRIC_NAMES.jobsReconciled, 'reconciled'),
+      total(METRIC_NAMES.jobsVoided, 'voided'),
+      total(METRIC_NAMES.jobsStuck, 'stuck'),
+    ]),
+    graph(
+      'Settler gas (wei)',
+      [new cloudwatch.MathExpression({ expression: `${GAS_BALANCE_QUERY} GROUP BY ${METRIC_DIMENSIONS.settler}`, label: '${LABEL}', period: PERIOD, usingMetrics: {} })],
+      { leftAnnotations: [{ value: Number(gasThreshold), label: 'alarm', color: cloudwatch.Color.RED }] },
+    ),
+  );
+  // One widget per concern keeps each list short enough to read (and within a widget's alarm limit).
+  dashboard.addWidgets(
+    new cloudwatch.AlarmStatusWidget({ title: 'Money and jobs', alarms: groups.money, width: 24, height: 4, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.AlarmStatusWidget({ title: 'Functions', alarms: groups.functions, width: 24, height: 8, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.AlarmStatusWidget({ title: 'Tables', alarms: groups.tables, width: 24, height: 3, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
+  );
+  return dashboard;
+}
+
+function pascal(id: string): string {
+  return id
+    .split(/[_-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

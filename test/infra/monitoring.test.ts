@@ -1,0 +1,293 @@
+/**
+ * The operator's view (lib/monitoring.ts): every alarm goes to the one SNS topic, each alarm watches what it says,
+ * and the dashboard shows paid calls, revenue, render latency per product and all the alarms.
+ */
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { readCdkJsonContext } from '../../lib/config.js';
+import { GAS_ALARM_FLOOR_MULTIPLE, GAS_BALANCE_QUERY, insightsQuery } from '../../lib/monitoring.js';
+import { gasMetric } from '../../lambdas/payments/gas-metric.js';
+import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
+import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE } from '../../lambdas/shared/metric-names.js';
+import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+
+type Resource = { Type: string; Properties: any };
+
+let stack: GenerationStack;
+let resources: Record<string, Resource>;
+let alarms: [string, Resource][];
+let topicId: string;
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as any);
+
+/** The alarms whose single metric (or any metric of whose expression) carries this dimension value. */
+function alarmsOn(dimension: string, ref: string, metricName: string): Resource[] {
+  const matches = (m: any) => m?.MetricName === metricName && (m.Dimensions ?? []).some((d: any) => d.Name === dimension && d.Value?.Ref === ref);
+  return alarms
+    .map(([, a]) => a)
+    .filter((a) => matches(a.Properties) || (a.Properties.Metrics ?? []).some((q: any) => matches(q.MetricStat?.Metric)));
+}
+
+function alarmNamed(id: string): Resource {
+  const found = alarms.filter(([, a]) => a.Properties.AlarmName === `Gen-${id}`);
+  expect(found, id).toHaveLength(1);
+  return found[0][1];
+}
+
+/** A Metrics Insights alarm: its one query, the returned expression. */
+function insightsOf(alarm: Resource): string {
+  const queries = alarm.Properties.Metrics;
+  expect(queries).toHaveLength(1);
+  expect(queries[0]).toMatchObject({ ReturnData: true, Period: 300 });
+  return queries[0].Expression;
+}
+
+beforeAll(async () => {
+  const context = await readCdkJsonContext(PROJECT_ROOT);
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+  resources = Template.fromStack(stack).toJSON().Resources;
+  alarms = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
+  topicId = logicalId(stack.monitoring.topic);
+});
+
+describe('one alarm topic', () => {
+  it('is the only SNS topic, encrypted with a rotated key CloudWatch may use, TLS only', () => {
+    const topics = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SNS::Topic');
+    expect(topics.map(([id]) => id)).toEqual([topicId]);
+    expect(topicId).toMatch(/^AlarmTopic/);
+    const keyId = resources[topicId].Properties.KmsMasterKeyId['Fn::GetAtt'][0];
+    expect(resources[keyId].Properties.EnableKeyRotation).toBe(true);
+    const statements = resources[keyId].Properties.KeyPolicy.Statement;
+    expect(statements).toContainEqual(
+      expect.objectContaining({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
+    );
+    const policies = Object.values(resources).filter((r) => r.Type === 'AWS::SNS::TopicPolicy');
+    expect(JSON.stringify(policies)).toContain('aws:SecureTransport');
+  });
+
+  it('receives every alarm and its recovery, and nothing else does', () => {
+    expect(alarms.length).toBe(stack.monitoring.alarms.length);
+    for (const [id, alarm] of alarms) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topicId }]);
+      expect(alarm.Properties.AlarmName, id).toMatch(/^Gen-/);
+      expect(alarm.Properties.AlarmDescription, id).toEqual(expect.any(String));
+    }
+  });
+
+  it('keeps every metric-math alarm within the 10 metrics an alarm may read', () => {
+    for (const [id, alarm] of alarms) {
+      const stats = (alarm.Properties.Metrics ?? []).filter((q: any) => q.MetricStat);
+      expect(stats.length, id).toBeLessThanOrEqual(10);
+    }
+  });
+});
+
+describe('failed, timed-out and aborted executions, per state machine', () => {
+  it.each(PRODUCT_IDS)('%s', (product) => {
+    const machine = logicalId(stack.stateMachines[product]);
+    const name = PRODUCTS[product].workflow.constructId;
+    for (const [metric, suffix] of [
+      ['ExecutionsFailed', 'ExecutionsFailed'],
+      ['ExecutionsTimedOut', 'ExecutionsTimedOut'],
+      ['ExecutionsAborted', 'ExecutionsAborted'],
+    ]) {
+      const found = alarmsOn('StateMachineArn', machine, metric);
+      expect(found, `${product} ${metric}`).toHaveLength(1);
+      expect(found[0]).toBe(alarmNamed(`${name}${suffix}`));
+      expect(found[0].Properties).toMatchObject({
+        Namespace: 'AWS/States',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+    }
+  });
+});
+
+describe('Lambda errors and throttles: one alarm per function', () => {
+  it('covers every function of the stack with errors + throttles', () => {
+    const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
+    expect(Object.keys(stack.functions).length).toBeGreaterThan(10);
+    for (const [id, fn] of Object.entries(stack.functions)) {
+      const ref = logicalId(fn);
+      const found = alarmsOn('FunctionName', ref, 'Errors');
+      expect(found, id).toHaveLength(1);
+      expect(alarmsOn('FunctionName', ref, 'Throttles'), id).toEqual(found);
+      const [alarm] = found;
+      expect(alarm).toBe(alarmNamed(`${id}ErrorsOrThrottles`));
+      const queries = alarm.Properties.Metrics;
+      expect(queries.find((q: any) => q.ReturnData).Expression).toBe('errors + throttles');
+      for (const q of queries.filter((q: any) => q.MetricStat)) {
+        expect(q.MetricStat, id).toMatchObject({ Stat: 'Sum', Period: 300, Metric: { Namespace: 'AWS/Lambda' } });
+      }
+      // Tasks throw on purpose for a transient provider problem, and the machine retries them and their throttles.
+      expect(alarm.Properties, id).toMatchObject({
+        Threshold: tasks.has(id) ? 10 : 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+    }
+    expect(alarmNamed(`${SWEEPER.id}ErrorsOrThrottles`).Properties.Threshold).toBe(1);
+  });
+
+  it('leaves the stack room under the 500-resource limit of CloudFormation', () => {
+    expect(Object.keys(resources).length).toBeLessThan(400);
+  });
+});
+
+describe('DynamoDB throttles and system errors, per table', () => {
+  it.each(['jobs', 'payments', 'idempotency', 'rateLimit', 'settlerLeases', 'runs'] as const)('%s', (key) => {
+    const ref = logicalId(stack.tables[key]);
+    const throttles = alarmsOn('TableName', ref, 'ReadThrottleEvents');
+    expect(throttles).toHaveLength(1);
+    expect(alarmsOn('TableName', ref, 'WriteThrottleEvents')).toEqual(throttles);
+    expect(throttles[0].Properties.Metrics.find((q: any) => q.ReturnData).Expression).toBe('reads + writes');
+    const systemErrors = alarmsOn('TableName', ref, 'SystemErrors');
+    expect(systemErrors).toHaveLength(1);
+    // SystemErrors is per operation: the alarm sums every operation the stores use.
+    const operations = systemErrors[0].Properties.Metrics.filter((q: any) => q.MetricStat).map(
+      (q: any) => q.MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'Operation').Value,
+    );
+    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem']);
+    for (const alarm of [throttles[0], systemErrors[0]]) {
+      expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+    }
+  });
+});
+
+describe('money: settlement failures, unknown outcomes, stuck jobs (custom EMF metrics)', () => {
+  it.each([
+    ['SettlementFailed', METRIC_NAMES.settlementFailed],
+    ['SettlementUnknownOutcome', METRIC_NAMES.settlementUnknownOutcome],
+    ['JobsStuck', METRIC_NAMES.jobsStuck],
+  ])('%s: any occurrence in 5 minutes, whatever dimensions the emitter adds', (id, metric) => {
+    const alarm = alarmNamed(id);
+    expect(insightsOf(alarm)).toBe(`SELECT SUM(${metric}) FROM "Paycall"`);
+    expect(insightsOf(alarm)).toBe(insightsQuery('SUM', metric));
+    expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+  });
+
+  it('names the metrics the lambdas emit in one namespace', () => {
+    expect(METRIC_NAMESPACE).toBe('Paycall');
+    expect(Object.values(METRIC_NAMES)).toEqual(
+      expect.arrayContaining([
+        'SettlementFailed',
+        'SettlementUnknownOutcome',
+        'PaidRequests',
+        'RevenueBaseUnits',
+        'RendersCompleted',
+        'RendersFailed',
+        'RenderSeconds',
+        'Http402',
+        'Http429',
+        'JobsVoided',
+        'JobsReconciled',
+        'JobsStuck',
+      ]),
+    );
+  });
+});
+
+describe("a settler key's gas balance under a threshold", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('alarms below twice the floor on the lowest key, keeping its state while no settlement reads a balance', () => {
+    const alarm = alarmNamed('SettlerGasLow');
+    expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall", Settler)');
+    expect(alarm.Properties).toMatchObject({
+      Threshold: Number(BigInt(stack.config.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE),
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'ignore',
+    });
+  });
+
+  it('reads exactly the namespace, name and dimension set lambdas/payments/gas-metric.ts emits', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
+    vi.stubEnv('PAYCALL_METRICS', 'stdout');
+    vi.stubEnv('LOG_LEVEL', 'INFO');
+    try {
+      gasMetric('0x1111111111111111111111111111111111111111', 5n, 10n);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(lines).toHaveLength(1);
+    const emf = JSON.parse(lines[0]);
+    const [directive] = emf._aws.CloudWatchMetrics;
+    expect(directive.Namespace).toBe(METRIC_NAMESPACE);
+    expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.settler]]);
+    expect(directive.Metrics.map((m: any) => m.Name)).toContain(METRIC_NAMES.settlerGasWei);
+    expect(GAS_BALANCE_QUERY).toBe(`SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
+  });
+});
+
+describe('one dashboard', () => {
+  let body: any;
+  let text: string;
+  beforeAll(() => {
+    const dashboards = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0][0]).toMatch(/^PaycallDashboard/);
+    // The body is a Fn::Join of JSON text and tokens: show each token as <LogicalId> so the JSON parses.
+    const parts = dashboards[0][1].Properties.DashboardBody['Fn::Join'][1] as any[];
+    text = parts.map((p) => (typeof p === 'string' ? p : p.Ref ? `<${p.Ref}>` : `<${p['Fn::GetAtt'][0]}>`)).join('');
+    body = JSON.parse(text);
+  });
+
+  const widget = (title: string) => {
+    const found = body.widgets.filter((w: any) => w.properties.title === title);
+    expect(found, title).toHaveLength(1);
+    return found[0].properties;
+  };
+
+  it('shows paid calls and revenue per product', () => {
+    expect(widget('Paid calls per product').metrics).toEqual([
+      [expect.objectContaining({ expression: `SELECT SUM(PaidRequests) FROM "Paycall" GROUP BY ${METRIC_DIMENSIONS.product}` })],
+    ]);
+    expect(widget('Revenue per product (USDC base units, 1e6 = 1 USDC)').metrics).toEqual([
+      [expect.objectContaining({ expression: `SELECT SUM(RevenueBaseUnits) FROM "Paycall" GROUP BY ${METRIC_DIMENSIONS.product}` })],
+    ]);
+  });
+
+  it("shows render latency per product: each workflow's p90 and the reported render time", () => {
+    const latency = JSON.stringify(widget('Render latency per product (seconds)').metrics);
+    for (const product of PRODUCT_IDS) {
+      expect(latency).toContain(`<${logicalId(stack.stateMachines[product])}>`);
+      expect(latency).toContain(`${product} workflow p90`);
+    }
+    expect(latency).toContain('"ExecutionTime"');
+    expect(latency).toContain('"stat":"p90"');
+    expect(latency).toContain('SELECT AVG(RenderSeconds) FROM \\"Paycall\\" GROUP BY product');
+  });
+
+  it('shows every alarm in alarm-status widgets', () => {
+    const statusWidgets = body.widgets.filter((w: any) => w.type === 'alarm');
+    expect(statusWidgets.length).toBeGreaterThan(0);
+    const shown = statusWidgets.flatMap((w: any) => w.properties.alarms as string[]);
+    expect(shown.sort()).toEqual(alarms.map(([id]) => `<${id}>`).sort());
+    for (const w of statusWidgets) expect(w.properties.alarms.length).toBeLessThanOrEqual(100);
+  });
+
+  it('graphs the other business metrics', () => {
+    for (const name of [
+      METRIC_NAMES.settlementFailed,
+      METRIC_NAMES.settlementUnknownOutcome,
+      METRIC_NAMES.rendersCompleted,
+      METRIC_NAMES.rendersFailed,
+      METRIC_NAMES.http402,
+      METRIC_NAMES.http429,
+      METRIC_NAMES.jobsVoided,
+      METRIC_NAMES.jobsReconciled,
+      METRIC_NAMES.jobsStuck,
+      METRIC_NAMES.settlerGasWei,
+    ]) {
+      expect(text, name).toContain(`(${name})`);
+    }
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * cdk-nag 3 (lib/nag.ts): the AwsSolutions and Serverless packs run as CDK validation plugins when the app
+ * synthesizes, and the report CDK writes to the cloud assembly (validation-report.json, as `cdk synth` writes it to
+ * cdk.out) holds no unacknowledged finding, errors or warnings. Every acknowledgment sits on the construct it
+ * concerns, with its reason; the findings that were cheap to fix are fixed and asserted here.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { App, Stack, Validations, type Environment } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { readCdkJsonContext } from '../../lib/config.js';
+import { applyNag } from '../../lib/nag.js';
+import { JOB_FILE_DAYS, JOB_FILE_PREFIXES, NONCURRENT_VERSION_DAYS } from '../../lib/assets.js';
+import { VENDED_LOGS_PREFIX } from '../../lib/workflow.js';
+import { JOB_TTL_SECONDS } from '../../lambdas/store/jobs.js';
+import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+
+interface ValidationReport {
+  title: string;
+  pluginReports: { pluginName: string; conclusion: string; violations: { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }[] }[];
+}
+
+let context: Record<string, unknown>;
+
+function newApp(): App {
+  return new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+}
+
+/** Synthesizes the stack as bin/app.ts does (packs and acknowledgments) and reads the validation report. */
+function synthWithNag(env?: Environment) {
+  const app = newApp();
+  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, env });
+  applyNag(app, stack);
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
+  return { app, stack, report };
+}
+
+/** Every finding still reported, as `rule at construct path`. */
+function findings(report: ValidationReport): string[] {
+  return report.pluginReports.flatMap((r) =>
+    r.violations.flatMap((v) => v.violatingConstructs.map((c) => `${r.pluginName} ${v.severity} ${v.ruleName} at ${c.constructPath}`)),
+  );
+}
+
+beforeAll(async () => {
+  context = await readCdkJsonContext(PROJECT_ROOT);
+});
+
+describe('the AwsSolutions and Serverless packs', () => {
+  let s: ReturnType<typeof synthWithNag>;
+  beforeAll(() => {
+    s = synthWithNag();
+  });
+
+  it('report no unacknowledged error or warning', () => {
+    expect(s.report.title).toBe('Validation Report');
+    expect(findings(s.report)).toEqual([]);
+  });
+
+  it('report none either when the environment makes region and account literal (as `cdk synth` does)', () => {
+    const concrete = synthWithNag({ account: '123456789012', region: 'eu-west-1' });
+    expect(findings(concrete.report)).toEqual([]);
+  });
+
+  it('do run: without the acknowledgments the same stack fails synthesis with their findings', () => {
+    const app = newApp();
+    new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+    expect(() => app.synth()).toThrow(/AwsSolutions-APIG4[\s\S]*Serverless-LambdaDLQ|Serverless-LambdaDLQ[\s\S]*AwsSolutions-APIG4/);
+  });
+
+  it('acknowledge each finding on its own construct, with a reason, never on the stack or the app', () => {
+    const acknowledged: { path: string; id: string; reason: string }[] = [];
+    for (const construct of s.app.node.findAll()) {
+      for (const entry of construct.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+          acknowledged.push({ path: construct.node.path, id, reason });
+          expect(construct === s.app || Stack.isStack(construct), `${id} acknowledged on ${construct.node.path || 'the app'}`).toBe(false);
+        }
+      }
+    }
+    expect(acknowledged.length).toBeGreaterThan(0);
+    for (const a of acknowledged) expect(a.reason.length, `${a.id} at ${a.path}`).toBeGreaterThan(40);
+    // No rule is waved through wholesale: a wildcard finding is acknowledged by its exact resource or action.
+    expect(acknowledged.filter((a) => /AwsSolutions-IAM5$/.test(a.id))).toEqual([]);
+    const apig4 = acknowledged.filter((a) => a.id.endsWith('AwsSolutions-APIG4'));
+    expect(apig4.length).toBe(2); // one per HTTP API (generation, agents)
+    for (const a of apig4) expect(a.reason).toMatch(/payment is the authentication/);
+  });
+});
+
+describe('findings fixed rather than acknowledged', () => {
+  let resources: Record<string, { Type: string; Properties: any }>;
+  let stack: GenerationStack;
+  beforeAll(() => {
+    const app = newApp();
+    stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    resources = Template.fromStack(stack).toJSON().Resources;
+  });
+  const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as any);
+
+  it('the asset bucket is versioned and writes server access logs to the log bucket', () => {
+    const bucket = resources[id(stack.assetsBucket)].Properties;
+    expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: expect.stringMatching(/^AccessLogsBucket/) }, LogFilePrefix: 's3/' });
+  });
+
+  it("expires a job's files a day after the job itself, never the static assets, and old versions after a week", () => {
+    expect(JOB_FILE_DAYS).toBe(JOB_TTL_SECONDS / 86_400 + 1);
+    const rules = resources[id(stack.assetsBucket)].Properties.LifecycleConfiguration.Rules as any[];
+    for (const prefix of JOB_FILE_PREFIXES) {
+      expect(rules).toContainEqual(expect.objectContaining({ Prefix: prefix, ExpirationInDays: JOB_FILE_DAYS, Status: 'Enabled' }));
+    }
+    expect(rules.filter((r) => r.ExpirationInDays !== undefined).map((r) => r.Prefix).sort()).toEqual([...JOB_FILE_PREFIXES].sort());
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS },
+        ExpiredObjectDeleteMarker: true,
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      }),
+    );
+  });
+
+  it('the distribution logs to the log bucket and sends the security headers', () => {
+    const config = resources[id(stack.assetsDistribution)].Properties.DistributionConfig;
+    expect(config.Logging).toEqual({ Bucket: { 'Fn::GetAtt': [expect.stringMatching(/^AccessLogsBucket/), 'RegionalDomainName'] }, Prefix: 'cdn/' });
+    expect(config.DefaultCacheBehavior.ResponseHeadersPolicyId).toBe(cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS.responseHeadersPolicyId);
+  });
+
+  it('the log bucket is private, encrypted, TLS only, accepts CloudFront log delivery and expires logs', () => {
+    const [logId, log] = Object.entries(resources).find(([k]) => k.startsWith('AccessLogsBucket') && resources[k].Type === 'AWS::S3::Bucket')!;
+    expect(log.Properties.PublicAccessBlockConfiguration).toMatchObject({ BlockPublicAcls: true, RestrictPublicBuckets: true });
+    expect(log.Properties.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerPreferred' }]);
+    expect(log.Properties.LifecycleConfiguration.Rules).toContainEqual(expect.objectContaining({ ExpirationInDays: 90 }));
+    const policy = Object.values(resources).find((r) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === logId)!;
+    const statements = JSON.stringify(policy.Properties.PolicyDocument.Statement);
+    expect(statements).toContain('aws:SecureTransport');
+    expect(statements).toContain('logging.s3.amazonaws.com');
+  });
+
+  it('each state machine logs to its own /aws/vendedlogs/states/ log group', () => {
+    const names = new Set<string>();
+    for (const product of PRODUCT_IDS) {
+      const machine = resources[id(stack.stateMachines[product])].Properties;
+      const logGroupId = machine.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn['Fn::GetAtt'][0];
+      const name = resources[logGroupId].Properties.LogGroupName as string;
+      expect(name.startsWith(VENDED_LOGS_PREFIX), name).toBe(true);
+      expect(name).toContain('Gen-');
+      names.add(name);
+    }
+    expect(names.size).toBe(PRODUCT_IDS.length);
+  });
+});
