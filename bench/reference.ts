@@ -35,6 +35,8 @@ import {
 } from './load.js';
 
 const NETWORK = 'eip155:8453' as const;
+const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
+const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
 const PRICE = 150_000n; // $0.15 in USDC base units, the price of our agent_image
 const SINGLE_N = Number(process.env.BENCH_SINGLE_N ?? 20);
 // Fixed count per lane, bounded in time: no lane starts a request after the budget (requests in flight finish).
@@ -144,6 +146,9 @@ interface SideResult {
 interface Target {
   name: string;
   expect: string;
+  /** The paid request's JSON body (default: an image prompt) and the price each settlement must move. */
+  body?: string;
+  price?: bigint;
   run<T>(measure: (url: string) => Promise<T>): Promise<T>;
 }
 
@@ -155,7 +160,7 @@ async function measureSide(
   chainLead: () => Promise<number>,
   guard: Guard,
 ): Promise<SideResult> {
-  const body = JSON.stringify({ prompt: 'benchmark lighthouse at dusk' });
+  const body = target.body ?? JSON.stringify({ prompt: 'benchmark lighthouse at dusk' });
   const lanes = buyers.map((b, i) => payingFetch(b, addresses.fetchFor(i)));
   const payers = buyers.map((b) => b.address);
   const start = performance.now();
@@ -168,7 +173,7 @@ async function measureSide(
     quietMs.push(await quiesce(QUIET_MS));
     const mark = await ledger.snapshot();
     const result = await run();
-    settlements.push(await ledger.since(mark, PRICE, payers));
+    settlements.push(await ledger.since(mark, target.price ?? PRICE, payers));
     leads.push(await chainLead());
     okTotal += result.ok;
     return result;
@@ -228,7 +233,7 @@ function printSide(r: SideResult): void {
 }
 
 function printRatios(ours: SideResult, ref: SideResult): void {
-  console.log('\nOurs / reference (throughput: >1 = ours faster; latency: <1 = ours faster)');
+  console.log(`\n${ours.name} / reference (throughput: >1 = ours faster; latency: <1 = ours faster)`);
   console.log('| metric | ours | reference | ours/reference |');
   console.log('|---|---|---|---|');
   const row = (metric: string, a: number, b: number, d = 1) => console.log(`| ${metric} | ${f(a, d)} | ${f(b, d)} | ${f(a / b, 2)}× |`);
@@ -260,11 +265,13 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
   const sectionStart = performance.now();
   const refAddresses = new SourceAddresses(11);
   const ourAddresses = new SourceAddresses(12);
+  const runAddresses = new SourceAddresses(13);
   let referenceUrl = '';
   try {
     const refBuyers = await freshBuyers(lanesNeeded);
     const ourBuyers = await freshBuyers(lanesNeeded);
-    for (const b of ourBuyers) await chain.fund(b.address, perBuyer);
+    const runBuyers = await freshBuyers(lanesNeeded);
+    for (const b of [...ourBuyers, ...runBuyers]) await chain.fund(b.address, perBuyer);
     // The reference settles several times faster than we do, and every settlement is a block that can push the local
     // chain's clock further ahead for good (see chainClockGuard); a revert restores the clock with the state. So each
     // reference measurement runs inside evm_snapshot / evm_revert (its settlements are counted before the revert) with
@@ -297,6 +304,16 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     // The reference runs first so our background render jobs cannot slow it down.
     const ref = await measureSide(reference, refBuyers, refAddresses, ledger, chainLead, guard);
     const our = await measureSide(ours, ourBuyers, ourAddresses, ledger, chainLead, guard);
+    // The same paid path without a render behind it: an agent run settles in the request and answers its result, as
+    // the reference answers its JSON (the engine's own time is a fraction of a millisecond: see the agent table).
+    const agentRun: Target = {
+      name: 'Ours: agent studio paid run (bank-rec, 200 with the result after settlement)',
+      expect: '200',
+      body: JSON.stringify({ input: { bankStatement: BENCH_STATEMENT, bookEntries: BENCH_BOOKS } }),
+      price: 60_000n,
+      run: (measure) => measure(`${String(info.agentsUrl)}/api/agents/bank-rec-discrepancy-finder-bw0tt/run`),
+    };
+    const run = await measureSide(agentRun, runBuyers, runAddresses, ledger, chainLead, guard);
     console.log(
       `\nPaid path side by side: ours (embedded runtime, POST ${info.baseUrl}/agent/image, self-settled, 202) vs the reference ` +
         `(Express + @x402/express, in-process @x402/core facilitator with @x402/evm exact and a viem wallet, e.g. POST ${referenceUrl}/agent/image, $0.15, 200).`,
@@ -310,11 +327,14 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
         `process is idle; our 202 also starts a render job that runs in this process.`,
     );
     printSide(our);
+    printSide(run);
     printSide(ref);
     printRatios(our, ref);
+    printRatios(run, ref);
     console.log(`(section took ${f((performance.now() - sectionStart) / 1000)} s)`);
   } finally {
     await refAddresses.close();
     await ourAddresses.close();
+    await runAddresses.close();
   }
 }
