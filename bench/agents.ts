@@ -4,10 +4,10 @@
  * in-process against the embedded runtime, on a realistic month (~40 bank lines against ~40 book entries). The
  * engine is also timed alone, so the analysis can be told apart from payment and storage. Prints; asserts nothing.
  */
+import { eventMaker } from './events.js';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
@@ -55,22 +55,9 @@ export async function agentStudioBench({ runtime, measure, context, n }: AgentBe
   const run = (await import(pathToFileURL(join(PROJECT_ROOT, 'lambdas/http/agents/run.ts')).href)).handler as Handler;
 
   // Its own address block: the probe rate limit counts per client address across both surfaces.
-  let ipCounter = 0;
-  function event(path: string, body: string, headers: Record<string, string> = {}, routePath = path, pathParameters?: Record<string, string>) {
-    ipCounter++;
-    const sourceIp = `10.10.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-    return {
-      version: '2.0',
-      routeKey: `POST ${routePath}`,
-      rawPath: path,
-      rawQueryString: '',
-      headers: { host, 'x-forwarded-proto': 'http', 'content-type': 'application/json', ...headers },
-      pathParameters,
-      body,
-      isBase64Encoded: false,
-      requestContext: { domainName: host, http: { method: 'POST', path, sourceIp, protocol: 'HTTP/1.1', userAgent: 'bench' }, requestId: randomUUID(), stage: '$default' },
-    };
-  }
+  const makeEvent = eventMaker(host, 10);
+  const event = (path: string, body: string, headers: Record<string, string> = {}, route = path, pathParameters?: Record<string, string>) =>
+    makeEvent({ method: 'POST', path, route, body, headers, pathParameters });
 
   const month = reconciliationMonth();
   const bankPath = `/api/agents/${BANK_REC}/run`;

@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { randomUUID } from 'node:crypto';
 import { x402Client } from '@x402/core/client';
 import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm';
@@ -20,6 +19,7 @@ import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
 import { compareWithReference } from './reference.js';
 import { quiesce } from './load.js';
+import { eventMaker } from './events.js';
 import { agentStudioBench } from './agents.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
@@ -34,21 +34,9 @@ const image = await load('lambdas/http/agent-image.ts');
 const poll = await load('lambdas/http/get-image.ts');
 const context = { getRemainingTimeInMillis: () => 30_000, awsRequestId: 'bench' };
 
-let ipCounter = 0;
-function event(method: string, path: string, body?: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) {
-  ipCounter++;
-  const sourceIp = `10.9.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: { host, 'x-forwarded-proto': 'http', 'content-type': 'application/json', ...headers },
-    pathParameters,
-    body,
-    isBase64Encoded: false,
-    requestContext: { domainName: host, http: { method, path, sourceIp, protocol: 'HTTP/1.1', userAgent: 'bench' }, requestId: randomUUID(), stage: '$default' },
-  };
+const makeEvent = eventMaker(host, 9);
+function event(method: 'GET' | 'POST', path: string, body?: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) {
+  return makeEvent({ method, path, body, headers, pathParameters });
 }
 
 interface Sample {

@@ -2,11 +2,12 @@
  * Job rows. A paid job is written `reserved` together with its nonce lock (before money moves), becomes `queued`
  * when settlement succeeds, `processing` when the render starts, and ends `completed` or `failed` (final).
  */
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../products/catalog.js';
 import type { OutputRole, RenderMetadata } from '../render/provider.js';
 import { documentClient, isConditionalFailure } from './dynamo.js';
 import type { LedgerItem } from './ledger.js';
+import { listOpen, transition, type OpenIndex } from './open-index.js';
 import { storeConfig } from '../shared/config.js';
 
 export type JobStatus = 'reserved' | 'queued' | 'processing' | 'completed' | 'failed';
@@ -105,49 +106,15 @@ export class JobStore {
 
   /** The update that moves a job from one of `from` to `to` (touching `updatedAt`) and sets `set`'s defined members. */
   private update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>) {
-    const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString() };
-    const assignments = ['#status = :to', '#updatedAt = :now'];
-    for (const [key, value] of Object.entries(set)) {
-      if (value === undefined) continue;
-      names[`#${key}`] = key;
-      values[`:${key}`] = value;
-      assignments.push(`#${key} = :${key}`);
-    }
-    const fromKeys = from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
-    const final = FINAL_STATUSES.includes(to);
-    names['#open'] = OPEN_JOBS_KEY.partition;
-    if (!final) assignments.push('#open = :to');
-    return {
-      TableName: this.table,
-      Key: { jobId },
-      UpdateExpression: `SET ${assignments.join(', ')}${final ? ' REMOVE #open' : ''}`,
-      ConditionExpression: `attribute_exists(jobId) AND #status IN (${fromKeys.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    };
+    return transition(this.index(), { id: jobId, to, from, open: !FINAL_STATUSES.includes(to), at: this.now().toISOString(), set });
+  }
+
+  private index(): OpenIndex {
+    return { table: this.table, keyName: 'jobId', indexName: OPEN_JOBS_INDEX, keys: OPEN_JOBS_KEY };
   }
 
   /** Open jobs in the given states last touched before `olderThan` (for the sweeper), from the sparse index. */
   async listStale(olderThan: Date, statuses: JobStatus[] = ['queued', 'processing']): Promise<JobRecord[]> {
-    const found: JobRecord[] = [];
-    for (const status of statuses) {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await documentClient().send(
-          new QueryCommand({
-            TableName: this.table,
-            IndexName: OPEN_JOBS_INDEX,
-            KeyConditionExpression: '#open = :status AND #updatedAt < :before',
-            ExpressionAttributeNames: { '#open': OPEN_JOBS_KEY.partition, '#updatedAt': OPEN_JOBS_KEY.sort },
-            ExpressionAttributeValues: { ':status': status, ':before': olderThan.toISOString() },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...((out.Items ?? []) as JobRecord[]));
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-    }
-    return found;
+    return listOpen<JobRecord>(this.index(), statuses, olderThan);
   }
 }

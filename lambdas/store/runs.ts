@@ -10,10 +10,11 @@
  * sparse OPEN_RUNS_INDEX, so the sweeper (lambdas/workflow/sweeper.ts) finds the runs whose function died before
  * its last write without scanning every run ever sold.
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { documentClient } from './dynamo.js';
 import type { LedgerItem } from './ledger.js';
+import { listOpen, transition, type OpenIndex } from './open-index.js';
 import { storeConfig } from '../shared/config.js';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'settlement-unknown';
@@ -108,49 +109,16 @@ export class RunStore {
 
   /** Open paid runs in the given states last touched before `olderThan` (for the sweeper), from the sparse index. */
   async listStale(olderThan: Date, statuses: readonly RunStatus[] = OPEN_RUN_STATUSES): Promise<RunRecord[]> {
-    const found: RunRecord[] = [];
-    for (const status of statuses) {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await documentClient().send(
-          new QueryCommand({
-            TableName: this.table,
-            IndexName: OPEN_RUNS_INDEX,
-            KeyConditionExpression: '#open = :status AND #updatedAt < :before',
-            ExpressionAttributeNames: { '#open': OPEN_RUNS_KEY.partition, '#updatedAt': OPEN_RUNS_KEY.sort },
-            ExpressionAttributeValues: { ':status': status, ':before': olderThan.toISOString() },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...((out.Items ?? []) as RunRecord[]));
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-    }
-    return found;
+    return listOpen<RunRecord>(this.index(), statuses, olderThan);
   }
 
   /** The update that moves a run from one of `from` to `to` (touching `updatedAt`, keeping `openStatus` in step). */
   private update(runId: string, to: RunStatus, from: readonly RunStatus[], set: Record<string, unknown>) {
-    const names: Record<string, string> = { '#status': 'status', '#updatedAt': 'updatedAt', '#open': OPEN_RUNS_KEY.partition };
-    const values: Record<string, unknown> = { ':to': to, ':now': this.now().toISOString() };
-    const assignments = ['#status = :to', '#updatedAt = :now'];
-    for (const [key, value] of Object.entries(set)) {
-      if (value === undefined) continue;
-      names[`#${key}`] = key;
-      values[`:${key}`] = value;
-      assignments.push(`#${key} = :${key}`);
-    }
-    const fromKeys = from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
-    const open = OPEN_RUN_STATUSES.includes(to);
-    if (open) assignments.push('#open = :to');
-    return {
-      TableName: this.table,
-      Key: { runId },
-      UpdateExpression: `SET ${assignments.join(', ')}${open ? '' : ' REMOVE #open'}`,
-      ConditionExpression: `attribute_exists(runId) AND #status IN (${fromKeys.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    };
+    return transition(this.index(), { id: runId, to, from, open: OPEN_RUN_STATUSES.includes(to), at: this.now().toISOString(), set });
+  }
+
+  private index(): OpenIndex {
+    return { table: this.table, keyName: 'runId', indexName: OPEN_RUNS_INDEX, keys: OPEN_RUNS_KEY };
   }
 }
 
