@@ -11,32 +11,11 @@ import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
 import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
-type Resources = Record<string, { Type: string; Properties?: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 
 const AGENT_ROUTES = surfaceRoutes(AGENTS);
 
-function ofType(resources: Resources, type: string) {
-  return Object.entries(resources).filter(([, r]) => r.Type === type);
-}
-
-/** Every IAM action granted to the role of a function (policies attached to that role). */
-function actionsOf(resources: Resources, functionLogicalId: string): { action: string; resource: unknown }[] {
-  const roleRef = resources[functionLogicalId].Properties.Role['Fn::GetAtt'][0] as string;
-  const out: { action: string; resource: unknown }[] = [];
-  for (const [, policy] of ofType(resources, 'AWS::IAM::Policy')) {
-    if (!policy.Properties.Roles.some((r: any) => r.Ref === roleRef)) continue;
-    for (const st of policy.Properties.PolicyDocument.Statement) {
-      if (st.Effect !== 'Allow') continue;
-      const actions = Array.isArray(st.Action) ? st.Action : [st.Action];
-      const res = Array.isArray(st.Resource) ? st.Resource : [st.Resource];
-      for (const a of actions) for (const r of res) out.push({ action: a, resource: r });
-    }
-  }
-  return out;
-}
-
-const refersTo = (resource: unknown, logicalId: string) => JSON.stringify(resource).includes(`"${logicalId}"`);
 
 describe('GenerationStack: the agent studio', () => {
   let stack: GenerationStack;
