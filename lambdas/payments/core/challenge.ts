@@ -68,5 +68,10 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
  * ignores it (its network is not a CAIP-2 id it registered); a v1 client (x402-fetch 1.x) picks it.
  */
 export function legacyRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
-  return { ...paymentRequirement(offer, terms), network: NETWORKS[terms.network as NetworkId]?.name ?? terms.network };
+  return underLegacyName(paymentRequirement(offer, terms));
+}
+
+/** The same requirement with its network named as x402 v1 names it (`base`, `base-sepolia`). */
+export function underLegacyName(requirement: PaymentRequirement): PaymentRequirement {
+  return { ...requirement, network: NETWORKS[requirement.network as NetworkId]?.name ?? requirement.network };
 }

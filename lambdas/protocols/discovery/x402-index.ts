@@ -5,9 +5,10 @@
  */
 import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/catalog.js';
 import { paymentChallenge } from '../../jobs/offers.js';
+import { underLegacyName } from '../../payments/core/challenge.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
-import { NETWORKS, networkOf } from '../../shared/networks.js';
+import { NETWORKS } from '../../shared/networks.js';
 
 /** The third-party agent-payment token block: accepted in the same header in place of an x402 payload. */
 export const TOKEN_PAYMENT = {
@@ -74,7 +75,7 @@ function withLegacyAlias([requirement]: PaymentRequirement[]): PaymentRequiremen
 
 /** A requirement, then the same requirement named by its network's x402 v1 name (`base`, `base-sepolia`). */
 export function networkAliases(requirement: PaymentRequirement): PaymentRequirement[] {
-  return [requirement, { ...requirement, network: networkOf(requirement.network).name }];
+  return [requirement, underLegacyName(requirement)];
 }
 
 export function discoveryResource(product: ProductId, ctx: DiscoveryContext) {
