@@ -232,7 +232,7 @@ export class GenerationStack extends Stack {
     // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');
     new events.Rule(this, 'SweeperSchedule', {
-      description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minutes`,
+      description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minute(s)`,
       schedule: events.Schedule.rate(Duration.minutes(SWEEPER.everyMinutes)),
       targets: [new eventsTargets.LambdaFunction(sweeper, { retryAttempts: 2 })],
     });

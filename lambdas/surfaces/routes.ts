@@ -166,7 +166,7 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
 ];
 
 /** Scheduled sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline. */
-export const SWEEPER = { id: 'JobSweeper', entry: 'lambdas/workflow/sweep.ts', timeoutSeconds: 60, memoryMb: 256, everyMinutes: 5 };
+export const SWEEPER = { id: 'JobSweeper', entry: 'lambdas/workflow/sweep.ts', timeoutSeconds: 60, memoryMb: 256, everyMinutes: 1 };
 
 /** Path of a route by id: documents and payment terms point at routes, they do not spell paths twice. */
 export function routePath(id: string): string {

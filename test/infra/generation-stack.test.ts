@@ -389,7 +389,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('runs the sweeper on its schedule', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: `rate(${SWEEPER.everyMinutes} minutes)`,
+      ScheduleExpression: SWEEPER.everyMinutes === 1 ? "rate(1 minute)" : `rate(${SWEEPER.everyMinutes} minutes)`,
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${SWEEPER.id}`), 'Arn'] } })],
     });
   });
