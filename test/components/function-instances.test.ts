@@ -9,9 +9,9 @@ import { PROJECT_ROOT } from '../../lib/local/runtime.js';
 
 type Probe = { instanceId: string; invocations: number; remainingMs?: number; dynamo?: string };
 const pools: FunctionInstances[] = [];
-function pool(options: { maxInstances?: number; timeoutSeconds?: number; statements?: never[] | object[] } = {}) {
+function pool(options: { maxInstances?: number; timeoutSeconds?: number; memoryMb?: number; statements?: never[] | object[] } = {}) {
   const p = new FunctionInstances(
-    { id: 'Probe', entry: 'test/support/functions/probe.ts', timeoutSeconds: options.timeoutSeconds ?? 10, memoryMb: 128, maxInstances: options.maxInstances ?? 4 },
+    { id: 'Probe', entry: 'test/support/functions/probe.ts', timeoutSeconds: options.timeoutSeconds ?? 10, memoryMb: options.memoryMb ?? 128, maxInstances: options.maxInstances ?? 4 },
     { projectRoot: PROJECT_ROOT, statements: (options.statements ?? []) as never[], log: () => {} },
   );
   pools.push(p);
@@ -22,6 +22,14 @@ afterAll(async () => {
 });
 
 describe('Functions run as instances', () => {
+  it('an instance that outgrows the function memory is ended with Runtime.OutOfMemory; the next call gets a fresh one', async () => {
+    const p = pool({ memoryMb: 128, timeoutSeconds: 30 });
+    const before = (await p.invoke({})) as Probe;
+    await expect(p.invoke({ allocateMb: 1024 })).rejects.toMatchObject({ name: 'Runtime.OutOfMemory' });
+    const after = (await p.invoke({})) as Probe;
+    expect(after.instanceId).not.toBe(before.instanceId);
+  });
+
   it('reuses a warm instance for sequential calls (module state persists within it) and passes the remaining time', async () => {
     const p = pool();
     const first = (await p.invoke({})) as Probe;

@@ -119,7 +119,10 @@ export class FunctionInstances {
       statements: this.options.statements,
     };
     const env = this.spec.environment ? functionEnvironment(this.spec.environment, process.env) : process.env;
-    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'], env });
+    // The function's memory setting bounds the instance's heap, as Lambda ends a sandbox that outgrows its memory
+    // (the heap is the part a handler can grow; Lambda also counts the runtime itself, so this bound is the looser).
+    const resourceLimits = { maxOldGenerationSizeMb: this.spec.memoryMb };
+    const worker = new Worker(new URL('./worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'], env, resourceLimits });
     worker.unref();
     let markReady!: () => void;
     let failReady!: (error: Error) => void;
@@ -135,7 +138,12 @@ export class FunctionInstances {
     });
     worker.on('error', (error) => {
       failReady(error);
-      instance.pending?.reject(new InvocationError('Runtime.ExitError', `${this.spec.id} instance crashed: ${error.message}`));
+      const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      instance.pending?.reject(
+        outOfMemory
+          ? new InvocationError('Runtime.OutOfMemory', `${this.spec.id} ran out of its ${this.spec.memoryMb} MB`)
+          : new InvocationError('Runtime.ExitError', `${this.spec.id} instance crashed: ${error.message}`),
+      );
       this.discard(instance);
     });
     worker.on('exit', (code) => {

@@ -5,8 +5,12 @@ import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 const instanceId = randomUUID();
 let invocations = 0;
 
-export async function handler(event: { sleepMs?: number; fail?: string; dynamo?: boolean }, context: { getRemainingTimeInMillis(): number }) {
+const hoard: unknown[] = [];
+
+export async function handler(event: { sleepMs?: number; fail?: string; dynamo?: boolean; allocateMb?: number }, context: { getRemainingTimeInMillis(): number }) {
   invocations++;
+  // Keeps allocating small objects (heap, not buffers) until `allocateMb` is held.
+  if (event.allocateMb) for (let i = 0; i < event.allocateMb * 64; i++) hoard.push(Array.from({ length: 2048 }, (_, j) => ({ j })));
   if (event.sleepMs) await new Promise((resolve) => setTimeout(resolve, event.sleepMs));
   if (event.fail) {
     const error = new Error('probe failed');
