@@ -2,7 +2,8 @@
  * One loader for the secrets a function needs at run time (the settler's private key, the token seller's API key):
  * a file on one machine, or Secrets Manager on AWS. Each secret is loaded once per process and kept only in
  * memory; a failed load is forgotten, so the next call tries again. Errors name the source (file path or secret
- * id) and never the value.
+ * id) and never the value. SECRETS_MANAGER_ENDPOINT, when set, points the client at a local Secrets Manager (the
+ * embedded default's, lib/local/secrets-server.ts), as DYNAMODB_ENDPOINT and S3_ENDPOINT do for theirs.
  */
 import { readFile } from 'node:fs/promises';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -33,6 +34,9 @@ export class SecretError extends Error {
   override name = 'SecretError';
 }
 
+/** The variable naming a local Secrets Manager endpoint; unset on AWS. */
+export const SECRETS_MANAGER_ENDPOINT = 'SECRETS_MANAGER_ENDPOINT';
+
 let secretsClient: SecretsManagerClient | undefined;
 /** Keyed by what is read and where from: the same file read as two different secrets is two entries. */
 const cache = new Map<string, Promise<unknown>>();
@@ -51,8 +55,19 @@ async function fromFile<T>(file: string, read: SecretReader<T>, fail: (message: 
   return read.parse(text, `file ${file}`);
 }
 
+function newSecretsClient(fail: (message: string) => Error): SecretsManagerClient {
+  const endpoint = process.env[SECRETS_MANAGER_ENDPOINT];
+  if (!endpoint) return new SecretsManagerClient({});
+  if (!URL.canParse(endpoint)) throw fail(`${SECRETS_MANAGER_ENDPOINT} is not a URL`);
+  return new SecretsManagerClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
 async function fromSecretsManager<T>(secretId: string, read: SecretReader<T>, fail: (message: string) => Error): Promise<T> {
-  secretsClient ??= new SecretsManagerClient({});
+  secretsClient ??= newSecretsClient(fail);
   let secret: string | undefined;
   try {
     secret = (await secretsClient.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;

@@ -16,6 +16,9 @@ import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
 import { LOCAL_ASSETS_BUCKET, localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
 import { startLocalS3 } from './s3-server.js';
+import { sellerKeySecret, settlerKeyPoolSecret, startLocalSecretsManager, templateSecrets } from './secrets-server.js';
+import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
+import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
 import { installIamEnforcement } from './iam/enforce.js';
 import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
@@ -113,6 +116,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     stops.push(() => chain.stop());
     stops.push(() => dynamo.stop());
     stops.push(() => issuer.stop());
+    // The secrets the template names, served as Secrets Manager serves them; the functions read them through the
+    // SDK and their grants. The runtime itself (and `npm run fund`, `npm run mint-token`) keeps reading the files.
+    const secrets = await startLocalSecretsManager({
+      secrets: templateSecrets(definitions.environments, {
+        [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
+        [TOKEN_ENV.sellerKeySecretId]: sellerKeySecret(issuer.sellerKeyFile),
+      }),
+    });
+    stops.push(() => secrets.stop());
 
     const env: Record<string, string> = {
       AWS_REGION: 'us-east-1',
@@ -129,6 +141,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [ENV.rpcUrl]: chain.rpcUrl,
       [ENV.facilitatorMode]: 'self',
       [ENV.settlerKeyFile]: chain.settlerKeyFile,
+      [SECRETS_MANAGER_ENDPOINT]: secrets.endpoint,
       [ENV.renderProvider]: 'local',
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.

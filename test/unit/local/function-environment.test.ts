@@ -6,6 +6,7 @@ const host = {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
   DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+  SECRETS_MANAGER_ENDPOINT: 'http://127.0.0.1:4566',
   RUNS_TABLE: 'runs',
   RPC_URL: 'http://127.0.0.1:8545',
   SETTLER_KEY_FILE: '/state/settler.key',
@@ -22,6 +23,7 @@ describe('functionEnvironment: a function sees the environment its template give
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      SECRETS_MANAGER_ENDPOINT: 'http://127.0.0.1:4566',
       RUNS_TABLE: 'runs',
       RPC_URL: 'http://127.0.0.1:8545',
       X402_NETWORK: 'eip155:8453',
@@ -35,11 +37,17 @@ describe('functionEnvironment: a function sees the environment its template give
     expect(functionEnvironment({ JOBS_TABLE: null }, host).JOBS_TABLE).toBeUndefined();
   });
 
-  it('a secret named in the template is its local key file; deployment-only values are never copied', () => {
-    const env = functionEnvironment({ SETTLER_KEY_SECRET_ID: 'paycall/settler-key', TOKEN_SELLER_KEY_SECRET_ID: 'paycall/token-seller-key', FFMPEG_PATH: '/var/task/bin/ffmpeg', NODE_OPTIONS: '--enable-source-maps' }, host);
-    expect(env.SETTLER_KEY_FILE).toBe('/state/settler.key');
-    expect(env.TOKEN_SELLER_KEY_FILE).toBe('/state/seller.key');
-    expect(env.SETTLER_KEY_SECRET_ID).toBeUndefined();
+  it('a secret named in the template keeps its id (read through the local Secrets Manager); the runtime’s key files are never passed', () => {
+    const env = functionEnvironment({ SETTLER_KEY_SECRET_ID: 'paycall/settler-key', TOKEN_SELLER_KEY_SECRET_ID: 'paycall/token-seller-key' }, host);
+    expect(env.SETTLER_KEY_SECRET_ID).toBe('paycall/settler-key');
+    expect(env.TOKEN_SELLER_KEY_SECRET_ID).toBe('paycall/token-seller-key');
+    expect(env.SECRETS_MANAGER_ENDPOINT).toBe('http://127.0.0.1:4566');
+    expect(env.SETTLER_KEY_FILE).toBeUndefined();
+    expect(env.TOKEN_SELLER_KEY_FILE).toBeUndefined();
+  });
+
+  it('deployment-only values are never copied; this machine’s own are', () => {
+    const env = functionEnvironment({ FFMPEG_PATH: '/var/task/bin/ffmpeg', NODE_OPTIONS: '--enable-source-maps' }, host);
     expect(env.FFMPEG_PATH).toBeUndefined();
     expect(env.NODE_OPTIONS).toBeUndefined();
     expect(functionEnvironment({ FFMPEG_PATH: '/var/task/bin/ffmpeg' }, { ...host, FFMPEG_PATH: '/broken/ffmpeg' }).FFMPEG_PATH).toBe('/broken/ffmpeg');
