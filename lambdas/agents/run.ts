@@ -19,6 +19,7 @@ import type { PaymentReceipt } from '../payments/types.js';
 import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/runs.js';
 import { logger } from '../shared/logger.js';
+import { annotate } from '../shared/tracing.js';
 import { count, countPaid } from '../shared/metrics.js';
 import { METRIC_NAMES } from '../shared/metric-names.js';
 import { AgentInputError } from './engines/port.js';
@@ -66,6 +67,7 @@ export type RunOutcome =
 export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOutcome> {
   const { agent, payment } = request;
   const run = newRun(deps, request);
+  annotate({ runId: run.runId, agent: agent.slug, payer: payment?.payer });
   if (!payment) {
     // The entry asks for a payment before a priced live run gets here; the use case holds the rule too.
     if (agent.price > 0n && !request.dryRun) throw new Error(`a live run of priced agent ${agent.slug} needs a verified payment`);

@@ -24,6 +24,7 @@ import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js
 import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
+import { annotate } from '../shared/tracing.js';
 import { count, countPaid } from '../shared/metrics.js';
 import { METRIC_NAMES } from '../shared/metric-names.js';
 
@@ -64,7 +65,9 @@ export type JobPurchase =
 
 export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Promise<JobPurchase> {
   const job = newJob(deps, input);
-  const log = logger.createChild({ persistentKeys: { jobId: job.jobId, payer: job.payer, product: job.product } });
+  const keys = { jobId: job.jobId, payer: job.payer, product: job.product };
+  const log = logger.createChild({ persistentKeys: keys });
+  annotate(keys);
   const { payment } = input;
 
   try {

@@ -6,6 +6,7 @@
 import { UnsupportedApiVersionError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
 import { metricsFlush } from '../shared/metrics.js';
+import { observability } from '../shared/tracing.js';
 import type { HttpMiddleware, HttpRequest, SurfaceFrame } from './types.js';
 
 export function apiVersion(surface: SurfaceFrame): HttpMiddleware {
@@ -36,9 +37,11 @@ export function httpErrors(surface: SurfaceFrame): HttpMiddleware {
 }
 
 /**
- * The frame middlewares, outermost first: `.use(frame(GENERATION))`. Metrics sit outside the other two, so they count
- * the status as sent (402s and 429s, from any presenter or handler) and flush the invocation's counts last.
+ * The frame middlewares, outermost first: `.use(frame(GENERATION))`. The trace's subsegment and the logger's Lambda
+ * context come first, so every line any middleware logs carries the request id and every annotation has a home.
+ * Metrics sit outside the version check and the presenter, so they count the status as sent (402s and 429s, from
+ * any presenter or handler) and flush the invocation's counts last.
  */
 export function frame(surface: SurfaceFrame): HttpMiddleware[] {
-  return [metricsFlush(), apiVersion(surface), httpErrors(surface)];
+  return [...observability(), metricsFlush(), apiVersion(surface), httpErrors(surface)];
 }

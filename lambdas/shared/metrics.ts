@@ -2,10 +2,10 @@
  * The service's business metrics (namespace and names in metric-names.ts) as CloudWatch Embedded Metric Format lines
  * written by Powertools Metrics: Lambda's log pipeline turns each line into metrics, with no SDK call and no grant.
  *
- * - One Metrics instance per process, its `service` dimension the function (POWERTOOLS_SERVICE_NAME, else the
- *   Lambda function's name). A plain count waits in it for the end of the invocation, when flushMetrics() writes one
- *   line: the HTTP frame's metricsFlush() does that for every HTTP entry; the workflow tasks and the sweeper call it
- *   themselves. A count with a breakdown (per product, per product and provider) is written at once on a line of its
+ * - One Metrics instance per process, its `service` dimension the function (service.ts: POWERTOOLS_SERVICE_NAME,
+ *   else the Lambda function's name). A plain count waits in it for the end of the invocation, when flushMetrics()
+ *   writes one line: the HTTP frame's metricsFlush() does that for every HTTP entry; the workflow tasks and the
+ *   sweeper call it themselves. A count with a breakdown (per product, per product and provider) is written at once on a line of its
  *   own, because one EMF line gives all its metrics the same dimensions.
  * - Each data point is published under exactly one dimension set: the alarms and graphs (lib/monitoring.ts) sum a
  *   name over the whole namespace, so a second set would count it twice.
@@ -19,13 +19,12 @@ import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
 import type { MiddlewareObj } from '@middy/core';
 import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, type MetricName } from './metric-names.js';
 import type { HttpEvent, HttpResult } from './http.js';
-
-const SERVICE = process.env.POWERTOOLS_SERVICE_NAME ?? process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'paycall';
+import { SERVICE_NAME } from './service.js';
 
 /** The render provider's name (RenderProvider.name), the second dimension of the render metrics. */
 export const PROVIDER = 'provider';
 
-const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE });
+const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** Whether metrics are written here (so a caller can skip the work of one, such as a read). */
 export function wanted(): boolean {

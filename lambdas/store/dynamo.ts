@@ -5,21 +5,25 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { storeConfig } from '../shared/config.js';
 import { DependencyError } from '../shared/errors.js';
+import { traceClient } from '../shared/tracing.js';
 
 let client: DynamoDBDocumentClient | undefined;
 
 export function documentClient(): DynamoDBDocumentClient {
   if (client) return client;
   const { dynamodbEndpoint } = storeConfig();
-  const base = new DynamoDBClient(
-    dynamodbEndpoint
-      ? {
-          endpoint: dynamodbEndpoint,
-          region: process.env.AWS_REGION ?? 'us-east-1',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          maxAttempts: 3,
-        }
-      : { maxAttempts: 3 },
+  // Traced on Lambda (shared/tracing.ts): X-Ray adds a middleware; the HTTP handler stays the SDK's own.
+  const base = traceClient(
+    new DynamoDBClient(
+      dynamodbEndpoint
+        ? {
+            endpoint: dynamodbEndpoint,
+            region: process.env.AWS_REGION ?? 'us-east-1',
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+            maxAttempts: 3,
+          }
+        : { maxAttempts: 3 },
+    ),
   );
   client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
   client.middlewareStack.add(raiseDependencyErrors, { step: 'initialize', name: 'dependencyErrors', priority: 'high' });

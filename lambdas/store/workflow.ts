@@ -2,15 +2,18 @@
 import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, ExecutionAlreadyExists, ExecutionDoesNotExist } from '@aws-sdk/client-sfn';
 import type { ProductId } from '../products/catalog.js';
 import { workflowConfig } from '../shared/config.js';
+import { traceClient } from '../shared/tracing.js';
 
 let client: SFNClient | undefined;
 function sfn(): SFNClient {
   if (client) return client;
   const { sfnEndpoint } = workflowConfig();
-  client = new SFNClient(
-    sfnEndpoint
-      ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {},
+  client = traceClient(
+    new SFNClient(
+      sfnEndpoint
+        ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {},
+    ),
   );
   return client;
 }

@@ -1,10 +1,12 @@
 /** Step Functions task: see checkRender in tasks.ts. */
-import { checkRender } from './tasks.js';
+import { checkRender, jobKeys } from './tasks.js';
 import { taskDeps } from './deps.js';
 import { retryingTransient } from './transient.js';
+import { traced } from '../shared/tracing.js';
 
 // Built (and the configuration checked) at cold start, not on the first task.
 const deps = taskDeps();
 
 // A throttled or unavailable dependency is a TransientRenderError: the state machine retries it with back-off.
-export const handler = (input: Parameters<typeof checkRender>[1]) => retryingTransient(() => checkRender(deps, input));
+// Traced with the job's id and product as annotations; the logger gets the invocation's context (shared/tracing.ts).
+export const handler = traced((input: Parameters<typeof checkRender>[1]) => retryingTransient(() => checkRender(deps, input)), jobKeys);

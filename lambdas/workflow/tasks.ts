@@ -16,6 +16,7 @@ import type { JobStore } from '../store/jobs.js';
 import { GENERIC_FAILURE } from '../jobs/views.js';
 import { logger } from '../shared/logger.js';
 import { countRender, wanted as metricsWanted } from '../shared/metrics.js';
+import type { TraceKeys } from '../shared/tracing.js';
 
 export interface TaskDeps {
   jobs: Pick<JobStore, 'get' | 'markProcessing' | 'complete' | 'fail'>;
@@ -37,6 +38,11 @@ export interface RenderState {
   error?: string;
   outputs?: RenderOutput[];
   metadata?: RenderMetadata;
+}
+
+/** The trace annotations of a task: every state's input carries the execution's job id and product. */
+export function jobKeys(input: ExecutionInput): TraceKeys {
+  return { jobId: input.jobId, product: input.product };
 }
 
 /** A job that cannot be rendered (unknown, already final): fail the execution without retrying. */
