@@ -13,6 +13,7 @@ import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { purchaseWithPendingTransfer } from '../support/pending-purchase.js';
 
 /** The schedule this test runs the sweeper on (the runtime's default is 10 s). */
 const SWEEP_INTERVAL_MS = 500;
@@ -53,35 +54,10 @@ async function until<T>(what: string, ms: number, read: () => Promise<T>, done: 
 describe('Settlement of unknown outcome: a transfer that lands starts its job at the next sweep', () => {
   it('queues and runs the job within seconds of the transfer landing, through the scheduled sweeper', async () => {
     // Modules that read configuration at construction load after the runtime has set it.
-    const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
-    const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
-    const { paymentBackend } = await import('../../lambdas/payments/backend.js');
     const { JobStore } = await import('../../lambdas/store/jobs.js');
     const { DynamoPaymentLedger } = await import('../../lambdas/store/ledger.js');
     const { info, chain } = runtime;
-
-    const buyer = privateKeyToAccount(generatePrivateKey());
-    await chain.fund(buyer.address, 1_000_000n);
-    const requirement = { ...requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }), amount: '150000', maxAmountRequired: '150000' };
-    const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
-    if (!verified.ok) throw new Error(verified.reason);
-
-    // The transfer is broadcast but not mined by the request's deadline: its outcome is unknown.
-    const reader = createPublicClient({ transport: http(info.rpcUrl, { retryCount: 0 }) });
-    const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
-    await rpc('evm_setAutomine', [false]);
-    let purchase: Awaited<ReturnType<typeof purchaseJob>>;
-    try {
-      purchase = await purchaseJob(purchaseDeps(), {
-        product: 'agent_image',
-        request: { prompt: 'a lighthouse at dusk', aspectRatio: '1:1', outputFormat: 'png' },
-        payment: verified.payment,
-        blockingWaitMs: 0,
-        deadline: Date.now(),
-      });
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    const { purchase, buyer, rpc, payment, requirement } = await purchaseWithPendingTransfer(runtime);
     expect(purchase.type).toBe('accepted');
     const jobId = (purchase as { job: { jobId: string } }).job.jobId;
     const jobs = new JobStore();
@@ -104,7 +80,7 @@ describe('Settlement of unknown outcome: a transfer that lands starts its job at
     expect(started).toMatchObject({ transaction: 'reconciled' });
     expect(['queued', 'processing', 'completed']).toContain(started!.status);
     expect(Date.now() - landed).toBeLessThan(PROMPTLY_MS);
-    expect(await new DynamoPaymentLedger().state(verified.payment.nonceKey)).toBe('settled');
+    expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('settled');
     // The sweep that did it was the scheduled one, run by the sweeper function (it reports once its sweep ends).
     await until('the scheduled sweep reported it', 5_000, async () => logs.filter((line) => line.startsWith('[local] sweep')), (lines) =>
       lines.some((line) => /^\[local\] sweep \(JobSweeper\): reconciled 1, started 1$/.test(line)),

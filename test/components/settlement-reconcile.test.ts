@@ -12,6 +12,7 @@ import { createPublicClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { purchaseWithPendingTransfer } from '../support/pending-purchase.js';
 
 let runtime: EmbeddedRuntime;
 let stateDir: string;
@@ -39,37 +40,14 @@ async function pollJob(url: string, done: (body: any) => boolean): Promise<any> 
 describe('Settlement of unknown outcome: the chain decides, the sweeper delivers', () => {
   it('answers 202 for a transfer still pending at the deadline, then records its receipt and runs the job once it lands', async () => {
     // Modules that read configuration at construction load after the runtime has set it.
-    const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
-    const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
     const { presentPurchase } = await import('../../lambdas/http/present-purchase.js');
     const { productOffer } = await import('../../lambdas/jobs/offers.js');
-    const { paymentBackend } = await import('../../lambdas/payments/backend.js');
     const { sweep } = await import('../../lambdas/workflow/sweeper.js');
     const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
     const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { paymentBackend } = await import('../../lambdas/payments/backend.js');
     const { info, chain } = runtime;
-
-    const buyer = privateKeyToAccount(generatePrivateKey());
-    await chain.fund(buyer.address, 1_000_000n);
-    const requirement = { ...requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }), amount: '150000', maxAmountRequired: '150000' };
-    const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
-    if (!verified.ok) throw new Error(verified.reason);
-
-    const reader = createPublicClient({ transport: http(info.rpcUrl, { retryCount: 0 }) });
-    const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
-    await rpc('evm_setAutomine', [false]);
-    let purchase: Awaited<ReturnType<typeof purchaseJob>>;
-    try {
-      purchase = await purchaseJob(purchaseDeps(), {
-        product: 'agent_image',
-        request: { prompt: 'a lighthouse at dusk', aspectRatio: '1:1', outputFormat: 'png' },
-        payment: verified.payment,
-        blockingWaitMs: 0,
-        deadline: Date.now(), // no time left to wait for the receipt
-      });
-    } finally {
-      await rpc('evm_setAutomine', [true]);
-    }
+    const { purchase, buyer, rpc, payment, requirement } = await purchaseWithPendingTransfer(runtime);
     expect(purchase.type).toBe('accepted');
     expect('receipt' in purchase && purchase.receipt).toBeFalsy(); // no receipt while the outcome is unknown
     const accepted = presentPurchase(purchase, productOffer('agent_image', info.baseUrl), info.baseUrl);
@@ -100,6 +78,6 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     expect(open.map((j) => j.jobId)).not.toContain(body.jobId);
     // Reconciled once: a second sweep finds nothing to do, and the authorization cannot pay again.
     expect((await sweep(sweepDeps(), 3600, 0)).reconciled).toEqual([]);
-    expect(await paymentBackend().verifier.verify(verified.payment.payload, requirement)).toMatchObject({ ok: false });
+    expect(await paymentBackend().verifier.verify(payment.payload, requirement)).toMatchObject({ ok: false });
   });
 });
