@@ -8,10 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, http } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
-import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
 import { purchaseWithPendingTransfer } from '../support/pending-purchase.js';
 
 let runtime: EmbeddedRuntime;
