@@ -4,14 +4,11 @@
  * in-process against the embedded runtime, on a realistic month (~40 bank lines against ~40 book entries). The
  * engine is also timed alone, so the analysis can be told apart from payment and storage. Prints; asserts nothing.
  */
-import { eventMaker } from './events.js';
+import { eventMaker, paymentSigner } from './events.js';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { x402Client } from '@x402/core/client';
-import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm';
-import { privateKeyToAccount } from 'viem/accounts';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { PROJECT_ROOT, type EmbeddedRuntime } from '../lib/local/runtime.js';
 import { bankRecEngine } from '../lambdas/agents/engines/bank-rec/engine.js';
 import { quiesce } from './load.js';
@@ -68,12 +65,8 @@ export async function agentStudioBench({ runtime, measure, context, n }: AgentBe
   if (probe.statusCode !== 402) throw new Error(`agent probe: expected 402, got ${probe.statusCode}`);
   const challenge = decodePaymentRequiredHeader(probe.headers['PAYMENT-REQUIRED']);
   const buyers = runtime.info.buyers;
-  const clients = buyers.map((b) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(b.privateKey as `0x${string}`))));
-  let which = 0;
-  const paidEvent = async () => {
-    const client = clients[which++ % clients.length];
-    return event(bankPath, liveBody, { 'payment-signature': encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)) });
-  };
+  const sign = paymentSigner(buyers, challenge);
+  const paidEvent = async () => event(bankPath, liveBody, { 'payment-signature': await sign() });
   // Enough USDC for every paid run, whatever the generation rows spent before.
   for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_000_000_000n);
 

@@ -10,16 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { x402Client } from '@x402/core/client';
-import { encodePaymentSignatureHeader, decodePaymentRequiredHeader } from '@x402/core/http';
-import { ExactEvmScheme } from '@x402/evm';
-import { privateKeyToAccount } from 'viem/accounts';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { startEmbedded, PROJECT_ROOT } from '../lib/local/runtime.js';
 import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
 import { compareWithReference } from './reference.js';
 import { quiesce } from './load.js';
-import { eventMaker } from './events.js';
+import { eventMaker, paymentSigner } from './events.js';
 import { agentStudioBench } from './agents.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
@@ -63,12 +60,8 @@ const body = JSON.stringify({ prompt: 'benchmark lighthouse' });
 const probe = await image(event('POST', '/agent/image', body), context);
 const challenge = decodePaymentRequiredHeader(probe.headers['PAYMENT-REQUIRED']);
 const buyers = runtime.info.buyers;
-const clients = buyers.map((b) => new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(b.privateKey as `0x${string}`))));
-let which = 0;
-const paidEvent = async () => {
-  const client = clients[which++ % clients.length];
-  return event('POST', '/agent/image', body, { 'payment-signature': encodePaymentSignatureHeader(await client.createPaymentPayload(challenge)) });
-};
+const sign = paymentSigner(buyers, challenge);
+const paidEvent = async () => event('POST', '/agent/image', body, { 'payment-signature': await sign() });
 // Enough USDC for every paid request of the run.
 for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_000_000_000n);
 

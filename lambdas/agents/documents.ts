@@ -47,8 +47,8 @@ function pricing(agent: AgentDefinition, ctx: DiscoveryContext) {
   };
 }
 
-function summary(agent: AgentDefinition, ctx: DiscoveryContext) {
-  const links = agentLinks(ctx.base, agent);
+/** Who an agent is, as every document and the template bundle name it. */
+export function agentIdentity(agent: AgentDefinition) {
   return {
     slug: agent.slug,
     id: agent.legacyId,
@@ -56,6 +56,13 @@ function summary(agent: AgentDefinition, ctx: DiscoveryContext) {
     description: agent.description,
     kind: agent.kind,
     version: agent.deployment!.version,
+  };
+}
+
+function summary(agent: AgentDefinition, ctx: DiscoveryContext) {
+  const links = agentLinks(ctx.base, agent);
+  return {
+    ...agentIdentity(agent),
     immutable: agent.deployment!.immutable,
     mcpEligible: isToolEligible(agent),
     free: agent.price === 0n,

@@ -7,7 +7,7 @@
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import { agentExample, type AgentDefinition } from './registry.js';
 import { inputJsonSchema, resultJsonSchema } from './offers.js';
-import { agentLinks } from './documents.js';
+import { agentIdentity, agentLinks } from './documents.js';
 import { usdcNumber } from './money.js';
 
 export function templateBundle(agent: AgentDefinition, ctx: DiscoveryContext) {
@@ -17,12 +17,7 @@ export function templateBundle(agent: AgentDefinition, ctx: DiscoveryContext) {
     format: 'paycall-agent-template/1',
     agent: agent.slug,
     flow: {
-      slug: agent.slug,
-      id: agent.legacyId,
-      name: agent.name,
-      description: agent.description,
-      kind: agent.kind,
-      version: agent.deployment!.version,
+      ...agentIdentity(agent),
       engine: agent.engine.id,
       steps: [{ id: 'analyse', engine: agent.engine.id, input: 'input', output: 'result' }],
       inputSchema: inputJsonSchema(agent),
