@@ -11,6 +11,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -213,7 +214,23 @@ export class GenerationStack extends Stack {
       this.settlerKeySecret?.grantRead(fn);
     } else if (role === 'read') {
       jobs.grantReadData(fn);
+    } else if (role === 'poll') {
+      jobs.grantReadData(fn);
+      this.grantPollReconcile(fn);
     }
+  }
+
+  /**
+   * A poll of a reserved job reconciles it (lambdas/workflow/poll-reconcile.ts): it claims the job (UpdateItem on jobs),
+   * records the receipt or voids the job in one ledger transaction (UpdateItem on jobs; UpdateItem, or DeleteItem
+   * when it releases the lock, on payments), reads a token job's lock (GetItem on payments) and starts the job's
+   * execution. Exactly those actions, on the two tables themselves (no index), and StartExecution on the machines.
+   */
+  private grantPollReconcile(fn: lambda.IFunction): void {
+    const { jobs, payments } = this.tables;
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [jobs.tableArn] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [payments.tableArn] }));
+    this.grantStart(fn);
   }
 
   private grantStart(fn: lambda.IFunction): void {

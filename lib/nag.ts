@@ -84,7 +84,7 @@ export function acknowledgeFindings(stack: GenerationStack): void {
     ack(fn, XRAY, 'AwsSolutions-IAM5[Resource::*]');
     if (entry.kind === 'route') {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
-      if (entry.role === 'paid' || entry.role === 'read') ack(fn, INDEXES('jobs'), jobsIndex);
+      if (entry.role === 'paid' || entry.role === 'read' || entry.role === 'poll') ack(fn, INDEXES('jobs'), jobsIndex);
       if (entry.role === 'run') ack(fn, INDEXES('runs'), runsIndex);
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');

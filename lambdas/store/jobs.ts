@@ -41,6 +41,8 @@ export interface JobRecord {
   error?: string;
   /** Present (= status) only while the job is open: the key of the OPEN_JOBS_INDEX. */
   openStatus?: JobStatus;
+  /** ISO time a poll last claimed the job's reconciliation (claimReconcile); never moves `updatedAt`. */
+  reconcileClaimedAt?: string;
   createdAt: string;
   updatedAt: string;
   expiresAt: number;
@@ -79,6 +81,35 @@ export class JobStore {
     const item = out.Item as JobRecord | undefined;
     if (item && item.expiresAt * 1000 < this.now().getTime()) return undefined;
     return item;
+  }
+
+  /**
+   * Claims a reserved job's reconciliation for one poll: true for at most one caller per `intervalSeconds`, across
+   * every instance (a conditional write), so polls cost the chain one read per job per interval and two polls never
+   * reconcile the same job at once. It leaves `updatedAt` alone: the sweeper's void grace counts from the reservation.
+   */
+  async claimReconcile(jobId: string, intervalSeconds: number): Promise<boolean> {
+    const now = this.now();
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { jobId },
+          UpdateExpression: 'SET #claimed = :now',
+          ConditionExpression: '#status = :reserved AND (attribute_not_exists(#claimed) OR #claimed <= :before)',
+          ExpressionAttributeNames: { '#claimed': 'reconcileClaimedAt', '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':now': now.toISOString(),
+            ':before': new Date(now.getTime() - intervalSeconds * 1000).toISOString(),
+            ':reserved': 'reserved',
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
   }
 
   /** Moves a durable job to `processing`; a final job is left alone (returns false). */

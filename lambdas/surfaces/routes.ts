@@ -24,9 +24,9 @@ export interface RouteDef {
   /**
    * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
    * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
-   * `read` = read jobs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'poll' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -50,7 +50,7 @@ export const ROUTES: RouteDef[] = [
     path: '/api/songs/{songId}',
     surface: 'generation',
     entry: 'lambdas/http/get-song.ts',
-    operationId: 'create_music_result',
+    operationId: 'create_music_result', access: 'poll',
   },
   {
     id: 'AgentVideo',
@@ -69,7 +69,7 @@ export const ROUTES: RouteDef[] = [
     path: '/agent/video/{jobId}',
     surface: 'generation',
     entry: 'lambdas/http/get-video.ts',
-    operationId: 'agent_video_status',
+    operationId: 'agent_video_status', access: 'poll',
   },
   {
     id: 'AgentImage',
@@ -88,7 +88,7 @@ export const ROUTES: RouteDef[] = [
     path: '/agent/image/{jobId}',
     surface: 'generation',
     entry: 'lambdas/http/get-image.ts',
-    operationId: 'agent_image_status',
+    operationId: 'agent_image_status', access: 'poll',
   },
   {
     // The browser share page a song's `shareUrl` points at; not an API operation (no operationId, not in OpenAPI).

@@ -4,7 +4,8 @@
  *   record it means the settlement's outcome was unknown at the deadline, or the process died (or storage failed)
  *   between settling and recording. The chain decides, at every sweep from RESERVED_RECONCILE_SECONDS on: once the
  *   authorization is used, the receipt is recorded and the job queued and started, so a transfer that lands late
- *   starts its job at the next sweep. Voiding waits longer: an unused authorization is voided (the nonce released)
+ *   starts its job at the next sweep, or sooner at a poll of the job (poll-reconcile.ts runs reconcileReserved for
+ *   it). Voiding waits longer: an unused authorization is voided (the nonce released)
  *   only once the request that reserved it is over (RESERVED_GRACE_SECONDS) and the authorization can no longer be
  *   used (its validBefore). A token job is never delivered from `reserved`, and is only looked at after
  *   RESERVED_GRACE_SECONDS (its charge may be in flight until then): the issuer has no status lookup, so the ledger
@@ -95,7 +96,17 @@ export async function sweep(
 
   const reconcileAfter = Math.min(RESERVED_RECONCILE_SECONDS, reservedGraceSeconds);
   for (const job of await deps.jobs.listStale(new Date(now - reconcileAfter * 1000), ['reserved'])) {
-    await guarded({ jobId: job.jobId }, () => reconcile(deps, job, result, now, reservedGraceSeconds));
+    await guarded({ jobId: job.jobId }, async () => {
+      const outcome = await reconcileReserved(deps, job, now, reservedGraceSeconds);
+      if (outcome === 'reconciled') {
+        result.reconciled.push(job.jobId);
+        result.started.push(job.jobId);
+      } else if (outcome === 'waiting') {
+        result.running.push(job.jobId);
+      } else if (outcome === 'voided') {
+        result.voided.push(job.jobId);
+      }
+    });
   }
   for (const job of await deps.jobs.listStale(new Date(now - idleSeconds * 1000))) {
     await guarded({ jobId: job.jobId }, () => resume(deps, job, result));
@@ -115,20 +126,34 @@ export async function sweep(
   return result;
 }
 
-async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, now: number, graceSeconds: number): Promise<void> {
-  if (!job.nonceKey) return;
+/** What reconciling one reserved job did (see reconcileReserved). */
+export type ReservedOutcome = 'reconciled' | 'waiting' | 'voided' | 'changed' | 'skipped';
+
+/** What reconciling one reserved job touches: the sweeper's deps, less the listing and the runs. */
+export interface ReservedDeps {
+  jobs: Pick<JobStore, 'queueItem' | 'voidItem'>;
+  ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed' | 'state'>;
+  workflow: Pick<WorkflowStarter, 'start'>;
+  authorizationUsed: (nonceKey: string) => Promise<boolean>;
+}
+
+/**
+ * One reserved job against the chain (or, for a token job, the ledger), the rule of the file's header: the sweeper
+ * runs it for every reserved job it lists, and a poll of a reserved job for that job (lambdas/workflow/poll-reconcile.ts).
+ * `reconciled`: the authorization is used, the receipt recorded with the job `queued`, its execution started;
+ * `waiting`: nothing decided yet; `voided`: the job failed and its lock released (or kept `uncertain`);
+ * `changed`: the job or its lock moved meanwhile (its request or another reconciler got there first);
+ * `skipped`: no payment to reconcile (no nonce key).
+ */
+export async function reconcileReserved(deps: ReservedDeps, job: JobRecord, now: number, graceSeconds: number): Promise<ReservedOutcome> {
+  if (!job.nonceKey) return 'skipped';
   // Rows from the index always carry updatedAt (its sort key); one without is treated as long over.
   const requestOver = !job.updatedAt || now - Date.parse(job.updatedAt) >= graceSeconds * 1000;
   if (job.paymentKind === 'token') {
-    if (!requestOver) {
-      result.running.push(job.jobId);
-      return;
-    }
+    if (!requestOver) return 'waiting';
     const sent = (await deps.ledger.state(job.nonceKey)) === 'charging';
     const reason = sent ? 'the token charge was not confirmed' : 'the token was never charged';
-    await deps.ledger.markFailed(job.nonceKey, reason, sent ? 'may-have-moved' : 'nothing-moved', deps.jobs.voidItem(job.jobId, reason));
-    result.voided.push(job.jobId);
-    return;
+    return voided(() => deps.ledger.markFailed(job.nonceKey!, reason, sent ? 'may-have-moved' : 'nothing-moved', deps.jobs.voidItem(job.jobId, reason)));
   }
   if (await deps.authorizationUsed(job.nonceKey)) {
     const transaction = job.transaction ?? RECONCILED_TRANSACTION;
@@ -136,21 +161,30 @@ async function reconcile(deps: SweepDeps, job: JobRecord, result: SweepResult, n
       await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
     } catch (error) {
       if (!(error instanceof PurchaseConflictError)) throw error;
-      // The job (or its lock) changed since it was listed: usually its request recorded the receipt meanwhile and
+      // The job (or its lock) changed since it was read: usually its request recorded the receipt meanwhile and
       // starts the execution itself. A job still reserved is listed again next sweep, so a lasting cause shows.
       logger.warn('reserved job changed while reconciling; left to its request', { jobId: job.jobId, error: error.message });
-      return;
+      return 'changed';
     }
-    result.reconciled.push(job.jobId);
     await deps.workflow.start(job.jobId, job.product);
-    result.started.push(job.jobId);
-  } else if (!requestOver || (job.validBefore !== undefined && now < job.validBefore * 1000)) {
+    return 'reconciled';
+  }
+  if (!requestOver || (job.validBefore !== undefined && now < job.validBefore * 1000)) {
     // Not used yet, but a transfer in flight could land until the authorization expires: decide after that.
-    result.running.push(job.jobId);
-  } else {
-    const reason = 'settlement was not confirmed';
-    await deps.ledger.markFailed(job.nonceKey, reason, 'nothing-moved', deps.jobs.voidItem(job.jobId, reason));
-    result.voided.push(job.jobId);
+    return 'waiting';
+  }
+  const reason = 'settlement was not confirmed';
+  return voided(() => deps.ledger.markFailed(job.nonceKey!, reason, 'nothing-moved', deps.jobs.voidItem(job.jobId, reason)));
+}
+
+/** A void is one ledger transaction conditional on the job still `reserved`: a job that moved meanwhile is `changed`. */
+async function voided(write: () => Promise<void>): Promise<ReservedOutcome> {
+  try {
+    await write();
+    return 'voided';
+  } catch (error) {
+    if (error instanceof PurchaseConflictError) return 'changed';
+    throw error;
   }
 }
 

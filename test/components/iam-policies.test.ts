@@ -105,12 +105,24 @@ describe('paid route AgentImage', () => {
 });
 
 describe('read and discovery routes', () => {
-  it('GetImage may read the jobs table but not write it, nor read payments', () => {
+  it('SongPage may read the jobs table but not write it, nor read payments', () => {
+    expect(decide('SongPage', 'dynamodb:GetItem', JOBS)).toBe('allow');
+    expect(decide('SongPage', 'dynamodb:Query', JOBS)).toBe('allow');
+    expect(decide('SongPage', 'dynamodb:PutItem', JOBS)).toBe('implicit-deny');
+    expect(decide('SongPage', 'dynamodb:UpdateItem', JOBS)).toBe('implicit-deny');
+    expect(decide('SongPage', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
+  });
+
+  it('GetImage (a poll) reads jobs and may reconcile a reserved one: update jobs, settle or release its lock, start it', () => {
     expect(decide('GetImage', 'dynamodb:GetItem', JOBS)).toBe('allow');
-    expect(decide('GetImage', 'dynamodb:Query', JOBS)).toBe('allow');
+    expect(decide('GetImage', 'dynamodb:UpdateItem', JOBS)).toBe('allow');
     expect(decide('GetImage', 'dynamodb:PutItem', JOBS)).toBe('implicit-deny');
-    expect(decide('GetImage', 'dynamodb:UpdateItem', JOBS)).toBe('implicit-deny');
-    expect(decide('GetImage', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
+    expect(decide('GetImage', 'dynamodb:DeleteItem', JOBS)).toBe('implicit-deny');
+    for (const action of ['GetItem', 'UpdateItem', 'DeleteItem']) expect(decide('GetImage', `dynamodb:${action}`, PAYMENTS)).toBe('allow');
+    expect(decide('GetImage', 'dynamodb:PutItem', PAYMENTS)).toBe('implicit-deny');
+    for (const arn of machineArns()) expect(decide('GetImage', 'states:StartExecution', arn)).toBe('allow');
+    for (const table of ALL_TABLES.filter((t) => t !== JOBS && t !== PAYMENTS)) expect(decide('GetImage', 'dynamodb:GetItem', table)).toBe('implicit-deny');
+    expect(decide('GetImage', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
   });
 
   it('OpenApi (discovery) is allowed nothing on DynamoDB, Step Functions, S3 or Secrets Manager', () => {

@@ -78,3 +78,73 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     expect(await paymentBackend().verifier.verify(payment.payload, requirement)).toMatchObject({ ok: false });
   });
 });
+
+/** Polls `url` until `done`, or throws after `ms`. */
+async function pollUntil(url: string, ms: number, done: (body: any) => boolean): Promise<any> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const body = await (await fetch(url)).json();
+    if (done(body)) return body;
+    if (Date.now() > deadline) throw new Error(`${url} within ${ms} ms; last seen ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('Settlement of unknown outcome: a poll of the reserved job reconciles it (no sweeper)', () => {
+  it('once the chain shows the authorization used, a poll records the receipt, queues the job and starts it', async () => {
+    const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { DynamoPaymentLedger } = await import('../../lambdas/store/ledger.js');
+    const { POLL_RECONCILE_SECONDS } = await import('../../lambdas/workflow/poll-reconcile.js');
+    const { acceptedBody } = await import('../../lambdas/jobs/views.js');
+    const { urlsFor } = await import('../../lambdas/jobs/urls.js');
+    const { purchase, buyer, rpc, payment } = await purchaseWithPendingTransfer(runtime);
+    expect(purchase.type).toBe('accepted');
+    const job = (purchase as { job: { jobId: string } }).job;
+    const { pollUrl } = acceptedBody(job as never, urlsFor(runtime.info.baseUrl)) as { pollUrl: string };
+    const jobs = new JobStore();
+
+    // Unused on chain: the poll (through the gateway, the poll function's own instance and policy) leaves it reserved.
+    expect(await (await fetch(pollUrl)).json()).toMatchObject({ jobId: job.jobId, status: 'queued', imageUrl: null });
+    expect(await jobs.get(job.jobId)).toMatchObject({ status: 'reserved', reconcileClaimedAt: expect.any(String) });
+
+    await rpc('evm_mine');
+    expect(await runtime.chain.balanceOf(buyer.address)).toBe(850_000n);
+    // Polls only (this runtime sweeps at start-up only, and nobody sweeps here): once the first poll's claim has
+    // lapsed, the next poll asks the chain, records the receipt and starts the job.
+    const deadline = Date.now() + (POLL_RECONCILE_SECONDS + 10) * 1000;
+    let moved = await jobs.get(job.jobId);
+    while (moved?.status === 'reserved' && Date.now() < deadline) {
+      await fetch(pollUrl);
+      moved = await jobs.get(job.jobId);
+      if (moved?.status === 'reserved') await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(moved).toMatchObject({ transaction: 'reconciled' });
+    expect(['queued', 'processing', 'completed']).toContain(moved!.status);
+    expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('settled');
+
+    const done = await pollUntil(pollUrl, 30_000, (b) => b.status === 'completed' || b.status === 'failed');
+    expect(done).toMatchObject({ status: 'completed', imageUrl: expect.stringMatching(/\/image\.png$/) });
+  });
+
+  it('lets one poll at a time reconcile a job: concurrent claims on different instances, exactly one wins', async () => {
+    const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { POLL_RECONCILE_SECONDS } = await import('../../lambdas/workflow/poll-reconcile.js');
+    const { purchase, rpc } = await purchaseWithPendingTransfer(runtime);
+    const jobId = (purchase as { job: { jobId: string } }).job.jobId;
+    try {
+      const jobs = new JobStore();
+      const claims = await Promise.all(Array.from({ length: 6 }, () => new JobStore().claimReconcile(jobId, POLL_RECONCILE_SECONDS)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // Within the interval nobody else gets it; after it, the next claimer does (a clock one interval ahead).
+      expect(await jobs.claimReconcile(jobId, POLL_RECONCILE_SECONDS)).toBe(false);
+      const later = new JobStore(undefined, () => new Date(Date.now() + POLL_RECONCILE_SECONDS * 1000 + 1000));
+      expect(await later.claimReconcile(jobId, POLL_RECONCILE_SECONDS)).toBe(true);
+      // Only a reserved job is claimed; an unknown id creates no row.
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      expect(await jobs.claimReconcile(unknown, POLL_RECONCILE_SECONDS)).toBe(false);
+      expect(await jobs.get(unknown)).toBeUndefined();
+    } finally {
+      await rpc('evm_mine'); // lands the transfer left pending by the purchase
+    }
+  });
+});

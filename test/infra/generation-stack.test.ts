@@ -270,7 +270,12 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
   });
 
-  it('grants least privilege: poll (read) functions only read jobs; paid functions write and start executions', () => {
+  it('gives the poll role to exactly the three job polls (GET /api/songs, /agent/video, /agent/image by id)', () => {
+    const polls = Object.values(s.stack.functionEntries).filter((e) => e.kind === 'route' && e.role === 'poll');
+    expect(polls.map((e) => e.id).sort()).toEqual(['GetImage', 'GetSong', 'GetVideo']);
+  });
+
+  it('grants least privilege: read functions only read jobs; polls reconcile reserved jobs; paid functions write and start executions', () => {
     const jobs = s.stack.getLogicalId(s.stack.tables.jobs.node.defaultChild as any);
     const machines = PRODUCT_IDS.map((p) => s.stack.getLogicalId(s.stack.stateMachines[p].node.defaultChild as any));
     const writes = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/;
@@ -286,6 +291,22 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         expect(starts, entry.id).toEqual([]);
         expect(grants.some((g) => g.action === 'dynamodb:GetItem' && refersTo(g.resource, jobs))).toBe(true);
         expect(grants.filter((g) => g.action.startsWith('dynamodb:') && !refersTo(g.resource, jobs))).toEqual([]);
+        expect(grants.some((g) => g.action.startsWith('secretsmanager:') || g.action.startsWith('s3:'))).toBe(false);
+      } else if (entry.kind === 'route' && entry.role === 'poll') {
+        // A poll reconciles a reserved job (lambdas/workflow/poll-reconcile.ts): it claims the job and records the
+        // receipt or voids it (UpdateItem on jobs; UpdateItem/DeleteItem on payments), reads a token job's lock
+        // (GetItem on payments) and starts the execution. Nothing more: no other table, no index write, no secret.
+        const payments = s.stack.getLogicalId(s.stack.tables.payments.node.defaultChild as any);
+        const tableOnly = (g: { resource: unknown }, table: string) => refersTo(g.resource, table) && !JSON.stringify(g.resource).includes('/index/');
+        expect(jobWrites.map((g) => g.action), entry.id).toEqual(['dynamodb:UpdateItem']);
+        expect(jobWrites.every((g) => tableOnly(g, jobs)), entry.id).toBe(true);
+        expect(grants.some((g) => g.action === 'dynamodb:GetItem' && refersTo(g.resource, jobs))).toBe(true);
+        const paymentActions = grants.filter((g) => g.action.startsWith('dynamodb:') && refersTo(g.resource, payments));
+        expect(paymentActions.every((g) => tableOnly(g, payments)), entry.id).toBe(true);
+        expect(paymentActions.map((g) => g.action).sort(), entry.id).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+        expect(grants.filter((g) => g.action.startsWith('dynamodb:') && !refersTo(g.resource, jobs) && !refersTo(g.resource, payments))).toEqual([]);
+        expect(starts.map((g) => machines.find((m) => refersTo(g.resource, m))).sort()).toEqual([...machines].sort());
+        expect(grants.filter((g) => g.action.startsWith('states:') && g.action !== 'states:StartExecution')).toEqual([]);
         expect(grants.some((g) => g.action.startsWith('secretsmanager:') || g.action.startsWith('s3:'))).toBe(false);
       } else if (entry.kind === 'route' && entry.role === 'paid') {
         expect(jobWrites.length).toBeGreaterThan(0);

@@ -15,6 +15,17 @@ const handlers = {} as Record<'video' | 'image' | 'song' | 'page', Handler>;
 
 beforeAll(async () => {
   Object.assign(process.env, { JOBS_TABLE: 'jobs', ASSETS_PUBLIC_URL: 'https://cdn.test', ASSETS_DIR: '/tmp/unused' });
+  // What a poll function's template also sets: it reconciles a reserved job (payments table, chain, machines).
+  Object.assign(process.env, {
+    PAYMENTS_TABLE: 'payments',
+    USDC_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+    PAY_TO_ADDRESS: '0x000000000000000000000000000000000000dEaD',
+    RPC_URL: 'http://127.0.0.1:1',
+    SETTLER_KEY_SECRET_ID: 'paycall/settler-key',
+    MUSIC_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:music',
+    VIDEO_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:video',
+    IMAGE_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:image',
+  });
   handlers.video = (await import('../../../lambdas/http/get-video.js')).handler as unknown as Handler;
   handlers.image = (await import('../../../lambdas/http/get-image.js')).handler as unknown as Handler;
   handlers.song = (await import('../../../lambdas/http/get-song.js')).handler as unknown as Handler;
