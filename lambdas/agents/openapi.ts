@@ -1,6 +1,6 @@
 /**
- * GET /openapi.json on the agent studio: OpenAPI 3.1, info.version 0.3.0, one operation per route of the agent
- * surface in the route table; run operations carry each agent's run request and result schemas from the registry.
+ * GET /openapi.json on the agent studio: OpenAPI 3.1, info.version 0.3.0, one operation per API route (one with an
+ * operationId) of the agent surface in the route table; run operations carry each agent's run request and result schemas from the registry.
  * Concrete run routes are `runPublishedAgent_<slug with _>`.
  */
 import { surfaceRoutes, AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
@@ -78,7 +78,8 @@ function getOperation(route: RouteDef) {
 
 export function agentsOpenApi(base: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of surfaceRoutes(AGENTS_SURFACE)) {
+  // API operations only: the browser playground page has no operationId.
+  for (const route of surfaceRoutes(AGENTS_SURFACE).filter((r) => r.operationId !== undefined)) {
     const agent = AGENTS.find((a) => a.route === route.id && a.deployment !== null);
     const operation = route.method === 'POST' ? runOperation(route, agent) : getOperation(route);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;

@@ -110,6 +110,8 @@ export const ROUTES: RouteDef[] = [
   ...doc('AiPlugin', '/.well-known/ai-plugin.json', 'lambdas/http/ai-plugin.ts'),
   ...doc('LlmsTxt', '/llms.txt', 'lambdas/http/llms-txt.ts'),
   ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts'),
+  // The browser playground: a form from each product's input schema, paid from a wallet (not an API operation).
+  ...doc('Playground', '/playground', 'lambdas/http/playground.ts'),
   // MCP (Streamable HTTP, stateless) and the agent card's A2A JSON-RPC interface.
   // MCP's token-paid music tool creates and pays for jobs like a paid route.
   { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' },
@@ -125,6 +127,7 @@ export const ROUTES: RouteDef[] = [
   ...agentDoc('AgentX402Of', '/api/agents/{agent}/.well-known/x402', 'getAgentX402', 'Current x402 terms of one agent'),
   ...agentDoc('AgentTemplate', '/api/agents/{agent}/template', 'getAgentTemplate', 'Portable template bundle (flow, run client, README) as a JSON attachment'),
   ...agentDoc('AgentsOpenApi', '/openapi.json', 'getOpenApi', 'This document'),
+  { id: 'AgentsPlayground', method: 'GET', path: '/playground', surface: 'agents', entry: 'lambdas/http/agents/playground.ts', access: 'none' },
   agentRun('RunAgent', '/api/agents/{agent}/run', 'runAgent'),
   // The concrete agents' fixed run routes (their slugs; the registry names each agent's route id).
   agentRun('RunVendorRisk', '/api/agents/vendor-risk-read-q0jjq/run', 'runPublishedAgent_vendor_risk_read_q0jjq'),

@@ -17,6 +17,11 @@ export interface GatewayOptions {
   /** Requests wait for this before being handled (the runtime finishes wiring after the port is known). */
   ready?: Promise<void>;
   maxBodyBytes?: number;
+  /**
+   * Answers requests that are no route of the API (the embedded default's dev wallet); true when it answered. It runs
+   * before the routes, once the runtime is ready.
+   */
+  local?: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<boolean>;
   /** Invokes the route's function (in its own instances: lib/local/functions/) with the event built here. */
   invoke: (route: RouteDef, event: unknown) => Promise<unknown>;
 }
@@ -59,6 +64,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = URL.parse(req.url ?? '/', 'http://local');
     if (!url) return refuse(req, res, NOT_FOUND);
     const method = (req.method ?? 'GET').toUpperCase();
+    if (options.local && (await options.local(req, res, url.pathname))) return;
     if (method === 'GET' && url.pathname.startsWith('/assets/') && options.assets) {
       const asset = await readAsset(options.assets, url.pathname.slice('/assets/'.length));
       if (!asset) return refuse(req, res, NOT_FOUND);

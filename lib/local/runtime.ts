@@ -11,6 +11,7 @@ import type { SurfaceId } from '../../lambdas/surfaces/routes.js';
 import { GENERATION, servedSurfaces, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { startGateway, type Gateway } from './gateway.js';
+import { devWallet, type DevBuyer } from './dev-wallet.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
@@ -90,6 +91,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // One gateway per served surface, as CDK builds one HTTP API per surface; the generation gateway also serves
     // /assets/ (the CloudFront distribution's role).
     const gateways = {} as Record<SurfaceId, Gateway>;
+    // The playground's dev wallet: the chain's funded buyers, known once the chain is up (requests wait for `ready`).
+    let devBuyers: DevBuyer[] = [];
+    const local = devWallet(() => devBuyers);
     for (const surface of servedSurfaces()) {
       // A run that asks for any free generation port (tests, bench) gets any free port for every surface.
       const fallback = options.generationPort === 0 ? 0 : surface.port.default;
@@ -99,6 +103,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         routes: surfaceRoutes(surface),
         ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
         ready,
+        local,
         invoke: (route, event) => functions.get(route.id).invoke(event),
       });
       stops.push(() => gateways[surface.id].close());
@@ -112,6 +117,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
       startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),
     ]);
+    devBuyers = chain.buyers;
     stops.push(() => s3.stop());
     stops.push(() => chain.stop());
     stops.push(() => dynamo.stop());
