@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublicClient, http, parseAbi, parseEventLogs, type Hex } from 'viem';
 import { fetchFrom, freshBuyer, runtime, transfersFrom } from '../support/buyer.js';
 
@@ -226,6 +226,87 @@ describe.skipIf(!HAS_CHROMIUM)('the playground in a real browser', () => {
     expect(await transfersFrom(account.address)).toEqual([{ to: info.payTo, value: 80_000n }]);
     await shot(page, 'agent-wallet');
     await page.close();
+  });
+
+  /** A page whose injected wallet signs with `privateKey` (or declines when it is null). */
+  async function pageWithWallet(privateKey: Hex | null): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    const account = privateKey ? privateKeyToAccount(privateKey) : null;
+    await page.exposeFunction('__testWallet', async (method: string, params: unknown[]) => {
+      if (method === 'eth_requestAccounts') return [account?.address ?? '0x000000000000000000000000000000000000dEaD'];
+      if (method === 'eth_chainId') return '0x2105';
+      if (method === 'eth_signTypedData_v4') {
+        if (!account) return { declined: true };
+        const { types, domain, primaryType, message } = JSON.parse((params as string[])[1]);
+        const { EIP712Domain: _domain, ...rest } = types;
+        return account.signTypedData({ domain, types: rest, primaryType, message });
+      }
+      throw new Error(`unsupported method ${method}`);
+    });
+    // A wallet's refusal is an EIP-1193 error with code 4001 (exposed functions cannot throw one, so it is made here).
+    await page.addInitScript(() => {
+      (window as any).ethereum = {
+        request: async ({ method, params }: { method: string; params?: unknown[] }) => {
+          const answer = await (window as any).__testWallet(method, params ?? []);
+          if (answer && answer.declined) throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+          return answer;
+        },
+      };
+    });
+    return page;
+  }
+
+  async function refusalAfterPaying(page: Page, url: string, item: string, prepare: (page: Page) => Promise<void>): Promise<string> {
+    await page.goto(`${url}/playground?item=${item}`);
+    await page.waitForSelector('body[data-ready=true]');
+    await prepare(page);
+    await page.check('input[name=payer][value=wallet]');
+    await page.click('#pay');
+    await page.waitForSelector('#refusal:not([hidden])', { timeout: 60_000 });
+    return (await page.textContent('#refusal'))!;
+  }
+
+  it("shows a refused payment's reason, a declined signature, a 429's wait and a failed render in words", async () => {
+    const info = runtime();
+    const fillImage = (page: Page) => page.fill('#field-prompt', 'a quiet harbour');
+
+    // A wallet with no USDC: the service refuses the payment (real server, real chain) and nothing moves.
+    const broke = await pageWithWallet(generatePrivateKey());
+    expect(await refusalAfterPaying(broke, info.baseUrl, 'agent_image', fillImage)).toMatch(/^Payment refused: .*(balance|fund).*Nothing was charged\.$/i);
+    await broke.close();
+
+    // The wallet's owner declines to sign.
+    const declining = await pageWithWallet(null);
+    expect(await refusalAfterPaying(declining, info.baseUrl, 'agent_image', fillImage)).toBe('The signature was declined: nothing was paid.');
+    await declining.close();
+
+    // What the page says for a 429 and for a failed render with its refund: the service's answers, served here by
+    // the browser's request interception (neither can be provoked on demand without disturbing other tests).
+    const limited = await pageWithWallet(null);
+    await limited.route('**/agent/image', (route) =>
+      route.fulfill({ status: 429, headers: { 'content-type': 'application/json', 'retry-after': '17' }, body: JSON.stringify({ detail: 'Rate limit exceeded', code: 'rate_limited' }) }),
+    );
+    expect(await refusalAfterPaying(limited, info.baseUrl, 'agent_image', fillImage)).toBe('Too many requests: try again in 17 s. Rate limit exceeded');
+    await limited.close();
+
+    const buyer = await freshBuyer(1_000_000n);
+    const failing = await pageWithWallet(buyer.privateKey);
+    await failing.route('**/agent/image/*', (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jobId: 'x', status: 'failed', imageUrl: null, pollUrl: null, error: 'The render failed: content filtered', refund: { status: 'refunded', transaction: '0xabc' } }),
+      }),
+    );
+    await failing.goto(`${info.baseUrl}/playground?item=agent_image`);
+    await failing.waitForSelector('body[data-ready=true]');
+    await fillImage(failing);
+    await failing.check('input[name=payer][value=wallet]');
+    await failing.click('#pay');
+    await failing.waitForSelector('#result:not([hidden])', { timeout: 60_000 });
+    expect(await failing.textContent('#result .failed')).toBe('The render failed: content filtered');
+    expect(await failing.textContent('#result .refund')).toBe('Refund: refunded (transaction 0xabc).');
+    await failing.close();
   });
 });
 
