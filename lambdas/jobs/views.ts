@@ -1,7 +1,7 @@
 /** Response shapes of the spec (accepted, poll, blocking), built from a job row. */
 import type { JobRecord } from '../store/jobs.js';
-import type { ProductId } from '../products/catalog.js';
-import { PRODUCTS } from '../products/catalog.js';
+import type { ProductId } from '../products/products.js';
+import { PRODUCTS } from '../products/products.js';
 
 export const GENERIC_FAILURE = 'Generation failed. The job id is unknown, expired, or the render did not succeed.';
 

@@ -2,10 +2,7 @@
  * Environment configuration, read and validated once per cold start. The same variable names are set by the CDK
  * stack (lib/) on AWS and by the embedded runtime (lib/local/) on one machine; nothing here knows which.
  */
-import { z } from 'zod';
 import { NETWORK_IDS } from './networks.js';
-
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 
 export const ENV = {
   jobsTable: 'JOBS_TABLE',
@@ -45,26 +42,67 @@ function memo<T>(read: () => T): () => T {
   return () => (value ??= read());
 }
 
-function parse<T extends z.ZodRawShape>(shape: T, what: string): z.infer<z.ZodObject<T>> {
-  const result = z.object(shape).safeParse(process.env);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ');
-    throw new Error(`Invalid ${what} configuration: ${problems}`);
+/**
+ * One variable's rule: its value, or the problem with it. Checked by hand rather than with a schema library, so a
+ * function that only reads its environment does not carry one; every rule answers a set-but-empty variable as a
+ * problem, as a missing required one.
+ */
+type Rule<T> = (raw: string | undefined) => { value: T } | { problem: string };
+type Rules = Record<string, Rule<unknown>>;
+type Read<R extends Rules> = { [K in keyof R]: R[K] extends Rule<infer T> ? T : never };
+
+const ok = <T>(value: T) => ({ value });
+const isUrl = (raw: string) => URL.canParse(raw);
+
+function text(check: (raw: string) => string | undefined = () => undefined): Rule<string> {
+  return (raw) => {
+    if (raw === undefined) return { problem: 'is required' };
+    if (raw === '') return { problem: 'must not be empty' };
+    const problem = check(raw);
+    return problem ? { problem } : ok(raw);
+  };
+}
+function optional<T>(rule: Rule<T>): Rule<T | undefined> {
+  return (raw) => (raw === undefined ? ok(undefined) : rule(raw));
+}
+function withDefault<T>(rule: Rule<T>, fallback: T): Rule<T> {
+  return (raw) => (raw === undefined ? ok(fallback) : rule(raw));
+}
+const url = () => text((raw) => (isUrl(raw) ? undefined : 'must be a URL'));
+const address = () => text((raw) => (/^0x[0-9a-fA-F]{40}$/.test(raw) ? undefined : 'must be a 0x-prefixed 20-byte hex address'));
+function oneOf<const V extends readonly string[]>(values: V): Rule<V[number]> {
+  return (raw) => (raw !== undefined && values.includes(raw) ? ok(raw as V[number]) : { problem: `must be one of ${values.join(', ')}` });
+}
+function integer(min: number, max = Number.MAX_SAFE_INTEGER): Rule<number> {
+  return (raw) => {
+    const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+    return Number.isInteger(value) && value >= min && value <= max ? ok(value) : { problem: `must be an integer from ${min} to ${max}` };
+  };
+}
+
+function parse<R extends Rules>(rules: R, what: string): Read<R> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, rule] of Object.entries(rules)) {
+    const read = rule(process.env[name]);
+    if ('problem' in read) problems.push(`${name}: ${read.problem}`);
+    else out[name] = read.value;
   }
-  return result.data;
+  if (problems.length > 0) throw new Error(`Invalid ${what} configuration: ${problems.join('; ')}`);
+  return out as Read<R>;
 }
 
 /** Tables and optional local endpoints used by every function that touches storage. */
 export const storeConfig = memo(() => {
   const env = parse(
     {
-      JOBS_TABLE: z.string().min(1),
-      PAYMENTS_TABLE: z.string().min(1).optional(),
-      IDEMPOTENCY_TABLE: z.string().min(1).optional(),
-      RATE_LIMIT_TABLE: z.string().min(1).optional(),
-      SETTLER_LEASES_TABLE: z.string().min(1).optional(),
-      RUNS_TABLE: z.string().min(1).optional(),
-      DYNAMODB_ENDPOINT: z.string().url().optional(),
+      JOBS_TABLE: text(),
+      PAYMENTS_TABLE: optional(text()),
+      IDEMPOTENCY_TABLE: optional(text()),
+      RATE_LIMIT_TABLE: optional(text()),
+      SETTLER_LEASES_TABLE: optional(text()),
+      RUNS_TABLE: optional(text()),
+      DYNAMODB_ENDPOINT: optional(url()),
     },
     'storage',
   );
@@ -83,17 +121,17 @@ export const storeConfig = memo(() => {
 export const paymentConfig = memo(() => {
   const env = parse(
     {
-      X402_NETWORK: z.enum(NETWORK_IDS).default('eip155:8453'),
-      CHAIN_ID: z.coerce.number().int().positive().default(8453),
-      USDC_ADDRESS: address,
-      PAY_TO_ADDRESS: address,
-      RPC_URL: z.string().url(),
-      FACILITATOR_MODE: z.enum(['self', 'remote']).default('self'),
-      FACILITATOR_URL: z.string().url().optional(),
-      SETTLER_KEY_SECRET_ID: z.string().min(1).optional(),
-      SETTLER_KEY_FILE: z.string().min(1).optional(),
+      X402_NETWORK: withDefault(oneOf(NETWORK_IDS), 'eip155:8453'),
+      CHAIN_ID: withDefault(integer(1), 8453),
+      USDC_ADDRESS: address(),
+      PAY_TO_ADDRESS: address(),
+      RPC_URL: url(),
+      FACILITATOR_MODE: withDefault(oneOf(['self', 'remote'] as const), 'self'),
+      FACILITATOR_URL: optional(url()),
+      SETTLER_KEY_SECRET_ID: optional(text()),
+      SETTLER_KEY_FILE: optional(text()),
       /** A settlement key with less native gas than this (wei) takes no new settlement. */
-      SETTLER_GAS_FLOOR_WEI: z.string().regex(/^\d+$/).default('20000000000000'),
+      SETTLER_GAS_FLOOR_WEI: withDefault(text((raw) => (/^\d+$/.test(raw) ? undefined : 'must be a whole number of wei')), '20000000000000'),
     },
     'payment',
   );
@@ -126,10 +164,10 @@ export type PaymentConfig = ReturnType<typeof paymentConfig>;
 export const assetConfig = memo(() => {
   const env = parse(
     {
-      ASSETS_BUCKET: z.string().min(1).optional(),
-      ASSETS_DIR: z.string().min(1).optional(),
-      ASSETS_PUBLIC_URL: z.string().url(),
-      S3_ENDPOINT: z.string().url().optional(),
+      ASSETS_BUCKET: optional(text()),
+      ASSETS_DIR: optional(text()),
+      ASSETS_PUBLIC_URL: url(),
+      S3_ENDPOINT: optional(url()),
     },
     'asset',
   );
@@ -148,10 +186,10 @@ export const assetConfig = memo(() => {
 export const workflowConfig = memo(() => {
   const env = parse(
     {
-      MUSIC_STATE_MACHINE_ARN: z.string().min(1),
-      VIDEO_STATE_MACHINE_ARN: z.string().min(1),
-      IMAGE_STATE_MACHINE_ARN: z.string().min(1),
-      SFN_ENDPOINT: z.string().url().optional(),
+      MUSIC_STATE_MACHINE_ARN: text(),
+      VIDEO_STATE_MACHINE_ARN: text(),
+      IMAGE_STATE_MACHINE_ARN: text(),
+      SFN_ENDPOINT: optional(url()),
     },
     'workflow',
   );
@@ -168,9 +206,9 @@ export const workflowConfig = memo(() => {
 export const httpConfig = memo(() => {
   const env = parse(
     {
-      PUBLIC_BASE_URL: z.string().url().optional(),
-      AGENTS_PUBLIC_BASE_URL: z.string().url().optional(),
-      BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(28_000).default(25_000),
+      PUBLIC_BASE_URL: optional(url()),
+      AGENTS_PUBLIC_BASE_URL: optional(url()),
+      BLOCKING_WAIT_MS: withDefault(integer(0, 28_000), 25_000),
     },
     'http',
   );
@@ -185,8 +223,8 @@ export const httpConfig = memo(() => {
 export const renderConfig = memo(() => {
   const env = parse(
     {
-      RENDER_PROVIDER: z.enum(['local']).default('local'),
-      FFMPEG_PATH: z.string().min(1).optional(),
+      RENDER_PROVIDER: withDefault(oneOf(['local'] as const), 'local'),
+      FFMPEG_PATH: optional(text()),
     },
     'render',
   );

@@ -6,7 +6,7 @@
  *   3. otherwise the text parts, when they name exactly one skill id (for agents that only send text).
  * A named id that is not a skill, no skill at all, or two skills named in text are all invalid params.
  */
-import { PRODUCT_IDS, isProductId, type ProductId } from '../../products/catalog.js';
+import { PRODUCT_IDS, isProductId, type ProductId } from '../../products/products.js';
 import { RPC, RpcError } from './jsonrpc.js';
 
 export const SKILL_METADATA_KEY = 'skillId';

@@ -1,7 +1,7 @@
 /** Image product: the procedural painting encoded as PNG (own encoder) or JPEG (jpeg-js), pure JS. */
 import jpeg from 'jpeg-js';
 import type { ImageRequest } from '../../../products/catalog.js';
-import { IMAGE_ASPECT_RATIOS } from '../../../products/catalog.js';
+import { IMAGE_ASPECT_RATIOS } from '../../../products/products.js';
 import { seedFrom } from '../seed.js';
 import { titleFrom } from '../text.js';
 import { encodePng } from './png.js';

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VideoRequest } from '../../../products/catalog.js';
-import { VIDEO_ASPECT_RATIOS } from '../../../products/catalog.js';
+import { VIDEO_ASPECT_RATIOS } from '../../../products/products.js';
 import { SAMPLE_RATE } from '../dsp.js';
 import { runFfmpeg } from '../ffmpeg.js';
 import { seedFrom } from '../seed.js';
