@@ -2,24 +2,20 @@
  * A product as an Offer of the payment core: price, resource, schema and discovery metadata all from the catalog
  * and the route table, so the 402, the discovery documents and the MCP/A2A pointers are built from one object.
  */
-import { z } from 'zod';
 import { ALL_PAYMENT_KINDS, type Offer } from '../payments/core/types.js';
 import { paymentChallenge as offerChallenge, paymentRequirement as offerRequirement, type PaymentTerms } from '../payments/core/challenge.js';
 import { MAX_TIMEOUT_SECONDS, type PaymentChallenge, type PaymentRequirement } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
-import { PRODUCTS, type ProductId } from '../products/catalog.js';
+import { PRODUCTS, type ProductId } from '../products/products.js';
+import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';
 import { ACCEPTED_EXAMPLES } from '../products/examples.js';
 
-const inputSchemas = new Map<ProductId, Record<string, unknown>>();
-
-/** The JSON Schema of a product's request body, generated once from its zod schema. */
+/**
+ * The JSON Schema of a product's request body: generated at build time from its zod schema
+ * (bin/generate-schemas.ts; a unit test holds the two equal), so a function that publishes it carries no zod.
+ */
 export function inputJsonSchema(product: ProductId): Record<string, unknown> {
-  let schema = inputSchemas.get(product);
-  if (!schema) {
-    schema = z.toJSONSchema(PRODUCTS[product].schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    inputSchemas.set(product, schema);
-  }
-  return schema;
+  return REQUEST_JSON_SCHEMAS[product];
 }
 
 export function productOffer(product: ProductId, baseUrl: string): Offer {

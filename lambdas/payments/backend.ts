@@ -4,9 +4,8 @@
  * is configured. `paymentCore()` is the one payment core every paid entry point uses.
  */
 import { paymentConfig } from '../shared/config.js';
-import { networkOf } from '../shared/networks.js';
 import type { PaymentSettler, PaymentVerifier } from './types.js';
-import type { PaymentTerms } from './core/challenge.js';
+import { paymentTerms } from './terms.js';
 import { PaymentCore } from './core/server.js';
 import { DynamoSettlerLeases } from '../store/settler-leases.js';
 import { tokenConfig } from './token/config.js';
@@ -46,10 +45,7 @@ export function paymentBackend(): PaymentBackend {
   return backend;
 }
 
-export function paymentTerms(): PaymentTerms {
-  const config = paymentConfig();
-  return { network: config.network, usdcAddress: config.usdcAddress, payTo: config.payTo, tokenName: networkOf(config.network).tokenName };
-}
+export { paymentTerms };
 
 let tokens: { verifier: TokenVerifier; charger: TokenCharger } | null | undefined;
 

@@ -2,7 +2,6 @@
  * x402 v2 wire types (scheme `exact`, EIP-3009 on an EVM network) and the ports the paid request uses.
  * Amounts travel as decimal strings on the wire and as bigint inside the service.
  */
-import { z } from 'zod';
 import type { VerifiedTokenPayment } from './token/verify.js';
 
 export type Hex = `0x${string}`;
@@ -35,36 +34,8 @@ export interface PaymentChallenge {
   extensions: Record<string, unknown>;
 }
 
-const hexString = z.string().regex(/^0x[0-9a-fA-F]*$/);
-const uintString = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => BigInt(v));
-
-/** The payload a client base64-encodes into PAYMENT-SIGNATURE. Unknown members are tolerated. */
-export const paymentPayloadSchema = z.object({
-  x402Version: z.literal(2),
-  resource: z.object({ url: z.string() }).passthrough().optional(),
-  accepted: z
-    .object({
-      scheme: z.string(),
-      network: z.string(),
-      asset: z.string(),
-      payTo: z.string(),
-      amount: z.string().optional(),
-      maxAmountRequired: z.string().optional(),
-    })
-    .passthrough(),
-  payload: z.object({
-    signature: hexString,
-    authorization: z.object({
-      from: hexString.length(42),
-      to: hexString.length(42),
-      value: uintString,
-      validAfter: uintString,
-      validBefore: uintString,
-      nonce: hexString.length(66),
-    }),
-  }),
-});
-export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
+export type { PaymentPayload } from './payload-schema.js';
+import type { PaymentPayload } from './payload-schema.js';
 export type Authorization = PaymentPayload['payload']['authorization'];
 
 /** A payment that passed verification, ready to be locked and settled. */

@@ -4,7 +4,7 @@
  * payload or as an agent-payment token. Legacy x402 v1 (`X-PAYMENT`, agent studio only) is read here too.
  */
 import { z } from 'zod';
-import { paymentPayloadSchema, type PaymentPayload } from '../types.js';
+import { paymentPayloadSchema, type PaymentPayload } from '../payload-schema.js';
 import { looksLikeJwt } from '../token/claims.js';
 
 export const PAYMENT_HEADER = 'PAYMENT-SIGNATURE';

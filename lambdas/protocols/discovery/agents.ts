@@ -3,7 +3,7 @@
  * and the plugin manifest (`/.well-known/ai-plugin.json`). Skill ids are the catalog product ids; prices come from
  * the 402's own payment requirement.
  */
-import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
+import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.js';
 import { paymentRequirement } from '../../jobs/offers.js';
 import { SKILL_METADATA_KEY } from '../a2a/skills.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';

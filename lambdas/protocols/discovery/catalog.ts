@@ -3,7 +3,7 @@
  * array), one product (`/api/v1/products/{id}`) and the seller manifest (`/.well-known/agentic-commerce.json`).
  * Every price is derived from the catalog's bigint amount through paymentRequirement(), the 402's own terms.
  */
-import { PRODUCTS, PRODUCT_IDS, priceUsdCents, type ProductId } from '../../products/catalog.js';
+import { PRODUCTS, PRODUCT_IDS, priceUsdCents, type ProductId } from '../../products/products.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
 import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
 import { USDC_DOMAIN } from '../../payments/types.js';

@@ -5,7 +5,7 @@
  */
 import { routePath } from '../../surfaces/routes.js';
 import { GENERATION } from '../../surfaces/surface.js';
-import { paymentTerms } from '../../payments/backend.js';
+import { paymentTerms } from '../../payments/terms.js';
 import type { PaymentTerms } from '../../payments/core/challenge.js';
 import { paymentConfig } from '../../shared/config.js';
 

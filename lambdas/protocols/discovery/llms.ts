@@ -3,7 +3,7 @@
  * of markdown link lists (an `Optional` section last). The full variant adds the x402 flow, the prices and each
  * product's input schema, all from the catalog and the 402's own payment requirement.
  */
-import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
+import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
 import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';

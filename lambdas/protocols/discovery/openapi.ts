@@ -5,7 +5,7 @@
  * challenge its endpoint answers.
  */
 import { ROUTES, type RouteDef } from '../../surfaces/routes.js';
-import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/catalog.js';
+import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.js';
 import { RESPONSE_SCHEMAS, responseJsonSchema, type ResponseSchemaName } from '../../products/responses.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
 import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../jobs/offers.js';

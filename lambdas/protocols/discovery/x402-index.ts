@@ -3,7 +3,7 @@
  * Each resource's `accepts` and `extensions.bazaar` are taken from the very challenge the endpoint's 402 answers
  * (lambdas/payments/challenge.ts), so the index cannot advertise terms the endpoint does not enforce.
  */
-import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/catalog.js';
+import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/products.js';
 import { paymentChallenge } from '../../jobs/offers.js';
 import { underLegacyName } from '../../payments/core/challenge.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';

@@ -5,7 +5,8 @@
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount, generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
 import type { Address, Hex } from 'viem';
-import { paymentPayloadSchema, type PaymentPayload, type PaymentRequirement } from '../../../lambdas/payments/types.js';
+import type { PaymentRequirement } from '../../../lambdas/payments/types.js';
+import { paymentPayloadSchema, type PaymentPayload } from '../../../lambdas/payments/payload-schema.js';
 
 export const BASE_USDC: Address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 export const PAY_TO: Address = '0x1111111111111111111111111111111111111111';
