@@ -8,6 +8,8 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
+import type { ProductId } from '../lambdas/products/catalog.js';
+import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
 
 /** Base mainnet USDC (FiatTokenV2_2). */
 export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
@@ -19,6 +21,10 @@ export const LOG_RETENTION_DAYS = [
 ] as const;
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const providerOf = (product: ProductId) =>
+  z.enum(providersFor(product) as [ProviderName, ...ProviderName[]], { message: `must be one of ${providersFor(product).join(', ')}` }).default('local');
+const secretName = (fallback: string) =>
+  z.string().regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, `must be a Secrets Manager secret name like ${fallback}`).default(fallback);
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -44,7 +50,22 @@ export const stackConfigSchema = z
       .string()
       .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/settler-key')
       .default('paycall/settler-key'),
-    renderProvider: z.enum(['local']).default('local'),
+    /**
+     * The render provider of each product (lambdas/render/providers.ts): `local` (the synthesiser) or a model
+     * adapter — image `bedrock-stability`; video `google-veo`, `fal-veo`; music `google-lyria`, `minimax-music`.
+     */
+    musicProvider: providerOf('create_music'),
+    videoProvider: providerOf('agent_video'),
+    imageProvider: providerOf('agent_image'),
+    /** Bedrock: the region whose Stability models are used (they are offered in us-west-2) and the model id. */
+    bedrockRegion: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2').default('us-west-2'),
+    bedrockImageModel: z
+      .enum(['stability.stable-image-core-v1:1', 'stability.stable-image-ultra-v1:1', 'stability.sd3-5-large-v1:0'])
+      .default('stability.stable-image-core-v1:1'),
+    /** Secrets Manager names of the vendors' API keys (read at run time by the task functions; never a key value). */
+    geminiApiKeySecretName: secretName(PROVIDER_SECRETS.gemini.defaultName),
+    falKeySecretName: secretName(PROVIDER_SECRETS.fal.defaultName),
+    minimaxApiKeySecretName: secretName(PROVIDER_SECRETS.minimax.defaultName),
     /** A settlement key with less native gas than this (wei, a decimal string) takes no new settlement. */
     settlerGasFloorWei: z.coerce.string().regex(/^\d+$/, 'must be a whole number of wei').default('20000000000000'),
     /**
@@ -110,7 +131,15 @@ export const stackConfigSchema = z
   });
 
 export type StackConfigInput = z.input<typeof stackConfigSchema>;
-export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress' | 'rpcUrl'> & { usdcAddress: string; rpcUrl: string; chainId: number };
+export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress' | 'rpcUrl'> & {
+  usdcAddress: string;
+  rpcUrl: string;
+  chainId: number;
+  /** The provider of each product (from musicProvider, videoProvider, imageProvider). */
+  renderProviders: Record<ProductId, ProviderName>;
+  /** The vendor API keys the chosen providers read: which, and the secret's name. */
+  providerSecrets: { which: ProviderSecret; secretName: string }[];
+};
 
 export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
 
@@ -134,8 +163,21 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     throw new StackConfigError(`Invalid stack configuration: ${problems.join('; ')}`);
   }
   const network = NETWORKS[result.data.network];
+  const renderProviders: Record<ProductId, ProviderName> = {
+    create_music: result.data.musicProvider,
+    agent_video: result.data.videoProvider,
+    agent_image: result.data.imageProvider,
+  };
+  const secretNames: Record<ProviderSecret, string> = {
+    gemini: result.data.geminiApiKeySecretName,
+    fal: result.data.falKeySecretName,
+    minimax: result.data.minimaxApiKeySecretName,
+  };
+  const needed = new Set(Object.values(renderProviders).flatMap((name) => { const def = RENDER_PROVIDERS[name] as { secret?: ProviderSecret }; return def.secret ? [def.secret] : []; }));
   return {
     ...result.data,
+    renderProviders,
+    providerSecrets: [...needed].map((which) => ({ which, secretName: secretNames[which] })),
     usdcAddress: result.data.usdcAddress ?? network.usdcAddress,
     rpcUrl: result.data.rpcUrl ?? network.rpcUrl,
     chainId: network.chainId,

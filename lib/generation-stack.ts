@@ -23,6 +23,8 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
+import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
+import { providerEnvironment, providerStatements } from './render-providers.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
@@ -144,7 +146,7 @@ export class GenerationStack extends Stack {
       [ENV.payTo]: payTo,
       [ENV.rpcUrl]: config.rpcUrl,
       [ENV.facilitatorMode]: config.facilitatorMode,
-      [ENV.renderProvider]: config.renderProvider,
+      ...Object.fromEntries(PRODUCT_IDS.map((product) => [providerEnvName(product), config.renderProviders[product]])),
       [ENV.blockingWaitMs]: String(config.blockingWaitMs),
       ...(config.facilitatorMode === 'remote' ? { [ENV.facilitatorUrl]: config.facilitatorUrl! } : {}),
       ...(this.settlerKeySecret ? { [ENV.settlerKeySecretId]: this.settlerKeySecret.secretName } : {}),
@@ -171,9 +173,18 @@ export class GenerationStack extends Stack {
   private workflows(factory: FunctionFactory, env: Record<string, string>, logRetention: logs.RetentionDays): Record<ProductId, sfn.StateMachine> {
     const { config } = this;
     const taskFns: Record<string, NodejsFunction> = {};
+    // The render providers' API keys, by secret name only: the tasks that call a provider read them at run time.
+    const providerSecrets = config.providerSecrets.map(({ which, secretName }) => ({
+      env: PROVIDER_SECRETS[which].env,
+      secret: secretsmanager.Secret.fromSecretNameV2(this, `${which[0].toUpperCase()}${which.slice(1)}ApiKey`, secretName),
+    }));
+    const callsProvider = (id: string) => id === 'SubmitRender' || id === 'CheckRender';
     for (const task of WORKFLOW_TASKS) {
       const withFfmpeg = config.bundleFfmpeg && FFMPEG_TASKS.has(task.id);
-      taskFns[task.id] = factory.make(task.id, task, env, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
+      const taskEnv = callsProvider(task.id)
+        ? { ...env, ...providerEnvironment(config), ...Object.fromEntries(providerSecrets.map((s) => [s.env, s.secret.secretName])) }
+        : env;
+      taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
         reservedConcurrency: task.id === 'SubmitRender' && config.renderReservedConcurrency > 0 ? config.renderReservedConcurrency : undefined,
       });
     }
@@ -183,6 +194,10 @@ export class GenerationStack extends Stack {
     if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
     if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
     if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
+    for (const id of Object.keys(taskFns).filter(callsProvider)) {
+      for (const { secret } of providerSecrets) secret.grantRead(taskFns[id]);
+      for (const statement of providerStatements(this, config)) taskFns[id].addToRolePolicy(statement);
+    }
 
     const machines = {} as Record<ProductId, sfn.StateMachine>;
     for (const product of PRODUCT_IDS) {

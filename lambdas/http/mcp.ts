@@ -8,9 +8,10 @@ import { songReader } from '../protocols/mcp/songs.js';
 import { payWithToken } from '../protocols/mcp/token-port.js';
 import { tokenConfig } from '../payments/token/config.js';
 import { checkAtColdStart, PURCHASE_CONFIG } from '../shared/config.js';
+import { renderConfig } from '../render/config.js';
 
 // Configuration is checked at cold start: the token tool purchases jobs like a paid route.
-checkAtColdStart(...PURCHASE_CONFIG, tokenConfig);
+checkAtColdStart(...PURCHASE_CONFIG, renderConfig, tokenConfig);
 
 const readSong = songReader();
 

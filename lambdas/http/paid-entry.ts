@@ -24,6 +24,7 @@ import { payingParty } from '../payments/core/party.js';
 import { tokenConfig } from '../payments/token/config.js';
 import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.js';
+import { renderConfig } from '../render/config.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { presentPurchase } from './present-purchase.js';
 
@@ -34,7 +35,7 @@ export interface PaidContext extends Context {
 
 export function paidEntry(product: ProductId) {
   // Configuration is checked at cold start: a broken deployment fails its first invocation's init, not a payment.
-  checkAtColdStart(...PURCHASE_CONFIG, tokenConfig);
+  checkAtColdStart(...PURCHASE_CONFIG, renderConfig, tokenConfig);
 
   const surface = GENERATION;
   return middy<HttpEvent, HttpResult, Error, PaidContext>()

@@ -3,7 +3,7 @@ import { JobStore } from '../store/jobs.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { paymentCore } from '../payments/backend.js';
-import { renderConfig } from '../shared/config.js';
+import { renderConfig } from '../render/config.js';
 import type { PurchaseDeps } from './purchase.js';
 
 let deps: PurchaseDeps | undefined;
@@ -13,7 +13,7 @@ export function purchaseDeps(): PurchaseDeps {
     ledger: new DynamoPaymentLedger(),
     workflow: new WorkflowStarter(),
     settle: (payment, options) => paymentCore().settle(payment, options),
-    providerName: renderConfig().provider,
+    providerFor: (product) => renderConfig().providers[product],
   };
   return deps;
 }

@@ -34,7 +34,8 @@ export interface PurchaseDeps {
   /** The payment core's settlement: moves the money, waits for a receipt no later than `deadline`. */
   settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
   workflow: Pick<WorkflowStarter, 'start'>;
-  providerName: string;
+  /** The render provider a new job of this product is recorded with (and rendered by). */
+  providerFor: (product: ProductId) => string;
   now?: () => Date;
   newId?: () => string;
   sleep?: (ms: number) => Promise<void>;
@@ -138,7 +139,7 @@ function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {
     product: input.product,
     status: 'reserved',
     request: input.request,
-    provider: deps.providerName,
+    provider: deps.providerFor(input.product),
     payer: payment.payer,
     paymentKind: payment.kind,
     nonceKey: payment.nonceKey,

@@ -29,7 +29,6 @@ export const ENV = {
   settlerKeyFile: 'SETTLER_KEY_FILE',
   publicBaseUrl: 'PUBLIC_BASE_URL',
   agentsPublicBaseUrl: 'AGENTS_PUBLIC_BASE_URL',
-  renderProvider: 'RENDER_PROVIDER',
   blockingWaitMs: 'BLOCKING_WAIT_MS',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   sfnEndpoint: 'SFN_ENDPOINT',
@@ -37,7 +36,7 @@ export const ENV = {
   ffmpegPath: 'FFMPEG_PATH',
 } as const;
 
-function memo<T>(read: () => T): () => T {
+export function memo<T>(read: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= read());
 }
@@ -47,14 +46,14 @@ function memo<T>(read: () => T): () => T {
  * function that only reads its environment does not carry one; every rule answers a set-but-empty variable as a
  * problem, as a missing required one.
  */
-type Rule<T> = (raw: string | undefined) => { value: T } | { problem: string };
+export type Rule<T> = (raw: string | undefined) => { value: T } | { problem: string };
 type Rules = Record<string, Rule<unknown>>;
 type Read<R extends Rules> = { [K in keyof R]: R[K] extends Rule<infer T> ? T : never };
 
-const ok = <T>(value: T) => ({ value });
+export const ok = <T>(value: T) => ({ value });
 const isUrl = (raw: string) => URL.canParse(raw);
 
-function text(check: (raw: string) => string | undefined = () => undefined): Rule<string> {
+export function text(check: (raw: string) => string | undefined = () => undefined): Rule<string> {
   return (raw) => {
     if (raw === undefined) return { problem: 'is required' };
     if (raw === '') return { problem: 'must not be empty' };
@@ -62,7 +61,7 @@ function text(check: (raw: string) => string | undefined = () => undefined): Rul
     return problem ? { problem } : ok(raw);
   };
 }
-function optional<T>(rule: Rule<T>): Rule<T | undefined> {
+export function optional<T>(rule: Rule<T>): Rule<T | undefined> {
   return (raw) => (raw === undefined ? ok(undefined) : rule(raw));
 }
 function withDefault<T>(rule: Rule<T>, fallback: T): Rule<T> {
@@ -80,7 +79,7 @@ function integer(min: number, max = Number.MAX_SAFE_INTEGER): Rule<number> {
   };
 }
 
-function parse<R extends Rules>(rules: R, what: string): Read<R> {
+export function parse<R extends Rules>(rules: R, what: string): Read<R> {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, rule] of Object.entries(rules)) {
@@ -220,19 +219,9 @@ export const httpConfig = memo(() => {
   return { publicBaseUrl, publicBaseUrls, blockingWaitMs: env.BLOCKING_WAIT_MS };
 });
 
-export const renderConfig = memo(() => {
-  const env = parse(
-    {
-      RENDER_PROVIDER: withDefault(oneOf(['local'] as const), 'local'),
-      FFMPEG_PATH: optional(text()),
-    },
-    'render',
-  );
-  return { provider: env.RENDER_PROVIDER, ffmpegPath: env.FFMPEG_PATH };
-});
-
 /** What a function that purchases jobs reads (the paid routes, the MCP token tool). */
-export const PURCHASE_CONFIG = [storeConfig, paymentConfig, httpConfig, assetConfig, workflowConfig, renderConfig] as const;
+/** What a function that purchases jobs reads besides the render providers (lambdas/render/config.ts). */
+export const PURCHASE_CONFIG = [storeConfig, paymentConfig, httpConfig, assetConfig, workflowConfig] as const;
 
 /** Called at module scope of an entry: a broken deployment fails the function's init, not a buyer's request. */
 export function checkAtColdStart(...parts: readonly (() => unknown)[]): void {

@@ -41,6 +41,8 @@ export interface JobRecord {
   error?: string;
   /** Present (= status) only while the job is open: the key of the OPEN_JOBS_INDEX. */
   openStatus?: JobStatus;
+  /** The render provider's own id of the job's render (a Bedrock request, a Gemini operation, a fal request), for operators. */
+  providerJobId?: string;
   /** ISO time a poll last claimed the job's reconciliation (claimReconcile); never moves `updatedAt`. */
   reconcileClaimedAt?: string;
   createdAt: string;
@@ -113,6 +115,19 @@ export class JobStore {
   }
 
   /** Moves a durable job to `processing`; a final job is left alone (returns false). */
+  /** Records the provider's id of the job's render (operators look renders up by it); never moves the job. */
+  async recordProviderJob(jobId: string, providerJobId: string): Promise<void> {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: 'SET providerJobId = :id',
+        ConditionExpression: 'attribute_exists(jobId)',
+        ExpressionAttributeValues: { ':id': providerJobId },
+      }),
+    );
+  }
+
   async markProcessing(jobId: string): Promise<boolean> {
     return this.transition(jobId, 'processing', ['queued', 'processing'], {});
   }

@@ -19,8 +19,9 @@ import { countRender, wanted as metricsWanted } from '../shared/metrics.js';
 import type { TraceKeys } from '../shared/tracing.js';
 
 export interface TaskDeps {
-  jobs: Pick<JobStore, 'get' | 'markProcessing' | 'complete' | 'fail'>;
-  provider: () => RenderProvider;
+  jobs: Pick<JobStore, 'get' | 'markProcessing' | 'recordProviderJob' | 'complete' | 'fail'>;
+  /** The render provider of that name (the job row's `provider`, as its purchase recorded it). */
+  provider: (name: string) => Promise<RenderProvider>;
   assets: () => AssetStore;
   fetchImpl?: typeof fetch;
 }
@@ -56,14 +57,16 @@ export async function submitRender(deps: TaskDeps, input: ExecutionInput): Promi
   if (!(await deps.jobs.markProcessing(input.jobId))) {
     throw new JobNotRenderableError(`job ${input.jobId} is ${job.status}, not renderable`);
   }
-  const provider = deps.provider();
+  const provider = await deps.provider(job.provider);
   const request = { jobId: job.jobId, product: job.product, request: job.request } as RenderRequest;
   const { renderId } = await provider.submit(request);
+  // The provider's own job id, on the job row for operators (the poll answers do not show it).
+  if (renderId !== job.jobId) await deps.jobs.recordProviderJob(job.jobId, renderId);
   return { renderId, provider: provider.name, state: 'running', attempts: 0 };
 }
 
 export async function checkRender(deps: TaskDeps, input: ExecutionInput & { render: RenderState }): Promise<RenderState> {
-  const status = await deps.provider().check(input.render.renderId, input.product);
+  const status = await (await deps.provider(input.render.provider)).check(input.render.renderId, input.product);
   const attempts = (input.render.attempts ?? 0) + 1;
   const base = { renderId: input.render.renderId, provider: input.render.provider, attempts };
   if (status.state === 'done') return { ...base, state: 'done', outputs: status.outputs, metadata: status.metadata };

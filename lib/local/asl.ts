@@ -97,6 +97,8 @@ export interface LocalDefinitions {
 export interface SynthesizeForLocalOptions {
   /** Directory for the JSON cache (created if missing). No caching without it. */
   cacheDir?: string;
+  /** Extra CDK context (the render providers chosen for this run); part of the cache key. */
+  context?: Record<string, string>;
 }
 
 export function localLambdaArn(taskId: string): string {
@@ -122,9 +124,10 @@ export function localSecretArn(name: string): string {
 }
 
 /** Everything whose content shapes the result. */
-async function inputsHash(): Promise<string> {
+async function inputsHash(extraContext: Record<string, string>): Promise<string> {
   const hash = createHash('sha256');
   hash.update(`format:${CACHE_FORMAT}\n`);
+  hash.update(`context:${JSON.stringify(Object.entries(extraContext).sort())}\n`);
   const libDir = path.join(PROJECT_ROOT, 'lib');
   const libFiles = (await readdir(libDir)).filter((f) => f.endsWith('.ts')).sort();
   const files = [
@@ -134,6 +137,7 @@ async function inputsHash(): Promise<string> {
     'cdk.json',
     'lambdas/products/catalog.ts',
     'lambdas/shared/config.ts',
+    'lambdas/render/providers.ts',
     'lambdas/surfaces/routes.ts',
     'lambdas/surfaces/surface.ts',
     'lambdas/payments/token/config.ts',
@@ -160,7 +164,8 @@ export async function synthesizeForLocal(
   cacheDirOrOptions: string | SynthesizeForLocalOptions = {},
 ): Promise<LocalDefinitions> {
   const options = typeof cacheDirOrOptions === 'string' ? { cacheDir: cacheDirOrOptions } : cacheDirOrOptions;
-  const hash = await inputsHash();
+  const extraContext = options.context ?? {};
+  const hash = await inputsHash(extraContext);
   const cacheFile = options.cacheDir ? path.join(options.cacheDir, `local-definitions-${hash}.json`) : undefined;
   if (cacheFile) {
     try {
@@ -171,7 +176,7 @@ export async function synthesizeForLocal(
     }
   }
 
-  const definitions = await synthesize(hash);
+  const definitions = await synthesize(hash, extraContext);
 
   if (cacheFile && options.cacheDir) {
     await mkdir(options.cacheDir, { recursive: true });
@@ -190,7 +195,7 @@ export async function synthesizeForLocal(
 
 type CfnResource = { Type: string; Properties?: Record<string, any> };
 
-async function synthesize(hash: string): Promise<LocalDefinitions> {
+async function synthesize(hash: string, extraContext: Record<string, string>): Promise<LocalDefinitions> {
   const started = performance.now();
   const [{ App }, { GenerationStack, STATE_MACHINE_ENV }, { readCdkJsonContext }, { functionPolicies }] = await Promise.all([
     import('aws-cdk-lib'),
@@ -205,6 +210,7 @@ async function synthesize(hash: string): Promise<LocalDefinitions> {
       ...(await readCdkJsonContext(PROJECT_ROOT)),
       'aws:cdk:bundling-stacks': [],
       payTo: PLACEHOLDER_PAY_TO,
+      ...extraContext,
     };
     const app = new App({ outdir, context });
     // Tokens on, as the embedded runtime runs an issuer: the paid routes' template then carries the TOKEN_*

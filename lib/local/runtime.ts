@@ -12,6 +12,9 @@ import { GENERATION, servedSurfaces, surfaceRoutes } from '../../lambdas/surface
 import { ENV } from '../../lambdas/shared/config.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { devWallet, type DevBuyer } from './dev-wallet.js';
+import { chosenProviders, startLocalProviders } from './providers/index.js';
+import type { ProductId } from '../../lambdas/products/catalog.js';
+import type { ProviderName } from '../../lambdas/render/providers.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
@@ -48,6 +51,8 @@ export interface EmbeddedOptions {
    */
   sweepIntervalMs?: number;
   log?: (line: string) => void;
+  /** The render provider of each product (default: RENDER_PROVIDER_<PRODUCT> from the environment, else local). */
+  renderProviders?: Record<ProductId, ProviderName>;
 }
 
 export interface RuntimeInfo {
@@ -110,13 +115,21 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     }
     const gateway = gateways[GENERATION.id];
 
-    const [definitions, chain, dynamo, issuer, s3] = await Promise.all([
-      synthesizeForLocal({ cacheDir: join(stateDir, 'synth-cache') }),
+    // The render provider of each product; the stack is synthesised for that choice (its environment, grants and
+    // secret names are what the functions then get).
+    const chosenRender = options.renderProviders ?? chosenProviders();
+    const [definitions, chain, dynamo, issuer, s3, providers] = await Promise.all([
+      synthesizeForLocal({
+        cacheDir: join(stateDir, 'synth-cache'),
+        context: { musicProvider: chosenRender.create_music, videoProvider: chosenRender.agent_video, imageProvider: chosenRender.agent_image },
+      }),
       startLocalChain({ port: options.chainPort, stateDir }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
       startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),
+      startLocalProviders(chosenRender, { stateDir, log }),
     ]);
+    stops.push(() => providers.stop());
     devBuyers = chain.buyers;
     stops.push(() => s3.stop());
     stops.push(() => chain.stop());
@@ -128,6 +141,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
         [TOKEN_ENV.sellerKeySecretId]: sellerKeySecret(issuer.sellerKeyFile),
+        ...providers.secretValues,
       }),
     });
     stops.push(() => secrets.stop());
@@ -148,7 +162,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [ENV.facilitatorMode]: 'self',
       [ENV.settlerKeyFile]: chain.settlerKeyFile,
       [SECRETS_MANAGER_ENDPOINT]: secrets.endpoint,
-      [ENV.renderProvider]: 'local',
+      // The render provider of each product (RENDER_PROVIDER_<PRODUCT>, default local) and the fakes' endpoints.
+      ...providers.env,
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
       ...issuer.env,

@@ -9,6 +9,7 @@ import { FFMPEG_TASKS, GenerationStack, PROJECT_ROOT, STATE_MACHINE_ENV, type Ge
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { ENV } from '../../lambdas/shared/config.js';
+import { providerEnvName } from '../../lambdas/render/providers.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
@@ -234,7 +235,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
   });
 
   it('sets exactly the ENV variables, per function role', () => {
-    const envNames = new Set<string>([...Object.values(ENV), 'NODE_OPTIONS']);
+    const envNames = new Set<string>([...Object.values(ENV), ...PRODUCT_IDS.map(providerEnvName), 'NODE_OPTIONS']);
     const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -247,7 +248,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(vars[ENV.facilitatorMode]).toBe('self');
       expect(vars[ENV.settlerKeySecretId]).toBe('paycall/settler-key');
       expect(vars[ENV.facilitatorUrl]).toBeUndefined();
-      expect(vars[ENV.renderProvider]).toBe('local');
+      for (const product of PRODUCT_IDS) expect(vars[providerEnvName(product)]).toBe('local');
       expect(vars[ENV.blockingWaitMs]).toBe('25000');
       for (const key of [ENV.jobsTable, ENV.paymentsTable, ENV.idempotencyTable, ENV.rateLimitTable, ENV.assetsBucket]) {
         expect(vars[key], `${entry.id}: ${key}`).toEqual({ Ref: expect.any(String) });

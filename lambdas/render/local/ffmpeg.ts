@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { renderConfig } from '../../shared/config.js';
+import { renderConfig } from '../config.js';
 import { RenderError } from '../provider.js';
 
 export const FFMPEG_TIMEOUT_MS = 120_000;

@@ -48,7 +48,7 @@ function deps(over: Partial<PurchaseDeps> = {}) {
     },
     settle: vi.fn(async (_payment: AcceptedPayment, _options?: SettleOptions): Promise<Settlement> => settled()),
     workflow: { start: vi.fn(async () => 'started' as const) },
-    providerName: 'local',
+    providerFor: () => 'local',
     newId: () => 'job-1',
     sleep: async (_ms: number) => {},
   };

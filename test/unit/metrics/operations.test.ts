@@ -35,6 +35,7 @@ function taskDeps(job: JobRecord | undefined, moved = true) {
   const jobs = {
     get: vi.fn(async (_jobId: string) => job),
     markProcessing: vi.fn(async () => true),
+    recordProviderJob: vi.fn(async () => undefined),
     complete: vi.fn(async () => moved),
     fail: vi.fn(async () => moved),
   };

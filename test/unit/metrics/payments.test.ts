@@ -33,7 +33,7 @@ function purchaseDeps(settlement: Settlement): PurchaseDeps {
     ledger: { lock: async () => {}, markCharging: async () => {}, markSettled: async () => {}, markFailed: async () => {} },
     settle: async () => settlement,
     workflow: { start: async () => 'started' as const },
-    providerName: 'local',
+    providerFor: () => 'local',
     newId: () => 'job-1',
   };
 }

@@ -41,7 +41,7 @@ describe('Operability: a purchase annotates its trace with the job id, the payer
       ledger: { lock: async () => {}, markCharging: async () => {}, markSettled: async () => {}, markFailed: async () => {} },
       settle,
       workflow: { start: async () => 'started' as const },
-      providerName: 'local',
+      providerFor: () => 'local',
       newId: () => 'job-1',
     };
   }

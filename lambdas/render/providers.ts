@@ -1,0 +1,58 @@
+/**
+ * THE list of render providers: which products each can render, the variable that chooses one per product, and what
+ * an adapter needs from its environment (an endpoint override for the embedded default's wire-level fakes, the
+ * Secrets Manager id of its API key). CDK (lib/config.ts, lib/generation-stack.ts), the task functions
+ * (lambdas/workflow/render-provider.ts) and the embedded runtime (lib/local/providers/) all read it.
+ */
+import type { ProductId } from '../products/catalog.js';
+
+export type ProviderSecret = 'gemini' | 'fal' | 'minimax';
+
+export interface ProviderDefinition {
+  products: readonly ProductId[];
+  /** The API key it reads from Secrets Manager (none: IAM, as Bedrock, or nothing, as the local synthesiser). */
+  secret?: ProviderSecret;
+  /** The variable that points its SDK at another endpoint (the embedded default's fake); unset on AWS. */
+  endpointEnv?: string;
+}
+
+export const RENDER_PROVIDERS = {
+  local: { products: ['create_music', 'agent_video', 'agent_image'] },
+  'bedrock-stability': { products: ['agent_image'], endpointEnv: 'BEDROCK_RUNTIME_ENDPOINT' },
+  'google-veo': { products: ['agent_video'], secret: 'gemini', endpointEnv: 'GEMINI_API_BASE_URL' },
+  'fal-veo': { products: ['agent_video'], secret: 'fal', endpointEnv: 'FAL_QUEUE_BASE_URL' },
+  'google-lyria': { products: ['create_music'], secret: 'gemini', endpointEnv: 'GEMINI_API_BASE_URL' },
+  'minimax-music': { products: ['create_music'], secret: 'minimax', endpointEnv: 'MINIMAX_API_BASE_URL' },
+} as const satisfies Record<string, ProviderDefinition>;
+
+export type ProviderName = keyof typeof RENDER_PROVIDERS;
+export const PROVIDER_NAMES = Object.keys(RENDER_PROVIDERS) as ProviderName[];
+
+/** The API keys: the variable naming each one's secret, its default secret name and the CDK context key that overrides it. */
+export const PROVIDER_SECRETS: Record<ProviderSecret, { env: string; defaultName: string; contextKey: string }> = {
+  gemini: { env: 'GEMINI_API_KEY_SECRET_ID', defaultName: 'paycall/gemini-api-key', contextKey: 'geminiApiKeySecretName' },
+  fal: { env: 'FAL_KEY_SECRET_ID', defaultName: 'paycall/fal-key', contextKey: 'falKeySecretName' },
+  minimax: { env: 'MINIMAX_API_KEY_SECRET_ID', defaultName: 'paycall/minimax-api-key', contextKey: 'minimaxApiKeySecretName' },
+};
+
+/** `RENDER_PROVIDER_AGENT_IMAGE` etc.: the variable that chooses the provider of one product. */
+export function providerEnvName(product: ProductId): string {
+  return `RENDER_PROVIDER_${product.toUpperCase()}`;
+}
+
+export function providersFor(product: ProductId): ProviderName[] {
+  return PROVIDER_NAMES.filter((name) => (RENDER_PROVIDERS[name].products as readonly string[]).includes(product));
+}
+
+export function isProviderName(value: string): value is ProviderName {
+  return Object.hasOwn(RENDER_PROVIDERS, value);
+}
+
+/** Why `name` cannot render `product`, or null when it can. */
+export function providerProblem(product: ProductId, name: string): string | null {
+  if (!isProviderName(name)) return `unknown render provider '${name}' (one of ${PROVIDER_NAMES.join(', ')})`;
+  if (!(RENDER_PROVIDERS[name].products as readonly string[]).includes(product)) {
+    return `render provider '${name}' cannot render ${product} (for ${product}: ${providersFor(product).join(', ')})`;
+  }
+  return null;
+}

@@ -1,0 +1,34 @@
+/**
+ * What the chosen render providers need in the stack besides their API keys (lib/generation-stack.ts grants those):
+ * their settings as environment variables of the tasks that call them, and their IAM statements, scoped to exactly
+ * the models configured. Only a provider chosen for some product contributes anything.
+ */
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type { Stack } from 'aws-cdk-lib';
+import type { StackConfig } from './config.js';
+
+/** The variables the adapters read (model ids, regions); none for the local synthesiser. */
+export function providerEnvironment(config: StackConfig): Record<string, string> {
+  const chosen = new Set(Object.values(config.renderProviders));
+  const env: Record<string, string> = {};
+  if (chosen.has('bedrock-stability')) {
+    env.BEDROCK_REGION = config.bedrockRegion;
+    env.BEDROCK_IMAGE_MODEL_ID = config.bedrockImageModel;
+  }
+  return env;
+}
+
+/** IAM statements of the tasks that call a provider (Submit render, Check render). */
+export function providerStatements(stack: Stack, config: StackConfig): iam.PolicyStatement[] {
+  const chosen = new Set(Object.values(config.renderProviders));
+  const statements: iam.PolicyStatement[] = [];
+  if (chosen.has('bedrock-stability')) {
+    statements.push(
+      new iam.PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: [stack.formatArn({ service: 'bedrock', region: config.bedrockRegion, account: '', resource: 'foundation-model', resourceName: config.bedrockImageModel })],
+      }),
+    );
+  }
+  return statements;
+}
