@@ -38,7 +38,7 @@ async function build(name: ProviderName): Promise<RenderProvider> {
   switch (name) {
     case 'local':
       return new LocalRenderProvider(assetStoreFromConfig(), renderConfig().ffmpegPath);
-    default:
-      return (await import(`../render/${name}/provider.js`)).create(adapterDeps()) as RenderProvider;
+    // One case per adapter, each a static import() so the bundler includes it (loaded only when first used).
   }
+  throw new RenderError(`Render provider ${name} has no adapter in this build`);
 }
