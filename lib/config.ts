@@ -62,6 +62,11 @@ export const stackConfigSchema = z
     bedrockImageModel: z
       .enum(['stability.stable-image-core-v1:1', 'stability.stable-image-ultra-v1:1', 'stability.sd3-5-large-v1:0'])
       .default('stability.stable-image-core-v1:1'),
+    /** Secrets Manager name of the refund wallet's key ({"privateKey": "0x…"}): refunds of failed paid jobs are paid from it. */
+    refundKeySecretName: z
+      .string()
+      .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/refund-key')
+      .default('paycall/refund-key'),
     /** Secrets Manager names of the vendors' API keys (read at run time by the task functions; never a key value). */
     geminiApiKeySecretName: secretName(PROVIDER_SECRETS.gemini.defaultName),
     falKeySecretName: secretName(PROVIDER_SECRETS.fal.defaultName),

@@ -26,6 +26,7 @@ import { ENV } from '../lambdas/shared/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
 import { providerEnvironment, providerStatements } from './render-providers.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
+import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
@@ -71,6 +72,7 @@ export class GenerationStack extends Stack {
   readonly monitoring: Monitoring;
   /** The settlement key secret (self mode), imported by name. */
   readonly settlerKeySecret?: secretsmanager.ISecret;
+  readonly refundKeySecret: secretsmanager.ISecret;
   private readonly tokenSellerKey?: secretsmanager.ISecret;
 
   constructor(scope: Construct, id: string, props: GenerationStackProps = {}) {
@@ -84,6 +86,8 @@ export class GenerationStack extends Stack {
     if (config.facilitatorMode === 'self') {
       this.settlerKeySecret = secretsmanager.Secret.fromSecretNameV2(this, 'SettlerKey', config.settlerKeySecretName);
     }
+    // The wallet refunds of failed paid jobs are paid from (a name only; the functions read the key at run time).
+    this.refundKeySecret = secretsmanager.Secret.fromSecretNameV2(this, 'RefundKey', config.refundKeySecretName);
     if (config.tokenIssuer) {
       this.tokenSellerKey = secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName);
     }
@@ -183,7 +187,9 @@ export class GenerationStack extends Stack {
       const withFfmpeg = config.bundleFfmpeg && FFMPEG_TASKS.has(task.id);
       const taskEnv = callsProvider(task.id)
         ? { ...env, ...providerEnvironment(config), ...Object.fromEntries(providerSecrets.map((s) => [s.env, s.secret.secretName])) }
-        : env;
+        : task.id === 'RefundPayment'
+          ? { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName }
+          : env;
       taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
         reservedConcurrency: task.id === 'SubmitRender' && config.renderReservedConcurrency > 0 ? config.renderReservedConcurrency : undefined,
       });
@@ -194,6 +200,8 @@ export class GenerationStack extends Stack {
     if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
     if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
     if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
+    // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
+    if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
     for (const id of Object.keys(taskFns).filter(callsProvider)) {
       for (const { secret } of providerSecrets) secret.grantRead(taskFns[id]);
       for (const statement of providerStatements(this, config)) taskFns[id].addToRolePolicy(statement);
@@ -248,6 +256,13 @@ export class GenerationStack extends Stack {
     this.grantStart(fn);
   }
 
+  /** Refunds (lambdas/payments/refund.ts): the refund wallet's key, the settler's keys and leases. */
+  private grantRefund(fn: lambda.IFunction): void {
+    this.refundKeySecret.grantRead(fn);
+    this.settlerKeySecret?.grantRead(fn);
+    this.tables.settlerLeases.grantReadWriteData(fn);
+  }
+
   private grantStart(fn: lambda.IFunction): void {
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantStartExecution(fn);
   }
@@ -255,7 +270,10 @@ export class GenerationStack extends Stack {
   /** Restarts durable jobs whose execution never started, reconciles reserved ones and open paid runs, fails jobs stuck past their deadline. */
   private sweeper(factory: FunctionFactory, env: Record<string, string>): void {
     // One sweeper at a time: two would race on the same reserved jobs (the ledger keeps that safe, but pointless).
-    const sweeper = factory.make(SWEEPER.id, SWEEPER, env, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, { reservedConcurrency: 1 });
+    const sweeperEnv = { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName };
+    const sweeper = factory.make(SWEEPER.id, SWEEPER, sweeperEnv, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, { reservedConcurrency: 1 });
+    // It retries the refunds still owed (the open-refunds index), as the refund task makes them.
+    this.grantRefund(sweeper);
     this.tables.jobs.grantReadWriteData(sweeper);
     this.tables.payments.grantReadWriteData(sweeper);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).

@@ -146,6 +146,18 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     "The sweeper failed a job that stayed open past its product's limit.",
     count(custom(METRIC_NAMES.jobsStuck, 'jobs stuck')),
   );
+  alarm(
+    'money',
+    'RefundsFailed',
+    'A refund of a failed paid job did not move the money (the refund wallet short of USDC, the chain unreachable). The sweeper retries it; fix the cause.',
+    count(custom(METRIC_NAMES.refundsFailed, 'refunds failed')),
+  );
+  alarm(
+    'money',
+    'RefundsOwed',
+    'A failed job paid with an agent-payment token is owed a refund that cannot be sent automatically: refund it with the issuer.',
+    count(custom(METRIC_NAMES.refundsOwed, 'refunds owed by hand')),
+  );
   const gasThreshold = BigInt(props.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE;
   alarm('money', 'SettlerGasLow', `A settlement key holds less than ${gasThreshold} wei of gas (its floor is ${props.settlerGasFloorWei}): fund it.`, {
     metric: new cloudwatch.MathExpression({ expression: GAS_BALANCE_QUERY, label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
@@ -213,6 +225,7 @@ function createDashboard(
   dashboard.addWidgets(
     graph('Settlements', [total(METRIC_NAMES.settlementFailed, 'failed'), total(METRIC_NAMES.settlementUnknownOutcome, 'unknown outcome')]),
     graph('Renders', [total(METRIC_NAMES.rendersCompleted, 'completed'), total(METRIC_NAMES.rendersFailed, 'failed')]),
+    graph('Refunds', [total(METRIC_NAMES.refundsSent, 'sent'), total(METRIC_NAMES.refundsFailed, 'failed'), total(METRIC_NAMES.refundsOwed, 'owed by hand')]),
     graph('Refusals', [total(METRIC_NAMES.http402, '402 payment required'), total(METRIC_NAMES.http429, '429 rate limited')]),
   );
   dashboard.addWidgets(

@@ -2,7 +2,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY } from '../lambdas/store/jobs.js';
+import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
 
 export interface Tables {
@@ -35,6 +35,13 @@ export function createTables(scope: Construct): Tables {
     indexName: OPEN_JOBS_INDEX,
     partitionKey: { name: OPEN_JOBS_KEY.partition, type: dynamodb.AttributeType.STRING },
     sortKey: { name: OPEN_JOBS_KEY.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
+  // Sparse, likewise: only failed paid jobs whose refund is still owed carry the key (the sweeper retries them).
+  jobs.addGlobalSecondaryIndex({
+    indexName: OPEN_REFUNDS_INDEX,
+    partitionKey: { name: OPEN_REFUNDS_KEY.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: OPEN_REFUNDS_KEY.sort, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
   });
   const runs = table('RunsTable', 'runId', true);

@@ -8,7 +8,7 @@
  *     failed (no error string)     → Render failed without reason ┤
  *     attempts > maxChecks         → Render timed out ───────────┤
  *     otherwise                    → Wait for render             │
- *   any task error (Catch States.ALL, ResultPath $.error) ───────┴→ Mark failed → Job failed (Fail)
+ *   any task error (Catch States.ALL, ResultPath $.error) ───────┴→ Mark failed → Refund payment → Job failed (Fail)
  *
  * Task payloads (the Lambda's event) and results (the Lambda's return value, payloadResponseOnly):
  *   Submit render   in {jobId, product}                   out → $.render   e.g. {renderId, state: 'running', attempts: 0}
@@ -26,6 +26,7 @@ import { Construct } from 'constructs';
 import type { ProductId } from '../lambdas/products/catalog.js';
 import { RenderError, TransientRenderError } from '../lambdas/render/provider.js';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { TransientRefundError } from '../lambdas/jobs/refund.js';
 
 /** State names that are not Lambda tasks (task state names come from WORKFLOW_TASKS[].stateName). */
 export const WORKFLOW_STATES = {
@@ -53,9 +54,11 @@ export const WORKFLOW_ERRORS = {
    */
   renderFailed: RenderError.errorName,
   timeout: 'RenderTimeout',
+  /** A refund that may pass if retried (lambdas/jobs/refund.ts). */
+  refundTransient: TransientRefundError.errorName,
 } as const;
 
-export type WorkflowTaskId = 'SubmitRender' | 'CheckRender' | 'StoreAsset' | 'MarkCompleted' | 'MarkFailed';
+export type WorkflowTaskId = 'SubmitRender' | 'CheckRender' | 'StoreAsset' | 'MarkCompleted' | 'MarkFailed' | 'RefundPayment';
 
 export interface ProductWorkflowProps {
   product: ProductId;
@@ -119,6 +122,7 @@ export class ProductWorkflow extends Construct {
       sfn.JsonPath.DISCARD,
     );
     const markFailed = invoke('MarkFailed', { ...jobRef, error: sfn.JsonPath.objectAt('$.error') }, sfn.JsonPath.DISCARD);
+    const refund = invoke('RefundPayment', jobRef, sfn.JsonPath.DISCARD);
 
     const transientRetry: sfn.RetryProps = {
       errors: [WORKFLOW_ERRORS.transient],
@@ -137,7 +141,7 @@ export class ProductWorkflow extends Construct {
       maxDelay: Duration.seconds(60),
       jitterStrategy: sfn.JitterType.FULL,
     };
-    for (const task of [submit, check, store, markCompleted, markFailed]) task.addRetry(throttledRetry);
+    for (const task of [submit, check, store, markCompleted, markFailed, refund]) task.addRetry(throttledRetry);
     for (const task of [submit, check, store, markCompleted]) {
       task.addRetry(transientRetry);
       task.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.error' });
@@ -156,7 +160,17 @@ export class ProductWorkflow extends Construct {
       errorPath: '$.error.Error',
       causePath: '$.error.Cause',
     });
-    markFailed.next(jobFailed);
+    // The refund: retried while it may pass (the chain, the settler); whatever is still owed after that stays on the
+    // job (`refund.status` pending or failed) for the sweeper, and the execution ends failed as the job did.
+    refund.addRetry({
+      errors: [WORKFLOW_ERRORS.refundTransient],
+      interval: Duration.seconds(5),
+      backoffRate: 2,
+      maxAttempts: 4,
+      jitterStrategy: sfn.JitterType.FULL,
+    });
+    refund.addCatch(jobFailed, { errors: [sfn.Errors.ALL], resultPath: '$.refundError' });
+    markFailed.next(refund).next(jobFailed);
 
     const wait = sfn.Wait.jsonPath(this, WORKFLOW_STATES.wait, {
       stateName: WORKFLOW_STATES.wait,

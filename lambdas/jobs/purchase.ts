@@ -142,6 +142,7 @@ function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {
     provider: deps.providerFor(input.product),
     payer: payment.payer,
     paymentKind: payment.kind,
+    amount: payment.amount.toString(),
     nonceKey: payment.nonceKey,
     ...(payment.kind === 'x402' ? { validBefore: Number(payment.payload.payload.authorization.validBefore) } : {}),
     createdAt: at.toISOString(),

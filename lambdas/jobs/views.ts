@@ -64,7 +64,17 @@ export function songRow(job: JobRecord, urls: Urls): Record<string, unknown> {
     is_public: true,
     created_at: job.createdAt,
     ...(job.status === 'failed' ? { error: job.error ?? GENERIC_FAILURE } : {}),
+    ...refundView(job),
   };
+}
+
+/**
+ * `refund: { status, transaction }` on a failed paid job (additive to the spec's shapes): `pending` until the money is
+ * back (or while a token refund is owed by hand), `refunded` with its transaction, `failed` while it is retried.
+ */
+export function refundView(job: JobRecord): { refund?: { status: string; transaction: string | null } } {
+  if (job.status !== 'failed' || !job.refund) return {};
+  return { refund: { status: job.refund.status, transaction: job.refund.transaction ?? null } };
 }
 
 export function mediaJob(job: JobRecord, urls: Urls): Record<string, unknown> {
@@ -79,7 +89,7 @@ export function mediaJob(job: JobRecord, urls: Urls): Record<string, unknown> {
     body.imageUrl = url;
   }
   body.pollUrl = null;
-  if (status === 'failed') body.error = job.error ?? GENERIC_FAILURE;
+  if (status === 'failed') Object.assign(body, { error: job.error ?? GENERIC_FAILURE }, refundView(job));
   return body;
 }
 
@@ -98,7 +108,7 @@ export function musicBlockingBody(job: JobRecord, urls: Urls): Record<string, un
     songId: job.jobId,
     audioUrl: job.status === 'completed' ? row.audio_url : null,
     status: job.status === 'completed' ? 'completed' : 'failed',
-    ...(job.status === 'failed' ? { error: row.error } : {}),
+    ...(job.status === 'failed' ? { error: row.error, ...refundView(job) } : {}),
   };
 }
 

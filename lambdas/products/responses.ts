@@ -10,6 +10,13 @@ import { z } from 'zod';
 
 const url = z.string().describe('Absolute URL');
 const jobStatus = z.enum(['queued', 'processing', 'completed', 'failed']);
+const refund = z
+  .object({
+    status: z.enum(['pending', 'refunded', 'failed']).describe('pending until the money is back; failed while it is retried'),
+    transaction: z.string().nullable().describe('The refund transaction once sent'),
+  })
+  .optional()
+  .describe('On a failed paid job: its automatic refund (additive)');
 
 export const musicAcceptedSchema = z
   .object({
@@ -46,6 +53,7 @@ export const songRowSchema = z
     is_public: z.boolean(),
     created_at: z.string().describe('ISO 8601'),
     error: z.string().optional().describe('Present on failure'),
+    refund,
   })
   .describe('Song row (poll response of music)');
 
@@ -59,6 +67,7 @@ export const videoJobSchema = z
     pageUrl: url.optional(),
     pollUrl: url.nullable().describe('Set on the 202 accept; null on a poll response'),
     error: z.string().optional().describe('Present on failure'),
+    refund,
     etaSeconds: z.null().optional().describe('Present (null) on the failed unknown-job response'),
   })
   .describe('Video job (accepted, poll and blocking responses)');
@@ -71,6 +80,7 @@ export const imageJobSchema = z
     imageUrl: url.nullable().describe('Null until complete'),
     pollUrl: url.nullable().describe('Set on the 202 accept; null on a poll response'),
     error: z.string().optional(),
+    refund,
     // The unknown-job response is shared with video (views.unknownMediaJob), so it carries etaSeconds too.
     etaSeconds: z.null().optional(),
   })

@@ -30,6 +30,13 @@ export const METRIC_NAMES = {
   jobsReconciled: 'JobsReconciled',
   /** Jobs the sweeper failed because they stayed open past their product's limit (count). */
   jobsStuck: 'JobsStuck',
+  /** Refunds of failed paid jobs sent back to the payer (count, per product) and their amount in base units. */
+  refundsSent: 'RefundsSent',
+  refundedBaseUnits: 'RefundedBaseUnits',
+  /** Refund attempts that did not move the money (count, per product): retried by the sweeper, alarmed. */
+  refundsFailed: 'RefundsFailed',
+  /** Refunds recorded as owed with no way to pay them automatically (token payments), for an operator (count). */
+  refundsOwed: 'RefundsOwed',
   /** Native gas balance of a settlement key, in wei (lambdas/payments/gas-metric.ts). */
   settlerGasWei: 'SettlerGasWei',
   /** 1 when a settlement key is below its floor and takes no settlement (lambdas/payments/gas-metric.ts). */

@@ -72,6 +72,15 @@ export function countRender(outcome: 'completed' | 'failed', labels: { product: 
   }
 }
 
+/** A refund's outcome, per product: sent (with its amount), failed (to be retried), or owed by hand. */
+export function countRefund(outcome: 'refunded' | 'failed' | 'owed', product: string, amount?: bigint): void {
+  const dimensions = { [METRIC_DIMENSIONS.product]: product };
+  if (outcome === 'refunded') {
+    countBy(METRIC_NAMES.refundsSent, dimensions);
+    if (amount !== undefined) countBy(METRIC_NAMES.refundedBaseUnits, dimensions, Number(amount));
+  } else countBy(outcome === 'failed' ? METRIC_NAMES.refundsFailed : METRIC_NAMES.refundsOwed, dimensions);
+}
+
 /** Writes the counts of this invocation (one line), if there are any. Every entry calls it as it ends. */
 export function flushMetrics(): void {
   try {

@@ -21,6 +21,24 @@ export const FINAL_STATUSES: JobStatus[] = ['completed', 'failed'];
 export const OPEN_JOBS_INDEX = 'OpenJobs';
 export const OPEN_JOBS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as const;
 
+/**
+ * The sparse index of refunds still owed: `refundOpen` holds the refund's status while it is `pending` or `failed`
+ * (removed once `refunded`), `refundAt` when it last changed; the sweeper retries them from here.
+ */
+export const OPEN_REFUNDS_INDEX = 'OpenRefunds';
+export const OPEN_REFUNDS_KEY = { partition: 'refundOpen', sort: 'refundAt' } as const;
+
+/** A failed paid job's refund, as the poll answers show it (`refund`, additive to the spec's shapes). */
+export interface JobRefund {
+  status: 'pending' | 'refunded' | 'failed';
+  /** The refund's transaction (x402), once sent. */
+  transaction?: string;
+  /** Why the last attempt failed (operators; the poll shows only status and transaction). */
+  reason?: string;
+  /** Token payments: the issuer has no refund interface here, so the refund is recorded as owed. */
+  owed?: 'token';
+}
+
 /** Jobs are kept 30 days; an expired id polls like an unknown one. */
 export const JOB_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -41,6 +59,12 @@ export interface JobRecord {
   error?: string;
   /** Present (= status) only while the job is open: the key of the OPEN_JOBS_INDEX. */
   openStatus?: JobStatus;
+  /** Base units paid for the job (x402: the authorization's value; tokens: the price charged). */
+  amount?: string;
+  refund?: JobRefund;
+  /** Present (= refund.status) only while a refund is owed: the key of OPEN_REFUNDS_INDEX. */
+  refundOpen?: 'pending' | 'failed';
+  refundAt?: string;
   /** The render provider's own id of the job's render (a Bedrock request, a Gemini operation, a fal request), for operators. */
   providerJobId?: string;
   /** ISO time a poll last claimed the job's reconciliation (claimReconcile); never moves `updatedAt`. */
@@ -114,7 +138,6 @@ export class JobStore {
     }
   }
 
-  /** Moves a durable job to `processing`; a final job is left alone (returns false). */
   /** Records the provider's id of the job's render (operators look renders up by it); never moves the job. */
   async recordProviderJob(jobId: string, providerJobId: string): Promise<void> {
     await documentClient().send(
@@ -128,6 +151,7 @@ export class JobStore {
     );
   }
 
+  /** Moves a durable job to `processing`; a final job is left alone (returns false). */
   async markProcessing(jobId: string): Promise<boolean> {
     return this.transition(jobId, 'processing', ['queued', 'processing'], {});
   }
@@ -136,8 +160,50 @@ export class JobStore {
     return this.transition(jobId, 'completed', ['queued', 'processing'], { assets, metadata });
   }
 
-  async fail(jobId: string, error: string, from: JobStatus[] = ['reserved', 'queued', 'processing']): Promise<boolean> {
-    return this.transition(jobId, 'failed', from, { error });
+  /**
+   * Ends a job `failed`. `refund`: the job was paid for (its payment settled), so a refund is owed from now on — set
+   * in the same write, so no failed paid job is ever without its refund record.
+   */
+  async fail(jobId: string, error: string, from: JobStatus[] = ['reserved', 'queued', 'processing'], refund = false): Promise<boolean> {
+    const at = this.now().toISOString();
+    const owed = refund ? { refund: { status: 'pending' } satisfies JobRefund, refundOpen: 'pending', refundAt: at } : {};
+    return this.transition(jobId, 'failed', from, { error, ...owed });
+  }
+
+  /**
+   * Records a refund's progress on a failed job. A refund already `refunded` is never changed (returns false), so two
+   * attempts cannot overwrite each other's receipt; the open-refund index key follows the status.
+   */
+  async setRefund(jobId: string, refund: JobRefund): Promise<boolean> {
+    const open = refund.status !== 'refunded';
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { jobId },
+          UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
+          ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
+          ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
+          ExpressionAttributeValues: {
+            ':refund': refund,
+            ':at': this.now().toISOString(),
+            ':failed': 'failed',
+            ':refunded': 'refunded',
+            ...(open ? { ':open': refund.status } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Failed paid jobs whose refund is still owed (pending or failed) and last changed before `olderThan`. */
+  listOpenRefunds(olderThan: Date): Promise<JobRecord[]> {
+    const index: OpenIndex = { table: this.table, keyName: 'jobId', indexName: OPEN_REFUNDS_INDEX, keys: OPEN_REFUNDS_KEY };
+    return listOpen<JobRecord>(index, ['pending', 'failed'], olderThan);
   }
 
   private async transition(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>): Promise<boolean> {

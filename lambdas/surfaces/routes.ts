@@ -166,6 +166,8 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
   { id: 'StoreAsset', stateName: 'Store asset', entry: 'lambdas/workflow/store-asset.ts', timeoutSeconds: 120, memoryMb: 1024 },
   { id: 'MarkCompleted', stateName: 'Mark completed', entry: 'lambdas/workflow/mark-completed.ts', timeoutSeconds: 10, memoryMb: 256 },
   { id: 'MarkFailed', stateName: 'Mark failed', entry: 'lambdas/workflow/mark-failed.ts', timeoutSeconds: 10, memoryMb: 256 },
+  // A failed paid job's money back to its payer (lambdas/jobs/refund.ts); waits for the refund's receipt.
+  { id: 'RefundPayment', stateName: 'Refund payment', entry: 'lambdas/workflow/refund-payment.ts', timeoutSeconds: 90, memoryMb: 512 },
 ];
 
 /** Scheduled sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline. */

@@ -5,12 +5,23 @@ import { RunStore } from '../store/runs.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { authorizationUsed } from '../payments/reconcile.js';
 import type { SweepDeps } from './sweeper.js';
+import { refunder } from './refund-deps.js';
 import { paymentConfig, workflowConfig } from '../shared/config.js';
 
 let deps: SweepDeps | undefined;
 export function sweepDeps(): SweepDeps {
   paymentConfig();
   workflowConfig();
-  deps ??= { jobs: new JobStore(), runs: new RunStore(), ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), authorizationUsed };
+  if (!deps) {
+    const jobs = new JobStore();
+    deps = {
+      jobs,
+      runs: new RunStore(),
+      ledger: new DynamoPaymentLedger(),
+      workflow: new WorkflowStarter(),
+      authorizationUsed,
+      refunds: { jobs, refunder: refunder() },
+    };
+  }
   return deps;
 }

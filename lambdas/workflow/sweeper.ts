@@ -20,6 +20,7 @@
  *   The chain decides, as for a reserved job (see reconcileRun for the rule and why an unused authorization is
  *   never released).
  */
+import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import { PurchaseConflictError, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
@@ -30,6 +31,8 @@ import { METRIC_NAMES } from '../shared/metric-names.js';
 
 /** A reserved job's request is over by then (routes time out at 30 s): an unused authorization may be voided after. */
 export const RESERVED_GRACE_SECONDS = 600;
+/** How long a refund may stay owed before the sweeper (re)tries it: the workflow's refund task goes first. */
+export const REFUND_RETRY_SECONDS = 60;
 /**
  * How old a reserved job must be before the chain is asked whether its authorization was used. The request that
  * reserved it records its own receipt (with the transaction hash) as soon as the transfer's receipt arrives: a
@@ -63,6 +66,8 @@ export interface SweepDeps {
   runs?: Pick<RunStore, 'listStale' | 'reconciledItem' | 'unknownItem'>;
   /** Whether an x402 authorization was used on chain (see lambdas/payments/reconcile.ts). */
   authorizationUsed: (nonceKey: string) => Promise<boolean>;
+  /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
+  refunds?: RefundDeps & { jobs: Pick<JobStore, 'listOpenRefunds'> };
   now?: () => Date;
 }
 
@@ -78,6 +83,10 @@ export interface SweepResult {
   runsUnknown: string[];
   /** `settlement-unknown` runs whose authorization is still unused: left as they are, asked again next time. */
   runsWaiting: string[];
+  /** Failed paid jobs whose refund this sweep sent (or found already sent). */
+  refunded: string[];
+  /** Failed paid jobs whose refund is still owed after this sweep (retried next time; token refunds stay owed). */
+  refundsOwed: string[];
 }
 
 /**
@@ -92,7 +101,18 @@ export async function sweep(
   runIdleSeconds = RUN_IDLE_SECONDS,
 ): Promise<SweepResult> {
   const now = (deps.now ?? (() => new Date()))().getTime();
-  const result: SweepResult = { started: [], failed: [], running: [], reconciled: [], voided: [], runsSettled: [], runsUnknown: [], runsWaiting: [] };
+  const result: SweepResult = {
+    started: [],
+    failed: [],
+    running: [],
+    reconciled: [],
+    voided: [],
+    runsSettled: [],
+    runsUnknown: [],
+    runsWaiting: [],
+    refunded: [],
+    refundsOwed: [],
+  };
 
   const reconcileAfter = Math.min(RESERVED_RECONCILE_SECONDS, reservedGraceSeconds);
   for (const job of await deps.jobs.listStale(new Date(now - reconcileAfter * 1000), ['reserved'])) {
@@ -115,6 +135,22 @@ export async function sweep(
   if (runs) {
     for (const run of await runs.listStale(new Date(now - runIdleSeconds * 1000), OPEN_RUN_STATUSES)) {
       await guarded({ runId: run.runId, payer: run.payer ?? '' }, () => reconcileRun(deps, runs, run, result));
+    }
+  }
+  const { refunds } = deps;
+  if (refunds) {
+    // After REFUND_RETRY_SECONDS, so the workflow's own refund task goes first; a failed attempt waits as long again.
+    for (const job of await refunds.jobs.listOpenRefunds(new Date(now - REFUND_RETRY_SECONDS * 1000))) {
+      if (job.refund?.owed === 'token') continue; // owed by hand; counted when recorded
+      await guarded({ jobId: job.jobId }, async () => {
+        try {
+          const outcome = await refundFailedJob(refunds, job.jobId);
+          (outcome === 'refunded' || outcome === 'already-refunded' ? result.refunded : result.refundsOwed).push(job.jobId);
+        } catch (error) {
+          if (!(error instanceof TransientRefundError)) throw error;
+          result.refundsOwed.push(job.jobId);
+        }
+      });
     }
   }
   const touched = Object.values(result).reduce((n, ids) => n + ids.length, 0);
@@ -198,7 +234,8 @@ async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Pro
     result.running.push(job.jobId);
     return;
   }
-  await deps.jobs.fail(job.jobId, 'Generation failed: the render ended without a result', ['queued', 'processing']);
+  // A queued or processing job was paid for: failing it owes the payer a refund (the refund pass above sends it).
+  await deps.jobs.fail(job.jobId, 'Generation failed: the render ended without a result', ['queued', 'processing'], refundOwed(job));
   result.failed.push(job.jobId);
 }
 

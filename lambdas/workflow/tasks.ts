@@ -2,6 +2,7 @@
  * Step Functions task logic, one function per state, shared by the three product state machines.
  * The Lambda entries in this folder wrap these; the local runner calls the same entries.
  */
+import { refundOwed } from '../jobs/refund.js';
 import type { ProductId } from '../products/catalog.js';
 import {
   RenderError,
@@ -127,7 +128,10 @@ export async function markFailed(
 ): Promise<{ status: 'failed'; error: string }> {
   const message = buyerMessage(input.error, input.render);
   logger.warn('job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
-  if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'])) await countRenderEnd(deps, input, 'failed');
+  // A job the workflow renders was paid for (queued only once its payment settled): failing it owes a refund, which
+  // the next state sends.
+  const job = await deps.jobs.get(input.jobId);
+  if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'], job ? refundOwed(job) : false)) await countRenderEnd(deps, input, 'failed');
   return { status: 'failed', error: message };
 }
 

@@ -75,6 +75,8 @@ export interface LocalChain {
   settlerAddresses: Address[];
   minterAddress: Address;
   settlerKeyFile: string;
+  /** The pay-to account's key: on the embedded default refunds are paid back from the account that was paid. */
+  refundKeyFile: string;
   buyers: KeyPair[];
   /** The in-process provider, for callers in the same process that want to skip HTTP. */
   provider: Eip1193Like;
@@ -222,6 +224,8 @@ async function prepare(
   const settlers = [accounts.settler, ...(accounts.extraSettlers ?? []).slice(0, settlerCount - 1)];
   const settlerKeyFile = path.join(stateDir, 'settler.key');
   await writeSecret(settlerKeyFile, settlers.map((k) => `${k.privateKey}\n`).join(''));
+  const refundKeyFile = path.join(stateDir, 'refund.key');
+  await writeSecret(refundKeyFile, `${accounts.payTo.privateKey}\n`);
 
   const provider = connection.provider as Eip1193Like;
   const transport = custom(provider, { retryCount: 0 });
@@ -267,6 +271,7 @@ async function prepare(
     settlerAddresses: settlers.map((k) => k.address),
     minterAddress: accounts.minter.address,
     settlerKeyFile,
+    refundKeyFile,
     buyers: accounts.buyers.slice(0, buyerCount).map((b) => ({ ...b })),
     provider,
     fund,

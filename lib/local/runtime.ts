@@ -23,6 +23,7 @@ import { startLocalS3 } from './s3-server.js';
 import { sellerKeySecret, settlerKeyPoolSecret, startLocalSecretsManager, templateSecrets } from './secrets-server.js';
 import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
 import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
+import { REFUND_ENV } from '../../lambdas/payments/refund.js';
 import { installIamEnforcement } from './iam/enforce.js';
 import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
@@ -141,6 +142,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
         [TOKEN_ENV.sellerKeySecretId]: sellerKeySecret(issuer.sellerKeyFile),
+        // Refunds are read through Secrets Manager (no file variable), so the refund task's grant is exercised.
+        [REFUND_ENV.secretId]: settlerKeyPoolSecret(chain.refundKeyFile),
         ...providers.secretValues,
       }),
     });

@@ -10,6 +10,7 @@ import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
+import { REFUND_ENV } from '../../lambdas/payments/refund.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
@@ -130,13 +131,21 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         expect(res.DeletionPolicy).toBe('Delete');
       }
     }
-    // The sweeper's sparse index of open jobs (lambdas/store/jobs.ts OPEN_JOBS_INDEX); no other table has one.
+    // The sweeper's sparse indexes of open jobs and of refunds still owed (lambdas/store/jobs.ts); no other table has one.
     expect(s.resources[byName(s.stack.tables.jobs)].Properties.GlobalSecondaryIndexes).toEqual([
       {
         IndexName: 'OpenJobs',
         KeySchema: [
           { AttributeName: 'openStatus', KeyType: 'HASH' },
           { AttributeName: 'updatedAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: 'OpenRefunds',
+        KeySchema: [
+          { AttributeName: 'refundOpen', KeyType: 'HASH' },
+          { AttributeName: 'refundAt', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
       },
@@ -215,7 +224,11 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(st['Store asset']).toMatchObject({ ResultPath: '$.stored', Next: 'Mark completed' });
       expect(st['Mark completed']).toMatchObject({ Next: 'Job completed' });
       expect(st['Job completed'].Type).toBe('Succeed');
-      expect(st['Mark failed']).toMatchObject({ Next: 'Job failed', Parameters: { 'error.$': '$.error' } });
+      expect(st['Mark failed']).toMatchObject({ Next: 'Refund payment', Parameters: { 'error.$': '$.error' } });
+      // The refund keeps $.error for the Fail state, retries what may pass, and whatever is left goes to the sweeper.
+      expect(st['Refund payment']).toMatchObject({ Next: 'Job failed', ResultPath: null, Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
+      expect(st['Refund payment'].Retry.some((r: any) => r.ErrorEquals.includes('TransientRefundError') && r.MaxAttempts === 4)).toBe(true);
+      expect(st['Refund payment'].Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.refundError', Next: 'Job failed' }]);
       expect(st['Mark failed'].Retry.some((r: any) => r.ErrorEquals.includes('States.ALL'))).toBe(true);
       expect(st['Mark failed'].Catch).toBeUndefined();
       expect(st['Job failed']).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
@@ -226,7 +239,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         // payloadResponseOnly: the Resource is the function itself, the result is its return value.
         expect(state.Resource).toMatch(/^<.+\.Arn>$/);
         expect(state.Retry.some((r: any) => r.ErrorEquals.includes('Lambda.ServiceException'))).toBe(true);
-        if (task.stateName === 'Mark failed') continue;
+        if (task.stateName === 'Mark failed' || task.stateName === 'Refund payment') continue; // their own Retry/Catch, asserted above
         expect(state.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Mark failed' }]);
         expect(state.Retry.some((r: any) => r.ErrorEquals.includes('TransientRenderError'))).toBe(true);
       }
@@ -236,6 +249,13 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('sets exactly the ENV variables, per function role', () => {
     const envNames = new Set<string>([...Object.values(ENV), ...PRODUCT_IDS.map(providerEnvName), 'NODE_OPTIONS']);
+    // The refund wallet's secret: only the refund task and the sweeper (which retries refunds) name it.
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      const refunds = entry.id === 'RefundPayment' || entry.kind === 'sweeper';
+      expect(vars[REFUND_ENV.secretId], entry.id).toBe(refunds ? 'paycall/refund-key' : undefined);
+    }
+    envNames.add(REFUND_ENV.secretId);
     const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -328,14 +348,26 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         } else {
           expect(s3Actions, entry.id).toEqual([]);
         }
-        expect(grants.some((g) => g.action.startsWith('secretsmanager:'))).toBe(false);
+        // Only the refund task reads secrets: the refund wallet's key and the settler's keys, nothing else.
+        const secretReads = grants.filter((g) => g.action.startsWith('secretsmanager:')).map((g) => JSON.stringify(g.resource));
+        if (entry.id === 'RefundPayment') {
+          expect(secretReads.some((r) => r.includes('secret:paycall/refund-key'))).toBe(true);
+          expect(secretReads.some((r) => r.includes('secret:paycall/settler-key'))).toBe(true);
+          expect(secretReads.every((r) => /secret:paycall\/(refund|settler)-key/.test(r))).toBe(true);
+        } else {
+          expect(secretReads, entry.id).toEqual([]);
+        }
       } else if (entry.kind === 'sweeper') {
         expect(starts.length).toBe(3);
         expect(jobWrites.length).toBeGreaterThan(0);
         const payments = s.stack.getLogicalId(s.stack.tables.payments.node.defaultChild as any);
         // it records the receipt of a payment whose outcome was not recorded (reconciliation against the chain)
         expect(grants.some((g) => g.action === 'dynamodb:UpdateItem' && refersTo(g.resource, payments))).toBe(true);
-        expect(grants.some((g) => g.action.startsWith('s3:') || g.action.startsWith('secretsmanager:'))).toBe(false);
+        expect(grants.some((g) => g.action.startsWith('s3:'))).toBe(false);
+        // it retries owed refunds: the refund wallet's and the settler's keys, no other secret
+        const secretReads = grants.filter((g) => g.action.startsWith('secretsmanager:')).map((g) => JSON.stringify(g.resource));
+        expect(secretReads.length).toBeGreaterThan(0);
+        expect(secretReads.every((r) => /secret:paycall\/(refund|settler)-key/.test(r))).toBe(true);
         // it asks whether a job's execution still runs (DescribeExecution on the machines' executions)
         const describes = grants.filter((g) => g.action === 'states:DescribeExecution');
         expect(describes.map((g) => JSON.stringify(g.resource)).join(' ')).toMatch(/:execution:/);
@@ -444,7 +476,9 @@ describe('GenerationStack configuration', () => {
       expect(vars[ENV.facilitatorMode]).toBe('remote');
       expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
       expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
-      expect(actionsOf(resources, logicalId).some((g) => g.action.startsWith('secretsmanager:'))).toBe(false);
+      // Without a settler key, the only secret any function reads is the refund wallet's (refund task, sweeper).
+      const secrets = actionsOf(resources, logicalId).filter((g) => g.action.startsWith('secretsmanager:'));
+      expect(secrets.every((g) => JSON.stringify(g.resource).includes('secret:paycall/refund-key'))).toBe(true);
     }
     const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
     expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);

@@ -62,12 +62,14 @@ describe('Metrics: renders completed and failed, per product and provider, with 
     ]);
   });
 
-  it('a task that did not move the job (already final, a retried task) counts nothing and reads nothing', async () => {
+  it('a task that did not move the job (already final, a retried task) counts nothing', async () => {
     const deps = taskDeps(storedJob(), false);
     await markCompleted(deps, { jobId: 'j1', product: 'agent_video', render, stored });
+    expect(deps.jobs.get).not.toHaveBeenCalled();
     await markFailed(deps, { jobId: 'j1', product: 'agent_video' });
     expect(metrics.emitted()).toEqual([]);
-    expect(deps.jobs.get).not.toHaveBeenCalled();
+    // Mark failed reads the job once, before failing it, to know whether a refund is owed; not again for metrics.
+    expect(deps.jobs.get).toHaveBeenCalledTimes(1);
   });
 
   it('a job that cannot be read still counts the render, without its time; a failing read never fails the task', async () => {

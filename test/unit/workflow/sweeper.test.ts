@@ -138,14 +138,17 @@ describe('Sweeper: a job always ends completed or failed', () => {
     expect(d.workflow.start).toHaveBeenCalledWith('q1', 'agent_image');
   });
   it('leaves a running execution alone and fails a job whose execution ended without marking it', async () => {
-    const d = deps([job('p1', 'processing'), job('p2', 'processing')], {
+    const paid = { ...job('p3', 'processing'), payer: '0xbuyer', transaction: '0xpaid' } as JobRecord;
+    const d = deps([job('p1', 'processing'), job('p2', 'processing'), paid], {
       workflow: { start: vi.fn(async () => 'exists' as const), state: vi.fn(async (id: string) => (id === 'p1' ? 'RUNNING' : 'FAILED') as never) },
     });
     const result = await sweep(d, 120);
     expect(result.running).toEqual(['p1']);
-    expect(result.failed).toEqual(['p2']);
-    expect(d.jobs.fail).toHaveBeenCalledTimes(1);
-    expect(d.jobs.fail).toHaveBeenCalledWith('p2', expect.stringContaining('Generation failed'), ['queued', 'processing']);
+    expect(result.failed).toEqual(['p2', 'p3']);
+    expect(d.jobs.fail).toHaveBeenCalledTimes(2);
+    // A job whose payment settled is failed with its refund owed (in the same write); one with no receipt is not.
+    expect(d.jobs.fail).toHaveBeenCalledWith('p2', expect.stringContaining('Generation failed'), ['queued', 'processing'], false);
+    expect(d.jobs.fail).toHaveBeenCalledWith('p3', expect.stringContaining('Generation failed'), ['queued', 'processing'], true);
   });
   it('keeps sweeping other jobs when one fails', async () => {
     const d = deps([job('a', 'queued'), job('b', 'queued')], {

@@ -1,0 +1,158 @@
+/**
+ * Moves a failed job's money back to its payer, at most once whatever retries or crashes happen: the refund is an
+ * EIP-3009 `transferWithAuthorization` from the refund wallet to the payer whose nonce is derived from the job id,
+ * so the token contract itself refuses a second one (a nonce can be used once). It is settled by the same settler
+ * (gas key pool, leases) as the buyers' payments. Before sending, the chain is asked whether that nonce is already
+ * used — then the refund happened, and its transaction is read back from the `AuthorizationUsed` log.
+ *
+ * The refund wallet's key is a secret (`REFUND_KEY_SECRET_ID`, or `REFUND_KEY_FILE` on one machine): on AWS a wallet
+ * the operator keeps funded with USDC for refunds; on the embedded default the dev pay-to account, which received the
+ * payments.
+ */
+import { keccak256, parseEventLogs, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { loadSecret } from '../shared/secrets.js';
+import { paymentConfig } from '../shared/config.js';
+import { authorizationUsed } from './reconcile.js';
+import { publicClientFor } from './verify.js';
+import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
+import { parseKeyPool } from './secrets.js';
+import { USDC_DOMAIN, X402_VERSION, type Hex, type PaymentSettler, type VerifiedPayment } from './types.js';
+
+export const REFUND_ENV = { secretId: 'REFUND_KEY_SECRET_ID', file: 'REFUND_KEY_FILE' } as const;
+
+/** getLogs windows (most RPC providers cap a range near 10,000 blocks) and how far back to look (~28 h of Base). */
+const LOG_WINDOW_BLOCKS = 10_000n;
+const LOG_SEARCH_BLOCKS = 50_000n;
+
+/** How long the refund authorization stays valid (retries within it reuse the same nonce, so it is still at most once). */
+const REFUND_VALIDITY_SECONDS = 24 * 3600;
+
+export type RefundResult =
+  | { ok: true; transaction: Hex }
+  /** `retry`: worth trying again (the chain or the settler was unavailable, or the outcome is unknown). */
+  | { ok: false; retry: boolean; reason: string };
+
+export interface Refunder {
+  refund(input: { jobId: string; payer: Hex; amount: bigint }): Promise<RefundResult>;
+}
+
+/** The EIP-3009 nonce of a job's refund: one per job, so the chain accepts at most one refund for it. */
+export function refundNonce(jobId: string): Hex {
+  return keccak256(toHex(`paycall-refund:${jobId}`));
+}
+
+export function loadRefundKey(env: NodeJS.ProcessEnv = process.env): Promise<Hex> {
+  return loadSecret(
+    { file: env[REFUND_ENV.file], secretId: env[REFUND_ENV.secretId] },
+    {
+      describe: 'refund key',
+      // One key, as the settler keys are written ({"privateKey": "0x…"} or the bare key).
+      parse: (raw, where) => {
+        const keys = parseKeyPool(raw, where);
+        if (keys.length !== 1) throw new Error(`The refund key in ${where} must be exactly one key`);
+        return keys[0];
+      },
+      configureHint: `set ${REFUND_ENV.file} or ${REFUND_ENV.secretId}`,
+    },
+  );
+}
+
+export interface ChainRefunderOptions {
+  settler: PaymentSettler;
+  refundKey?: () => Promise<Hex>;
+  now?: () => number;
+}
+
+export class ChainRefunder implements Refunder {
+  private readonly refundKey: () => Promise<Hex>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ChainRefunderOptions) {
+    this.refundKey = options.refundKey ?? (() => loadRefundKey());
+    this.now = options.now ?? Date.now;
+  }
+
+  async refund({ jobId, payer, amount }: { jobId: string; payer: Hex; amount: bigint }): Promise<RefundResult> {
+    const config = paymentConfig();
+    let account: ReturnType<typeof privateKeyToAccount>;
+    try {
+      account = privateKeyToAccount(await this.refundKey());
+    } catch (error) {
+      return { ok: false, retry: true, reason: `Refund key unavailable: ${(error as Error).message}` };
+    }
+    const asset = config.usdcAddress as Hex;
+    const nonce = refundNonce(jobId);
+    const nonceKey = `${config.network}:${asset}:${account.address}:${nonce}`;
+
+    // Already refunded (a retry after a crash, or a concurrent attempt that won): find its transaction.
+    try {
+      if (await authorizationUsed(nonceKey, config.rpcUrl)) return await this.sentBefore(account.address, nonce, config.rpcUrl);
+    } catch (error) {
+      return { ok: false, retry: true, reason: `Cannot read the chain: ${(error as Error).message}` };
+    }
+
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const authorization = { from: account.address, to: payer, value: amount, validAfter: 0n, validBefore: BigInt(nowSeconds + REFUND_VALIDITY_SECONDS), nonce };
+    const signature = await account.signTypedData({
+      domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: config.chainId, verifyingContract: asset },
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message: authorization,
+    });
+    // The refund is an x402 `exact` payment from the refund wallet to the payer, settled as any other.
+    const requirement = {
+      scheme: 'exact' as const,
+      network: config.network,
+      maxAmountRequired: amount.toString(),
+      amount: amount.toString(),
+      asset,
+      payTo: payer,
+      maxTimeoutSeconds: REFUND_VALIDITY_SECONDS,
+      resource: `refund:${jobId}`,
+      description: `Refund of job ${jobId}`,
+      mimeType: 'application/json',
+      extra: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: '' },
+    };
+    const payment: VerifiedPayment = {
+      kind: 'x402',
+      payer: account.address,
+      amount,
+      network: config.network,
+      asset,
+      payTo: payer,
+      nonceKey,
+      payload: { x402Version: X402_VERSION, resource: { url: requirement.resource }, accepted: requirement, payload: { signature, authorization } },
+      requirement,
+    };
+    const settled = await this.options.settler.settle(payment, { deadline: this.now() + 60_000 });
+    if (settled.ok) return { ok: true, transaction: settled.transaction };
+    // Broadcast with an unknown outcome, or no free key: the next attempt asks the chain first. Refused before
+    // broadcast (the refund wallet is short of USDC, say): failed until an operator acts; still retried.
+    return { ok: false, retry: settled.broadcast || settled.unavailable === true || settled.retryAfterSeconds !== undefined, reason: settled.reason };
+  }
+
+  /**
+   * The transaction that used the refund's nonce, from its AuthorizationUsed log: searched backwards from the latest
+   * block in windows RPC providers accept, as far back as the refund authorization can have been valid.
+   */
+  private async sentBefore(authorizer: Hex, nonce: Hex, rpcUrl: string): Promise<RefundResult> {
+    const client = publicClientFor(rpcUrl);
+    const latest = await client.getBlockNumber();
+    for (let to = latest, searched = 0n; to >= 0n && searched < LOG_SEARCH_BLOCKS; to -= LOG_WINDOW_BLOCKS, searched += LOG_WINDOW_BLOCKS) {
+      const from = to >= LOG_WINDOW_BLOCKS ? to - LOG_WINDOW_BLOCKS + 1n : 0n;
+      const logs = await client.getContractEvents({
+        address: paymentConfig().usdcAddress as Hex,
+        abi: usdcAbi,
+        eventName: 'AuthorizationUsed',
+        args: { authorizer, nonce },
+        fromBlock: from,
+        toBlock: to,
+      });
+      const used = parseEventLogs({ abi: usdcAbi, logs, eventName: 'AuthorizationUsed' })[0];
+      if (used?.transactionHash) return { ok: true, transaction: used.transactionHash };
+      if (from === 0n) break;
+    }
+    return { ok: false, retry: true, reason: 'The refund was used on chain but its transaction was not found' };
+  }
+}
