@@ -8,9 +8,17 @@
  * local endpoints that stand in for AWS's (DynamoDB, S3, Step Functions, Secrets Manager) are added. The key files
  * the runtime itself reads (SETTLER_KEY_FILE, TOKEN_SELLER_KEY_FILE) are no template's, so no function sees them.
  */
+import { RENDER_PROVIDERS, type ProviderDefinition } from '../../../lambdas/render/providers.js';
 
-/** What every Lambda sandbox has, and the local endpoints that replace AWS's implicit ones. */
-const SANDBOX = ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'LOG_LEVEL', 'PAYCALL_METRICS', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SFN_ENDPOINT', 'SECRETS_MANAGER_ENDPOINT', 'PATH', 'HOME', 'TMPDIR', 'TZ'];
+/**
+ * What every Lambda sandbox has, and the local endpoints that replace AWS's implicit ones — the vendors' too: the
+ * render providers' endpoint overrides (lambdas/render/providers.ts `endpointEnv`, unset on AWS, where each SDK uses
+ * its vendor's public host) point the adapters at the wire-level fakes.
+ */
+const SANDBOX = [
+  'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'LOG_LEVEL', 'PAYCALL_METRICS', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SFN_ENDPOINT', 'SECRETS_MANAGER_ENDPOINT', 'PATH', 'HOME', 'TMPDIR', 'TZ',
+  ...new Set(Object.values(RENDER_PROVIDERS as Record<string, ProviderDefinition>).flatMap((p) => (p.endpointEnv ? [p.endpointEnv] : []))),
+];
 
 /** The template's value is meaningful only inside the deployed bundle (its ffmpeg path, the Lambda Node options). */
 const DEPLOYMENT_ONLY = new Set(['FFMPEG_PATH', 'NODE_OPTIONS']);

@@ -52,4 +52,11 @@ describe('functionEnvironment: a function sees the environment its template give
     expect(env.NODE_OPTIONS).toBeUndefined();
     expect(functionEnvironment({ FFMPEG_PATH: '/var/task/bin/ffmpeg' }, { ...host, FFMPEG_PATH: '/broken/ffmpeg' }).FFMPEG_PATH).toBe('/broken/ffmpeg');
   });
+
+  it('a render provider’s endpoint override (a wire-level fake) reaches the function like the AWS endpoints do; unset, nothing is added', () => {
+    const withFake = functionEnvironment({}, { ...host, MINIMAX_API_BASE_URL: 'http://127.0.0.1:4000', GEMINI_API_BASE_URL: 'http://127.0.0.1:4001' });
+    expect(withFake.MINIMAX_API_BASE_URL).toBe('http://127.0.0.1:4000');
+    expect(withFake.GEMINI_API_BASE_URL).toBe('http://127.0.0.1:4001');
+    expect(functionEnvironment({}, host).MINIMAX_API_BASE_URL).toBeUndefined();
+  });
 });
