@@ -34,7 +34,10 @@ const API_OF: Record<Exclude<ProviderName, 'local'>, VendorApi> = {
 
 /** One starter per vendor API (imported on first use); a provider whose API has a fake here can be chosen locally. */
 export type FakeStarter = (options: FakeOptions) => Promise<ProviderFake>;
-const FAKES: Partial<Record<VendorApi, () => Promise<FakeStarter>>> = {};
+const FAKES: Partial<Record<VendorApi, () => Promise<FakeStarter>>> = {
+  gemini: async () => (await import('./gemini.js')).startGeminiFake,
+  minimax: async () => (await import('./minimax.js')).startMiniMaxFake,
+};
 
 /** The fake API key of each vendor on the embedded default (not a secret: the fakes are on loopback). */
 export function fakeApiKey(which: ProviderSecret): string {
