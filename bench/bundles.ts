@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
+import { bundleAliases } from '../lib/bundling/aliases.js';
 
 export async function bundleReport(): Promise<void> {
   const out = join(PROJECT_ROOT, '.bench', 'bundles');
@@ -32,6 +33,7 @@ export async function bundleReport(): Promise<void> {
       minify: true,
       outfile,
       external: ['@aws-sdk/*'],
+      alias: bundleAliases(PROJECT_ROOT),
       banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
       logLevel: 'silent',
     });

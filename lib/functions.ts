@@ -10,6 +10,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { ENV } from '../lambdas/shared/config.js';
+import { bundleAliasArgs } from './bundling/aliases.js';
 import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
 
 /**
@@ -77,7 +78,7 @@ export class FunctionFactory {
       environment: { ...environment, ...(withFfmpeg ? { [ENV.ffmpegPath]: FFMPEG_LAMBDA_PATH } : {}) },
       projectRoot: this.options.projectRoot,
       depsLockFilePath: path.join(this.options.projectRoot, 'package-lock.json'),
-      ...(placeholder ? placeholderCode(def.entry) : { entry: entryPath, handler: 'handler', bundling: bundling(withFfmpeg) }),
+      ...(placeholder ? placeholderCode(def.entry) : { entry: entryPath, handler: 'handler', bundling: bundling(withFfmpeg, this.options.projectRoot) }),
     });
     this.functions[id] = fn;
     this.entries[this.stack.getLogicalId(fn.node.defaultChild as lambda.CfnFunction)] = entry;
@@ -92,7 +93,7 @@ function placeholderCode(entry: string) {
   };
 }
 
-function bundling(withFfmpeg: boolean) {
+function bundling(withFfmpeg: boolean, projectRoot: string) {
   return {
     minify: true,
     sourceMap: true,
@@ -105,6 +106,8 @@ function bundling(withFfmpeg: boolean) {
     banner: "import { createRequire as __paycallCreateRequire } from 'node:module'; const require = __paycallCreateRequire(import.meta.url);",
     // The nodejs22.x runtime ships AWS SDK v3; keeping it out makes bundles small and bundling fast.
     externalModules: ['@aws-sdk/*'],
+    // Trimmed stand-ins for heavy packages (lib/bundling/aliases.ts).
+    esbuildArgs: bundleAliasArgs(projectRoot),
     ...(withFfmpeg ? { commandHooks: ffmpegHooks() } : {}),
   };
 }

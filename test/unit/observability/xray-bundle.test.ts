@@ -1,0 +1,125 @@
+/**
+ * Issue 11, "Functions half their size", without losing "Powertools Tracer with the job id and payer as searchable
+ * annotations": the functions are bundled with a trimmed `aws-xray-sdk-core` (lib/bundling/aliases.ts). A traced
+ * handler is bundled twice, as CDK bundles it with the alias and without it, and each bundle runs in a fresh Node
+ * process set up as Lambda sets one up (trace header, daemon address); both send the X-Ray daemon the same
+ * documents: the invocation's subsegment with its annotations and the captured DynamoDB call's subsegment.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bundleAliases } from '../../../lib/bundling/aliases.js';
+import { PROJECT_ROOT } from '../../../lib/local/runtime.js';
+
+const TRACE_ROOT = '1-5759e988-bd862e3fe1be46a994272793';
+
+const ENTRY = `
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { annotate, traceClient, traced } from ${JSON.stringify(join(PROJECT_ROOT, 'lambdas/shared/tracing.ts'))};
+const db = traceClient(new DynamoDBClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+export const handler = traced(async (event) => {
+  annotate({ payer: '0xabc' });
+  await db.send(new GetItemCommand({ TableName: 'jobs', Key: { id: { S: event.jobId } } })).catch(() => {});
+  return 'done';
+}, (event) => ({ jobId: event.jobId, product: 'agent_image' }));
+`;
+
+let dir: string;
+let daemon: Socket;
+let received: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'xray-bundle-'));
+  // The bundles keep @aws-sdk/* external, as on Lambda; the project's copy stands in for the runtime's.
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'entry.ts'), ENTRY);
+  daemon = createSocket('udp4');
+  daemon.on('message', (message) => received.push(message.toString('utf8')));
+  await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+});
+
+afterAll(() => {
+  daemon?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function bundleAndInvoke(name: string, alias: Record<string, string>): Promise<Record<string, any>[]> {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({
+    entryPoints: [join(dir, 'entry.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    minify: true,
+    outfile,
+    external: ['@aws-sdk/*'],
+    alias,
+    banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
+    logLevel: 'silent',
+  });
+  received = [];
+  const invoke = `const { handler } = await import(${JSON.stringify(outfile)});
+    console.log(await handler({ jobId: 'job-1' }, { awsRequestId: 'req-1', functionName: 'Fn', functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:Fn', memoryLimitInMB: '256' }));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', invoke], {
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      LOG_LEVEL: 'SILENT',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+      AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+      LAMBDA_TASK_ROOT: dir,
+      AWS_LAMBDA_FUNCTION_NAME: 'Fn',
+      _HANDLER: 'index.handler',
+      _X_AMZN_TRACE_ID: `Root=${TRACE_ROOT};Parent=53995c3f42cd8ad8;Sampled=1`,
+      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+      AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+    },
+  });
+  expect(out.trim()).toBe('done');
+  await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+  return received.map((message) => {
+    const [header, body] = message.split('\n');
+    expect(JSON.parse(header)).toEqual({ format: 'json', version: 1 });
+    return JSON.parse(body);
+  });
+}
+
+/**
+ * Ids, times and stack frames differ from run to run and bundle to bundle; the rest must not. A parent is named:
+ * the facade segment Lambda made (the trace header's Parent) or the document with that id.
+ */
+function comparable(documents: Record<string, any>[]): Record<string, any>[] {
+  const names = new Map(documents.map((d) => [d.id, d.name]));
+  return documents.map(({ id, parent_id, start_time, end_time, cause, ...rest }) => {
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(end_time).toBeGreaterThanOrEqual(start_time);
+    const parent = parent_id === '53995c3f42cd8ad8' ? 'facade' : names.get(parent_id);
+    const exceptions = cause?.exceptions.map(({ message }: { message: string }) => ({ message }));
+    return { ...rest, parent, ...(exceptions ? { cause: { exceptions } } : {}) };
+  });
+}
+
+describe('Operability: the trimmed X-Ray SDK the functions bundle traces as the SDK does', () => {
+  it('sends the invocation subsegment with its annotations and the AWS call, as the whole SDK would', async () => {
+    const trimmed = comparable(await bundleAndInvoke('trimmed', bundleAliases(PROJECT_ROOT)));
+    const whole = comparable(await bundleAndInvoke('whole', {}));
+
+    const invocation = trimmed.find((d) => d.name === '## index.handler');
+    expect(invocation).toMatchObject({
+      trace_id: TRACE_ROOT,
+      type: 'subsegment',
+      parent: 'facade',
+      annotations: { ColdStart: true, Service: 'Fn', jobId: 'job-1', product: 'agent_image', payer: '0xabc' },
+    });
+    const call = trimmed.find((d) => d.name === 'DynamoDB');
+    expect(call).toMatchObject({ parent: '## index.handler', namespace: 'aws', aws: { operation: 'GetItem', table_name: 'jobs' } });
+    expect(trimmed).toEqual(whole);
+  });
+});
