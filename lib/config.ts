@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
 import type { ProductId } from '../lambdas/products/catalog.js';
 import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
+import { PROVIDER_CHECK_SECONDS } from './render-providers.js';
 
 /** Base mainnet USDC (FiatTokenV2_2). */
 export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
@@ -62,6 +63,11 @@ export const stackConfigSchema = z
     bedrockImageModel: z
       .enum(['stability.stable-image-core-v1:1', 'stability.stable-image-ultra-v1:1', 'stability.sd3-5-large-v1:0'])
       .default('stability.stable-image-core-v1:1'),
+    /** The Gemini API model of the google-veo adapter (VEO_MODEL); the fast variant by default (provider notes §7). */
+    veoModel: z
+      .string()
+      .regex(/^veo-[a-z0-9.-]+$/, 'must be a Veo model id like veo-3.1-fast-generate-preview')
+      .default('veo-3.1-fast-generate-preview'),
     /** Secrets Manager name of the refund wallet's key ({"privateKey": "0x…"}): refunds of failed paid jobs are paid from it. */
     refundKeySecretName: z
       .string()
@@ -106,6 +112,16 @@ export const stackConfigSchema = z
     renderCheckSeconds: int(1, 300).default(5),
     /** Checks after which a still-running render is failed with RenderTimeout. */
     renderMaxChecks: int(1, 10_000).default(120),
+    /**
+     * Per product, the Wait between checks and the check limit. Unset: the chosen provider's own interval (google-veo
+     * 10 s: a Veo render takes tens of seconds to minutes), else renderCheckSeconds; the limit defaults to renderMaxChecks.
+     */
+    musicCheckSeconds: int(1, 300).optional(),
+    videoCheckSeconds: int(1, 300).optional(),
+    imageCheckSeconds: int(1, 300).optional(),
+    musicMaxChecks: int(1, 10_000).optional(),
+    videoMaxChecks: int(1, 10_000).optional(),
+    imageMaxChecks: int(1, 10_000).optional(),
     /** Whole-execution timeout of each state machine. */
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
     /**
@@ -144,6 +160,8 @@ export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress'
   renderProviders: Record<ProductId, ProviderName>;
   /** The vendor API keys the chosen providers read: which, and the secret's name. */
   providerSecrets: { which: ProviderSecret; secretName: string }[];
+  /** Each product's Wait between render checks (seconds) and its check limit. */
+  renderChecks: Record<ProductId, { seconds: number; maxChecks: number }>;
 };
 
 export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
@@ -178,11 +196,22 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     fal: result.data.falKeySecretName,
     minimax: result.data.minimaxApiKeySecretName,
   };
+  const d = result.data;
+  const checks = (product: ProductId, seconds: number | undefined, maxChecks: number | undefined) => ({
+    seconds: seconds ?? PROVIDER_CHECK_SECONDS[renderProviders[product]] ?? d.renderCheckSeconds,
+    maxChecks: maxChecks ?? d.renderMaxChecks,
+  });
+  const renderChecks: Record<ProductId, { seconds: number; maxChecks: number }> = {
+    create_music: checks('create_music', d.musicCheckSeconds, d.musicMaxChecks),
+    agent_video: checks('agent_video', d.videoCheckSeconds, d.videoMaxChecks),
+    agent_image: checks('agent_image', d.imageCheckSeconds, d.imageMaxChecks),
+  };
   const needed = new Set(Object.values(renderProviders).flatMap((name) => { const def = RENDER_PROVIDERS[name] as { secret?: ProviderSecret }; return def.secret ? [def.secret] : []; }));
   return {
     ...result.data,
     renderProviders,
     providerSecrets: [...needed].map((which) => ({ which, secretName: secretNames[which] })),
+    renderChecks,
     usdcAddress: result.data.usdcAddress ?? network.usdcAddress,
     rpcUrl: result.data.rpcUrl ?? network.rpcUrl,
     chainId: network.chainId,

@@ -27,11 +27,12 @@ export type FunctionEntry =
   | { kind: 'sweeper'; id: string; entry: string };
 
 /**
- * Workflow tasks that run ffmpeg (the local render provider encodes audio/video during submit). There is no arm64
+ * Workflow tasks that run ffmpeg (the local render provider encodes audio/video during submit; the google-veo
+ * adapter crops a finished 1:1 clip during check). There is no arm64
  * ffmpeg installed and no Docker to fetch one, so these run on x86_64 with the static linux-x64 binary that
  * @ffmpeg-installer already put in node_modules, copied into the bundle as bin/ffmpeg (FFMPEG_PATH).
  */
-export const FFMPEG_TASKS = new Set(['SubmitRender']);
+export const FFMPEG_TASKS = new Set(['SubmitRender', 'CheckRender']);
 const FFMPEG_SOURCE = 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg';
 const FFMPEG_LAMBDA_PATH = '/var/task/bin/ffmpeg';
 

@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
-import { providerEnvironment, providerStatements } from './render-providers.js';
+import { checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
@@ -199,6 +199,10 @@ export class GenerationStack extends Stack {
     // The local provider writes its outputs and its manifest, and reads the manifest back (renders/<jobId>/).
     if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
     if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
+    // A provider whose check downloads the finished file (google-veo) stores it under renders/ itself.
+    if (taskFns.CheckRender && checkWritesRenders(config)) {
+      taskFns.CheckRender.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.assetsBucket.arnForObjects('renders/*')] }));
+    }
     if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
     if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
@@ -212,8 +216,8 @@ export class GenerationStack extends Stack {
       machines[product] = new ProductWorkflow(this, PRODUCTS[product].workflow.constructId, {
         product,
         functions: taskFns,
-        checkIntervalSeconds: config.renderCheckSeconds,
-        maxChecks: config.renderMaxChecks,
+        checkIntervalSeconds: config.renderChecks[product].seconds,
+        maxChecks: config.renderChecks[product].maxChecks,
         timeout: Duration.minutes(config.workflowTimeoutMinutes),
         logRetention,
       }).stateMachine;

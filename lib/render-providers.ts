@@ -6,6 +6,18 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Stack } from 'aws-cdk-lib';
 import type { StackConfig } from './config.js';
+import type { ProviderName } from '../lambdas/render/providers.js';
+
+/** A provider's own Wait between render checks, where the global one does not suit it (the context can override). */
+export const PROVIDER_CHECK_SECONDS: Partial<Record<ProviderName, number>> = {
+  // Veo renders take tens of seconds to minutes; the notes advise polling every 10–15 s.
+  'google-veo': 10,
+};
+
+/** Providers whose check stores the finished file itself (download, crop): their check task writes renders/*. */
+export function checkWritesRenders(config: StackConfig): boolean {
+  return Object.values(config.renderProviders).some((name) => name === 'google-veo');
+}
 
 /** The variables the adapters read (model ids, regions); none for the local synthesiser. */
 export function providerEnvironment(config: StackConfig): Record<string, string> {
@@ -15,6 +27,7 @@ export function providerEnvironment(config: StackConfig): Record<string, string>
     env.BEDROCK_REGION = config.bedrockRegion;
     env.BEDROCK_IMAGE_MODEL_ID = config.bedrockImageModel;
   }
+  if (chosen.has('google-veo')) env.VEO_MODEL = config.veoModel;
   return env;
 }
 

@@ -162,7 +162,9 @@ export interface WorkflowTaskDef {
 
 export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
   { id: 'SubmitRender', stateName: 'Submit render', entry: 'lambdas/workflow/submit-render.ts', timeoutSeconds: 300, memoryMb: 2048 },
-  { id: 'CheckRender', stateName: 'Check render', entry: 'lambdas/workflow/check-render.ts', timeoutSeconds: 30, memoryMb: 256 },
+  // A check may download a finished clip and crop it with ffmpeg (google-veo: the poll ≤ 20 s, the download ≤ 60 s,
+  // the crop ≤ 90 s); the memory buys the CPU the crop needs (Lambda's CPU grows with it).
+  { id: 'CheckRender', stateName: 'Check render', entry: 'lambdas/workflow/check-render.ts', timeoutSeconds: 180, memoryMb: 1024 },
   { id: 'StoreAsset', stateName: 'Store asset', entry: 'lambdas/workflow/store-asset.ts', timeoutSeconds: 120, memoryMb: 1024 },
   { id: 'MarkCompleted', stateName: 'Mark completed', entry: 'lambdas/workflow/mark-completed.ts', timeoutSeconds: 10, memoryMb: 256 },
   { id: 'MarkFailed', stateName: 'Mark failed', entry: 'lambdas/workflow/mark-failed.ts', timeoutSeconds: 10, memoryMb: 256 },

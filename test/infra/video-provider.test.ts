@@ -1,0 +1,119 @@
+/**
+ * CDK assertions for agent_video rendered by google-veo (`-c videoProvider=google-veo`): the adapter's settings on
+ * the tasks that call it, its API key by secret name only, the check task's write to renders/, and each product's
+ * own Wait interval and check limit.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GenerationStack, PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { readCdkJsonContext } from '../../lib/config.js';
+import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
+import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
+import { actionsOf, ofType, type Resources } from '../support/template.js';
+
+let cdkContext: Record<string, unknown>;
+
+function synth(context: Record<string, unknown> = {}, props: GenerationStackProps = {}) {
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
+  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...props });
+  const template = Template.fromStack(stack);
+  return { stack, template, resources: template.toJSON().Resources as Resources };
+}
+
+function fnOf(s: ReturnType<typeof synth>, id: string): string {
+  const found = Object.entries(s.stack.functionEntries).find(([, entry]) => entry.id === id);
+  if (!found) throw new Error(`no function ${id}`);
+  return found[0];
+}
+
+/** The product's Wait seconds and the check limit of its Choice. */
+function checksOf(s: ReturnType<typeof synth>, product: ProductId): { seconds: number; limit: number } {
+  const logicalId = Stack.of(s.stack).getLogicalId(s.stack.stateMachines[product].node.defaultChild as CfnStateMachine);
+  const definition = s.resources[logicalId].Properties.DefinitionString;
+  const text = typeof definition === 'string' ? definition : (definition['Fn::Join'][1] as unknown[]).map((p) => (typeof p === 'string' ? p : '<token>')).join('');
+  const states = JSON.parse(text).States;
+  const limit = states['Render finished?'].Choices.find((c: { NumericGreaterThan?: number }) => c.NumericGreaterThan !== undefined).NumericGreaterThan;
+  return { seconds: states['Wait for render'].Seconds, limit };
+}
+
+beforeAll(async () => {
+  cdkContext = await readCdkJsonContext(PROJECT_ROOT);
+});
+
+describe('agent_video by google-veo', () => {
+  let s: ReturnType<typeof synth>;
+  beforeAll(() => {
+    s = synth({ videoProvider: 'google-veo' });
+  });
+
+  it('gives Submit render and Check render the provider choice, the Veo model and the Gemini key by secret name only', () => {
+    for (const id of ['SubmitRender', 'CheckRender']) {
+      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(vars[providerEnvName('agent_video')]).toBe('google-veo');
+      expect(vars.VEO_MODEL).toBe('veo-3.1-fast-generate-preview');
+      expect(vars[PROVIDER_SECRETS.gemini.env]).toBe('paycall/gemini-api-key');
+      // The Gemini endpoint is the SDK's default on AWS (the embedded default points it at its fake).
+      expect(vars.GEMINI_API_BASE_URL).toBeUndefined();
+    }
+    for (const id of ['StoreAsset', 'MarkCompleted', 'MarkFailed']) {
+      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(vars.VEO_MODEL, id).toBeUndefined();
+      expect(vars[PROVIDER_SECRETS.gemini.env], id).toBeUndefined();
+    }
+  });
+
+  it('grants GetSecretValue on the Gemini key secret to Submit render and Check render only, and puts no key value in the template', () => {
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const reads = actionsOf(s.resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/gemini-api-key'));
+      expect(reads.length > 0, entry.id).toBe(entry.id === 'SubmitRender' || entry.id === 'CheckRender');
+    }
+    // Imported by name: no secret resource, no dynamic reference resolving the value into the template at deploy.
+    expect(ofType(s.resources, 'AWS::SecretsManager::Secret')).toEqual([]);
+    const text = JSON.stringify(s.template.toJSON());
+    expect(text).not.toContain('{{resolve:secretsmanager');
+    expect(text).not.toMatch(/SecretString|local-fake-gemini-key/);
+  });
+
+  it('lets Check render write the video it downloads under renders/ only, and ships it ffmpeg for the 1:1 crop', () => {
+    const fn = fnOf(s, 'CheckRender');
+    const puts = actionsOf(s.resources, fn).filter((g) => g.action === 's3:PutObject');
+    expect(puts.length).toBeGreaterThan(0);
+    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(/\/renders\/\*"/);
+    const props = s.resources[fn].Properties;
+    expect(props.Architectures).toEqual(['x86_64']);
+    expect(props.Environment.Variables.FFMPEG_PATH).toBe('/var/task/bin/ffmpeg');
+    expect(props.Timeout).toBeGreaterThanOrEqual(180);
+  });
+
+  it('polls the video render every 10 s (the provider’s interval) while music and images keep the global 5 s', () => {
+    expect(checksOf(s, 'agent_video')).toEqual({ seconds: 10, limit: 120 });
+    expect(checksOf(s, 'create_music')).toEqual({ seconds: 5, limit: 120 });
+    expect(checksOf(s, 'agent_image')).toEqual({ seconds: 5, limit: 120 });
+  });
+});
+
+describe('per-product render checks', () => {
+  it('takes each product’s Wait interval and check limit from context, the global values by default', () => {
+    const s = synth({ videoProvider: 'google-veo', videoCheckSeconds: '15', videoMaxChecks: 40, renderCheckSeconds: 3, imageMaxChecks: 7, veoModel: 'veo-3.1-generate-preview' });
+    expect(checksOf(s, 'agent_video')).toEqual({ seconds: 15, limit: 40 });
+    expect(checksOf(s, 'create_music')).toEqual({ seconds: 3, limit: 120 });
+    expect(checksOf(s, 'agent_image')).toEqual({ seconds: 3, limit: 7 });
+    expect(s.resources[fnOf(s, 'CheckRender')].Properties.Environment.Variables.VEO_MODEL).toBe('veo-3.1-generate-preview');
+  });
+
+  it('the local synthesiser: every product on the global interval, no Veo settings, Check render writes nothing', () => {
+    const s = synth();
+    for (const product of PRODUCT_IDS) expect(checksOf(s, product)).toEqual({ seconds: 5, limit: 120 });
+    const fn = fnOf(s, 'CheckRender');
+    expect(s.resources[fn].Properties.Environment.Variables.VEO_MODEL).toBeUndefined();
+    expect(actionsOf(s.resources, fn).some((g) => g.action === 's3:PutObject')).toBe(false);
+  });
+
+  it('rejects bad values naming the context key', () => {
+    expect(() => synth({ veoModel: 'gpt-video' })).toThrow(/context key "veoModel" must be a Veo model id/);
+    expect(() => synth({ videoCheckSeconds: 0 })).toThrow(/context key "videoCheckSeconds"/);
+    expect(() => synth({ musicMaxChecks: 'many' })).toThrow(/context key "musicMaxChecks"/);
+  });
+});
