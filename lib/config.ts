@@ -63,6 +63,16 @@ export const stackConfigSchema = z
     bedrockImageModel: z
       .enum(['stability.stable-image-core-v1:1', 'stability.stable-image-ultra-v1:1', 'stability.sd3-5-large-v1:0'])
       .default('stability.stable-image-core-v1:1'),
+    /** The Gemini API model of the google-lyria adapter (LYRIA_MODEL): Lyria 3 Pro, full songs with vocals (provider notes §3, §7). */
+    lyriaModel: z
+      .string()
+      .regex(/^lyria-[a-z0-9.-]+$/, 'must be a Lyria model id like lyria-3-pro-preview')
+      .default('lyria-3-pro-preview'),
+    /** MiniMax's music model of the minimax-music adapter (MINIMAX_MUSIC_MODEL). */
+    minimaxModel: z
+      .string()
+      .regex(/^music-[a-z0-9.-]+$/, 'must be a MiniMax music model id like music-2.6')
+      .default('music-2.6'),
     /** The Gemini API model of the google-veo adapter (VEO_MODEL); the fast variant by default (provider notes §7). */
     veoModel: z
       .string()

@@ -27,6 +27,8 @@ export function providerEnvironment(config: StackConfig): Record<string, string>
     env.BEDROCK_REGION = config.bedrockRegion;
     env.BEDROCK_IMAGE_MODEL_ID = config.bedrockImageModel;
   }
+  if (chosen.has('google-lyria')) env.LYRIA_MODEL = config.lyriaModel;
+  if (chosen.has('minimax-music')) env.MINIMAX_MUSIC_MODEL = config.minimaxModel;
   if (chosen.has('google-veo')) env.VEO_MODEL = config.veoModel;
   return env;
 }

@@ -62,14 +62,14 @@ export function chosenProviders(env: NodeJS.ProcessEnv = process.env): Record<Pr
 export interface LocalProviders {
   /** RENDER_PROVIDER_<PRODUCT> for every product, and each started fake's endpoint variables. */
   env: Record<string, string>;
-  /** The fake API key under each secret variable the chosen providers read (for the local Secrets Manager). */
-  secretValues: Record<string, string>;
+  /** The fake API key under each secret variable the chosen providers read, as the local Secrets Manager serves a value. */
+  secretValues: Record<string, () => Promise<string>>;
   stop(): Promise<void>;
 }
 
 export async function startLocalProviders(chosen: Record<ProductId, ProviderName>, options: Omit<FakeOptions, 'apiKey'>): Promise<LocalProviders> {
   const env: Record<string, string> = Object.fromEntries(PRODUCT_IDS.map((product) => [providerEnvName(product), chosen[product]]));
-  const secretValues: Record<string, string> = {};
+  const secretValues: Record<string, () => Promise<string>> = {};
   const fakes: ProviderFake[] = [];
   try {
     const adapters = [...new Set(Object.values(chosen))].filter((name): name is Exclude<ProviderName, 'local'> => name !== 'local');
@@ -77,7 +77,7 @@ export async function startLocalProviders(chosen: Record<ProductId, ProviderName
       const users = adapters.filter((name) => API_OF[name] === api);
       const secret = (RENDER_PROVIDERS[users[0]] as { secret?: ProviderSecret }).secret;
       const apiKey = secret ? fakeApiKey(secret) : 'unused';
-      if (secret) secretValues[PROVIDER_SECRETS[secret].env] = apiKey;
+      if (secret) secretValues[PROVIDER_SECRETS[secret].env] = async () => apiKey;
       const start = await FAKES[api]!();
       const fake = await start({ ...options, apiKey });
       fakes.push(fake);
