@@ -39,6 +39,8 @@ async function build(name: ProviderName): Promise<RenderProvider> {
     case 'local':
       return new LocalRenderProvider(assetStoreFromConfig(), renderConfig().ffmpegPath);
     // One case per adapter, each a static import() so the bundler includes it (loaded only when first used).
+    case 'bedrock-stability':
+      return (await import('../render/bedrock-stability/provider.js')).create(adapterDeps());
     case 'google-veo':
       return (await import('../render/google-veo/provider.js')).create(adapterDeps());
     case 'minimax-music':

@@ -35,6 +35,7 @@ const API_OF: Record<Exclude<ProviderName, 'local'>, VendorApi> = {
 /** One starter per vendor API (imported on first use); a provider whose API has a fake here can be chosen locally. */
 export type FakeStarter = (options: FakeOptions) => Promise<ProviderFake>;
 const FAKES: Partial<Record<VendorApi, () => Promise<FakeStarter>>> = {
+  bedrock: async () => (await import('./bedrock.js')).startBedrockFake,
   gemini: async () => (await import('./gemini.js')).startGeminiFake,
   minimax: async () => (await import('./minimax.js')).startMiniMaxFake,
 };
