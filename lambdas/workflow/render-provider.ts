@@ -45,6 +45,8 @@ async function build(name: ProviderName): Promise<RenderProvider> {
       return (await import('../render/google-veo/provider.js')).create(adapterDeps());
     case 'minimax-music':
       return (await import('../render/minimax-music/provider.js')).create(adapterDeps());
+    case 'google-lyria':
+      return (await import('../render/google-lyria/provider.js')).create(adapterDeps());
   }
   throw new RenderError(`Render provider ${name} has no adapter in this build`);
 }

@@ -12,16 +12,19 @@ import type { MusicRequest } from '../../lambdas/products/catalog.js';
 import { LocalRenderProvider } from '../../lambdas/render/local/provider.js';
 import { RenderError, TransientRenderError, type RenderProvider } from '../../lambdas/render/provider.js';
 import { create as createMiniMax } from '../../lambdas/render/minimax-music/provider.js';
+import { create as createLyria } from '../../lambdas/render/google-lyria/provider.js';
 import { FAILURE } from '../../lambdas/render/song.js';
 import { FileAssetStore } from '../../lambdas/store/file-assets.js';
 import { logger } from '../../lambdas/shared/logger.js';
 import { startMiniMaxFake, type MiniMaxFake } from '../../lib/local/providers/minimax.js';
+import { startGeminiFake, type GeminiFake } from '../../lib/local/providers/gemini.js';
 import { ffprobe, pngSize } from '../support/media.js';
 
 const KEY = 'component-test-minimax-key';
 let dir: string;
 let store: FileAssetStore;
 let minimax: MiniMaxFake;
+let gemini: GeminiFake;
 let jobs = 0;
 const jobId = () => `job-${process.pid}-${++jobs}`;
 
@@ -29,9 +32,11 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'music-adapters-'));
   store = new FileAssetStore(dir, 'http://assets.test');
   minimax = await startMiniMaxFake({ stateDir: dir, apiKey: KEY, log: () => {} });
+  gemini = await startGeminiFake({ stateDir: dir, apiKey: KEY, log: () => {} });
 });
 afterAll(async () => {
   await minimax?.stop();
+  await gemini?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -43,6 +48,16 @@ function minimaxAdapter(options: { key?: string; timeoutMs?: number; imageProvid
     secret: async () => options.key ?? KEY,
     imageProvider: async () => image,
     env: { MINIMAX_API_BASE_URL: minimax.url, MUSIC_CALL_TIMEOUT_MS: String(options.timeoutMs ?? 60_000) },
+  });
+}
+
+function lyriaAdapter(options: { key?: string; timeoutMs?: number } = {}): RenderProvider {
+  const image = new LocalRenderProvider(store);
+  return createLyria({
+    store,
+    secret: async () => options.key ?? KEY,
+    imageProvider: async () => image,
+    env: { GEMINI_API_BASE_URL: gemini.url, MUSIC_CALL_TIMEOUT_MS: String(options.timeoutMs ?? 60_000) },
   });
 }
 
@@ -226,5 +241,104 @@ describe('minimax-music: failures', () => {
     const error = await failure(minimaxAdapter(), song({ custom_mode: true, lyrics: 'la '.repeat(1500) }));
     expect(error).toBeInstanceOf(RenderError);
     expect(minimax.requests.length).toBe(calls);
+  });
+});
+
+/** The last generateContent request the Gemini fake received: its path and the one prompt text. */
+function lastLyriaCall(): { path: string; prompt: string } {
+  const call = gemini.requests.filter((r) => r.path.endsWith(':generateContent')).at(-1)!;
+  const body = JSON.parse(call.body!) as { contents: { parts: { text: string }[] }[] };
+  return { path: call.path, prompt: body.contents.flatMap((c) => c.parts).map((p) => p.text).join('\n') };
+}
+
+describe('google-lyria: the request Lyria receives (everything in one prompt)', () => {
+  it('generateContent on the Lyria model with prompt + style + tags + "female lead vocals", no lyrics heading without custom_mode', async () => {
+    const { status } = await render(lyriaAdapter(), song({ style: 'indie folk', tags: 'rain, acoustic', vocal_gender: 'f' }));
+    expect(status.state).toBe('done');
+    const { path: called, prompt } = lastLyriaCall();
+    expect(called).toBe('/v1beta/models/lyria-3-pro-preview:generateContent');
+    expect(prompt).toBe('female lead vocals; style: indie folk; tags: rain, acoustic\na short folk tune about rain');
+  });
+
+  it('custom_mode: the lyrics appended verbatim after "Lyrics (sing exactly):"; "male lead vocals"', async () => {
+    const lyrics = 'Rain on the window pane\n  I hear you call my name';
+    const { status } = await render(lyriaAdapter(), song({ custom_mode: true, lyrics, vocal_gender: 'm' }));
+    const { prompt } = lastLyriaCall();
+    expect(prompt).toBe(`male lead vocals\na short folk tune about rain\n\nLyrics (sing exactly):\n${lyrics.trim()}`);
+    // The title comes from the lyrics the model returned with the audio.
+    expect(status.state === 'done' && status.metadata.title).toBe('Rain Window Pane');
+  });
+
+  it('make_instrumental: "instrumental, no vocals", the lyrics dropped, no vocal gender', async () => {
+    await render(lyriaAdapter(), song({ make_instrumental: true, custom_mode: true, lyrics: 'not to be sung', vocal_gender: 'f' }));
+    const { prompt } = lastLyriaCall();
+    expect(prompt).toBe('instrumental, no vocals\na short folk tune about rain');
+  });
+});
+
+describe('google-lyria: what is stored', () => {
+  it('the inline MP3 at renders/<jobId>/audio.mp3 with the file’s duration, the cover, model_version lyria-3-pro-preview', async () => {
+    const { id, status } = await render(lyriaAdapter(), song({ custom_mode: true, lyrics: 'Tin roof singing\nall night long' }));
+    if (status.state !== 'done') throw new Error(`not done: ${JSON.stringify(status)}`);
+    const audio = status.outputs.find((o) => o.role === 'audio')!;
+    expect(audio.key).toBe(`renders/${id}/audio.mp3`);
+    const probe = ffprobe(Buffer.from((await store.get(audio.key!))!.body), 'mp3');
+    expect(probe.streams.find((s) => s.codec_type === 'audio')?.codec_name).toBe('mp3');
+    expect(status.metadata.durationSeconds).toBeCloseTo(Number(probe.format.duration), 1);
+    expect(status.metadata).toMatchObject({ modelVersion: 'lyria-3-pro-preview', title: 'Tin Roof Singing' });
+    const cover = status.outputs.find((o) => o.role === 'cover')!;
+    expect(pngSize(Buffer.from((await store.get(cover.key!))!.body))).toEqual({ width: 1024, height: 1024 });
+  });
+
+  it('a retried submit after a finished render does not call Lyria again', async () => {
+    const provider = lyriaAdapter();
+    const id = jobId();
+    await provider.submit({ jobId: id, product: 'create_music', request: song({}) });
+    const calls = gemini.requests.length;
+    await provider.submit({ jobId: id, product: 'create_music', request: song({}) });
+    expect(gemini.requests.length).toBe(calls);
+    expect((await provider.check(id, 'create_music')).state).toBe('done');
+  });
+});
+
+describe('google-lyria: failures', () => {
+  it('[fake:content-filter] (promptFeedback.blockReason) → RenderError with the content-policy message, and check agrees', async () => {
+    const provider = lyriaAdapter();
+    const id = jobId();
+    const error = await provider.submit({ jobId: id, product: 'create_music', request: song({ prompt: 'a song [fake:content-filter]' }) }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(RenderError);
+    expect((error as Error).message).toBe(FAILURE.filtered);
+    expect(await provider.check(id, 'create_music')).toEqual({ state: 'failed', error: FAILURE.filtered });
+  });
+
+  it('a marker in custom lyrics reaches Lyria too (they are part of its prompt)', async () => {
+    expect(await failure(lyriaAdapter(), song({ custom_mode: true, lyrics: 'la la [fake:content-filter]' }))).toBeInstanceOf(RenderError);
+  });
+
+  it.each(['[fake:429]', '[fake:500]'])('%s → TransientRenderError (the SDK does not retry; the state machine does)', async (marker) => {
+    const calls = gemini.requests.length;
+    const error = await failure(lyriaAdapter(), song({ prompt: `a song ${marker}` }));
+    expect(error).toBeInstanceOf(TransientRenderError);
+    expect(error.message).toBe('The music service is busy');
+    expect(gemini.requests.length).toBe(calls + 1);
+  });
+
+  it('[fake:hang] → the per-call deadline ends the call as a TransientRenderError', async () => {
+    const error = await failure(lyriaAdapter({ timeoutMs: 1_000 }), song({ prompt: 'a song [fake:hang]' }));
+    expect(error).toBeInstanceOf(TransientRenderError);
+    expect(error.message).toBe('The music service did not answer in time');
+  });
+
+  it('[fake:malformed] → RenderError (unreadable answer)', async () => {
+    const error = await failure(lyriaAdapter(), song({ prompt: 'a song [fake:malformed]' }));
+    expect(error).toBeInstanceOf(RenderError);
+    expect(error.message).toBe(FAILURE.unreadable);
+  });
+
+  it('a wrong key → RenderError with a generic message (the fake answers 400 API key not valid)', async () => {
+    const error = await failure(lyriaAdapter({ key: 'not-the-key' }), song({}));
+    expect(error).toBeInstanceOf(RenderError);
+    expect(error.message).toBe('The music service could not render this request');
+    expect(String((error.cause as Error).message)).toContain('API key not valid');
   });
 });

@@ -16,7 +16,10 @@ import { ffprobe, pngSize } from '../support/media.js';
 const IP = '127.0.0.61';
 const json = { 'Content-Type': 'application/json' };
 
-const ADAPTERS = [{ provider: 'minimax-music', model: 'music-2.6' }] as const;
+const ADAPTERS = [
+  { provider: 'minimax-music', model: 'music-2.6' },
+  { provider: 'google-lyria', model: 'lyria-3-pro-preview' },
+] as const;
 
 describe.each(ADAPTERS)('create_music rendered by $provider through the embedded runtime', ({ provider, model }) => {
   let service: EmbeddedProcess;

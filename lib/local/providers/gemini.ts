@@ -1,8 +1,8 @@
 /**
  * A wire-level fake of the Gemini API (generativelanguage.googleapis.com) on loopback, for the adapters that talk to
  * it through `@google/genai` with `httpOptions.baseUrl` pointed here (GEMINI_API_BASE_URL). One server, one route
- * table: each model family contributes its routes (Veo: gemini-veo.ts; music adds `models/{model}:generateContent`
- * the same way). Every route but the media download checks `x-goog-api-key` as the real API does, and errors have
+ * table: each model family contributes its routes (Veo: gemini-veo.ts; Lyria's `models/{model}:generateContent`:
+ * gemini-lyria.ts). Every route but the media download checks `x-goog-api-key` as the real API does, and errors have
  * Google's shape (`{ error: { code, message, status } }`), which the SDK turns into its ApiError.
  *
  * Failure markers in a prompt (`[fake:content-filter]`, `[fake:429]`, `[fake:500]`, `[fake:hang]`, `[fake:malformed]`)
@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { FakeOptions, ProviderFake } from './index.js';
 import { veoRoutes, type VeoFakeOptions } from './gemini-veo.js';
+import { lyriaRoutes } from './gemini-lyria.js';
 
 export type FakeMarker = 'content-filter' | '429' | '500' | 'hang' | 'malformed';
 const MARKERS: FakeMarker[] = ['content-filter', '429', '500', 'hang', 'malformed'];
@@ -122,8 +123,8 @@ export async function startGeminiFake(options: GeminiFakeOptions): Promise<Gemin
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const context: GeminiContext = { baseUrl: url, log: options.log };
   veo.value = veoRoutes(context, { ...options.veo, onRenderMs: (ms) => (busy += ms) });
-  // The route table: one entry per model family (music's generateContent joins here).
-  routes = [...veo.value.routes];
+  // The route table: one entry per model family.
+  routes = [...veo.value.routes, ...lyriaRoutes(context).routes];
 
   return {
     url,
