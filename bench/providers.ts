@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileAssetStore } from '../lambdas/store/file-assets.js';
 import type { AssetStore, RenderProvider } from '../lambdas/render/provider.js';
-import type { VideoRequest } from '../lambdas/products/catalog.js';
+import type { MusicRequest, VideoRequest } from '../lambdas/products/catalog.js';
 
 const RUNS = Number(process.env.BENCH_PROVIDER_RUNS ?? 3);
 
@@ -72,7 +72,97 @@ async function googleVeo(): Promise<string[]> {
   return lines;
 }
 
+/** An image provider that reports how long the song adapters spent waiting for their cover (timed apart). */
+function timedImageProvider(provider: RenderProvider): RenderProvider & { ms: () => number } {
+  let ms = 0;
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await work();
+    } finally {
+      ms += performance.now() - t;
+    }
+  };
+  return {
+    name: provider.name,
+    submit: (request) => timed(() => provider.submit(request)),
+    check: (id, product) => timed(() => provider.check(id, product)),
+    ms: () => ms,
+  };
+}
+
+/**
+ * The song adapters (minimax-music, google-lyria): one synchronous vendor call inside submit, the MP3 stored, the
+ * cover asked of the image provider (the local synthesiser here; its time is reported apart), one check.
+ */
+async function songAdapters(): Promise<string[]> {
+  const { LocalRenderProvider } = await import('../lambdas/render/local/provider.js');
+  const { startMiniMaxFake } = await import('../lib/local/providers/minimax.js');
+  const { startGeminiFake } = await import('../lib/local/providers/gemini.js');
+  const minimaxAdapter = await import('../lambdas/render/minimax-music/provider.js');
+  const lyriaAdapter = await import('../lambdas/render/google-lyria/provider.js');
+  const dir = await mkdtemp(join(tmpdir(), 'bench-music-'));
+  const minimax = await startMiniMaxFake({ stateDir: dir, apiKey: 'bench-key', log: () => {} });
+  const gemini = await startGeminiFake({ stateDir: dir, apiKey: 'bench-key', log: () => {} });
+  const adapters = [
+    {
+      name: 'minimax-music',
+      create: minimaxAdapter.create,
+      env: { MINIMAX_API_BASE_URL: minimax.url },
+      fakeMs: () => minimax.requests.reduce((sum, r) => sum + (r.fakeMs ?? 0), 0),
+      // The answer is JSON with a URL; the MP3 is then downloaded as is.
+      wire: (mp3: number) => mp3,
+      wireNote: 'the MP3 downloaded from the URL MiniMax answers with',
+    },
+    {
+      name: 'google-lyria',
+      create: lyriaAdapter.create,
+      env: { GEMINI_API_BASE_URL: gemini.url },
+      fakeMs: () => gemini.busyMs(),
+      // The MP3 arrives base64 inside the JSON answer (4/3 of the file), then is decoded next to it.
+      wire: (mp3: number) => 4 * Math.ceil(mp3 / 3),
+      wireNote: 'base64 inside the JSON answer, then decoded: ~2.3x the MP3 held at once',
+    },
+  ];
+  const lines: string[] = [];
+  try {
+    for (const adapter of adapters) {
+      const overheads: number[] = [];
+      const covers: number[] = [];
+      const written: number[] = [];
+      const wire: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const store = counting(new FileAssetStore(join(dir, 'assets'), 'http://bench'));
+        const image = timedImageProvider(new LocalRenderProvider(store));
+        const provider = adapter.create({ store, secret: async () => 'bench-key', imageProvider: async () => image, env: adapter.env });
+        const jobId = `bench-${adapter.name}-${run}`;
+        const request = { prompt: 'a short folk song about rain on a tin roof', vocal_gender: 'f', custom_mode: true, lyrics: 'Rain on the roof\nsinging me to sleep' } as MusicRequest;
+        const fakeBefore = adapter.fakeMs();
+        const t = performance.now();
+        const { renderId } = await provider.submit({ jobId, product: 'create_music', request });
+        const status = await provider.check(renderId, 'create_music');
+        const task = performance.now() - t;
+        if (status.state !== 'done') throw new Error(`${adapter.name}: ${JSON.stringify(status)}`);
+        const audio = await store.get(status.outputs.find((o) => o.role === 'audio')!.key!);
+        overheads.push(task - (adapter.fakeMs() - fakeBefore) - image.ms());
+        covers.push(image.ms());
+        written.push(store.bytes() - audio!.body.byteLength); // the bench's own read of the MP3 is not the task's
+        wire.push(adapter.wire(audio!.body.byteLength));
+      }
+      lines.push(
+        `${adapter.name.padEnd(13)} task overhead median ${median(overheads).toFixed(0)} ms (submit + check + store, the fake's serving and rendering excluded, the cover apart: ${median(covers).toFixed(0)} ms in the local image provider; n=${RUNS}); ` +
+          `bytes through the task's memory per song: ${(median(wire) / 1e6).toFixed(2)} MB received (${adapter.wireNote}), ${(median(written) / 1e6).toFixed(2)} MB to and from the store (MP3, cover, manifests)`,
+      );
+    }
+  } finally {
+    await minimax.stop();
+    await gemini.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return lines;
+}
+
 /** Every adapter's figures, printed by `npm run bench`. */
 export async function benchProviders(): Promise<string[]> {
-  return [...(await googleVeo())];
+  return [...(await googleVeo()), ...(await songAdapters())];
 }
