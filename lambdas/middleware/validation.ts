@@ -1,5 +1,5 @@
 /** JSON body validation with the catalog's zod schema → 422 `detail[]` of `{loc, msg, type}` (FastAPI style). */
-import type { z } from 'zod';
+import * as z from '../shared/zod.js';
 import { ValidationError, type ValidationIssue } from '../shared/errors.js';
 import { header, rawBody } from '../shared/http.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
@@ -9,7 +9,8 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && /^\s*application\/json\s*(;|$)/i.test(value);
 }
 
-export function validateBody(schema: z.ZodType): HttpMiddleware {
+/** `schema`: any zod schema, built with `zod` or `zod/mini` (they share the parser). */
+export function validateBody(schema: z.core.$ZodType): HttpMiddleware {
   const before = (request: HttpRequest) => {
     // Spec, request headers of the paid endpoints: Content-Type is required and is application/json. Checked here,
     // after the payment check, so a wrong one is a 422 that charges nothing.
@@ -27,7 +28,7 @@ export function validateBody(schema: z.ZodType): HttpMiddleware {
       throw new ValidationError([{ loc: ['body'], msg: 'Request body must be a JSON object', type: 'model_attributes_type' }]);
     }
     // reportInput: zod 4 leaves `input` out of issues otherwise, and toIssue tells "missing" from "wrong type" by it.
-    const parsed = schema.safeParse(value, { reportInput: true });
+    const parsed = z.safeParse(schema, value, { reportInput: true });
     if (!parsed.success) throw new ValidationError(parsed.error.issues.map(toIssue));
     request.internal.body = parsed.data;
   };

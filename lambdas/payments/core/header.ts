@@ -3,7 +3,7 @@
  * the payment decision) uses this classification, so "paid" means one thing: the header reads as an x402 v2
  * payload or as an agent-payment token. Legacy x402 v1 (`X-PAYMENT`, agent studio only) is read here too.
  */
-import { z } from 'zod';
+import * as z from '../../shared/zod.js';
 import { paymentPayloadSchema, type PaymentPayload } from '../payload-schema.js';
 import { looksLikeJwt } from '../token/claims.js';
 

@@ -28,7 +28,7 @@
  * A token pays for a call when its limit covers the product's price; the charge is for the price only, and the
  * token is spent by that one call whatever its limit (one use per token id).
  */
-import { z } from 'zod';
+import * as z from '../../shared/zod.js';
 
 export const TOKEN_TYPES = ['pay+jwt', 'kya-pay+jwt'] as const;
 export type TokenType = (typeof TOKEN_TYPES)[number];
@@ -89,26 +89,26 @@ export function baseUnitsToUsd(amount: bigint): string {
   return `${amount / unit}.${(amount % unit).toString().padStart(USD_DECIMALS, '0')}`;
 }
 
-const numericDate = z.number().int().nonnegative();
+const numericDate = z.number().check(z.int(), z.nonnegative());
+const text = (min: number, max?: number) =>
+  max === undefined ? z.string().check(z.minLength(min)) : z.string().check(z.minLength(min), z.maxLength(max));
 
-export const tokenClaimsSchema = z
-  .object({
-    iss: z.string().min(1),
-    sub: z.string().min(1).max(256),
-    aud: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-    ssi: z.string().min(1),
-    jti: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -'),
-    iat: numericDate,
-    nbf: numericDate.optional(),
-    exp: numericDate,
-    amount: z.string(),
-    cur: z.string(),
-    value: z.string().optional(),
-    env: z.string().optional(),
-    btg: z.string().optional(),
-    ver: z.union([z.string(), z.number()]).optional(),
-  })
-  .passthrough();
+export const tokenClaimsSchema = z.looseObject({
+  iss: text(1),
+  sub: text(1, 256),
+  aud: z.union([text(1), z.array(text(1)).check(z.minLength(1))]),
+  ssi: text(1),
+  jti: z.string().check(z.regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -')),
+  iat: numericDate,
+  nbf: z.optional(numericDate),
+  exp: numericDate,
+  amount: z.string(),
+  cur: z.string(),
+  value: z.optional(z.string()),
+  env: z.optional(z.string()),
+  btg: z.optional(z.string()),
+  ver: z.optional(z.union([z.string(), z.number()])),
+});
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
 
 export interface ClaimRules {

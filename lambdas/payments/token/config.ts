@@ -14,7 +14,7 @@
  * half-configured deployment fails at start instead of refusing every token. The seller key is loaded lazily by the
  * shared secret loader (lambdas/shared/secrets.ts), kept only in memory and never logged or put in an error.
  */
-import { z } from 'zod';
+import * as z from '../../shared/zod.js';
 import { loadSecret, resetSecretCache } from '../../shared/secrets.js';
 
 export const TOKEN_ENV = {
@@ -43,20 +43,22 @@ export interface TokenConfig extends SellerKeySource {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** https, or http to loopback only (the embedded default): a key set or charge call in clear text is refused. */
-const endpoint = z
-  .string()
-  .url()
-  .refine((text) => {
-    if (!URL.canParse(text)) return true; // .url() has already reported it
+const endpoint = z.string().check(
+  z.url(),
+  z.refine((text: string) => {
+    if (!URL.canParse(text)) return true; // z.url() has already reported it
     const url = new URL(text);
     return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
-  }, 'must be an https URL (http only on loopback)');
+  }, 'must be an https URL (http only on loopback)'),
+);
 
-const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+/** An empty variable is an unset one (zod's preprocess, which zod/mini spells as this pipe). */
+const blankIsUnset = <T extends z.ZodMiniType>(schema: T) => z.pipe(z.transform((v: unknown) => (v === '' ? undefined : v)), schema);
+const optional = blankIsUnset(z.optional(z.string().check(z.minLength(1))));
 const schema = z.object({
   TOKEN_ISSUER: optional,
-  TOKEN_JWKS_URL: z.preprocess((v) => (v === '' ? undefined : v), endpoint.optional()),
-  TOKEN_CHARGE_URL: z.preprocess((v) => (v === '' ? undefined : v), endpoint.optional()),
+  TOKEN_JWKS_URL: blankIsUnset(z.optional(endpoint)),
+  TOKEN_CHARGE_URL: blankIsUnset(z.optional(endpoint)),
   TOKEN_SELLER_ID: optional,
   TOKEN_AUDIENCE: optional,
   TOKEN_SELLER_KEY_FILE: optional,

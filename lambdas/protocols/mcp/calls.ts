@@ -8,12 +8,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import * as z from '../../shared/zod.js';
 import { logger } from '../../shared/logger.js';
 
+/** Schemas of either zod API (`zod` or `zod/mini`: the catalog's are mini ones), parsed with the function form. */
 export interface ToolEntry {
-  input: z.ZodType;
-  output?: z.ZodType;
+  input: z.core.$ZodType;
+  output?: z.core.$ZodType;
   run(args: unknown): Promise<CallToolResult>;
 }
 export type ToolTable = ReadonlyMap<string, ToolEntry>;
@@ -22,7 +23,7 @@ export function answerToolCalls(server: McpServer, tools: ToolTable): void {
   server.server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const tool = tools.get(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    const parsed = await tool.input.safeParseAsync(params.arguments ?? {});
+    const parsed = await z.safeParseAsync(tool.input, params.arguments ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
       const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
@@ -43,7 +44,7 @@ async function run(name: string, tool: ToolEntry, args: unknown): Promise<CallTo
   }
   // MCP: structured results MUST conform to the declared output schema (McpServer checked this too). A
   // mismatch is this server's fault, hence a server error rather than a tool result.
-  if (tool.output && !result.isError && !tool.output.safeParse(result.structuredContent).success) {
+  if (tool.output && !result.isError && !z.safeParse(tool.output, result.structuredContent).success) {
     logger.error('mcp tool result does not match its output schema', { tool: name });
     throw new McpError(ErrorCode.InternalError, `Tool ${name} produced an invalid result`);
   }

@@ -8,6 +8,7 @@
  * - `get_music_with_token`: the free poll of a song.
  */
 import { z } from 'zod';
+import * as mini from '../../shared/zod.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd, musicRequestSchema, type ProductId } from '../../products/catalog.js';
@@ -32,7 +33,8 @@ export interface ToolDeps {
   terms?: PaymentTerms;
 }
 
-const tokenMusicSchema = musicRequestSchema.safeExtend({
+// The catalog's schemas are zod/mini ones (lambdas/shared/zod.ts), extended with its function form.
+const tokenMusicSchema = mini.safeExtend(musicRequestSchema, {
   token: z
     .string()
     .min(1)
@@ -53,11 +55,11 @@ export function x402ToolDescription(product: ProductId, baseUrl: string): string
   );
 }
 
-interface ToolConfig<I extends z.ZodType> {
+interface ToolConfig<I extends z.core.$ZodType> {
   title: string;
   description: string;
   inputSchema: I;
-  outputSchema?: z.ZodType;
+  outputSchema?: z.core.$ZodType;
   annotations: ToolAnnotations;
 }
 
@@ -67,7 +69,7 @@ interface ToolConfig<I extends z.ZodType> {
  */
 export function registerTools(server: McpServer, deps: ToolDeps): ToolTable {
   const table = new Map<string, ToolEntry>();
-  const tool = <I extends z.ZodType>(name: string, config: ToolConfig<I>, run: (args: z.output<I>) => Promise<CallToolResult>) => {
+  const tool = <I extends z.core.$ZodType>(name: string, config: ToolConfig<I>, run: (args: z.output<I>) => Promise<CallToolResult>) => {
     // `input` parses the arguments before `run` sees them (answerToolCalls), hence the cast.
     const entry: ToolEntry = { input: config.inputSchema, output: config.outputSchema, run: (args) => run(args as z.output<I>) };
     server.registerTool(name, { ...config, inputSchema: entry.input }, (args) => entry.run(args));

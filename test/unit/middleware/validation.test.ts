@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { GENERATION } from '../../../lambdas/surfaces/surface.js';
 import { bodyOf, chain, httpEvent } from '../../support/events.js';
 
-function setup(schema: z.ZodType = musicRequestSchema) {
+function setup(schema: z.core.$ZodType = musicRequestSchema) {
   return chain([...frame(GENERATION), validateBody(schema)]);
 }
 
