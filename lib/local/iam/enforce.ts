@@ -1,9 +1,9 @@
 /**
  * IAM enforcement in the embedded runtime. Every AWS SDK request a function sends is checked, at the HTTP handler
- * every SDK client shares (`@smithy/node-http-handler`), against the policy that function's role has in the
+ * SDK clients use (`@smithy/node-http-handler`, HTTP/1.1 and HTTP/2), against the policy that function's role has in the
  * synthesized template; a request the policy does not allow is answered as the service answers it on AWS
- * (JSON protocols: 400 AccessDeniedException; S3: 403 AccessDenied), so the handler sees the same error it would
- * see deployed.
+ * (JSON protocols: 400 AccessDeniedException; S3: 403 AccessDenied; Bedrock: 403 AccessDeniedException), so the
+ * handler sees the same error it would see deployed.
  *
  * Which function is calling is carried by AsyncLocalStorage: the local gateway, the Step Functions runner and the
  * sweeper run each invocation inside `asFunction(id, …)`. Requests made outside any function (the runtime's own
@@ -15,7 +15,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { NodeHttp2Handler, NodeHttpHandler } from '@smithy/node-http-handler';
 import type { HttpRequest, HttpResponse } from '@smithy/types';
 import { accessDeniedMessage, evaluateRequests, type PolicyStatement } from './policy.js';
 import { authorizationOf, principalOf, UnmodelledRequestError, type Protocol } from './requests.js';
@@ -62,6 +62,15 @@ export function decide(policies: Record<string, PolicyStatement[]>, functionId: 
 }
 
 function deniedResponse(protocol: Protocol, message: string): HttpResponse {
+  if (protocol === 'rest-json') {
+    // As Bedrock answers it: 403, the error type in x-amzn-ErrorType, {message} in the body.
+    const json = JSON.stringify({ message: message });
+    return {
+      statusCode: 403,
+      headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException', 'x-amzn-requestid': 'local' },
+      body: Readable.from([Buffer.from(json)]),
+    };
+  }
   if (protocol === 's3') {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${escapeXml(message)}</Message><RequestId>local</RequestId></Error>`;
     return { statusCode: 403, headers: { 'content-type': 'application/xml', 'x-amz-request-id': 'local' }, body: Readable.from([Buffer.from(xml)]) };
@@ -83,20 +92,26 @@ let installed: Enforcement | undefined;
 /** Installs the check for the whole process (once); `policies` maps function id → its role's statements. */
 export function installIamEnforcement(policies: Record<string, PolicyStatement[]>, log: (line: string) => void = () => {}): Enforcement {
   if (installed) throw new Error('IAM enforcement is already installed in this process');
-  const original = NodeHttpHandler.prototype.handle;
   const denials: Denial[] = [];
-  NodeHttpHandler.prototype.handle = function handle(this: NodeHttpHandler, request, options) {
-    const functionId = calling.getStore();
-    const verdict = functionId === undefined ? undefined : decide(policies, functionId, request);
-    if (!verdict) return original.call(this, request, options);
-    denials.push(verdict.denial);
-    log(`[iam] ${verdict.denial.functionId}: ${verdict.denial.message}`);
-    return Promise.resolve({ response: deniedResponse(verdict.protocol, verdict.denial.message) });
-  };
+  // Both of the SDK's Node handlers: HTTP/1.1, and HTTP/2 (the Bedrock runtime client's default), so a client built
+  // with either is checked.
+  const handlers = [NodeHttpHandler.prototype, NodeHttp2Handler.prototype] as { handle: NodeHttpHandler['handle'] }[];
+  const originals = handlers.map((prototype) => prototype.handle);
+  handlers.forEach((prototype, i) => {
+    const original = originals[i];
+    prototype.handle = function handle(this: unknown, request, options) {
+      const functionId = calling.getStore();
+      const verdict = functionId === undefined ? undefined : decide(policies, functionId, request);
+      if (!verdict) return original.call(this, request, options);
+      denials.push(verdict.denial);
+      log(`[iam] ${verdict.denial.functionId}: ${verdict.denial.message}`);
+      return Promise.resolve({ response: deniedResponse(verdict.protocol, verdict.denial.message) });
+    };
+  });
   installed = {
     denials,
     uninstall: () => {
-      NodeHttpHandler.prototype.handle = original;
+      handlers.forEach((prototype, i) => (prototype.handle = originals[i]));
       installed = undefined;
     },
   };

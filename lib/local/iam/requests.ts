@@ -17,7 +17,8 @@ export interface SignedRequest {
   body?: unknown;
 }
 
-export type Protocol = 'json' | 's3';
+/** How a refusal is answered: JSON protocols (400 AccessDeniedException), S3 (403 XML), REST-JSON services (403 JSON). */
+export type Protocol = 'json' | 's3' | 'rest-json';
 
 export interface RequestAuthorization {
   service: string;
@@ -107,6 +108,21 @@ function s3(request: SignedRequest): RequestAuthorization {
   return { service: 's3', operation, protocol: 's3', requests };
 }
 
+/**
+ * Bedrock runtime (REST-JSON): `POST /model/{modelId}/invoke` is bedrock:InvokeModel on the foundation model in the
+ * request's signing region (a model ARN, e.g. an inference profile, stands for itself); the streaming variant is its
+ * own action.
+ */
+function bedrock(request: SignedRequest): RequestAuthorization {
+  const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.path);
+  if (!match || request.method.toUpperCase() !== 'POST') throw new UnmodelledRequestError(`bedrock ${request.method} ${request.path}`);
+  const region = /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(headerOf(request, 'authorization') ?? '')?.[1];
+  const modelId = decodeURIComponent(match[1]);
+  const operation = match[2] === 'invoke' ? 'InvokeModel' : 'InvokeModelWithResponseStream';
+  const resource = modelId.startsWith('arn:') ? modelId : `arn:aws:bedrock:${region}::foundation-model/${modelId}`;
+  return { service: 'bedrock', operation, protocol: 'rest-json', requests: [{ action: `bedrock:${operation}`, resource }] };
+}
+
 const JSON_SERVICES: Record<string, (operation: string, body: Record<string, any>) => AuthorizationRequest[]> = {
   dynamodb,
   states,
@@ -117,6 +133,7 @@ export function authorizationOf(request: SignedRequest): RequestAuthorization {
   const service = signedService(request);
   if (!service) throw new UnmodelledRequestError('an unsigned request');
   if (service === 's3') return s3(request);
+  if (service === 'bedrock') return bedrock(request);
   const target = headerOf(request, 'x-amz-target');
   const build = JSON_SERVICES[service];
   if (!build || !target) throw new UnmodelledRequestError(`${service} requests are not modelled by the local IAM enforcement`);
