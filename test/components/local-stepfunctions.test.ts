@@ -68,6 +68,10 @@ const handlers: Record<string, (input: any) => Promise<unknown>> = {
     record('Mark failed', input);
     return { ok: true };
   },
+  'Refund payment': async (input) => {
+    record('Refund payment', input);
+    return { refund: 'refunded' };
+  },
 };
 
 let defs: LocalDefinitions;
@@ -186,7 +190,9 @@ describe('local Step Functions via SFNClient', () => {
     const marked = callsOf('failed-1').find((c) => c.state === 'Mark failed')!.input;
     expect(marked).toEqual({ jobId: 'failed-1', product: 'agent_image', error: { Error: 'RenderError', Cause: 'content policy' } });
     expect(callsOf('failed-1').some((c) => c.state === 'Store asset')).toBe(false);
-    expect(statesOf(d.executionArn).slice(-3)).toEqual(['Render failed', 'Mark failed', 'Job failed']);
+    // The refund follows the mark, with the job's reference only; the execution still ends with the render's error.
+    expect(callsOf('failed-1').find((c) => c.state === 'Refund payment')!.input).toEqual({ jobId: 'failed-1', product: 'agent_image' });
+    expect(statesOf(d.executionArn).slice(-4)).toEqual(['Render failed', 'Mark failed', 'Refund payment', 'Job failed']);
   });
 
   it('fails the job when a failed render carries no reason', async () => {
@@ -223,7 +229,7 @@ describe('local Step Functions via SFNClient', () => {
     expect(callsOf('slow-1').filter((c) => c.state === 'Check render')).toHaveLength(limit + 1);
     const marked = callsOf('slow-1').find((c) => c.state === 'Mark failed')!.input;
     expect(marked.error.Error).toBe('RenderTimeout');
-    expect(statesOf(d.executionArn).slice(-3)).toEqual(['Render timed out', 'Mark failed', 'Job failed']);
+    expect(statesOf(d.executionArn).slice(-4)).toEqual(['Render timed out', 'Mark failed', 'Refund payment', 'Job failed']);
   });
 
   it('applies Standard name semantics: same name+input while running is idempotent, otherwise ExecutionAlreadyExists', async () => {
