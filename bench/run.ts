@@ -18,6 +18,7 @@ import { compareWithReference } from './reference.js';
 import { quiesce } from './load.js';
 import { eventMaker, paymentSigner } from './events.js';
 import { agentStudioBench } from './agents.js';
+import { benchProviders } from './providers.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
@@ -93,6 +94,15 @@ try {
   await compareWithReference(runtime);
 } catch (error) {
   console.error('side-by-side comparison failed:', error);
+  exitCode = 1;
+}
+
+// The render adapters against their wire-level fakes (task-side overhead and bytes through memory per asset).
+try {
+  console.log('\nRender adapters against their wire-level fakes (task side only; the fake\'s own time excluded)');
+  for (const line of await benchProviders()) console.log(line);
+} catch (error) {
+  console.error('render adapter bench failed:', error);
   exitCode = 1;
 }
 
