@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileAssetStore } from '../lambdas/store/file-assets.js';
 import type { AssetStore, RenderProvider } from '../lambdas/render/provider.js';
-import type { MusicRequest, VideoRequest } from '../lambdas/products/catalog.js';
+import type { ImageRequest, MusicRequest, VideoRequest } from '../lambdas/products/catalog.js';
 
 const RUNS = Number(process.env.BENCH_PROVIDER_RUNS ?? 3);
 
@@ -162,7 +162,66 @@ async function songAdapters(): Promise<string[]> {
   return lines;
 }
 
+/**
+ * bedrock-stability: one synchronous InvokeModel inside submit (the picture base64 in the JSON answer), the crop when
+ * Stability's size is not the exact ratio, the store; then one check that reads the manifest.
+ */
+async function bedrockStability(): Promise<string[]> {
+  const { startBedrockFake, FAKE_SIZES } = await import('../lib/local/providers/bedrock.js');
+  const { create } = await import('../lambdas/render/bedrock-stability/provider.js');
+  const dir = await mkdtemp(join(tmpdir(), 'bench-bedrock-'));
+  const fake = await startBedrockFake({ stateDir: dir, apiKey: 'unused', log: () => {} });
+  // The SDK's default credential chain (the fake does not verify signatures).
+  process.env.AWS_ACCESS_KEY_ID ??= 'bench';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'bench';
+  const env = { BEDROCK_REGION: 'us-west-2', BEDROCK_IMAGE_MODEL_ID: 'stability.stable-image-core-v1:1', BEDROCK_RUNTIME_ENDPOINT: fake.url };
+  const lines: string[] = [];
+  try {
+    const cases = [
+      { aspectRatio: '1:1', outputFormat: 'png', note: 'exact ratio: stored as received' },
+      { aspectRatio: '16:9', outputFormat: 'png', note: '1344x768 cropped to 1344x756, PNG re-encoded' },
+      { aspectRatio: '4:3', outputFormat: 'jpeg', note: 'rendered 5:4, cropped to 1088x816, JPEG re-encoded' },
+    ] as const;
+    for (const c of cases) {
+      const overheads: number[] = [];
+      const received: number[] = [];
+      const decoded: number[] = [];
+      const raster: number[] = [];
+      const stored: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const store = counting(new FileAssetStore(join(dir, 'assets'), 'http://bench'));
+        const bedrock: RenderProvider = create({ store, secret: () => Promise.reject(new Error('no key')), imageProvider: () => Promise.reject(new Error('unused')), env });
+        const jobId = `bench-${c.aspectRatio.replace(':', 'x')}-${c.outputFormat}-${run}`;
+        const fakeBefore = fake.busyMs();
+        const t = performance.now();
+        const { renderId } = await bedrock.submit({ jobId, product: 'agent_image', request: { prompt: 'a red fox in the snow at dawn', aspectRatio: c.aspectRatio, outputFormat: c.outputFormat } as ImageRequest });
+        const status = await bedrock.check(renderId, 'agent_image');
+        const task = performance.now() - t;
+        if (status.state !== 'done') throw new Error(`bedrock-stability: ${JSON.stringify(status)}`);
+        const call = fake.requests.at(-1)!;
+        overheads.push(task - (fake.busyMs() - fakeBefore));
+        received.push(call.responseBytes ?? 0);
+        decoded.push(call.imageBytes ?? 0);
+        // A crop decodes the source and holds the cropped window beside it: 4 bytes a pixel each.
+        const [sw, sh] = FAKE_SIZES[call.body!.aspect_ratio as string];
+        const { width, height } = status.metadata;
+        raster.push(width === sw && height === sh ? 0 : 4 * (sw * sh + width! * height!));
+        stored.push(store.bytes());
+      }
+      lines.push(
+        `bedrock-stability ${c.aspectRatio.padEnd(4)} ${c.outputFormat.padEnd(4)} task overhead median ${median(overheads).toFixed(0)} ms (submit + check + store, the fake's serving and painting excluded; ${c.note}; n=${RUNS}); ` +
+          `bytes through the task's memory per image: ${(median(received) / 1e6).toFixed(2)} MB received (base64 in the JSON answer), ${(median(decoded) / 1e6).toFixed(2)} MB decoded picture, ` +
+          `${(median(raster) / 1e6).toFixed(2)} MB of pixels for the crop, ${(median(stored) / 1e6).toFixed(2)} MB to and from the store (picture and manifests)`,
+      );
+    }
+  } finally {
+    await fake.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return lines;
+}
+
 /** Every adapter's figures, printed by `npm run bench`. */
 export async function benchProviders(): Promise<string[]> {
-  return [...(await googleVeo()), ...(await songAdapters())];
+  return [...(await googleVeo()), ...(await songAdapters()), ...(await bedrockStability())];
 }
