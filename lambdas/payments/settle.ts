@@ -14,15 +14,11 @@
 import {
   BaseError,
   ContractFunctionRevertedError,
-  createWalletClient,
   defineChain,
   encodeFunctionData,
-  http,
   keccak256,
   parseSignature,
   type Chain,
-  type PublicClient,
-  type WalletClient,
 } from 'viem';
 import { randomUUID } from 'node:crypto';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -37,7 +33,8 @@ import { gasMetric } from './gas-metric.js';
  */
 const MIN_RECEIPT_WAIT_MS = 1_000;
 import { usdcAbi } from './usdc-abi.js';
-import { publicClientFor, shortMessage } from './verify.js';
+import { shortMessage } from './verify.js';
+import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
 
 export { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, type FacilitatorOptions } from './facilitator.js';
 
@@ -53,7 +50,7 @@ export interface SelfSettlerOptions {
   /** Who holds which key right now, shared by every instance (DynamoDB on AWS and on the embedded default). */
   leases: SettlerLeases;
   /** Defaults to the shared client for config.rpcUrl. */
-  publicClient?: PublicClient;
+  publicClient?: ChainReader;
   /** The key pool; defaults to the configured file or secret. */
   loadKeys?: () => Promise<Hex[]>;
   receiptTimeoutMs?: number;
@@ -71,7 +68,7 @@ const GAS_CHECK_MS = 15_000;
 
 interface Signer {
   account: PrivateKeyAccount;
-  wallet: WalletClient;
+  wallet: ChainSender;
 }
 
 const signers = new Map<string, Signer>();
@@ -90,11 +87,7 @@ function signerFor(key: Hex, chainId: number, rpcUrl: string): Signer {
   const id = `${chainId}:${rpcUrl}:${account.address}`;
   let signer = signers.get(id);
   if (!signer) {
-    const wallet = createWalletClient({
-      account,
-      chain: chainFor(chainId, rpcUrl),
-      transport: http(rpcUrl, { retryCount: 0, timeout: 15_000 }),
-    });
+    const wallet = senderFor(chainFor(chainId, rpcUrl), rpcUrl);
     signer = { account, wallet };
     signers.set(id, signer);
   }
@@ -125,7 +118,7 @@ interface Prepared {
 
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
-  private readonly publicClient: PublicClient;
+  private readonly publicClient: ChainReader;
   private readonly loadKeys: () => Promise<Hex[]>;
   private readonly leases: SettlerLeases;
   private readonly receiptTimeoutMs: number;

@@ -4,15 +4,8 @@
  * or mismatched payment never costs an RPC round trip. A reason string becomes the `error` of the 402; a failing
  * RPC throws PaymentBackendError instead, because "we could not check" must not be answered as "you did not pay".
  */
-import {
-  createPublicClient,
-  getAddress,
-  http,
-  isAddressEqual,
-  recoverTypedDataAddress,
-  type Address,
-  type PublicClient,
-} from 'viem';
+import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type PublicClient } from 'viem';
+import { publicClientFor } from './chain-client.js';
 import { DependencyError } from '../shared/errors.js';
 import { canonicalNetwork } from '../shared/networks.js';
 import type { Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
@@ -49,17 +42,7 @@ export function unixNow(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-const publicClients = new Map<string, PublicClient>();
-
-/** One client per RPC URL for the life of the process (warm Lambda invocations reuse it). */
-export function publicClientFor(rpcUrl: string): PublicClient {
-  let client = publicClients.get(rpcUrl);
-  if (!client) {
-    client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 10_000 }), pollingInterval: 250 });
-    publicClients.set(rpcUrl, client);
-  }
-  return client;
-}
+export { publicClientFor };
 
 /** The EIP-712 domain of the token an authorization is signed for. */
 export interface TokenDomain {
