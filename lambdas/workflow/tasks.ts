@@ -21,8 +21,8 @@ import type { TraceKeys } from '../shared/tracing.js';
 
 export interface TaskDeps {
   jobs: Pick<JobStore, 'get' | 'markProcessing' | 'recordProviderJob' | 'complete' | 'fail'>;
-  /** The render provider of that name (the job row's `provider`, as its purchase recorded it). */
-  provider: (name: string) => Promise<RenderProvider>;
+  /** The render provider of that name (the job row's `provider`, as its purchase recorded it); only the tasks that call one have it. */
+  provider?: (name: string) => Promise<RenderProvider>;
   assets: () => AssetStore;
   fetchImpl?: typeof fetch;
 }
@@ -52,13 +52,18 @@ export class JobNotRenderableError extends Error {
   override name = 'JobNotRenderableError';
 }
 
+function providerOf(deps: TaskDeps, name: string): Promise<RenderProvider> {
+  if (!deps.provider) throw new Error('this task has no render provider registry (renderTaskDeps)');
+  return deps.provider(name);
+}
+
 export async function submitRender(deps: TaskDeps, input: ExecutionInput): Promise<RenderState> {
   const job = await deps.jobs.get(input.jobId);
   if (!job) throw new JobNotRenderableError(`job ${input.jobId} not found`);
   if (!(await deps.jobs.markProcessing(input.jobId))) {
     throw new JobNotRenderableError(`job ${input.jobId} is ${job.status}, not renderable`);
   }
-  const provider = await deps.provider(job.provider);
+  const provider = await providerOf(deps, job.provider);
   const request = { jobId: job.jobId, product: job.product, request: job.request } as RenderRequest;
   const { renderId } = await provider.submit(request);
   // The provider's own job id, on the job row for operators (the poll answers do not show it).
@@ -67,7 +72,7 @@ export async function submitRender(deps: TaskDeps, input: ExecutionInput): Promi
 }
 
 export async function checkRender(deps: TaskDeps, input: ExecutionInput & { render: RenderState }): Promise<RenderState> {
-  const status = await (await deps.provider(input.render.provider)).check(input.render.renderId, input.product);
+  const status = await (await providerOf(deps, input.render.provider)).check(input.render.renderId, input.product);
   const attempts = (input.render.attempts ?? 0) + 1;
   const base = { renderId: input.render.renderId, provider: input.render.provider, attempts };
   if (status.state === 'done') return { ...base, state: 'done', outputs: status.outputs, metadata: status.metadata };
