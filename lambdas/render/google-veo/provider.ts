@@ -15,9 +15,9 @@ import { ApiError, GenerateVideosOperation, GoogleGenAI } from '@google/genai';
 import type { ProductId } from '../../products/catalog.js';
 import { logger } from '../../shared/logger.js';
 import type { AdapterDeps } from '../adapter.js';
-import { assertExecutable, defaultFfmpegPath } from '../local/ffmpeg.js';
 import { RenderError, TransientRenderError, type AssetStore, type RenderProvider, type RenderRequest, type RenderStatus } from '../provider.js';
-import { cropToSquare, planVeoRender, type VeoPlan } from './mapping.js';
+import { jobRecordKey, MAX_VIDEO_BYTES, readRecord, redactKey, storeVideo, transportFailure, VIDEO_MESSAGES, videoDone, videoKey } from '../video-shared.js';
+import { planVeoRender, type VeoPlan } from './mapping.js';
 
 export const PROVIDER_NAME = 'google-veo';
 export const DEFAULT_VEO_MODEL = 'veo-3.1-fast-generate-preview';
@@ -25,17 +25,7 @@ export const GEMINI_API_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** Each API call (start, poll) gives up after this; the state machine retries the task. */
 export const CALL_TIMEOUT_MS = 20_000;
 export const DOWNLOAD_TIMEOUT_MS = 60_000;
-/** A clip larger than this is not a 720p 8 s clip. */
-const MAX_VIDEO_BYTES = 200 * 1024 * 1024;
-
-export const MESSAGES = {
-  filtered: "The video model's safety filter refused this prompt; try describing the scene differently",
-  failed: 'The video model could not render this prompt',
-  refused: 'The video model refused the request',
-  unavailable: 'The video service is not available',
-  unreadable: 'The video service returned an unreadable result',
-  busy: 'The video service is busy',
-} as const;
+export const MESSAGES = VIDEO_MESSAGES;
 
 /** What submit records for check: under the job (a retried submit finds it) and under the operation (check does). */
 interface VeoRecord extends Omit<VeoPlan, 'params'> {
@@ -63,7 +53,7 @@ export class GoogleVeoProvider implements RenderProvider {
 
   async submit(request: RenderRequest): Promise<{ renderId: string }> {
     if (request.product !== 'agent_video') throw new RenderError(`${PROVIDER_NAME} renders videos only`);
-    const earlier = await this.readRecord(jobRecordKey(request.jobId));
+    const earlier = await readRecord<VeoRecord>(this.store, jobRecordKey(PROVIDER_NAME, request.jobId));
     if (earlier) return { renderId: earlier.operation };
     const { params, ...plan } = planVeoRender(request.request);
     const { ai } = await this.sdk();
@@ -78,17 +68,17 @@ export class GoogleVeoProvider implements RenderProvider {
     logger.info('veo render started', { jobId: request.jobId, operation: operation.name, model: this.model, aspectRatio: plan.aspectRatio, requestedDurationSeconds: plan.requestedDurationSeconds, durationSeconds: plan.durationSeconds });
     const body = Buffer.from(JSON.stringify(record));
     await this.store.put(operationRecordKey(operation.name), body, 'application/json');
-    await this.store.put(jobRecordKey(request.jobId), body, 'application/json');
+    await this.store.put(jobRecordKey(PROVIDER_NAME, request.jobId), body, 'application/json');
     return { renderId: operation.name };
   }
 
   async check(renderId: string, product: ProductId): Promise<RenderStatus> {
     if (product !== 'agent_video') throw new RenderError(`${PROVIDER_NAME} renders videos only`);
-    const record = await this.readRecord(operationRecordKey(renderId));
+    const record = await readRecord<VeoRecord>(this.store, operationRecordKey(renderId));
     if (!record) throw new RenderError('Unknown render', { cause: new Error(`no record of operation ${renderId}`) });
     const key = videoKey(record.jobId);
     // A check retried after it stored the video (its answer lost) does not download again.
-    if (await this.store.exists(key)) return done(record, key);
+    if (await this.store.exists(key)) return videoDone(record, key);
 
     const { ai } = await this.sdk();
     let operation: GenerateVideosOperation;
@@ -112,15 +102,10 @@ export class GoogleVeoProvider implements RenderProvider {
       logger.error('veo operation done without a video', { jobId: record.jobId, operation: renderId, response: JSON.stringify(response ?? null).slice(0, 2000) });
       return { state: 'failed', error: MESSAGES.failed };
     }
-    let bytes: Uint8Array = video.videoBytes ? Buffer.from(video.videoBytes, 'base64') : await this.download(video.uri!, record.jobId);
-    if (record.crop) {
-      const ffmpeg = defaultFfmpegPath();
-      await assertExecutable(ffmpeg);
-      bytes = await cropToSquare(bytes, ffmpeg);
-    }
-    await this.store.put(key, bytes, 'video/mp4');
-    logger.info('veo render stored', { jobId: record.jobId, operation: renderId, key, bytes: bytes.byteLength, cropped: record.crop });
-    return done(record, key);
+    const source: Uint8Array = video.videoBytes ? Buffer.from(video.videoBytes, 'base64') : await this.download(video.uri!, record.jobId);
+    const stored = await storeVideo(this.store, record, source);
+    logger.info('veo render stored', { jobId: record.jobId, operation: renderId, key, bytes: stored.bytes, cropped: record.crop });
+    return stored.status;
   }
 
   /** The client, built once per process (the key read once; a failed read is not kept). */
@@ -167,11 +152,6 @@ export class GoogleVeoProvider implements RenderProvider {
     }
   }
 
-  private async readRecord(key: string): Promise<VeoRecord | undefined> {
-    const found = await this.store.get(key);
-    return found ? (JSON.parse(Buffer.from(found.body).toString('utf8')) as VeoRecord) : undefined;
-  }
-
   /** The error the state machine sees, with the provider's own words in the logs. */
   private async failure(call: string, jobId: string, error: unknown): Promise<Error> {
     const mapped = classify(error);
@@ -183,7 +163,7 @@ export class GoogleVeoProvider implements RenderProvider {
 
   private async redact(text: string): Promise<string> {
     const apiKey = await this.client?.then((c) => c.apiKey).catch(() => undefined);
-    return apiKey ? text.split(apiKey).join('[redacted]') : text;
+    return redactKey(text, apiKey);
   }
 }
 
@@ -196,33 +176,10 @@ export function classify(error: unknown): Error {
     if (error.status === 401 || error.status === 403 || /API_KEY_INVALID|API key not valid/.test(error.message)) return new RenderError(MESSAGES.unavailable, { cause: error });
     return new RenderError(MESSAGES.refused, { cause: error });
   }
-  const name = (error as { name?: string })?.name;
-  if (name === 'AbortError' || name === 'TimeoutError') return new TransientRenderError(`${MESSAGES.busy} (no answer in time)`, { cause: error });
-  if (error instanceof TypeError && /fetch failed/i.test(error.message)) return new TransientRenderError(`${MESSAGES.busy} (unreachable)`, { cause: error });
-  if (error instanceof SyntaxError) return new RenderError(MESSAGES.unreadable, { cause: error });
-  return new RenderError(MESSAGES.failed, { cause: error });
+  return transportFailure(error) ?? new RenderError(MESSAGES.failed, { cause: error });
 }
 
-function done(record: VeoRecord, key: string): RenderStatus {
-  return {
-    state: 'done',
-    outputs: [{ role: 'video', contentType: 'video/mp4', key }],
-    metadata: { width: record.width, height: record.height, durationSeconds: record.durationSeconds, modelVersion: record.model },
-  };
-}
-
-const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const OPERATION = /^models\/[a-z0-9.-]+\/operations\/([A-Za-z0-9_-]{1,128})$/;
-
-export function videoKey(jobId: string): string {
-  if (!JOB_ID.test(jobId)) throw new RenderError('Invalid render id');
-  return `renders/${jobId}/video.mp4`;
-}
-
-function jobRecordKey(jobId: string): string {
-  if (!JOB_ID.test(jobId)) throw new RenderError('Invalid render id');
-  return `renders/${jobId}/google-veo.json`;
-}
 
 function operationRecordKey(operation: string): string {
   const id = OPERATION.exec(operation)?.[1];
