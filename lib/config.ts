@@ -78,6 +78,11 @@ export const stackConfigSchema = z
       .string()
       .regex(/^veo-[a-z0-9.-]+$/, 'must be a Veo model id like veo-3.1-fast-generate-preview')
       .default('veo-3.1-fast-generate-preview'),
+    /** The fal.ai model of the fal-veo adapter (FAL_VIDEO_MODEL): Veo 3.1 Fast through fal's queue (provider notes §7). */
+    falVideoModel: z
+      .string()
+      .regex(/^fal-ai\/veo3[a-z0-9.]*(\/[a-z0-9-]+)?$/, 'must be a fal Veo model id like fal-ai/veo3.1/fast')
+      .default('fal-ai/veo3.1/fast'),
     /** Secrets Manager name of the refund wallet's key ({"privateKey": "0x…"}): refunds of failed paid jobs are paid from it. */
     refundKeySecretName: z
       .string()
@@ -124,7 +129,8 @@ export const stackConfigSchema = z
     renderMaxChecks: int(1, 10_000).default(120),
     /**
      * Per product, the Wait between checks and the check limit. Unset: the chosen provider's own interval (google-veo
-     * 10 s: a Veo render takes tens of seconds to minutes), else renderCheckSeconds; the limit defaults to renderMaxChecks.
+     * and fal-veo 10 s: a Veo render takes tens of seconds to minutes), else renderCheckSeconds; the limit defaults to
+     * renderMaxChecks.
      */
     musicCheckSeconds: int(1, 300).optional(),
     videoCheckSeconds: int(1, 300).optional(),

@@ -12,11 +12,13 @@ import type { ProviderName } from '../lambdas/render/providers.js';
 export const PROVIDER_CHECK_SECONDS: Partial<Record<ProviderName, number>> = {
   // Veo renders take tens of seconds to minutes; the notes advise polling every 10–15 s.
   'google-veo': 10,
+  // The same model through fal's queue.
+  'fal-veo': 10,
 };
 
 /** Providers whose check stores the finished file itself (download, crop): their check task writes renders/*. */
 export function checkWritesRenders(config: StackConfig): boolean {
-  return Object.values(config.renderProviders).some((name) => name === 'google-veo');
+  return Object.values(config.renderProviders).some((name) => name === 'google-veo' || name === 'fal-veo');
 }
 
 /** The variables the adapters read (model ids, regions); none for the local synthesiser. */
@@ -30,6 +32,7 @@ export function providerEnvironment(config: StackConfig): Record<string, string>
   if (chosen.has('google-lyria')) env.LYRIA_MODEL = config.lyriaModel;
   if (chosen.has('minimax-music')) env.MINIMAX_MUSIC_MODEL = config.minimaxModel;
   if (chosen.has('google-veo')) env.VEO_MODEL = config.veoModel;
+  if (chosen.has('fal-veo')) env.FAL_VIDEO_MODEL = config.falVideoModel;
   return env;
 }
 

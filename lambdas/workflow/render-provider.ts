@@ -43,6 +43,8 @@ async function build(name: ProviderName): Promise<RenderProvider> {
       return (await import('../render/bedrock-stability/provider.js')).create(adapterDeps());
     case 'google-veo':
       return (await import('../render/google-veo/provider.js')).create(adapterDeps());
+    case 'fal-veo':
+      return (await import('../render/fal-veo/provider.js')).create(adapterDeps());
     case 'minimax-music':
       return (await import('../render/minimax-music/provider.js')).create(adapterDeps());
     case 'google-lyria':

@@ -37,6 +37,7 @@ export type FakeStarter = (options: FakeOptions) => Promise<ProviderFake>;
 const FAKES: Partial<Record<VendorApi, () => Promise<FakeStarter>>> = {
   bedrock: async () => (await import('./bedrock.js')).startBedrockFake,
   gemini: async () => (await import('./gemini.js')).startGeminiFake,
+  fal: async () => (await import('./fal.js')).startFalFake,
   minimax: async () => (await import('./minimax.js')).startMiniMaxFake,
 };
 
