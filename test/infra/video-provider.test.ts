@@ -1,5 +1,5 @@
 /**
- * CDK assertions for agent_video rendered by google-veo (`-c videoProvider=google-veo`): the adapter's settings on
+ * CDK assertions for agent_video rendered by google-veo or fal-veo (`-c videoProvider=…`): the adapter's settings on
  * the tasks that call it, its API key by secret name only, the check task's write to renders/, and each product's
  * own Wait interval and check limit.
  */
@@ -91,6 +91,59 @@ describe('agent_video by google-veo', () => {
     expect(checksOf(s, 'agent_video')).toEqual({ seconds: 10, limit: 120 });
     expect(checksOf(s, 'create_music')).toEqual({ seconds: 5, limit: 120 });
     expect(checksOf(s, 'agent_image')).toEqual({ seconds: 5, limit: 120 });
+  });
+});
+
+describe('agent_video by fal-veo', () => {
+  let s: ReturnType<typeof synth>;
+  beforeAll(() => {
+    s = synth({ videoProvider: 'fal-veo' });
+  });
+
+  it('gives Submit render and Check render the provider choice, the fal model and the fal key by secret name only', () => {
+    for (const id of ['SubmitRender', 'CheckRender']) {
+      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(vars[providerEnvName('agent_video')]).toBe('fal-veo');
+      expect(vars.FAL_VIDEO_MODEL).toBe('fal-ai/veo3.1/fast');
+      expect(vars[PROVIDER_SECRETS.fal.env]).toBe('paycall/fal-key');
+      // fal's queue host is the SDK's default on AWS (the embedded default points it at its fake); no Gemini settings.
+      expect(vars.FAL_QUEUE_BASE_URL).toBeUndefined();
+      expect(vars.VEO_MODEL).toBeUndefined();
+      expect(vars[PROVIDER_SECRETS.gemini.env]).toBeUndefined();
+    }
+    for (const id of ['StoreAsset', 'MarkCompleted', 'MarkFailed', 'RefundPayment']) {
+      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(vars.FAL_VIDEO_MODEL, id).toBeUndefined();
+      expect(vars[PROVIDER_SECRETS.fal.env], id).toBeUndefined();
+    }
+  });
+
+  it('grants GetSecretValue on the fal key secret to Submit render and Check render only, and puts no key value in the template', () => {
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const reads = actionsOf(s.resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/fal-key'));
+      expect(reads.length > 0, entry.id).toBe(entry.id === 'SubmitRender' || entry.id === 'CheckRender');
+    }
+    expect(ofType(s.resources, 'AWS::SecretsManager::Secret')).toEqual([]);
+    const text = JSON.stringify(s.template.toJSON());
+    expect(text).not.toContain('{{resolve:secretsmanager');
+    expect(text).not.toMatch(/SecretString|local-fake-fal-key/);
+    expect(text).not.toContain('paycall/gemini-api-key');
+  });
+
+  it('lets Check render write the clip it downloads under renders/ only, and polls every 10 s', () => {
+    const puts = actionsOf(s.resources, fnOf(s, 'CheckRender')).filter((g) => g.action === 's3:PutObject');
+    expect(puts.length).toBeGreaterThan(0);
+    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(/\/renders\/\*"/);
+    expect(checksOf(s, 'agent_video')).toEqual({ seconds: 10, limit: 120 });
+    expect(checksOf(s, 'create_music')).toEqual({ seconds: 5, limit: 120 });
+  });
+
+  it('takes the fal model and the key secret name from context, and rejects a model that is not a fal Veo id', () => {
+    const custom = synth({ videoProvider: 'fal-veo', falVideoModel: 'fal-ai/veo3.1', falKeySecretName: 'prod/fal' });
+    const vars = custom.resources[fnOf(custom, 'CheckRender')].Properties.Environment.Variables;
+    expect(vars.FAL_VIDEO_MODEL).toBe('fal-ai/veo3.1');
+    expect(vars[PROVIDER_SECRETS.fal.env]).toBe('prod/fal');
+    expect(() => synth({ videoProvider: 'fal-veo', falVideoModel: 'fal-ai/sora-2' })).toThrow(/context key "falVideoModel" must be a fal Veo model id/);
   });
 });
 
