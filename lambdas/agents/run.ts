@@ -6,6 +6,8 @@
  *  1. lock the authorization and write the run `running`: one ledger transaction, before anything else;
  *  2. run the engine. Input it cannot read (AgentInputError) or a failure of ours: close the run `failed` and
  *     release the lock in one transaction (nothing moved) → `invalid-input` (400) or the error is rethrown (500);
+ *     for an agent with model reasoning (ADR 0009), the model then answers too, cross-checked by the engine (whose
+ *     hard facts win); any model failure answers the engine's result, so the model never fails a paid run;
  *  3. settle through the payment core:
  *     - refused / unavailable: nothing moved; close the run `failed`, release the lock → 402 / 503, no result;
  *     - unknown outcome (broadcast, no receipt): keep the lock, mark the run `settlement-unknown`, withhold the
@@ -24,6 +26,7 @@ import { count, countPaid } from '../shared/metrics.js';
 import { METRIC_NAMES } from '../shared/metric-names.js';
 import { AgentInputError } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './registry.js';
+import type { AgentReasoner } from './reasoning/converse.js';
 import { usdcNumber } from './money.js';
 
 export interface RunDeps {
@@ -32,6 +35,8 @@ export interface RunDeps {
   settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
   now?: () => Date;
   newId?: () => string;
+  /** Model reasoning for the agents it covers (paid live runs only); absent: the engines answer alone. */
+  reasoner?: AgentReasoner;
 }
 
 export interface RunInput {
@@ -83,6 +88,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   }
 
   let result: unknown;
+  let engine = agent.engine.id;
   try {
     result = analyse(agent, request.input);
   } catch (error) {
@@ -91,6 +97,13 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
     if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
     log.error('agent failed; nothing settled', { error: (error as Error).message });
     throw error;
+  }
+  if (deps.reasoner?.covers(agent)) {
+    try {
+      ({ result, engine } = await deps.reasoner.reason(agent, request.input, result, { deadline: request.deadline, runId: run.runId }));
+    } catch (error) {
+      log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
+    }
   }
 
   const settlement = await deps.settle(payment, { deadline: request.deadline });
@@ -119,12 +132,12 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   const { receipt } = settlement;
   countPaid(agent.slug, payment.amount);
   try {
-    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.runs.doneItem(run.runId, receipt.transaction, result));
+    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.runs.doneItem(run.runId, receipt.transaction, result, engine));
   } catch (error) {
     log.error('settled run not recorded', { error: (error as Error).message, transaction: receipt.transaction });
   }
   log.info('run settled', { transaction: receipt.transaction });
-  return { type: 'done', answer: answer(run, agent, result, { settled: true }), receipt };
+  return { type: 'done', answer: answer(run, agent, result, { settled: true, engine }), receipt };
 }
 
 async function runUnpaid(deps: RunDeps, request: RunInput, run: RunRecord): Promise<RunOutcome> {
@@ -176,13 +189,13 @@ function newRun(deps: RunDeps, request: RunInput): RunRecord {
   };
 }
 
-function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean }): RunAnswer {
+function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string }): RunAnswer {
   return {
     runId: run.runId,
     status: 'done',
     // A dry run states the price the live run would cost (settled: false says nothing was charged).
     totalCostUsdc: how.settled || how.dryRun ? usdcNumber(agent.price) : 0,
-    outputs: { agent: agent.slug, version: agent.deployment!.version, engine: agent.engine.id, inputSha256: run.inputSha256 },
+    outputs: { agent: agent.slug, version: agent.deployment!.version, engine: how.engine ?? agent.engine.id, inputSha256: run.inputSha256 },
     result,
     settled: how.settled,
     ...(how.dryRun ? { dryRun: true as const } : {}),

@@ -70,9 +70,12 @@ export class RunStore {
     return { Put: { TableName: this.table, Item: { ...run, openStatus: run.status }, ConditionExpression: 'attribute_not_exists(runId)' } };
   }
 
-  /** The ledger item that records a settled run `done`, with its receipt and result. */
-  doneItem(runId: string, transaction: string, result: unknown): LedgerItem {
-    return { Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result) }) };
+  /**
+   * The ledger item that records a settled run `done`, with its receipt and result; `engine` when what produced the
+   * result is not the engine the run was reserved with (a model-reasoned run, ADR 0009).
+   */
+  doneItem(runId: string, transaction: string, result: unknown, engine?: string): LedgerItem {
+    return { Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result), ...(engine ? { engine } : {}) }) };
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */

@@ -31,6 +31,8 @@ import { findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
 import { runAgent, type RunDeps, type RunOutcome } from '../../agents/run.js';
 import { answerDeadline } from '../paid-entry.js';
+import { reasoningConfig } from '../../agents/reasoning/config.js';
+import { ConverseReasoner } from '../../agents/reasoning/converse.js';
 
 /** What the chain hands the handler (Middy passes (event, context), so it rides on the context under one key). */
 interface RunContext extends Context {
@@ -45,12 +47,18 @@ interface RunContext extends Context {
 
 let deps: RunDeps | undefined;
 function runDeps(): RunDeps {
-  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o) };
+  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner: reasoner() };
   return deps;
 }
 
+/** Model reasoning (ADR 0009) when the stack configured it for some agent; read and checked once. */
+function reasoner(): ConverseReasoner | undefined {
+  const config = reasoningConfig();
+  return config ? new ConverseReasoner(config) : undefined;
+}
+
 export function agentRunEntry() {
-  checkAtColdStart(storeConfig, paymentConfig);
+  checkAtColdStart(storeConfig, paymentConfig, reasoningConfig);
   const surface = AGENTS_SURFACE;
   return middy<HttpEvent, HttpResult, Error, RunContext>()
     .use(frame(surface))

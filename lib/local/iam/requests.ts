@@ -111,16 +111,22 @@ function s3(request: SignedRequest): RequestAuthorization {
 /**
  * Bedrock runtime (REST-JSON): `POST /model/{modelId}/invoke` is bedrock:InvokeModel on the foundation model in the
  * request's signing region (a model ARN, e.g. an inference profile, stands for itself); the streaming variant is its
- * own action.
+ * own action. Converse is authorized as InvokeModel and ConverseStream as InvokeModelWithResponseStream (Bedrock's
+ * API reference: they have no actions of their own).
  */
 function bedrock(request: SignedRequest): RequestAuthorization {
-  const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.path);
+  const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/.exec(request.path);
   if (!match || request.method.toUpperCase() !== 'POST') throw new UnmodelledRequestError(`bedrock ${request.method} ${request.path}`);
   const region = /Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(headerOf(request, 'authorization') ?? '')?.[1];
   const modelId = decodeURIComponent(match[1]);
-  const operation = match[2] === 'invoke' ? 'InvokeModel' : 'InvokeModelWithResponseStream';
+  const [operation, action] = {
+    invoke: ['InvokeModel', 'InvokeModel'],
+    'invoke-with-response-stream': ['InvokeModelWithResponseStream', 'InvokeModelWithResponseStream'],
+    converse: ['Converse', 'InvokeModel'],
+    'converse-stream': ['ConverseStream', 'InvokeModelWithResponseStream'],
+  }[match[2] as 'invoke' | 'invoke-with-response-stream' | 'converse' | 'converse-stream'];
   const resource = modelId.startsWith('arn:') ? modelId : `arn:aws:bedrock:${region}::foundation-model/${modelId}`;
-  return { service: 'bedrock', operation, protocol: 'rest-json', requests: [{ action: `bedrock:${operation}`, resource }] };
+  return { service: 'bedrock', operation, protocol: 'rest-json', requests: [{ action: `bedrock:${action}`, resource }] };
 }
 
 const JSON_SERVICES: Record<string, (operation: string, body: Record<string, any>) => AuthorizationRequest[]> = {

@@ -18,6 +18,8 @@
  * Markers in the prompt: `[fake:content-filter]` → finish_reasons ["Filter reason: prompt"] and no image;
  * `[fake:429]` → ThrottlingException; `[fake:500]` → InternalServerException; `[fake:hang]` → never answers;
  * `[fake:malformed]` → a 200 whose JSON body is cut off. Each answer carries `x-fake-busy-ms`, the fake's own time.
+ *
+ * The same server answers `POST /model/{modelId}/converse` for the agent reasoning adapter (./bedrock-converse.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -27,6 +29,7 @@ import { paint } from '../../../lambdas/render/local/image/painter.js';
 import { encodePng } from '../../../lambdas/render/local/image/png.js';
 import { seedFrom } from '../../../lambdas/render/local/seed.js';
 import type { FakeOptions, ProviderFake } from './index.js';
+import { converseReply } from './bedrock-converse.js';
 
 export const STABILITY_MODELS = ['stability.stable-image-core-v1:1', 'stability.stable-image-ultra-v1:1', 'stability.sd3-5-large-v1:0'] as const;
 /** Where Bedrock offers them (provider notes §1). */
@@ -118,7 +121,7 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
   const malformed = (detail: string) => error(400, 'ValidationException', `Malformed input request: ${detail}, please reformat your input and try again.`);
 
   function answer(req: IncomingMessage, raw: Buffer, record: RecordedBedrockRequest): Reply {
-    const match = /^\/model\/([^/]+)\/invoke$/.exec(record.path);
+    const match = /^\/model\/([^/]+)\/(invoke|converse)$/.exec(record.path);
     if (!match) return error(404, 'UnknownOperationException', `Unknown operation ${req.method} ${record.path}`);
     if (req.method !== 'POST') return error(405, 'UnknownOperationException', `Method ${req.method} not allowed`);
     const scope = /^AWS4-HMAC-SHA256 Credential=[^/]+\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/.exec(String(req.headers.authorization ?? ''));
@@ -131,6 +134,17 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
     const modelId = decodeURIComponent(match[1]);
     record.modelId = modelId;
     record.region = scope[1];
+    if (match[2] === 'converse') {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+      } catch {
+        return error(400, 'ValidationException', 'The request body is not a JSON object.');
+      }
+      record.body = body;
+      return converseReply(modelId, scope[1], body);
+    }
     if (!(STABILITY_MODELS as readonly string[]).includes(modelId) || !regions.includes(scope[1])) return error(400, 'ValidationException', 'The provided model identifier is invalid.');
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return malformed('#: expected a JSON body (content-type application/json)');
     let body: Record<string, unknown>;

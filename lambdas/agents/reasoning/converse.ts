@@ -1,0 +1,130 @@
+/**
+ * Model-backed reasoning for an agent's paid run (ADR 0009), through Bedrock `Converse` with one tool whose input
+ * schema is the agent's result JSON Schema and a tool choice that forces it. Steps:
+ *  1. the deterministic engine has already read the input (unreadable input was a 400 before any of this);
+ *  2. Converse: system = the engine's rules summarised, user = the input as data; one attempt, bounded by the
+ *     configured timeout and by the run's deadline (settlement must still fit);
+ *  3. the tool-use input is validated with the agent's zod result schema;
+ *  4. cross-checked against the engine's result (cross-check.ts): the engine's hard facts always stand, a
+ *     disagreement is logged by field name; the model's wording is kept where its structure lines up.
+ * Every model failure (timeout, throttling, 5xx, denied, unreadable body, no tool use, an answer off the schema)
+ * answers the engine's result, logged: a paid run never fails because of the model. Never throws.
+ */
+import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { logger } from '../../shared/logger.js';
+import type { AgentDefinition } from '../registry.js';
+import { resultJsonSchema } from '../offers.js';
+import type { ReasoningConfig } from './config.js';
+import { CROSS_CHECKS, crossCheck } from './cross-check.js';
+import { systemPrompt, toolName, userPrompt } from './prompts.js';
+
+/** An input longer than this (characters of its JSON) is not sent: the engine answers alone. */
+export const MAX_PROMPT_CHARS = 200_000;
+/** Left before the run's deadline for settlement; the model gets what remains, up to its own timeout. */
+export const SETTLEMENT_RESERVE_MS = 12_000;
+const MIN_CALL_MS = 500;
+
+export interface Reasoned {
+  result: unknown;
+  /** What produced the result, for the run's outputs and record: `<engine id>+bedrock:<model>`, or the engine id alone. */
+  engine: string;
+}
+
+export interface AgentReasoner {
+  /** Whether this agent's paid runs are reasoned by the model. */
+  covers(agent: AgentDefinition): boolean;
+  /** The result to answer; `rules` is the deterministic engine's result for the same input. Never throws. */
+  reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options?: { deadline?: number; runId?: string }): Promise<Reasoned>;
+}
+
+export function familyOf(agent: AgentDefinition): string {
+  return agent.engine.id.split('/')[0];
+}
+
+export function reasonedEngineId(agent: AgentDefinition, model: string): string {
+  return `${agent.engine.id}+bedrock:${model}`;
+}
+
+export class ConverseReasoner implements AgentReasoner {
+  private readonly client: BedrockRuntimeClient;
+  private readonly agents: Set<string>;
+
+  constructor(
+    private readonly config: ReasoningConfig,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.agents = new Set(config.agents);
+    // HTTP/1.1 with explicit timeouts (the client's default is HTTP/2, for streams we do not use); one attempt: a
+    // retry would spend the settlement's time, and the engine's answer is always there instead.
+    this.client = new BedrockRuntimeClient({
+      region: config.region,
+      endpoint: config.endpoint,
+      maxAttempts: 1,
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: config.timeoutMs }),
+    });
+  }
+
+  covers(agent: AgentDefinition): boolean {
+    return this.agents.has(agent.slug) && CROSS_CHECKS[familyOf(agent)] !== undefined;
+  }
+
+  async reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options: { deadline?: number; runId?: string } = {}): Promise<Reasoned> {
+    const { model } = this.config;
+    const keys = { agent: agent.slug, model, ...(options.runId ? { runId: options.runId } : {}) };
+    const log = {
+      warn: (message: string, details: Record<string, unknown>) => logger.warn(message, { ...keys, ...details }),
+      info: (message: string, details: Record<string, unknown>) => logger.info(message, { ...keys, ...details }),
+    };
+    const fallback = (reason: string, details: Record<string, unknown> = {}): Reasoned => {
+      log.warn('agent reasoning not used; the rules engine answers', { reason, ...details });
+      return { result: rules, engine: agent.engine.id };
+    };
+    try {
+      const family = familyOf(agent);
+      const prompt = userPrompt(input);
+      if (prompt.length > MAX_PROMPT_CHARS) return fallback('input too large for the model', { chars: prompt.length });
+      const left = options.deadline === undefined ? Infinity : options.deadline - this.now() - SETTLEMENT_RESERVE_MS;
+      const budget = Math.min(this.config.timeoutMs, left);
+      if (budget < MIN_CALL_MS) return fallback('no time left before settlement', { budgetMs: Math.round(budget) });
+
+      const name = toolName(family);
+      const started = this.now();
+      let response: ConverseCommandOutput;
+      try {
+        response = await this.client.send(
+          new ConverseCommand({
+            modelId: model,
+            system: [{ text: systemPrompt(agent.name, family) }],
+            messages: [{ role: 'user', content: [{ text: prompt }] }],
+            toolConfig: {
+              tools: [{ toolSpec: { name, description: `Record the ${agent.name} result.`, inputSchema: { json: resultJsonSchema(agent) as never } } }],
+              toolChoice: { tool: { name } },
+            },
+            inferenceConfig: { maxTokens: 4096, temperature: 0 },
+          }),
+          { abortSignal: AbortSignal.timeout(budget) },
+        );
+      } catch (error) {
+        const e = error as Error & { $metadata?: { httpStatusCode?: number; requestId?: string } };
+        // The error's name and status only: Bedrock's messages carry no input, but nothing of the buyer's is logged.
+        return fallback('the model call failed', { error: e.name, status: e.$metadata?.httpStatusCode, requestId: e.$metadata?.requestId, ms: this.now() - started });
+      }
+      const requestId = response.$metadata.requestId;
+      const use = response.output?.message?.content?.find((block) => block.toolUse?.name === name)?.toolUse;
+      if (!use) return fallback('the model did not call the result tool', { stopReason: response.stopReason, requestId });
+      const parsed = agent.resultSchema.safeParse(use.input);
+      if (!parsed.success) {
+        return fallback('the model result does not match the schema', { requestId, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`).slice(0, 20) });
+      }
+      const checked = crossCheck(family, parsed.data as Record<string, unknown>, rules as Record<string, unknown>);
+      if (checked.disagreements.length) log.warn('agent reasoning disagreed with the rules engine; the rules engine wins', { fields: checked.disagreements, requestId });
+      const merged = agent.resultSchema.safeParse(checked.result);
+      if (!merged.success) return fallback('the merged result does not match the schema', { requestId });
+      log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, disagreements: checked.disagreements.length });
+      return { result: merged.data, engine: reasonedEngineId(agent, model) };
+    } catch (error) {
+      return fallback('reasoning failed', { error: (error as Error).name });
+    }
+  }
+}
