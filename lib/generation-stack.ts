@@ -35,6 +35,7 @@ import { createAssetDelivery } from './assets.js';
 import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FFMPEG_TASKS, FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
+import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 
 export { FFMPEG_TASKS, type FunctionEntry, type RouteRole };
@@ -74,10 +75,13 @@ export class GenerationStack extends Stack {
   readonly settlerKeySecret?: secretsmanager.ISecret;
   readonly refundKeySecret: secretsmanager.ISecret;
   private readonly tokenSellerKey?: secretsmanager.ISecret;
+  /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
+  private readonly reasoning?: AgentReasoningConfig;
 
   constructor(scope: Construct, id: string, props: GenerationStackProps = {}) {
     super(scope, id, props);
     const config = (this.config = loadStackConfig(this, props.config));
+    this.reasoning = loadReasoningConfig(this);
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     this.tables = createTables(this);
     const assets = createAssetDelivery(this, PROJECT_ROOT);
@@ -227,7 +231,7 @@ export class GenerationStack extends Stack {
 
   /**
    * `paid`: the generation tables, StartExecution and the payment secrets; `run`: the runs table, the payment tables
-   * and the settler key (agent runs start no execution and take no tokens); `read`: read jobs; `none`: nothing.
+   * and the settler key (agent runs start no execution and take no tokens), and the reasoning model when configured; `read`: read jobs; `none`: nothing.
    */
   private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
     const { jobs, payments, idempotency, rateLimit, settlerLeases, runs } = this.tables;
@@ -239,6 +243,11 @@ export class GenerationStack extends Stack {
     } else if (role === 'run') {
       for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.settlerKeySecret?.grantRead(fn);
+      // Model reasoning: the run functions alone call the model, on exactly the configured one.
+      if (this.reasoning) {
+        fn.addToRolePolicy(reasoningStatement(this, this.reasoning));
+        for (const [name, value] of Object.entries(reasoningEnvironment(this.reasoning))) (fn as lambda.Function).addEnvironment(name, value);
+      }
     } else if (role === 'read') {
       jobs.grantReadData(fn);
     } else if (role === 'poll') {
