@@ -30,46 +30,74 @@ function counting(store: AssetStore): AssetStore & { bytes: () => number } {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** A video fake as the bench sees it: the time it spent serving and rendering, and when its renders are finished. */
+interface VideoFake {
+  busyMs(): number;
+  idle(): Promise<void>;
+}
+
+/**
+ * One video adapter against its fake, 16:9 and the cropped 1:1: submit, the checks until done (the fake renders
+ * between them, as the vendor does between Waits: not the task's time), the store.
+ */
+async function videoAdapter(name: string, fake: VideoFake, make: (store: AssetStore) => RenderProvider, dir: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const aspectRatio of ['16:9', '1:1'] as const) {
+    const overheads: number[] = [];
+    const moved: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const store = counting(new FileAssetStore(join(dir, 'assets'), 'http://bench'));
+      const provider = make(store);
+      const jobId = `bench-${aspectRatio.replace(':', 'x')}-${run}`;
+      const request = { prompt: 'rain on a harbour, bells ring', aspectRatio } as VideoRequest;
+      let task = 0;
+      const fakeBefore = fake.busyMs();
+      let t = performance.now();
+      const { renderId } = await provider.submit({ jobId, product: 'agent_video', request });
+      task += performance.now() - t;
+      await fake.idle();
+      const fakeRender = fake.busyMs() - fakeBefore;
+      for (;;) {
+        t = performance.now();
+        const status = await provider.check(renderId, 'agent_video');
+        task += performance.now() - t;
+        if (status.state === 'failed') throw new Error(`${name}: ${JSON.stringify(status)}`);
+        if (status.state !== 'running') break;
+      }
+      const fakeServing = fake.busyMs() - fakeBefore - fakeRender;
+      overheads.push(task - fakeServing);
+      moved.push(store.bytes());
+    }
+    lines.push(`${name} ${aspectRatio.padEnd(5)} task overhead median ${median(overheads).toFixed(0)} ms (submit + checks + store, fake's serving time excluded; n=${RUNS}); bytes written from the task's memory per asset ${(median(moved) / 1e6).toFixed(2)} MB (the stored file and the records; a 1:1 crop also holds the downloaded 16:9 source)`);
+  }
+  return lines;
+}
+
 async function googleVeo(): Promise<string[]> {
   const { startGeminiFake } = await import('../lib/local/providers/gemini.js');
   const { create } = await import('../lambdas/render/google-veo/provider.js');
   const dir = await mkdtemp(join(tmpdir(), 'bench-veo-'));
   const fake = await startGeminiFake({ stateDir: dir, apiKey: 'bench-key', log: () => {}, veo: { pollsBeforeDone: 1 } });
-  const lines: string[] = [];
   try {
-    for (const aspectRatio of ['16:9', '1:1'] as const) {
-      const overheads: number[] = [];
-      const moved: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const store = counting(new FileAssetStore(join(dir, 'assets'), 'http://bench'));
-        const veo: RenderProvider = create({ store, secret: async () => 'bench-key', imageProvider: () => Promise.reject(new Error('unused')), env: { GEMINI_API_BASE_URL: fake.url } });
-        const jobId = `bench-${aspectRatio.replace(':', 'x')}-${run}`;
-        const request = { prompt: 'rain on a harbour, bells ring', aspectRatio } as VideoRequest;
-        // The fake's render happens between checks (as Veo's does between Waits): not the task's time.
-        let task = 0;
-        const fakeBefore = fake.busyMs();
-        let t = performance.now();
-        const { renderId } = await veo.submit({ jobId, product: 'agent_video', request });
-        task += performance.now() - t;
-        await fake.idle();
-        const fakeRender = fake.busyMs() - fakeBefore;
-        for (;;) {
-          t = performance.now();
-          const status = await veo.check(renderId, 'agent_video');
-          task += performance.now() - t;
-          if (status.state !== 'running') break;
-        }
-        const fakeServing = fake.busyMs() - fakeBefore - fakeRender;
-        overheads.push(task - fakeServing);
-        moved.push(store.bytes());
-      }
-      lines.push(`google-veo ${aspectRatio.padEnd(5)} task overhead median ${median(overheads).toFixed(0)} ms (submit + checks + store, fake's serving time excluded; n=${RUNS}); bytes written from the task's memory per asset ${(median(moved) / 1e6).toFixed(2)} MB (the stored file and the records; a 1:1 crop also holds the downloaded 16:9 source)`);
-    }
+    return await videoAdapter('google-veo', fake, (store) => create({ store, secret: async () => 'bench-key', imageProvider: () => Promise.reject(new Error('unused')), env: { GEMINI_API_BASE_URL: fake.url } }), dir);
   } finally {
     await fake.stop();
     await rm(dir, { recursive: true, force: true });
   }
-  return lines;
+}
+
+/** fal-veo: queue submit, status polls (IN_QUEUE, IN_PROGRESS, COMPLETED), the result, the MP4 from the media URL. */
+async function falVeo(): Promise<string[]> {
+  const { startFalFake } = await import('../lib/local/providers/fal.js');
+  const { create } = await import('../lambdas/render/fal-veo/provider.js');
+  const dir = await mkdtemp(join(tmpdir(), 'bench-fal-veo-'));
+  const fake = await startFalFake({ stateDir: dir, apiKey: 'bench-key', log: () => {}, pollsBeforeDone: 2 });
+  try {
+    return await videoAdapter('fal-veo   ', fake, (store) => create({ store, secret: async () => 'bench-key', imageProvider: () => Promise.reject(new Error('unused')), env: { FAL_QUEUE_BASE_URL: fake.url } }), dir);
+  } finally {
+    await fake.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** An image provider that reports how long the song adapters spent waiting for their cover (timed apart). */
@@ -223,5 +251,5 @@ async function bedrockStability(): Promise<string[]> {
 
 /** Every adapter's figures, printed by `npm run bench`. */
 export async function benchProviders(): Promise<string[]> {
-  return [...(await googleVeo()), ...(await songAdapters()), ...(await bedrockStability())];
+  return [...(await googleVeo()), ...(await falVeo()), ...(await songAdapters()), ...(await bedrockStability())];
 }
