@@ -13,6 +13,7 @@ import { ENV } from '../../lambdas/shared/config.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { devWallet, type DevBuyer } from './dev-wallet.js';
 import { chosenProviders, startLocalProviders } from './providers/index.js';
+import { reasoningContext, startLocalReasoning } from './agent-reasoning.js';
 import type { ProductId } from '../../lambdas/products/catalog.js';
 import type { ProviderName } from '../../lambdas/render/providers.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
@@ -122,7 +123,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const [definitions, chain, dynamo, issuer, s3, providers] = await Promise.all([
       synthesizeForLocal({
         cacheDir: join(stateDir, 'synth-cache'),
-        context: { musicProvider: chosenRender.create_music, videoProvider: chosenRender.agent_video, imageProvider: chosenRender.agent_image },
+        context: { musicProvider: chosenRender.create_music, videoProvider: chosenRender.agent_video, imageProvider: chosenRender.agent_image, ...reasoningContext() },
       }),
       startLocalChain({ port: options.chainPort, stateDir }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
@@ -131,6 +132,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       startLocalProviders(chosenRender, { stateDir, log }),
     ]);
     stops.push(() => providers.stop());
+    // Model reasoning of agents (AGENT_REASONING): Converse on the Bedrock fake.
+    const reasoning = await startLocalReasoning(providers.env, { stateDir, log });
+    stops.push(() => reasoning.stop());
     devBuyers = chain.buyers;
     stops.push(() => s3.stop());
     stops.push(() => chain.stop());
@@ -167,6 +171,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [SECRETS_MANAGER_ENDPOINT]: secrets.endpoint,
       // The render provider of each product (RENDER_PROVIDER_<PRODUCT>, default local) and the fakes' endpoints.
       ...providers.env,
+      ...reasoning.env,
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
       ...issuer.env,
