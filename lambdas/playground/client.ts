@@ -17,6 +17,8 @@ export interface PlaygroundConfig {
   devWalletPath: string;
   /** Milliseconds between two polls of a job. */
   pollIntervalMs: number;
+  /** The EIP-712 types of the authorization x402 `exact` asks for (lambdas/payments/usdc-abi.ts), less the domain's. */
+  authorizationTypes: Record<string, { name: string; type: string }[]>;
 }
 
 export function playgroundClient(cfg: PlaygroundConfig): void {
@@ -356,6 +358,7 @@ export function playgroundClient(cfg: PlaygroundConfig): void {
       nonce: randomNonce(),
     };
     const typedData = {
+      // eth_signTypedData_v4 wants the domain's own type spelled out too.
       types: {
         EIP712Domain: [
           { name: 'name', type: 'string' },
@@ -363,14 +366,7 @@ export function playgroundClient(cfg: PlaygroundConfig): void {
           { name: 'chainId', type: 'uint256' },
           { name: 'verifyingContract', type: 'address' },
         ],
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
+        ...cfg.authorizationTypes,
       },
       primaryType: 'TransferWithAuthorization',
       domain: { name: requirement.extra?.name ?? 'USD Coin', version: requirement.extra?.version ?? '2', chainId, verifyingContract: requirement.asset },

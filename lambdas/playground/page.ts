@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Surface } from '../surfaces/surface.js';
 import { routePath } from '../surfaces/routes.js';
 import { playgroundClient, type PlaygroundConfig } from './client.js';
+import { transferWithAuthorizationTypes } from '../payments/usdc-abi.js';
 
 /** Where the embedded default's gateway answers for its dev buyers (lib/local/dev-wallet.ts); nothing on AWS. */
 export const DEV_WALLET_PATH = '/_local/dev-wallet';
@@ -64,6 +65,7 @@ export function playgroundPage(surface: Surface): PlaygroundPage {
     listPath: surface.id === 'generation' ? routePath('Catalog') : routePath('AgentsServices'),
     devWalletPath: DEV_WALLET_PATH,
     pollIntervalMs: 1500,
+    authorizationTypes: transferWithAuthorizationTypes as unknown as PlaygroundConfig['authorizationTypes'],
   };
   const source = playgroundClient.toString();
   if (/<\/script/i.test(source)) throw new Error('the playground program must not contain a closing script tag');
