@@ -17,7 +17,7 @@ const REASONED = { reasoned: true };
 
 function deps(reason: AgentReasoner['reason']) {
   const order: string[] = [];
-  const reasoner: AgentReasoner = { covers: (agent: AgentDefinition) => agent.slug === BANK_REC.slug || agent.slug === EXPORT_TX.slug, reason: vi.fn(async (...args) => (order.push('reason'), reason(...args))) };
+  const reasoner: AgentReasoner = { covers: (agent: AgentDefinition) => agent.slug === BANK_REC.slug || agent.slug === EXPORT_TX.slug, reason: vi.fn(async (...args: Parameters<AgentReasoner['reason']>) => (order.push('reason'), reason(...args))) };
   const d: RunDeps = {
     runs: {
       reserveItem: () => ({}) as LedgerItem,
