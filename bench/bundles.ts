@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
-import { bundleAliases } from '../lib/bundling/aliases.js';
+import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
 
 export async function bundleReport(): Promise<void> {
   const out = join(PROJECT_ROOT, '.bench', 'bundles');
@@ -24,19 +24,7 @@ export async function bundleReport(): Promise<void> {
   console.log('|---|---|---|');
   for (const { id, entry } of entries) {
     const outfile = join(out, `${id}.mjs`);
-    await build({
-      entryPoints: [join(PROJECT_ROOT, entry)],
-      bundle: true,
-      platform: 'node',
-      target: 'node22',
-      format: 'esm',
-      minify: true,
-      outfile,
-      external: ['@aws-sdk/*'],
-      alias: bundleAliases(PROJECT_ROOT),
-      banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
-      logLevel: 'silent',
-    });
+    await build(functionBuildOptions(join(PROJECT_ROOT, entry), outfile, bundleAliases(PROJECT_ROOT)));
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const ms = execFileSync(

@@ -16,3 +16,24 @@ export function bundleAliases(projectRoot: string): Record<string, string> {
 export function bundleAliasArgs(projectRoot: string): Record<string, string[]> {
   return { '--alias': Object.entries(bundleAliases(projectRoot)).map(([from, to]) => `${from}=${to}`) };
 }
+
+/**
+ * esbuild options of a function bundle as CDK builds it (lib/functions.ts `bundling()`: minified ESM for node22,
+ * `@aws-sdk/*` external, a `require` for CommonJS dependencies), for the builds outside CDK: the bench's size and
+ * cold-import figures and the X-Ray bundle test.
+ */
+export function functionBuildOptions(entry: string, outfile: string, alias: Record<string, string>) {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node22',
+    format: 'esm' as const,
+    minify: true,
+    outfile,
+    external: ['@aws-sdk/*'],
+    alias,
+    banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
+    logLevel: 'silent' as const,
+  };
+}

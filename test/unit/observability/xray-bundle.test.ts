@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bundleAliases } from '../../../lib/bundling/aliases.js';
+import { bundleAliases, functionBuildOptions } from '../../../lib/bundling/aliases.js';
 import { PROJECT_ROOT } from '../../../lib/local/runtime.js';
 
 const TRACE_ROOT = '1-5759e988-bd862e3fe1be46a994272793';
@@ -50,19 +50,7 @@ afterAll(() => {
 
 async function bundleAndInvoke(name: string, alias: Record<string, string>): Promise<Record<string, any>[]> {
   const outfile = join(dir, `${name}.mjs`);
-  await build({
-    entryPoints: [join(dir, 'entry.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
-    minify: true,
-    outfile,
-    external: ['@aws-sdk/*'],
-    alias,
-    banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
-    logLevel: 'silent',
-  });
+  await build(functionBuildOptions(join(dir, 'entry.ts'), outfile, alias));
   received = [];
   const invoke = `const { handler } = await import(${JSON.stringify(outfile)});
     console.log(await handler({ jobId: 'job-1' }, { awsRequestId: 'req-1', functionName: 'Fn', functionVersion: '$LATEST',
