@@ -8,12 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { S3Client } from '@aws-sdk/client-s3';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalS3, type LocalS3 } from '../../lib/local/s3-server.js';
+import { localS3AssetStore } from '../support/asset-store.js';
 import { startBedrockFake, type BedrockFake } from '../../lib/local/providers/bedrock.js';
-import { S3AssetStore } from '../../lambdas/store/s3-assets.js';
+import type { S3AssetStore } from '../../lambdas/store/s3-assets.js';
 import { create, MESSAGES } from '../../lambdas/render/bedrock-stability/provider.js';
 import { RenderError, TransientRenderError, type RenderProvider, type RenderStatus } from '../../lambdas/render/provider.js';
 import { IMAGE_ASPECT_RATIOS } from '../../lambdas/products/products.js';
@@ -30,8 +29,7 @@ const ffmpegPath: string = createRequire(import.meta.url)('@ffmpeg-installer/ffm
 
 const MODEL = 'stability.stable-image-core-v1:1';
 let dir: string;
-let s3: LocalS3;
-let client: S3Client;
+let stopStore: (() => Promise<void>) | undefined;
 let store: S3AssetStore;
 let fake: BedrockFake;
 let bedrock: RenderProvider;
@@ -50,16 +48,13 @@ beforeAll(async () => {
   // The SDK's default credential chain, as in a Lambda sandbox (the fake does not verify signatures).
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
   dir = await mkdtemp(path.join(tmpdir(), 'render-bedrock-'));
-  s3 = await startLocalS3({ dir, buckets: ['assets'] });
-  client = new S3Client({ endpoint: s3.url, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
-  store = new S3AssetStore('assets', 'http://assets.test', client);
+  ({ store, stop: stopStore } = await localS3AssetStore(dir));
   fake = await startBedrockFake({ stateDir: dir, apiKey: 'unused', log: () => {} });
   bedrock = adapter();
 });
 afterAll(async () => {
   await fake?.stop();
-  client?.destroy();
-  await s3?.stop();
+  await stopStore?.();
   await rm(dir, { recursive: true, force: true });
 });
 

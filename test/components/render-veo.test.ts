@@ -6,11 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startLocalS3, type LocalS3 } from '../../lib/local/s3-server.js';
+import { localS3AssetStore } from '../support/asset-store.js';
 import { startGeminiFake, type GeminiFake } from '../../lib/local/providers/gemini.js';
-import { S3AssetStore } from '../../lambdas/store/s3-assets.js';
+import type { S3AssetStore } from '../../lambdas/store/s3-assets.js';
 import { create, MESSAGES } from '../../lambdas/render/google-veo/provider.js';
 import { RenderError, TransientRenderError, type RenderProvider, type RenderStatus } from '../../lambdas/render/provider.js';
 import type { VideoRequest } from '../../lambdas/products/catalog.js';
@@ -19,8 +18,7 @@ import { logger } from '../../lambdas/shared/logger.js';
 
 const API_KEY = 'test-gemini-key-3f9a';
 let dir: string;
-let s3: LocalS3;
-let client: S3Client;
+let stopStore: (() => Promise<void>) | undefined;
 let store: S3AssetStore;
 let fake: GeminiFake;
 let veo: RenderProvider;
@@ -32,16 +30,13 @@ function adapter(env: Record<string, string>, apiKey = API_KEY): RenderProvider 
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'render-veo-'));
-  s3 = await startLocalS3({ dir, buckets: ['assets'] });
-  client = new S3Client({ endpoint: s3.url, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
-  store = new S3AssetStore('assets', 'http://assets.test', client);
+  ({ store, stop: stopStore } = await localS3AssetStore(dir));
   fake = await startGeminiFake({ stateDir: dir, apiKey: API_KEY, log: () => {}, veo: { pollsBeforeDone: 1 } });
   veo = adapter({ GEMINI_API_BASE_URL: fake.url });
 });
 afterAll(async () => {
   await fake?.stop();
-  client?.destroy();
-  await s3?.stop();
+  await stopStore?.();
   await rm(dir, { recursive: true, force: true });
 });
 
