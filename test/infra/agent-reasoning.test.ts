@@ -7,25 +7,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { synthesizeForLocal } from '../../lib/local/asl.js';
 import { evaluate } from '../../lib/local/iam/policy.js';
 import { ROUTES } from '../../lambdas/surfaces/routes.js';
 import { actionsOf, type Resources } from '../support/template.js';
+import { synthGeneration } from '../support/synth.js';
 
 const RUN_FUNCTIONS = ROUTES.filter((r) => r.access === 'run').map((r) => r.id);
 let cdkContext: Record<string, unknown>;
 
-function synth(context: Record<string, unknown> = {}) {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
-  const template = Template.fromStack(stack);
-  return { stack, template, resources: template.toJSON().Resources as Resources };
-}
+const synth = (context: Record<string, unknown> = {}) => synthGeneration(cdkContext, context);
 type Synth = ReturnType<typeof synth>;
 const functionsOf = (s: Synth) => Object.entries(s.stack.functionEntries).map(([logicalId, entry]) => ({ logicalId, id: entry.id }));
 const bedrockGrants = (s: Synth, logicalId: string) => actionsOf(s.resources, logicalId).filter((g) => g.action.startsWith('bedrock:'));

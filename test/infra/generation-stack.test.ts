@@ -2,10 +2,9 @@
  * CDK assertions on the generation stack (bundling skipped). One file on purpose: importing aws-cdk-lib costs
  * seconds, and the first synthesis of a process several more; later stacks in the same file are cheap.
  */
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FFMPEG_TASKS, GenerationStack, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { FFMPEG_TASKS, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { ENV } from '../../lambdas/shared/config.js';
@@ -13,6 +12,7 @@ import { providerEnvName } from '../../lambdas/render/providers.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
+import { synthGeneration } from '../support/synth.js';
 
 const PAY_TO = '0x2222222222222222222222222222222222222222';
 const GENERATION_ROUTES = ROUTES.filter((r) => r.surface === 'generation');
@@ -20,12 +20,7 @@ const GENERATION_ROUTES = ROUTES.filter((r) => r.surface === 'generation');
 
 let cdkContext: Record<string, unknown>;
 
-function synth(context: Record<string, unknown> = {}, props: GenerationStackProps = {}) {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...props });
-  const template = Template.fromStack(stack);
-  return { stack, template, resources: template.toJSON().Resources as Resources };
-}
+const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
 
 /** Parse a DefinitionString (Fn::Join with GetAtt tokens) into ASL, tokens shown as `<LogicalId.Attr>`. */
 function asl(definitionString: any): any {

@@ -3,22 +3,16 @@
  * on the two tasks that call the provider, its API key by secret name only and readable by those two tasks only, and
  * nothing of it when the local synthesiser is chosen.
  */
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
+import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
 
-function synth(context: Record<string, unknown> = {}, props: GenerationStackProps = {}) {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...props });
-  const template = Template.fromStack(stack);
-  return { stack, template, resources: template.toJSON().Resources as Resources };
-}
+const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
 type Synth = ReturnType<typeof synth>;
 
 const varsOf = (s: Synth, id: string): Record<string, unknown> => {

@@ -3,24 +3,19 @@
  * the tasks that call it, its API key by secret name only, the check task's write to renders/, and each product's
  * own Wait interval and check limit.
  */
-import { App, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Stack } from 'aws-cdk-lib';
 import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
+import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
 
-function synth(context: Record<string, unknown> = {}, props: GenerationStackProps = {}) {
-  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...props });
-  const template = Template.fromStack(stack);
-  return { stack, template, resources: template.toJSON().Resources as Resources };
-}
+const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
 
 function fnOf(s: ReturnType<typeof synth>, id: string): string {
   const found = Object.entries(s.stack.functionEntries).find(([, entry]) => entry.id === id);
