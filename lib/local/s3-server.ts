@@ -61,6 +61,9 @@ export async function startLocalS3(options: { dir: string; buckets: string[]; po
     s3Error(res, 501, 'NotImplemented', `${method} is not implemented by the local S3 endpoint`, head);
   }
 
+  // Node closes an idle keep-alive connection after 5 s; a client reusing it at that moment reads ECONNRESET. S3 keeps
+  // idle connections far longer, so a render task that waits a few seconds between two S3 calls never sees that there.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
