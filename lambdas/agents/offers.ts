@@ -3,23 +3,23 @@
  * from the route table (its fixed route, or the generic run route), so the run route's 402 and every document
  * (x402 index, per-agent terms, cards, services feed, OpenAPI) are built from the same object.
  */
-import { z } from 'zod';
+import * as z from '../shared/zod.js';
 import type { Offer } from '../payments/core/types.js';
 import { MAX_TIMEOUT_SECONDS } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { agentExample, type AgentDefinition } from './registry.js';
 import { usdcNumber } from './money.js';
 
-const runSchemas = new Map<string, z.ZodType>();
+const runSchemas = new Map<string, z.ZodMiniType>();
 
 /** The run request body of an agent: `{ input, dryRun?, ap2? }`, strict at the top and inside `input`. */
-export function runRequestSchema(agent: AgentDefinition): z.ZodType {
+export function runRequestSchema(agent: AgentDefinition): z.ZodMiniType {
   let schema = runSchemas.get(agent.slug);
   if (!schema) {
     schema = z.strictObject({
       input: agent.inputSchema,
-      dryRun: z.boolean().optional(),
-      ap2: z.record(z.string(), z.unknown()).optional(),
+      dryRun: z.optional(z.boolean()),
+      ap2: z.optional(z.record(z.string(), z.unknown())),
     });
     runSchemas.set(agent.slug, schema);
   }
@@ -27,7 +27,7 @@ export function runRequestSchema(agent: AgentDefinition): z.ZodType {
 }
 
 const jsonSchemas = new Map<string, Record<string, unknown>>();
-function jsonSchema(key: string, schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchema(key: string, schema: z.ZodMiniType, io: 'input' | 'output'): Record<string, unknown> {
   let found = jsonSchemas.get(key);
   if (!found) {
     found = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;

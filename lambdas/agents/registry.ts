@@ -8,7 +8,7 @@
  * envelope. Deployment: `live` names the version that runs (immutable or not); `null` means not published: the agent
  * is in no document and its routes answer 404.
  */
-import type { z } from 'zod';
+import type * as z from '../shared/zod.js';
 import type { AgentEngine } from './engines/port.js';
 import * as bankRec from './engines/bank-rec/schema.js';
 import * as poMatch from './engines/po-match/schema.js';
@@ -39,8 +39,8 @@ export interface AgentDefinition {
   description: string;
   /** USDC base units per successful paid call; 0n = free. */
   price: bigint;
-  inputSchema: z.ZodType;
-  resultSchema: z.ZodType;
+  inputSchema: z.ZodMiniType;
+  resultSchema: z.ZodMiniType;
   engine: AgentEngine<never, unknown>;
   /** Where its RULES.md lives in the repository (shown in documents as the engine's rules). */
   rules: string;

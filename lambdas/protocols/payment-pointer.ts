@@ -3,7 +3,7 @@
  * where and how to pay over HTTP; the paid POST itself stays the only place a job is created or money moves.
  * One function for both protocols, built from the catalog and the same payment terms the 402 challenge uses.
  */
-import { z } from 'zod';
+import * as z from '../shared/zod.js';
 import { NETWORK_IDS, NETWORKS, networkOf } from '../shared/networks.js';
 import { PRODUCTS, formatUsd, priceUsdCents, type ProductId } from '../products/catalog.js';
 import { paymentTerms } from '../payments/backend.js';
@@ -17,20 +17,20 @@ import type { PaymentTerms } from '../jobs/offers.js';
 export const POINTER_NETWORK = NETWORKS['eip155:8453'].name;
 export const POINTER_CHAIN_ID = String(NETWORKS['eip155:8453'].chainId);
 
-/** Exactly the nine members of the spec; `.strict()` so an MCP output schema rejects anything extra. */
-export const paymentPointerSchema = z
-  .object({
-    paymentRequired: z.literal(true),
-    protocol: z.literal('x402'),
-    endpoint: z.string().describe('Absolute URL of the paid HTTP endpoint'),
-    method: z.literal('POST'),
-    network: z.enum(NETWORK_IDS.map((id) => NETWORKS[id].name) as [string, ...string[]]).describe('base (mainnet), or base-sepolia on a staging stack'),
-    chainId: z.enum(NETWORK_IDS.map((id) => String(NETWORKS[id].chainId)) as [string, ...string[]]),
-    priceUsdCents: z.number().int().describe('Price in US cents (USDC is pegged 1:1)'),
-    receiver: z.string().describe('payTo address of the x402 requirement'),
-    discovery: z.string().describe('URL of the x402 discovery index'),
-  })
-  .strict();
+/** Exactly the nine members of the spec; strict so an MCP output schema rejects anything extra. */
+export const paymentPointerSchema = z.strictObject({
+  paymentRequired: z.literal(true),
+  protocol: z.literal('x402'),
+  endpoint: z.string().check(z.describe('Absolute URL of the paid HTTP endpoint')),
+  method: z.literal('POST'),
+  network: z
+    .enum(NETWORK_IDS.map((id) => NETWORKS[id].name) as [string, ...string[]])
+    .check(z.describe('base (mainnet), or base-sepolia on a staging stack')),
+  chainId: z.enum(NETWORK_IDS.map((id) => String(NETWORKS[id].chainId)) as [string, ...string[]]),
+  priceUsdCents: z.int().check(z.describe('Price in US cents (USDC is pegged 1:1)')),
+  receiver: z.string().check(z.describe('payTo address of the x402 requirement')),
+  discovery: z.string().check(z.describe('URL of the x402 discovery index')),
+});
 export type PaymentPointer = z.infer<typeof paymentPointerSchema>;
 
 export function paymentPointer(product: ProductId, baseUrl: string, terms: PaymentTerms = paymentTerms()): PaymentPointer {

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from '../../../shared/zod.js';
 
 /** The published input of bank-rec-discrepancy-finder: two pasted exports (CSV or a JSON array as text). */
 export const inputSchema = z.strictObject({
-  bankStatement: z.string().min(1),
-  bookEntries: z.string().min(1),
+  bankStatement: z.string().check(z.minLength(1)),
+  bookEntries: z.string().check(z.minLength(1)),
 });
 
 export const exceptionTypes = [
@@ -25,7 +25,7 @@ export const exceptionSchema = z.strictObject({
 
 export const resultSchema = z.strictObject({
   reconciled: z.boolean(),
-  matched: z.int().nonnegative(),
+  matched: z.int().check(z.nonnegative()),
   exceptions: z.array(exceptionSchema),
   /** Bank total − book total, currency units. */
   net_unreconciled: z.number(),

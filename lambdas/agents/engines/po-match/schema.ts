@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from '../../../shared/zod.js';
 
 /** Both documents arrive as text: structured JSON serialised as text, or plain lines (see RULES.md). */
 export const inputSchema = z.strictObject({
-  purchaseOrder: z.string().min(1),
-  invoice: z.string().min(1),
+  purchaseOrder: z.string().check(z.minLength(1)),
+  invoice: z.string().check(z.minLength(1)),
 });
 
 export const resultSchema = z.strictObject({
@@ -15,7 +15,7 @@ export const resultSchema = z.strictObject({
   /** What was compared, partial shipments, what could not be compared and why. */
   note: z.string(),
   /** Invoice lines paired with a purchase-order line. */
-  linesCompared: z.number().int().min(0),
+  linesCompared: z.number().check(z.int(), z.minimum(0)),
   /** Invoice total in currency units: as stated, else the sum of its lines and charges. */
   invoiceTotal: z.number(),
   /** Purchase-order total in currency units: as stated, else the sum of its lines and charges. */

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from '../../../shared/zod.js';
 
 /** Body `input` of POST /api/agents/vendor-risk-read-q0jjq/run: one pasted vendor profile, free text. */
 export const inputSchema = z.strictObject({
-  vendorProfile: z.string().min(1),
+  vendorProfile: z.string().check(z.minLength(1)),
 });
 
 export const GRADES = ['LOW RISK', 'MEDIUM RISK', 'HIGH RISK'] as const;
