@@ -1,6 +1,6 @@
 /** POST /a2a — the A2A 1.0 JSON-RPC interface of the generation surface's agent card. */
 import middy from '@middy/core';
-import { frame } from '../middleware/http-frame.js';
+import { documentFrame } from '../middleware/document-frame.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { answerA2a } from '../protocols/a2a/dispatch.js';
@@ -10,7 +10,7 @@ import { checkAtColdStart, httpConfig, paymentConfig } from '../shared/config.js
 checkAtColdStart(paymentConfig, httpConfig);
 
 export const handler = middy<HttpEvent, HttpResult>()
-  .use(frame(GENERATION))
+  .use(documentFrame(GENERATION))
   .handler(async (event) => {
     const reply = answerA2a(rawBody(event), { baseUrl: baseUrl(event, GENERATION), version: header(event, 'a2a-version') });
     // JSON-RPC errors travel in a 200 body, as the A2A JSON-RPC binding and its clients expect.

@@ -3,19 +3,72 @@
  * PublicClient and WalletClient decorate a client with every action viem has (ENS, multicall, simulation, …), which
  * cost each paid function ~160 KB; these carry only the ones called. A PublicClient has every member of
  * ChainReader, so the tests and the local chain can still hand one in.
+ *
+ * Three are our own, each one JSON-RPC request: a contract read (`eth_call` of a view function), a contract gas
+ * estimate (`eth_estimateGas`) and a balance (`eth_getBalance`). viem's readContract, estimateContractGas and getBalance go through its general `call`
+ * and transaction preparation (multicall batching, deployless calls with their bytecode constants, CCIP-Read, account
+ * and fee filling), about 40 KB of every paid function for features these two calls never use. Their failures are
+ * turned into the same errors viem's would be (getContractError: a revert carries its decoded reason).
  */
-import { createClient, http, type Chain, type Client, type Hex, type PublicClient } from 'viem';
 import {
-  estimateContractGas,
+  createClient,
+  decodeFunctionResult,
+  encodeFunctionData,
+  getContractError,
+  hexToBigInt,
+  http,
+  type Abi,
+  type Address,
+  type Chain,
+  type Client,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import {
   estimateFeesPerGas,
-  getBalance,
   getBlockNumber,
   getContractEvents,
   getTransactionCount,
-  readContract,
   sendRawTransaction,
   waitForTransactionReceipt,
 } from 'viem/actions';
+
+interface ContractCall {
+  address: Address;
+  abi: Abi;
+  functionName: string;
+  args?: readonly unknown[];
+  account?: Address | { address: Address };
+}
+
+/** An account's native balance (wei) at the latest block: one `eth_getBalance` (viem's own also reaches for `call`). */
+async function getBalance(client: Client, { address }: { address: Address }): Promise<bigint> {
+  return hexToBigInt((await client.request({ method: 'eth_getBalance', params: [address, 'latest'] } as never)) as Hex);
+}
+
+/** A view function's result, read with one `eth_call` at the latest block. */
+async function readContract(client: Client, call: ContractCall): Promise<unknown> {
+  const { address, abi, functionName, args } = call;
+  const data = encodeFunctionData({ abi, functionName, args } as never);
+  try {
+    const result = (await client.request({ method: 'eth_call', params: [{ to: address, data }, 'latest'] } as never)) as Hex;
+    return decodeFunctionResult({ abi, functionName, args, data: result } as never);
+  } catch (error) {
+    throw getContractError(error as Error, { abi, address, args, functionName, docsPath: '/docs/contract/readContract' });
+  }
+}
+
+/** The gas a contract write would use, sent by `account`: one `eth_estimateGas` (a revert fails with its reason). */
+async function estimateContractGas(client: Client, call: ContractCall): Promise<bigint> {
+  const { address, abi, functionName, args } = call;
+  const from = typeof call.account === 'string' ? call.account : call.account?.address;
+  const data = encodeFunctionData({ abi, functionName, args } as never);
+  try {
+    return hexToBigInt((await client.request({ method: 'eth_estimateGas', params: [{ from, to: address, data }] } as never)) as Hex);
+  } catch (error) {
+    throw getContractError(error as Error, { abi, address, args, functionName, sender: from, docsPath: '/docs/contract/estimateContractGas' });
+  }
+}
 
 export type ChainReader = Pick<
   PublicClient,
@@ -32,12 +85,12 @@ export type ChainReader = Pick<
 /** Binds the reads to `client` as viem's publicActions does (their generics are viem's, hence the cast). */
 function readerOf(client: Client): ChainReader {
   const reader: Record<keyof ChainReader, (args: never) => unknown> = {
-    readContract: (args) => readContract(client, args),
-    estimateContractGas: (args) => estimateContractGas(client, args),
+    readContract: (args) => readContract(client, args as ContractCall),
+    estimateContractGas: (args) => estimateContractGas(client, args as ContractCall),
     estimateFeesPerGas: (args) => estimateFeesPerGas(client, args),
     waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args),
     getTransactionCount: (args) => getTransactionCount(client, args),
-    getBalance: (args) => getBalance(client, args),
+    getBalance: (args) => getBalance(client, args as { address: Address }),
     getBlockNumber: (args) => getBlockNumber(client, args),
     getContractEvents: (args) => getContractEvents(client, args),
   };

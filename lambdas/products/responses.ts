@@ -159,3 +159,12 @@ export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
 export function responseJsonSchema(name: ResponseSchemaName): Record<string, unknown> {
   return z.toJSONSchema(RESPONSE_SCHEMAS[name], { io: 'input' }) as Record<string, unknown>;
 }
+
+/** Where bin/generate-schemas.ts writes the JSON of every published response schema (the OpenAPI function reads it). */
+export const GENERATED_RESPONSE_SCHEMAS_PATH = 'lambdas/products/response-schemas.generated.ts';
+
+export function responseJsonSchemasFromZod(): Record<ResponseSchemaName, Record<string, unknown>> {
+  return Object.fromEntries(
+    (Object.keys(RESPONSE_SCHEMAS) as ResponseSchemaName[]).map((name) => [name, responseJsonSchema(name)]),
+  ) as Record<ResponseSchemaName, Record<string, unknown>>;
+}

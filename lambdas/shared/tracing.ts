@@ -14,11 +14,11 @@
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from './http.js';
 import { logger } from './logger.js';
+import { loggerContext } from './log-context.js';
 import { SERVICE_NAME } from './service.js';
 
 export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
@@ -58,8 +58,7 @@ export function traceClient<T>(client: T): T {
  */
 export function observability(): MiddlewareObj<HttpEvent, HttpResult>[] {
   const tracing = { name: 'tracing', ...captureLambdaHandler(tracer, { captureResponse: false }) };
-  const logging = { name: 'loggerContext', ...injectLambdaContext(logger) };
-  return [tracing, logging] as MiddlewareObj<HttpEvent, HttpResult>[];
+  return [tracing as MiddlewareObj<HttpEvent, HttpResult>, loggerContext()];
 }
 
 /**

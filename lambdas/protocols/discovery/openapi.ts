@@ -1,12 +1,13 @@
 /**
  * The OpenAPI 3.1.0 document of the generation surface: the operations of the route table that carry an
- * operationId (the three paid POSTs and their free polls), request schemas from the catalog's zod schemas, response
- * schemas from lambdas/products/responses.ts, and each paid operation's 402 example and x402 terms taken from the
- * challenge its endpoint answers.
+ * operationId (the three paid POSTs and their free polls), request and response schemas generated at build time from
+ * the zod schemas of lambdas/products/ (bin/generate-schemas.ts), and each paid operation's 402 example and x402
+ * terms taken from the challenge its endpoint answers.
  */
 import { ROUTES, type RouteDef } from '../../surfaces/routes.js';
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.js';
-import { RESPONSE_SCHEMAS, responseJsonSchema, type ResponseSchemaName } from '../../products/responses.js';
+import { RESPONSE_JSON_SCHEMAS } from '../../products/response-schemas.generated.js';
+import type { ResponseSchemaName } from '../../products/responses.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
 import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';
@@ -56,7 +57,7 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit'
 function components() {
   const schemas: Record<string, unknown> = {};
   for (const id of PRODUCT_IDS) schemas[REQUEST_SCHEMA_NAMES[id]] = inputJsonSchema(id);
-  for (const name of Object.keys(RESPONSE_SCHEMAS) as ResponseSchemaName[]) schemas[name] = responseJsonSchema(name);
+  for (const [name, schema] of Object.entries(RESPONSE_JSON_SCHEMAS)) schemas[name] = schema;
   return {
     schemas,
     parameters: {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import middy from '@middy/core';
-import { frame } from '../../middleware/http-frame.js';
+import { documentFrame } from '../../middleware/document-frame.js';
 import { GENERATION, type Surface } from '../../surfaces/surface.js';
 import { baseUrl, header, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { discoveryContext, type DiscoveryContext } from './context.js';
@@ -99,7 +99,7 @@ export function documentEntry(options: DocumentEntryOptions) {
   const cache = new DocumentCache();
   const surface = options.surface ?? GENERATION;
   return middy<HttpEvent, HttpResult>()
-    .use(frame(surface))
+    .use(documentFrame(surface))
     .handler(async (event) => {
       const base = baseUrl(event, surface);
       const variant = options.variant?.(event) ?? '';
