@@ -1,9 +1,9 @@
 /**
- * The agent studio's documents, all generated from the registry (lambdas/agents/registry.ts) and the offers built
- * from it (lambdas/agents/offers.ts): the catalog, the services feed, the x402 index, the root and per-agent
- * capability cards and the per-agent x402 terms. Every price and schema here is the one the run route's 402
- * advertises, because both are built from the same Offer. Their fields beyond the spec's one-line descriptions are
- * ours (README, "Agent studio documents").
+ * The agent studio's documents, all generated from the agents' listing (lambdas/agents/listing.ts) and what they
+ * publish (lambdas/agents/published.ts: the offers, the generated JSON Schemas and examples): the catalog, the
+ * services feed, the x402 index, the root and per-agent capability cards and the per-agent x402 terms. Every price
+ * and schema here is the one the run route's 402 advertises, because both are built from the same Offer. Their
+ * fields beyond the spec's one-line descriptions are ours (README, "Agent studio documents").
  */
 import { formatUsd } from '../shared/money.js';
 import { paymentChallenge } from '../payments/core/challenge.js';
@@ -11,14 +11,14 @@ import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
-import { agentExample, isToolEligible, publishedAgents, type AgentDefinition } from './registry.js';
-import { agentOffer, inputJsonSchema, resultJsonSchema, runPath } from './offers.js';
+import { isToolEligible, publishedAgents, type AgentListing } from './listing.js';
+import { agentExample, agentOffer, engineId, inputJsonSchema, resultJsonSchema, runPath } from './published.js';
 import { usdcNumber } from './money.js';
 
 export const AGENTS_UPDATED_AT = '2026-11-23T00:00:00.000Z';
 const IDENTITY = AGENTS_SURFACE.identity;
 
-export function agentLinks(base: string, agent?: AgentDefinition) {
+export function agentLinks(base: string, agent?: AgentListing) {
   const named = (id: string) => `${base}${routePath(id).replace('{agent}', encodeURIComponent(agent?.slug ?? ''))}`;
   return {
     catalog: `${base}${routePath('AgentsCatalog')}`,
@@ -32,7 +32,7 @@ export function agentLinks(base: string, agent?: AgentDefinition) {
   };
 }
 
-function pricing(agent: AgentDefinition, ctx: DiscoveryContext) {
+function pricing(agent: AgentListing, ctx: DiscoveryContext) {
   return {
     model: agent.price === 0n ? 'free' : 'per successful paid call',
     amount: agent.price.toString(),
@@ -48,7 +48,7 @@ function pricing(agent: AgentDefinition, ctx: DiscoveryContext) {
 }
 
 /** Who an agent is, as every document and the template bundle name it. */
-export function agentIdentity(agent: AgentDefinition) {
+export function agentIdentity(agent: AgentListing) {
   return {
     slug: agent.slug,
     id: agent.legacyId,
@@ -59,7 +59,7 @@ export function agentIdentity(agent: AgentDefinition) {
   };
 }
 
-function summary(agent: AgentDefinition, ctx: DiscoveryContext) {
+function summary(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
   return {
     ...agentIdentity(agent),
@@ -94,7 +94,7 @@ export function servicesFeed(ctx: DiscoveryContext) {
       examples: [agentExample(agent)],
       pricing: pricing(agent, ctx),
       humanReview: agent.humanReview,
-      engine: agent.engine.id,
+      engine: engineId(agent),
       rules: agent.rules,
       ...(agent.relay ? { relay: agent.relay } : {}),
     })),
@@ -102,14 +102,14 @@ export function servicesFeed(ctx: DiscoveryContext) {
 }
 
 /** The x402 terms of a priced agent: exactly its run route's 402 (challenge accepts and extensions). */
-export function agentTerms(agent: AgentDefinition, ctx: DiscoveryContext) {
+export function agentTerms(agent: AgentListing, ctx: DiscoveryContext) {
   if (agent.price === 0n) {
     return { x402Version: X402_VERSION, agent: agent.slug, free: true, resource: agentLinks(ctx.base, agent).run, accepts: [], note: 'Free: runs need no payment.' };
   }
   return pricedTerms(agent, ctx);
 }
 
-function pricedTerms(agent: AgentDefinition, ctx: DiscoveryContext) {
+function pricedTerms(agent: AgentListing, ctx: DiscoveryContext) {
   const challenge = paymentChallenge(agentOffer(agent, ctx.base), ctx.terms, '');
   return {
     x402Version: X402_VERSION,
@@ -154,7 +154,7 @@ export function agentX402Index(ctx: DiscoveryContext) {
 }
 
 /** GET /api/agents/{agent}/.well-known/agent-card.json: capability, provider and pricing. */
-export function agentCard(agent: AgentDefinition, ctx: DiscoveryContext) {
+export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
   return {
     name: agent.name,

@@ -1,12 +1,12 @@
 /**
  * GET /openapi.json on the agent studio: OpenAPI 3.1, info.version 0.3.0, one operation per API route (one with an
- * operationId) of the agent surface in the route table; run operations carry each agent's run request and result schemas from the registry.
- * Concrete run routes are `runPublishedAgent_<slug with _>`.
+ * operationId) of the agent surface in the route table; run operations carry each agent's run request and result
+ * schemas (the generated ones: lambdas/agents/published.ts). Concrete run routes are `runPublishedAgent_<slug with _>`.
  */
 import { surfaceRoutes, AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
 import type { RouteDef } from '../surfaces/routes.js';
-import { AGENTS, publishedAgents, type AgentDefinition } from './registry.js';
-import { runRequestJsonSchema, resultJsonSchema } from './offers.js';
+import { AGENT_LISTINGS, publishedAgents, type AgentListing } from './listing.js';
+import { runRequestJsonSchema, resultJsonSchema } from './published.js';
 import { usdcNumber } from './money.js';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
@@ -24,7 +24,7 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'A dependency is unavailable, or a payment is not yet confirmed (settlement_pending); nothing else was charged',
 };
 
-function runResultSchema(agent?: AgentDefinition) {
+function runResultSchema(agent?: AgentListing) {
   return {
     type: 'object',
     required: ['runId', 'status', 'totalCostUsdc', 'outputs', 'result', 'settled'],
@@ -40,7 +40,7 @@ function runResultSchema(agent?: AgentDefinition) {
   };
 }
 
-function runOperation(route: RouteDef, agent?: AgentDefinition) {
+function runOperation(route: RouteDef, agent?: AgentListing) {
   return {
     operationId: route.operationId,
     summary: agent ? `Run ${agent.name}` : 'Run a published agent by slug or legacy id',
@@ -80,7 +80,7 @@ export function agentsOpenApi(base: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   // API operations only: the browser playground page has no operationId.
   for (const route of surfaceRoutes(AGENTS_SURFACE).filter((r) => r.operationId !== undefined)) {
-    const agent = AGENTS.find((a) => a.route === route.id && a.deployment !== null);
+    const agent = AGENT_LISTINGS.find((a) => a.route === route.id && a.deployment !== null);
     const operation = route.method === 'POST' ? runOperation(route, agent) : getOperation(route);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
   }

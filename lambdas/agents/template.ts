@@ -5,12 +5,12 @@
  * a file and runs it against the embedded service.
  */
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
-import { agentExample, type AgentDefinition } from './registry.js';
-import { inputJsonSchema, resultJsonSchema } from './offers.js';
+import type { AgentListing } from './listing.js';
+import { agentExample, engineId, inputJsonSchema, resultJsonSchema } from './published.js';
 import { agentIdentity, agentLinks } from './documents.js';
 import { usdcNumber } from './money.js';
 
-export function templateBundle(agent: AgentDefinition, ctx: DiscoveryContext) {
+export function templateBundle(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
   const example = agentExample(agent);
   return {
@@ -18,8 +18,8 @@ export function templateBundle(agent: AgentDefinition, ctx: DiscoveryContext) {
     agent: agent.slug,
     flow: {
       ...agentIdentity(agent),
-      engine: agent.engine.id,
-      steps: [{ id: 'analyse', engine: agent.engine.id, input: 'input', output: 'result' }],
+      engine: engineId(agent),
+      steps: [{ id: 'analyse', engine: engineId(agent), input: 'input', output: 'result' }],
       inputSchema: inputJsonSchema(agent),
       resultSchema: resultJsonSchema(agent),
       example,
@@ -32,7 +32,7 @@ export function templateBundle(agent: AgentDefinition, ctx: DiscoveryContext) {
   };
 }
 
-function runClientSource(agent: AgentDefinition, runUrl: string, network: string, exampleInput: Record<string, string>): string {
+function runClientSource(agent: AgentListing, runUrl: string, network: string, exampleInput: Record<string, string>): string {
   return `// Runs "${agent.name}" (${agent.slug}) once and prints the answer. Priced runs are paid with x402 by the
 // official client: npm install @x402/fetch @x402/evm viem
 //   BUYER_PRIVATE_KEY=0x… node run.mjs [input.json]
@@ -59,7 +59,7 @@ process.exit(response.ok ? 0 : 1);
 `;
 }
 
-function readme(agent: AgentDefinition, runUrl: string): string {
+function readme(agent: AgentListing, runUrl: string): string {
   return `# ${agent.name}
 
 ${agent.description}

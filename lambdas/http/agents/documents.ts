@@ -7,7 +7,7 @@ import { documentEntry, jsonDocument } from '../../protocols/discovery/serve.js'
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
 import { matchPath, ROUTES } from '../../surfaces/routes.js';
 import { json, type HttpEvent } from '../../shared/http.js';
-import { findAgent } from '../../agents/registry.js';
+import { findAgent } from '../../agents/listing.js';
 import { agentCard, agentCatalog, agentTerms, agentX402Index, rootCard, servicesFeed } from '../../agents/documents.js';
 import { templateBundle } from '../../agents/template.js';
 import { agentsOpenApi } from '../../agents/openapi.js';
