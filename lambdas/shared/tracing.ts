@@ -6,14 +6,17 @@
  *   annotations) with the `ColdStart` and `Service` annotations, and the use cases add theirs with annotate().
  * - Every invocation hands the logger its Lambda context, so each log line carries `function_request_id` and
  *   `cold_start`: the HTTP frame through observability(), the workflow tasks and the sweeper through traced().
- * - Off Lambda (no AWS_EXECUTION_ENV: the embedded default, the tests) or with POWERTOOLS_TRACE_ENABLED=false the
- *   Tracer disables itself: nothing reaches for an X-Ray daemon or writes a line, and every call here is a no-op.
+ * - Off Lambda (no AWS_EXECUTION_ENV: the embedded default, the tests) or with POWERTOOLS_TRACE_ENABLED=false
+ *   tracing is off: nothing reaches for an X-Ray daemon or writes a line, and every call here is a no-op. Off, the
+ *   Tracer is not even loaded (`tracer` is a stand-in with the same no-op answers): loading it loads the X-Ray SDK,
+ *   whose `cls-hooked` context installs async hooks on every promise of the process at import, whether or not
+ *   anything is traced (about 20× the cost of a bare `await` measured on this machine; the worker of a paid run
+ *   spent ~15% of its time in those hooks). With tracing on, a deployed function pays that cost for its traces.
  * - Outgoing HTTP is not captured: an RPC provider's URL carries its API key, and a trace is no place for a secret.
  *   AWS SDK clients are (traceClient). Responses are not recorded either: they carry receipts and whole documents.
  * - A trace never fails the work it records: annotate() swallows its own errors.
  */
-import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from './http.js';
@@ -21,7 +24,47 @@ import { logger } from './logger.js';
 import { loggerContext } from './log-context.js';
 import { SERVICE_NAME } from './service.js';
 
-export const tracer = new Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false });
+/** What this module and its users call on the Tracer. */
+type TracerApi = Pick<
+  Tracer,
+  | 'isTracingEnabled'
+  | 'putAnnotation'
+  | 'captureAWSv3Client'
+  | 'getSegment'
+  | 'setSegment'
+  | 'annotateColdStart'
+  | 'addServiceNameAnnotation'
+  | 'addErrorAsMetadata'
+>;
+
+const FALSY = new Set(['0', 'n', 'no', 'f', 'false', 'off']);
+
+/** The Tracer's own rule for being on: a Lambda execution environment (not SAM local, not Amplify's mock), not switched off. */
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  const execution = env.AWS_EXECUTION_ENV;
+  if (!execution || execution === 'AWS_Lambda_amplify-mock') return false;
+  if (env.AWS_SAM_LOCAL && !FALSY.has(env.AWS_SAM_LOCAL.trim().toLowerCase())) return false;
+  return !FALSY.has((env.POWERTOOLS_TRACE_ENABLED ?? 'true').trim().toLowerCase());
+}
+
+/** Tracing off: the answers a disabled Tracer gives, without loading it. */
+const offTracer: TracerApi = {
+  isTracingEnabled: () => false,
+  putAnnotation: () => {},
+  captureAWSv3Client: <T>(client: T) => client,
+  getSegment: () => undefined,
+  setSegment: () => {},
+  annotateColdStart: () => {},
+  addServiceNameAnnotation: () => {},
+  addErrorAsMetadata: () => {},
+};
+
+const on = tracingWanted();
+const powertools = on
+  ? { Tracer: (await import('@aws-lambda-powertools/tracer')).Tracer, captureLambdaHandler: (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler }
+  : undefined;
+
+export const tracer: TracerApi = powertools ? new powertools.Tracer({ serviceName: SERVICE_NAME, captureHTTPsRequests: false }) : offTracer;
 
 /** What makes a trace findable; X-Ray indexes annotations (not metadata) for filter expressions. */
 export interface TraceKeys {
@@ -57,7 +100,8 @@ export function traceClient<T>(client: T): T {
  * logger's Lambda context, in place before any other middleware runs or logs, closed after every other has ended.
  */
 export function observability(): MiddlewareObj<HttpEvent, HttpResult>[] {
-  const tracing = { name: 'tracing', ...captureLambdaHandler(tracer, { captureResponse: false }) };
+  if (!powertools) return [loggerContext()];
+  const tracing = { name: 'tracing', ...powertools.captureLambdaHandler(tracer as Tracer, { captureResponse: false }) };
   return [tracing as MiddlewareObj<HttpEvent, HttpResult>, loggerContext()];
 }
 
