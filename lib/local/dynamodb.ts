@@ -72,8 +72,11 @@ export async function startDynamoLocal(options: { dir: string; port?: number }):
       '-port',
       String(port),
       '-sharedDb',
+      // The emulator reports usage to AWS unless told not to; the embedded default sends nothing anywhere.
+      '-disableTelemetry',
     ],
-    { stdio: 'pipe' },
+    // The emulator writes its metadata file into its working directory: the state dir, not the caller's.
+    { stdio: 'pipe', cwd: options.dir },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));

