@@ -4,15 +4,19 @@
  * cost each paid function ~160 KB; these carry only the ones called. A PublicClient has every member of
  * ChainReader, so the tests and the local chain can still hand one in.
  *
- * Three are our own, each one JSON-RPC request: a contract read (`eth_call` of a view function), a contract gas
- * estimate (`eth_estimateGas`) and a balance (`eth_getBalance`). viem's readContract, estimateContractGas and getBalance go through its general `call`
+ * Four are our own, each a plain JSON-RPC request: a contract read (`eth_call` of a view function), a contract gas
+ * estimate (`eth_estimateGas`), a balance (`eth_getBalance`) and the wait for a receipt (`eth_getTransactionReceipt`,
+ * asked at once and then every polling interval: viem's asks for the block number first and sets up a block
+ * watcher, one more request and a timer chain per settlement for a chain that has the receipt at once). viem's readContract, estimateContractGas and getBalance go through its general `call`
  * and transaction preparation (multicall batching, deployless calls with their bytecode constants, CCIP-Read, account
  * and fee filling), about 40 KB of every paid function for features these two calls never use. Their failures are
  * turned into the same errors viem's would be (getContractError: a revert carries its decoded reason).
  */
 import {
+  WaitForTransactionReceiptTimeoutError,
   createClient,
   decodeFunctionResult,
+  formatTransactionReceipt,
   encodeFunctionData,
   getContractError,
   hexToBigInt,
@@ -23,6 +27,8 @@ import {
   type Client,
   type Hex,
   type PublicClient,
+  type RpcTransactionReceipt,
+  type TransactionReceipt,
 } from 'viem';
 import {
   estimateFeesPerGas,
@@ -30,7 +36,6 @@ import {
   getContractEvents,
   getTransactionCount,
   sendRawTransaction,
-  waitForTransactionReceipt,
 } from 'viem/actions';
 
 interface ContractCall {
@@ -44,6 +49,24 @@ interface ContractCall {
 /** An account's native balance (wei) at the latest block: one `eth_getBalance` (viem's own also reaches for `call`). */
 async function getBalance(client: Client, { address }: { address: Address }): Promise<bigint> {
   return hexToBigInt((await client.request({ method: 'eth_getBalance', params: [address, 'latest'] } as never)) as Hex);
+}
+
+/**
+ * A transaction's receipt: asked for at once, then every `pollingInterval` ms until `timeout` ms have passed
+ * (viem's timeout error then, as viem's own wait throws). A failed request fails the wait, as viem's does.
+ */
+async function waitForTransactionReceipt(
+  client: Client,
+  { hash, timeout = 180_000, pollingInterval = client.pollingInterval }: { hash: Hex; timeout?: number; pollingInterval?: number },
+): Promise<TransactionReceipt> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const receipt = (await client.request({ method: 'eth_getTransactionReceipt', params: [hash] } as never)) as RpcTransactionReceipt | null;
+    if (receipt) return formatTransactionReceipt(receipt);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new WaitForTransactionReceiptTimeoutError({ hash });
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pollingInterval, left)));
+  }
 }
 
 /** A view function's result, read with one `eth_call` at the latest block. */
@@ -88,7 +111,7 @@ function readerOf(client: Client): ChainReader {
     readContract: (args) => readContract(client, args as ContractCall),
     estimateContractGas: (args) => estimateContractGas(client, args as ContractCall),
     estimateFeesPerGas: (args) => estimateFeesPerGas(client, args),
-    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args),
+    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args as { hash: Hex; timeout?: number }),
     getTransactionCount: (args) => getTransactionCount(client, args),
     getBalance: (args) => getBalance(client, args as { address: Address }),
     getBlockNumber: (args) => getBlockNumber(client, args),

@@ -63,6 +63,8 @@ const LEASE_MS = 10_000;
 /** A key's last recorded nonce is trusted over the node's pending count for this long (a lagging node), no longer
  * (a transaction that never reached a node leaves a gap, which the chain's count then fills). */
 const RECENT_NONCE_MS = 30_000;
+/** Fee estimates are shared for this long per instance (Base makes a block every 2 s). */
+const FEES_MAX_AGE_MS = 1_000;
 /** Gas balances are read at most this often per key and instance. */
 const GAS_CHECK_MS = 15_000;
 
@@ -128,6 +130,7 @@ export class SelfSettler implements PaymentSettler {
   private readonly keyWaitMs: number;
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
   private readonly gasFloorWei: bigint;
+  private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
@@ -175,7 +178,7 @@ export class SelfSettler implements PaymentSettler {
     try {
       const [gas, fees] = await Promise.all([
         this.publicClient.estimateContractGas({ ...call, account: pool[0].account.address }),
-        this.publicClient.estimateFeesPerGas({ chain: pool[0].wallet.chain }),
+        this.feesPerGas(pool[0].wallet.chain),
       ]);
       prepared = {
         type: 'eip1559',
@@ -211,6 +214,24 @@ export class SelfSettler implements PaymentSettler {
       return { ok: false, reason: `Settlement transaction ${hash} reverted`, broadcast: false };
     }
     return { ok: true, transaction: hash, network: payment.network, payer: payment.payer };
+  }
+
+  /**
+   * The fees to offer: viem's estimate (the latest base fee with its 1.2× headroom, plus the node's priority fee),
+   * read at most once per FEES_MAX_AGE_MS per instance and shared by the settlements that start meanwhile (two RPC
+   * requests each otherwise). Younger than half a Base block, so the headroom still covers the next base fee.
+   */
+  private feesPerGas(chain: Chain): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const now = Date.now();
+    if (!this.fees || now - this.fees.at > FEES_MAX_AGE_MS) {
+      const value = this.publicClient.estimateFeesPerGas({ chain });
+      this.fees = { value, at: now };
+      // A failed read is not kept: the next settlement asks again.
+      value.catch(() => {
+        if (this.fees?.value === value) this.fees = undefined;
+      });
+    }
+    return this.fees.value;
   }
 
   /** Takes the lease of a key with gas (in random order, so instances spread over the pool) and sends with it. */
