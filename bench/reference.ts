@@ -6,6 +6,7 @@
  * key. Both sides are paid by the same unmodified official client (bench/load.ts) and both settle on chain per
  * request. Prints a table per side, a ratio table (ours / reference) and the on-chain settlement count of each side.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -140,6 +141,39 @@ interface SideResult {
   settlement: Settlement;
   /** How far the chain's latest block time ran ahead of the wall clock, at the end of each measurement (s). */
   chainLead: number[];
+  /** CPU per successful paid request during each concurrent phase (ms): this process (every thread) and the JVM. */
+  phaseCpu: { node: number; jvm: number }[];
+}
+
+/** DynamoDB Local's JVM, a child of this process (the embedded runtime starts it), if there is one. */
+function childJvm(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === process.pid && stat.includes('(java)')) return Number(entry);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** CPU time used so far (ms): this process's every thread, and the JVM's (utime + stime, in clock ticks of 10 ms). */
+function cpuNow(jvm: number | undefined): { node: number; jvm: number } {
+  const { user, system } = process.cpuUsage();
+  let jvmMs = 0;
+  if (jvm !== undefined) {
+    try {
+      const stat = readFileSync(`/proc/${jvm}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      jvmMs = (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // no JVM to read
+    }
+  }
+  return { node: (user + system) / 1000, jvm: jvmMs };
 }
 
 /** Where one side is measured: `run` gives each measurement the URL to pay (and may wrap it, e.g. in a chain snapshot). */
@@ -183,8 +217,19 @@ async function measureSide(
     return measured(url, () => sequential(lanes[0], url, body, SINGLE_N, guard));
   });
   const phases: LoadResult[] = [];
+  const phaseCpu: { node: number; jvm: number }[] = [];
+  const jvm = childJvm();
   for (const phase of PHASES) {
-    phases.push(await target.run((url) => measured(url, () => concurrent(lanes.slice(0, phase.concurrency), url, body, phase.perLane, phase.budgetMs, guard))));
+    const load = await target.run((url) =>
+      measured(url, async () => {
+        const before = cpuNow(jvm);
+        const result = await concurrent(lanes.slice(0, phase.concurrency), url, body, phase.perLane, phase.budgetMs, guard);
+        const after = cpuNow(jvm);
+        phaseCpu.push({ node: (after.node - before.node) / result.ok, jvm: (after.jvm - before.jvm) / result.ok });
+        return result;
+      }),
+    );
+    phases.push(load);
   }
   const settlement = settlements.reduce((a, b) => ({
     delta: a.delta + b.delta,
@@ -194,24 +239,25 @@ async function measureSide(
     otherTransfers: a.otherTransfers + b.otherTransfers,
     wrongAmount: a.wrongAmount + b.wrongAmount,
   }));
-  return { name: target.name, expect: target.expect, single, phases, okTotal, quietMs, seconds: (performance.now() - start) / 1000, settlement, chainLead: leads };
+  return { name: target.name, expect: target.expect, single, phases, okTotal, quietMs, seconds: (performance.now() - start) / 1000, settlement, chainLead: leads, phaseCpu };
 }
 
 const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 function printSide(r: SideResult): void {
   console.log(`\n${r.name} — success = ${r.expect}`);
-  console.log('| load | paid ok / attempted | non-2xx | wall s | paid req/s | p50 ms | p99 ms |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| load | paid ok / attempted | non-2xx | wall s | paid req/s | p50 ms | p99 ms | CPU ms per paid request: this process + DynamoDB Local |');
+  console.log('|---|---|---|---|---|---|---|---|');
   const stop = (why?: string) => (why ? ` (stopped: ${why})` : '');
   console.log(
-    `| sequential (c=1) | ${r.single.ok} / ${r.single.n}${stop(r.single.stoppedBy)} | ${r.single.non2xx} | — | — | ${f(r.single.median)} (median) | ${f(r.single.p99)} |`,
+    `| sequential (c=1) | ${r.single.ok} / ${r.single.n}${stop(r.single.stoppedBy)} | ${r.single.non2xx} | — | — | ${f(r.single.median)} (median) | ${f(r.single.p99)} | — |`,
   );
-  for (const p of r.phases) {
+  r.phases.forEach((p, i) => {
+    const cpu = r.phaseCpu[i];
     console.log(
-      `| c=${p.concurrency} | ${p.ok} / ${p.attempted}${stop(p.stoppedBy)} | ${p.non2xx} | ${f(p.seconds, 2)} | ${f(p.throughput, 2)} | ${f(p.p50)} | ${f(p.p99)} |`,
+      `| c=${p.concurrency} | ${p.ok} / ${p.attempted}${stop(p.stoppedBy)} | ${p.non2xx} | ${f(p.seconds, 2)} | ${f(p.throughput, 2)} | ${f(p.p50)} | ${f(p.p99)} | ${f(cpu.node, 0)} + ${f(cpu.jvm, 0)} = ${f(cpu.node + cpu.jvm, 0)} |`,
     );
-  }
+  });
   const errors = [...r.single.errors, ...r.phases.flatMap((p) => p.errors)];
   if (errors.length) console.log(`non-2xx / errors: ${errors.join('; ')}`);
   if (errors.some((e) => e.includes('higher than the next one expected'))) {
@@ -243,6 +289,8 @@ function printRatios(ours: SideResult, ref: SideResult): void {
     row(`throughput, paid req/s (c=${p.concurrency})`, p.throughput, q.throughput, 2);
     row(`p50 ms (c=${p.concurrency})`, p.p50, q.p50);
     row(`p99 ms (c=${p.concurrency})`, p.p99, q.p99);
+    const cpu = (r: SideResult) => r.phaseCpu[i].node + r.phaseCpu[i].jvm;
+    row(`CPU ms per paid request, all parts on this machine (c=${p.concurrency})`, cpu(ours), cpu(ref), 0);
   });
 }
 
