@@ -3,10 +3,11 @@
  * a file on one machine, or Secrets Manager on AWS. Each secret is loaded once per process and kept only in
  * memory; a failed load is forgotten, so the next call tries again. Errors name the source (file path or secret
  * id) and never the value. SECRETS_MANAGER_ENDPOINT, when set, points the client at a local Secrets Manager (the
- * embedded default's, lib/local/secrets-server.ts), as DYNAMODB_ENDPOINT and S3_ENDPOINT do for theirs.
+ * embedded default's, lib/local/secrets-server.ts), as DYNAMODB_ENDPOINT and S3_ENDPOINT do for theirs. The
+ * Secrets Manager client is imported on first use: most cold starts (an unpaid probe, a poll) read no secret.
  */
 import { readFile } from 'node:fs/promises';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /** Where a secret lives. The file wins over the secret, so a local run never reaches for AWS. */
 export interface SecretSource {
@@ -55,7 +56,7 @@ async function fromFile<T>(file: string, read: SecretReader<T>, fail: (message: 
   return read.parse(text, `file ${file}`);
 }
 
-function newSecretsClient(fail: (message: string) => Error): SecretsManagerClient {
+function newSecretsClient(SecretsManagerClient: typeof import('@aws-sdk/client-secrets-manager').SecretsManagerClient, fail: (message: string) => Error): SecretsManagerClient {
   const endpoint = process.env[SECRETS_MANAGER_ENDPOINT];
   if (!endpoint) return new SecretsManagerClient({});
   if (!URL.canParse(endpoint)) throw fail(`${SECRETS_MANAGER_ENDPOINT} is not a URL`);
@@ -67,10 +68,11 @@ function newSecretsClient(fail: (message: string) => Error): SecretsManagerClien
 }
 
 async function fromSecretsManager<T>(secretId: string, read: SecretReader<T>, fail: (message: string) => Error): Promise<T> {
-  secretsClient ??= newSecretsClient(fail);
+  const sdk = await import('@aws-sdk/client-secrets-manager');
+  secretsClient ??= newSecretsClient(sdk.SecretsManagerClient, fail);
   let secret: string | undefined;
   try {
-    secret = (await secretsClient.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+    secret = (await secretsClient.send(new sdk.GetSecretValueCommand({ SecretId: secretId }))).SecretString;
   } catch (error) {
     throw fail(`Cannot read ${read.describe} secret ${secretId}: ${(error as Error).name}`);
   }

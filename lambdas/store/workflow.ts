@@ -1,21 +1,33 @@
-/** Starts a product's state machine for a job; the execution is named by the job id (idempotent by name). */
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, ExecutionAlreadyExists, ExecutionDoesNotExist } from '@aws-sdk/client-sfn';
+/**
+ * Starts a product's state machine for a job; the execution is named by the job id (idempotent by name).
+ *
+ * The Step Functions client is imported on first use, not with the function: a paid function's cold start most
+ * often serves the buyer's unpaid probe (the 402), which starts nothing, and the client costs a cold import tens of
+ * milliseconds (the bundle table of `npm run bench`).
+ */
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { ProductId } from '../products/catalog.js';
 import { workflowConfig } from '../shared/config.js';
 import { traceClient } from '../shared/tracing.js';
 
-let client: SFNClient | undefined;
-function sfn(): SFNClient {
-  if (client) return client;
-  const { sfnEndpoint } = workflowConfig();
-  client = traceClient(
-    new SFNClient(
-      sfnEndpoint
-        ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {},
-    ),
-  );
-  return client;
+type Sdk = typeof import('@aws-sdk/client-sfn');
+let loaded: Promise<{ sdk: Sdk; client: SFNClient }> | undefined;
+
+function sfn(): Promise<{ sdk: Sdk; client: SFNClient }> {
+  loaded ??= import('@aws-sdk/client-sfn').then((sdk) => {
+    const { sfnEndpoint } = workflowConfig();
+    const client = traceClient(
+      new sdk.SFNClient(
+        sfnEndpoint
+          ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : {},
+      ),
+    );
+    return { sdk, client };
+  });
+  // A failed load (a bad configuration) is not kept: the next call tries again.
+  loaded.catch(() => (loaded = undefined));
+  return loaded;
 }
 
 export type ExecutionState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE' | 'UNKNOWN';
@@ -24,9 +36,10 @@ export class WorkflowStarter {
   /** Returns 'started', or 'exists' when an execution with this job id was already started (before or elsewhere). */
   async start(jobId: string, product: ProductId): Promise<'started' | 'exists'> {
     const { stateMachineArns } = workflowConfig();
+    const { sdk, client } = await sfn();
     try {
-      await sfn().send(
-        new StartExecutionCommand({
+      await client.send(
+        new sdk.StartExecutionCommand({
           stateMachineArn: stateMachineArns[product],
           name: jobId,
           input: JSON.stringify({ jobId, product }),
@@ -34,7 +47,7 @@ export class WorkflowStarter {
       );
       return 'started';
     } catch (error) {
-      if (error instanceof ExecutionAlreadyExists) return 'exists';
+      if (error instanceof sdk.ExecutionAlreadyExists) return 'exists';
       throw error;
     }
   }
@@ -42,11 +55,12 @@ export class WorkflowStarter {
   async state(jobId: string, product: ProductId): Promise<ExecutionState> {
     const arn = workflowConfig().stateMachineArns[product];
     const executionArn = `${arn.replace(':stateMachine:', ':execution:')}:${jobId}`;
+    const { sdk, client } = await sfn();
     try {
-      const out = await sfn().send(new DescribeExecutionCommand({ executionArn }));
+      const out = await client.send(new sdk.DescribeExecutionCommand({ executionArn }));
       return (out.status as ExecutionState) ?? 'UNKNOWN';
     } catch (error) {
-      if (error instanceof ExecutionDoesNotExist) return 'UNKNOWN';
+      if (error instanceof sdk.ExecutionDoesNotExist) return 'UNKNOWN';
       throw error;
     }
   }

@@ -10,8 +10,7 @@
  * Every model failure (timeout, throttling, 5xx, denied, unreadable body, no tool use, an answer off the schema)
  * answers the engine's result, logged: a paid run never fails because of the model. Never throws.
  */
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { BedrockRuntimeClient, ConverseCommand, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { logger } from '../../shared/logger.js';
 import type { AgentDefinition } from '../registry.js';
 import { resultJsonSchema } from '../offers.js';
@@ -46,8 +45,13 @@ export function reasonedEngineId(agent: AgentDefinition, model: string): string 
   return `${agent.engine.id}+bedrock:${model}`;
 }
 
+interface Bedrock {
+  client: BedrockRuntimeClient;
+  Converse: typeof ConverseCommand;
+}
+
 export class ConverseReasoner implements AgentReasoner {
-  private readonly client: BedrockRuntimeClient;
+  private bedrock?: Promise<Bedrock>;
   private readonly agents: Set<string>;
 
   constructor(
@@ -55,14 +59,27 @@ export class ConverseReasoner implements AgentReasoner {
     private readonly now: () => number = Date.now,
   ) {
     this.agents = new Set(config.agents);
-    // HTTP/1.1 with explicit timeouts (the client's default is HTTP/2, for streams we do not use); one attempt: a
-    // retry would spend the settlement's time, and the engine's answer is always there instead.
-    this.client = new BedrockRuntimeClient({
-      region: config.region,
-      endpoint: config.endpoint,
-      maxAttempts: 1,
-      requestHandler: new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: config.timeoutMs }),
-    });
+  }
+
+  /**
+   * The Bedrock client, built on the first reasoned run: its SDK is imported then, not with the function, so a cold
+   * start that reasons about nothing (a 402, a dry run, an agent without reasoning) does not load it. HTTP/1.1 with
+   * explicit timeouts (the client's default is HTTP/2, for streams we do not use); one attempt: a retry would spend
+   * the settlement's time, and the engine's answer is always there instead.
+   */
+  private connect(): Promise<Bedrock> {
+    this.bedrock ??= Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]).then(([sdk, http]) => ({
+      client: new sdk.BedrockRuntimeClient({
+        region: this.config.region,
+        endpoint: this.config.endpoint,
+        maxAttempts: 1,
+        requestHandler: new http.NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: this.config.timeoutMs }),
+      }),
+      Converse: sdk.ConverseCommand,
+    }));
+    // A failed import is not kept: the next run tries again (this one answers the engine's result).
+    this.bedrock.catch(() => (this.bedrock = undefined));
+    return this.bedrock;
   }
 
   covers(agent: AgentDefinition): boolean {
@@ -92,8 +109,9 @@ export class ConverseReasoner implements AgentReasoner {
       const started = this.now();
       let response: ConverseCommandOutput;
       try {
-        response = await this.client.send(
-          new ConverseCommand({
+        const { client, Converse } = await this.connect();
+        response = await client.send(
+          new Converse({
             modelId: model,
             system: [{ text: systemPrompt(agent.name, family) }],
             messages: [{ role: 'user', content: [{ text: prompt }] }],
