@@ -37,14 +37,14 @@ type TracerApi = Pick<
   | 'addErrorAsMetadata'
 >;
 
-const FALSY = new Set(['0', 'n', 'no', 'f', 'false', 'off']);
-
-/** The Tracer's own rule for being on: a Lambda execution environment (not SAM local, not Amplify's mock), not switched off. */
+/**
+ * The Tracer's own rule for being on (its setTracingEnabled), read before deciding to load it: a Lambda execution
+ * environment that is not Amplify's mock, not under SAM local, and POWERTOOLS_TRACE_ENABLED not `false`.
+ */
 export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  const execution = env.AWS_EXECUTION_ENV;
-  if (!execution || execution === 'AWS_Lambda_amplify-mock') return false;
-  if (env.AWS_SAM_LOCAL && !FALSY.has(env.AWS_SAM_LOCAL.trim().toLowerCase())) return false;
-  return !FALSY.has((env.POWERTOOLS_TRACE_ENABLED ?? 'true').trim().toLowerCase());
+  const execution = env.AWS_EXECUTION_ENV ?? '';
+  if (execution === '' || execution === 'AWS_Lambda_amplify-mock' || (env.AWS_SAM_LOCAL ?? '') !== '') return false;
+  return (env.POWERTOOLS_TRACE_ENABLED ?? '').toLowerCase() !== 'false';
 }
 
 /** Tracing off: the answers a disabled Tracer gives, without loading it. */

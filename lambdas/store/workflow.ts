@@ -9,26 +9,23 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { ProductId } from '../products/catalog.js';
 import { workflowConfig } from '../shared/config.js';
 import { traceClient } from '../shared/tracing.js';
+import { lazyRetry } from '../shared/lazy.js';
 
 type Sdk = typeof import('@aws-sdk/client-sfn');
-let loaded: Promise<{ sdk: Sdk; client: SFNClient }> | undefined;
 
-function sfn(): Promise<{ sdk: Sdk; client: SFNClient }> {
-  loaded ??= import('@aws-sdk/client-sfn').then((sdk) => {
-    const { sfnEndpoint } = workflowConfig();
-    const client = traceClient(
-      new sdk.SFNClient(
-        sfnEndpoint
-          ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-          : {},
-      ),
-    );
-    return { sdk, client };
-  });
-  // A failed load (a bad configuration) is not kept: the next call tries again.
-  loaded.catch(() => (loaded = undefined));
-  return loaded;
-}
+// A failed load (a bad configuration) is not kept: the next call tries again.
+const sfn = lazyRetry(async (): Promise<{ sdk: Sdk; client: SFNClient }> => {
+  const sdk = await import('@aws-sdk/client-sfn');
+  const { sfnEndpoint } = workflowConfig();
+  const client = traceClient(
+    new sdk.SFNClient(
+      sfnEndpoint
+        ? { endpoint: sfnEndpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {},
+    ),
+  );
+  return { sdk, client };
+});
 
 export type ExecutionState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE' | 'UNKNOWN';
 

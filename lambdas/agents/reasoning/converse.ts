@@ -12,6 +12,7 @@
  */
 import type { BedrockRuntimeClient, ConverseCommand, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { logger } from '../../shared/logger.js';
+import { lazyRetry } from '../../shared/lazy.js';
 import type { AgentDefinition } from '../registry.js';
 import { resultJsonSchema } from '../offers.js';
 import type { ReasoningConfig } from './config.js';
@@ -51,7 +52,6 @@ interface Bedrock {
 }
 
 export class ConverseReasoner implements AgentReasoner {
-  private bedrock?: Promise<Bedrock>;
   private readonly agents: Set<string>;
 
   constructor(
@@ -65,10 +65,12 @@ export class ConverseReasoner implements AgentReasoner {
    * The Bedrock client, built on the first reasoned run: its SDK is imported then, not with the function, so a cold
    * start that reasons about nothing (a 402, a dry run, an agent without reasoning) does not load it. HTTP/1.1 with
    * explicit timeouts (the client's default is HTTP/2, for streams we do not use); one attempt: a retry would spend
-   * the settlement's time, and the engine's answer is always there instead.
+   * the settlement's time, and the engine's answer is always there instead. A failed import is not kept: the next
+   * run tries again (this one answers the engine's result).
    */
-  private connect(): Promise<Bedrock> {
-    this.bedrock ??= Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]).then(([sdk, http]) => ({
+  private readonly connect = lazyRetry(async (): Promise<Bedrock> => {
+    const [sdk, http] = await Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]);
+    return {
       client: new sdk.BedrockRuntimeClient({
         region: this.config.region,
         endpoint: this.config.endpoint,
@@ -76,11 +78,8 @@ export class ConverseReasoner implements AgentReasoner {
         requestHandler: new http.NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: this.config.timeoutMs }),
       }),
       Converse: sdk.ConverseCommand,
-    }));
-    // A failed import is not kept: the next run tries again (this one answers the engine's result).
-    this.bedrock.catch(() => (this.bedrock = undefined));
-    return this.bedrock;
-  }
+    };
+  });
 
   covers(agent: AgentDefinition): boolean {
     return this.agents.has(agent.slug) && CROSS_CHECKS[familyOf(agent)] !== undefined;
