@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
+import { ENV } from '../lambdas/shared/config.js';
 
 const SMALL_KIB = 150;
 const OTHER_KIB = 400;
@@ -20,24 +21,24 @@ const RUNS = 7;
 const ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine';
 const DEPLOYED_ENV: Record<string, string> = {
   AWS_REGION: 'us-east-1',
-  JOBS_TABLE: 'jobs',
-  PAYMENTS_TABLE: 'payments',
-  IDEMPOTENCY_TABLE: 'idempotency',
-  RATE_LIMIT_TABLE: 'rate-limits',
-  RUNS_TABLE: 'runs',
-  SETTLER_LEASES_TABLE: 'settler-leases',
-  USDC_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  PAY_TO_ADDRESS: '0x2222222222222222222222222222222222222222',
-  RPC_URL: 'https://mainnet.base.org',
-  CHAIN_ID: '8453',
-  SETTLER_KEY_SECRET_ID: 'paycall/settler-keys',
-  ASSETS_BUCKET: 'assets',
-  ASSETS_PUBLIC_URL: 'https://assets.example.com',
-  PUBLIC_BASE_URL: 'https://api.example.com',
-  AGENTS_PUBLIC_BASE_URL: 'https://agents.example.com',
-  MUSIC_STATE_MACHINE_ARN: `${ARN}:music`,
-  VIDEO_STATE_MACHINE_ARN: `${ARN}:video`,
-  IMAGE_STATE_MACHINE_ARN: `${ARN}:image`,
+  [ENV.jobsTable]: 'jobs',
+  [ENV.paymentsTable]: 'payments',
+  [ENV.idempotencyTable]: 'idempotency',
+  [ENV.rateLimitTable]: 'rate-limits',
+  [ENV.runsTable]: 'runs',
+  [ENV.settlerLeasesTable]: 'settler-leases',
+  [ENV.usdcAddress]: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  [ENV.payTo]: '0x2222222222222222222222222222222222222222',
+  [ENV.rpcUrl]: 'https://mainnet.base.org',
+  [ENV.chainId]: '8453',
+  [ENV.settlerKeySecretId]: 'paycall/settler-keys',
+  [ENV.assetsBucket]: 'assets',
+  [ENV.assetsPublicUrl]: 'https://assets.example.com',
+  [ENV.publicBaseUrl]: 'https://api.example.com',
+  [ENV.agentsPublicBaseUrl]: 'https://agents.example.com',
+  [ENV.musicStateMachineArn]: `${ARN}:music`,
+  [ENV.videoStateMachineArn]: `${ARN}:video`,
+  [ENV.imageStateMachineArn]: `${ARN}:image`,
 };
 
 /**

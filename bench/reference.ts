@@ -6,7 +6,9 @@
  * key. Both sides are paid by the same unmodified official client (bench/load.ts) and both settle on chain per
  * request. Prints a table per side, a ratio table (ours / reference) and the on-chain settlement count of each side.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -19,7 +21,7 @@ import { ExactEvmScheme as ExactEvmFacilitatorScheme } from '@x402/evm/exact/fac
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { createWalletClient, defineChain, http, nonceManager, numberToHex, publicActions, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { EmbeddedRuntime } from '../lib/local/runtime.js';
+import { startEmbedded, type EmbeddedRuntime } from '../lib/local/runtime.js';
 import {
   SourceAddresses,
   concurrent,
@@ -145,21 +147,6 @@ interface SideResult {
   phaseCpu: { node: number; jvm: number }[];
 }
 
-/** DynamoDB Local's JVM, a child of this process (the embedded runtime starts it), if there is one. */
-function childJvm(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === process.pid && stat.includes('(java)')) return Number(entry);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return undefined;
-}
-
 /** CPU time used so far (ms): this process's every thread, and the JVM's (utime + stime, in clock ticks of 10 ms). */
 function cpuNow(jvm: number | undefined): { node: number; jvm: number } {
   const { user, system } = process.cpuUsage();
@@ -193,6 +180,7 @@ async function measureSide(
   ledger: ReturnType<typeof settlementLedger>,
   chainLead: () => Promise<number>,
   guard: Guard,
+  jvm: number | undefined,
 ): Promise<SideResult> {
   const body = target.body ?? JSON.stringify({ prompt: 'benchmark lighthouse at dusk' });
   const lanes = buyers.map((b, i) => payingFetch(b, addresses.fetchFor(i)));
@@ -218,7 +206,6 @@ async function measureSide(
   });
   const phases: LoadResult[] = [];
   const phaseCpu: { node: number; jvm: number }[] = [];
-  const jvm = childJvm();
   for (const phase of PHASES) {
     const load = await target.run((url) =>
       measured(url, async () => {
@@ -350,8 +337,8 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     await quiesce(QUIET_MS);
     const leadAtStart = await chainLead();
     // The reference runs first so our background render jobs cannot slow it down.
-    const ref = await measureSide(reference, refBuyers, refAddresses, ledger, chainLead, guard);
-    const our = await measureSide(ours, ourBuyers, ourAddresses, ledger, chainLead, guard);
+    const ref = await measureSide(reference, refBuyers, refAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
+    const our = await measureSide(ours, ourBuyers, ourAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
     // The same paid path without a render behind it: an agent run settles in the request and answers its result, as
     // the reference answers its JSON (the engine's own time is a fraction of a millisecond: see the agent table).
     const agentRun: Target = {
@@ -361,7 +348,7 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
       price: 60_000n,
       run: (measure) => measure(`${String(info.agentsUrl)}/api/agents/bank-rec-discrepancy-finder-bw0tt/run`),
     };
-    const run = await measureSide(agentRun, runBuyers, runAddresses, ledger, chainLead, guard);
+    const run = await measureSide(agentRun, runBuyers, runAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
     console.log(
       `\nPaid path side by side: ours (embedded runtime, POST ${info.baseUrl}/agent/image, self-settled, 202) vs the reference ` +
         `(Express + @x402/express, in-process @x402/core facilitator with @x402/evm exact and a viem wallet, e.g. POST ${referenceUrl}/agent/image, $0.15, 200).`,
@@ -384,5 +371,29 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     await refAddresses.close();
     await ourAddresses.close();
     await runAddresses.close();
+  }
+}
+
+/** An embedded runtime of its own for a bench run (free ports, a fresh state dir, quiet); `close` removes it all. */
+export async function benchRuntime(): Promise<{ runtime: EmbeddedRuntime; close(): Promise<void> }> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
+  const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {} });
+  return {
+    runtime,
+    close: async () => {
+      await runtime.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** compareWithReference, its failure printed rather than thrown: false when it failed (the bench exits 1). */
+export async function compareWithReferenceReported(runtime: EmbeddedRuntime): Promise<boolean> {
+  try {
+    await compareWithReference(runtime);
+    return true;
+  } catch (error) {
+    console.error('side-by-side comparison failed:', error);
+    return false;
   }
 }

@@ -6,15 +6,14 @@
  * with the official x402 reference (bench/reference.ts): latency, throughput at c=4 and c=16, ours/reference ratios
  * and the on-chain settlement count of each. Prints figures; asserts nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
-import { startEmbedded, PROJECT_ROOT } from '../lib/local/runtime.js';
+import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
-import { compareWithReference } from './reference.js';
+import { benchRuntime, compareWithReferenceReported } from './reference.js';
 import { quiesce } from './load.js';
 import { eventMaker, paymentSigner } from './events.js';
 import { agentStudioBench } from './agents.js';
@@ -23,8 +22,7 @@ import { benchProviders } from './providers.js';
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
 const N = Number(process.env.BENCH_N ?? 60);
-const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
-const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {} });
+const { runtime, close } = await benchRuntime();
 const host = new URL(runtime.info.baseUrl).host;
 
 const load = async (entry: string) => (await import(pathToFileURL(join(PROJECT_ROOT, entry)).href)).handler as Handler;
@@ -89,13 +87,7 @@ await quiesce(20_000);
 await bundleReport();
 
 // Our paid path over HTTP next to the official @x402/express + @x402/core facilitator, on the same chain.
-let exitCode = 0;
-try {
-  await compareWithReference(runtime);
-} catch (error) {
-  console.error('side-by-side comparison failed:', error);
-  exitCode = 1;
-}
+let exitCode = (await compareWithReferenceReported(runtime)) ? 0 : 1;
 
 // The render adapters against their wire-level fakes (task-side overhead and bytes through memory per asset).
 try {
@@ -106,6 +98,5 @@ try {
   exitCode = 1;
 }
 
-await runtime.stop();
-rmSync(stateDir, { recursive: true, force: true });
+await close();
 process.exit(exitCode);

@@ -75,6 +75,8 @@ const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 export interface EmbeddedRuntime {
   info: RuntimeInfo;
   chain: LocalChain;
+  /** DynamoDB Local's JVM process (the bench reads its CPU time). */
+  dynamodbPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -237,7 +239,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
     renameSync(`${runtimeFile}.tmp`, runtimeFile);
-    return { info, chain, stop: stopAll };
+    return { info, chain, dynamodbPid: dynamo.pid, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
