@@ -11,6 +11,9 @@
  * and transaction preparation (multicall batching, deployless calls with their bytecode constants, CCIP-Read, account
  * and fee filling), about 40 KB of every paid function for features these two calls never use. Their failures are
  * turned into the same errors viem's would be (getContractError: a revert carries its decoded reason).
+ *
+ * Both clients send through viem's HTTP transport with `rpcFetch` (./rpc-fetch.ts) as its fetch: `node:http` with a
+ * keep-alive agent instead of undici's fetch, the same requests and the same errors for less CPU per request.
  */
 import {
   WaitForTransactionReceiptTimeoutError,
@@ -37,6 +40,7 @@ import {
   getTransactionCount,
   sendRawTransaction,
 } from 'viem/actions';
+import { rpcFetch } from './rpc-fetch.js';
 
 interface ContractCall {
   address: Address;
@@ -126,7 +130,7 @@ const readers = new Map<string, ChainReader>();
 export function publicClientFor(rpcUrl: string): ChainReader {
   let reader = readers.get(rpcUrl);
   if (!reader) {
-    reader = readerOf(createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 10_000 }), pollingInterval: 250 }));
+    reader = readerOf(createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 10_000, fetchFn: rpcFetch as never }), pollingInterval: 250 }));
     readers.set(rpcUrl, reader);
   }
   return reader;
@@ -139,6 +143,6 @@ export interface ChainSender {
 }
 
 export function senderFor(chain: Chain, rpcUrl: string): ChainSender {
-  const client = createClient({ chain, transport: http(rpcUrl, { retryCount: 0, timeout: 15_000 }) });
+  const client = createClient({ chain, transport: http(rpcUrl, { retryCount: 0, timeout: 15_000, fetchFn: rpcFetch as never }) });
   return { chain, sendRawTransaction: (args) => sendRawTransaction(client, args) };
 }

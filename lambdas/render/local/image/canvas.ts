@@ -74,17 +74,27 @@ export class Canvas {
     for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) this.blend(x, y, colour, alpha);
   }
 
-  /** Fills every column from its ridge line down, darkening towards the bottom for depth. */
+  /**
+   * Fills every column from its ridge line down, darkening towards the bottom for depth. Walked row by row (each
+   * pixel's value depends only on its own column's top), so memory is read in order rather than a row apart.
+   */
   ridge(heights: Float32Array, colour: Rgb, shade: number): void {
     const { width, height, data } = this;
+    const tops = new Int32Array(width);
+    let first = height;
     for (let x = 0; x < width; x++) {
-      const top = Math.max(0, Math.floor(heights[x]));
-      for (let y = top; y < height; y++) {
+      tops[x] = Math.max(0, Math.floor(heights[x]));
+      if (tops[x] < first) first = tops[x];
+    }
+    const [r, g, b] = colour;
+    for (let y = first; y < height; y++) {
+      for (let x = 0, i = y * width * 3; x < width; x++, i += 3) {
+        const top = tops[x];
+        if (y < top) continue;
         const k = 1 - (shade * (y - top)) / height;
-        const i = (y * width + x) * 3;
-        data[i] = colour[0] * k;
-        data[i + 1] = colour[1] * k;
-        data[i + 2] = colour[2] * k;
+        data[i] = r * k;
+        data[i + 1] = g * k;
+        data[i + 2] = b * k;
       }
     }
   }
