@@ -32,6 +32,18 @@ import { gasMetric } from './gas-metric.js';
  * verification was slow; a transfer not confirmed by then takes the 202-and-reconcile path, which is safe.
  */
 const MIN_RECEIPT_WAIT_MS = 1_000;
+
+/**
+ * Gas above the estimate, so a transfer estimated against one state still lands in the next. The estimate is what
+ * the call used at the time, and another transaction can make the same call dearer before this one is mined: most
+ * of all a pay-to balance emptied in between (a refund paid from it) turns the credit into a write to a zero slot,
+ * 17,100 gas more (EIP-2200/2929). Without headroom that transfer runs out of gas and reverts, and the buyer is
+ * refused. A limit costs nothing unused: the sender pays for the gas used.
+ */
+export function gasLimitFor(estimate: bigint): bigint {
+  const headroom = estimate / 5n;
+  return estimate + (headroom > 25_000n ? headroom : 25_000n);
+}
 import { usdcAbi } from './usdc-abi.js';
 import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
@@ -185,7 +197,7 @@ export class SelfSettler implements PaymentSettler {
         chainId: this.config.chainId,
         to: payment.asset,
         data: encodeFunctionData(call),
-        gas,
+        gas: gasLimitFor(gas),
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       };

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPublicClient, createWalletClient, domainSeparator, http, parseAbi, parseEventLogs, type Address } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, createWalletClient, domainSeparator, http, numberToHex, parseAbi, parseEventLogs, type Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FundError, formatUsdc, fundFromState, parseUsdcAmount } from '../../bin/fund.js';
 import { BASE_USDC_ADDRESS, localChainDefinition, startLocalChain, type LocalChain } from '../../lib/local/chain.js';
@@ -197,6 +197,41 @@ describe('Local chain: verify and self-settle an x402 payment', () => {
       functionName: 'authorizationState',
       args: [buyer.address, payment.payload.payload.authorization.nonce as `0x${string}`],
     })).toBe(true);
+  });
+
+  it('lands a transfer whose pay-to balance was emptied between the gas estimate and the send (gas headroom)', async () => {
+    // A fresh pay-to holding 1 base unit when the gas is estimated, and nothing when the transfer is mined: the
+    // credit becomes a write to a zero slot (17,100 gas dearer), as when a refund empties the pay-to meanwhile.
+    const payTo = privateKeyToAccount(generatePrivateKey());
+    await chain.fund(payTo.address, 1n);
+    await chain.provider.request({ method: 'hardhat_setBalance', params: [payTo.address, numberToHex(10n ** 18n)] });
+    const fresh = requirementFor({ asset: chain.usdcAddress, payTo: payTo.address });
+    const checked = await verifier.verify(await signedPayment(privateKeyToAccount(chain.buyers[1].privateKey), fresh), fresh);
+    if (!checked.ok) throw new Error(checked.reason);
+    const payToWallet = createWalletClient({ account: payTo, chain: localChainDefinition(chain.rpcUrl), transport: http(chain.rpcUrl, { retryCount: 0 }) });
+    const estimates: bigint[] = [];
+    const emptying = new SelfSettler({
+      config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl, settlerKeyFile: chain.settlerKeyFile },
+      leases: memoryLeases(),
+      publicClient: {
+        ...reader,
+        estimateContractGas: async (args: Parameters<typeof reader.estimateContractGas>[0]) => {
+          const gas = await reader.estimateContractGas(args);
+          estimates.push(gas);
+          const hash = await payToWallet.writeContract({ address: chain.usdcAddress, abi: parseAbi(['function transfer(address,uint256) returns (bool)']), functionName: 'transfer', args: [chain.payTo, 1n] });
+          expect((await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe('success');
+          return gas;
+        },
+      } as never,
+    });
+    expect(await balance(payTo.address)).toBe(1n);
+    const result = await emptying.settle(checked.payment);
+    if (!result.ok) throw new Error(result.reason);
+    expect(await balance(payTo.address)).toBe(500_000n);
+    const receipt = await reader.getTransactionReceipt({ hash: result.transaction });
+    // It needed more than the estimate, and got it.
+    expect(receipt.gasUsed).toBeGreaterThan(estimates[0]);
+    expect(receipt.status).toBe('success');
   });
 
   it('also accepts the bytes-signature overload of transferWithAuthorization', async () => {
