@@ -8,6 +8,12 @@
  * answers: `ok`, `status`, `statusText`, `headers.get()` and `text()` (no `body`, so viem reads `text()` and applies
  * its size bound to it), and it aborts through `init.signal` on its time-out.
  *
+ * Kept-alive connections: an idle one is closed by this side after 4 s (earlier still when the server announces a
+ * shorter Keep-Alive time-out), and a request that meets a reused connection the server closed in the meantime
+ * (ECONNRESET, EPIPE before any answer) is sent once more on a new connection, as Node's documentation advises for
+ * `request.reusedSocket`. Sending a JSON-RPC request twice is harmless for every call the payment code makes: reads,
+ * and `eth_sendRawTransaction` of one signed transaction, which can land only once.
+ *
  * What it does not do, because no chain request of ours needs it: redirects, compression (it asks for none),
  * proxies (Lambda has none; the global fetch ignores HTTP_PROXY too), request bodies other than a string.
  */
@@ -17,10 +23,16 @@ import https from 'node:https';
 /** Bounded like viem's default response size limit (10 MiB), so a runaway answer cannot fill the instance. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** An idle kept-alive connection is closed after this long (load balancers in front of RPC providers drop them). */
+const IDLE_MS = 4_000;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
 };
+
+/** A reused connection the server had already closed: nothing was answered, so the request may go again. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** The part of a fetch Response viem's HTTP transport reads. */
 export interface RpcResponse {
@@ -39,14 +51,26 @@ export interface RpcRequestInit {
   signal?: AbortSignal | null;
 }
 
-export function rpcFetch(input: string | URL, init: RpcRequestInit = {}): Promise<RpcResponse> {
+export async function rpcFetch(input: string | URL, init: RpcRequestInit = {}): Promise<RpcResponse> {
   const url = typeof input === 'string' ? new URL(input) : input;
   const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-  if (!client) return Promise.reject(new TypeError(`Unsupported RPC URL protocol ${url.protocol}`));
+  if (!client) throw new TypeError(`Unsupported RPC URL protocol ${url.protocol}`);
   const body = typeof init.body === 'string' ? init.body : init.body === undefined ? undefined : String(init.body);
   const signal = init.signal ?? undefined;
+  try {
+    return await send(client, url, body, init, signal);
+  } catch (error) {
+    if (!(error instanceof StaleConnectionError)) throw error;
+    return send(client, url, body, init, signal);
+  }
+}
+
+class StaleConnectionError extends Error {}
+
+function send(client: typeof http | typeof https, url: URL, body: string | undefined, init: RpcRequestInit, signal: AbortSignal | undefined): Promise<RpcResponse> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<RpcResponse>((resolve, reject) => {
+    let answered = false;
     const headers: Record<string, string | number> = { ...(init.headers ?? {}) };
     if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
     const request = client.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] });
@@ -55,9 +79,13 @@ export function rpcFetch(input: string | URL, init: RpcRequestInit = {}): Promis
     const done = () => signal?.removeEventListener('abort', onAbort);
     request.on('error', (error) => {
       done();
-      reject(error);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (request.reusedSocket && !answered && !signal?.aborted && code !== undefined && STALE_CONNECTION.has(code)) {
+        reject(new StaleConnectionError(error.message, { cause: error }));
+      } else reject(error);
     });
     request.on('response', (response) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {

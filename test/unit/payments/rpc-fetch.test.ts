@@ -65,6 +65,47 @@ describe('rpcFetch', () => {
     expect(sockets.size).toBe(1);
   });
 
+  it('sends again, on a new connection, a request that met a kept-alive connection the server had closed', async () => {
+    sockets.clear();
+    let requests = 0;
+    reply = (req, _body, res) => {
+      requests++;
+      // The second request arrives on the reused connection, which the server drops unanswered.
+      if (requests === 2) return void req.socket.destroy();
+      json(res, 200, { jsonrpc: '2.0', id: 1, result: requests });
+    };
+    expect(JSON.parse(await (await rpcFetch(url, { method: 'POST', body: '{}' })).text()).result).toBe(1);
+    expect(JSON.parse(await (await rpcFetch(url, { method: 'POST', body: '{}' })).text()).result).toBe(3);
+    expect([requests, sockets.size]).toEqual([3, 2]);
+  });
+
+  it('does not send again when a new connection is dropped, nor after an answer began', async () => {
+    let requests = 0;
+    const fresh = http.createServer((req) => {
+      requests++;
+      req.socket.destroy();
+    });
+    await new Promise<void>((resolve) => fresh.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (fresh.address() as AddressInfo).port;
+      await expect(rpcFetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(requests).toBe(1);
+    } finally {
+      await new Promise((resolve) => fresh.close(resolve));
+    }
+    requests = 0;
+    reply = (_req, _body, res) => {
+      requests++;
+      if (requests === 1) return json(res, 200, { result: 1 });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '50' });
+      res.write('{"res');
+      setTimeout(() => res.socket?.destroy(), 10);
+    };
+    await (await rpcFetch(url, { method: 'POST', body: '{}' })).text();
+    await expect(rpcFetch(url, { method: 'POST', body: '{}' })).rejects.toThrow();
+    expect(requests).toBe(2);
+  });
+
   it('answers a non-2xx status as not ok, with its body', async () => {
     reply = (_req, _body, res) => res.writeHead(503, 'Service Unavailable', { 'content-type': 'text/plain' }).end('overloaded');
     const response = await rpcFetch(url, { method: 'POST', body: '{}' });
