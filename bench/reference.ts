@@ -143,24 +143,49 @@ interface SideResult {
   settlement: Settlement;
   /** How far the chain's latest block time ran ahead of the wall clock, at the end of each measurement (s). */
   chainLead: number[];
-  /** CPU per successful paid request during each concurrent phase (ms): this process (every thread) and the JVM. */
-  phaseCpu: { node: number; jvm: number }[];
+  /** CPU per successful paid request during each concurrent phase (ms): see CpuSample. */
+  phaseCpu: CpuSample[];
 }
 
-/** CPU time used so far (ms): this process's every thread, and the JVM's (utime + stime, in clock ticks of 10 ms). */
-function cpuNow(jvm: number | undefined): { node: number; jvm: number } {
-  const { user, system } = process.cpuUsage();
-  let jvmMs = 0;
-  if (jvm !== undefined) {
-    try {
-      const stat = readFileSync(`/proc/${jvm}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      jvmMs = (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      // no JVM to read
-    }
+/**
+ * CPU time (ms): this process's every thread (`node`), of which the function instances' threads (`functions`), and
+ * DynamoDB Local's JVM. What is neither is the rest of this process: the buyers' client, the local chain and its
+ * JSON-RPC server, the gateway, the local AWS endpoints and the Step Functions runner. /proc counts in clock ticks of
+ * 10 ms; a function instance that ends during a phase takes its count with it.
+ */
+interface CpuSample {
+  node: number;
+  functions: number;
+  jvm: number;
+}
+
+/** utime + stime of a /proc stat file, in ms; 0 when it cannot be read (not Linux, or gone). */
+function procCpuMs(statFile: string): number {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
   }
-  return { node: (user + system) / 1000, jvm: jvmMs };
+}
+
+type CpuReading = { node: number; jvm: number; threads: Map<number, number> };
+
+/** Reads the CPU of every part; each function thread on its own, so a delta counts the threads alive at its end. */
+function cpuSampler(runtime: EmbeddedRuntime): () => CpuReading {
+  return () => {
+    const { user, system } = process.cpuUsage();
+    const threads = new Map(runtime.functionThreadIds().map((tid) => [tid, procCpuMs(`/proc/self/task/${tid}/stat`)]));
+    const jvm = runtime.dynamodbPid === undefined ? 0 : procCpuMs(`/proc/${runtime.dynamodbPid}/stat`);
+    return { node: (user + system) / 1000, jvm, threads };
+  };
+}
+
+function cpuBetween(before: CpuReading, after: CpuReading, per: number): CpuSample {
+  let functions = 0;
+  for (const [tid, ms] of after.threads) functions += ms - (before.threads.get(tid) ?? 0);
+  return { node: (after.node - before.node) / per, functions: functions / per, jvm: (after.jvm - before.jvm) / per };
 }
 
 /** Where one side is measured: `run` gives each measurement the URL to pay (and may wrap it, e.g. in a chain snapshot). */
@@ -180,7 +205,7 @@ async function measureSide(
   ledger: ReturnType<typeof settlementLedger>,
   chainLead: () => Promise<number>,
   guard: Guard,
-  jvm: number | undefined,
+  cpuNow: () => CpuReading,
 ): Promise<SideResult> {
   const body = target.body ?? JSON.stringify({ prompt: 'benchmark lighthouse at dusk' });
   const lanes = buyers.map((b, i) => payingFetch(b, addresses.fetchFor(i)));
@@ -205,14 +230,13 @@ async function measureSide(
     return measured(url, () => sequential(lanes[0], url, body, SINGLE_N, guard));
   });
   const phases: LoadResult[] = [];
-  const phaseCpu: { node: number; jvm: number }[] = [];
+  const phaseCpu: CpuSample[] = [];
   for (const phase of PHASES) {
     const load = await target.run((url) =>
       measured(url, async () => {
-        const before = cpuNow(jvm);
+        const before = cpuNow();
         const result = await concurrent(lanes.slice(0, phase.concurrency), url, body, phase.perLane, phase.budgetMs, guard);
-        const after = cpuNow(jvm);
-        phaseCpu.push({ node: (after.node - before.node) / result.ok, jvm: (after.jvm - before.jvm) / result.ok });
+        phaseCpu.push(cpuBetween(before, cpuNow(), result.ok));
         return result;
       }),
     );
@@ -233,7 +257,7 @@ const f = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 function printSide(r: SideResult): void {
   console.log(`\n${r.name} — success = ${r.expect}`);
-  console.log('| load | paid ok / attempted | non-2xx | wall s | paid req/s | p50 ms | p99 ms | CPU ms per paid request: this process + DynamoDB Local |');
+  console.log('| load | paid ok / attempted | non-2xx | wall s | paid req/s | p50 ms | p99 ms | CPU ms per paid request: functions + rest of this process + DynamoDB Local = all |');
   console.log('|---|---|---|---|---|---|---|---|');
   const stop = (why?: string) => (why ? ` (stopped: ${why})` : '');
   console.log(
@@ -242,7 +266,7 @@ function printSide(r: SideResult): void {
   r.phases.forEach((p, i) => {
     const cpu = r.phaseCpu[i];
     console.log(
-      `| c=${p.concurrency} | ${p.ok} / ${p.attempted}${stop(p.stoppedBy)} | ${p.non2xx} | ${f(p.seconds, 2)} | ${f(p.throughput, 2)} | ${f(p.p50)} | ${f(p.p99)} | ${f(cpu.node, 0)} + ${f(cpu.jvm, 0)} = ${f(cpu.node + cpu.jvm, 0)} |`,
+      `| c=${p.concurrency} | ${p.ok} / ${p.attempted}${stop(p.stoppedBy)} | ${p.non2xx} | ${f(p.seconds, 2)} | ${f(p.throughput, 2)} | ${f(p.p50)} | ${f(p.p99)} | ${f(cpu.functions, 0)} + ${f(cpu.node - cpu.functions, 0)} + ${f(cpu.jvm, 0)} = ${f(cpu.node + cpu.jvm, 0)} |`,
     );
   });
   const errors = [...r.single.errors, ...r.phases.flatMap((p) => p.errors)];
@@ -296,6 +320,7 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     return Number(BigInt(block.timestamp)) - Date.now() / 1000;
   };
   const guard = chainClockGuard(chainLead, MAX_CHAIN_LEAD_S);
+  const cpu = cpuSampler(runtime);
 
   const sectionStart = performance.now();
   const refAddresses = new SourceAddresses(11);
@@ -337,8 +362,8 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     await quiesce(QUIET_MS);
     const leadAtStart = await chainLead();
     // The reference runs first so our background render jobs cannot slow it down.
-    const ref = await measureSide(reference, refBuyers, refAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
-    const our = await measureSide(ours, ourBuyers, ourAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
+    const ref = await measureSide(reference, refBuyers, refAddresses, ledger, chainLead, guard, cpu);
+    const our = await measureSide(ours, ourBuyers, ourAddresses, ledger, chainLead, guard, cpu);
     // The same paid path without a render behind it: an agent run settles in the request and answers its result, as
     // the reference answers its JSON (the engine's own time is a fraction of a millisecond: see the agent table).
     const agentRun: Target = {
@@ -348,7 +373,7 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
       price: 60_000n,
       run: (measure) => measure(`${String(info.agentsUrl)}/api/agents/bank-rec-discrepancy-finder-bw0tt/run`),
     };
-    const run = await measureSide(agentRun, runBuyers, runAddresses, ledger, chainLead, guard, runtime.dynamodbPid);
+    const run = await measureSide(agentRun, runBuyers, runAddresses, ledger, chainLead, guard, cpu);
     console.log(
       `\nPaid path side by side: ours (embedded runtime, POST ${info.baseUrl}/agent/image, self-settled, 202) vs the reference ` +
         `(Express + @x402/express, in-process @x402/core facilitator with @x402/evm exact and a viem wallet, e.g. POST ${referenceUrl}/agent/image, $0.15, 200).`,

@@ -77,6 +77,8 @@ export interface EmbeddedRuntime {
   chain: LocalChain;
   /** DynamoDB Local's JVM process (the bench reads its CPU time). */
   dynamodbPid: number | undefined;
+  /** The OS thread ids of the function instances running now (the bench splits this process's CPU time by them). */
+  functionThreadIds(): number[];
   stop(): Promise<void>;
 }
 
@@ -239,7 +241,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
     renameSync(`${runtimeFile}.tmp`, runtimeFile);
-    return { info, chain, dynamodbPid: dynamo.pid, stop: stopAll };
+    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

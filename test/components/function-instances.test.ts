@@ -3,6 +3,7 @@
  * instance, one invocation per instance at a time, a busy function spreads over new instances up to its limit, the
  * timeout ends the instance, errors keep their names, and each instance enforces its own policy.
  */
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FunctionInstances } from '../../lib/local/functions/instances.js';
 import { PROJECT_ROOT } from '../../lib/local/runtime.js';
@@ -48,6 +49,11 @@ describe('Functions run as instances', () => {
     expect(p.started).toBe(4);
     // Separate module state: every instance counted only its own invocations.
     expect(results.reduce((n, r) => Math.max(n, r.invocations), 0)).toBeLessThanOrEqual(2);
+    // Each instance is its own OS thread of this process (the bench reads their CPU time by these ids).
+    const tids = p.threadIds();
+    expect(new Set(tids).size).toBe(4);
+    for (const tid of tids) expect(existsSync(`/proc/self/task/${tid}/stat`)).toBe(true);
+    expect(tids).not.toContain(process.pid);
   });
 
   it('ends an instance that runs past its timeout (Sandbox.Timedout) and starts a fresh one for the next call', async () => {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { PolicyStatement } from '../iam/policy.js';
 import { functionEnvironment } from './environment.js';
-import type { InvocationMessage, ResultMessage, WorkerData } from './worker.js';
+import type { InvocationMessage, ReadyMessage, ResultMessage, WorkerData } from './worker.js';
 
 export interface FunctionSpec {
   id: string;
@@ -33,6 +33,8 @@ export class InvocationError extends Error {
 interface Instance {
   worker: Worker;
   ready: Promise<void>;
+  /** The instance's OS thread id, once it is ready (Linux only). */
+  tid?: number;
   busy: boolean;
   pending?: { id: number; resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 }
@@ -70,6 +72,11 @@ export class FunctionInstances {
       instance.pending = { id, resolve, reject, timer };
       instance.worker.postMessage(message);
     }).finally(() => this.release(instance));
+  }
+
+  /** The OS thread ids of the instances running now (the bench reads their CPU time). */
+  threadIds(): number[] {
+    return this.instances.flatMap((i) => (i.tid === undefined ? [] : [i.tid]));
   }
 
   async stop(): Promise<void> {
@@ -128,8 +135,11 @@ export class FunctionInstances {
     let failReady!: (error: Error) => void;
     const instance: Instance = { worker, busy: false, ready: new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))) };
     instance.ready.catch(() => undefined);
-    worker.on('message', (message: ResultMessage | { ready: true }) => {
-      if ('ready' in message) return markReady();
+    worker.on('message', (message: ResultMessage | ReadyMessage) => {
+      if ('ready' in message) {
+        instance.tid = message.tid;
+        return markReady();
+      }
       const pending = instance.pending;
       if (!pending || pending.id !== message.id) return;
       clearTimeout(pending.timer);

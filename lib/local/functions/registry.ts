@@ -40,6 +40,11 @@ export class LocalFunctions {
     return Object.fromEntries([...this.byId].map(([id, f]) => [id, f.started]));
   }
 
+  /** The OS thread ids of every function's running instances. */
+  threadIds(): number[] {
+    return [...this.byId.values()].flatMap((f) => f.threadIds());
+  }
+
   async stop(): Promise<void> {
     await Promise.all([...this.byId.values()].map((f) => f.stop()));
   }

@@ -2,6 +2,7 @@
  * One instance of one function, as Lambda runs it: its own module state (clients, caches, configuration), one
  * invocation at a time, its AWS calls checked against its own policy. Started by lib/local/functions/instances.ts.
  */
+import { readlinkSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -18,6 +19,7 @@ export interface WorkerData {
 }
 
 export type InvocationMessage = { id: number; payload: unknown; requestId: string; deadline: number };
+export type ReadyMessage = { ready: true; tid?: number };
 export type ResultMessage =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { name: string; message: string; stack?: string } };
@@ -43,4 +45,14 @@ parentPort!.on('message', (message: InvocationMessage) => {
     },
   );
 });
-parentPort!.postMessage({ ready: true });
+/** This instance's OS thread id (Linux: /proc/thread-self → <pid>/task/<tid>), for the bench's CPU split; else absent. */
+function osThreadId(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+parentPort!.postMessage({ ready: true, tid: osThreadId() } satisfies ReadyMessage);
