@@ -124,13 +124,18 @@ function readerOf(client: Client): ChainReader {
   return reader as unknown as ChainReader;
 }
 
+/** viem's HTTP transport over rpcFetch: no retries (a failed send must not go twice unseen), `timeoutMs` per request. */
+function transportFor(rpcUrl: string, timeoutMs: number) {
+  return http(rpcUrl, { retryCount: 0, timeout: timeoutMs, fetchFn: rpcFetch as never });
+}
+
 const readers = new Map<string, ChainReader>();
 
 /** One reader per RPC URL for the life of the process (warm Lambda invocations reuse it). */
 export function publicClientFor(rpcUrl: string): ChainReader {
   let reader = readers.get(rpcUrl);
   if (!reader) {
-    reader = readerOf(createClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 10_000, fetchFn: rpcFetch as never }), pollingInterval: 250 }));
+    reader = readerOf(createClient({ transport: transportFor(rpcUrl, 10_000), pollingInterval: 250 }));
     readers.set(rpcUrl, reader);
   }
   return reader;
@@ -143,6 +148,6 @@ export interface ChainSender {
 }
 
 export function senderFor(chain: Chain, rpcUrl: string): ChainSender {
-  const client = createClient({ chain, transport: http(rpcUrl, { retryCount: 0, timeout: 15_000, fetchFn: rpcFetch as never }) });
+  const client = createClient({ chain, transport: transportFor(rpcUrl, 15_000) });
   return { chain, sendRawTransaction: (args) => sendRawTransaction(client, args) };
 }

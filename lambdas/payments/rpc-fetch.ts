@@ -26,10 +26,12 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** An idle kept-alive connection is closed after this long (load balancers in front of RPC providers drop them). */
 const IDLE_MS = 4_000;
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }),
+/** Each protocol's module and its kept-alive connections. */
+const transports = {
+  'http:': { client: http, agent: new http.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }) },
+  'https:': { client: https, agent: new https.Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_MS }) },
 };
+type Transport = (typeof transports)['http:'] | (typeof transports)['https:'];
 
 /** A reused connection the server had already closed: nothing was answered, so the request may go again. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
@@ -53,27 +55,27 @@ export interface RpcRequestInit {
 
 export async function rpcFetch(input: string | URL, init: RpcRequestInit = {}): Promise<RpcResponse> {
   const url = typeof input === 'string' ? new URL(input) : input;
-  const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : undefined;
-  if (!client) throw new TypeError(`Unsupported RPC URL protocol ${url.protocol}`);
+  const transport: Transport | undefined = transports[url.protocol as keyof typeof transports];
+  if (!transport) throw new TypeError(`Unsupported RPC URL protocol ${url.protocol}`);
   const body = typeof init.body === 'string' ? init.body : init.body === undefined ? undefined : String(init.body);
   const signal = init.signal ?? undefined;
   try {
-    return await send(client, url, body, init, signal);
+    return await send(transport, url, body, init, signal);
   } catch (error) {
     if (!(error instanceof StaleConnectionError)) throw error;
-    return send(client, url, body, init, signal);
+    return send(transport, url, body, init, signal);
   }
 }
 
 class StaleConnectionError extends Error {}
 
-function send(client: typeof http | typeof https, url: URL, body: string | undefined, init: RpcRequestInit, signal: AbortSignal | undefined): Promise<RpcResponse> {
+function send({ client, agent }: Transport, url: URL, body: string | undefined, init: RpcRequestInit, signal: AbortSignal | undefined): Promise<RpcResponse> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<RpcResponse>((resolve, reject) => {
     let answered = false;
     const headers: Record<string, string | number> = { ...(init.headers ?? {}) };
     if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
-    const request = client.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] });
+    const request = client.request(url, { method: init.method ?? 'GET', headers, agent });
     const onAbort = () => request.destroy(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => signal?.removeEventListener('abort', onAbort);

@@ -26,6 +26,9 @@ import { loadSettlerKeys, type SettlerKeySource } from './secrets.js';
 import type { ChargeOptions, Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
 import type { KeyLease, SettlerLeases } from '../store/settler-leases.js';
 import { gasMetric } from './gas-metric.js';
+import { usdcAbi } from './usdc-abi.js';
+import { shortMessage } from './verify.js';
+import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
 
 /**
  * The shortest receipt wait, whatever the deadline: short enough to stay inside the answer margin (3 s) when
@@ -44,9 +47,6 @@ export function gasLimitFor(estimate: bigint): bigint {
   const headroom = estimate / 5n;
   return estimate + (headroom > 25_000n ? headroom : 25_000n);
 }
-import { usdcAbi } from './usdc-abi.js';
-import { shortMessage } from './verify.js';
-import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
 
 export { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, type FacilitatorOptions } from './facilitator.js';
 
