@@ -8,7 +8,6 @@ import { observability } from '../shared/tracing.js';
 import { apiVersion, httpErrors } from './surface-frame.js';
 import type { HttpMiddleware, SurfaceFrame } from './types.js';
 
-export { apiVersion, httpErrors };
 
 /**
  * The frame middlewares, outermost first: `.use(frame(GENERATION))`. The trace's subsegment and the logger's Lambda

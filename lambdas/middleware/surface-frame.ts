@@ -33,4 +33,3 @@ export function httpErrors(surface: SurfaceFrame): HttpMiddleware {
   };
   return { name: 'httpErrors', onError };
 }
-

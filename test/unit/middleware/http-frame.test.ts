@@ -5,7 +5,8 @@
  * bodies"), and version header behaviour of the agent-studio surface ("not shown": neither checked nor set).
  */
 import { describe, expect, it } from 'vitest';
-import { apiVersion, frame, httpErrors } from '../../../lambdas/middleware/http-frame.js';
+import { frame } from '../../../lambdas/middleware/http-frame.js';
+import { apiVersion, httpErrors } from '../../../lambdas/middleware/surface-frame.js';
 import { addResponseHeaders, type HttpMiddleware } from '../../../lambdas/middleware/types.js';
 import {
   DependencyError,
