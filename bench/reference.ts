@@ -7,7 +7,7 @@
  * request. Prints a table per side, a ratio table (ours / reference) and the on-chain settlement count of each side.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -22,6 +22,7 @@ import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { createWalletClient, defineChain, http, nonceManager, numberToHex, publicActions, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../lib/local/runtime.js';
+import { renderImage } from '../lambdas/render/local/image/render-image.js';
 import {
   SourceAddresses,
   concurrent,
@@ -305,6 +306,41 @@ function printRatios(ours: SideResult, ref: SideResult): void {
   });
 }
 
+/** The procedural image a 202 of ours renders (this bench's prompt, 1024² PNG): median wall ms on an idle process, main thread. */
+function renderAlone(n = 9): number {
+  const request = { prompt: 'benchmark lighthouse at dusk' } as Parameters<typeof renderImage>[0];
+  for (let i = 0; i < 3; i++) renderImage(request);
+  const ms = Array.from({ length: n }, () => {
+    const t = performance.now();
+    renderImage(request);
+    return performance.now() - t;
+  }).sort((a, b) => a - b);
+  return ms[Math.floor(n / 2)];
+}
+
+/**
+ * What matching the reference would take on this machine, from the figures above. Every part runs on these cores,
+ * so a side's paid throughput is at most cores × 1000 / its CPU ms per paid request. The reference does not use them
+ * all: it waits (one key, a receipt per request). Ours is CPU-bound, so matching the reference's throughput means
+ * fitting each paid request into cores × 1000 / (the reference's paid/s) ms of CPU, all parts included.
+ */
+function printBudget(ref: SideResult, ours: SideResult[], renderMs: number): void {
+  const cores = cpus().length;
+  console.log(`\nCPU budget on this machine (${cores} × ${cpus()[0]?.model ?? 'unknown cpu'}): every part runs on these cores`);
+  console.log('| load | reference paid/s | CPU ms per paid request to match it | reference uses | ' + ours.map((o) => o.name.split(' (')[0]).join(' | ') + ' |');
+  console.log('|---|---|---|---|' + ours.map(() => '---|').join(''));
+  ref.phases.forEach((p, i) => {
+    const budget = (cores * 1000) / p.throughput;
+    const all = (r: SideResult) => r.phaseCpu[i].node + r.phaseCpu[i].jvm;
+    const cell = (r: SideResult) => `${f(all(r), 0)} (DynamoDB Local ${f(r.phaseCpu[i].jvm, 0)}; at most ${f((cores * 1000) / all(r), 1)} paid/s)`;
+    console.log(`| c=${p.concurrency} | ${f(p.throughput, 2)} | ${f(budget, 0)} | ${f(all(ref), 0)} | ${ours.map(cell).join(' | ')} |`);
+  });
+  console.log(
+    `The image each of our 202s renders costs ${f(renderMs)} ms alone (median, idle process), on the same cores: on AWS it runs in the render ` +
+      `task's own Lambda. DynamoDB Local's JVM is the ledger's database: on AWS, DynamoDB's CPU is not the service's.`,
+  );
+}
+
 /** The side-by-side section of `npm run bench`; uses the already started embedded runtime and leaves it running. */
 export async function compareWithReference(runtime: EmbeddedRuntime): Promise<void> {
   const { info, chain } = runtime;
@@ -391,6 +427,8 @@ export async function compareWithReference(runtime: EmbeddedRuntime): Promise<vo
     printSide(ref);
     printRatios(our, ref);
     printRatios(run, ref);
+    await quiesce(QUIET_MS);
+    printBudget(ref, [our, run], renderAlone());
     console.log(`(section took ${f((performance.now() - sectionStart) / 1000)} s)`);
   } finally {
     await refAddresses.close();
