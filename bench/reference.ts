@@ -23,6 +23,7 @@ import { createWalletClient, defineChain, http, nonceManager, numberToHex, publi
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../lib/local/runtime.js';
 import { renderImage } from '../lambdas/render/local/image/render-image.js';
+import { imageRequestSchema } from '../lambdas/products/catalog.js';
 import {
   SourceAddresses,
   concurrent,
@@ -41,6 +42,8 @@ import {
 const NETWORK = 'eip155:8453' as const;
 const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
 const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
+/** The image prompt both sides are paid for; ours renders it (renderAlone times that render on its own). */
+const BENCH_PROMPT = 'benchmark lighthouse at dusk';
 const PRICE = 150_000n; // $0.15 in USDC base units, the price of our agent_image
 const SINGLE_N = Number(process.env.BENCH_SINGLE_N ?? 20);
 // Fixed count per lane, bounded in time: no lane starts a request after the budget (requests in flight finish).
@@ -208,7 +211,7 @@ async function measureSide(
   guard: Guard,
   cpuNow: () => CpuReading,
 ): Promise<SideResult> {
-  const body = target.body ?? JSON.stringify({ prompt: 'benchmark lighthouse at dusk' });
+  const body = target.body ?? JSON.stringify({ prompt: BENCH_PROMPT });
   const lanes = buyers.map((b, i) => payingFetch(b, addresses.fetchFor(i)));
   const payers = buyers.map((b) => b.address);
   const start = performance.now();
@@ -290,6 +293,11 @@ function printSide(r: SideResult): void {
   );
 }
 
+/** CPU ms per paid request of every part on the machine (this process and DynamoDB Local) in concurrent phase `i`. */
+function allPartsCpu(r: SideResult, i: number): number {
+  return r.phaseCpu[i].node + r.phaseCpu[i].jvm;
+}
+
 function printRatios(ours: SideResult, ref: SideResult): void {
   console.log(`\n${ours.name} / reference (throughput: >1 = ours faster; latency: <1 = ours faster)`);
   console.log('| metric | ours | reference | ours/reference |');
@@ -301,14 +309,14 @@ function printRatios(ours: SideResult, ref: SideResult): void {
     row(`throughput, paid req/s (c=${p.concurrency})`, p.throughput, q.throughput, 2);
     row(`p50 ms (c=${p.concurrency})`, p.p50, q.p50);
     row(`p99 ms (c=${p.concurrency})`, p.p99, q.p99);
-    const cpu = (r: SideResult) => r.phaseCpu[i].node + r.phaseCpu[i].jvm;
-    row(`CPU ms per paid request, all parts on this machine (c=${p.concurrency})`, cpu(ours), cpu(ref), 0);
+    row(`CPU ms per paid request, all parts on this machine (c=${p.concurrency})`, allPartsCpu(ours, i), allPartsCpu(ref, i), 0);
   });
 }
 
 /** The procedural image a 202 of ours renders (this bench's prompt, 1024² PNG): median wall ms on an idle process, main thread. */
 function renderAlone(n = 9): number {
-  const request = { prompt: 'benchmark lighthouse at dusk' } as Parameters<typeof renderImage>[0];
+  // As the route validates it (its defaults filled in: 1:1, PNG).
+  const request = imageRequestSchema.parse({ prompt: BENCH_PROMPT });
   for (let i = 0; i < 3; i++) renderImage(request);
   const ms = Array.from({ length: n }, () => {
     const t = performance.now();
@@ -331,9 +339,9 @@ function printBudget(ref: SideResult, ours: SideResult[], renderMs: number): voi
   console.log('|---|---|---|---|' + ours.map(() => '---|').join(''));
   ref.phases.forEach((p, i) => {
     const budget = (cores * 1000) / p.throughput;
-    const all = (r: SideResult) => r.phaseCpu[i].node + r.phaseCpu[i].jvm;
-    const cell = (r: SideResult) => `${f(all(r), 0)} (DynamoDB Local ${f(r.phaseCpu[i].jvm, 0)}; at most ${f((cores * 1000) / all(r), 1)} paid/s)`;
-    console.log(`| c=${p.concurrency} | ${f(p.throughput, 2)} | ${f(budget, 0)} | ${f(all(ref), 0)} | ${ours.map(cell).join(' | ')} |`);
+    const cell = (r: SideResult) =>
+      `${f(allPartsCpu(r, i), 0)} (DynamoDB Local ${f(r.phaseCpu[i].jvm, 0)}; at most ${f((cores * 1000) / allPartsCpu(r, i), 1)} paid/s)`;
+    console.log(`| c=${p.concurrency} | ${f(p.throughput, 2)} | ${f(budget, 0)} | ${f(allPartsCpu(ref, i), 0)} | ${ours.map(cell).join(' | ')} |`);
   });
   console.log(
     `The image each of our 202s renders costs ${f(renderMs)} ms alone (median, idle process), on the same cores: on AWS it runs in the render ` +
