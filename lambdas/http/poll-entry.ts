@@ -9,7 +9,7 @@ import { assetConfig, checkAtColdStart, httpConfig, paymentConfig, storeConfig, 
 import { JobStore, type JobRecord } from '../store/jobs.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { WorkflowStarter } from '../store/workflow.js';
-import { authorizationUsed } from '../payments/reconcile.js';
+import { paidOnChain, type OnChainPayment } from '../payments/core/paid-on-chain.js';
 import { reconcileOnPoll } from '../workflow/poll-reconcile.js';
 import { mediaJob, unknownMediaJob } from '../jobs/views.js';
 import { GENERATION } from '../surfaces/surface.js';
@@ -26,7 +26,7 @@ export function pollEntry(read: (event: HttpEvent) => Promise<HttpResult>) {
  */
 export function pollReconciler(jobs = new JobStore()): Pick<JobStore, 'get'> {
   checkAtColdStart(paymentConfig, workflowConfig);
-  const deps = { jobs, ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), authorizationUsed: (key: string) => authorizationUsed(key) };
+  const deps = { jobs, ledger: new DynamoPaymentLedger(), workflow: new WorkflowStarter(), paidOnChain: (payment: OnChainPayment) => paidOnChain(payment) };
   return {
     async get(jobId: string): Promise<JobRecord | undefined> {
       const job = await jobs.get(jobId);

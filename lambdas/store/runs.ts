@@ -79,8 +79,8 @@ export class RunStore {
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */
-  failItem(runId: string, error: string): LedgerItem {
-    return { Update: this.update(runId, 'failed', ['running'], { error }) };
+  failItem(runId: string, error: string, from: readonly RunStatus[] = ['running']): LedgerItem {
+    return { Update: this.update(runId, 'failed', from, { error }) };
   }
 
   /**

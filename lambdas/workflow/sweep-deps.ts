@@ -3,7 +3,7 @@ import { JobStore } from '../store/jobs.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
 import { WorkflowStarter } from '../store/workflow.js';
-import { authorizationUsed } from '../payments/reconcile.js';
+import { paidOnChain } from '../payments/core/paid-on-chain.js';
 import type { SweepDeps } from './sweeper.js';
 import { refunder } from './refund-deps.js';
 import { paymentConfig, workflowConfig } from '../shared/config.js';
@@ -19,7 +19,7 @@ export function sweepDeps(): SweepDeps {
       runs: new RunStore(),
       ledger: new DynamoPaymentLedger(),
       workflow: new WorkflowStarter(),
-      authorizationUsed,
+      paidOnChain: (payment) => paidOnChain(payment),
       refunds: { jobs, refunder: refunder() },
     };
   }

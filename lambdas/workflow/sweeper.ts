@@ -2,12 +2,14 @@
  * The sweeper keeps two promises:
  * - "a settled payment always has a job row and a receipt row": a job still `reserved` after its request had time to
  *   record it means the settlement's outcome was unknown at the deadline, or the process died (or storage failed)
- *   between settling and recording. The chain decides, at every sweep from RESERVED_RECONCILE_SECONDS on: once the
- *   authorization is used, the receipt is recorded and the job queued and started, so a transfer that lands late
- *   starts its job at the next sweep, or sooner at a poll of the job (poll-reconcile.ts runs reconcileReserved for
- *   it). Voiding waits longer: an unused authorization is voided (the nonce released)
- *   only once the request that reserved it is over (RESERVED_GRACE_SECONDS) and the authorization can no longer be
- *   used (its validBefore). A token job is never delivered from `reserved`, and is only looked at after
+ *   between settling and recording. The chain decides, at every sweep from RESERVED_RECONCILE_SECONDS on, by the
+ *   payment core's rule (lambdas/payments/core/paid-on-chain.ts: paid means our transfer landed, never merely a
+ *   spent nonce): once it shows the transfer, the receipt is recorded with its transaction and the job queued and
+ *   started, so a transfer that lands late starts its job at the next sweep, or sooner at a poll of the job
+ *   (poll-reconcile.ts runs reconcileReserved for it). An authorization spent without paying us (the buyer canceled
+ *   it) voids the job at once: it can never pay. An unspent one is voided (the nonce released) only once the request
+ *   that reserved it is over (RESERVED_GRACE_SECONDS) and the authorization can no longer be used (its validBefore).
+ *   A token job is never delivered from `reserved`, and is only looked at after
  *   RESERVED_GRACE_SECONDS (its charge may be in flight until then): the issuer has no status lookup, so the ledger
  *   says whether the charge was ever sent — never (`locked`): void the job and release the token; sent (`charging`,
  *   outcome unknown): void the job and keep the token locked (`uncertain`), the same rule as a charge of unknown
@@ -17,14 +19,14 @@
  *   without marking the job, the job is failed.
  * - "a paid run ends done or failed, and its payment with it": an agent run lives at most 30 s (its function's
  *   timeout), so a run still open (`running` or `settlement-unknown`) after RUN_IDLE_SECONDS lost its last write.
- *   The chain decides, as for a reserved job (see reconcileRun for the rule and why an unused authorization is
- *   never released).
+ *   The chain decides, by the same rule (see reconcileRun for why an unspent authorization is never released).
  */
 import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import { PurchaseConflictError, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import type { WorkflowStarter } from '../store/workflow.js';
+import type { OnChainPayment, PaidOnChain } from '../payments/core/paid-on-chain.js';
 import { logger } from '../shared/logger.js';
 import { count } from '../shared/metrics.js';
 import { METRIC_NAMES } from '../shared/metric-names.js';
@@ -48,13 +50,6 @@ export const RESERVED_RECONCILE_SECONDS = 10;
 /** Runs end within their function's 30 s timeout; one untouched for this long will not be touched by it again. */
 export const RUN_IDLE_SECONDS = 120;
 
-/**
- * The receipt the sweeper records when the chain shows an authorization used but the transfer's hash was never
- * recorded: the same sentinel for jobs and runs (lambdas/store/ledger.ts markSettled), honest that the hash is
- * unknown to us (the chain's AuthorizationUsed event has it, for an operator who needs it).
- */
-export const RECONCILED_TRANSACTION = 'reconciled';
-
 /** What a reconciled run says instead of its result, which was computed and paid for but never recorded. */
 export const RECONCILED_RUN_NOTE = 'settled; result not recorded — the buyer may ask support with the runId';
 
@@ -63,9 +58,9 @@ export interface SweepDeps {
   ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed' | 'state'>;
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
   /** Agent runs; without it (a process that sells no runs) only jobs are swept. */
-  runs?: Pick<RunStore, 'listStale' | 'reconciledItem' | 'unknownItem'>;
-  /** Whether an x402 authorization was used on chain (see lambdas/payments/reconcile.ts). */
-  authorizationUsed: (nonceKey: string) => Promise<boolean>;
+  runs?: Pick<RunStore, 'listStale' | 'reconciledItem' | 'unknownItem' | 'failItem'>;
+  /** What the chain shows of an x402 payment (the payment core's rule, lambdas/payments/core/paid-on-chain.ts). */
+  paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
   /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
   refunds?: RefundDeps & { jobs: Pick<JobStore, 'listOpenRefunds'> };
   now?: () => Date;
@@ -77,8 +72,10 @@ export interface SweepResult {
   running: string[];
   reconciled: string[];
   voided: string[];
-  /** Runs whose authorization the chain shows as used: settled, `done` without a result. */
+  /** Runs whose transfer the chain shows: settled, `done` without a result. */
   runsSettled: string[];
+  /** Open runs whose authorization was spent without paying (canceled): `failed`, the lock released. */
+  runsVoided: string[];
   /** `running` runs whose authorization is unused so far: now `settlement-unknown`, the lock kept. */
   runsUnknown: string[];
   /** `settlement-unknown` runs whose authorization is still unused: left as they are, asked again next time. */
@@ -108,6 +105,7 @@ export async function sweep(
     reconciled: [],
     voided: [],
     runsSettled: [],
+    runsVoided: [],
     runsUnknown: [],
     runsWaiting: [],
     refunded: [],
@@ -170,14 +168,14 @@ export interface ReservedDeps {
   jobs: Pick<JobStore, 'queueItem' | 'voidItem'>;
   ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed' | 'state'>;
   workflow: Pick<WorkflowStarter, 'start'>;
-  authorizationUsed: (nonceKey: string) => Promise<boolean>;
+  paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
 }
 
 /**
  * One reserved job against the chain (or, for a token job, the ledger), the rule of the file's header: the sweeper
  * runs it for every reserved job it lists, and a poll of a reserved job for that job (lambdas/workflow/poll-reconcile.ts).
- * `reconciled`: the authorization is used, the receipt recorded with the job `queued`, its execution started;
- * `waiting`: nothing decided yet; `voided`: the job failed and its lock released (or kept `uncertain`);
+ * `reconciled`: our transfer landed, the receipt recorded with its transaction and the job `queued`, its execution
+ * started; `waiting`: nothing decided yet; `voided`: the job failed and its lock released (or kept `uncertain`);
  * `changed`: the job or its lock moved meanwhile (its request or another reconciler got there first);
  * `skipped`: no payment to reconcile (no nonce key).
  */
@@ -191,10 +189,11 @@ export async function reconcileReserved(deps: ReservedDeps, job: JobRecord, now:
     const reason = sent ? 'the token charge was not confirmed' : 'the token was never charged';
     return voided(() => deps.ledger.markFailed(job.nonceKey!, reason, sent ? 'may-have-moved' : 'nothing-moved', deps.jobs.voidItem(job.jobId, reason)));
   }
-  if (await deps.authorizationUsed(job.nonceKey)) {
-    const transaction = job.transaction ?? RECONCILED_TRANSACTION;
+  if (job.amount === undefined) throw new Error(`reserved job ${job.jobId} has no amount to look for on chain`);
+  const chain = await deps.paidOnChain({ nonceKey: job.nonceKey, amount: BigInt(job.amount), notBefore: Date.parse(job.createdAt) });
+  if (chain.state === 'paid') {
     try {
-      await deps.ledger.markSettled(job.nonceKey, transaction, deps.jobs.queueItem(job.jobId, transaction));
+      await deps.ledger.markSettled(job.nonceKey, chain.transaction, deps.jobs.queueItem(job.jobId, chain.transaction));
     } catch (error) {
       if (!(error instanceof PurchaseConflictError)) throw error;
       // The job (or its lock) changed since it was read: usually its request recorded the receipt meanwhile and
@@ -204,6 +203,12 @@ export async function reconcileReserved(deps: ReservedDeps, job: JobRecord, now:
     }
     await deps.workflow.start(job.jobId, job.product);
     return 'reconciled';
+  }
+  if (chain.state === 'spent') {
+    // Nothing reached us and nothing ever can with this authorization: void now, whatever its validBefore.
+    const reason = `payment not settled: ${chain.reason}`;
+    logger.warn('reserved job voided: its authorization was spent without paying', { jobId: job.jobId, payer: job.payer, reason: chain.reason });
+    return voided(() => deps.ledger.markFailed(job.nonceKey!, reason, 'nothing-moved', deps.jobs.voidItem(job.jobId, reason)));
   }
   if (!requestOver || (job.validBefore !== undefined && now < job.validBefore * 1000)) {
     // Not used yet, but a transfer in flight could land until the authorization expires: decide after that.
@@ -240,25 +245,33 @@ async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Pro
 }
 
 /**
- * An open run whose function stopped before its last write (x402 only: runs accept no tokens; a key that is not an
- * x402 nonce key makes authorizationUsed throw, and the run is left alone and logged).
- * - Used on chain: the money moved. Record the receipt (RECONCILED_TRANSACTION) with the run `done`, without the
- *   result it never recorded (RECONCILED_RUN_NOTE); the ledger row becomes `settled`, from `locked` or `uncertain`.
- * - Unused, run `running`: the run becomes `settlement-unknown` and the lock `uncertain` — never released. Releasing
+ * An open run whose function stopped before its last write, or whose settlement's outcome was unknown (x402 only:
+ * runs accept no tokens; a key that is not an x402 nonce key makes paidOnChain throw, and the run is left alone and
+ * logged). The chain decides by the payment core's rule:
+ * - Paid (our transfer landed): record the receipt with its transaction and the run `done`, without the result it
+ *   never recorded (RECONCILED_RUN_NOTE); the ledger row becomes `settled`, from `locked` or `uncertain`.
+ * - Spent without paying (the buyer canceled the authorization): nothing reached us and nothing can; the run
+ *   becomes `failed` and the lock is released (the chain refuses the nonce anyway).
+ * - Unspent, run `running`: the run becomes `settlement-unknown` and the lock `uncertain` — never released. Releasing
  *   ("nothing moved") is only safe once the authorization can no longer be submitted, i.e. after its validBefore,
  *   and nothing bounds that: our offers ask for maxTimeoutSeconds = 300 (MAX_TIMEOUT_SECONDS), but the verifier
  *   (lambdas/payments/verify.ts checkOffChain) only requires validBefore > now + SETTLE_MARGIN_SECONDS, and the run
  *   row does not record validBefore. A transfer we broadcast could still be mined long after the run died, and
  *   a released lock would leave a payment the record denies (the run `failed`, no receipt, the buyer charged
  *   without a result). Keeping the lock costs the buyer only a fresh authorization.
- * - Unused, run `settlement-unknown`: left as it is; asked again at every sweep, so a transfer that lands later is
+ * - Unspent, run `settlement-unknown`: left as it is; asked again at every sweep, so a transfer that lands later is
  *   still recorded.
  */
 async function reconcileRun(deps: SweepDeps, runs: NonNullable<SweepDeps['runs']>, run: RunRecord, result: SweepResult): Promise<void> {
   if (!run.nonceKey) return;
-  if (await deps.authorizationUsed(run.nonceKey)) {
-    await deps.ledger.markSettled(run.nonceKey, RECONCILED_TRANSACTION, runs.reconciledItem(run.runId, RECONCILED_TRANSACTION, RECONCILED_RUN_NOTE));
+  const chain = await deps.paidOnChain({ nonceKey: run.nonceKey, amount: BigInt(run.cost), notBefore: Date.parse(run.createdAt) });
+  if (chain.state === 'paid') {
+    await deps.ledger.markSettled(run.nonceKey, chain.transaction, runs.reconciledItem(run.runId, chain.transaction, RECONCILED_RUN_NOTE));
     result.runsSettled.push(run.runId);
+  } else if (chain.state === 'spent') {
+    const reason = `Payment not settled: ${chain.reason}`;
+    await deps.ledger.markFailed(run.nonceKey, reason, 'nothing-moved', runs.failItem(run.runId, reason, OPEN_RUN_STATUSES));
+    result.runsVoided.push(run.runId);
   } else if (run.status === 'running') {
     const reason = 'the run stopped before recording its settlement; the authorization is unused on chain so far';
     await deps.ledger.markFailed(run.nonceKey, reason, 'may-have-moved', runs.unknownItem(run.runId, reason));

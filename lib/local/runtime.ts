@@ -255,7 +255,7 @@ function scheduledEvent() {
 
 /** The changes a sweep made, e.g. `reconciled 1, started 1`; empty when it only looked. */
 function sweepSummary(result: SweepResult): string {
-  const changes = ['reconciled', 'started', 'voided', 'failed', 'runsSettled', 'runsUnknown'] as const;
+  const changes = ['reconciled', 'started', 'voided', 'failed', 'runsSettled', 'runsVoided', 'runsUnknown'] as const;
   return changes
     .filter((key) => result[key].length > 0)
     .map((key) => `${key} ${result[key].length}`)

@@ -61,9 +61,13 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
 
     await rpc('evm_mine');
     expect(await chain.balanceOf(buyer.address)).toBe(850_000n);
+    const mined = (await rpc('eth_getBlockByNumber', ['latest', false])) as { transactions: string[] };
+    expect(mined.transactions).toHaveLength(1);
     const swept = await sweep(sweepDeps(), 3600, 0);
     expect(swept.reconciled).toEqual([body.jobId]);
     expect(swept.started).toEqual([body.jobId]);
+    // The receipt is our transfer's own transaction, read from the token's events (not the nonce's state alone).
+    expect((await new JobStore().get(body.jobId))?.transaction).toBe(mined.transactions[0]);
 
     const done = await pollJob(body.pollUrl, (b) => b.status === 'completed' || b.status === 'failed');
     expect(done).toMatchObject({ status: 'completed', imageUrl: expect.stringMatching(/\/image\.png$/) });
@@ -118,7 +122,7 @@ describe('Settlement of unknown outcome: a poll of the reserved job reconciles i
       moved = await jobs.get(job.jobId);
       if (moved?.status === 'reserved') await new Promise((r) => setTimeout(r, 250));
     }
-    expect(moved).toMatchObject({ transaction: 'reconciled' });
+    expect(moved).toMatchObject({ transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) }) // our transfer's transaction, from the chain's events;
     expect(['queued', 'processing', 'completed']).toContain(moved!.status);
     expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('settled');
 

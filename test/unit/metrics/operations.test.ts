@@ -82,7 +82,7 @@ describe('Metrics: renders completed and failed, per product and provider, with 
 });
 
 const reserved = (jobId: string): JobRecord =>
-  ({ jobId, status: 'reserved', product: 'agent_image', paymentKind: 'x402', nonceKey: `n:${jobId}` }) as JobRecord;
+  ({ jobId, status: 'reserved', product: 'agent_image', paymentKind: 'x402', amount: '150000', createdAt: '2026-11-22T11:00:00Z', nonceKey: `n:${jobId}` }) as JobRecord;
 const processing = (jobId: string): JobRecord => ({ jobId, status: 'processing', product: 'agent_image' }) as JobRecord;
 
 function sweepDeps(jobs: JobRecord[], used: (nonceKey: string) => boolean): SweepDeps {
@@ -96,7 +96,7 @@ function sweepDeps(jobs: JobRecord[], used: (nonceKey: string) => boolean): Swee
     ledger: { markSettled: async () => {}, markFailed: async () => {}, state: async () => 'locked' },
     // An execution of the processing job already ended without marking it: the sweeper fails it (stuck).
     workflow: { start: async (jobId) => (jobId.startsWith('p') ? 'exists' : 'started'), state: async () => 'FAILED' as never },
-    authorizationUsed: async (nonceKey) => used(nonceKey),
+    paidOnChain: async ({ nonceKey }) => (used(nonceKey) ? { state: 'paid', transaction: '0xt' } : { state: 'unused' }),
   };
 }
 

@@ -8,6 +8,9 @@ import { POLL_RECONCILE_SECONDS, reconcileOnPoll } from '../../../lambdas/workfl
 import { RESERVED_GRACE_SECONDS } from '../../../lambdas/workflow/sweeper.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
+import type { OnChainPayment, PaidOnChain } from '../../../lambdas/payments/core/paid-on-chain.js';
+
+const TX = `0x${'7a'.repeat(32)}` as const;
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const job = (status: JobStatus, over: Partial<JobRecord> = {}): JobRecord =>
@@ -17,18 +20,21 @@ const job = (status: JobStatus, over: Partial<JobRecord> = {}): JobRecord =>
     product: 'agent_image',
     paymentKind: 'x402',
     nonceKey: 'eip155:8453:0xa:0xb:0xj1',
+    amount: '150000',
+    createdAt: new Date(NOW.getTime() - 30_000).toISOString(),
     validBefore: NOW.getTime() / 1000 + 300,
     updatedAt: new Date(NOW.getTime() - 30_000).toISOString(),
     ...over,
   }) as JobRecord;
 
-function deps(claimed = true, used = false) {
+function deps(claimed = true, used = false, spent = false) {
+  const chain: PaidOnChain = used ? { state: 'paid', transaction: TX } : spent ? { state: 'spent', reason: 'the buyer canceled the authorization before it paid' } : { state: 'unused' };
   return {
     jobs: {
       claimReconcile: vi.fn(async (_jobId: string, _seconds: number) => claimed),
       queueItem: vi.fn((jobId: string, transaction: string) => ({ queue: [jobId, transaction] }) as unknown as LedgerItem),
       voidItem: vi.fn((jobId: string, reason: string) => ({ void: [jobId, reason] }) as unknown as LedgerItem),
-      get: vi.fn(async (jobId: string) => job('queued', { jobId, transaction: 'reconciled' })),
+      get: vi.fn(async (jobId: string) => job('queued', { jobId, transaction: TX })),
     },
     ledger: {
       markSettled: vi.fn(async (_nonceKey: string, _transaction: string, _item?: LedgerItem) => {}),
@@ -36,7 +42,7 @@ function deps(claimed = true, used = false) {
       state: vi.fn(async () => 'locked' as const),
     },
     workflow: { start: vi.fn(async (): Promise<'started' | 'exists'> => 'started') },
-    authorizationUsed: vi.fn(async (_nonceKey: string) => used),
+    paidOnChain: vi.fn(async (_p: OnChainPayment): Promise<PaidOnChain> => chain),
     now: () => NOW,
   };
 }
@@ -47,7 +53,7 @@ describe('A poll of a reserved job reconciles it, bounded', () => {
       const d = deps(true, true);
       expect(await reconcileOnPoll(d, j)).toBe(j);
       expect(d.jobs.claimReconcile).not.toHaveBeenCalled();
-      expect(d.authorizationUsed).not.toHaveBeenCalled();
+      expect(d.paidOnChain).not.toHaveBeenCalled();
     }
   });
 
@@ -56,15 +62,25 @@ describe('A poll of a reserved job reconciles it, bounded', () => {
     const j = job('reserved');
     expect(await reconcileOnPoll(d, j)).toBe(j);
     expect(d.jobs.claimReconcile).toHaveBeenCalledWith('j1', POLL_RECONCILE_SECONDS);
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
   });
 
   it('records the receipt with the job queued, starts it, and answers the row as it now is', async () => {
     const d = deps(true, true);
     const answered = await reconcileOnPoll(d, job('reserved'));
-    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', 'reconciled', { queue: ['j1', 'reconciled'] });
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', TX, { queue: ['j1', TX] });
     expect(d.workflow.start).toHaveBeenCalledWith('j1', 'agent_image');
-    expect(answered).toMatchObject({ status: 'queued', transaction: 'reconciled' });
+    expect(answered).toMatchObject({ status: 'queued', transaction: TX });
+  });
+
+  it('voids a job whose authorization the buyer canceled, while it is still valid, and answers the voided row', async () => {
+    const d = deps(true, false, true);
+    d.jobs.get.mockResolvedValue(job('failed'));
+    const answered = await reconcileOnPoll(d, job('reserved'));
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
+    expect(d.workflow.start).not.toHaveBeenCalled();
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', expect.stringMatching(/canceled/), 'nothing-moved', expect.anything());
+    expect(answered).toMatchObject({ status: 'failed' });
   });
 
   it('keeps an unused authorization waiting while it can still be used (the sweeper’s rule), without a re-read', async () => {
@@ -90,7 +106,7 @@ describe('A poll of a reserved job reconciles it, bounded', () => {
 
   it('never fails the poll: a chain read that throws answers the row it read', async () => {
     const d = deps(true, true);
-    d.authorizationUsed.mockRejectedValue(new Error('rpc down'));
+    d.paidOnChain.mockRejectedValue(new Error('rpc down'));
     const j = job('reserved');
     expect(await reconcileOnPoll(d, j)).toBe(j);
     expect(d.ledger.markSettled).not.toHaveBeenCalled();

@@ -8,6 +8,9 @@ import { RESERVED_GRACE_SECONDS, RESERVED_RECONCILE_SECONDS, sweep, type SweepDe
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
 import { PurchaseConflictError, type LockState } from '../../../lambdas/store/ledger.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import type { OnChainPayment, PaidOnChain } from '../../../lambdas/payments/core/paid-on-chain.js';
+
+const TX = `0x${'7a'.repeat(32)}` as const;
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const AT = Math.floor(NOW.getTime() / 1000);
@@ -21,6 +24,8 @@ const reserved = (jobId: string, age: number, over: Partial<JobRecord> = {}): Jo
     product: 'agent_image',
     paymentKind: 'x402',
     nonceKey: `eip155:8453:0xa:0xb:0x${jobId}`,
+    amount: '150000',
+    createdAt: secondsAgo(age),
     updatedAt: secondsAgo(age),
     ...over,
   }) as JobRecord;
@@ -42,7 +47,7 @@ function deps(jobs: JobRecord[], used: boolean, over: Partial<SweepDeps> = {}) {
       state: vi.fn(async (): Promise<LockState | undefined> => 'locked'),
     },
     workflow: { start: vi.fn(async () => 'started' as const), state: vi.fn(async () => 'RUNNING' as never) },
-    authorizationUsed: vi.fn(async (_nonceKey: string) => used),
+    paidOnChain: vi.fn(async (_p: OnChainPayment): Promise<PaidOnChain> => (used ? { state: 'paid', transaction: TX } : { state: 'unused' })),
     now: () => NOW,
   };
   return { ...base, ...over } as typeof base;
@@ -57,10 +62,10 @@ describe('Sweeper: a landed payment starts its job at the next sweep', () => {
     expect(d.jobs.listStale).toHaveBeenCalledWith(new Date(NOW.getTime() - RESERVED_RECONCILE_SECONDS * 1000), ['reserved']);
   });
 
-  it('records the receipt and starts a job reserved seconds ago whose authorization the chain shows used', async () => {
+  it('records the receipt and starts a job reserved seconds ago whose transfer the chain shows', async () => {
     const d = deps([reserved('j1', RESERVED_RECONCILE_SECONDS + 1, { validBefore: AT + 300 })], true);
     const result = await sweep(d, 120);
-    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', 'reconciled', { queue: ['j1', 'reconciled'] });
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', TX, { queue: ['j1', TX] });
     expect(d.workflow.start).toHaveBeenCalledWith('j1', 'agent_image');
     expect(result).toMatchObject({ reconciled: ['j1'], started: ['j1'], voided: [] });
   });
@@ -68,7 +73,7 @@ describe('Sweeper: a landed payment starts its job at the next sweep', () => {
   it('leaves a job younger than the short grace to the request still recording it', async () => {
     const d = deps([reserved('j2', 1, { validBefore: AT + 300 })], true);
     expect(await sweep(d, 120)).toMatchObject({ reconciled: [], running: [], voided: [] });
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
   });
 
   it('counts a job its own request recorded meanwhile as nobody’s failure: no error, nothing started twice', async () => {

@@ -1,14 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RECONCILED_RUN_NOTE, RECONCILED_TRANSACTION, RUN_IDLE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
+import { RECONCILED_RUN_NOTE, RUN_IDLE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
+import type { OnChainPayment, PaidOnChain } from '../../../lambdas/payments/core/paid-on-chain.js';
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
 import type { RunRecord, RunStatus } from '../../../lambdas/store/runs.js';
 
+const CREATED = '2026-11-22T11:50:00.000Z';
 const run = (runId: string, status: RunStatus): RunRecord =>
-  ({ runId, status, mode: 'paid', payer: '0xpayer', nonceKey: `eip155:8453:0xa:0xb:0x${runId}` }) as RunRecord;
+  ({ runId, status, mode: 'paid', payer: '0xpayer', cost: '60000', createdAt: CREATED, nonceKey: `eip155:8453:0xa:0xb:0x${runId}` }) as RunRecord;
+/** What the chain is asked of run `runId`: its nonce key, its price and when it was recorded. */
+const asked = (runId: string): OnChainPayment => ({ nonceKey: `eip155:8453:0xa:0xb:0x${runId}`, amount: 60_000n, notBefore: Date.parse(CREATED) });
+const TX = `0x${'7a'.repeat(32)}` as const;
+const paid = vi.fn(async (_p: OnChainPayment): Promise<PaidOnChain> => ({ state: 'paid', transaction: TX }));
+const says = (answer: PaidOnChain) => vi.fn(async (_p: OnChainPayment): Promise<PaidOnChain> => answer);
 
 /** The run store's ledger items, tagged so a test can see which one travelled with which ledger move. */
 const reconciledMark = (runId: string, transaction: string, note: string) => ({ reconciled: [runId, transaction, note] }) as unknown as LedgerItem;
 const unknownMark = (runId: string, error: string) => ({ unknown: [runId, error] }) as unknown as LedgerItem;
+const failMark = (runId: string, error: string, from?: readonly RunStatus[]) => ({ failed: [runId, error, from] }) as unknown as LedgerItem;
 
 function deps(runs: RunRecord[], over: Partial<SweepDeps> = {}) {
   const base = {
@@ -22,6 +30,7 @@ function deps(runs: RunRecord[], over: Partial<SweepDeps> = {}) {
       listStale: vi.fn(async (_: Date, statuses: readonly RunStatus[] = []) => runs.filter((r) => statuses.includes(r.status))),
       reconciledItem: vi.fn(reconciledMark),
       unknownItem: vi.fn(unknownMark),
+      failItem: vi.fn(failMark),
     },
     ledger: {
       markSettled: vi.fn(async (_nonceKey: string, _transaction: string, _item?: LedgerItem) => {}),
@@ -29,7 +38,7 @@ function deps(runs: RunRecord[], over: Partial<SweepDeps> = {}) {
       state: vi.fn(async () => 'locked' as const),
     },
     workflow: { start: vi.fn(async () => 'started' as const), state: vi.fn(async () => 'RUNNING' as never) },
-    authorizationUsed: vi.fn(async (_nonceKey: string) => false),
+    paidOnChain: says({ state: 'unused' }),
   };
   return { ...base, ...over } as typeof base & Pick<SweepDeps, 'now'>;
 }
@@ -43,27 +52,37 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
     expect(d.runs.listStale).toHaveBeenCalledWith(new Date(now.getTime() - RUN_IDLE_SECONDS * 1000), ['running', 'settlement-unknown']);
   });
 
-  it('records a running run whose authorization the chain shows as used: ledger settled, run done without a result', async () => {
-    const d = deps([run('u1', 'running')], { authorizationUsed: vi.fn(async () => true) });
+  it('records a running run whose transfer the chain shows: ledger settled with its transaction, run done without a result', async () => {
+    const d = deps([run('u1', 'running')], { paidOnChain: paid });
     const result = await sweep(d, 120);
-    expect(d.authorizationUsed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xu1');
-    expect(d.ledger.markSettled).toHaveBeenCalledWith(
-      'eip155:8453:0xa:0xb:0xu1',
-      RECONCILED_TRANSACTION,
-      reconciledMark('u1', RECONCILED_TRANSACTION, RECONCILED_RUN_NOTE),
-    );
-    expect(RECONCILED_TRANSACTION).toBe('reconciled'); // the job sweeper's sentinel: the hash is not known
+    expect(d.paidOnChain).toHaveBeenCalledWith(asked('u1'));
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xu1', TX, reconciledMark('u1', TX, RECONCILED_RUN_NOTE));
     expect(RECONCILED_RUN_NOTE).toMatch(/settled; result not recorded.*runId/);
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(result).toMatchObject({ runsSettled: ['u1'], runsUnknown: [], runsWaiting: [] });
   });
 
   it('records a settlement-unknown run once its transfer has landed, the same way', async () => {
-    const d = deps([run('u2', 'settlement-unknown')], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([run('u2', 'settlement-unknown')], { paidOnChain: paid });
     const result = await sweep(d, 120);
-    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xu2', 'reconciled', reconciledMark('u2', 'reconciled', RECONCILED_RUN_NOTE));
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xu2', TX, reconciledMark('u2', TX, RECONCILED_RUN_NOTE));
     expect(result.runsSettled).toEqual(['u2']);
   });
+
+  it.each(['running', 'settlement-unknown'] as const)(
+    'fails a %s run whose authorization was spent without paying (canceled): the lock released, nothing recorded as settled',
+    async (status) => {
+      const d = deps([run('c1', status)], { paidOnChain: says({ state: 'spent', reason: 'the buyer canceled the authorization before it paid' }) });
+      const result = await sweep(d, 120);
+      expect(d.ledger.markSettled).not.toHaveBeenCalled();
+      expect(d.ledger.markFailed).toHaveBeenCalledTimes(1);
+      const [nonceKey, reason, outcome, item] = d.ledger.markFailed.mock.calls[0];
+      expect([nonceKey, outcome]).toEqual(['eip155:8453:0xa:0xb:0xc1', 'nothing-moved']);
+      expect(reason).toMatch(/canceled/);
+      expect(item).toEqual(failMark('c1', reason, ['running', 'settlement-unknown']));
+      expect(result).toMatchObject({ runsSettled: [], runsVoided: ['c1'], runsUnknown: [], runsWaiting: [] });
+    },
+  );
 
   it('never releases the lock of a running run whose authorization is unused: it becomes settlement-unknown, the lock uncertain', async () => {
     const d = deps([run('n1', 'running')]);
@@ -79,25 +98,25 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
   it('leaves a settlement-unknown run whose authorization is still unused as it is, to ask again next time', async () => {
     const d = deps([run('w1', 'settlement-unknown')]);
     const result = await sweep(d, 120);
-    expect(d.authorizationUsed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xw1');
+    expect(d.paidOnChain).toHaveBeenCalledWith(asked('w1'));
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(result).toMatchObject({ runsSettled: [], runsUnknown: [], runsWaiting: ['w1'] });
   });
 
   it('leaves an open run without a payment lock alone', async () => {
-    const d = deps([{ ...run('x1', 'running'), nonceKey: undefined }], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([{ ...run('x1', 'running'), nonceKey: undefined }], { paidOnChain: paid });
     const result = await sweep(d, 120);
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
     expect(result).toMatchObject({ runsSettled: [], runsUnknown: [], runsWaiting: [] });
   });
 
   it('goes on with the other runs when the chain cannot answer for one (it is asked again next time)', async () => {
-    const used = vi.fn(async (nonceKey: string) => {
+    const used = vi.fn(async ({ nonceKey }: OnChainPayment): Promise<PaidOnChain> => {
       if (nonceKey.endsWith('e1')) throw new Error('rpc down');
-      return true;
+      return { state: 'paid', transaction: TX };
     });
-    const d = deps([run('e1', 'running'), run('e2', 'running')], { authorizationUsed: used });
+    const d = deps([run('e1', 'running'), run('e2', 'running')], { paidOnChain: used });
     const result = await sweep(d, 120);
     expect(result).toMatchObject({ runsSettled: ['e2'], runsUnknown: [] });
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
@@ -107,6 +126,6 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
     const { runs: _runs, ...jobsOnly } = deps([run('j1', 'running')]);
     const result = await sweep(jobsOnly, 120);
     expect(result).toMatchObject({ runsSettled: [], runsUnknown: [], runsWaiting: [] });
-    expect(jobsOnly.authorizationUsed).not.toHaveBeenCalled();
+    expect(jobsOnly.paidOnChain).not.toHaveBeenCalled();
   });
 });

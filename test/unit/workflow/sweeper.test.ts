@@ -2,9 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { RESERVED_RECONCILE_SECONDS, sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
 import type { LedgerItem, LockState } from '../../../lambdas/store/ledger.js';
+import type { OnChainPayment, PaidOnChain } from '../../../lambdas/payments/core/paid-on-chain.js';
 
+const CREATED = '2026-11-22T11:50:00.000Z';
 const job = (jobId: string, status: JobStatus): JobRecord =>
-  ({ jobId, status, product: 'agent_image', paymentKind: 'x402', nonceKey: `eip155:8453:0xa:0xb:0x${jobId}` }) as JobRecord;
+  ({ jobId, status, product: 'agent_image', paymentKind: 'x402', amount: '150000', createdAt: CREATED, nonceKey: `eip155:8453:0xa:0xb:0x${jobId}` }) as JobRecord;
+const TX = `0x${'7a'.repeat(32)}` as const;
+const says = (answer: PaidOnChain) => vi.fn(async (_p: OnChainPayment): Promise<PaidOnChain> => answer);
+const paid = () => says({ state: 'paid', transaction: TX });
 const tokenJob = (jobId: string): JobRecord =>
   ({ jobId, status: 'reserved', product: 'agent_image', paymentKind: 'token', nonceKey: `token:iss:${jobId}` }) as JobRecord;
 
@@ -29,7 +34,7 @@ function deps(jobs: JobRecord[], over: Partial<SweepDeps> = {}) {
       start: vi.fn(async (_jobId: string, _product: string): Promise<'started' | 'exists'> => 'started'),
       state: vi.fn(async (_jobId: string, _product: string) => 'RUNNING' as never),
     },
-    authorizationUsed: vi.fn(async (_nonceKey: string) => false),
+    paidOnChain: says({ state: 'unused' }),
   };
   // The overrides keep the fakes' Mock types for the assertions.
   return { ...base, ...over } as typeof base & Pick<SweepDeps, 'now'>;
@@ -43,21 +48,35 @@ describe('Sweeper: a settled payment always has a job row and a receipt row', ()
     expect(d.jobs.listStale).toHaveBeenCalledWith(new Date(now.getTime() - RESERVED_RECONCILE_SECONDS * 1000), ['reserved']);
   });
 
-  it('records the receipt with the queued job and starts a reserved job whose authorization the chain shows as used', async () => {
-    const d = deps([job('r1', 'reserved')], { authorizationUsed: vi.fn(async () => true) });
+  it('records the receipt (the transfer\'s transaction) with the queued job and starts a reserved job whose transfer the chain shows', async () => {
+    const d = deps([job('r1', 'reserved')], { paidOnChain: paid() });
     const result = await sweep(d, 120);
-    expect(d.authorizationUsed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1');
-    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', 'reconciled', queueMark('r1', 'reconciled'));
+    expect(d.paidOnChain).toHaveBeenCalledWith({ nonceKey: 'eip155:8453:0xa:0xb:0xr1', amount: 150_000n, notBefore: Date.parse(CREATED) });
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', TX, queueMark('r1', TX));
     expect(d.workflow.start).toHaveBeenCalledWith('r1', 'agent_image');
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(result.reconciled).toEqual(['r1']);
     expect(result.started).toEqual(['r1']);
   });
 
-  it('keeps a transaction hash the job already knows when reconciling', async () => {
-    const d = deps([{ ...job('r5', 'reserved'), transaction: '0xt' }], { authorizationUsed: vi.fn(async () => true) });
-    await sweep(d, 120);
-    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr5', '0xt', queueMark('r5', '0xt'));
+  it('voids at once a reserved job whose authorization was spent without paying (canceled), even before its validBefore', async () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const open = { ...job('r5', 'reserved'), updatedAt: now.toISOString(), validBefore: Math.floor(now.getTime() / 1000) + 300 };
+    const d = deps([open], { now: () => now, paidOnChain: says({ state: 'spent', reason: 'the buyer canceled the authorization before it paid' }) });
+    const result = await sweep(d, 120);
+    expect(d.ledger.markSettled).not.toHaveBeenCalled();
+    expect(d.workflow.start).not.toHaveBeenCalled();
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr5', expect.stringMatching(/canceled/), 'nothing-moved', expect.anything());
+    const [, reason, , item] = d.ledger.markFailed.mock.calls[0];
+    expect(item).toEqual(voidMark('r5', reason));
+    expect(result).toMatchObject({ voided: ['r5'], reconciled: [], started: [], running: [] });
+  });
+
+  it('decides nothing for a reserved job without an amount to look for (never a zero-value match)', async () => {
+    const { amount: _amount, ...noAmount } = job('r7', 'reserved');
+    const d = deps([noAmount as JobRecord], { paidOnChain: paid() });
+    expect(await sweep(d, 120)).toMatchObject({ reconciled: [], voided: [], started: [] });
+    expect(d.paidOnChain).not.toHaveBeenCalled();
   });
 
   it('voids a reserved job whose authorization was never used, releasing the lock (nothing moved)', async () => {
@@ -86,9 +105,9 @@ describe('Sweeper: a settled payment always has a job row and a receipt row', ()
   });
 
   it('leaves a reserved job without a payment lock alone', async () => {
-    const d = deps([{ ...job('r6', 'reserved'), nonceKey: undefined }], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([{ ...job('r6', 'reserved'), nonceKey: undefined }], { paidOnChain: paid() });
     const result = await sweep(d, 120);
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(result).toMatchObject({ reconciled: [], voided: [], started: [] });
@@ -97,7 +116,7 @@ describe('Sweeper: a settled payment always has a job row and a receipt row', ()
 
 describe('Sweeper: a reserved token job is never delivered', () => {
   it('voids one whose charge was never sent (ledger `locked`) and releases the token (nothing moved)', async () => {
-    const d = deps([tokenJob('t1')], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([tokenJob('t1')], { paidOnChain: paid() });
     d.ledger.state.mockResolvedValue('locked');
     const result = await sweep(d, 120);
     expect(d.ledger.state).toHaveBeenCalledWith('token:iss:t1');
@@ -106,20 +125,20 @@ describe('Sweeper: a reserved token job is never delivered', () => {
     expect(item).toEqual(voidMark('t1', reason));
     expect(result.voided).toEqual(['t1']);
     // The chain knows nothing of tokens, and a job whose money never moved never runs.
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
 
   it('voids one whose charge was sent without an answer (ledger `charging`) and keeps the token locked (may have moved)', async () => {
-    const d = deps([tokenJob('t2')], { authorizationUsed: vi.fn(async () => true) });
+    const d = deps([tokenJob('t2')], { paidOnChain: paid() });
     d.ledger.state.mockResolvedValue('charging');
     const result = await sweep(d, 120);
     expect(d.ledger.markFailed).toHaveBeenCalledWith('token:iss:t2', expect.any(String), 'may-have-moved', expect.anything());
     const [, reason, , item] = d.ledger.markFailed.mock.calls[0];
     expect(item).toEqual(voidMark('t2', reason));
     expect(result.voided).toEqual(['t2']);
-    expect(d.authorizationUsed).not.toHaveBeenCalled();
+    expect(d.paidOnChain).not.toHaveBeenCalled();
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
@@ -158,7 +177,7 @@ describe('Sweeper: a job always ends completed or failed', () => {
   });
   it('keeps sweeping other reserved jobs when one cannot be reconciled', async () => {
     const d = deps([job('x', 'reserved'), job('y', 'reserved')], {
-      authorizationUsed: vi.fn(async (key: string) => { if (key.endsWith('0xx')) throw new Error('rpc down'); return false; }),
+      paidOnChain: vi.fn(async ({ nonceKey }: OnChainPayment): Promise<PaidOnChain> => { if (nonceKey.endsWith('0xx')) throw new Error('rpc down'); return { state: 'unused' }; }),
     });
     expect((await sweep(d, 120)).voided).toEqual(['y']);
   });
