@@ -17,6 +17,7 @@ import { authorizationUsed } from './reconcile.js';
 import { publicClientFor } from './verify.js';
 import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
 import { parseKeyPool } from './secrets.js';
+import { networkOf } from '../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type Hex, type PaymentSettler, type VerifiedPayment } from './types.js';
 
 export const REFUND_ENV = { secretId: 'REFUND_KEY_SECRET_ID', file: 'REFUND_KEY_FILE' } as const;
@@ -84,6 +85,8 @@ export class ChainRefunder implements Refunder {
     const asset = config.usdcAddress as Hex;
     const nonce = refundNonce(jobId);
     const nonceKey = `${config.network}:${asset}:${account.address}:${nonce}`;
+    // The token's domain name is the network's: Base's USDC is "USD Coin", Base Sepolia's "USDC".
+    const domain = { name: networkOf(config.network).tokenName, version: USDC_DOMAIN.version };
 
     // Already refunded (a retry after a crash, or a concurrent attempt that won): find its transaction.
     try {
@@ -95,7 +98,7 @@ export class ChainRefunder implements Refunder {
     const nowSeconds = Math.floor(this.now() / 1000);
     const authorization = { from: account.address, to: payer, value: amount, validAfter: 0n, validBefore: BigInt(nowSeconds + REFUND_VALIDITY_SECONDS), nonce };
     const signature = await account.signTypedData({
-      domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: config.chainId, verifyingContract: asset },
+      domain: { ...domain, chainId: config.chainId, verifyingContract: asset },
       types: transferWithAuthorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message: authorization,
@@ -112,7 +115,7 @@ export class ChainRefunder implements Refunder {
       resource: `refund:${jobId}`,
       description: `Refund of job ${jobId}`,
       mimeType: 'application/json',
-      extra: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: '' },
+      extra: { ...domain, decimals: USDC_DOMAIN.decimals, priceUsd: '' },
     };
     const payment: VerifiedPayment = {
       kind: 'x402',

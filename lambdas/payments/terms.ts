@@ -1,9 +1,8 @@
 /** The payment terms of every 402 and document (network, token, pay-to), from configuration alone: no backend. */
 import { paymentConfig } from '../shared/config.js';
-import { networkOf } from '../shared/networks.js';
 import type { PaymentTerms } from './core/challenge.js';
 
 export function paymentTerms(): PaymentTerms {
   const config = paymentConfig();
-  return { network: config.network, usdcAddress: config.usdcAddress, payTo: config.payTo, tokenName: networkOf(config.network).tokenName };
+  return { network: config.network, usdcAddress: config.usdcAddress, payTo: config.payTo };
 }

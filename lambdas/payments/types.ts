@@ -8,7 +8,12 @@ export type Hex = `0x${string}`;
 
 export const X402_VERSION = 2;
 export const MAX_TIMEOUT_SECONDS = 300;
-export const USDC_DOMAIN = { name: 'USD Coin', version: '2', decimals: 6 } as const;
+/**
+ * What Circle's USDC has in common on every network we sell on: its EIP-712 domain version and its decimals. The
+ * domain's name differs by network ("USD Coin" on Base, "USDC" on Base Sepolia): it is the network table's
+ * `tokenName` (lambdas/shared/networks.ts), never a constant, or a signature made on one network fails on the other.
+ */
+export const USDC_DOMAIN = { version: '2', decimals: 6 } as const;
 
 export interface PaymentRequirement {
   scheme: 'exact';

@@ -19,6 +19,11 @@ export interface PlaygroundConfig {
   pollIntervalMs: number;
   /** The EIP-712 types of the authorization x402 `exact` asks for (lambdas/payments/usdc-abi.ts), less the domain's. */
   authorizationTypes: Record<string, { name: string; type: string }[]>;
+  /**
+   * Chain id → the EIP-712 domain name of that network's USDC (the network table, lambdas/shared/networks.ts), for a
+   * requirement whose `extra` does not name it: the name differs by network ("USD Coin" on Base, "USDC" on Sepolia).
+   */
+  tokenNames: Record<string, string>;
 }
 
 export function playgroundClient(cfg: PlaygroundConfig): void {
@@ -369,9 +374,10 @@ export function playgroundClient(cfg: PlaygroundConfig): void {
         ...cfg.authorizationTypes,
       },
       primaryType: 'TransferWithAuthorization',
-      domain: { name: requirement.extra?.name ?? 'USD Coin', version: requirement.extra?.version ?? '2', chainId, verifyingContract: requirement.asset },
+      domain: { name: requirement.extra?.name ?? cfg.tokenNames[String(chainId)], version: requirement.extra?.version ?? '2', chainId, verifyingContract: requirement.asset },
       message: authorization,
     };
+    if (!typedData.domain.name) throw new Error(`The service names no token domain this page knows on network ${requirement.network}.`);
     const signature = await signer.signTypedData(typedData);
     return encodeBase64Json({ x402Version: 2, resource: challenge.resource, accepted: requirement, payload: { signature, authorization } });
   }

@@ -8,6 +8,7 @@ import type { Surface } from '../surfaces/surface.js';
 import { routePath } from '../surfaces/routes.js';
 import { playgroundClient, type PlaygroundConfig } from './client.js';
 import { transferWithAuthorizationTypes } from '../payments/usdc-abi.js';
+import { NETWORKS } from '../shared/networks.js';
 
 /** Where the embedded default's gateway answers for its dev buyers (lib/local/dev-wallet.ts); nothing on AWS. */
 export const DEV_WALLET_PATH = '/_local/dev-wallet';
@@ -66,6 +67,7 @@ export function playgroundPage(surface: Surface): PlaygroundPage {
     devWalletPath: DEV_WALLET_PATH,
     pollIntervalMs: 1500,
     authorizationTypes: transferWithAuthorizationTypes as unknown as PlaygroundConfig['authorizationTypes'],
+    tokenNames: Object.fromEntries(Object.values(NETWORKS).map((network) => [String(network.chainId), network.tokenName])),
   };
   const source = playgroundClient.toString();
   if (/<\/script/i.test(source)) throw new Error('the playground program must not contain a closing script tag');

@@ -17,6 +17,8 @@ import {
 } from '../shared/errors.js';
 import { encodeBase64Json, json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
+import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js';
+import type { PaymentChallenge } from '../payments/types.js';
 
 export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof IdempotentReplay) {
@@ -56,13 +58,13 @@ export function generationErrors(error: unknown, request?: { event: { rawPath?: 
  */
 export function agentErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof PaymentRequiredError) {
-    // x402 v2 clients read the challenge from PAYMENT-REQUIRED; x402 v1 clients (x402-fetch 1.x) read the body and
-    // parse every `accepts` entry with the v1 schema, throwing on a CAIP-2 network. So the header carries the whole
-    // v2 challenge, and the body the same challenge with the entries a v1 client can read (network by its v1 name,
-    // every v2 field kept). README, "x402 v1 on the agent studio".
-    const { challenge } = error as unknown as { challenge: { accepts?: { network: string }[] } };
-    const body = { ...challenge, accepts: (challenge.accepts ?? []).filter((entry) => !entry.network.includes(':')) };
-    return json(402, body, { 'PAYMENT-REQUIRED': encodeBase64Json(error.challenge), ...error.extraHeaders });
+    // x402 v2 clients read the challenge from PAYMENT-REQUIRED and a strict one rejects it whole over one entry
+    // that is not CAIP-2; x402 v1 clients (x402-fetch 1.x) read the body and parse every `accepts` entry with the
+    // v1 schema, throwing on a CAIP-2 network. So the header carries only the v2 entries, and the body the same
+    // challenge with only the entries a v1 client can read (network by its v1 name, every v2 field kept).
+    // README, "x402 v1" under the agent studio.
+    const challenge = error.challenge as PaymentChallenge;
+    return json(402, v1BodyChallenge(challenge), { 'PAYMENT-REQUIRED': encodeBase64Json(headerChallenge(challenge)), ...error.extraHeaders });
   }
   if (error instanceof ValidationError) {
     return json(400, { detail: error.message, code: 'invalid_request', issues: error.issues });

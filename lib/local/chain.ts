@@ -1,6 +1,8 @@
 /**
  * The embedded default's blockchain: Hardhat 3's in-process EDR simulator with chain id 8453, a USDC-like EIP-3009
- * token at Base's real USDC address, funded buyer accounts and a JSON-RPC endpoint on loopback.
+ * token at Base's real USDC address, funded buyer accounts and a JSON-RPC endpoint on loopback. Configured as Base
+ * Sepolia (`network: 'eip155:84532'`) it is that network instead: its chain id, Circle's Sepolia USDC address and
+ * that token's EIP-712 name (`USDC`), all from the network table (lambdas/shared/networks.ts).
  *
  * The simulated chain keeps no state between starts, so the token and all balances are recreated on every start;
  * only the accounts (keys) persist, in <stateDir>/accounts.json, so addresses stay stable for a given state dir.
@@ -18,6 +20,7 @@ import {
   getAddress,
   numberToHex,
   pad,
+  stringToHex,
   type Account,
   type Address,
   type Chain,
@@ -27,12 +30,15 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
+import { NETWORKS, type NetworkId } from '../../lambdas/shared/networks.js';
 import { startRpcServer, type Eip1193Like } from './rpc-server.js';
 import { usdcRuntimeCode } from './usdc-token.js';
 
-export const LOCAL_CHAIN_ID = 8453;
+/** The network the local chain is by default: Base mainnet (what unmodified x402 clients pay by default). */
+export const LOCAL_NETWORK: NetworkId = 'eip155:8453';
+export const LOCAL_CHAIN_ID: number = NETWORKS[LOCAL_NETWORK].chainId;
 /** Base mainnet USDC: x402 clients only pay this asset on eip155:8453 by default, so the local token lives here. */
-export const BASE_USDC_ADDRESS: Address = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+export const BASE_USDC_ADDRESS: Address = NETWORKS[LOCAL_NETWORK].usdcAddress;
 const GAS_ETH = 10n ** 21n; // 1000 ETH for the settler and minter; buyers are gasless
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,6 +57,8 @@ export interface LocalAccounts {
 }
 
 export interface LocalChainOptions {
+  /** The network the chain stands in for (chain id, token address and token name); default Base mainnet. */
+  network?: NetworkId;
   /** 0 picks a free port; the chosen one is in `rpcUrl`/`port`. */
   port?: number;
   stateDir: string;
@@ -66,8 +74,12 @@ export interface LocalChainOptions {
 export interface LocalChain {
   rpcUrl: string;
   port: number;
+  /** The network it stands in for (CAIP-2), whose chain id, token address and token name it has. */
+  network: NetworkId;
   chainId: number;
   usdcAddress: Address;
+  /** The token's `name()`, the name of its EIP-712 domain. */
+  tokenName: string;
   payTo: Address;
   /** The first settlement key's address. */
   settlerAddress: Address;
@@ -188,10 +200,11 @@ export function isNonceCollision(error: unknown): boolean {
 }
 
 export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
-  const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n, settlerCount = 4 } = options;
+  const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n, settlerCount = 4, network = LOCAL_NETWORK } = options;
   if (settlerCount < 1) throw new LocalChainError('settlerCount must be at least 1');
+  if (!NETWORKS[network]) throw new LocalChainError(`Unknown network ${network}; supported: ${Object.keys(NETWORKS).join(', ')}`);
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  const connecting = connectSimulator();
+  const connecting = connectSimulator(NETWORKS[network].chainId);
   let accounts: LocalAccounts;
   let runtimeCode: Hex;
   try {
@@ -205,7 +218,7 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   }
   const connection = await connecting;
   try {
-    return await prepare(connection, accounts, runtimeCode, { stateDir, port, buyerCount, buyerUsdc, settlerCount });
+    return await prepare(connection, accounts, runtimeCode, { network, stateDir, port, buyerCount, buyerUsdc, settlerCount });
   } catch (error) {
     // A half-started chain must not keep the process alive (e.g. when the port is taken).
     await connection.close().catch(() => undefined);
@@ -219,8 +232,9 @@ async function prepare(
   connection: Connection,
   accounts: LocalAccounts,
   runtimeCode: Hex,
-  { stateDir, port, buyerCount, buyerUsdc, settlerCount }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
+  { network, stateDir, port, buyerCount, buyerUsdc, settlerCount }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
 ): Promise<LocalChain> {
+  const { chainId, usdcAddress, tokenName } = NETWORKS[network];
   const settlers = [accounts.settler, ...(accounts.extraSettlers ?? []).slice(0, settlerCount - 1)];
   const settlerKeyFile = path.join(stateDir, 'settler.key');
   await writeSecret(settlerKeyFile, settlers.map((k) => `${k.privateKey}\n`).join(''));
@@ -229,12 +243,13 @@ async function prepare(
 
   const provider = connection.provider as Eip1193Like;
   const transport = custom(provider, { retryCount: 0 });
-  const chain = localChainDefinition('http://127.0.0.1', LOCAL_CHAIN_ID);
+  const chain = localChainDefinition('http://127.0.0.1', chainId);
   const reader: PublicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
   const rpc = (method: string, params: unknown[]) => provider.request({ method, params });
 
-  await rpc('hardhat_setCode', [BASE_USDC_ADDRESS, runtimeCode]);
-  await rpc('hardhat_setStorageAt', [BASE_USDC_ADDRESS, numberToHex(0, { size: 32 }), pad(accounts.minter.address)]);
+  await rpc('hardhat_setCode', [usdcAddress, runtimeCode]);
+  await rpc('hardhat_setStorageAt', [usdcAddress, numberToHex(0, { size: 32 }), pad(accounts.minter.address)]);
+  await rpc('hardhat_setStorageAt', [usdcAddress, numberToHex(1, { size: 32 }), shortStringSlot(tokenName)]);
   for (const who of [...settlers, accounts.minter]) {
     await rpc('hardhat_setBalance', [who.address, numberToHex(GAS_ETH)]);
   }
@@ -244,13 +259,13 @@ async function prepare(
   const fund = (address: Address, amount: bigint): Promise<Hex> => {
     if (amount <= 0n) return Promise.reject(new LocalChainError('fund amount must be positive'));
     const next = minterQueue.then(() =>
-      mintUsdc(transport, chain, accounts.minter.privateKey, BASE_USDC_ADDRESS, address, amount),
+      mintUsdc(transport, chain, accounts.minter.privateKey, usdcAddress, address, amount),
     );
     minterQueue = next.catch(() => undefined);
     return next;
   };
   const balanceOf = (address: Address) =>
-    reader.readContract({ address: BASE_USDC_ADDRESS, abi: usdcAbi, functionName: 'balanceOf', args: [address] });
+    reader.readContract({ address: usdcAddress, abi: usdcAbi, functionName: 'balanceOf', args: [address] });
 
   for (const buyer of accounts.buyers.slice(0, buyerCount)) {
     const held = await balanceOf(buyer.address);
@@ -264,8 +279,10 @@ async function prepare(
   return {
     rpcUrl: server.url,
     port: server.port,
-    chainId: LOCAL_CHAIN_ID,
-    usdcAddress: BASE_USDC_ADDRESS,
+    network,
+    chainId,
+    usdcAddress,
+    tokenName,
     payTo: accounts.payTo.address,
     settlerAddress: accounts.settler.address,
     settlerAddresses: settlers.map((k) => k.address),
@@ -284,15 +301,26 @@ async function prepare(
   };
 }
 
+/**
+ * A Solidity `string` shorter than 32 bytes as its storage slot holds it: the bytes left-aligned, the low byte
+ * twice the length.
+ */
+export function shortStringSlot(value: string): Hex {
+  const bytes = new TextEncoder().encode(value);
+  if (bytes.length > 31) throw new LocalChainError(`Token name too long for one storage slot: ${value}`);
+  const slot = stringToHex(value, { size: 32 });
+  return `${slot.slice(0, 64)}${numberToHex(bytes.length * 2, { size: 1 }).slice(2)}` as Hex;
+}
+
 /** Hardhat is imported lazily: bin/fund.ts shares this module and must stay quick to start. */
-async function connectSimulator(): Promise<Connection> {
+async function connectSimulator(chainId: number): Promise<Connection> {
   const { createHardhatRuntimeEnvironment } = await import('hardhat/hre');
   const hre = await createHardhatRuntimeEnvironment(
     {
       networks: {
         local: {
           type: 'edr-simulated',
-          chainId: LOCAL_CHAIN_ID,
+          chainId,
           accounts: [],
           // Like a real node: a reverted transaction is mined and reported in its receipt, not thrown at send.
           throwOnTransactionFailures: false,

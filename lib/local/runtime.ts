@@ -18,6 +18,7 @@ import type { ProductId } from '../../lambdas/products/catalog.js';
 import type { ProviderName } from '../../lambdas/render/providers.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
+import type { NetworkId } from '../../lambdas/shared/networks.js';
 import { startLocalTokenIssuer } from './token-issuer.js';
 import { LOCAL_ASSETS_BUCKET, localTableName, synthesizeForLocal, type LocalTableDefinition } from './asl.js';
 import { startLocalS3 } from './s3-server.js';
@@ -55,6 +56,8 @@ export interface EmbeddedOptions {
   log?: (line: string) => void;
   /** The render provider of each product (default: RENDER_PROVIDER_<PRODUCT> from the environment, else local). */
   renderProviders?: Record<ProductId, ProviderName>;
+  /** The network the local chain stands in for (lib/local/chain.ts); default Base mainnet. */
+  network?: NetworkId;
 }
 
 export interface RuntimeInfo {
@@ -127,9 +130,16 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const [definitions, chain, dynamo, issuer, s3, providers] = await Promise.all([
       synthesizeForLocal({
         cacheDir: join(stateDir, 'synth-cache'),
-        context: { musicProvider: chosenRender.create_music, videoProvider: chosenRender.agent_video, imageProvider: chosenRender.agent_image, ...reasoningContext() },
+        context: {
+          musicProvider: chosenRender.create_music,
+          videoProvider: chosenRender.agent_video,
+          imageProvider: chosenRender.agent_image,
+          ...reasoningContext(),
+          // A stack for the chain's network (a Sepolia staging stack when it stands in for Sepolia).
+          ...(options.network ? { network: options.network } : {}),
+        },
       }),
-      startLocalChain({ port: options.chainPort, stateDir }),
+      startLocalChain({ port: options.chainPort, stateDir, network: options.network }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
       startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),
@@ -165,7 +175,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [ENV.assetsBucket]: LOCAL_ASSETS_BUCKET,
       [ENV.s3Endpoint]: s3.url,
       [ENV.assetsPublicUrl]: `${gateway.url}/assets`,
-      [ENV.network]: 'eip155:8453',
+      [ENV.network]: chain.network,
       [ENV.chainId]: String(chain.chainId),
       [ENV.usdcAddress]: chain.usdcAddress,
       [ENV.payTo]: chain.payTo,

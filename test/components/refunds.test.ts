@@ -9,10 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, http, parseAbi, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
-import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { chainReader, paidJobThatFails as paidJob, until } from '../support/refunds.js';
 
 let runtime: EmbeddedRuntime;
 let stateDir: string;
@@ -32,50 +30,9 @@ afterAll(async () => {
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 });
 
-const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'event Transfer(address indexed from, address indexed to, uint256 value)']);
-
-function reader() {
-  return createPublicClient({ transport: http(runtime.info.rpcUrl, { retryCount: 0 }) });
-}
-const balanceOf = (address: Hex) => reader().readContract({ address: runtime.chain.usdcAddress, abi: erc20, functionName: 'balanceOf', args: [address] });
-async function transfersTo(address: Hex) {
-  const logs = await reader().getContractEvents({ address: runtime.chain.usdcAddress, abi: erc20, eventName: 'Transfer', args: { to: address }, fromBlock: 0n });
-  return logs.map((log) => ({ from: log.args.from!, value: log.args.value!, transaction: log.transactionHash }));
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/**
- * A paid image job whose render fails: bought through the purchase use case (real verification and settlement) with
- * a request the HTTP layer would have refused, which the local synthesiser cannot render — a stand-in for any
- * provider failure after payment.
- */
-async function paidJobThatFails() {
-  const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
-  const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
-  const { paymentBackend } = await import('../../lambdas/payments/backend.js');
-  const buyer = privateKeyToAccount(generatePrivateKey());
-  await runtime.chain.fund(buyer.address, 1_000_000n);
-  const requirement = { ...requirementFor({ asset: runtime.chain.usdcAddress, payTo: runtime.chain.payTo }), amount: '150000', maxAmountRequired: '150000' };
-  const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
-  if (!verified.ok) throw new Error(verified.reason);
-  const purchase = await purchaseJob(purchaseDeps(), {
-    product: 'agent_image',
-    request: { prompt: 'a lighthouse', aspectRatio: 'not-a-ratio', outputFormat: 'png' },
-    payment: verified.payment,
-    blockingWaitMs: 0,
-    deadline: Date.now() + 20_000,
-  });
-  if (purchase.type !== 'accepted') throw new Error(`purchase ${purchase.type}`);
-  return { jobId: purchase.job.jobId, buyer: buyer.address };
-}
+const balanceOf = (address: `0x${string}`) => chainReader(runtime).balanceOf(address);
+const transfersTo = (address: `0x${string}`) => chainReader(runtime).transfersTo(address);
+const paidJobThatFails = () => paidJob(runtime);
 
 describe('Automatic refunds of failed paid jobs', () => {
   it('refunds a failed render exactly once: the buyer ends where they started; retries and crashes do not pay twice', async () => {

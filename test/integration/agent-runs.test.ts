@@ -1,6 +1,7 @@
 /**
- * The agent studio against the embedded service, with the official clients: @x402/fetch (v2) and x402-fetch 1.x
- * (v1, X-PAYMENT) pay concrete agents' runs; the answer is the right reconciliation of what was sent (worked out by
+ * The agent studio against the embedded service, with the official clients: @x402/fetch (v2, also as a strict
+ * client that validates every entry of PAYMENT-REQUIRED) and x402-fetch 1.x (v1, X-PAYMENT, reads the body) pay
+ * concrete agents' runs; the answer is the right reconciliation of what was sent (worked out by
  * hand below); one authorization pays for at most one run; bad input, dry runs and free agents charge nothing; the
  * documents advertise exactly what the 402 asks; the template's run client runs unchanged.
  */
@@ -11,10 +12,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { PaymentRequiredV2Schema } from '@x402/core/schemas';
+import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { privateKeyToAccount } from 'viem/accounts';
-import { fetchFrom, freshBuyer, payingFetch, runtime, transfersFrom, usdcBalance } from '../support/buyer.js';
+import { fetchFrom, freshBuyer, payingFetch, runtime, transfersFrom, usdcBalance, type FetchLike } from '../support/buyer.js';
 
 const IP = '127.0.0.41';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -52,18 +55,42 @@ function expectRightReconciliation(result: any) {
   expect(result.exceptions).toHaveLength(3);
 }
 
+/**
+ * A strict x402 v2 client: @x402/fetch over a fetch that validates every PAYMENT-REQUIRED it gets with @x402/core's
+ * v2 schema, every entry included, and throws the whole challenge away when one entry fails (x402-conformance
+ * RS-PR-006).
+ */
+function strictV2Fetch(privateKey: `0x${string}`, sourceIp: string): FetchLike {
+  const plain = fetchFrom(sourceIp);
+  const strict: FetchLike = async (input, init) => {
+    const response = await plain(input, init);
+    const header = response.headers.get('payment-required');
+    if (header) PaymentRequiredV2Schema.parse(decodePaymentRequiredHeader(header));
+    return response;
+  };
+  return wrapFetchWithPaymentFromConfig(strict as typeof fetch, {
+    schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(privateKeyToAccount(privateKey)) }],
+  }) as FetchLike;
+}
+
 describe('Agent studio runs (embedded, official clients)', () => {
-  it('an unpaid priced run answers 402: the v2 challenge in PAYMENT-REQUIRED (CAIP-2 and v1 entries), the v1-readable entry in the body', async () => {
+  it('an unpaid priced run answers 402: only the CAIP-2 (v2) entry in PAYMENT-REQUIRED, the v1-readable entry in the body', async () => {
     const { agentsUrl } = runtime();
     const response = await fetchFrom(IP)(`${agentsUrl}/api/agents/${BANK_REC}/run`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ input: { bankStatement: STATEMENT, bookEntries: BOOKS } }) });
     expect(response.status).toBe(402);
     const body = await response.json();
     const challenge = decodePaymentRequiredHeader(response.headers.get('payment-required')!) as any;
     expect(challenge.x402Version).toBe(2);
-    expect(challenge.accepts).toHaveLength(2);
-    const [v2, v1] = challenge.accepts;
-    // The body is the same challenge with the entries an x402 v1 client can parse (it throws on a CAIP-2 network).
+    // Pure v2: a strict parser validating every entry accepts the header (no `base` entry there).
+    expect(PaymentRequiredV2Schema.safeParse(challenge).error).toBeUndefined();
+    expect(challenge.accepts).toHaveLength(1);
+    const [v2] = challenge.accepts;
+    // The body is the same challenge with only the entries an x402 v1 client can parse (it throws on a CAIP-2
+    // network): the same terms under the v1 name.
+    expect(body.accepts).toHaveLength(1);
+    const [v1] = body.accepts;
     expect(body).toEqual({ ...challenge, accepts: [v1] });
+    expect(v1).toEqual({ ...v2, network: 'base' });
     expect(v2).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: '60000', maxAmountRequired: '60000', resource: `${agentsUrl}/api/agents/${BANK_REC}/run` });
     expect(v1).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: '60000', resource: v2.resource, mimeType: 'application/json', payTo: v2.payTo, asset: v2.asset, maxTimeoutSeconds: 300 });
     expect(v1.extra).toMatchObject({ name: 'USD Coin', version: '2' });
@@ -86,6 +113,21 @@ describe('Agent studio runs (embedded, official clients)', () => {
     const receipt = decodePaymentResponseHeader(response.headers.get('payment-response')!);
     expect(receipt).toMatchObject({ success: true, payer: buyer.address });
     expect(await usdcBalance(buyer.address)).toBe(before - 60_000n);
+    expect(await transfersFrom(buyer.address)).toEqual([{ to: payTo, value: 60_000n }]);
+  });
+
+  it('a strict x402 v2 client (validates every entry of PAYMENT-REQUIRED) pays the same route', async () => {
+    const { agentsUrl, payTo } = runtime();
+    const buyer = await freshBuyer();
+    const response = await strictV2Fetch(buyer.privateKey, '127.0.0.141')(`${agentsUrl}/api/agents/${BANK_REC}/run`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ input: { bankStatement: STATEMENT, bookEntries: BOOKS } }),
+    });
+    const answer = await response.json();
+    expect(response.status, JSON.stringify(answer)).toBe(200);
+    expect(answer).toMatchObject({ status: 'done', settled: true, totalCostUsdc: 0.06 });
+    expect(decodePaymentResponseHeader(response.headers.get('payment-response')!)).toMatchObject({ success: true, payer: buyer.address });
     expect(await transfersFrom(buyer.address)).toEqual([{ to: payTo, value: 60_000n }]);
   });
 
@@ -245,9 +287,11 @@ describe('Agent studio runs (embedded, official clients)', () => {
     for (const agent of priced) {
       const probe = await f(agent.runUrl, { method: 'POST', headers: JSON_TYPE, body: '{}' });
       const challenge = decodePaymentRequiredHeader(probe.headers.get('payment-required')!) as any;
+      // What the 402 asks: the v2 entries in its header and the v1 entries in its body.
+      const asked = [...challenge.accepts, ...(await probe.json()).accepts];
       const terms = await (await f(agent.x402Url)).json();
-      expect(terms.accepts).toEqual(challenge.accepts);
-      expect(index.resources.find((r: any) => r.resource === agent.runUrl).accepts).toEqual(challenge.accepts);
+      expect(terms.accepts).toEqual(asked);
+      expect(index.resources.find((r: any) => r.resource === agent.runUrl).accepts).toEqual(asked);
       const service = services.services.find((s: any) => s.slug === agent.slug);
       expect(service.pricing.amount).toBe(challenge.accepts[0].amount);
       expect(challenge.accepts[0].outputSchema.input.body.properties.input).toEqual(service.inputSchema);

@@ -4,7 +4,7 @@
  * cannot disagree with what the route charges.
  */
 import { formatUsd } from '../../shared/money.js';
-import { NETWORKS, type NetworkId } from '../../shared/networks.js';
+import { NETWORKS, networkOf, type NetworkId } from '../../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type PaymentChallenge, type PaymentRequirement } from '../types.js';
 import type { Offer } from './types.js';
 
@@ -12,8 +12,6 @@ export interface PaymentTerms {
   network: string;
   usdcAddress: `0x${string}`;
   payTo: `0x${string}`;
-  /** The token's EIP-712 domain name (`USD Coin` on Base, `USDC` on Base Sepolia); defaults to Base's. */
-  tokenName?: string;
 }
 
 export const REASON_MISSING = 'PAYMENT-SIGNATURE header is required';
@@ -34,7 +32,8 @@ export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRe
     description: offer.description,
     mimeType: offer.mimeType,
     ...(offer.docs ? { docs: offer.docs } : {}),
-    extra: { name: terms.tokenName ?? USDC_DOMAIN.name, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
+    // The token's EIP-712 domain name is the network's (`USD Coin` on Base, `USDC` on Base Sepolia).
+    extra: { name: networkOf(terms.network).tokenName, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
     outputSchema: {
       input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
       output: { type: 'json', example: offer.outputExample },
@@ -64,8 +63,8 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
 
 /**
  * The x402 v1 entry of an offer: the same terms under the network's v1 name (`base`), with the v1 fields
- * (`maxAmountRequired`, the resource URL, `mimeType`, `maxTimeoutSeconds`, `asset`, `payTo`, `extra`). A v2 client
- * ignores it (its network is not a CAIP-2 id it registered); a v1 client (x402-fetch 1.x) picks it.
+ * (`maxAmountRequired`, the resource URL, `mimeType`, `maxTimeoutSeconds`, `asset`, `payTo`, `extra`), for a v1
+ * client (x402-fetch 1.x). It belongs in the 402 body only, never in PAYMENT-REQUIRED: see `headerChallenge`.
  */
 export function legacyRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
   return underLegacyName(paymentRequirement(offer, terms));
@@ -74,4 +73,28 @@ export function legacyRequirement(offer: Offer, terms: PaymentTerms): PaymentReq
 /** The same requirement with its network named as x402 v1 names it (`base`, `base-sepolia`). */
 export function underLegacyName(requirement: PaymentRequirement): PaymentRequirement {
   return { ...requirement, network: NETWORKS[requirement.network as NetworkId]?.name ?? requirement.network };
+}
+
+/** A CAIP-2 chain id (`namespace:reference`, e.g. `eip155:8453`): how x402 v2 names a network. */
+const CAIP2 = /^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/;
+
+export function isCaip2(network: string): boolean {
+  return CAIP2.test(network);
+}
+
+/**
+ * The challenge as PAYMENT-REQUIRED carries it: pure x402 v2, only the entries on a CAIP-2 network. A strict v2
+ * client validates every entry of that header and throws the whole challenge away over one `base` entry
+ * (x402-conformance RS-PR-006).
+ */
+export function headerChallenge(challenge: PaymentChallenge): PaymentChallenge {
+  return { ...challenge, accepts: challenge.accepts.filter((entry) => isCaip2(entry.network)) };
+}
+
+/**
+ * The challenge as an x402 v1 client reads it from the 402 body: only the entries it can parse. Every published
+ * x402-fetch 1.x parses every body entry with the v1 schema and throws on a CAIP-2 network.
+ */
+export function v1BodyChallenge(challenge: PaymentChallenge): PaymentChallenge {
+  return { ...challenge, accepts: challenge.accepts.filter((entry) => !isCaip2(entry.network)) };
 }

@@ -20,7 +20,8 @@ export async function payingParty(header: PaymentHeader, terms: PaymentTerms): P
     case 'token':
       return `token:${createHash('sha256').update(header.token).digest('hex').slice(0, 32)}`;
     case 'x402': {
-      const domain = { name: terms.tokenName ?? USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: networkOf(terms.network).chainId, asset: terms.usdcAddress };
+      const network = networkOf(terms.network);
+      const domain = { name: network.tokenName, version: USDC_DOMAIN.version, chainId: network.chainId, asset: terms.usdcAddress };
       const signer = await authorizationSigner(header.payload, domain);
       return signer ? `x402:${signer.toLowerCase()}` : undefined;
     }

@@ -4,19 +4,21 @@ pragma solidity ^0.8.20;
 /**
  * A minimal stand-in for Base USDC (FiatToken v2) for the embedded local chain: ERC-20 plus EIP-3009.
  *
- * The runtime code is placed at Base's USDC address with hardhat_setCode, so nothing may live in immutables or be
- * set by a constructor: the domain separator is derived from block.chainid and address(this) on every use, and the
- * minter is written into slot 0 with hardhat_setStorageAt. Keep `minter` the first state variable.
+ * The runtime code is placed at the network's USDC address with hardhat_setCode, so nothing may live in immutables or
+ * be set by a constructor: the domain separator is derived from the stored name, block.chainid and address(this) on
+ * every use, and the minter (slot 0) and the name (slot 1, a short string) are written with hardhat_setStorageAt.
+ * The name is the network's, as Circle's deployments differ: "USD Coin" on Base, "USDC" on Base Sepolia; the
+ * EIP-712 domain (and so every signature check) follows it. Keep `minter` and `name` the first two state variables.
  * Revert messages follow FiatToken's so clients and facilitators see familiar reasons.
  */
 contract UsdcLike {
     address public minter; // slot 0: see above
+    string public name; // slot 1: see above
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => mapping(bytes32 => bool)) private _authorizationStates;
 
-    string public constant name = "USD Coin";
     string public constant symbol = "USDC";
     string public constant version = "2";
     uint8 public constant decimals = 6;
