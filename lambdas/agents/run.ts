@@ -2,7 +2,8 @@
  * Run a published agent (spec "Agent run"; issue: the price is per *successful* paid call). Returns what happened,
  * never an HTTP answer; the run route's presenter (and, next, A2A and MCP) turn it into their shapes.
  *
- * A priced live run, with a payment the core verified:
+ * A priced live run, with a payment the core verified, on the payment core's purchase skeleton
+ * (lambdas/payments/core/purchase.ts, docs/decisions/0011) with the run as its item and the analysis as its work:
  *  1. lock the authorization and write the run `running`: one ledger transaction, before anything else;
  *  2. run the engine. Input it cannot read (AgentInputError) or a failure of ours: close the run `failed` and
  *     release the lock in one transaction (nothing moved) → `invalid-input` (400) or the error is rethrown (500);
@@ -16,23 +17,19 @@
  * A free run or a dry run moves no money: the engine runs, the run is recorded, and the answer says settled: false.
  */
 import { randomUUID } from 'node:crypto';
-import type { AcceptedPayment, Settlement, SettleOptions } from '../payments/core/types.js';
+import type { AcceptedPayment } from '../payments/core/types.js';
+import { purchase, type PurchasedItem, type PurchaseOutcome, type PurchaseSkeletonDeps, type PurchaseWork } from '../payments/core/purchase.js';
 import type { PaymentReceipt } from '../payments/types.js';
-import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/runs.js';
 import { logger } from '../shared/logger.js';
 import { annotate } from '../shared/tracing.js';
-import { count, countPaid } from '../shared/metrics.js';
-import { METRIC_NAMES } from '../shared/metric-names.js';
 import { AgentInputError } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './registry.js';
 import type { AgentReasoner } from './reasoning/converse.js';
 import { usdcNumber } from './money.js';
 
-export interface RunDeps {
+export interface RunDeps extends PurchaseSkeletonDeps {
   runs: Pick<RunStore, 'reserveItem' | 'doneItem' | 'failItem' | 'unknownItem' | 'recordUnpaid'>;
-  ledger: Pick<PaymentLedger, 'lock' | 'markSettled' | 'markFailed'>;
-  settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
   now?: () => Date;
   newId?: () => string;
   /** Model reasoning for the agents it covers (paid live runs only); absent: the engines answer alone. */
@@ -80,64 +77,59 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   }
   const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, payer: payment.payer } });
 
-  try {
-    await deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: `run#${run.runId}` }, deps.runs.reserveItem(run));
-  } catch (error) {
-    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
-    throw error;
-  }
-
-  let result: unknown;
   let engine = agent.engine.id;
+  const work: PurchaseWork<unknown> = {
+    run: async () => {
+      let result = analyse(agent, request.input);
+      if (deps.reasoner?.covers(agent)) {
+        try {
+          ({ result, engine } = await deps.reasoner.reason(agent, request.input, result, { deadline: request.deadline, runId: run.runId }));
+        } catch (error) {
+          log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
+        }
+      }
+      return result;
+    },
+    reasonOf: (error) => (error instanceof AgentInputError ? `input rejected: ${error.message}` : 'the agent failed'),
+  };
+
+  let outcome: PurchaseOutcome<unknown>;
   try {
-    result = analyse(agent, request.input);
+    outcome = await purchase(deps, payment, runItem(deps, run, () => engine), { log, deadline: request.deadline, work });
   } catch (error) {
-    const reason = error instanceof AgentInputError ? `input rejected: ${error.message}` : 'the agent failed';
-    await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', deps.runs.failItem(run.runId, reason));
     if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
     log.error('agent failed; nothing settled', { error: (error as Error).message });
     throw error;
   }
-  if (deps.reasoner?.covers(agent)) {
-    try {
-      ({ result, engine } = await deps.reasoner.reason(agent, request.input, result, { deadline: request.deadline, runId: run.runId }));
-    } catch (error) {
-      log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
-    }
-  }
-
-  const settlement = await deps.settle(payment, { deadline: request.deadline });
-  if (settlement.type !== 'settled') {
-    log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
-    count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
-    if (settlement.type === 'unknown-outcome') {
+  switch (outcome.type) {
+    case 'used':
+      return { type: 'refused', reason: outcome.reason };
+    case 'refused':
+    case 'unavailable':
+      return outcome;
+    case 'unknown':
       // Money may have moved: the lock stays (the authorization can never pay twice) and the result is withheld.
-      try {
-        await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'may-have-moved', deps.runs.unknownItem(run.runId, settlement.reason));
-      } catch (error) {
-        log.error('could not mark the run; it stays running with its lock', { error: (error as Error).message });
-      }
-      return { type: 'settlement-unknown', runId: run.runId, reason: settlement.reason };
-    }
-    try {
-      await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'nothing-moved', deps.runs.failItem(run.runId, `Payment not settled: ${settlement.reason}`));
-    } catch (error) {
-      log.error('could not close the run; it stays running with its lock', { error: (error as Error).message });
-    }
-    if (settlement.type === 'unavailable') return { type: 'unavailable', reason: settlement.reason };
-    return { type: 'refused', reason: settlement.reason, ...(settlement.type === 'refused' && settlement.retryAfterSeconds ? { retryAfterSeconds: settlement.retryAfterSeconds } : {}) };
+      return { type: 'settlement-unknown', runId: run.runId, reason: outcome.reason };
+    case 'settled':
+      // Money has moved: the buyer gets the result whatever the record did.
+      log.info('run settled', { transaction: outcome.receipt.transaction });
+      return { type: 'done', answer: answer(run, agent, outcome.work, { settled: true, engine }), receipt: outcome.receipt };
   }
+}
 
-  // Money has moved: record it with the result; the buyer gets the result whatever the record does.
-  const { receipt } = settlement;
-  countPaid(agent.slug, payment.amount);
-  try {
-    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.runs.doneItem(run.runId, receipt.transaction, result, engine));
-  } catch (error) {
-    log.error('settled run not recorded', { error: (error as Error).message, transaction: receipt.transaction });
-  }
-  log.info('run settled', { transaction: receipt.transaction });
-  return { type: 'done', answer: answer(run, agent, result, { settled: true, engine }), receipt };
+/**
+ * A paid run as the skeleton's purchased item: `running` with the lock, `failed` when nothing moved (no result kept),
+ * `settlement-unknown` when money may have moved (the result withheld), `done` with the receipt and the result.
+ */
+function runItem(deps: RunDeps, run: RunRecord, engine: () => string): PurchasedItem<unknown> {
+  return {
+    ref: `run#${run.runId}`,
+    sold: run.agent,
+    reserve: deps.runs.reserveItem(run),
+    refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`),
+    unknown: (reason) => deps.runs.unknownItem(run.runId, reason),
+    settled: (transaction, result) => deps.runs.doneItem(run.runId, transaction, result, engine()),
+  };
 }
 
 async function runUnpaid(deps: RunDeps, request: RunInput, run: RunRecord): Promise<RunOutcome> {

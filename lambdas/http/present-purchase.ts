@@ -7,21 +7,16 @@ import { acceptedBody, JOB_VIEWS } from '../jobs/views.js';
 import type { Offer } from '../payments/core/types.js';
 import { encodeBase64Json } from '../payments/types.js';
 import { paymentCore } from '../payments/backend.js';
-import { paymentRequired } from '../middleware/payment.js';
+import { refusedPurchase } from '../middleware/payment.js';
 import { json, type HttpResult } from '../shared/http.js';
-import { DependencyError } from '../shared/errors.js';
 import { urlsFor } from '../jobs/urls.js';
 
 export function presentPurchase(result: JobPurchase, offer: Offer, base: string): HttpResult {
   const urls = urlsFor(base);
   switch (result.type) {
     case 'refused':
-      throw paymentRequired(
-        paymentCore().refusal(offer, result.reason, result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : {}),
-      );
     case 'unavailable':
-      // Nothing was charged and the authorization is free again: the buyer retries the same payment.
-      throw new DependencyError(`Settlement unavailable: ${result.reason}`);
+      return refusedPurchase(result, offer, paymentCore);
     case 'finished': {
       const body = JOB_VIEWS[result.job.product].finished(result.job, urls);
       return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });

@@ -1,7 +1,8 @@
 /**
- * Purchase a job with a verified payment (spec "The paid request, in order", steps 7 to 9). Returns what happened,
- * never an HTTP answer: each surface's presenter turns the result into its own shape (a 202/200/402 on HTTP, a tool
- * result on MCP). Settlement happens here, not in a middleware's `after` (docs/decisions/0001).
+ * Purchase a job with a verified payment (spec "The paid request, in order", steps 7 to 9), on the payment core's
+ * purchase skeleton (lambdas/payments/core/purchase.ts, docs/decisions/0011) with the job as its item. Returns what
+ * happened, never an HTTP answer: each surface's presenter turns the result into its own shape (a 202/200/402 on
+ * HTTP, a tool result on MCP). Settlement happens here, not in a middleware's `after` (docs/decisions/0001).
  *
  *  1. lock the authorization and write the job `reserved`: one ledger transaction, before money moves;
  *  2. settle through the payment core:
@@ -18,21 +19,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ProductId } from '../products/catalog.js';
-import type { AcceptedPayment, Settlement, SettleOptions } from '../payments/core/types.js';
+import type { AcceptedPayment } from '../payments/core/types.js';
+import { purchase, type PurchasedItem, type PurchaseSkeletonDeps } from '../payments/core/purchase.js';
 import type { PaymentReceipt } from '../payments/types.js';
 import { JOB_TTL_SECONDS, type JobRecord, type JobStore } from '../store/jobs.js';
-import { PaymentAlreadyUsedError, type PaymentLedger } from '../store/ledger.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import { logger } from '../shared/logger.js';
 import { annotate } from '../shared/tracing.js';
-import { count, countPaid } from '../shared/metrics.js';
-import { METRIC_NAMES } from '../shared/metric-names.js';
 
-export interface PurchaseDeps {
+export interface PurchaseDeps extends PurchaseSkeletonDeps {
   jobs: Pick<JobStore, 'get' | 'reserveItem' | 'queueItem' | 'voidItem'>;
-  ledger: Pick<PaymentLedger, 'lock' | 'markCharging' | 'markSettled' | 'markFailed'>;
-  /** The payment core's settlement: moves the money, waits for a receipt no later than `deadline`. */
-  settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
   workflow: Pick<WorkflowStarter, 'start'>;
   /** The render provider a new job of this product is recorded with (and rendered by). */
   providerFor: (product: ProductId) => string;
@@ -71,54 +67,30 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
   annotate(keys);
   const { payment } = input;
 
-  try {
-    await deps.ledger.lock(
-      { nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: `job#${job.jobId}` },
-      deps.jobs.reserveItem(job),
-    );
-  } catch (error) {
-    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
-    throw error;
-  }
-  // A token's issuer has no status lookup: mark the attempt first, so the sweeper never delivers a job whose charge
-  // was never sent (a crash here leaves `locked`, which it voids and releases).
-  if (payment.kind === 'token') await deps.ledger.markCharging(payment.nonceKey);
-
-  const settlement = await deps.settle(payment, { deadline: input.deadline });
-  if (settlement.type !== 'settled') {
-    log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
-    count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
-    if (settlement.type === 'unknown-outcome' && payment.kind === 'x402') {
-      log.error('settlement outcome unknown; the sweeper reconciles the job against the chain', { reason: settlement.reason });
-      return { type: 'accepted', job };
-    }
-    const outcome = settlement.type === 'unknown-outcome' ? 'may-have-moved' : 'nothing-moved';
-    try {
-      await deps.ledger.markFailed(payment.nonceKey, settlement.reason, outcome, deps.jobs.voidItem(job.jobId, settlement.reason));
-    } catch (error) {
-      // The job stays reserved with its lock; the sweeper voids it later. Still a refusal: nothing runs.
-      log.error('could not void the job; the sweeper does', { error: (error as Error).message });
-    }
-    if (settlement.type === 'unavailable') return { type: 'unavailable', reason: settlement.reason };
-    return settlement.type === 'refused' && settlement.retryAfterSeconds
-      ? { type: 'refused', reason: settlement.reason, retryAfterSeconds: settlement.retryAfterSeconds }
-      : { type: 'refused', reason: settlement.reason };
+  const outcome = await purchase(deps, payment, jobItem(deps, job, payment), { log, deadline: input.deadline });
+  switch (outcome.type) {
+    case 'used':
+      return { type: 'refused', reason: outcome.reason };
+    case 'refused':
+    case 'unavailable':
+      return outcome;
+    case 'unknown':
+      // x402: the job stays reserved with its lock, and the chain decides (the sweeper, or a poll, reconciles it).
+      // A token (no status lookup): the job was voided with the lock kept `uncertain`, so nothing runs.
+      return outcome.kept ? { type: 'refused', reason: outcome.reason } : { type: 'accepted', job };
+    case 'settled':
+      break;
   }
 
-  // From here on money has moved: record, start, and answer whatever a dependency does.
-  const { receipt } = settlement;
-  countPaid(job.product, payment.amount);
-  try {
-    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, deps.jobs.queueItem(job.jobId, receipt.transaction));
+  // From here on money has moved: start, and answer whatever a dependency does.
+  const { receipt } = outcome;
+  if (outcome.recorded) {
     Object.assign(job, { status: 'queued', transaction: receipt.transaction });
     try {
       await deps.workflow.start(job.jobId, job.product);
     } catch (error) {
       log.error('execution not started; the sweeper starts it', { error: (error as Error).message });
     }
-  } catch (error) {
-    // The job stays `reserved`; the sweeper reads the chain, records the receipt and starts it.
-    log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: receipt.transaction });
   }
   log.info('job accepted', { transaction: receipt.transaction });
 
@@ -129,6 +101,21 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
     if (finished) return { type: 'finished', job: finished, receipt };
   }
   return { type: 'accepted', job, receipt };
+}
+
+/**
+ * A job as the skeleton's purchased item: reserved with the lock, voided when nothing moved, queued with the receipt.
+ * An x402 payment of unknown outcome leaves it reserved (the chain decides); a token's voids it, the lock `uncertain`.
+ */
+function jobItem(deps: PurchaseDeps, job: JobRecord, payment: AcceptedPayment): PurchasedItem<void> {
+  return {
+    ref: `job#${job.jobId}`,
+    sold: job.product,
+    reserve: deps.jobs.reserveItem(job),
+    refused: (reason) => deps.jobs.voidItem(job.jobId, reason),
+    unknown: (reason) => (payment.kind === 'token' ? deps.jobs.voidItem(job.jobId, reason) : undefined),
+    settled: (transaction) => deps.jobs.queueItem(job.jobId, transaction),
+  };
 }
 
 function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {

@@ -4,7 +4,7 @@
  * decision — a refusal becomes the 402, a verified payment (and the offer it pays) is left in `request.internal` for
  * the purchase use case, which locks and settles it after validation (docs/decisions/0001).
  */
-import { PaymentRequiredError } from '../shared/errors.js';
+import { DependencyError, PaymentRequiredError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
 import { classifyLegacyHeader, classifyPaymentHeader, LEGACY_PAYMENT_HEADER, PAYMENT_HEADER, type PaymentHeader } from '../payments/core/header.js';
 import type { PaymentCore } from '../payments/core/server.js';
@@ -27,6 +27,22 @@ export function paymentHeaderOf(request: HttpRequest): PaymentHeader {
 /** The one place a refusal of the payment core becomes an HTTP 402 (the frame's presenter writes the body). */
 export function paymentRequired(refusal: PaymentRefusal): PaymentRequiredError {
   return new PaymentRequiredError(refusal.challenge, refusal.headers);
+}
+
+/**
+ * The one HTTP mapping of a purchase that moved no money (the purchase skeleton's `refused` and `unavailable`,
+ * lambdas/payments/core/purchase.ts), for every paid route: a refusal is the offer's 402 with the reason (and
+ * `Retry-After` when the settler is back-pressured); an unavailable settler is a 503 (nothing was charged and the
+ * authorization is free again: the buyer retries the same payment).
+ */
+export function refusedPurchase(
+  outcome: { type: 'refused'; reason: string; retryAfterSeconds?: number } | { type: 'unavailable'; reason: string },
+  offer: Offer,
+  core: () => PaymentCore,
+): never {
+  if (outcome.type === 'unavailable') throw new DependencyError(`Settlement unavailable: ${outcome.reason}`);
+  const headers: Record<string, string> = outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {};
+  throw paymentRequired(core().refusal(offer, outcome.reason, headers));
 }
 
 export interface PaymentOptions {

@@ -23,7 +23,7 @@
  */
 import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
-import { PurchaseConflictError, type PaymentLedger } from '../store/ledger.js';
+import { PurchaseConflictError, type LedgerItem, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import type { OnChainPayment, PaidOnChain } from '../payments/core/paid-on-chain.js';
@@ -191,24 +191,26 @@ export async function reconcileReserved(deps: ReservedDeps, job: JobRecord, now:
   }
   if (job.amount === undefined) throw new Error(`reserved job ${job.jobId} has no amount to look for on chain`);
   const chain = await deps.paidOnChain({ nonceKey: job.nonceKey, amount: BigInt(job.amount), notBefore: Date.parse(job.createdAt) });
-  if (chain.state === 'paid') {
-    try {
-      await deps.ledger.markSettled(job.nonceKey, chain.transaction, deps.jobs.queueItem(job.jobId, chain.transaction));
-    } catch (error) {
-      if (!(error instanceof PurchaseConflictError)) throw error;
-      // The job (or its lock) changed since it was read: usually its request recorded the receipt meanwhile and
-      // starts the execution itself. A job still reserved is listed again next sweep, so a lasting cause shows.
-      logger.warn('reserved job changed while reconciling; left to its request', { jobId: job.jobId, error: error.message });
-      return 'changed';
-    }
+  let decided: Decided;
+  try {
+    decided = await applyChain(deps.ledger, job.nonceKey, chain, {
+      settled: (transaction) => deps.jobs.queueItem(job.jobId, transaction),
+      refused: (reason) => deps.jobs.voidItem(job.jobId, reason),
+    });
+  } catch (error) {
+    if (!(error instanceof PurchaseConflictError)) throw error;
+    // The job (or its lock) changed since it was read: usually its request recorded the receipt meanwhile and
+    // starts the execution itself. A job still reserved is listed again next sweep, so a lasting cause shows.
+    logger.warn('reserved job changed while reconciling; left to its request', { jobId: job.jobId, error: error.message });
+    return 'changed';
+  }
+  if (decided === 'settled') {
     await deps.workflow.start(job.jobId, job.product);
     return 'reconciled';
   }
-  if (chain.state === 'spent') {
-    // Nothing reached us and nothing ever can with this authorization: void now, whatever its validBefore.
-    const reason = `payment not settled: ${chain.reason}`;
-    logger.warn('reserved job voided: its authorization was spent without paying', { jobId: job.jobId, payer: job.payer, reason: chain.reason });
-    return voided(() => deps.ledger.markFailed(job.nonceKey!, reason, 'nothing-moved', deps.jobs.voidItem(job.jobId, reason)));
+  if (decided === 'voided') {
+    logger.warn('reserved job voided: its authorization was spent without paying', { jobId: job.jobId, payer: job.payer, reason: chain.state === 'spent' ? chain.reason : '' });
+    return 'voided';
   }
   if (!requestOver || (job.validBefore !== undefined && now < job.validBefore * 1000)) {
     // Not used yet, but a transfer in flight could land until the authorization expires: decide after that.
@@ -227,6 +229,32 @@ async function voided(write: () => Promise<void>): Promise<ReservedOutcome> {
     if (error instanceof PurchaseConflictError) return 'changed';
     throw error;
   }
+}
+
+/** What the chain's answer did to an open purchased item (`unused`: nothing yet; each item has its own rule for that). */
+type Decided = 'settled' | 'voided' | 'unused';
+
+/**
+ * The rule per chain state, one for every open purchased item (a reserved job, an open run, and what the purchase
+ * skeleton sells next): paid → the receipt recorded with the item's settled entry; spent without paying → the lock
+ * released with the item's refused entry (nothing reached us, and this authorization never can: no wait for its
+ * validBefore); unused → nothing written. Each write is one ledger transaction conditional on the item still open.
+ */
+async function applyChain(
+  ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed'>,
+  nonceKey: string,
+  chain: PaidOnChain,
+  item: { settled: (transaction: string) => LedgerItem; refused: (reason: string) => LedgerItem },
+): Promise<Decided> {
+  if (chain.state === 'paid') {
+    await ledger.markSettled(nonceKey, chain.transaction, item.settled(chain.transaction));
+    return 'settled';
+  }
+  if (chain.state === 'spent') {
+    await ledger.markFailed(nonceKey, chain.reason, 'nothing-moved', item.refused(chain.reason));
+    return 'voided';
+  }
+  return 'unused';
 }
 
 async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
@@ -265,12 +293,13 @@ async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Pro
 async function reconcileRun(deps: SweepDeps, runs: NonNullable<SweepDeps['runs']>, run: RunRecord, result: SweepResult): Promise<void> {
   if (!run.nonceKey) return;
   const chain = await deps.paidOnChain({ nonceKey: run.nonceKey, amount: BigInt(run.cost), notBefore: Date.parse(run.createdAt) });
-  if (chain.state === 'paid') {
-    await deps.ledger.markSettled(run.nonceKey, chain.transaction, runs.reconciledItem(run.runId, chain.transaction, RECONCILED_RUN_NOTE));
+  const decided = await applyChain(deps.ledger, run.nonceKey, chain, {
+    settled: (transaction) => runs.reconciledItem(run.runId, transaction, RECONCILED_RUN_NOTE),
+    refused: (reason) => runs.failItem(run.runId, `Payment not settled: ${reason}`, OPEN_RUN_STATUSES),
+  });
+  if (decided === 'settled') {
     result.runsSettled.push(run.runId);
-  } else if (chain.state === 'spent') {
-    const reason = `Payment not settled: ${chain.reason}`;
-    await deps.ledger.markFailed(run.nonceKey, reason, 'nothing-moved', runs.failItem(run.runId, reason, OPEN_RUN_STATUSES));
+  } else if (decided === 'voided') {
     result.runsVoided.push(run.runId);
   } else if (run.status === 'running') {
     const reason = 'the run stopped before recording its settlement; the authorization is unused on chain so far';

@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import { frame } from '../../middleware/http-frame.js';
 import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { idempotency } from '../../middleware/idempotency.js';
-import { payment, paymentHeaderOf, paymentRequired } from '../../middleware/payment.js';
+import { payment, paymentHeaderOf, refusedPurchase } from '../../middleware/payment.js';
 import { validateBody } from '../../middleware/validation.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
@@ -24,7 +24,7 @@ import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
 import { baseUrl, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
-import { AgentInputError, DependencyError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
+import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
 import { findAgent, type AgentDefinition } from '../../agents/registry.js';
@@ -140,15 +140,8 @@ function validateRun(): HttpMiddleware {
 function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean): HttpResult {
   switch (outcome.type) {
     case 'refused':
-      throw paymentRequired(
-        paymentCore().refusal(
-          agentOffer(agent, base),
-          outcome.reason,
-          outcome.retryAfterSeconds ? { 'Retry-After': String(outcome.retryAfterSeconds) } : {},
-        ),
-      );
     case 'unavailable':
-      throw new DependencyError(`Settlement unavailable: ${outcome.reason}`);
+      return refusedPurchase(outcome, agentOffer(agent, base), paymentCore);
     case 'invalid-input':
       throw new AgentInputError(outcome.field, outcome.message.replace(`${outcome.field}: `, ''));
     case 'settlement-unknown':

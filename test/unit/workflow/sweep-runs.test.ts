@@ -79,7 +79,7 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
       const [nonceKey, reason, outcome, item] = d.ledger.markFailed.mock.calls[0];
       expect([nonceKey, outcome]).toEqual(['eip155:8453:0xa:0xb:0xc1', 'nothing-moved']);
       expect(reason).toMatch(/canceled/);
-      expect(item).toEqual(failMark('c1', reason, ['running', 'settlement-unknown']));
+      expect(item).toEqual(failMark('c1', `Payment not settled: ${reason}`, ['running', 'settlement-unknown']));
       expect(result).toMatchObject({ runsSettled: [], runsVoided: ['c1'], runsUnknown: [], runsWaiting: [] });
     },
   );

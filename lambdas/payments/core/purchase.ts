@@ -1,0 +1,133 @@
+/**
+ * The purchase skeleton (docs/decisions/0011): lock → (work) → settle → mark, once, generic over what is bought — a
+ * job, an agent run, and next a credit top-up or a credit-billed call. Each purchased item says only what it writes
+ * at each step, as one more entry of that step's ledger transaction (lambdas/store/ledger.ts), so a lock never exists
+ * without its item and a settled payment always has its item and its receipt:
+ *
+ *  1. lock the authorization with the item's `reserve` entry, before anything else (a used authorization → `used`);
+ *  2. the item's work, if it has any before money moves (an agent's analysis): a throw releases the lock with the
+ *     item's `refused` entry (nothing moved) and is rethrown;
+ *  3. a token's charge is marked as attempted first (the sweeper must know whether it was ever sent);
+ *  4. settle through the payment core, waiting for a receipt no later than the deadline:
+ *     - refused / unavailable: nothing moved; release the lock with the item's `refused` entry;
+ *     - unknown outcome: money may have moved; the item's `unknown` entry marks the lock `uncertain` with it, or,
+ *       when the item has none for this payment (an x402 job: the chain decides later), both stay as they are;
+ *  5. settled: record the receipt with the item's `settled` entry (given the work's result).
+ * A write that fails after the settlement's outcome is known is logged, never thrown: the sweeper reconciles it,
+ * and a buyer who paid is never answered with an error.
+ */
+import type { AcceptedPayment, Settlement, SettleOptions } from './types.js';
+import type { PaymentReceipt } from '../types.js';
+import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLedger } from '../../store/ledger.js';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { count, countPaid } from '../../shared/metrics.js';
+import { METRIC_NAMES } from '../../shared/metric-names.js';
+
+/** What one purchased item writes at each step of the skeleton, each in that step's ledger transaction. */
+export interface PurchasedItem<W> {
+  /** The ledger row's `purchase` member (`job#<id>`, `run#<id>`): where the sweeper and an operator find it. */
+  ref: string;
+  /** Counted in the paid metrics under this name (a product id, an agent slug). */
+  sold: string;
+  reserve: LedgerItem;
+  /** Nothing moved: the lock is released with this; `when` the work failed, or the settlement refused. */
+  refused(reason: string, when: 'work' | 'settle'): LedgerItem;
+  /** Money may have moved: the lock stays `uncertain` with this; undefined leaves the lock and the item as they are. */
+  unknown(reason: string): LedgerItem | undefined;
+  /** The receipt is recorded with this; `work` is what the work step returned. */
+  settled(transaction: string, work: W): LedgerItem;
+}
+
+/** Work done after the lock and before money moves; a throw releases the lock (nothing moved) with `reasonOf`. */
+export interface PurchaseWork<W> {
+  run: () => Promise<W> | W;
+  reasonOf: (error: unknown) => string;
+}
+
+export interface PurchaseSkeletonDeps {
+  /** `markCharging` only for purchases that take agent-payment tokens. */
+  ledger: Pick<PaymentLedger, 'lock' | 'markSettled' | 'markFailed'> & Partial<Pick<PaymentLedger, 'markCharging'>>;
+  settle: (payment: AcceptedPayment, options?: SettleOptions) => Promise<Settlement>;
+}
+
+export type PurchaseOutcome<W> =
+  /** The authorization already paid (or is paying) for something else: nothing was written. */
+  | { type: 'used'; reason: string }
+  /** Nothing was charged; the lock is released (unless that write failed: the sweeper then does it). */
+  | { type: 'refused'; reason: string; retryAfterSeconds?: number }
+  | { type: 'unavailable'; reason: string }
+  /** Money may have moved; `kept`: the item's `unknown` entry was written (or tried), else the item stays reserved. */
+  | { type: 'unknown'; reason: string; kept: boolean; work: W }
+  /** Paid; `recorded`: the receipt and the item's settled entry were written (else the sweeper records them). */
+  | { type: 'settled'; receipt: PaymentReceipt; recorded: boolean; work: W };
+
+export async function purchase<W>(
+  deps: PurchaseSkeletonDeps,
+  payment: AcceptedPayment,
+  item: PurchasedItem<W>,
+  options: { log: Logger; deadline?: number; work?: PurchaseWork<W> },
+): Promise<PurchaseOutcome<W>> {
+  const { log } = options;
+  try {
+    await deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve);
+  } catch (error) {
+    if (error instanceof PaymentAlreadyUsedError) return { type: 'used', reason: error.message };
+    throw error;
+  }
+
+  let work: W;
+  try {
+    work = options.work ? await options.work.run() : (undefined as W);
+  } catch (error) {
+    const reason = options.work!.reasonOf(error);
+    await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', item.refused(reason, 'work'));
+    throw error;
+  }
+
+  // A token's issuer has no status lookup: mark the attempt first, so the sweeper never delivers an item whose
+  // charge was never sent (a crash here leaves `locked`, which it voids and releases).
+  if (payment.kind === 'token') {
+    if (!deps.ledger.markCharging) throw new Error(`${item.ref} cannot be bought with an agent-payment token`);
+    await deps.ledger.markCharging(payment.nonceKey);
+  }
+
+  const settlement = await deps.settle(payment, { deadline: options.deadline });
+  if (settlement.type !== 'settled') {
+    log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
+    count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
+    if (settlement.type === 'unknown-outcome') {
+      const entry = item.unknown(settlement.reason);
+      if (!entry) {
+        log.error('settlement outcome unknown; the sweeper reconciles it against the chain', { reason: settlement.reason });
+        return { type: 'unknown', reason: settlement.reason, kept: false, work };
+      }
+      try {
+        await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'may-have-moved', entry);
+      } catch (error) {
+        log.error('could not mark the outcome unknown; the item stays reserved with its lock', { error: (error as Error).message });
+      }
+      return { type: 'unknown', reason: settlement.reason, kept: true, work };
+    }
+    try {
+      await deps.ledger.markFailed(payment.nonceKey, settlement.reason, 'nothing-moved', item.refused(settlement.reason, 'settle'));
+    } catch (error) {
+      // The item stays reserved with its lock; the sweeper closes it later. Still a refusal: nothing runs.
+      log.error('could not release the lock; the sweeper does', { error: (error as Error).message });
+    }
+    if (settlement.type === 'unavailable') return { type: 'unavailable', reason: settlement.reason };
+    return settlement.retryAfterSeconds
+      ? { type: 'refused', reason: settlement.reason, retryAfterSeconds: settlement.retryAfterSeconds }
+      : { type: 'refused', reason: settlement.reason };
+  }
+
+  // From here on money has moved: record it, and answer whatever the record does.
+  const { receipt } = settlement;
+  countPaid(item.sold, payment.amount);
+  try {
+    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work));
+    return { type: 'settled', receipt, recorded: true, work };
+  } catch (error) {
+    log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: receipt.transaction });
+    return { type: 'settled', receipt, recorded: false, work };
+  }
+}
