@@ -28,6 +28,15 @@ const secretName = (fallback: string) =>
   z.string().regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, `must be a Secrets Manager secret name like ${fallback}`).default(fallback);
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/** A reservation: a whole number of executions, 0 (or unset) meaning none reserved; normalised to undefined then. */
+const RESERVATION = { message: 'must be a whole number of executions from 0 (none reserved) to 1000' };
+const reservation = z.coerce
+  .number(RESERVATION)
+  .int(RESERVATION)
+  .min(0, RESERVATION)
+  .max(1000, RESERVATION)
+  .optional()
+  .transform((n) => (n ? n : undefined));
 
 export const stackConfigSchema = z
   .object({
@@ -141,11 +150,16 @@ export const stackConfigSchema = z
     /** Whole-execution timeout of each state machine. */
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
     /**
-     * Reserved concurrency of the render task (SubmitRender, the one that encodes): bounds the provider's load and
-     * the account's concurrency it can take. 0 = none reserved (an account with a concurrency limit of 10, as new
-     * accounts have, cannot reserve any). Throttled invokes are retried by the state machine.
+     * Reserved concurrency (ReservedConcurrentExecutions), one key per function that may want it: the render task
+     * (SubmitRender, the one that encodes and calls the vendor: bounds the provider's load) and the sweeper (1 keeps
+     * sweeps from overlapping; correctness does not need it, see lambdas/workflow/sweeper.ts). Unset or 0: nothing
+     * reserved, the function draws on the account's unreserved pool. Never Lambda's own 0, which throttles every
+     * invoke. The default reserves nothing because Lambda keeps 100 executions of the account's quota unreserved:
+     * a new account's quota (as low as 10) cannot reserve any, so a default reservation would fail stack creation.
+     * Throttled task invokes are retried by the state machine.
      */
-    renderReservedConcurrency: int(0, 1000).default(10),
+    renderReservedConcurrency: reservation,
+    sweeperReservedConcurrency: reservation,
     /** API stage throttling (every route of every surface): steady requests per second and burst. */
     apiRateLimit: int(1, 100_000).default(50),
     apiBurstLimit: int(1, 100_000).default(100),

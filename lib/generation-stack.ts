@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
-import { checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
+import { CHECK_RENDER_WRITES, checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
@@ -195,7 +195,7 @@ export class GenerationStack extends Stack {
           ? { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName }
           : env;
       taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
-        reservedConcurrency: task.id === 'SubmitRender' && config.renderReservedConcurrency > 0 ? config.renderReservedConcurrency : undefined,
+        reservedConcurrency: task.id === 'SubmitRender' ? config.renderReservedConcurrency : undefined,
       });
     }
     // Least privilege, task by task.
@@ -203,9 +203,9 @@ export class GenerationStack extends Stack {
     // The local provider writes its outputs and its manifest, and reads the manifest back (renders/<jobId>/).
     if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
     if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
-    // A provider whose check downloads the finished file (google-veo) stores it under renders/ itself.
+    // A provider whose check downloads the finished clip (google-veo, fal-veo) stores it itself: that one key per job.
     if (taskFns.CheckRender && checkWritesRenders(config)) {
-      taskFns.CheckRender.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.assetsBucket.arnForObjects('renders/*')] }));
+      taskFns.CheckRender.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.assetsBucket.arnForObjects(CHECK_RENDER_WRITES)] }));
     }
     if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
@@ -282,9 +282,14 @@ export class GenerationStack extends Stack {
 
   /** Restarts durable jobs whose execution never started, reconciles reserved ones and open paid runs, fails jobs stuck past their deadline. */
   private sweeper(factory: FunctionFactory, env: Record<string, string>): void {
-    // One sweeper at a time: two would race on the same reserved jobs (the ledger keeps that safe, but pointless).
+    // Nothing reserved by default (a new account cannot reserve any), so a sweep that runs long or is retried may
+    // overlap the next one. Two sweeps race on the same items harmlessly: each ledger write is conditional on the
+    // state it moves from, a refund's nonce is the job's, an execution is named by its job id.
+    // `sweeperReservedConcurrency=1` keeps them apart.
     const sweeperEnv = { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName };
-    const sweeper = factory.make(SWEEPER.id, SWEEPER, sweeperEnv, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, { reservedConcurrency: 1 });
+    const sweeper = factory.make(SWEEPER.id, SWEEPER, sweeperEnv, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, {
+      reservedConcurrency: this.config.sweeperReservedConcurrency,
+    });
     // It retries the refunds still owed (the open-refunds index), as the refund task makes them.
     this.grantRefund(sweeper);
     this.tables.jobs.grantReadWriteData(sweeper);

@@ -101,8 +101,9 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   for (const [id, fn] of Object.entries(props.functions)) {
     const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : 'route';
     // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a
-    // look. Tasks throw TransientRenderError on purpose and the render task has reserved concurrency; the machine
-    // retries both, and a job that fails for good shows as ExecutionsFailed: only a backlog of them matters here.
+    // look. Tasks throw TransientRenderError on purpose and may be throttled (a render reservation, a low account
+    // quota); the machine retries both, and a job that fails for good shows as ExecutionsFailed: only a backlog of
+    // them matters here.
     const threshold = kind === 'task' ? 10 : 1;
     const failures = new cloudwatch.MathExpression({
       expression: 'errors + throttles',

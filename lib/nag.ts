@@ -15,6 +15,7 @@ import type { IConstruct } from 'constructs';
 import { PRODUCT_IDS } from '../lambdas/products/catalog.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import type { GenerationStack } from './generation-stack.js';
+import { CHECK_RENDER_WRITES, checkWritesRenders } from './render-providers.js';
 
 /** Registers the packs on the app and acknowledges the stack's accepted findings. */
 export function applyNag(app: App, stack: GenerationStack): void {
@@ -101,6 +102,14 @@ export function acknowledgeFindings(stack: GenerationStack): void {
   for (const id of ['SubmitRender', 'CheckRender', 'StoreAsset']) {
     if (!tasks.has(id)) continue;
     ack(stack.functions[id], S3_GRANT, bucketObjects, ...s3Read, ...(id === 'CheckRender' ? [] : s3Write));
+  }
+  // A Veo provider's check stores the clip it downloads (lib/render-providers.ts): PutObject on one key per job.
+  if (tasks.has('CheckRender') && checkWritesRenders(stack.config)) {
+    ack(
+      stack.functions.CheckRender,
+      `PutObject only, on each job's clip (${CHECK_RENDER_WRITES}): the check task of a Veo provider downloads the finished video and stores it under its job, whose id is not known in advance.`,
+      `AwsSolutions-IAM5[Resource::${arnRef(stack.assetsBucket)}/${CHECK_RENDER_WRITES}]`,
+    );
   }
 
   const sweeperRule = stack.node.tryFindChild('SweeperSchedule');

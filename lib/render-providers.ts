@@ -16,7 +16,13 @@ export const PROVIDER_CHECK_SECONDS: Partial<Record<ProviderName, number>> = {
   'fal-veo': 10,
 };
 
-/** Providers whose check stores the finished file itself (download, crop): their check task writes renders/*. */
+/**
+ * The objects a check task that stores the finished file writes: the clip of a job, `renders/<jobId>/video.mp4`
+ * (videoKey, lambdas/render/video-shared.ts; a job id has no `/`). Nothing else: the submit task writes the records.
+ */
+export const CHECK_RENDER_WRITES = 'renders/*/video.mp4';
+
+/** Providers whose check stores the finished file itself (download, crop): their check task writes CHECK_RENDER_WRITES. */
 export function checkWritesRenders(config: StackConfig): boolean {
   return Object.values(config.renderProviders).some((name) => name === 'google-veo' || name === 'fal-veo');
 }

@@ -132,7 +132,8 @@ export class ProductWorkflow extends Construct {
       jitterStrategy: sfn.JitterType.FULL,
     };
     // Step Functions does not retry a throttled invoke by default (CDK's service-exception retrier leaves out
-    // Lambda.TooManyRequestsException): with reserved concurrency on the render tasks, throttling is expected.
+    // Lambda.TooManyRequestsException): with a render reservation (renderReservedConcurrency), or an account's low
+    // concurrency quota, throttling is expected.
     const throttledRetry: sfn.RetryProps = {
       errors: [WORKFLOW_ERRORS.throttled],
       interval: Duration.seconds(2),

@@ -22,8 +22,9 @@ export interface PeriodicSweep {
 }
 
 /**
- * Runs `sweepOnce` `intervalMs` after the previous sweep ended, so two never overlap (on AWS the sweeper's reserved
- * concurrency of 1 does that). A failed sweep is reported and the schedule goes on, as the next scheduled event would.
+ * Runs `sweepOnce` `intervalMs` after the previous sweep ended, so two never overlap (on AWS they may, unless
+ * `sweeperReservedConcurrency=1`: overlapping sweeps are safe, only wasteful). A failed sweep is reported and the
+ * schedule goes on, as the next scheduled event would.
  */
 export function startPeriodicSweep(sweepOnce: () => Promise<unknown>, intervalMs: number, onError: (error: Error) => void): PeriodicSweep {
   let stopped = false;

@@ -382,11 +382,9 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       }
     });
 
-    it('reserves concurrency for the render task and runs one sweeper at a time', () => {
-      const reserved = (id: string) => s.resources[s.stack.getLogicalId(s.stack.functions[id].node.defaultChild as any)].Properties.ReservedConcurrentExecutions;
-      expect(reserved('SubmitRender')).toBe(10);
-      expect(reserved(SWEEPER.id)).toBe(1);
-      expect(reserved('AgentImage')).toBeUndefined();
+    it('reserves no concurrency by default: a new account (quota as low as 10, 100 always unreserved) can create it', () => {
+      const reserving = ofType(s.resources, 'AWS::Lambda::Function').filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined);
+      expect(reserving.map(([logicalId]) => logicalId)).toEqual([]);
     });
 
     it('throttles the API stage and writes JSON access logs', () => {
@@ -504,6 +502,37 @@ describe('GenerationStack configuration', () => {
       expect(actionsOf(resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue').length).toBeGreaterThanOrEqual(2);
     }
     expect(() => synth({ tokenIssuer: 'https://issuer.example.com' })).toThrow(/context key "tokenJwksUrl" is required/);
+  });
+
+  describe('reserved concurrency, one context key per function, nothing by default', () => {
+    const reservedOf = (r: ReturnType<typeof synth>) =>
+      Object.fromEntries(
+        ofType(r.resources, 'AWS::Lambda::Function')
+          .filter(([, fn]) => fn.Properties.ReservedConcurrentExecutions !== undefined)
+          .map(([logicalId, fn]) => [r.stack.functionEntries[logicalId]?.id ?? logicalId, fn.Properties.ReservedConcurrentExecutions]),
+      );
+
+    it('renderReservedConcurrency reserves for Submit render, sweeperReservedConcurrency for the sweeper, nothing else', () => {
+      expect(reservedOf(synth({ renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }))).toEqual({ SubmitRender: 10, [SWEEPER.id]: 1 });
+      expect(reservedOf(synth({ renderReservedConcurrency: 25 }))).toEqual({ SubmitRender: 25 });
+      expect(reservedOf(synth({ sweeperReservedConcurrency: 1 }))).toEqual({ [SWEEPER.id]: 1 });
+    });
+
+    it("0 means none reserved, never Lambda's throttle-everything 0", () => {
+      expect(reservedOf(synth({ renderReservedConcurrency: 0, sweeperReservedConcurrency: '0' }))).toEqual({});
+    });
+
+    it('rejects a reservation that is not a whole number from 0 to 1000, naming the key', () => {
+      for (const [key, value] of [
+        ['renderReservedConcurrency', -1],
+        ['renderReservedConcurrency', '1.5'],
+        ['sweeperReservedConcurrency', 'ten'],
+        ['sweeperReservedConcurrency', 1001],
+      ] as const) {
+        expect(() => synth({ [key]: value }), `${key}=${value}`).toThrow(StackConfigError);
+        expect(() => synth({ [key]: value }), `${key}=${value}`).toThrow(new RegExp(`context key "${key}" must be a whole number of executions from 0 \\(none reserved\\) to 1000`));
+      }
+    });
   });
 
   it('rejects a bad payTo naming the context key', () => {

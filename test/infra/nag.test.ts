@@ -1,8 +1,10 @@
 /**
  * cdk-nag 3 (lib/nag.ts): the AwsSolutions and Serverless packs run as CDK validation plugins when the app
  * synthesizes, and the report CDK writes to the cloud assembly (validation-report.json, as `cdk synth` writes it to
- * cdk.out) holds no unacknowledged finding, errors or warnings. Every acknowledgment sits on the construct it
- * concerns, with its reason; the findings that were cheap to fix are fixed and asserted here.
+ * cdk.out) holds no unacknowledged finding, errors or warnings, for every configuration the README documents (each
+ * render provider, agent reasoning, Sepolia staging, the remote facilitator, tokens, …): a finding that only one
+ * context's resources raise fails that context's `cdk synth` just the same. Every acknowledgment sits on the
+ * construct it concerns, with its reason; the findings that were cheap to fix are fixed and asserted here.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,9 @@ import { applyNag } from '../../lib/nag.js';
 import { JOB_FILE_DAYS, JOB_FILE_PREFIXES, NONCURRENT_VERSION_DAYS } from '../../lib/assets.js';
 import { VENDED_LOGS_PREFIX } from '../../lib/workflow.js';
 import { JOB_TTL_SECONDS } from '../../lambdas/store/jobs.js';
-import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
+import { providersFor } from '../../lambdas/render/providers.js';
+import { reasonableAgents } from '../../lib/agent-reasoning.js';
 
 interface ValidationReport {
   title: string;
@@ -30,14 +34,25 @@ function newApp(): App {
   return new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
 }
 
-/** Synthesizes the stack as bin/app.ts does (packs and acknowledgments) and reads the validation report. */
-function synthWithNag(env?: Environment) {
-  const app = newApp();
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true, env });
+/**
+ * Synthesizes the stack as bin/app.ts does (packs and acknowledgments; its name from the `stackName` context, as
+ * there) with `extra` context over cdk.json's, and reads the validation report.
+ */
+function synthWithNag(env?: Environment, extra: Record<string, unknown> = {}) {
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], ...extra } });
+  const stack = new GenerationStack(app, String(extra.stackName ?? 'Gen'), { allowMissingEntries: true, env });
   applyNag(app, stack);
   const assembly = app.synth();
   const report = JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
   return { app, stack, report };
+}
+
+/** Each configuration is synthesized once per file, whichever test asks first. */
+const synthesized = new Map<string, ReturnType<typeof synthWithNag>>();
+function synthOnce(name: string, extra: Record<string, unknown>, env?: Environment) {
+  const key = `${name} ${JSON.stringify(env ?? {})}`;
+  if (!synthesized.has(key)) synthesized.set(key, synthWithNag(env, extra));
+  return synthesized.get(key)!;
 }
 
 /** Every finding still reported, as `rule at construct path`. */
@@ -51,20 +66,55 @@ beforeAll(async () => {
   context = await readCdkJsonContext(PROJECT_ROOT);
 });
 
-describe('the AwsSolutions and Serverless packs', () => {
-  let s: ReturnType<typeof synthWithNag>;
-  beforeAll(() => {
-    s = synthWithNag();
-  });
+const PROVIDER_KEYS: Record<ProductId, string> = { create_music: 'musicProvider', agent_video: 'videoProvider', agent_image: 'imageProvider' };
+const LITERAL_ENV: Environment = { account: '123456789012', region: 'eu-west-1' };
+const DEFAULT = 'the default (cdk.json)';
+const REMOTE = 'facilitatorMode=remote';
 
-  it('report no unacknowledged error or warning', () => {
+/**
+ * Every configuration the README documents (its "Render providers", "Model reasoning", "On AWS" and runbook
+ * sections), each over cdk.json's context as `cdk synth -c key=value` gives it. The provider choices come from the
+ * provider list itself, so a provider added there is checked here without editing this list.
+ */
+const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
+  [DEFAULT, {}],
+  ...PRODUCT_IDS.flatMap((product) =>
+    providersFor(product)
+      .filter((provider) => provider !== 'local')
+      .map((provider): [string, Record<string, unknown>] => [`${PROVIDER_KEYS[product]}=${provider}`, { [PROVIDER_KEYS[product]]: provider }]),
+  ),
+  [`agentReasoning=<all ${reasonableAgents().length} agents a model may reason>`, { agentReasoning: reasonableAgents().join(',') }],
+  ['Sepolia staging (network=eip155:84532, stackName=PaycallStaging)', { network: 'eip155:84532', stackName: 'PaycallStaging' }],
+  [REMOTE, { facilitatorMode: 'remote', facilitatorUrl: 'https://facilitator.example.com' }],
+  [
+    'agent-payment tokens (tokenIssuer, tokenJwksUrl, tokenChargeUrl, tokenSellerId)',
+    { tokenIssuer: 'https://issuer.example.com', tokenJwksUrl: 'https://issuer.example.com/jwks.json', tokenChargeUrl: 'https://issuer.example.com/charge', tokenSellerId: 'seller-1' },
+  ],
+  ['bundleFfmpeg=false', { bundleFfmpeg: 'false' }],
+  ['payTo, rpcUrl and publicBaseUrl given', { payTo: '0x2222222222222222222222222222222222222222', rpcUrl: 'https://base.example.com', publicBaseUrl: 'https://api.example.com' }],
+  ['renderReservedConcurrency=10, sweeperReservedConcurrency=1', { renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }],
+];
+
+/**
+ * Everything the separate contexts add, together (self-settlement kept, so the settler key's grants are there too):
+ * the last provider listed wins for each product, with tokens, reasoning and staging.
+ */
+const EVERYTHING = 'every documented choice at once, region and account literal';
+const everything = (): Record<string, unknown> => Object.assign({}, ...DOCUMENTED_CONTEXTS.filter(([name]) => name !== REMOTE).map(([, extra]) => extra));
+
+describe('the AwsSolutions and Serverless packs', () => {
+  it.each(DOCUMENTED_CONTEXTS)('report no unacknowledged error or warning with %s', (name, extra) => {
+    const s = synthOnce(name, extra);
     expect(s.report.title).toBe('Validation Report');
     expect(findings(s.report)).toEqual([]);
   });
 
   it('report none either when the environment makes region and account literal (as `cdk synth` does)', () => {
-    const concrete = synthWithNag({ account: '123456789012', region: 'eu-west-1' });
-    expect(findings(concrete.report)).toEqual([]);
+    expect(findings(synthOnce(DEFAULT, {}, LITERAL_ENV).report)).toEqual([]);
+  });
+
+  it(`report none with ${EVERYTHING}`, () => {
+    expect(findings(synthOnce(EVERYTHING, everything(), LITERAL_ENV).report)).toEqual([]);
   });
 
   it('do run: without the acknowledgments the same stack fails synthesis with their findings', () => {
@@ -74,7 +124,11 @@ describe('the AwsSolutions and Serverless packs', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-APIG4[\s\S]*Serverless-LambdaDLQ|Serverless-LambdaDLQ[\s\S]*AwsSolutions-APIG4/);
   });
 
-  it('acknowledge each finding on its own construct, with a reason, never on the stack or the app', () => {
+  it.each([
+    [DEFAULT, {}, undefined],
+    [EVERYTHING, undefined, LITERAL_ENV],
+  ] as const)('acknowledge each finding on its own construct, with a reason, never on the stack or the app (%s)', (name, extra, env) => {
+    const s = synthOnce(name, extra ?? everything(), env);
     const acknowledged: { path: string; id: string; reason: string }[] = [];
     for (const construct of s.app.node.findAll()) {
       for (const entry of construct.node.metadata) {

@@ -5,15 +5,25 @@
  */
 import { Stack } from 'aws-cdk-lib';
 import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
+import { CHECK_RENDER_WRITES } from '../../lib/render-providers.js';
+import { jobRecordKey, videoKey } from '../../lambdas/render/video-shared.js';
+import { LOCAL_ASSETS_BUCKET, synthesizeForLocal } from '../../lib/local/asl.js';
+import { evaluate } from '../../lib/local/iam/policy.js';
 import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
+
+// The check task's PutObject resource: the asset bucket's ARN, then exactly /renders/*/video.mp4.
+const CLIP_ONLY = /"\/renders\/\*\/video\.mp4"\]\]\}$/;
 
 const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
 
@@ -71,11 +81,11 @@ describe('agent_video by google-veo', () => {
     expect(text).not.toMatch(/SecretString|local-fake-gemini-key/);
   });
 
-  it('lets Check render write the video it downloads under renders/ only, and ships it ffmpeg for the 1:1 crop', () => {
+  it("lets Check render write each job's clip only (renders/*/video.mp4), and ships it ffmpeg for the 1:1 crop", () => {
     const fn = fnOf(s, 'CheckRender');
     const puts = actionsOf(s.resources, fn).filter((g) => g.action === 's3:PutObject');
     expect(puts.length).toBeGreaterThan(0);
-    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(/\/renders\/\*"/);
+    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(CLIP_ONLY);
     const props = s.resources[fn].Properties;
     expect(props.Architectures).toEqual(['x86_64']);
     expect(props.Environment.Variables.FFMPEG_PATH).toBe('/var/task/bin/ffmpeg');
@@ -125,10 +135,10 @@ describe('agent_video by fal-veo', () => {
     expect(text).not.toContain('paycall/gemini-api-key');
   });
 
-  it('lets Check render write the clip it downloads under renders/ only, and polls every 10 s', () => {
+  it("lets Check render write each job's clip only (renders/*/video.mp4), and polls every 10 s", () => {
     const puts = actionsOf(s.resources, fnOf(s, 'CheckRender')).filter((g) => g.action === 's3:PutObject');
     expect(puts.length).toBeGreaterThan(0);
-    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(/\/renders\/\*"/);
+    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(CLIP_ONLY);
     expect(checksOf(s, 'agent_video')).toEqual({ seconds: 10, limit: 120 });
     expect(checksOf(s, 'create_music')).toEqual({ seconds: 5, limit: 120 });
   });
@@ -164,4 +174,24 @@ describe('per-product render checks', () => {
     expect(() => synth({ videoCheckSeconds: 0 })).toThrow(/context key "videoCheckSeconds"/);
     expect(() => synth({ musicMaxChecks: 'many' })).toThrow(/context key "musicMaxChecks"/);
   });
+});
+
+describe("Check render's write as the embedded runtime enforces it (a Veo provider)", () => {
+  let cacheDir: string;
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(path.join(os.tmpdir(), 'paycall-video-synth-'));
+  });
+  afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+  it("may put a job's clip, where the adapters store it, and nothing else of the bucket", async () => {
+    expect(CHECK_RENDER_WRITES).toBe('renders/*/video.mp4');
+    const defs = await synthesizeForLocal({ cacheDir, context: { videoProvider: 'fal-veo' } });
+    const put = (key: string) => evaluate(defs.policies.CheckRender, { action: 's3:PutObject', resource: `arn:aws:s3:::${LOCAL_ASSETS_BUCKET}/${key}` }).decision;
+    expect(put(videoKey('job_01HZX3Q9V7'))).toBe('allow');
+    // The submit task's records (a retried submit reads them to not pay twice) and every other object stay out of reach.
+    expect(put(jobRecordKey('fal-veo', 'job_01HZX3Q9V7'))).not.toBe('allow');
+    expect(put('renders/job_01HZX3Q9V7/audio.mp3')).not.toBe('allow');
+    expect(put('assets/job_01HZX3Q9V7/video.mp4')).not.toBe('allow');
+    expect(put('static/index.html')).not.toBe('allow');
+  }, 120_000);
 });
