@@ -102,8 +102,6 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
     throw error;
   }
   switch (outcome.type) {
-    case 'used':
-      return { type: 'refused', reason: outcome.reason };
     case 'refused':
     case 'unavailable':
       return outcome;

@@ -69,8 +69,6 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
 
   const outcome = await purchase(deps, payment, jobItem(deps, job, payment), { log, deadline: input.deadline });
   switch (outcome.type) {
-    case 'used':
-      return { type: 'refused', reason: outcome.reason };
     case 'refused':
     case 'unavailable':
       return outcome;

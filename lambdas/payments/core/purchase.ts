@@ -4,7 +4,7 @@
  * at each step, as one more entry of that step's ledger transaction (lambdas/store/ledger.ts), so a lock never exists
  * without its item and a settled payment always has its item and its receipt:
  *
- *  1. lock the authorization with the item's `reserve` entry, before anything else (a used authorization → `used`);
+ *  1. lock the authorization with the item's `reserve` entry, before anything else (a used one is refused);
  *  2. the item's work, if it has any before money moves (an agent's analysis): a throw releases the lock with the
  *     item's `refused` entry (nothing moved) and is rethrown;
  *  3. a token's charge is marked as attempted first (the sweeper must know whether it was ever sent);
@@ -51,9 +51,8 @@ export interface PurchaseSkeletonDeps {
 }
 
 export type PurchaseOutcome<W> =
-  /** The authorization already paid (or is paying) for something else: nothing was written. */
-  | { type: 'used'; reason: string }
-  /** Nothing was charged; the lock is released (unless that write failed: the sweeper then does it). */
+  /** Nothing was charged: the authorization already paid (or is paying) for something else, and nothing was written;
+   *  or the settlement refused it, and the lock is released (unless that write failed: the sweeper then does it). */
   | { type: 'refused'; reason: string; retryAfterSeconds?: number }
   | { type: 'unavailable'; reason: string }
   /** Money may have moved; `kept`: the item's `unknown` entry was written (or tried), else the item stays reserved. */
@@ -71,7 +70,7 @@ export async function purchase<W>(
   try {
     await deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve);
   } catch (error) {
-    if (error instanceof PaymentAlreadyUsedError) return { type: 'used', reason: error.message };
+    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
     throw error;
   }
 
