@@ -1,10 +1,14 @@
 /**
- * Reads the expense claim: JSON (one expense, an array, or { items | expenses: [...] }) or text, one expense per
- * line that carries an amount. Free text is mined only for the facts listed in RULES.md; it is never obeyed.
+ * Reads the expense claim: JSON (one expense, an array, or { items | expenses: [...] }), a CSV export with a header
+ * row (Expensify, SAP Concur, Ramp and the like: columns recognised by name), or text, one expense per line that
+ * carries an amount (line.ts). Free text is mined only for the facts listed in RULES.md; it is never obeyed.
  */
 import { AgentInputError } from '../port.js';
 import { parseCents } from '../text/amount.js';
-import { ALCOHOL, categoriesIn, countOf, currencyOf, fareClassIn, moneyIn, type Category, type FareClass } from './words.js';
+import { dayNumberOf, isoDate } from '../text/dates.js';
+import { detectDelimiter, readCsv } from '../text/table.js';
+import { textFacts, type Facts } from './line.js';
+import { ALCOHOL, categoriesIn, fareClassIn, type Category, type FareClass } from './words.js';
 
 export interface Item {
   index: number;
@@ -19,33 +23,46 @@ export interface Item {
   fareClass?: FareClass;
   /** Alcohol included in the amount: none, an itemised amount, or mentioned without an amount. */
   alcohol: bigint | 'unknown' | undefined;
+  dateText?: string;
+  /** The date as YYYY-MM-DD, numeric dates read in one order for the whole claim (see `dateOrder`). */
+  date?: string;
+}
+
+export interface Claim {
+  items: Item[];
+  /** Set when a numeric date could be read either way and was read month first: the first such date. */
+  ambiguousDate?: string;
 }
 
 const FIELD = 'expense';
+const MAX_ROWS = 5_000;
 const key = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
 const has = (...names: string[]) => new Set(names);
 const K = {
-  category: has('category', 'type', 'expensetype', 'kind'),
-  amount: has('amount', 'total', 'cost', 'price', 'value', 'totalamount'),
-  currency: has('currency', 'currencycode', 'ccy'),
-  people: has('attendees', 'people', 'persons', 'headcount', 'guests', 'pax', 'participants', 'diners'),
+  category: has('category', 'type', 'expensetype', 'kind', 'expensecategory', 'categoryname', 'expensetypename', 'spendcategory'),
+  amount: has('amount', 'total', 'cost', 'price', 'value', 'totalamount', 'expenseamount', 'transactionamount'),
+  currency: has('currency', 'currencycode', 'ccy', 'transactioncurrency', 'transactioncurrencycode'),
+  people: has('attendees', 'people', 'persons', 'headcount', 'guests', 'pax', 'participants', 'diners', 'numberofattendees'),
   nights: has('nights', 'numberofnights'),
   days: has('days', 'numberofdays'),
-  receipt: has('receipt', 'hasreceipt', 'receiptattached', 'receiptprovided', 'receipts', 'receipturl'),
-  description: has('description', 'desc', 'memo', 'note', 'notes', 'details', 'purpose', 'title'),
+  receipt: has('receipt', 'hasreceipt', 'receiptattached', 'receiptprovided', 'receipts', 'receipturl', 'receiptstatus', 'receiptreceived', 'receiptimage'),
+  description: has('description', 'desc', 'memo', 'note', 'notes', 'details', 'purpose', 'title', 'comment', 'comments', 'businesspurpose'),
   fareClass: has('class', 'fareclass', 'cabin', 'cabinclass', 'travelclass', 'seatclass', 'bookingclass'),
-  merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel'),
+  merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel', 'merchantname', 'vendorname', 'supplier'),
   alcohol: has('alcohol', 'alcoholamount', 'alcoholcost'),
   breakdown: has('lines', 'items', 'breakdown', 'lineitems', 'itemised', 'itemized'),
+  date: has('date', 'timestamp', 'transactiondate', 'expensedate', 'txndate', 'posteddate', 'purchasedate', 'spenddate'),
 };
+type Field = keyof typeof K;
+const FIELDS = Object.keys(K) as Field[];
 const CONTAINER = has('items', 'expenses', 'lines', 'claims');
 
-export function readExpense(text: string): Item[] {
+export function readExpense(text: string): Claim {
   const t = text.normalize('NFKC').trim();
   if (t.length === 0) throw new AgentInputError(FIELD, 'is empty');
-  const items = /^[[{]/.test(t) ? jsonItems(t) : textItems(t);
+  const items = /^[[{]/.test(t) ? jsonItems(t) : csvHeader(t) ? csvItems(t) : textItems(t);
   if (items.length === 0) throw new AgentInputError(FIELD, 'no expense with an amount found (e.g. "$42.50")');
-  return items;
+  return datesOf(items);
 }
 
 function jsonItems(text: string): Item[] {
@@ -63,28 +80,86 @@ function jsonItems(text: string): Item[] {
     const hasAmount = entries.some(([k]) => K.amount.has(key(k)));
     list = container && !hasAmount ? (container[1] as unknown[]) : [parsed];
   } else throw new AgentInputError(FIELD, 'JSON must be an expense object or a list of them');
-  return list.map((entry, i) => jsonItem(entry, i + 1));
+  return list.map((entry, i) => jsonItem(entry, i + 1, `item ${i + 1}`));
 }
 
-function jsonItem(entry: unknown, index: number): Item {
-  if (!isObject(entry)) throw new AgentInputError(FIELD, `item ${index} must be an object`);
-  const f: Partial<Record<keyof typeof K, unknown>> = {};
+/**
+ * A CSV export's column → the field it holds: an exact name ("Expense Type", "Receipt Status"), else a word in it
+ * ("Amount (USD)" → amount). "Original Amount" / "Original Currency" (Expensify's pre-conversion figures) are not
+ * the claim. Unknown columns (MCC, Tag, Employee) are not read.
+ */
+function columnField(header: string): { field?: Field; currency?: string } {
+  const words = header.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const code = /(?:^| )(usd|eur|gbp|cad|aud)$/.exec(words)?.[1];
+  const bare = (code ? words.slice(0, -code.length) : words).trim();
+  const exact = FIELDS.find((f) => K[f].has(bare.replace(/ /g, '')));
+  if (exact) return { field: exact, currency: code?.toUpperCase() };
+  if (/\boriginal\b/.test(bare)) return {};
+  const word = (re: RegExp) => re.test(bare);
+  const field: Field | undefined = word(/\bamount\b/) ? 'amount' : word(/\breceipts?\b/) ? 'receipt' : word(/\bdate\b/) ? 'date'
+    : word(/\b(?:merchant|vendor)\b/) ? 'merchant' : word(/\bcategory\b/) ? 'category' : word(/\bcurrency\b/) ? 'currency'
+    : word(/\battendees?\b/) ? 'people' : word(/\b(?:description|memo|comments?|purpose)\b/) ? 'description' : undefined;
+  return { field, currency: code?.toUpperCase() };
+}
+
+/** Whether the first line is a header row: two or more cells, no digits, an amount column and another known one. */
+function csvHeader(text: string): boolean {
+  const first = text.slice(0, Math.min(text.length, 2000)).split(/\r?\n/)[0];
+  const cells = first.split(detectDelimiter(first)).map((c) => c.trim().replace(/^"|"$/g, ''));
+  if (cells.length < 2 || cells.some((c) => /\d/.test(c))) return false;
+  const fields = cells.map((c) => columnField(c).field);
+  return fields.includes('amount') && fields.filter((f) => f !== undefined).length >= 2;
+}
+
+function csvItems(text: string): Item[] {
+  const { headers, rows } = readCsv(text, FIELD, MAX_ROWS);
+  const columns = headers.map(columnField);
+  const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
+  return rows.map((row, i) => {
+    const entry: Record<string, unknown> = {};
+    columns.forEach(({ field }, k) => {
+      const cell = (row.cells[k] ?? '').trim();
+      if (field !== undefined && cell !== '' && entry[field] === undefined) entry[field] = cell;
+    });
+    // An empty receipt cell is an export's way of saying there is none.
+    if (columns.some((c) => c.field === 'receipt') && entry.receipt === undefined) entry.receipt = false;
+    if (entry.currency === undefined && headerCurrency) entry.currency = headerCurrency;
+    return jsonItem(entry, i + 1, `row ${i + 1} (line ${row.line})`);
+  });
+}
+
+function textItems(text: string): Item[] {
+  const items: Item[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const lower = line.replace(/\s+/g, ' ').trim().toLowerCase();
+    if (lower.length === 0) continue;
+    const facts = textFacts(lower, true);
+    if (facts.cents === undefined) continue;
+    items.push({ index: items.length + 1, label: line.trim().slice(0, 60), ...facts, cents: facts.cents });
+  }
+  return items;
+}
+
+function jsonItem(entry: unknown, index: number, where: string): Item {
+  if (!isObject(entry)) throw new AgentInputError(FIELD, `${where} must be an object`);
+  const f: Partial<Record<Field, unknown>> = {};
   for (const [k, v] of Object.entries(entry)) {
     const kk = key(k);
-    const name = (Object.keys(K) as (keyof typeof K)[]).find((n) => K[n].has(kk));
+    const name = FIELDS.find((n) => K[n].has(kk));
     if (name !== undefined && f[name] === undefined) f[name] = v;
   }
-  const what = (m: string) => `item ${index} ${m}`;
+  const what = (m: string) => `${where} ${m}`;
   const cents = jsonMoney(f.amount, what('amount'));
   if (cents === undefined) throw new AgentInputError(FIELD, `${what('amount')} is missing`);
-  const description = [f.description, f.merchant].filter((v) => typeof v === 'string').join(' ');
-  const lower = description.toLowerCase();
-  const facts = textFacts(lower);
-  const category = typeof f.category === 'string' ? categoriesIn(f.category.toLowerCase())[0] : undefined;
+  const description = [f.merchant, f.description].filter((v) => typeof v === 'string').join(' ');
+  const facts: Facts = textFacts(description.toLowerCase());
+  const categoryText = typeof f.category === 'string' ? f.category.toLowerCase() : '';
+  const category = categoriesIn(categoryText)[0];
   let alcohol: Item['alcohol'] = facts.alcohol;
   if (f.alcohol === true) alcohol = 'unknown';
   else if (f.alcohol === false) alcohol = undefined;
   else if (f.alcohol !== undefined && f.alcohol !== null) alcohol = jsonMoney(f.alcohol, what('alcohol'));
+  else if (ALCOHOL.test(categoryText)) alcohol = cents; // an expense filed as "Alcohol" or "Wine" is alcohol throughout
   else if (Array.isArray(f.breakdown)) {
     for (const [i, part] of f.breakdown.entries()) {
       if (!isObject(part)) continue;
@@ -95,9 +170,11 @@ function jsonItem(entry: unknown, index: number): Item {
       alcohol = c === undefined || alcohol === 'unknown' ? 'unknown' : (alcohol ?? 0n) + c;
     }
   }
+  const dateText = typeof f.date === 'string' && f.date.trim() !== '' ? f.date.trim().slice(0, 40) : facts.dateText;
+  const named = description.slice(0, 60) || (typeof f.category === 'string' ? f.category : '');
   return {
     index,
-    label: description.slice(0, 60) || (typeof f.category === 'string' ? f.category : `item ${index}`),
+    label: (dateText && named ? `${dateText.slice(0, 10)} ${named}` : named) || `item ${index}`,
     category: category ?? facts.category,
     cents,
     currency: typeof f.currency === 'string' ? f.currency.trim().toUpperCase() : facts.currency,
@@ -107,73 +184,29 @@ function jsonItem(entry: unknown, index: number): Item {
     receipt: jsonReceipt(f.receipt) ?? facts.receipt,
     fareClass: (typeof f.fareClass === 'string' ? fareClassIn(f.fareClass.toLowerCase(), true) : undefined) ?? facts.fareClass,
     alcohol,
+    dateText,
   };
 }
-
-function textItems(text: string): Item[] {
-  const items: Item[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const lower = line.replace(/\s+/g, ' ').trim().toLowerCase();
-    if (lower.length === 0) continue;
-    const facts = textFacts(lower);
-    if (facts.cents === undefined) continue;
-    items.push({ index: items.length + 1, label: line.trim().slice(0, 60), ...facts, cents: facts.cents });
-  }
-  return items;
-}
-
-const PEOPLE = has('people', 'persons', 'person', 'guests', 'attendees', 'pax', 'diners', 'colleagues', 'employees', 'heads', 'participants');
-const INCLUDED = /\b(?:incl|including|includes|inclusive of|of which)\b/;
 
 /**
- * Facts from free text: the amount (first currency amount outside an alcohol clause), alcohol ("incl. $60 wine":
- * itemised; "incl. 2 bottles of wine": unknown), people, nights, days, receipt, fare class, category.
+ * ISO dates for the items. Numeric dates with the year last follow one order for the whole claim: day first if one
+ * of them shows it (25/02/2026), month first otherwise (text/dates.ts); when none shows it, the first date that reads
+ * both ways is reported so the note can state the reading. An unreadable date is left out: no rule depends on it.
  */
-function textFacts(lower: string): Omit<Item, 'index' | 'label' | 'cents'> & { cents?: bigint } {
-  const bad = (token: string) => {
-    throw new AgentInputError(FIELD, `amount "${token.slice(0, 40)}" is not readable`);
-  };
-  let cents: bigint | undefined;
-  let currency: string | undefined;
-  let alcohol: Item['alcohol'];
-  const addAlcohol = (m: bigint | undefined) => {
-    alcohol = m === undefined || alcohol === 'unknown' ? 'unknown' : (alcohol ?? 0n) + m;
-  };
-  for (const clause of lower.split(/, |; /)) {
-    const split = INCLUDED.exec(clause);
-    const main = split ? clause.slice(0, split.index) : clause;
-    const money = moneyIn(main, bad);
-    if (cents === undefined && money.length > 0) {
-      cents = money[0].cents;
-      currency = money[0].currency;
-      // "Dinner with wine $320": the amount is the claim, the alcohol in it is not itemised.
-      if (ALCOHOL.test(main)) addAlcohol(undefined);
-    } else if (ALCOHOL.test(main)) addAlcohol(money[0]?.cents);
-    if (split) {
-      const included = clause.slice(split.index);
-      if (ALCOHOL.test(included)) addAlcohol(moneyIn(included, bad)[0]?.cents);
-    }
-  }
-  const tokens = lower.split(/[\s,;:()]+/);
-  let people: bigint | undefined;
-  let nights: bigint | undefined;
-  let days: bigint | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    const n = countOf(tokens[i]);
-    if (n === undefined) continue;
-    const next = tokens[i + 1];
-    if (PEOPLE.has(next ?? '') || (tokens[i - 1] === 'of' && /^(?:party|table|group)$/.test(tokens[i - 2] ?? ''))) people ??= n;
-    else if (next === 'night' || next === 'nights') nights ??= n;
-    else if (next === 'day' || next === 'days') days ??= n;
-  }
-  return { cents, currency, alcohol, people, nights, days, receipt: receiptIn(lower), fareClass: fareClassIn(lower), category: categoriesIn(lower)[0] };
-}
-
-function receiptIn(lower: string): boolean | undefined {
-  if (!lower.includes('receipt')) return undefined;
-  if (/\b(?:no|without|missing|lost|forgot|no original) (?:the |a )?receipts?\b|\breceipts? (?:is |was )?(?:missing|lost|not (?:attached|available|included|provided))\b/.test(lower)) return false;
-  if (/\breceipts? (?:is |are )?(?:attached|included|provided|available|enclosed|uploaded)\b|\bwith (?:a |the )?receipts?\b/.test(lower)) return true;
-  return undefined;
+function datesOf(items: Item[]): Claim {
+  const texts = items.map((i) => (i.dateText ?? '').trim());
+  const days = dayNumberOf(texts, 'mdy');
+  const numeric = texts.map((t) => /^(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})$/.exec(t));
+  const shown = numeric.some((m) => m && (Number(m[1]) > 12 || Number(m[2]) > 12));
+  let ambiguousDate: string | undefined;
+  items.forEach((item, k) => {
+    const d = days[k];
+    if (typeof d !== 'number') return;
+    item.date = isoDate(d);
+    const m = numeric[k];
+    if (!shown && m && m[1] !== m[2]) ambiguousDate ??= `${texts[k]} as ${item.date}`;
+  });
+  return { items, ambiguousDate };
 }
 
 function jsonMoney(v: unknown, what: string): bigint | undefined {
@@ -184,22 +217,31 @@ function jsonMoney(v: unknown, what: string): bigint | undefined {
   return cents;
 }
 
+/** A count: a number, a list (of names), "4", "4 people", or names separated by ; or , ("Ann; Bo; Cy" → 3). */
 function jsonCount(v: unknown, what: string): bigint | undefined {
   if (v === null || v === undefined) return undefined;
   if (Array.isArray(v)) return BigInt(v.length);
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10_000) return BigInt(v);
-  if (typeof v === 'string' && /^\d{1,4}$/.test(v.trim())) return BigInt(v.trim());
+  if (typeof v === 'string') {
+    const s = v.trim();
+    const n = /^(\d{1,4})(?:\s*(?:people|persons|guests|attendees|pax))?$/i.exec(s);
+    if (n) return BigInt(n[1]);
+    if (s.length > 0 && s.length <= 2000 && !/\d/.test(s)) return BigInt(s.split(/\s*[;,\n]\s*/).filter((x) => x !== '').length);
+  }
   throw new AgentInputError(FIELD, `${what} ${JSON.stringify(v)?.slice(0, 40)} is not a count`);
 }
 
+const RECEIPT_NO =
+  /^(?:no|n|none|false|0|missing|lost|pending|n\/a|na|-|unavailable|outstanding|to follow|not (?:attached|provided|required|received|available|submitted|uploaded))$|\b(?:no receipt|missing|lost|without|not (?:attached|received|provided))\b/i;
+
+/** A receipt field: a boolean, 1/0, or text ("yes", a file name or URL: true; "", "no", "Missing", "Not attached": false). */
 function jsonReceipt(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') return !/^\s*(?:no|none|false|missing|lost|)\s*$/i.test(v);
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'string') return v.trim() !== '' && !RECEIPT_NO.test(v.trim());
   return v === null ? false : undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
-
-export { currencyOf };

@@ -48,30 +48,56 @@ export interface Money {
   at: number;
 }
 
+/** A date written as one token ("2026-02-01", "01/02/2026", "04.03.26"): never an amount. */
+export const DATE_TOKEN = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2}))$/;
+const CODE = /^(?:\$|€|£|usd|eur|gbp|cad|aud|us\$)$/i;
+const NUMBER = /^\d[\d,.]*$/;
+const CODE_AFTER = /^(?:usd|eur|gbp|cad|aud|dollars?|euros?|pounds?|\$|€|£)$/;
+
+/** Whitespace tokens, with brackets and trailing punctuation trimmed; a token over 40 characters is blanked. */
+export function moneyTokens(text: string): string[] {
+  // A token longer than 40 characters is never an amount; skipping it keeps the trimming below linear.
+  return text.split(/\s+/).map((t) => (t.length > 40 ? '' : t.replace(/^[(\[]+|[)\],;:!?]+$|\.$/g, '')));
+}
+
 /**
- * Amounts written with a currency sign or code ("$320", "$ 320", "320 USD", "75 dollars") in whitespace tokens.
- * A currency-marked token that does not read ("$1e309") is reported through `bad`.
+ * Amounts written with a currency sign or code in any of the usual orders ("$320", "$ 320", "USD 18.00",
+ * "18.00 USD", "142,50 €", "75 dollars") in whitespace tokens; a code is read once, so "18.00 USD 2026-02-01" is one
+ * amount and a date. A currency-marked token that does not read ("$1e309") is reported through `bad`.
  */
 export function moneyIn(text: string, bad: (token: string) => void): Money[] {
-  // A token longer than 40 characters is never an amount; skipping it keeps the trimming below linear.
-  const tokens = text.split(/\s+/).map((t) => (t.length > 40 ? '' : t.replace(/^[(\[]+|[)\],;:!?]+$|\.$/g, '')));
+  const tokens = moneyTokens(text);
   const found: Money[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const next = tokens[i + 1]?.toLowerCase() ?? '';
+    const at = i;
     let candidate: string | undefined;
-    if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, "");
-    else if (/^(?:\$|€|£|usd|eur|gbp|us\$)$/i.test(t) && /^\d/.test(next)) candidate = `${t}${tokens[++i]}`;
-    else if (/^\d[\d,.]*$/.test(t) && /^(?:usd|eur|gbp|dollars?|euros?)$/.test(next)) candidate = `${t}${next.startsWith('d') ? 'USD' : next.startsWith('eur') ? 'EUR' : next}`;
+    if (DATE_TOKEN.test(t)) continue;
+    if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, '');
+    else if (CODE.test(t) && NUMBER.test(next) && !DATE_TOKEN.test(next)) candidate = `${t}${tokens[++i]}`;
+    else if (NUMBER.test(t) && CODE_AFTER.test(next)) {
+      const code = next.startsWith('d') ? 'USD' : next.startsWith('euro') ? 'EUR' : next.startsWith('pound') ? 'GBP' : next;
+      candidate = `${t}${code}`;
+      i++;
+    }
     if (candidate === undefined) continue;
     const cents = parseCents(candidate.replace(/\.$/, ''));
     if (cents === undefined) {
       bad(candidate);
       continue;
     }
-    found.push({ cents, currency: currencyOf(candidate), at: i });
+    found.push({ cents, currency: currencyOf(candidate), at });
   }
   return found;
+}
+
+/** The first bare amount with exactly two decimals ("18.00", "1,240.50") that is not a date, for a line with no currency. */
+export function bareAmountIn(text: string): bigint | undefined {
+  for (const t of moneyTokens(text)) {
+    if (/^(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}$/.test(t)) return parseCents(t);
+  }
+  return undefined;
 }
 
 export function currencyOf(text: string): string | undefined {

@@ -116,7 +116,7 @@ function mapColumns(headers: string[]): Partial<Record<Role, number>> {
   return map;
 }
 
-interface RawRow {
+export interface RawRow {
   cells: string[];
   line: number;
 }
@@ -253,9 +253,17 @@ const QUOTE = 34;
 const CR = 13;
 const LF = 10;
 
-/** RFC 4180 with leniencies: any of , ; \t | as delimiter, CRLF or LF, blank lines skipped, cells trimmed. */
-function readCsv(text: string, field: string, maxRows: number): { headers: string[]; rows: RawRow[] } {
-  const delimiter = detectDelimiter(text).charCodeAt(0);
+/**
+ * RFC 4180 with leniencies: any of , ; \t | as delimiter (detected, or given), CRLF or LF, blank lines skipped, cells
+ * trimmed. Also the reader of other exports (expense tools, form tools), which map the header names themselves.
+ */
+export function readCsv(
+  text: string,
+  field: string,
+  maxRows: number,
+  delimiterChar = detectDelimiter(text),
+): { headers: string[]; rows: RawRow[] } {
+  const delimiter = delimiterChar.charCodeAt(0);
   const records: RawRow[] = [];
   let cells: string[] = [];
   let cell = '';
@@ -320,7 +328,7 @@ function readCsv(text: string, field: string, maxRows: number): { headers: strin
 }
 
 /** The delimiter seen most often outside quotes on the first non-blank line; comma on a tie. */
-function detectDelimiter(text: string): string {
+export function detectDelimiter(text: string): string {
   const counts = new Map<string, number>([[',', 0], [';', 0], ['\t', 0], ['|', 0]]);
   let inQuotes = false;
   let started = false;
