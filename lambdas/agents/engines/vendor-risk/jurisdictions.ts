@@ -1,9 +1,11 @@
 /**
  * The fixed jurisdiction lists of vendor-risk/rules@1 (sources and dates in RULES.md) and their detector.
- * A name counts unless (a) the clause says the vendor is NOT there ("no operations in Iran, Syria or Cuba"),
- * or (b) it is a US place name followed by a state ("Lebanon, PA", "Moscow, Idaho").
+ * A name counts unless (a) the profile denies it (negation.ts: "no operations in Iran, Syria or Cuba",
+ * "Operations in sanctioned countries (Iran, Syria): No"), or (b) it is a US place name followed by a state
+ * ("Lebanon, PA", "Moscow, Idaho").
  */
-import { B, E, clauseBefore, matches } from './text.js';
+import { deniedMentions, type Mention } from './negation.js';
+import { B, E, matches } from './text.js';
 
 export type JurisdictionLevel = 'sanctioned' | 'high-risk';
 
@@ -87,33 +89,16 @@ const US_STATES =
 const US_STATE_CODE = /^\s*,?\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])(?![\p{L}])/u;
 const US_STATE_NAME = new RegExp(`^\\s*,?\\s*(?:${US_STATES})${E}`, 'iu');
 
-// An alias inside a list governed by a negation in the same clause: "no operations in Iran, North Korea or ".
-const LIST_ITEM = "[\\p{L}][\\p{L}'.()-]*(?:\\s+(?!(?:and|or|nor)\\s)[\\p{L}][\\p{L}'.()-]*){0,3}";
-const LIST_SEP = '(?:\\s*,\\s*(?:and\\s+|or\\s+|nor\\s+)?|\\s+(?:and|or|nor|&)\\s+|\\s*/\\s*)';
-const NEGATED_LIST = new RegExp(
-  `(?<![\\p{L}'])(?:no|not|never|without|zero|nor|neither|except|excluding|other\\s+than|[\\p{L}]+n't)` +
-    `((?:\\s+[\\p{L}'-]+){0,4}?)\\s+(?:the\\s+)?(?:${LIST_ITEM}${LIST_SEP})*$`,
-  'iu',
-);
-// "not far from Tehran", "not only in Russia" assert presence.
-const NOT_A_DENIAL = /(?<![\p{L}])(?:far|only|just|also|merely|limited|near|close|since|long)(?![\p{L}])/iu;
-
-function negated(text: string, index: number): boolean {
-  const m = NEGATED_LIST.exec(clauseBefore(text, index));
-  return !!m && !NOT_A_DENIAL.test(m[1]);
-}
-
 /** Each listed jurisdiction the profile places the vendor in, once, in list order. */
 export function findJurisdictions(text: string): JurisdictionHit[] {
-  const found = new Set<Jurisdiction>();
+  const mentions: (Mention & { j: Jurisdiction })[] = [];
   for (const m of matches(ANY_ALIAS, text)) {
-    const j = ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)];
-    if (found.has(j)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
     if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after)) continue;
-    if (negated(text, m.index)) continue;
-    found.add(j);
+    mentions.push({ start: m.index, end: m.index + m[0].length, j: ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)] });
   }
+  const denied = deniedMentions(text, mentions);
+  const found = new Set(mentions.filter((_, k) => !denied[k]).map((m) => m.j));
   for (const m of matches(TLD, text)) {
     const j = JURISDICTIONS.find((x) => x.tld === m[1].toLowerCase());
     if (j) found.add(j);

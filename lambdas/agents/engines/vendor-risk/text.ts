@@ -11,7 +11,8 @@ export const E = '(?![\\p{L}\\p{N}_])';
 /**
  * One normal form: compatibility forms folded (full-width letters, ligatures), accents stripped (Côte → Cote,
  * İRAN → IRAN), zero-width characters dropped (so "I\u200Bran" cannot hide a name), curly apostrophes and the
- * dash family made ASCII, every space-like character made a plain space. Case is kept: US state codes need it.
+ * dash family made ASCII, every space-like character but tab made a plain space (a tab separates the cells of a
+ * pasted spreadsheet form). Case is kept: US state codes need it.
  */
 export function normalise(text: string): string {
   return text
@@ -22,7 +23,7 @@ export function normalise(text: string): string {
     .replace(/[\u2018\u2019\u02BC\u0060\u00B4]/g, "'")
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\r\n?/g, '\n')
-    .replace(/[^\S\n]/gu, ' ');
+    .replace(/[^\S\n\t]/gu, ' ');
 }
 
 const LOOKBACK = 160;

@@ -1,0 +1,177 @@
+/**
+ * Denials a form states by answering (RULES.md rule 2, "A form answered no" and "A form tool's export"): a question
+ * or label naming places, answered no on its own line, on the lines under it (tick boxes), or in the response rows
+ * of a form tool's CSV export.
+ */
+import { detectDelimiter, readCsv, type RawRow } from '../text/table.js';
+import { AUX, DENIAL, SUBJECT, type Mention, type Tok } from './tokens.js';
+
+const CHECKED = /[xX✓✔*•☒☑■✅]/u;
+const QUESTION_NUMBER = /^\s*(?:q|question|item|no|#)?\s*\d+[a-z]?\s*$/i;
+const NO_WORD = '(?:no|none|nil|nope|n\\/?a|not\\s+applicable|zero|0|false|negative|never)';
+/**
+ * A clean no: the word alone ("No", "N/A.", "No - none"), or followed by a clause that denies again and turns
+ * nowhere ("No, we do not"). "No sanctions issues" or "No, but our parent company does" are not answers of no.
+ */
+const CLEAN_NO = new RegExp(`^\\s*${NO_WORD}(?![\\p{L}\\p{N}/])(?:\\s*[,;:(-]?\\s*${NO_WORD}\\)?)?\\s*[.!]?\\s*$`, 'iu');
+const NO_THEN_DENIAL = new RegExp(`^\\s*${NO_WORD}\\s*[,;:-]\\s*(.*)$`, 'iu');
+const DENIES = /(?<![\p{L}'])(?:not|never|no|none|[\p{L}]+n't)(?![\p{L}'])/iu;
+const TURNS = /(?<![\p{L}])(?:but|except|however|although|though|only|other\s+than|apart\s+from|besides|aside\s+from|outside)(?![\p{L}])/iu;
+
+function cleanNo(answer: string): boolean {
+  if (CLEAN_NO.test(answer)) return true;
+  const m = NO_THEN_DENIAL.exec(answer);
+  return !!m && DENIES.test(m[1]) && !TURNS.test(m[1]);
+}
+
+const BOX = /\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]/gu;
+const BOX_LINE = /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|n\/a)\s*[:\-]?\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]))/iu;
+
+/** 'no' when the answer denies: a bare no / none / N/A, or the one ticked box labelled so. */
+export function answerIsNo(answer: string): boolean {
+  const boxes = [...answer.matchAll(BOX)];
+  if (boxes.length === 0) return cleanNo(answer);
+  const boxFirst = answer.trimStart().startsWith(boxes[0][0]);
+  const ticked: string[] = [];
+  boxes.forEach((b, k) => {
+    if (!CHECKED.test(b[0])) return;
+    const from = boxFirst ? b.index! + b[0].length : k === 0 ? 0 : boxes[k - 1].index! + boxes[k - 1][0].length;
+    const to = boxFirst ? boxes[k + 1]?.index ?? answer.length : b.index!;
+    ticked.push(answer.slice(from, to).replace(/[:\-]/g, ' ').trim());
+  });
+  return ticked.length > 0 && ticked.every((label) => CLEAN_NO.test(label));
+}
+
+/**
+ * Pass 2: a mention in a question ("…Iran…?") or a label ("Operations in Iran:") whose answer is no. A label's
+ * mentions must run in a plain list up to its colon (or cell end), and must not sit in the value of an earlier key
+ * on the line ("Country: Iran Sanctions: No" keeps Iran); a table cell must hold more than the name ("Iran | No" in
+ * a vendor list is a value). Answers are the rest of the line, else the next non-blank line and its box lines.
+ */
+export function answers(toks: Tok[], line: string, base: number, nextLines: () => string[], out: boolean[]): void {
+  const n = toks.length;
+  const isCellEnd = (t: Tok) => t.k === 'stop' && (t.s === '\t' || t.s === '|' || t.s === '",');
+  const isColon = (t: Tok) => t.k === 'sep' && t.s === ':';
+  // Left to right: whether a key ("Country:") or any word precedes each token in its sentence or cell.
+  const keyBefore = new Array<boolean>(n);
+  const wordBefore = new Array<boolean>(n);
+  let key = false;
+  let word = false;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    keyBefore[i] = key;
+    wordBefore[i] = word;
+    if (t.k === 'stop' || t.k === 'box') key = word = false;
+    else if (isColon(t)) key = !QUESTION_NUMBER.test(line.slice(0, t.at - base));
+    else if (t.k === 'word') word = true;
+  }
+  // Right to left: the question mark or label end each token runs to (-1: none), whether only a plain list lies
+  // between (runs of at most four words, none a pronoun, verb or denial), and whether a word does.
+  const term = new Array<number>(n);
+  const listOnly = new Array<boolean>(n);
+  const wordAfter = new Array<boolean>(n);
+  let at = -1;
+  let plain = true;
+  let words = false;
+  let run = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const t = toks[i];
+    term[i] = at;
+    listOnly[i] = plain;
+    wordAfter[i] = words;
+    if ((t.k === 'stop' && t.s === '?') || isColon(t) || isCellEnd(t)) {
+      at = i;
+      plain = true;
+      words = false;
+      run = 0;
+    } else if (t.k === 'stop' || t.k === 'box') {
+      at = -1;
+    } else if (t.k === 'word') {
+      words = true;
+      run++;
+      if (run > 4 || SUBJECT.has(t.w) || AUX.has(t.w) || DENIAL.has(t.w)) plain = false;
+    } else run = 0;
+  }
+  const answered = new Map<number, boolean>();
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    if (t.k !== 'mention' || out[t.m] || term[i] < 0) continue;
+    const end = toks[term[i]];
+    const question = end.k === 'stop' && end.s === '?';
+    if (!question && (!listOnly[i] || keyBefore[i] || (!isColon(end) && !wordBefore[i] && !wordAfter[i]))) continue;
+    let no = answered.get(term[i]);
+    if (no === undefined) {
+      // A CSV question cell ends in `?",` before its answer cell.
+      let answer = line.slice(end.end - base, end.end - base + 200).replace(/^[\s",;|]+/, '');
+      const stop = /[.;!?](?:\s|$)|[|\t]/.exec(answer);
+      if (stop) answer = answer.slice(0, stop.index);
+      if (answer.trim() === '') answer = nextLines().join(' ');
+      no = answerIsNo(answer);
+      answered.set(term[i], no);
+    }
+    if (no) out[t.m] = true;
+  }
+}
+
+/**
+ * Pass 3: a form tool's response export, the questions as its header row and each response a row below (Google
+ * Forms, Typeform, Jotform CSV or a pasted spreadsheet): a mention in a question is denied when every response
+ * in that column is a clean no. Anything that is not such a table (ragged rows, prose) is left to passes 1 and 2.
+ */
+export function headerAnswers(text: string, mentions: Mention[], out: boolean[]): void {
+  const start = text.search(/\S/);
+  const nl = text.indexOf('\n', start);
+  if (start < 0 || nl < 0 || mentions.length === 0 || mentions[0].start >= nl) return;
+  const header = text.slice(start, nl);
+  // A pasted spreadsheet row is tab-separated whatever commas its questions hold.
+  const delimiter = header.includes('\t') ? '\t' : detectDelimiter(header);
+  if (!header.includes(delimiter)) return;
+  let table: { headers: string[]; rows: RawRow[] };
+  try {
+    table = readCsv(text, 'vendorProfile', 1_000, delimiter);
+  } catch {
+    return;
+  }
+  const { headers, rows } = table;
+  const spans = cellSpans(header, start, delimiter);
+  if (headers.length < 2 || rows.length === 0 || spans.length !== headers.length || rows.some((r) => r.cells.length !== headers.length)) return;
+  for (let k = 0; k < mentions.length && mentions[k].start < nl; k++) {
+    const col = spans.findIndex((sp) => mentions[k].start >= sp.start && mentions[k].end <= sp.end);
+    if (col >= 0 && rows.every((r) => answerIsNo(r.cells[col]))) out[k] = true;
+  }
+}
+
+/** Where each cell of a CSV line starts and ends (quotes respected), as offsets in the text. */
+function cellSpans(line: string, base: number, delimiter: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  let from = 0;
+  let quoted = false;
+  for (let i = 0; i <= line.length; i++) {
+    if (line[i] === '"') quoted = !quoted;
+    else if (i === line.length || (!quoted && line[i] === delimiter)) {
+      spans.push({ start: base + from, end: base + i });
+      from = i + 1;
+    }
+  }
+  return spans;
+}
+
+/** The next non-blank line (at most two blank lines on), and the box lines after it ("☐ Yes" / "☒ No" each on its own line). */
+export function answerLines(text: string, from: number): string[] {
+  const found: string[] = [];
+  let at = from;
+  let blank = 0;
+  while (at < text.length && found.length < 4) {
+    const nl = text.indexOf('\n', at + 1);
+    const line = text.slice(at + 1, nl < 0 ? text.length : nl);
+    at = nl < 0 ? text.length : nl;
+    if (line.trim() === '') {
+      if (found.length === 0 && ++blank <= 2) continue;
+      break;
+    }
+    if (found.length > 0 && !BOX_LINE.test(line)) break;
+    found.push(line.slice(0, 200));
+    if (!BOX_LINE.test(line)) break;
+  }
+  return found;
+}

@@ -1,0 +1,169 @@
+/**
+ * Which jurisdiction mentions the profile itself denies (RULES.md rule 2, "Denials"). Three readings, each one
+ * bounded pass, so a megabyte of names stays linear:
+ * - the scope of a denial word in the mention's own sentence: "we have no operations, owners or customers in Iran,
+ *   North Korea or Syria", "none of our owners are located in Cuba", "we sell everywhere except Cuba";
+ * - a form question or label answered no: "Operations in sanctioned countries (Iran, Syria): No",
+ *   "Do you operate in Iran? [ ] Yes [x] No" (the answer may sit on the next lines), or a form tool's export whose
+ *   header row holds the question and whose rows all answer no.
+ * A scope ends at anything that starts a new statement (RULES.md lists the cues), so a denial never hides a place
+ * the vendor says it is in: "no operations in Iran except a sales office in Tehran" still places it in Iran.
+ */
+
+import { answerLines, answers, headerAnswers } from './answers.js';
+import { AUX, DENIAL, SUBJECT, tokenize, words, type Mention, type Tok } from './tokens.js';
+
+export type { Mention } from './tokens.js';
+
+/** "not far from Tehran", "not only in Russia", "including but not limited to Iran" assert presence. */
+const NOT_A_DENIAL = words('far only just also merely limited near close since long least');
+/**
+ * Denied trouble or denied leaving asserts presence: "no issues operating in Iran", "we never stopped selling to
+ * Cuba", "no restrictions on our Tehran branch".
+ */
+const AFFIRMING = words(
+  'issue issues problem problems trouble difficulty difficulties concern concerns complaint complaints restriction ' +
+    'restrictions objection objections hesitation stop stopped ceased cease left leave withdraw withdrew withdrawn ' +
+    'exit exited quit suspend suspended terminate terminated divest divested close closed end ended',
+);
+const TURN = words('but however although though whereas while whilst unless until instead rather yet');
+const EXCEPTION = words('except excepting excluding besides outside beyond');
+const EXCEPTION_PAIRS = words('other_than apart_from aside_from save_for but_for');
+const NEW_PHRASE = words('the a an this that these those our its their my his her your');
+const ONLY = words('only just mainly mostly primarily solely exclusively also but');
+const INTRODUCER = words(
+  'in into to from with within at of by under across throughout for on inside including include includes incl ' +
+    'namely like as via among between toward towards involving eg ie',
+);
+const DETERMINER = words('the any all either each both');
+/** Prepositions that place something; a second such phrase after a comma or "and" is a new statement. */
+const PLACE = words('in into at from within inside across throughout to with');
+/** "no exposure, e.g. Iran": words that open a list of examples, so the comma before them is not a clause break. */
+const LIST_INTRO = words('eg ie including incl namely like such especially particularly notably specifically');
+
+/** Pass 1: denial scopes, left to right, reset at each sentence end. Marks denied mentions in `out`. */
+function scopes(toks: Tok[], out: boolean[]): void {
+  let open = false;
+  let sawDenial = false;
+  let head = true;
+  let headComma = false;
+  let lastSep: string | undefined;
+  let segWords = 0;
+  let segIntroduced = false;
+  let segMention = false;
+  let placeSeen = false;
+  let sinceDenial = 0;
+  const openScope = () => {
+    open = sawDenial = head = true;
+    headComma = segIntroduced = segMention = placeSeen = false;
+    lastSep = undefined;
+    segWords = sinceDenial = 0;
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const prev = toks[i - 1];
+    const next = toks[i + 1];
+    if (t.k === 'stop' || t.k === 'box') {
+      open = sawDenial = false;
+      continue;
+    }
+    if (t.k === 'sep') {
+      if (!open) {
+        if (t.s === 'nor') openScope();
+        continue;
+      }
+      if (t.s === 'nor' || t.s === 'or' || t.s === '&' || t.s === '/' || t.s === 'and') headComma = false;
+      else if (t.s === ',' && head) headComma = true;
+      if (t.s === '(' || t.s === ':') head = false;
+      if (t.s !== ')') {
+        lastSep = t.s;
+        segWords = 0;
+        segIntroduced = segMention = false;
+      }
+      continue;
+    }
+    if (t.k === 'mention') {
+      const introduced =
+        prev === undefined || prev.k === 'sep' || prev.k === 'mention' || sinceDenial <= 2 ||
+        (prev.k === 'word' && (INTRODUCER.has(prev.w) || DETERMINER.has(prev.w) || DENIAL.has(prev.w)));
+      if (open && introduced) out[t.m] = true;
+      segWords++;
+      sinceDenial++;
+      segMention = true;
+      continue;
+    }
+    const w = t.w;
+    const pair = next?.k === 'word' ? `${w}_${next.w}` : '';
+    // "Reg. No. 4123" and "No 5" are numbers, not denials.
+    const isDenial = (DENIAL.has(w) || w.endsWith("n't")) && !(w === 'no' && (next?.k === 'stop' || (next?.k === 'word' && /^\d/.test(next.w))));
+    if (isDenial) {
+      if (next?.k === 'word' && NOT_A_DENIAL.has(next.w)) open = false;
+      else openScope();
+      continue;
+    }
+    if (EXCEPTION.has(w) || EXCEPTION_PAIRS.has(pair) || (w === 'exception' && prev?.k === 'word' && prev.w === 'the')) {
+      // "no X except Y": Y is there. "everywhere except Y": Y is not.
+      if (open || sawDenial) open = sawDenial = false;
+      else openScope();
+      if (EXCEPTION_PAIRS.has(pair)) i++;
+      continue;
+    }
+    if (TURN.has(w) && !(w === 'yet' && prev?.k === 'word' && (DENIAL.has(prev.w) || prev.w.endsWith("n't")))) {
+      open = sawDenial = false;
+      continue;
+    }
+    if (!open) continue;
+    const segmentStart = segWords === 0 && lastSep !== undefined;
+    const looseSep = lastSep === ',' || lastSep === 'and' || lastSep === '-' || lastSep === ':';
+    const theBeforeName = w === 'the' && next?.k === 'mention';
+    const inverted = prev?.k === 'word' && AUX.has(prev.w) && sinceDenial <= 1; // "nor do we"
+    if (
+      (SUBJECT.has(w) && !inverted) ||
+      (head && (NOT_A_DENIAL.has(w) || AFFIRMING.has(w))) ||
+      (segmentStart && looseSep && (AUX.has(w) || (NEW_PHRASE.has(w) && !theBeforeName))) ||
+      (segmentStart && ONLY.has(w))
+    ) {
+      open = false;
+      continue;
+    }
+    if (LIST_INTRO.has(w)) {
+      head = false;
+    } else if (INTRODUCER.has(w)) {
+      // "No litigation, offices in London and Tehran": a comma series never closed by and/or is not one list.
+      if (head && headComma) {
+        open = false;
+        continue;
+      }
+      // "no offices in Europe, customers in Tehran": a new phrase after the list, not another item of it.
+      if (!head && PLACE.has(w) && placeSeen && looseSep && segWords > 0 && !segIntroduced && !segMention) {
+        open = false;
+        continue;
+      }
+      head = false;
+      segIntroduced = true;
+      if (PLACE.has(w)) placeSeen = true;
+    }
+    segWords++;
+    sinceDenial++;
+    if ((head && sinceDenial > 8) || (!head && segWords > 6) || sinceDenial > 30) open = false;
+  }
+}
+
+/** For each mention (sorted by position), whether the profile denies it. */
+export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
+  const out = mentions.map(() => false);
+  let k = 0;
+  while (k < mentions.length) {
+    const lineStart = text.lastIndexOf('\n', mentions[k].start - 1) + 1;
+    const nl = text.indexOf('\n', mentions[k].start);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const line = text.slice(lineStart, lineEnd);
+    const toks = tokenize(line, lineStart, mentions, k);
+    scopes(toks, out);
+    answers(toks, line, lineStart, () => answerLines(text, lineEnd), out);
+    while (k < mentions.length && mentions[k].start < lineEnd) k++;
+  }
+  headerAnswers(text, mentions, out);
+  return out;
+}
+
