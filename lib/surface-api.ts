@@ -4,7 +4,9 @@
  *
  * API Gateway path parameters take a whole segment, so a route template with a literal beside its parameter
  * (`/tasks/{taskId}:cancel`) is registered with the parameter alone and the handler matches the full template
- * with lambdas/surfaces/routes.ts matchPath, as the local gateway does.
+ * with lambdas/surfaces/routes.ts matchPath, as the local gateway does. Routes that share a function (`fn`) get one
+ * function and one integration; two of them with the same route key (`tasks/{taskId}` and `tasks/{taskId}:cancel`)
+ * are one API Gateway route.
  */
 import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -12,7 +14,7 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { RouteDef } from '../lambdas/surfaces/routes.js';
+import { functionIdOf, type RouteDef } from '../lambdas/surfaces/routes.js';
 import { surfaceRoutes, type Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
 
@@ -61,15 +63,28 @@ export class SurfaceApi {
     const { surface } = props;
     const prefix = surface.id === 'generation' ? '' : pascal(surface.id);
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true });
+    const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
+    const keys = new Map<string, string>();
     for (const route of surfaceRoutes(surface)) {
-      const role = routeRole(route);
-      const fn = props.functions.make(route.id, route, props.environment, { kind: 'route', id: route.id, entry: route.entry, role, route });
-      props.grant(fn, role);
-      this.api.addRoutes({
-        path: gatewayPath(route.path),
-        methods: [apigwv2.HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn),
-      });
+      const fnId = functionIdOf(route);
+      let target = served.get(fnId);
+      if (!target) {
+        const role = routeRole(route);
+        const fn = props.functions.make(fnId, route, props.environment, { kind: 'route', id: fnId, entry: route.entry, role, route });
+        props.grant(fn, role);
+        // A shared function is invoked by any route of this API (one permission, not one per route).
+        const shared = fnId !== route.id;
+        target = { route, integration: new HttpLambdaIntegration(`${fnId}Integration`, fn, shared ? { scopePermissionToRoute: false } : {}), keys: new Set() };
+        served.set(fnId, target);
+      } else {
+        assertSameFunction(target.route, route);
+      }
+      const key = `${route.method} ${gatewayPath(route.path)}`;
+      const owner = keys.get(key);
+      if (owner !== undefined && owner !== fnId) throw new Error(`SurfaceApi: ${key} is served by both ${owner} and ${fnId}`);
+      if (owner !== undefined) continue;
+      keys.set(key, fnId);
+      this.api.addRoutes({ path: gatewayPath(route.path), methods: [apigwv2.HttpMethod[route.method]], integration: target.integration });
     }
     this.configureStage(scope, prefix, props);
     new CfnOutput(scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
@@ -82,6 +97,12 @@ export class SurfaceApi {
     stage.defaultRouteSettings = { throttlingRateLimit: props.throttle.rateLimit, throttlingBurstLimit: props.throttle.burstLimit };
     stage.accessLogSettings = { destinationArn: logGroup.logGroupArn, format: ACCESS_LOG_FORMAT };
   }
+}
+
+/** Routes that share a function must agree on what the function is. */
+function assertSameFunction(first: RouteDef, route: RouteDef): void {
+  const same = first.entry === route.entry && routeRole(first) === routeRole(route) && first.timeoutSeconds === route.timeoutSeconds && first.memoryMb === route.memoryMb;
+  if (!same) throw new Error(`SurfaceApi: ${route.id} shares function ${functionIdOf(route)} with ${first.id} but not its entry, access, timeout and memory`);
 }
 
 function pascal(id: string): string {

@@ -11,7 +11,8 @@ import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
-import { isToolEligible, publishedAgents, type AgentListing } from './listing.js';
+import { findAgent, isToolEligible, publishedAgents, type AgentListing } from './listing.js';
+import { a2aAgentCard, a2aInterfaceUrl, a2aRootCard } from './a2a-card.js';
 import { agentExample, agentOffer, engineId, inputJsonSchema, resultJsonSchema, runPath } from './published.js';
 import { usdcNumber } from './money.js';
 
@@ -153,21 +154,21 @@ export function agentX402Index(ctx: DiscoveryContext) {
   };
 }
 
-/** GET /api/agents/{agent}/.well-known/agent-card.json: capability, provider and pricing. */
+/**
+ * GET /api/agents/{agent}/.well-known/agent-card.json (and the same card at GET /api/agents/{agent}/a2a): an A2A 1.0
+ * AgentCard (lambdas/agents/a2a-card.ts) that also carries the spec's capability, provider and pricing members.
+ */
 export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
   return {
-    name: agent.name,
-    description: agent.description,
-    url: links.run,
-    version: agent.deployment!.version,
-    provider: { organization: IDENTITY.provider, url: ctx.base },
+    ...a2aAgentCard(agent, ctx, links.agentX402!),
     capability: {
       slug: agent.slug,
       id: agent.legacyId,
       kind: agent.kind,
       method: 'POST',
       endpoint: links.run,
+      a2a: a2aInterfaceUrl(ctx.base, agent),
       requestBody: { input: inputJsonSchema(agent), dryRun: 'boolean (optional): a free preview' },
       result: resultJsonSchema(agent),
       example: agentExample(agent),
@@ -178,25 +179,21 @@ export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
   };
 }
 
-/** GET /.well-known/agent-card.json on the agent studio: the root capability card. */
+/**
+ * GET /.well-known/agent-card.json on the agent studio (and GET /api/a2a): the root capability card, the aggregate
+ * A2A 1.0 AgentCard (root interface, one skill per published agent), with its payment capabilities, pricing and links.
+ */
 export function rootCard(ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base);
+  const card = a2aRootCard(ctx, links.x402);
   return {
-    name: IDENTITY.name,
-    description: IDENTITY.summary,
-    url: ctx.base,
-    version: IDENTITY.version,
-    provider: { organization: IDENTITY.provider, url: ctx.base },
-    capabilities: { payments: ['x402 v2 (PAYMENT-SIGNATURE)', 'x402 v1 (X-PAYMENT, deprecated)'], dryRun: true, streaming: false },
+    ...card,
+    capabilities: { ...card.capabilities, payments: ['x402 v2 (PAYMENT-SIGNATURE)', 'x402 v1 (X-PAYMENT, deprecated)'], dryRun: true },
     pricing: { currency: 'USDC', network: ctx.terms.network, asset: ctx.terms.usdcAddress, payTo: ctx.terms.payTo, model: 'per successful paid call' },
-    skills: publishedAgents().map((agent) => ({
-      id: agent.slug,
-      name: agent.name,
-      description: agent.description,
-      tags: agent.tags,
-      priceUsdc: usdcNumber(agent.price),
-      card: agentLinks(ctx.base, agent).agentCard,
-    })),
-    links,
+    skills: card.skills.map((skill) => {
+      const agent = findAgent(skill.id)!;
+      return { ...skill, priceUsdc: usdcNumber(agent.price), card: agentLinks(ctx.base, agent).agentCard };
+    }),
+    links: { ...links, a2a: a2aInterfaceUrl(ctx.base) },
   };
 }

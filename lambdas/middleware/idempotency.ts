@@ -31,19 +31,25 @@ export interface IdempotencyOptions {
   scope: string | ((request: HttpRequest) => string);
   /** The paying party of a request that carries a payment (undefined: none can be read; the payment core refuses it). */
   party: (request: HttpRequest) => Promise<string | undefined>;
+  /**
+   * Where the key comes from (default: the X-Idempotency-Key header). A2A's message:send keys by the message's
+   * `messageId` instead, the protocol's own duplicate key.
+   */
+  key?: { read: (request: HttpRequest) => string | undefined; name: string; loc: (string | number)[] };
   /** How long a concurrent duplicate waits for the first request's answer. */
   waitMs?: number;
   pollMs?: number;
 }
 
-const KEY_LOC = ['header', 'X-Idempotency-Key'];
+const HEADER_KEY = { read: (request: HttpRequest) => header(request.event, 'x-idempotency-key'), name: 'X-Idempotency-Key', loc: ['header', 'X-Idempotency-Key'] };
 
 export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   const waitMs = options.waitMs ?? 25_000;
   const pollMs = options.pollMs ?? 100;
 
+  const source = options.key ?? HEADER_KEY;
   const before = async (request: HttpRequest) => {
-    const key = header(request.event, 'x-idempotency-key');
+    const key = source.read(request);
     if (key === undefined) return;
     // Paid means what the rate limit and the payment mean: the header reads as a payment. An unreadable one gets its
     // 402 (with PAYMENT-REFERENCE) before anything is said about the key.
@@ -54,8 +60,8 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
       if (!paid) return;
       throw new ValidationError([
         {
-          loc: KEY_LOC,
-          msg: `X-Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+          loc: source.loc,
+          msg: `${source.name} must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
           type: tooShort ? 'string_too_short' : 'string_too_long',
         },
       ]);
@@ -69,7 +75,7 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
 
     const known = await options.store.get(pk);
     if (known) {
-      assertSameBody(known, bodyHash);
+      assertSameBody(known, bodyHash, source);
       if (known.status === 'completed' && known.response) throw new IdempotentReplay(known.response);
     }
 
@@ -80,7 +86,7 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
         request.internal.idempotencyPk = pk;
         return;
       }
-      assertSameBody(begun.existing, bodyHash);
+      assertSameBody(begun.existing, bodyHash, source);
       if (begun.existing.status === 'completed' && begun.existing.response) {
         throw new IdempotentReplay(begun.existing.response);
       }
@@ -124,12 +130,12 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   return { name: 'idempotency', before, after, onError };
 }
 
-function assertSameBody(record: IdempotencyRecord, bodyHash: string): void {
+function assertSameBody(record: IdempotencyRecord, bodyHash: string, source: { name: string; loc: (string | number)[] }): void {
   if (record.bodyHash !== bodyHash) {
     throw new ValidationError([
       {
-        loc: KEY_LOC,
-        msg: 'X-Idempotency-Key was already used with a different request body; use a new key for a new request',
+        loc: source.loc,
+        msg: `${source.name} was already used with a different request body; use a new key for a new request`,
         type: 'idempotency_key_reused',
       },
     ]);

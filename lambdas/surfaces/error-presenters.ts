@@ -18,6 +18,7 @@ import {
 import { encodeBase64Json, json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
 import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js';
+import { A2A_CONTENT_TYPE, A2A_ERROR_DOMAIN, A2aError, BAD_REQUEST_TYPE, a2aErrorBody, errorInfo, statusBody } from '../shared/a2a.js';
 import type { PaymentChallenge } from '../payments/types.js';
 
 export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
@@ -79,6 +80,54 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
     return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId }, { 'Retry-After': '30' });
   }
   return generationErrors(error, request);
+}
+
+/** The ErrorInfo domain of the agent studio's own error reasons (the Error body's `code`, upper-cased). */
+export const AGENT_STUDIO_ERROR_DOMAIN = 'agent-studio.paycall';
+
+const STATUS_NAMES: Record<number, string> = { 400: 'INVALID_ARGUMENT', 404: 'NOT_FOUND', 409: 'ABORTED', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE' };
+
+/**
+ * The A2A routes' presenter: every answer in `application/a2a+json`. A2A errors are the spec's google.rpc.Status.
+ * Every other error is answered with the run route's status and headers (one mapping, agentErrors) as a Status
+ * whose ErrorInfo carries the Error body's `code` (in our domain; `field` and `runId` as metadata); a body that does
+ * not validate and input the agent cannot read are A2A's INVALID_PARAMS, with a google.rpc.BadRequest listing each
+ * problem. The 402 is the run route's, byte for byte (x402 clients read it, not A2A ones), and a replayed answer is
+ * the stored one.
+ */
+export function a2aErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
+  const typed = (result: HttpResult): HttpResult => ({ ...result, headers: { ...result.headers, 'Content-Type': A2A_CONTENT_TYPE } });
+  if (error instanceof IdempotentReplay) return generationErrors(error, request);
+  if (error instanceof A2aError) return typed(json(error.httpStatus, a2aErrorBody(error)));
+  const answer = agentErrors(error, request);
+  if (error instanceof PaymentRequiredError) return typed(answer);
+  const body = JSON.parse(answer.body as string) as { detail: unknown; code: string; field?: string; runId?: string; issues?: { loc: (string | number)[]; msg: string; type: string }[] };
+  const message = typeof body.detail === 'string' ? body.detail : 'The request is invalid';
+  const metadata: Record<string, string> = {};
+  if (body.field !== undefined) metadata.field = body.field;
+  if (body.runId !== undefined) metadata.runId = body.runId;
+  const { statusCode } = answer;
+  let details: Record<string, unknown>[];
+  if (error instanceof ValidationError || error instanceof AgentInputError) {
+    const violations =
+      error instanceof ValidationError
+        ? error.issues.map((issue) => ({ field: fieldPath(issue.loc), description: issue.msg, reason: issue.type }))
+        : [{ field: `message.parts[0].data.${error.field}`, description: message, reason: 'invalid_input' }];
+    details = [errorInfo('INVALID_PARAMS', A2A_ERROR_DOMAIN, metadata), { '@type': BAD_REQUEST_TYPE, fieldViolations: violations }];
+  } else {
+    details = statusCode >= 500 && statusCode !== 503 ? [] : [errorInfo(body.code.toUpperCase(), AGENT_STUDIO_ERROR_DOMAIN, metadata)];
+  }
+  const status = STATUS_NAMES[statusCode] ?? (statusCode >= 500 ? 'INTERNAL' : 'UNKNOWN');
+  return typed(json(statusCode, statusBody(statusCode, status, message, details), stripContentType(answer.headers)));
+}
+
+/** `['message', 'parts', 0, 'data', 'x']` → `message.parts[0].data.x` (google.rpc.BadRequest field paths). */
+function fieldPath(loc: (string | number)[]): string {
+  return loc.reduce<string>((path, part) => (typeof part === 'number' ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+function stripContentType(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }
 
 function describe(error: unknown): Record<string, unknown> {

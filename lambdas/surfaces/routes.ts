@@ -5,7 +5,7 @@
  * terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
  * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type SurfaceId = 'generation' | 'agents';
 
 export interface RouteDef {
@@ -30,6 +30,18 @@ export interface RouteDef {
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * The function that serves the route when several routes share one (default: its own, named by its id). Routes
+   * sharing a function share its entry, access, timeout and memory; the entry tells them apart by path. Shared
+   * where one function per route would not fit: the A2A interfaces are ~20 routes, and CloudFormation takes 500
+   * resources per stack (docs/decisions/0012).
+   */
+  fn?: string;
+}
+
+/** The id of the function that serves a route (CDK's function, the embedded runtime's instances, its IAM policy). */
+export function functionIdOf(route: RouteDef): string {
+  return route.fn ?? route.id;
 }
 
 export const ROUTES: RouteDef[] = [
@@ -134,7 +146,54 @@ export const ROUTES: RouteDef[] = [
   agentRun('RunBankRec', '/api/agents/bank-rec-discrepancy-finder-bw0tt/run', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
   agentRun('RunExpensePolicy', '/api/agents/expense-policy-check-l8o5i/run', 'runPublishedAgent_expense_policy_check_l8o5i'),
   agentRun('RunPoMatch', '/api/agents/po-match-gate-mkgu0/run', 'runPublishedAgent_po_match_gate_mkgu0'),
+
+  // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
+  // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as
+  // the run route does; every other operation is answered by one function that holds no state (no tasks are kept).
+  { id: 'AgentA2aCard', method: 'GET', path: '/api/agents/{agent}/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
+  { id: 'A2aCard', method: 'GET', path: '/api/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
+  // Where an A2A client given the root interface URL (`…/api/a2a`) looks for its card: `.well-known/agent-card.json`
+  // resolved against that URL. The same card.
+  { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none', fn: 'AgentsCard' },
+  a2aSend('AgentA2aSend', '/api/agents/{agent}/a2a'),
+  { ...a2aSend('A2aSend', '/api/a2a'), fn: 'AgentA2aSend' },
+  ...a2aOperations('AgentA2a', '/api/agents/{agent}/a2a'),
+  ...a2aOperations('A2a', '/api/a2a'),
 ];
+
+function a2aSend(id: string, base: string): RouteDef {
+  return { id, method: 'POST', path: `${base}/message:send`, surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+}
+
+/**
+ * The A2A operations this interface does not offer, under one interface URL (A2A 1.0 HTTP+JSON paths): streaming,
+ * tasks, push configs and the extended card. `{taskId}:cancel` and `{taskId}:subscribe` share API Gateway's
+ * `{taskId}` route with the task get (lib/surface-api.ts registers a shared route key once).
+ */
+function a2aOperations(prefix: string, base: string): RouteDef[] {
+  const op = (name: string, method: HttpMethod, path: string): RouteDef => ({
+    id: `${prefix}${name}`,
+    method,
+    path: `${base}${path}`,
+    surface: 'agents',
+    entry: 'lambdas/http/agents/a2a-operations.ts',
+    access: 'none',
+    fn: 'A2aOperations',
+  });
+  return [
+    op('Stream', 'POST', '/message:stream'),
+    op('ExtendedCard', 'GET', '/extendedAgentCard'),
+    op('ListTasks', 'GET', '/tasks'),
+    op('GetTask', 'GET', '/tasks/{taskId}'),
+    op('CancelTask', 'POST', '/tasks/{taskId}:cancel'),
+    op('SubscribePost', 'POST', '/tasks/{taskId}:subscribe'),
+    op('SubscribeGet', 'GET', '/tasks/{taskId}:subscribe'),
+    op('CreatePushConfig', 'POST', '/tasks/{taskId}/pushNotificationConfigs'),
+    op('ListPushConfigs', 'GET', '/tasks/{taskId}/pushNotificationConfigs'),
+    op('GetPushConfig', 'GET', '/tasks/{taskId}/pushNotificationConfigs/{configId}'),
+    op('DeletePushConfig', 'DELETE', '/tasks/{taskId}/pushNotificationConfigs/{configId}'),
+  ];
+}
 
 function agentDoc(id: string, path: string, operationId: string, summary: string): RouteDef[] {
   return [{ id, method: 'GET', path, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId, summary, access: 'none' }];

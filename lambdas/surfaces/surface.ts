@@ -5,7 +5,7 @@
  * and the embedded runtime one gateway per surface (lib/local/runtime.ts); an entry file names its surface.
  */
 import type { HttpResult } from '../shared/http.js';
-import { agentErrors, generationErrors } from './error-presenters.js';
+import { a2aErrors, agentErrors, generationErrors } from './error-presenters.js';
 import { ROUTES, type RouteDef, type SurfaceId } from './routes.js';
 
 /** What the outer frame of every entry (lambdas/middleware/http-frame.ts) needs of a surface. */
@@ -67,6 +67,13 @@ export const AGENTS: Surface = {
     version: '0.3.0',
   },
 };
+
+/**
+ * The frame of the agent studio's A2A operations (lambdas/http/agents/a2a-*.ts): the same surface, A2A's error
+ * presenter (google.rpc.Status in `application/a2a+json`). Its version rule is A2A's own `A2A-Version`
+ * (lambdas/middleware/a2a-version.ts), which the card GETs, not being operations, do not check.
+ */
+export const AGENTS_A2A: SurfaceFrame = { version: null, presentError: a2aErrors };
 
 export const SURFACES: readonly Surface[] = [GENERATION, AGENTS];
 

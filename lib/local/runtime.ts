@@ -31,7 +31,7 @@ import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
-import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf, SWEEPER } from '../../lambdas/surfaces/routes.js';
 import type { SweepResult } from '../../lambdas/workflow/sweeper.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -118,7 +118,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         ...(surface.id === GENERATION.id ? { assets: async (key: string) => readAssetForServing(assetsDir, key) } : {}),
         ready,
         local,
-        invoke: (route, event) => functions.get(route.id).invoke(event),
+        invoke: (route, event) => functions.get(functionIdOf(route)).invoke(event),
       });
       stops.push(() => gateways[surface.id].close());
     }

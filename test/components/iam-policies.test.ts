@@ -135,6 +135,38 @@ describe('read and discovery routes', () => {
   });
 });
 
+describe('agent studio A2A routes', () => {
+  const table = (env: string) => localTableArn(localTableName(env));
+  const RUN_TABLES = ['RUNS_TABLE', 'PAYMENTS_TABLE', 'IDEMPOTENCY_TABLE', 'RATE_LIMIT_TABLE'];
+  const ids = (kind: string) => Object.values(defs.functions).filter((e) => e.kind === 'route' && e.id === kind);
+
+  it('message:send (per agent and root, one function) is granted exactly what a run route is', () => {
+    expect(ids('AgentA2aSend')).toHaveLength(1);
+    expect(defs.policies.A2aSend).toBeUndefined(); // the root send is served by the same function
+    for (const env of RUN_TABLES) {
+      for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']) {
+        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(decide('RunAgent', `dynamodb:${action}`, table(env)));
+        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe('allow');
+      }
+    }
+    expect(decide('AgentA2aSend', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
+    expect(decide('AgentA2aSend', 'dynamodb:GetItem', JOBS)).toBe('implicit-deny');
+    expect(decide('AgentA2aSend', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
+    const services = (fn: string) => new Set(defs.policies[fn].flatMap((s) => [s.Action ?? []].flat().map((a) => a.split(':')[0])));
+    expect(services('AgentA2aSend')).toEqual(services('RunAgent'));
+  });
+
+  it('the other A2A operations (one function) and the cards (the documents functions) are allowed nothing but logs and traces', () => {
+    expect(ids('A2aOperations')).toHaveLength(1);
+    for (const fn of ['A2aOperations', 'AgentCardOf', 'AgentsCard']) {
+      for (const env of RUN_TABLES) expect(decide(fn, 'dynamodb:GetItem', table(env)), fn).toBe('implicit-deny');
+      expect(decide(fn, 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key')), fn).toBe('implicit-deny');
+      const services = defs.policies[fn].flatMap((s) => [s.Action ?? []].flat().map((a) => a.split(':')[0]));
+      expect(new Set(services), fn).toEqual(new Set(['logs', 'xray']));
+    }
+  });
+});
+
 describe('sweeper and tasks', () => {
   it('JobSweeper may write jobs and payments, start executions, and (since cf25847) DescribeExecution on executions', () => {
     expect(evaluateAll(defs.policies.JobSweeper, 'dynamodb:UpdateItem', [JOBS, PAYMENTS]).decision).toBe('allow');

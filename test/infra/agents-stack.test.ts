@@ -10,11 +10,15 @@ import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
 import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
+import { functionIdOf } from '../../lambdas/surfaces/routes.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
 
 const AGENT_ROUTES = surfaceRoutes(AGENTS);
+const gatewayKey = (r: { method: string; path: string }) => `${r.method} ${gatewayPath(r.path)}`;
+/** The ids of the functions that serve the agent routes of an access kind (routes may share one: `fn`). */
+const functionIds = (access: string) => [...new Set(AGENT_ROUTES.filter((r) => r.access === access).map(functionIdOf))].sort();
 
 
 describe('GenerationStack: the agent studio', () => {
@@ -49,16 +53,17 @@ describe('GenerationStack: the agent studio', () => {
       expect(Object.keys(template.toJSON().Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'AgentsApiUrl']));
     });
 
-    it('routes exactly the agent-surface routes of the route table, each to its own function', () => {
+    it('routes exactly the agent-surface routes of the route table, each to the function that serves it', () => {
       expect(AGENT_ROUTES.length).toBeGreaterThanOrEqual(13);
       const routes = routesOf(apiOf(AGENTS.description));
-      expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual(AGENT_ROUTES.map((r) => `${r.method} ${gatewayPath(r.path)}`).sort());
+      // A2A's tasks/{taskId}:cancel and :subscribe are API Gateway's tasks/{taskId}: one route for the operations' one function.
+      expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual([...new Set(AGENT_ROUTES.map(gatewayKey))].sort());
       for (const route of AGENT_ROUTES) {
-        const fnId = id(stack.functions[route.id]);
-        const [, r] = routes.find(([, r]) => r.Properties.RouteKey === `${route.method} ${gatewayPath(route.path)}`)!;
+        const fnId = id(stack.functions[functionIdOf(route)]);
+        const [, r] = routes.find(([, r]) => r.Properties.RouteKey === gatewayKey(route))!;
         const integrationId = r.Properties.Target['Fn::Join'][1][1].Ref as string;
         expect(JSON.stringify(resources[integrationId].Properties.IntegrationUri), route.id).toContain(fnId);
-        expect(stack.functionEntries[fnId]).toMatchObject({ kind: 'route', id: route.id, entry: route.entry });
+        expect(stack.functionEntries[fnId]).toMatchObject({ kind: 'route', id: functionIdOf(route), entry: route.entry });
       }
       // and no generation route is on it
       const generationApi = apiOf(GENERATION.description);
@@ -99,7 +104,12 @@ describe('GenerationStack: the agent studio', () => {
   describe('least privilege', () => {
     it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables', () => {
       const runFns = agentFunctions('run');
-      expect(runFns.map(([, e]) => e.id).sort()).toEqual(AGENT_ROUTES.filter((r) => r.method === 'POST').map((r) => r.id).sort());
+      expect(runFns.map(([, e]) => e.id).sort()).toEqual(functionIds('run'));
+      // every run route and both A2A message:send routes, and nothing else
+      expect(runFns.map(([, e]) => e.entry).sort()).toEqual(['lambdas/http/agents/a2a-send.ts', ...Array(5).fill('lambdas/http/agents/run.ts')]);
+      expect(AGENT_ROUTES.filter((r) => r.access === 'run').map((r) => r.path)).toEqual(
+        expect.arrayContaining(['/api/agents/{agent}/a2a/message:send', '/api/a2a/message:send']),
+      );
       const { runs, payments, idempotency, rateLimit, settlerLeases } = stack.tables;
       for (const [logicalId, entry] of runFns) {
         const grants = actionsOf(resources, logicalId);
@@ -135,11 +145,29 @@ describe('GenerationStack: the agent studio', () => {
 
     it('agent document functions get no DynamoDB access at all (nor S3, Step Functions or secrets)', () => {
       const docFns = agentFunctions('none');
-      expect(docFns.map(([, e]) => e.id).sort()).toEqual(AGENT_ROUTES.filter((r) => r.method === 'GET').map((r) => r.id).sort());
+      // the documents (the A2A cards among them), the playground and the A2A operations other than message:send
+      expect(docFns.map(([, e]) => e.id).sort()).toEqual(functionIds('none'));
+      expect(docFns.map(([, e]) => e.id)).toContain('A2aOperations');
       for (const [logicalId, entry] of docFns) {
         const grants = actionsOf(resources, logicalId);
         expect(grants.filter((g) => /^(dynamodb|s3|states|secretsmanager):/.test(g.action)), entry.id).toEqual([]);
       }
+    });
+  });
+
+  describe('the A2A interfaces', () => {
+    it('serve their stateless operations from one function for both interfaces, and both sends from one', () => {
+      const ops = AGENT_ROUTES.filter((r) => r.entry === 'lambdas/http/agents/a2a-operations.ts');
+      expect(ops).toHaveLength(22);
+      expect(new Set(ops.map(functionIdOf))).toEqual(new Set(['A2aOperations']));
+      expect(ops.map((r) => r.method)).toContain('DELETE');
+      const shared = routesOf(apiOf(AGENTS.description)).filter(([, r]) => r.Properties.RouteKey === 'POST /api/agents/{agent}/a2a/tasks/{taskId}');
+      expect(shared).toHaveLength(1);
+      expect(new Set(AGENT_ROUTES.filter((r) => r.path.endsWith('/message:send')).map(functionIdOf))).toEqual(new Set(['AgentA2aSend']));
+    });
+
+    it('keep the stack under CloudFormation\'s 500 resources (one function per A2A route would not)', () => {
+      expect(Object.keys(resources).length).toBeLessThan(500);
     });
   });
 });

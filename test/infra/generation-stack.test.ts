@@ -6,7 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FFMPEG_TASKS, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
-import { ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
@@ -16,6 +16,8 @@ import { synthGeneration } from '../support/synth.js';
 
 const PAY_TO = '0x2222222222222222222222222222222222222222';
 const GENERATION_ROUTES = ROUTES.filter((r) => r.surface === 'generation');
+/** One function per route, except where routes share one (`fn`: the A2A interfaces). */
+const ROUTE_FUNCTIONS = [...new Set(ROUTES.map(functionIdOf))];
 
 
 let cdkContext: Record<string, unknown>;
@@ -48,8 +50,8 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     // CDK's own custom-resource handlers (the static-asset deployment) are not ours: only count entry functions.
     const fns = ofType(s.resources, 'AWS::Lambda::Function').filter(([logicalId]) => s.stack.functionEntries[logicalId]);
     // Every route of every served surface (the agent studio's too: test/infra/agents-stack.test.ts checks those).
-    expect(fns).toHaveLength(ROUTES.length + WORKFLOW_TASKS.length + 1);
-    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTES.length + WORKFLOW_TASKS.length + 1);
+    expect(fns).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + 1);
+    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + 1);
     for (const [logicalId, fn] of fns) {
       const entry = s.stack.functionEntries[logicalId];
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
@@ -65,7 +67,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(fn.Properties.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     }
     const entries = Object.values(s.stack.functionEntries);
-    expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual(ROUTES.map((r) => r.id).sort());
+    expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual([...ROUTE_FUNCTIONS].sort());
     expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.id).sort());
     expect(entries.filter((e) => e.kind === 'sweeper').map((e) => e.id)).toEqual([SWEEPER.id]);
     for (const logicalId of Object.keys(s.stack.functionEntries)) {

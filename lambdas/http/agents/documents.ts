@@ -12,7 +12,7 @@ import { agentCard, agentCatalog, agentTerms, agentX402Index, rootCard, services
 import { templateBundle } from '../../agents/template.js';
 import { agentsOpenApi } from '../../agents/openapi.js';
 
-const DOCUMENT_ROUTES = ROUTES.filter((route) => route.surface === 'agents' && route.method === 'GET');
+const DOCUMENT_ROUTES = ROUTES.filter((route) => route.surface === 'agents' && route.method === 'GET' && route.entry === 'lambdas/http/agents/documents.ts');
 
 /** `<route id>` or `<route id> <agent slug>`; unknown agents keep the name they were asked by. */
 function variantOf(event: HttpEvent): string {
@@ -49,8 +49,11 @@ export const handler = documentEntry({
       case 'AgentsX402':
         return jsonDocument(agentX402Index(ctx));
       case 'AgentsCard':
+      case 'A2aCard':
+      case 'A2aCardBeside':
         return jsonDocument(rootCard(ctx));
       case 'AgentCardOf':
+      case 'AgentA2aCard':
         return jsonDocument(agentCard(agent!, ctx));
       case 'AgentX402Of':
         return jsonDocument(agentTerms(agent!, ctx));

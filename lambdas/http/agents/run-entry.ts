@@ -29,7 +29,7 @@ import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
 import { findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
-import { runAgent, type RunDeps, type RunOutcome } from '../../agents/run.js';
+import { runAgent, type RunAnswer, type RunDeps, type RunOutcome } from '../../agents/run.js';
 import { answerDeadline } from '../paid-entry.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
 import { ConverseReasoner } from '../../agents/reasoning/converse.js';
@@ -46,7 +46,8 @@ interface RunContext extends Context {
 }
 
 let deps: RunDeps | undefined;
-function runDeps(): RunDeps {
+/** The run use case's dependencies, built once per instance (the A2A send entry shares them). */
+export function runDeps(): RunDeps {
   deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner: reasoner() };
   return deps;
 }
@@ -71,7 +72,7 @@ export function agentRunEntry() {
         party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()),
       }),
     )
-    .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore })))
+    .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore }), isDryRun))
     .use(validateRun())
     .handler(async (event, context) => {
       const { agent, body, payment: paid, legacy } = context.run;
@@ -98,12 +99,15 @@ function resolveAgent(): HttpMiddleware {
   };
 }
 
-/** Runs the payment middleware only for a priced live run: free agents and dry runs need no payment. */
-function whenPriced(inner: HttpMiddleware): HttpMiddleware {
+/**
+ * Runs the payment middleware only for a priced live run: free agents and dry runs need no payment. The agent is
+ * the one `request.internal.agent` holds; `dryRun` tells a dry run from the request (read before validation).
+ */
+export function whenPriced(inner: HttpMiddleware, dryRun: (request: HttpRequest) => boolean): HttpMiddleware {
   return {
     name: 'payment',
     before: async (request) => {
-      if (agentOf(request).price === 0n || isDryRun(request)) return;
+      if (agentOf(request).price === 0n || dryRun(request)) return;
       await inner.before!(request);
     },
   };
@@ -138,6 +142,17 @@ function validateRun(): HttpMiddleware {
 }
 
 function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean): HttpResult {
+  const done = completedRun(outcome, agent, base, legacy);
+  return json(200, agent.kind === 'relay' ? resourceRun(done.answer, agent) : done.answer, done.headers);
+}
+
+/**
+ * A run's outcome as the run route answers it, for every presenter of runs (the run route, A2A): a run that moved no
+ * money is the offer's 402 or a 503, input the agent cannot read a 400 naming the field, a transfer without a receipt
+ * a 503 naming the run (all thrown, for the frame's presenter); a done run is its answer and the receipt's header
+ * (`X-PAYMENT-RESPONSE` when it was paid with x402 v1).
+ */
+export function completedRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean): { answer: RunAnswer; headers: Record<string, string> } {
   switch (outcome.type) {
     case 'refused':
     case 'unavailable':
@@ -150,7 +165,7 @@ function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, l
       const headers: Record<string, string> = outcome.receipt
         ? { [legacy ? LEGACY_RESPONSE_HEADER : 'PAYMENT-RESPONSE']: encodeBase64Json(outcome.receipt) }
         : {};
-      return json(200, agent.kind === 'relay' ? resourceRun(outcome.answer, agent) : outcome.answer, headers);
+      return { answer: outcome.answer, headers };
     }
   }
 }
@@ -159,7 +174,7 @@ function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, l
  * The resource-run envelope of a relay-backed service (its fields are not in the spec): the run id and status,
  * the resource that served it, its result, the cost and whether it settled.
  */
-function resourceRun(answer: Extract<RunOutcome, { type: 'done' }>['answer'], agent: AgentDefinition) {
+export function resourceRun(answer: RunAnswer, agent: AgentDefinition) {
   return {
     runId: answer.runId,
     status: answer.status,

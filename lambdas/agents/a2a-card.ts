@@ -1,0 +1,105 @@
+/**
+ * The A2A 1.0 AgentCard members of the agent studio's cards, generated from the agents' listing: one card per
+ * published agent (its HTTP+JSON interface at `/api/agents/<slug>/a2a`, one skill: the agent) and the aggregate card
+ * (the root interface at `/api/a2a`, one skill per published agent, named in `message.metadata["x-service"].agent`).
+ * Every card says what the interface does: no streaming, no push notifications, no extended card; the AP2 v0.2
+ * merchant extension is advertised (not required), and the x402 terms are named as an extension whose URI is the
+ * terms document. lambdas/agents/documents.ts adds the capability, provider, pricing and link members.
+ */
+import { formatUsd } from '../shared/money.js';
+import { routePath } from '../surfaces/routes.js';
+import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
+import { A2A_PROTOCOL_VERSION, SERVICE_METADATA_KEY } from '../shared/a2a.js';
+import type { DiscoveryContext } from '../protocols/discovery/context.js';
+import { publishedAgents, type AgentListing } from './listing.js';
+import { agentExample } from './published.js';
+
+/** AP2's A2A extension URI (unchanged in v0.2's samples; protocol notes §3). */
+export const AP2_EXTENSION_URI = 'https://github.com/google-agentic-commerce/ap2/v1';
+const JSON_MODES = ['application/json'];
+
+/** The interface URL of one agent, or of the root when no agent is given. */
+export function a2aInterfaceUrl(base: string, agent?: AgentListing): string {
+  return agent ? `${base}${routePath('AgentA2aCard').replace('{agent}', encodeURIComponent(agent.slug))}` : `${base}${routePath('A2aCard')}`;
+}
+
+function ap2Extension() {
+  return {
+    uri: AP2_EXTENSION_URI,
+    description:
+      'AP2 v0.2 merchant authorization (experimental): negotiated with the A2A-Extensions header; x402 stays the settlement rail.',
+    required: false,
+    params: { roles: ['merchant'] },
+  };
+}
+
+function x402Extension(uri: string, ctx: DiscoveryContext, priced: AgentListing[]) {
+  return {
+    uri,
+    description:
+      'x402 pricing (USDC on Base) per successful paid call: a priced live message:send without payment answers 402 with the same ' +
+      'challenge as the run route; retry with PAYMENT-SIGNATURE. Dry runs (metadata x-service.dryRun: true) and free agents need no payment.',
+    required: false,
+    params: {
+      x402Version: 2,
+      network: ctx.terms.network,
+      asset: ctx.terms.usdcAddress,
+      payTo: ctx.terms.payTo,
+      agents: priced.map((agent) => ({ agent: agent.slug, amount: agent.price.toString(), priceUsd: formatUsd(agent.price) })),
+    },
+  };
+}
+
+function capabilities(extensions: Record<string, unknown>[]) {
+  return { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions };
+}
+
+function skill(agent: AgentListing, atRoot: boolean) {
+  const price = agent.price === 0n ? 'Free.' : `${formatUsd(agent.price)} per successful paid call (x402).`;
+  const how = atRoot
+    ? ` Send one data part holding its input, with message.metadata["${SERVICE_METADATA_KEY}"].agent = "${agent.slug}".`
+    : ' Send one data part holding its input.';
+  return {
+    id: agent.slug,
+    name: agent.name,
+    description: `${agent.description} ${price}${how}`,
+    tags: [...agent.tags],
+    examples: [JSON.stringify(agentExample(agent).input)],
+    inputModes: JSON_MODES,
+    outputModes: JSON_MODES,
+  };
+}
+
+/** The A2A members of one agent's card. */
+export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUrl: string) {
+  return {
+    name: agent.name,
+    description: agent.description,
+    supportedInterfaces: [{ url: a2aInterfaceUrl(ctx.base, agent), protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: { organization: AGENTS_SURFACE.identity.provider, url: ctx.base },
+    version: agent.deployment!.version,
+    documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
+    capabilities: capabilities([ap2Extension(), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
+    defaultInputModes: JSON_MODES,
+    defaultOutputModes: JSON_MODES,
+    skills: [skill(agent, false)],
+  };
+}
+
+/** The A2A members of the aggregate card: the root interface, one skill per published agent. */
+export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string) {
+  const agents = publishedAgents();
+  const identity = AGENTS_SURFACE.identity;
+  return {
+    name: identity.name,
+    description: `${identity.summary} At this interface, name the agent in message.metadata["${SERVICE_METADATA_KEY}"].agent (slug or id).`,
+    supportedInterfaces: [{ url: a2aInterfaceUrl(ctx.base), protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: { organization: identity.provider, url: ctx.base },
+    version: identity.version,
+    documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
+    capabilities: capabilities([ap2Extension(), x402Extension(indexUrl, ctx, agents.filter((a) => a.price > 0n))]),
+    defaultInputModes: JSON_MODES,
+    defaultOutputModes: JSON_MODES,
+    skills: agents.map((agent) => skill(agent, true)),
+  };
+}

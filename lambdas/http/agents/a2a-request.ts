@@ -1,0 +1,85 @@
+/**
+ * The agent studio's A2A SendMessage request, read twice: leniently before payment (which agent, whether it is a dry
+ * run, the message id that keys duplicates), and strictly after it (the spec's "exactly one structured data part
+ * holding the agent's input"). Our parameters ride in the vendor-namespaced metadata member `x-service`, of the
+ * message or, failing that, of the request: `agent` (id or slug; the root interface's target) and `dryRun`.
+ */
+import * as z from '../../shared/zod.js';
+import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
+import { toIssue } from '../../middleware/validation.js';
+import { A2aError, isA2aContentType, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
+
+export interface SendRequest {
+  message?: { messageId?: unknown; contextId?: unknown; role?: unknown; parts?: unknown; metadata?: unknown };
+  metadata?: unknown;
+}
+
+/** The body as JSON, or undefined when it is not a JSON object (the strict read says why). */
+export function parseSendRequest(body: string): SendRequest | undefined {
+  try {
+    const value = JSON.parse(body) as unknown;
+    return isObject(value) ? (value as SendRequest) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A member of `x-service`, from the message's metadata first, then the request's. */
+export function serviceParameter(request: SendRequest | undefined, name: 'agent' | 'dryRun'): unknown {
+  for (const metadata of [request?.message?.metadata, request?.metadata]) {
+    const service = isObject(metadata) ? metadata[SERVICE_METADATA_KEY] : undefined;
+    if (isObject(service) && service[name] !== undefined) return service[name];
+  }
+  return undefined;
+}
+
+export function messageIdOf(request: SendRequest | undefined): string | undefined {
+  const id = request?.message?.messageId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+export interface ValidSend {
+  messageId: string;
+  contextId?: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * The strict read: a JSON body of content type application/json or application/a2a+json, a message with a
+ * messageId, role ROLE_USER and exactly one part, a data part whose object the agent's input schema accepts.
+ */
+export function validSend(contentType: string | undefined, request: SendRequest | undefined, inputSchema: z.ZodMiniType): ValidSend {
+  if (!isA2aContentType(contentType)) {
+    throw new A2aError('CONTENT_TYPE_NOT_SUPPORTED', `Content-Type '${contentType ?? ''}' is not supported; send application/json or application/a2a+json`);
+  }
+  if (!request) throw requestMalformed('The body must be a SendMessageRequest JSON object');
+  const message = request.message;
+  if (!isObject(message)) throw requestMalformed('SendMessageRequest.message is required', [{ field: 'message', description: 'required' }]);
+  const problems: ValidationIssue[] = [];
+  if (typeof message.messageId !== 'string' || message.messageId === '') problems.push(issue(['message', 'messageId'], 'a non-empty string is required'));
+  if (message.role !== 'ROLE_USER') problems.push(issue(['message', 'role'], 'must be ROLE_USER'));
+  if (message.contextId !== undefined && typeof message.contextId !== 'string') problems.push(issue(['message', 'contextId'], 'must be a string'));
+  const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
+  const data = parts.length === 1 && isObject(parts[0]) ? parts[0].data : undefined;
+  if (parts.length !== 1 || !isObject(data)) {
+    problems.push(issue(['message', 'parts'], 'exactly one part is required: a data part whose object is the agent input'));
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  const parsed = z.safeParse(inputSchema, data, { reportInput: true });
+  if (!parsed.success) {
+    throw new ValidationError(parsed.error.issues.map((i) => ({ ...toIssue(i), loc: ['message', 'parts', 0, 'data', ...toIssue(i).loc.slice(1)] })));
+  }
+  return {
+    messageId: message.messageId as string,
+    ...(typeof message.contextId === 'string' && message.contextId !== '' ? { contextId: message.contextId } : {}),
+    input: parsed.data as Record<string, unknown>,
+  };
+}
+
+function issue(loc: (string | number)[], msg: string): ValidationIssue {
+  return { loc, msg, type: 'value_error' };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
