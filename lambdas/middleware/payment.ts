@@ -8,6 +8,7 @@ import { DependencyError, PaymentRequiredError } from '../shared/errors.js';
 import { header } from '../shared/http.js';
 import { classifyLegacyHeader, classifyPaymentHeader, LEGACY_PAYMENT_HEADER, PAYMENT_HEADER, type PaymentHeader } from '../payments/core/header.js';
 import type { PaymentCore } from '../payments/core/server.js';
+import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js';
 import type { Offer, PaymentRefusal } from '../payments/core/types.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
 
@@ -26,7 +27,8 @@ export function paymentHeaderOf(request: HttpRequest): PaymentHeader {
 
 /** The one place a refusal of the payment core becomes an HTTP 402 (the frame's presenter writes the body). */
 export function paymentRequired(refusal: PaymentRefusal): PaymentRequiredError {
-  return new PaymentRequiredError(refusal.challenge, refusal.headers);
+  const { challenge } = refusal;
+  return new PaymentRequiredError(challenge, refusal.headers, { header: headerChallenge(challenge), body: v1BodyChallenge(challenge) });
 }
 
 /**

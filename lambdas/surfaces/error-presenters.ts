@@ -17,9 +17,7 @@ import {
 } from '../shared/errors.js';
 import { encodeBase64Json, json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
-import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js';
 import { A2A_CONTENT_TYPE, A2A_ERROR_DOMAIN, A2aError, BAD_REQUEST_TYPE, a2aErrorBody, errorInfo, statusBody } from '../shared/a2a.js';
-import type { PaymentChallenge } from '../payments/types.js';
 
 export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof IdempotentReplay) {
@@ -64,8 +62,9 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
     // v1 schema, throwing on a CAIP-2 network. So the header carries only the v2 entries, and the body the same
     // challenge with only the entries a v1 client can read (network by its v1 name, every v2 field kept).
     // README, "x402 v1" under the agent studio.
-    const challenge = error.challenge as PaymentChallenge;
-    return json(402, v1BodyChallenge(challenge), { 'PAYMENT-REQUIRED': encodeBase64Json(headerChallenge(challenge)), ...error.extraHeaders });
+    // The payment middleware splits it (lambdas/middleware/payment.ts paymentRequired).
+    const { header, body } = error.byReader ?? { header: error.challenge, body: error.challenge };
+    return json(402, body, { 'PAYMENT-REQUIRED': encodeBase64Json(header), ...error.extraHeaders });
   }
   if (error instanceof ValidationError) {
     return json(400, { detail: error.message, code: 'invalid_request', issues: error.issues });

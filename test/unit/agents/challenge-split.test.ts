@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { agentErrors } from '../../../lambdas/surfaces/error-presenters.js';
-import { PaymentRequiredError } from '../../../lambdas/shared/errors.js';
+import { paymentRequired } from '../../../lambdas/middleware/payment.js';
 import { paymentChallenge, REASON_MISSING, type PaymentTerms } from '../../../lambdas/payments/core/challenge.js';
 import { agentOffer } from '../../../lambdas/agents/published.js';
 import { findAgent } from '../../../lambdas/agents/registry.js';
@@ -23,7 +23,9 @@ describe("The agent studio's 402: PAYMENT-REQUIRED for v2 clients, the body for 
   for (const [title, terms] of Object.entries(TERMS)) {
     it(`on ${title}: the header holds only the CAIP-2 entry and passes @x402/core's v2 schema; the body only the v1 entry`, () => {
       const agent = findAgent('bank-rec-discrepancy-finder-bw0tt')!;
-      const answer = agentErrors(new PaymentRequiredError(paymentChallenge(agentOffer(agent, 'https://agents.test'), terms, REASON_MISSING)));
+      // As the payment middleware raises it (it splits the challenge by reader) and the agent studio presents it.
+      const challenge = paymentChallenge(agentOffer(agent, 'https://agents.test'), terms, REASON_MISSING);
+      const answer = agentErrors(paymentRequired({ type: 'challenge', challenge, headers: {} }));
       expect(answer.statusCode).toBe(402);
 
       const header = decodePaymentRequiredHeader(String(answer.headers!['PAYMENT-REQUIRED'])) as any;
