@@ -43,7 +43,8 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
   });
 
   it('the run functions, and only they, get the agents, the model and its region', () => {
-    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch']);
+    // The run routes and the A2A sends (per agent and root), which run agents the same way (README, A2A).
+    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentA2aSend', 'A2aSend']);
     for (const { logicalId, id } of functionsOf(s)) {
       const vars = varsOf(s, logicalId);
       if (RUN_FUNCTIONS.includes(id)) {
