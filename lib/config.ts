@@ -116,6 +116,23 @@ export const stackConfigSchema = z
       .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/token-seller-key')
       .default('paycall/token-seller-key'),
     /**
+     * AP2 v0.2 merchant authorization (experimental, the agent studio's run functions): the Secrets Manager name of
+     * the merchant's ES256 key (a P-256 private JWK, JSON; README runbook) and the key set of the mandate issuers we
+     * trust (JSON `{"keys":[…]}` of public P-256 JWKs with kid; unset: every mandate is refused).
+     */
+    ap2MerchantKeySecretName: secretName('paycall/ap2-merchant-key'),
+    ap2TrustedIssuers: z
+      .string()
+      .refine((text) => {
+        try {
+          const set = JSON.parse(text) as { keys?: { kid?: unknown; kty?: unknown; crv?: unknown; d?: unknown }[] };
+          return Array.isArray(set.keys) && set.keys.every((k) => typeof k.kid === 'string' && k.kty === 'EC' && k.crv === 'P-256' && k.d === undefined);
+        } catch {
+          return false;
+        }
+      }, 'must be a JSON key set {"keys":[…]} of public P-256 JWKs, each with a kid')
+      .optional(),
+    /**
      * Ship the static linux-x64 ffmpeg from node_modules with the render task (which then runs on x86_64).
      * false: every function is arm64 and music/video renders need FFMPEG_PATH from elsewhere (e.g. a layer).
      */

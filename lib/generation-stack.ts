@@ -24,6 +24,7 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
+import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { CHECK_RENDER_WRITES, checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
@@ -75,6 +76,8 @@ export class GenerationStack extends Stack {
   readonly settlerKeySecret?: secretsmanager.ISecret;
   readonly refundKeySecret: secretsmanager.ISecret;
   private readonly tokenSellerKey?: secretsmanager.ISecret;
+  /** AP2 v0.2: the merchant's signing key (checkouts, receipts), read by the agent run functions. */
+  private readonly ap2MerchantKey: secretsmanager.ISecret;
   /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
   private readonly reasoning?: AgentReasoningConfig;
 
@@ -95,6 +98,7 @@ export class GenerationStack extends Stack {
     if (config.tokenIssuer) {
       this.tokenSellerKey = secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName);
     }
+    this.ap2MerchantKey = secretsmanager.Secret.fromSecretNameV2(this, 'Ap2MerchantKey', config.ap2MerchantKeySecretName);
     const factory = new FunctionFactory(this, { projectRoot: PROJECT_ROOT, logRetention, allowMissingEntries: props.allowMissingEntries });
     this.functions = factory.functions;
     this.functionEntries = factory.entries;
@@ -243,6 +247,12 @@ export class GenerationStack extends Stack {
     } else if (role === 'run') {
       for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.settlerKeySecret?.grantRead(fn);
+      // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
+      // written in the idempotency table, which the run functions already have.
+      this.ap2MerchantKey.grantRead(fn);
+      (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
+      // No issuer configured: an empty key set, so every mandate is refused (the variable is always there).
+      (fn as lambda.Function).addEnvironment(AP2_ENV.trustedIssuers, this.config.ap2TrustedIssuers ?? '{"keys":[]}');
       // Model reasoning: the run functions alone call the model, on exactly the configured one.
       if (this.reasoning) {
         fn.addToRolePolicy(reasoningStatement(this, this.reasoning));

@@ -3,19 +3,18 @@
  * published agent (its HTTP+JSON interface at `/api/agents/<slug>/a2a`, one skill: the agent) and the aggregate card
  * (the root interface at `/api/a2a`, one skill per published agent, named in `message.metadata["x-service"].agent`).
  * Every card says what the interface does: no streaming, no push notifications, no extended card; the AP2 v0.2
- * merchant extension is advertised (not required), and the x402 terms are named as an extension whose URI is the
+ * merchant extension is advertised (never `required: true`; see ap2Extension), and the x402 terms are named as an extension whose URI is the
  * terms document. lambdas/agents/documents.ts adds the capability, provider, pricing and link members.
  */
 import { formatUsd } from '../shared/money.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
-import { A2A_PROTOCOL_VERSION, SERVICE_METADATA_KEY } from '../shared/a2a.js';
+import { A2A_PROTOCOL_VERSION, AP2_EXTENSION_URI, SERVICE_METADATA_KEY } from '../shared/a2a.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import { publishedAgents, type AgentListing } from './listing.js';
 import { agentExample } from './published.js';
 
-/** AP2's A2A extension URI (unchanged in v0.2's samples; protocol notes §3). */
-export const AP2_EXTENSION_URI = 'https://github.com/google-agentic-commerce/ap2/v1';
+export { AP2_EXTENSION_URI };
 const JSON_MODES = ['application/json'];
 
 /** The interface URL of one agent, or of the root when no agent is given. */
@@ -23,13 +22,22 @@ export function a2aInterfaceUrl(base: string, agent?: AgentListing): string {
   return agent ? `${base}${routePath('AgentA2aCard').replace('{agent}', encodeURIComponent(agent.slug))}` : `${base}${routePath('A2aCard')}`;
 }
 
-function ap2Extension() {
+/**
+ * Never `required: true`: A2A would then have us refuse every send without the extension, dry runs included, and an
+ * agent that requires AP2 refuses only its priced live runs without valid mandates (README, "AP2"). Such an agent
+ * says so in `params.mandates`.
+ */
+function ap2Extension(agent?: AgentListing) {
+  const required = agent?.ap2 === 'required';
   return {
     uri: AP2_EXTENSION_URI,
     description:
-      'AP2 v0.2 merchant authorization (experimental): negotiated with the A2A-Extensions header; x402 stays the settlement rail.',
+      'AP2 v0.2 merchant authorization (experimental): mandates in message.metadata under this URI (activated by ' +
+      'message.extensions or the A2A-Extensions header) or as AP2 data parts; the checkout comes with a dry run. ' +
+      (required ? 'This agent refuses priced live runs without valid mandates. ' : '') +
+      'x402 stays the settlement rail.',
     required: false,
-    params: { roles: ['merchant'] },
+    params: { roles: ['merchant', 'payment-processor'], mandates: required ? 'required-for-priced-live-runs' : 'optional' },
   };
 }
 
@@ -79,7 +87,7 @@ export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUr
     provider: { organization: AGENTS_SURFACE.identity.provider, url: ctx.base },
     version: agent.deployment!.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
-    capabilities: capabilities([ap2Extension(), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
+    capabilities: capabilities([ap2Extension(agent), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
     defaultInputModes: JSON_MODES,
     defaultOutputModes: JSON_MODES,
     skills: [skill(agent, false)],

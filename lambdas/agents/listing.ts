@@ -45,6 +45,11 @@ export interface AgentListing {
   route?: string;
   /** A relay's upstream resource: what served the run (the resource-run envelope names it). */
   relay?: { resource: string; provider: string };
+  /**
+   * AP2 v0.2 merchant authorization (experimental; absent = 'optional'): 'required' refuses a priced live run
+   * without valid mandates; dry runs and free agents never need them (README, "AP2").
+   */
+  ap2?: 'optional' | 'required';
 }
 
 const LIVE_V1: AgentDeployment = { version: 'v1', immutable: true };
@@ -188,6 +193,8 @@ export const AGENT_LISTINGS: readonly AgentListing[] = [
     humanReview: ['As the expense policy check.'],
     kind: 'published',
     deployment: { version: 'pilot', immutable: false },
+    // The pilot is bought under AP2 v0.2 mandates only (experimental): a priced live run without valid ones is refused.
+    ap2: 'required',
   },
   {
     // Not published: no Live deployment. In no document; its routes answer 404.

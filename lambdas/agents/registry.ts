@@ -58,6 +58,11 @@ export function findAgent(idOrSlug: string): AgentDefinition | undefined {
   return findIn(AGENTS, idOrSlug);
 }
 
+/** Whether a priced live run of the agent needs AP2 mandates (its registry setting; absent = optional). */
+export function ap2ModeOf(agent: AgentListing): 'optional' | 'required' {
+  return agent.ap2 ?? 'optional';
+}
+
 type Example = { input: Record<string, string> };
 
 /**

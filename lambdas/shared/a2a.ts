@@ -13,6 +13,10 @@ export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 export const VERSION_HEADER = 'A2A-Version';
 /** The vendor-namespaced metadata member (of a message or a request) that carries the agent studio's parameters. */
 export const SERVICE_METADATA_KEY = 'x-service';
+/** AP2's A2A extension URI (unchanged in v0.2's samples; protocol notes §3). */
+export const AP2_EXTENSION_URI = 'https://github.com/google-agentic-commerce/ap2/v1';
+/** The headers that activate extensions (§3.2.6), and the deprecated spelling AP2's samples still send. */
+export const EXTENSIONS_HEADERS = ['A2A-Extensions', 'X-A2A-Extensions'] as const;
 /** What a request without a version speaks (§3.6.2). */
 export const ABSENT_VERSION = '0.3';
 

@@ -100,6 +100,22 @@ export class SettlementPendingError extends Error {
   }
 }
 
+/**
+ * AP2 merchant authorization (lambdas/payments/ap2) refused a priced live run before any money moved: mandates that
+ * do not verify (`ap2_mandate_refused`, with the signed error receipt), or none where the agent requires them
+ * (`ap2_mandate_required`, with a checkout to build them on). Answered 400; `ap2` is the body's member as is.
+ */
+export class Ap2AuthorizationError extends Error {
+  override name = 'Ap2AuthorizationError';
+  constructor(
+    readonly code: 'ap2_mandate_refused' | 'ap2_mandate_required',
+    message: string,
+    readonly ap2: { error: string; checkoutReceipt?: string; checkout?: unknown },
+  ) {
+    super(message);
+  }
+}
+
 export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;

@@ -5,6 +5,7 @@
  */
 import {
   AgentInputError,
+  Ap2AuthorizationError,
   DependencyError,
   IdempotencyInProgressError,
   IdempotentReplay,
@@ -17,7 +18,7 @@ import {
 } from '../shared/errors.js';
 import { encodeBase64Json, json, type HttpResult } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
-import { A2A_CONTENT_TYPE, A2A_ERROR_DOMAIN, A2aError, BAD_REQUEST_TYPE, a2aErrorBody, errorInfo, statusBody } from '../shared/a2a.js';
+import { A2A_CONTENT_TYPE, A2A_ERROR_DOMAIN, AP2_EXTENSION_URI, A2aError, BAD_REQUEST_TYPE, a2aErrorBody, errorInfo, statusBody } from '../shared/a2a.js';
 
 export function generationErrors(error: unknown, request?: { event: { rawPath?: string } }): HttpResult {
   if (error instanceof IdempotentReplay) {
@@ -78,8 +79,13 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
   if (error instanceof SettlementPendingError) {
     return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId }, { 'Retry-After': '30' });
   }
+  if (error instanceof Ap2AuthorizationError) {
+    return json(400, { detail: error.message, code: error.code, ap2: error.ap2 });
+  }
   return generationErrors(error, request);
 }
+
+const STRUCT_TYPE = 'type.googleapis.com/google.protobuf.Struct';
 
 /** The ErrorInfo domain of the agent studio's own error reasons (the Error body's `code`, upper-cased). */
 export const AGENT_STUDIO_ERROR_DOMAIN = 'agent-studio.paycall';
@@ -113,6 +119,12 @@ export function a2aErrors(error: unknown, request?: { event: { rawPath?: string 
         ? error.issues.map((issue) => ({ field: fieldPath(issue.loc), description: issue.msg, reason: issue.type }))
         : [{ field: `message.parts[0].data.${error.field}`, description: message, reason: 'invalid_input' }];
     details = [errorInfo('INVALID_PARAMS', A2A_ERROR_DOMAIN, metadata), { '@type': BAD_REQUEST_TYPE, fieldViolations: violations }];
+  } else if (error instanceof Ap2AuthorizationError) {
+    // The AP2 error code and the signed error receipt as ErrorInfo metadata (strings); the whole member, with a
+    // checkout when one is offered, as a Struct keyed by the extension URI.
+    metadata.ap2Error = error.ap2.error;
+    if (error.ap2.checkoutReceipt) metadata.checkoutReceipt = error.ap2.checkoutReceipt;
+    details = [errorInfo(body.code.toUpperCase(), AGENT_STUDIO_ERROR_DOMAIN, metadata), { '@type': STRUCT_TYPE, value: { [AP2_EXTENSION_URI]: error.ap2 } }];
   } else {
     details = statusCode >= 500 && statusCode !== 503 ? [] : [errorInfo(body.code.toUpperCase(), AGENT_STUDIO_ERROR_DOMAIN, metadata)];
   }

@@ -24,6 +24,8 @@ import { LOCAL_ASSETS_BUCKET, localTableName, synthesizeForLocal, type LocalTabl
 import { startLocalS3 } from './s3-server.js';
 import { sellerKeySecret, settlerKeyPoolSecret, startLocalSecretsManager, templateSecrets } from './secrets-server.js';
 import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
+import { AP2_ENV } from '../../lambdas/payments/ap2/merchant.js';
+import { localAp2Keys } from './ap2-issuer.js';
 import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
 import { installIamEnforcement } from './iam/enforce.js';
@@ -156,12 +158,16 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     stops.push(() => issuer.stop());
     // The secrets the template names, served as Secrets Manager serves them; the functions read them through the
     // SDK and their grants. The runtime itself (and `npm run fund`, `npm run mint-token`) keeps reading the files.
+    // AP2 v0.2 (lib/local/ap2-issuer.ts): the merchant key, read by the run functions through Secrets Manager and
+    // their grant, and the local test issuer the service trusts.
+    const ap2 = await localAp2Keys(stateDir);
     const secrets = await startLocalSecretsManager({
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
         [TOKEN_ENV.sellerKeySecretId]: sellerKeySecret(issuer.sellerKeyFile),
         // Refunds are read through Secrets Manager (no file variable), so the refund task's grant is exercised.
         [REFUND_ENV.secretId]: settlerKeyPoolSecret(chain.refundKeyFile),
+        [AP2_ENV.keySecretId]: ap2.merchantKey,
         ...providers.secretValues,
       }),
     });
@@ -189,6 +195,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
       ...issuer.env,
+      [AP2_ENV.trustedIssuers]: ap2.trustedIssuers,
     };
     await createTables(dynamo, definitions.tables, env);
     // Every AWS call a function makes is checked against its role's policy in the synthesized template (in each

@@ -253,6 +253,14 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(vars[REFUND_ENV.secretId], entry.id).toBe(refunds ? 'paycall/refund-key' : undefined);
     }
     envNames.add(REFUND_ENV.secretId);
+    // AP2 (test/infra/ap2.test.ts): the merchant key's name and the trusted issuers, the agent run functions only.
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      const run = entry.kind === 'route' && entry.role === 'run';
+      expect(vars.AP2_MERCHANT_KEY_SECRET_ID, entry.id).toBe(run ? 'paycall/ap2-merchant-key' : undefined);
+      expect(vars.AP2_TRUSTED_ISSUERS, entry.id).toBe(run ? '{"keys":[]}' : undefined);
+    }
+    envNames.add('AP2_MERCHANT_KEY_SECRET_ID').add('AP2_TRUSTED_ISSUERS');
     const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -471,9 +479,10 @@ describe('GenerationStack configuration', () => {
       expect(vars[ENV.facilitatorMode]).toBe('remote');
       expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
       expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
-      // Without a settler key, the only secret any function reads is the refund wallet's (refund task, sweeper).
+      // Without a settler key, the only secrets any function reads are the refund wallet's (refund task, sweeper)
+      // and the AP2 merchant key (the agent run functions).
       const secrets = actionsOf(resources, logicalId).filter((g) => g.action.startsWith('secretsmanager:'));
-      expect(secrets.every((g) => JSON.stringify(g.resource).includes('secret:paycall/refund-key'))).toBe(true);
+      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key)/.test(JSON.stringify(g.resource)))).toBe(true);
     }
     const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
     expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);

@@ -8,6 +8,7 @@ import * as z from '../../shared/zod.js';
 import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
 import { toIssue } from '../../middleware/validation.js';
 import { A2aError, isA2aContentType, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
+import { isAp2Part } from './ap2.js';
 
 export interface SendRequest {
   message?: { messageId?: unknown; contextId?: unknown; role?: unknown; parts?: unknown; metadata?: unknown };
@@ -60,14 +61,17 @@ export function validSend(contentType: string | undefined, request: SendRequest 
   if (message.role !== 'ROLE_USER') problems.push(issue(['message', 'role'], 'must be ROLE_USER'));
   if (message.contextId !== undefined && typeof message.contextId !== 'string') problems.push(issue(['message', 'contextId'], 'must be a string'));
   const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
-  const data = parts.length === 1 && isObject(parts[0]) ? parts[0].data : undefined;
-  if (parts.length !== 1 || !isObject(data)) {
+  // AP2's extra data parts (mandates, risk data) ride beside the input part and are not it (./ap2.ts).
+  const inputs = parts.flatMap((part, index) => (isAp2Part(part) ? [] : [index]));
+  const at = inputs.length === 1 ? inputs[0] : 0;
+  const data = inputs.length === 1 && isObject(parts[at]) ? (parts[at] as Record<string, unknown>).data : undefined;
+  if (inputs.length !== 1 || !isObject(data)) {
     problems.push(issue(['message', 'parts'], 'exactly one part is required: a data part whose object is the agent input'));
   }
   if (problems.length > 0) throw new ValidationError(problems);
   const parsed = z.safeParse(inputSchema, data, { reportInput: true });
   if (!parsed.success) {
-    throw new ValidationError(parsed.error.issues.map((i) => ({ ...toIssue(i), loc: ['message', 'parts', 0, 'data', ...toIssue(i).loc.slice(1)] })));
+    throw new ValidationError(parsed.error.issues.map((i) => ({ ...toIssue(i), loc: ['message', 'parts', at, 'data', ...toIssue(i).loc.slice(1)] })));
   }
   return {
     messageId: message.messageId as string,

@@ -32,10 +32,16 @@ import { reasoningConfig } from '../../agents/reasoning/config.js';
 import { A2A_CONTENT_TYPE, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
 import { messageIdOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
 import { answerDeadline } from '../paid-entry.js';
-import { completedRun, runDeps, whenPriced } from './run-entry.js';
+import { ap2Answer, ap2Options, completedRun, runDeps, whenPriced } from './run-entry.js';
+import { ap2Authorization } from '../../middleware/ap2.js';
+import type { AuthorizedCheckout } from '../../payments/ap2/verify.js';
+import { activatesAp2, sendMandates } from './ap2.js';
+import { AP2_EXTENSION_URI } from '../../shared/a2a.js';
 
 interface SendContext extends Context {
-  send: { agent: AgentDefinition; request: ValidSend; dryRun: boolean; payment?: AcceptedPayment; legacy: boolean };
+  send: { agent: AgentDefinition; request: ValidSend; dryRun: boolean; payment?: AcceptedPayment; legacy: boolean; ap2Activated: boolean };
+  /** AP2 mandates verified for this priced live send (lambdas/middleware/ap2.ts). */
+  ap2?: AuthorizedCheckout;
 }
 
 checkAtColdStart(storeConfig, paymentConfig, reasoningConfig);
@@ -55,10 +61,15 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
   )
   .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENTS_SURFACE)), core: paymentCore }), isDryRun))
   .use(validateSend())
+  .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: (request) => sendMandates(request, sendRequestOf(request)), scope: (request) => `a2a:${agentOf(request).slug}` }))
   .handler(async (event, context) => {
-    const { agent, request, dryRun, payment: paid, legacy } = context.send;
+    const { agent, request, dryRun, payment: paid, legacy, ap2Activated } = context.send;
     const outcome = await runAgent(runDeps(), { agent, input: request.input, dryRun, payment: paid, deadline: answerDeadline(context) });
     const { answer, headers } = completedRun(outcome, agent, baseUrl(event, AGENTS_SURFACE), legacy);
+    // AP2's answer rides in the message metadata under the extension's URI, as its request does.
+    const ap2 = await ap2Answer(outcome, agent, context.ap2);
+    const ap2Metadata = ap2 ? { [AP2_EXTENSION_URI]: ap2.checkout ? { 'ap2.checkout': ap2.checkout } : { 'ap2.CheckoutReceipt': ap2.checkoutReceipt } } : {};
+    const extensions: Record<string, string> = ap2Activated || context.ap2 ? { 'A2A-Extensions': AP2_EXTENSION_URI } : {};
     const { result, ...facts } = answer;
     const reply = {
       messageId: randomUUID(),
@@ -71,9 +82,10 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
           ...facts,
           ...(agent.kind === 'relay' ? { resource: { id: agent.relay!.resource, provider: agent.relay!.provider, kind: 'relay', service: agent.slug } } : {}),
         },
+        ...ap2Metadata,
       },
     };
-    return json(200, { message: reply }, { ...headers, 'Content-Type': A2A_CONTENT_TYPE });
+    return json(200, { message: reply }, { ...headers, ...extensions, 'Content-Type': A2A_CONTENT_TYPE });
   });
 
 function agentOf(request: HttpRequest): AgentDefinition {
@@ -124,7 +136,14 @@ function validateSend(): HttpMiddleware {
       const agent = agentOf(request);
       const valid = validSend(header(request.event, 'content-type'), sendRequestOf(request), agent.inputSchema);
       const paid = paymentHeaderOf(request);
-      const send = { agent, request: valid, dryRun: isDryRun(request), payment: request.internal.payment, legacy: paid.kind === 'x402' && paid.legacy === true };
+      const send = {
+        agent,
+        request: valid,
+        dryRun: isDryRun(request),
+        payment: request.internal.payment,
+        legacy: paid.kind === 'x402' && paid.legacy === true,
+        ap2Activated: activatesAp2(request, sendRequestOf(request)),
+      };
       Object.assign(request.context, { send });
     },
   };

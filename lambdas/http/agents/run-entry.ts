@@ -12,6 +12,10 @@ import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { idempotency } from '../../middleware/idempotency.js';
 import { payment, paymentHeaderOf, refusedPurchase } from '../../middleware/payment.js';
 import { validateBody } from '../../middleware/validation.js';
+import { ap2Authorization, offeredCheckout, successReceipt } from '../../middleware/ap2.js';
+import { CheckoutNonceStore } from '../../store/ap2-checkouts.js';
+import type { AuthorizedCheckout } from '../../payments/ap2/verify.js';
+import { runBodyMandates, saleOf } from './ap2.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
 import { IdempotencyStore } from '../../store/idempotency.js';
@@ -27,7 +31,7 @@ import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/confi
 import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
-import { findAgent, type AgentDefinition } from '../../agents/registry.js';
+import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
 import { runAgent, type RunAnswer, type RunDeps, type RunOutcome } from '../../agents/run.js';
 import { answerDeadline } from '../paid-entry.js';
@@ -43,6 +47,8 @@ interface RunContext extends Context {
     /** The payment came as x402 v1 (`X-PAYMENT`): the receipt goes back in `X-PAYMENT-RESPONSE`. */
     legacy: boolean;
   };
+  /** AP2 mandates verified for this priced live run (lambdas/middleware/ap2.ts). */
+  ap2?: AuthorizedCheckout;
 }
 
 let deps: RunDeps | undefined;
@@ -74,15 +80,40 @@ export function agentRunEntry() {
     )
     .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore }), isDryRun))
     .use(validateRun())
+    .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: runBodyMandates, scope: (request) => `run:${agentOf(request).slug}` }))
     .handler(async (event, context) => {
       const { agent, body, payment: paid, legacy } = context.run;
       const outcome = await runAgent(runDeps(), { agent, input: body.input, dryRun: body.dryRun === true, payment: paid, deadline: answerDeadline(context) });
-      return presentRun(outcome, agent, baseUrl(event, surface), legacy);
+      return presentRun(outcome, agent, baseUrl(event, surface), legacy, await ap2Answer(outcome, agent, context.ap2));
     });
 }
 
 function agentOf(request: HttpRequest): AgentDefinition {
   return request.internal.agent as AgentDefinition;
+}
+
+/** AP2 on the agent studio's run entries (README, "AP2"): priced live runs only; where the mandates are is the entry's. */
+export function ap2Options(dryRun: (request: HttpRequest) => boolean) {
+  return {
+    applies: (request: HttpRequest) => agentOf(request).price > 0n && !dryRun(request),
+    mode: (request: HttpRequest) => ap2ModeOf(agentOf(request)),
+    sale: (request: HttpRequest) => saleOf(agentOf(request)),
+    nonces: new CheckoutNonceStore(),
+  };
+}
+
+/**
+ * The AP2 member of a done run's answer: the signed Success receipt of a run authorized by mandates, or, with a
+ * priced agent's dry run, the checkout its live run would be bought on.
+ */
+export async function ap2Answer(outcome: RunOutcome, agent: AgentDefinition, authorized: AuthorizedCheckout | undefined): Promise<Record<string, unknown> | undefined> {
+  if (outcome.type !== 'done') return undefined;
+  if (authorized) return { checkoutReceipt: await successReceipt(authorized, outcome.answer.runId) };
+  if (outcome.answer.dryRun && agent.price > 0n) {
+    const checkout = await offeredCheckout(saleOf(agent));
+    return checkout ? { checkout } : undefined;
+  }
+  return undefined;
 }
 
 /** The agent the path names (generic route) or the fixed route is for, by slug or legacy id; 404 otherwise. */
@@ -141,9 +172,10 @@ function validateRun(): HttpMiddleware {
   };
 }
 
-function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean): HttpResult {
+function presentRun(outcome: RunOutcome, agent: AgentDefinition, base: string, legacy: boolean, ap2?: Record<string, unknown>): HttpResult {
   const done = completedRun(outcome, agent, base, legacy);
-  return json(200, agent.kind === 'relay' ? resourceRun(done.answer, agent) : done.answer, done.headers);
+  const body = agent.kind === 'relay' ? resourceRun(done.answer, agent) : done.answer;
+  return json(200, ap2 ? { ...body, ap2 } : body, done.headers);
 }
 
 /**
