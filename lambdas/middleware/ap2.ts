@@ -44,7 +44,7 @@ export function ap2Authorization(options: Ap2Options): HttpMiddleware {
       if (!presented) {
         if (options.mode(request) === 'optional') return;
         const checkout = await issueCheckout(options.sale(request), now());
-        throw new Ap2AuthorizationError('ap2_mandate_required', 'This agent requires AP2 v0.2 mandates for a priced live run: present a checkout mandate and a payment mandate built on the checkout offered here', {
+        throw new Ap2AuthorizationError('ap2_mandate_required', 'This agent requires AP2 v0.2 mandates for a priced live run: present a checkout mandate and a payment mandate built on the checkout offered here (on A2A, with the extension activated: A2A-Extensions or message.extensions)', {
           error: 'invalid_mandate',
           checkout,
         });

@@ -163,6 +163,24 @@ for (const carriage of CARRIAGES) {
   });
 }
 
+describe('AP2 required mode on A2A: the extension must be activated', () => {
+  it('the pilot refuses valid mandates sent as data parts without A2A-Extensions, and takes them with it', async () => {
+    const carriage = a2aCarriage('', 'parts');
+    const offer = await carriage.dryRun(PILOT);
+    const mandates = await issuer.mint(offer);
+    const input = { data: inputOf(PILOT), mediaType: 'application/json' };
+    const parts = [input, { data: { [CHECKOUT_KEY]: mandates.checkoutMandate } }, { data: { [PAYMENT_KEY]: mandates.paymentMandate } }];
+    const post = (headers: Record<string, string>) =>
+      paying(`${agentsUrl()}/api/agents/${PILOT}/a2a/message:send`, { method: 'POST', headers: { ...A2A_HEADERS, ...headers }, body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts } }) });
+    const refused = await post({});
+    expect(refused.status).toBe(400);
+    expect(carriage.refusalOf({ body: await refused.json() })).toMatchObject({ code: 'ap2_mandate_required' });
+    const accepted = await post({ 'A2A-Extensions': AP2_URI });
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers.get('a2a-extensions')).toBe(AP2_URI);
+  });
+});
+
 describe('AP2 on the cards', () => {
   it('advertises the extension with required false, the pilot saying it requires mandates for priced live runs', async () => {
     const card = await (await plain(`${agentsUrl()}/api/agents/${PILOT}/.well-known/agent-card.json`)).json();

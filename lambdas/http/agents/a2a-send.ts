@@ -25,7 +25,7 @@ import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/confi
 import { NotFoundError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE, AGENTS_A2A } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
-import { findAgent, type AgentDefinition } from '../../agents/registry.js';
+import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer } from '../../agents/offers.js';
 import { runAgent } from '../../agents/run.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
@@ -61,7 +61,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
   )
   .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENTS_SURFACE)), core: paymentCore }), isDryRun))
   .use(validateSend())
-  .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: (request) => sendMandates(request, sendRequestOf(request)), scope: (request) => `a2a:${agentOf(request).slug}` }))
+  .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: mandatesOf, scope: (request) => `a2a:${agentOf(request).slug}` }))
   .handler(async (event, context) => {
     const { agent, request, dryRun, payment: paid, legacy, ap2Activated } = context.send;
     const outcome = await runAgent(runDeps(), { agent, input: request.input, dryRun, payment: paid, deadline: answerDeadline(context) });
@@ -96,6 +96,16 @@ function agentOf(request: HttpRequest): AgentDefinition {
 function sendRequestOf(request: HttpRequest): SendRequest | undefined {
   if (!('a2aSend' in request.internal)) request.internal.a2aSend = parseSendRequest(rawBody(request.event));
   return request.internal.a2aSend as SendRequest | undefined;
+}
+
+/**
+ * The send's AP2 mandates. An agent that requires AP2 takes them only with the extension activated (the spec's
+ * required mode: "the extension header and valid mandates"); others take the samples' data parts without it.
+ */
+function mandatesOf(request: HttpRequest) {
+  const send = sendRequestOf(request);
+  if (ap2ModeOf(agentOf(request)) === 'required' && !activatesAp2(request, send)) return undefined;
+  return sendMandates(request, send);
 }
 
 function isDryRun(request: HttpRequest): boolean {

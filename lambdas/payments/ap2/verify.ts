@@ -97,6 +97,7 @@ async function verifyOrThrow(mandates: PresentedMandates, sale: Sale, now: numbe
 }
 
 function checkCheckout(checkout: CheckoutClaims, sale: Sale, now: number): void {
+  if (checkout.iss !== MERCHANT.id) refuse('invalid_mandate', `the checkout's iss is not ${MERCHANT.id}`);
   if (typeof checkout.exp !== 'number' || checkout.exp <= now) refuse('invalid_mandate', 'the checkout has expired; ask for a new one (a dry run)');
   if (checkout.agent !== sale.agent.slug) refuse('invalid_mandate', `the checkout is for agent '${String(checkout.agent)}', not '${sale.agent.slug}'`);
   if (checkout.price_usdc !== sale.agent.price.toString()) refuse('invalid_mandate', "the checkout's price is not the agent's price");
