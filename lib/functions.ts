@@ -16,9 +16,10 @@ import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
 /**
  * `paid`: x402 POSTs (write all tables, start executions); `run`: agent runs (runs, payments, idempotency, rate
  * windows, settler keys; no jobs, no executions); `read`: read the jobs table; `poll`: read the jobs table and
- * reconcile a reserved job (lambdas/workflow/poll-reconcile.ts); `none`: nothing.
+ * reconcile a reserved job (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the
+ * credit ledger, rate windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
  */
-export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'none';
+export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

@@ -139,7 +139,7 @@ export class GenerationStack extends Stack {
   /** What every function reads: tables, assets, payment terms; no secret values (only secret names). */
   private commonEnvironment(assetsPublicUrl: string): Record<string, string> {
     const { config } = this;
-    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs, workspaces, creditLedger } = this.tables;
     const payTo = config.payTo ?? ssm.StringParameter.valueForStringParameter(this, config.payToParameter);
     return {
       NODE_OPTIONS: '--enable-source-maps',
@@ -149,6 +149,8 @@ export class GenerationStack extends Stack {
       [ENV.rateLimitTable]: rateLimit.tableName,
       [ENV.settlerLeasesTable]: settlerLeases.tableName,
       [ENV.runsTable]: runs.tableName,
+      [ENV.workspacesTable]: workspaces.tableName,
+      [ENV.creditLedgerTable]: creditLedger.tableName,
       [ENV.settlerGasFloorWei]: config.settlerGasFloorWei,
       [ENV.assetsBucket]: this.assetsBucket.bucketName,
       [ENV.assetsPublicUrl]: assetsPublicUrl,
@@ -238,7 +240,7 @@ export class GenerationStack extends Stack {
    * and the settler key (agent runs start no execution and take no tokens), and the reasoning model when configured; `read`: read jobs; `none`: nothing.
    */
   private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
-    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs } = this.tables;
+    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs, workspaces, creditLedger } = this.tables;
     if (role === 'paid') {
       for (const table of [jobs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.grantStart(fn);
@@ -258,6 +260,16 @@ export class GenerationStack extends Stack {
         fn.addToRolePolicy(reasoningStatement(this, this.reasoning));
         for (const [name, value] of Object.entries(reasoningEnvironment(this.reasoning))) (fn as lambda.Function).addEnvironment(name, value);
       }
+    } else if (role === 'workspace') {
+      // Create a workspace (PutItem), find one by its key hash (GetItem), read its ledger (Query, its indexes).
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [workspaces.tableArn] }));
+      creditLedger.grantReadData(fn);
+      rateLimit.grantReadWriteData(fn);
+    } else if (role === 'topup') {
+      // A top-up is a purchase whose item is a ledger entry and a balance increment (lambdas/credits/topup.ts).
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [workspaces.tableArn] }));
+      for (const table of [creditLedger, payments, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
+      this.settlerKeySecret?.grantRead(fn);
     } else if (role === 'read') {
       jobs.grantReadData(fn);
     } else if (role === 'poll') {
@@ -306,6 +318,10 @@ export class GenerationStack extends Stack {
     this.tables.payments.grantReadWriteData(sweeper);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
     this.tables.runs.grantReadWriteData(sweeper);
+    // It credits (or voids) top-ups whose settlement's outcome was unknown: the OpenTopUps index, the ledger entry and
+    // the workspace's balance.
+    this.tables.creditLedger.grantReadWriteData(sweeper);
+    this.tables.workspaces.grantReadWriteData(sweeper);
     this.grantStart(sweeper);
     // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');

@@ -49,6 +49,9 @@ const XRAY = 'X-Ray PutTraceSegments/PutTelemetryRecords take no resource: traci
 const INDEXES = (table: string) =>
   `CDK's grant on the ${table} table includes its own indexes (table/index/*): the sparse open-item index is what the stores query; no other table is covered.`;
 
+const LEDGER_INDEXES =
+  "CDK's grant on the credit ledger includes its own indexes (table/index/*): ByTime (a workspace's entries newest first) and the sparse OpenTopUps are what the credit store queries; no other table is covered.";
+
 const SWEEP_REPEATS = `Invoked asynchronously by its ${SWEEPER.everyMinutes}-minute schedule, and each sweep redoes all pending work: a lost event costs one interval, and failing sweeps raise the ${SWEEPER.id}ErrorsOrThrottles alarm. A dead-letter queue would only collect stale schedule ticks.`;
 
 export function acknowledgeFindings(stack: GenerationStack): void {
@@ -70,6 +73,8 @@ export function acknowledgeFindings(stack: GenerationStack): void {
 
   const jobsIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.jobs)}/index/*]`;
   const runsIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.runs)}/index/*]`;
+  const creditLedgerIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.creditLedger)}/index/*]`;
+  const workspacesIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.workspaces)}/index/*]`;
   const bucketObjects = `AwsSolutions-IAM5[Resource::${arnRef(stack.assetsBucket)}/*]`;
   const s3Read = ['s3:GetBucket*', 's3:GetObject*', 's3:List*'].map((a) => `AwsSolutions-IAM5[Action::${a}]`);
   const s3Write = ['s3:Abort*', 's3:DeleteObject*'].map((a) => `AwsSolutions-IAM5[Action::${a}]`);
@@ -87,6 +92,7 @@ export function acknowledgeFindings(stack: GenerationStack): void {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
       if (entry.role === 'paid' || entry.role === 'read' || entry.role === 'poll') ack(fn, INDEXES('jobs'), jobsIndex);
       if (entry.role === 'run') ack(fn, INDEXES('runs'), runsIndex);
+      if (entry.role === 'workspace' || entry.role === 'topup') ack(fn, LEDGER_INDEXES, creditLedgerIndex);
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');
       ack(fn, INDEXES('jobs'), jobsIndex);
@@ -94,6 +100,8 @@ export function acknowledgeFindings(stack: GenerationStack): void {
       ack(fn, SWEEP_REPEATS, 'Serverless-LambdaDLQ');
       ack(fn, INDEXES('jobs'), jobsIndex);
       ack(fn, INDEXES('runs'), runsIndex);
+      ack(fn, LEDGER_INDEXES, creditLedgerIndex);
+      ack(fn, "CDK's grant on the workspaces table includes table/index/*; the table has no index, so it covers nothing more.", workspacesIndex);
       for (const product of PRODUCT_IDS) {
         ack(fn, "DescribeExecution on this state machine's executions: an execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
       }

@@ -1,9 +1,13 @@
-/** The DynamoDB tables: jobs, payments and runs (the record of what was bought and paid: retained, PITR), idempotency, rate windows, settler leases. */
+/**
+ * The DynamoDB tables: jobs, payments, runs, workspaces and the credit ledger (the record of what was bought and paid,
+ * and of credit held: retained, PITR, deletion protection), idempotency, rate windows, settler leases.
+ */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
+import { LEDGER_BY_TIME_INDEX, LEDGER_BY_TIME_SORT, LEDGER_KEY, OPEN_TOPUPS_INDEX, OPEN_TOPUPS_KEY } from '../lambdas/store/credits.js';
 
 export interface Tables {
   jobs: dynamodb.Table;
@@ -14,12 +18,17 @@ export interface Tables {
   settlerLeases: dynamodb.Table;
   /** Agent runs (lambdas/store/runs.ts): the record of every run, paid runs kept. */
   runs: dynamodb.Table;
+  /** Workspaces by key hash, with their credit balance (lambdas/store/credits.ts). */
+  workspaces: dynamodb.Table;
+  /** Every credit and debit of every workspace (lambdas/store/credits.ts). */
+  creditLedger: dynamodb.Table;
 }
 
 export function createTables(scope: Construct): Tables {
-  const table = (id: string, partitionKey: string, durable: boolean) =>
+  const table = (id: string, partitionKey: string, durable: boolean, sortKey?: string) =>
     new dynamodb.Table(scope, id, {
       partitionKey: { name: partitionKey, type: dynamodb.AttributeType.STRING },
+      ...(sortKey ? { sortKey: { name: sortKey, type: dynamodb.AttributeType.STRING } } : {}),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: 'expiresAt',
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
@@ -52,7 +61,25 @@ export function createTables(scope: Construct): Tables {
     sortKey: { name: OPEN_RUNS_KEY.sort, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
   });
+  // Workspace credit is money held for a buyer: kept like payments (PITR, deletion protection, Retain).
+  const workspaces = table('WorkspacesTable', 'keyHash', true);
+  const creditLedger = table('CreditLedgerTable', LEDGER_KEY.partition, true, LEDGER_KEY.sort);
+  // A workspace's entries newest first (the ledger route).
+  creditLedger.addLocalSecondaryIndex({
+    indexName: LEDGER_BY_TIME_INDEX,
+    sortKey: { name: LEDGER_BY_TIME_SORT, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
+  // Sparse: only top-ups whose payment is undecided (reserved, pending) carry the key (the sweeper's).
+  creditLedger.addGlobalSecondaryIndex({
+    indexName: OPEN_TOPUPS_INDEX,
+    partitionKey: { name: OPEN_TOPUPS_KEY.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: OPEN_TOPUPS_KEY.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
   return {
+    workspaces,
+    creditLedger,
     jobs,
     payments: table('PaymentsTable', 'pk', true),
     idempotency: table('IdempotencyTable', 'pk', false),

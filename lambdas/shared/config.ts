@@ -11,6 +11,8 @@ export const ENV = {
   rateLimitTable: 'RATE_LIMIT_TABLE',
   settlerLeasesTable: 'SETTLER_LEASES_TABLE',
   runsTable: 'RUNS_TABLE',
+  workspacesTable: 'WORKSPACES_TABLE',
+  creditLedgerTable: 'CREDIT_LEDGER_TABLE',
   settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
   assetsBucket: 'ASSETS_BUCKET',
   assetsDir: 'ASSETS_DIR',
@@ -101,6 +103,8 @@ export const storeConfig = memo(() => {
       RATE_LIMIT_TABLE: optional(text()),
       SETTLER_LEASES_TABLE: optional(text()),
       RUNS_TABLE: optional(text()),
+      WORKSPACES_TABLE: optional(text()),
+      CREDIT_LEDGER_TABLE: optional(text()),
       DYNAMODB_ENDPOINT: optional(url()),
     },
     'storage',
@@ -112,6 +116,8 @@ export const storeConfig = memo(() => {
     rateLimitTable: env.RATE_LIMIT_TABLE,
     settlerLeasesTable: env.SETTLER_LEASES_TABLE,
     runsTable: env.RUNS_TABLE,
+    workspacesTable: env.WORKSPACES_TABLE,
+    creditLedgerTable: env.CREDIT_LEDGER_TABLE,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
   };
 });

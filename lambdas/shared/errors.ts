@@ -121,3 +121,25 @@ export interface StoredResponse {
   headers: Record<string, string>;
   body: string;
 }
+
+/**
+ * The request's workspace key is missing, malformed or unknown (spec Authentication 5): a 401 with
+ * `WWW-Authenticate: Bearer` (RFC 6750: `error="invalid_token"` when a key was sent, none when none was).
+ */
+export class InvalidWorkspaceKeyError extends Error {
+  override name = 'InvalidWorkspaceKeyError';
+  constructor(readonly sent: boolean) {
+    super(sent ? 'The bearer is not a valid workspace key' : 'A workspace key is required: Authorization: Bearer <workspaceKey>');
+  }
+}
+
+/** A top-up whose transfer was broadcast without a receipt: pending until the chain decides (the sweeper credits it). */
+export class TopUpPendingError extends Error {
+  override name = 'TopUpPendingError';
+  constructor(
+    readonly entryId: string,
+    reason: string,
+  ) {
+    super(`The top-up's payment was sent but not yet confirmed (${reason}); it is credited once it lands. The ledger lists it as pending.`);
+  }
+}

@@ -16,3 +16,10 @@ export function formatUsd(amount: bigint): string {
 export function priceUsdCents(amount: bigint): number {
   return Number(amount / 10_000n);
 }
+
+/** USDC base units as the JSON number of the spec's `totalCostUsdc` and `credits`: exact for amounts of 6 decimals. */
+export function usdcNumber(amount: bigint): number {
+  const sign = amount < 0n ? '-' : '';
+  const abs = amount < 0n ? -amount : amount;
+  return Number(`${sign}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, '0')}`);
+}

@@ -73,6 +73,7 @@ export interface TraceKeys {
   payer?: string;
   product?: string;
   agent?: string;
+  workspaceId?: string;
 }
 
 /** Annotates the invocation's subsegment with each key that has a value. */

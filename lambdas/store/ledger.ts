@@ -16,6 +16,8 @@ import { storeConfig } from '../shared/config.js';
 
 /** One more item of a ledger transaction (a Put, Update, Delete or ConditionCheck on another table). */
 export type LedgerItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** What a purchased item writes in one ledger move: one entry, or several (a credit top-up: its entry and the balance). */
+export type LedgerItems = LedgerItem | readonly LedgerItem[];
 
 export type LockState = 'locked' | 'charging' | 'settled' | 'uncertain';
 
@@ -42,10 +44,10 @@ export class PurchaseConflictError extends Error {
 }
 
 export interface PaymentLedger {
-  lock(lock: PaymentLock, item?: LedgerItem): Promise<void>;
+  lock(lock: PaymentLock, item?: LedgerItems): Promise<void>;
   markCharging(nonceKey: string): Promise<void>;
-  markSettled(nonceKey: string, transaction: string, item?: LedgerItem): Promise<void>;
-  markFailed(nonceKey: string, reason: string, outcome: 'nothing-moved' | 'may-have-moved', item?: LedgerItem): Promise<void>;
+  markSettled(nonceKey: string, transaction: string, item?: LedgerItems): Promise<void>;
+  markFailed(nonceKey: string, reason: string, outcome: 'nothing-moved' | 'may-have-moved', item?: LedgerItems): Promise<void>;
   state(nonceKey: string): Promise<LockState | undefined>;
 }
 
@@ -58,7 +60,7 @@ export class DynamoPaymentLedger implements PaymentLedger {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async lock(lock: PaymentLock, item?: LedgerItem): Promise<void> {
+  async lock(lock: PaymentLock, item?: LedgerItems): Promise<void> {
     const at = this.now();
     const row: LedgerItem = {
       Put: {
@@ -102,7 +104,7 @@ export class DynamoPaymentLedger implements PaymentLedger {
   }
 
   /** `transaction` is the hash, or `reconciled` when the sweeper learnt from the chain that the authorization was used. */
-  async markSettled(nonceKey: string, transaction: string, item?: LedgerItem): Promise<void> {
+  async markSettled(nonceKey: string, transaction: string, item?: LedgerItems): Promise<void> {
     const row: LedgerItem = {
       Update: {
         TableName: this.table,
@@ -117,7 +119,7 @@ export class DynamoPaymentLedger implements PaymentLedger {
     await this.transact([row, item]);
   }
 
-  async markFailed(nonceKey: string, reason: string, outcome: 'nothing-moved' | 'may-have-moved', item?: LedgerItem): Promise<void> {
+  async markFailed(nonceKey: string, reason: string, outcome: 'nothing-moved' | 'may-have-moved', item?: LedgerItems): Promise<void> {
     // A settled payment is never released or marked uncertain, whatever the caller's item says.
     const row: LedgerItem =
       outcome === 'nothing-moved'
@@ -148,9 +150,9 @@ export class DynamoPaymentLedger implements PaymentLedger {
     return out.Item?.state as LockState | undefined;
   }
 
-  private async transact(items: (LedgerItem | undefined)[], onCondition?: (index: number) => Error | undefined): Promise<void> {
+  private async transact(items: (LedgerItems | undefined)[], onCondition?: (index: number) => Error | undefined): Promise<void> {
     try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: items.filter((i): i is LedgerItem => i !== undefined) }));
+      await documentClient().send(new TransactWriteCommand({ TransactItems: items.flat().filter((i): i is LedgerItem => i !== undefined) }));
     } catch (error) {
       const index = failedConditionIndex(error);
       if (index < 0) throw error;

@@ -9,10 +9,12 @@ import {
   DependencyError,
   IdempotencyInProgressError,
   IdempotentReplay,
+  InvalidWorkspaceKeyError,
   NotFoundError,
   PaymentRequiredError,
   RateLimitedError,
   SettlementPendingError,
+  TopUpPendingError,
   UnsupportedApiVersionError,
   ValidationError,
 } from '../shared/errors.js';
@@ -78,6 +80,13 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
   }
   if (error instanceof SettlementPendingError) {
     return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId }, { 'Retry-After': '30' });
+  }
+  if (error instanceof InvalidWorkspaceKeyError) {
+    const challenge = error.sent ? `Bearer error="invalid_token", error_description="${error.message}"` : 'Bearer';
+    return json(401, { detail: error.message, code: 'invalid_token' }, { 'WWW-Authenticate': challenge });
+  }
+  if (error instanceof TopUpPendingError) {
+    return json(503, { detail: error.message, code: 'settlement_pending', entryId: error.entryId }, { 'Retry-After': '30' });
   }
   if (error instanceof Ap2AuthorizationError) {
     return json(400, { detail: error.message, code: error.code, ap2: error.ap2 });

@@ -24,9 +24,11 @@ export interface RouteDef {
   /**
    * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
    * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
-   * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `workspace` = create and read workspaces, read
+   * the credit ledger, rate windows; `topup` = workspaces, the credit ledger, payments, rate windows and the settler
+   * keys; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'poll' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -159,7 +161,17 @@ export const ROUTES: RouteDef[] = [
   { ...a2aSend('A2aSend', '/api/a2a'), fn: 'AgentA2aSend' },
   ...a2aOperations('AgentA2a', '/api/agents/{agent}/a2a'),
   ...a2aOperations('A2a', '/api/a2a'),
+
+  // Workspaces and prepaid credit (docs/decisions/0013): the three free routes share one function (ADR 0012).
+  workspaceRoute('CreateWorkspace', 'POST', '/api/workspaces', 'Create a workspace: its key, shown once'),
+  workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)"),
+  workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)"),
+  { id: 'GatewayTopUp', method: 'POST', path: '/api/gateway/topup', surface: 'agents', entry: 'lambdas/http/agents/topup.ts', summary: 'Top up workspace credit by 1, 5 or 20 USDC (bearer + x402)', access: 'topup', timeoutSeconds: 30, memoryMb: 512 },
 ];
+
+function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string): RouteDef {
+  return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', summary, access: 'workspace', fn: 'Workspaces' };
+}
 
 function a2aSend(id: string, base: string): RouteDef {
   return { id, method: 'POST', path: `${base}/message:send`, surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', access: 'run', timeoutSeconds: 30, memoryMb: 1024 };

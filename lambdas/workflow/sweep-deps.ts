@@ -2,6 +2,7 @@
 import { JobStore } from '../store/jobs.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
+import { CreditStore } from '../store/credits.js';
 import { WorkflowStarter } from '../store/workflow.js';
 import { paidOnChain } from '../payments/core/paid-on-chain.js';
 import type { SweepDeps } from './sweeper.js';
@@ -17,6 +18,7 @@ export function sweepDeps(): SweepDeps {
     deps = {
       jobs,
       runs: new RunStore(),
+      topUps: new CreditStore(),
       ledger: new DynamoPaymentLedger(),
       workflow: new WorkflowStarter(),
       paidOnChain: (payment) => paidOnChain(payment),

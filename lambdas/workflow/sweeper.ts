@@ -23,8 +23,9 @@
  */
 import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
-import { PurchaseConflictError, type LedgerItem, type PaymentLedger } from '../store/ledger.js';
+import { PurchaseConflictError, type LedgerItems, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
+import { OPEN_TOPUP_STATUSES, type CreditStore, type LedgerEntry } from '../store/credits.js';
 import type { WorkflowStarter } from '../store/workflow.js';
 import type { OnChainPayment, PaidOnChain } from '../payments/core/paid-on-chain.js';
 import { logger } from '../shared/logger.js';
@@ -59,6 +60,8 @@ export interface SweepDeps {
   workflow: Pick<WorkflowStarter, 'start' | 'state'>;
   /** Agent runs; without it (a process that sells no runs) only jobs are swept. */
   runs?: Pick<RunStore, 'listStale' | 'reconciledItem' | 'unknownItem' | 'failItem'>;
+  /** Workspace credit top-ups; without it only jobs and runs are swept. */
+  topUps?: Pick<CreditStore, 'listOpenTopUps' | 'creditTopUpItems' | 'voidTopUpItem' | 'pendingTopUpItem'>;
   /** What the chain shows of an x402 payment (the payment core's rule, lambdas/payments/core/paid-on-chain.ts). */
   paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
   /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
@@ -80,6 +83,14 @@ export interface SweepResult {
   runsUnknown: string[];
   /** `settlement-unknown` runs whose authorization is still unused: left as they are, asked again next time. */
   runsWaiting: string[];
+  /** Top-ups whose transfer the chain shows: credited (entry and balance) with the receipt. */
+  topUpsCredited: string[];
+  /** Open top-ups whose authorization was spent without paying (canceled): entry removed, the lock released. */
+  topUpsVoided: string[];
+  /** `reserved` top-ups whose authorization is unused so far: now `pending`, the lock kept. */
+  topUpsPending: string[];
+  /** `pending` top-ups whose authorization is still unused: asked again next time. */
+  topUpsWaiting: string[];
   /** Failed paid jobs whose refund this sweep sent (or found already sent). */
   refunded: string[];
   /** Failed paid jobs whose refund is still owed after this sweep (retried next time; token refunds stay owed). */
@@ -108,6 +119,10 @@ export async function sweep(
     runsVoided: [],
     runsUnknown: [],
     runsWaiting: [],
+    topUpsCredited: [],
+    topUpsVoided: [],
+    topUpsPending: [],
+    topUpsWaiting: [],
     refunded: [],
     refundsOwed: [],
   };
@@ -133,6 +148,13 @@ export async function sweep(
   if (runs) {
     for (const run of await runs.listStale(new Date(now - runIdleSeconds * 1000), OPEN_RUN_STATUSES)) {
       await guarded({ runId: run.runId, payer: run.payer ?? '' }, () => reconcileRun(deps, runs, run, result));
+    }
+  }
+  const { topUps } = deps;
+  if (topUps) {
+    // A top-up's request lives at most 30 s as a run's does: one untouched for runIdleSeconds lost its last write.
+    for (const entry of await topUps.listOpenTopUps(new Date(now - runIdleSeconds * 1000), OPEN_TOPUP_STATUSES)) {
+      await guarded({ topUp: entry.entryKey, workspaceId: entry.workspaceId }, () => reconcileTopUp(deps, topUps, entry, result));
     }
   }
   const { refunds } = deps;
@@ -244,7 +266,7 @@ async function applyChain(
   ledger: Pick<PaymentLedger, 'markSettled' | 'markFailed'>,
   nonceKey: string,
   chain: PaidOnChain,
-  item: { settled: (transaction: string) => LedgerItem; refused: (reason: string) => LedgerItem },
+  item: { settled: (transaction: string) => LedgerItems; refused: (reason: string) => LedgerItems },
 ): Promise<Decided> {
   if (chain.state === 'paid') {
     await ledger.markSettled(nonceKey, chain.transaction, item.settled(chain.transaction));
@@ -307,6 +329,33 @@ async function reconcileRun(deps: SweepDeps, runs: NonNullable<SweepDeps['runs']
     result.runsUnknown.push(run.runId);
   } else {
     result.runsWaiting.push(run.runId);
+  }
+}
+
+/**
+ * An open top-up (`reserved`: its request stopped before recording; `pending`: the settlement's outcome was unknown),
+ * by the same rule as an open run: paid → the entry `credited` and the balance increment with the receipt (once: the
+ * entry moves only from an open status); spent without paying → the entry removed and the lock released; unused and
+ * `reserved` → `pending` with the lock `uncertain` (never released: nothing bounds validBefore, see reconcileRun);
+ * unused and `pending` → asked again next sweep.
+ */
+async function reconcileTopUp(deps: SweepDeps, topUps: NonNullable<SweepDeps['topUps']>, entry: LedgerEntry, result: SweepResult): Promise<void> {
+  if (!entry.nonceKey || !entry.keyHash) return;
+  const chain = await deps.paidOnChain({ nonceKey: entry.nonceKey, amount: entry.amount, notBefore: Date.parse(entry.createdAt) });
+  const decided = await applyChain(deps.ledger, entry.nonceKey, chain, {
+    settled: (transaction) => topUps.creditTopUpItems(entry, transaction),
+    refused: () => topUps.voidTopUpItem(entry),
+  });
+  if (decided === 'settled') {
+    result.topUpsCredited.push(entry.entryKey);
+  } else if (decided === 'voided') {
+    result.topUpsVoided.push(entry.entryKey);
+  } else if (entry.status === 'reserved') {
+    const reason = 'the top-up stopped before recording its settlement; the authorization is unused on chain so far';
+    await deps.ledger.markFailed(entry.nonceKey, reason, 'may-have-moved', topUps.pendingTopUpItem(entry, reason));
+    result.topUpsPending.push(entry.entryKey);
+  } else {
+    result.topUpsWaiting.push(entry.entryKey);
   }
 }
 

@@ -24,6 +24,7 @@ import {
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
   type GlobalSecondaryIndex,
+  type LocalSecondaryIndex,
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import { freePort } from './ports.js';
@@ -35,6 +36,7 @@ export interface LocalTableDefinition {
   ttlAttribute?: string;
   /** As the template has them (IndexName, KeySchema, Projection): the same shape as the API's. */
   globalSecondaryIndexes?: unknown[];
+  localSecondaryIndexes?: unknown[];
 }
 
 export interface LocalDynamo {
@@ -190,6 +192,8 @@ export async function ensureTables(client: DynamoDBClient, tables: LocalTableDef
           AttributeDefinitions: table.attributeDefinitions,
           BillingMode: 'PAY_PER_REQUEST',
           ...(indexes.length ? { GlobalSecondaryIndexes: indexes } : {}),
+          // Local secondary indexes exist only from a table's creation (as on AWS, where adding one replaces the table).
+          ...(table.localSecondaryIndexes?.length ? { LocalSecondaryIndexes: table.localSecondaryIndexes as LocalSecondaryIndex[] } : {}),
         }),
       );
     } else {

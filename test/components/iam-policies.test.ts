@@ -197,3 +197,51 @@ describe('sweeper and tasks', () => {
     }
   });
 });
+
+describe('workspaces and prepaid credit', () => {
+  const WORKSPACES = localTableArn(localTableName('WORKSPACES_TABLE'));
+  const LEDGER = localTableArn(localTableName('CREDIT_LEDGER_TABLE'));
+  const RATE = localTableArn(localTableName('RATE_LIMIT_TABLE'));
+
+  it('names the two tables locally: workspaces and credit_ledger', () => {
+    expect(defs.localNames.tables.WORKSPACES_TABLE).toBe('workspaces');
+    expect(defs.localNames.tables.CREDIT_LEDGER_TABLE).toBe('credit_ledger');
+  });
+
+  it('the workspace routes (one function) create and find workspaces and read the ledger, nothing more', () => {
+    expect(defs.policies.CreateWorkspace).toBeUndefined(); // served by the shared Workspaces function
+    for (const action of ['PutItem', 'GetItem']) expect(decide('Workspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('allow');
+    for (const action of ['UpdateItem', 'DeleteItem', 'Scan']) expect(decide('Workspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('implicit-deny');
+    expect(decide('Workspaces', 'dynamodb:Query', `${LEDGER}/index/ByTime`)).toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(decide('Workspaces', `dynamodb:${action}`, LEDGER), action).toBe('implicit-deny');
+    expect(decide('Workspaces', 'dynamodb:UpdateItem', RATE)).toBe('allow');
+    expect(decide('Workspaces', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
+    expect(decide('Workspaces', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
+  });
+
+  it('the top-up writes its entry, the balance and the payment lock in one transaction, and settles; it creates no workspace', () => {
+    const items = [
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: PAYMENTS },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: LEDGER },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: WORKSPACES },
+    ];
+    expect(evaluateRequests(defs.policies.GatewayTopUp, items).decision).toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem']) expect(decide('GatewayTopUp', `dynamodb:${action}`, LEDGER), action).toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem']) expect(decide('GatewayTopUp', `dynamodb:${action}`, WORKSPACES), action).toBe('implicit-deny');
+    expect(decide('GatewayTopUp', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
+    expect(decide('GatewayTopUp', 'dynamodb:GetItem', JOBS)).toBe('implicit-deny');
+    expect(decide('GatewayTopUp', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
+  });
+
+  it('the sweeper may find open top-ups and credit them (entry and balance)', () => {
+    expect(decide('JobSweeper', 'dynamodb:Query', `${LEDGER}/index/OpenTopUps`)).toBe('allow');
+    expect(evaluateAll(defs.policies.JobSweeper, 'dynamodb:UpdateItem', [LEDGER, WORKSPACES]).decision).toBe('allow');
+  });
+
+  it('no other function touches the two tables', () => {
+    const allowed = new Set(['Workspaces', 'GatewayTopUp', SWEEPER.id]);
+    for (const fn of Object.keys(defs.policies).filter((f) => !allowed.has(f))) {
+      for (const table of [WORKSPACES, LEDGER]) expect(decide(fn, 'dynamodb:GetItem', table), `${fn} ${table}`).toBe('implicit-deny');
+    }
+  });
+});

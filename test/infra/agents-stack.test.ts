@@ -101,6 +101,52 @@ describe('GenerationStack: the agent studio', () => {
     });
   });
 
+  describe('workspaces and the credit ledger', () => {
+    it('are on demand, encrypted, with point-in-time recovery, deletion protection and Retain', () => {
+      for (const table of [stack.tables.workspaces, stack.tables.creditLedger]) {
+        const t = resources[id(table)];
+        expect(t.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+        expect(t.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+        expect(t.Properties.DeletionProtectionEnabled).toBe(true);
+        expect(t.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+        expect(t.DeletionPolicy).toBe('Retain');
+        expect(t.UpdateReplacePolicy).toBe('Retain');
+      }
+    });
+
+    it('key workspaces by the key hash, and the ledger by workspace and entry, newest first (ByTime) and open top-ups (OpenTopUps)', () => {
+      expect(resources[id(stack.tables.workspaces)].Properties.KeySchema).toEqual([{ AttributeName: 'keyHash', KeyType: 'HASH' }]);
+      const ledger = resources[id(stack.tables.creditLedger)].Properties;
+      expect(ledger.KeySchema).toEqual([
+        { AttributeName: 'workspaceId', KeyType: 'HASH' },
+        { AttributeName: 'entryKey', KeyType: 'RANGE' },
+      ]);
+      expect(ledger.LocalSecondaryIndexes).toEqual([
+        { IndexName: 'ByTime', KeySchema: [{ AttributeName: 'workspaceId', KeyType: 'HASH' }, { AttributeName: 'at', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } },
+      ]);
+      expect(ledger.GlobalSecondaryIndexes).toEqual([
+        { IndexName: 'OpenTopUps', KeySchema: [{ AttributeName: 'openStatus', KeyType: 'HASH' }, { AttributeName: 'updatedAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } },
+      ]);
+    });
+
+    it('the workspace routes share one function; the top-up has its own, and only they (and the sweeper) are granted the tables', () => {
+      const workspaceRoutes = AGENT_ROUTES.filter((r) => r.access === 'workspace');
+      expect(workspaceRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /api/gateway/balance', 'GET /api/gateway/ledger', 'POST /api/workspaces']);
+      expect(new Set(workspaceRoutes.map(functionIdOf))).toEqual(new Set(['Workspaces']));
+      expect(functionIds('topup')).toEqual(['GatewayTopUp']);
+      const tables = [id(stack.tables.workspaces), id(stack.tables.creditLedger)];
+      const granted = Object.keys(stack.functionEntries).filter((logicalId) => actionsOf(resources, logicalId).some((g) => tables.some((t) => refersTo(g.resource, t))));
+      expect(granted.map((l) => stack.functionEntries[l].id).sort()).toEqual(['GatewayTopUp', 'JobSweeper', 'Workspaces']);
+      const topUp = agentFunctions('topup')[0][0];
+      const grants = actionsOf(resources, topUp);
+      expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
+      expect(grants.filter((g) => refersTo(g.resource, id(stack.tables.jobs)))).toEqual([]);
+      expect(grants.filter((g) => refersTo(g.resource, id(stack.tables.workspaces))).map((g) => g.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      const ws = agentFunctions('workspace')[0][0];
+      expect(actionsOf(resources, ws).filter((g) => refersTo(g.resource, id(stack.tables.workspaces))).map((g) => g.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    });
+  });
+
   describe('least privilege', () => {
     it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables', () => {
       const runFns = agentFunctions('run');

@@ -18,7 +18,7 @@
  */
 import type { AcceptedPayment, Settlement, SettleOptions } from './types.js';
 import type { PaymentReceipt } from '../types.js';
-import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLedger } from '../../store/ledger.js';
+import { PaymentAlreadyUsedError, type LedgerItems, type PaymentLedger } from '../../store/ledger.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { count, countPaid } from '../../shared/metrics.js';
 import { METRIC_NAMES } from '../../shared/metric-names.js';
@@ -29,13 +29,13 @@ export interface PurchasedItem<W> {
   ref: string;
   /** Counted in the paid metrics under this name (a product id, an agent slug). */
   sold: string;
-  reserve: LedgerItem;
+  reserve: LedgerItems;
   /** Nothing moved: the lock is released with this; `when` the work failed, or the settlement refused. */
-  refused(reason: string, when: 'work' | 'settle'): LedgerItem;
+  refused(reason: string, when: 'work' | 'settle'): LedgerItems;
   /** Money may have moved: the lock stays `uncertain` with this; undefined leaves the lock and the item as they are. */
-  unknown(reason: string): LedgerItem | undefined;
-  /** The receipt is recorded with this; `work` is what the work step returned. */
-  settled(transaction: string, work: W): LedgerItem;
+  unknown(reason: string): LedgerItems | undefined;
+  /** The receipt is recorded with this (a credit top-up: its entry and the balance); `work` is what the work step returned. */
+  settled(transaction: string, work: W): LedgerItems;
 }
 
 /** Work done after the lock and before money moves; a throw releases the lock (nothing moved) with `reasonOf`. */
