@@ -74,6 +74,12 @@ describe('POST /api/workspaces', () => {
     expect(last!.headers.get('ratelimit-policy')).toBe('"workspaces";q=10;w=3600');
     // another address is not limited by it
     expect((await fetchFrom('127.0.0.163')(`${runtime().agentsUrl}/api/workspaces`, { method: 'POST' })).status).toBe(201);
+    // A header that reads as a payment (a token-shaped one here) buys no way around the limit: every creation counts.
+    const g = fetchFrom('127.0.0.170');
+    const tokenShaped = { 'PAYMENT-SIGNATURE': 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' };
+    const withHeader: number[] = [];
+    for (let i = 0; i < 11; i++) withHeader.push((await g(`${runtime().agentsUrl}/api/workspaces`, { method: 'POST', headers: tokenShaped })).status);
+    expect(withHeader).toEqual([...Array(10).fill(201), 429]);
   });
 });
 

@@ -39,6 +39,12 @@ function operationOf(event: HttpEvent): Operation | undefined {
   return undefined;
 }
 
+/**
+ * Creating a workspace takes no payment, so every request counts against its limit: a payment header (even one that
+ * reads as an x402 payload or a token, which the probe limiter would only peek at) is ignored.
+ */
+const takesNoPayment: HttpMiddleware = { name: 'takesNoPayment', before: (request) => void (request.internal.paymentHeader = { kind: 'none' }) };
+
 /** Runs `inner` only for the operations named. */
 function only(operations: Operation[], inner: HttpMiddleware): HttpMiddleware {
   return {
@@ -53,6 +59,7 @@ export function workspacesEntry() {
   checkAtColdStart(storeConfig);
   return middy<HttpEvent, HttpResult>()
     .use(frame(AGENTS_SURFACE))
+    .use(only(['create'], takesNoPayment))
     .use(only(['create'], probeRateLimit({ counter: new RateWindowStore(), ...WORKSPACE_LIMIT })))
     .use(only(['balance', 'ledger'], workspaceBearer(credits)))
     .handler(async (event, context) => {
