@@ -105,7 +105,8 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('creates the tables with their keys, on-demand billing, TTL and PITR/retention where durable', () => {
     const tables = ofType(s.resources, 'AWS::DynamoDB::Table');
-    expect(tables).toHaveLength(6);
+    // These six, and the workspaces and credit ledger (asserted in test/infra/agents-stack.test.ts).
+    expect(tables).toHaveLength(8);
     const byName = (t: any) => s.stack.getLogicalId(t.node.defaultChild);
     const expectations = [
       { table: s.stack.tables.jobs, pk: 'jobId', durable: true },
@@ -405,11 +406,13 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       }
     });
 
-    it('protects the jobs, payments and runs tables from deletion', () => {
+    it('protects the jobs, payments, runs, workspaces and credit-ledger tables from deletion', () => {
       const protectedTables = ofType(s.resources, 'AWS::DynamoDB::Table').filter(([, t]) => t.Properties.DeletionProtectionEnabled === true);
       const ids = protectedTables.map(([id]) => id).sort();
       expect(ids).toEqual(
-        [s.stack.tables.jobs, s.stack.tables.payments, s.stack.tables.runs].map((t) => s.stack.getLogicalId(t.node.defaultChild as any)).sort(),
+        [s.stack.tables.jobs, s.stack.tables.payments, s.stack.tables.runs, s.stack.tables.workspaces, s.stack.tables.creditLedger]
+          .map((t) => s.stack.getLogicalId(t.node.defaultChild as any))
+          .sort(),
       );
     });
   });
