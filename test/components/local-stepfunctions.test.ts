@@ -137,7 +137,16 @@ describe('synthesised definitions', () => {
       expect(JSON.stringify(m.definition)).not.toContain('JSONata');
     }
     const byEnv = Object.fromEntries(defs.tables.map((t) => [t.envName, t]));
-    expect(Object.keys(byEnv).sort()).toEqual(['IDEMPOTENCY_TABLE', 'JOBS_TABLE', 'PAYMENTS_TABLE', 'RATE_LIMIT_TABLE', 'RUNS_TABLE', 'SETTLER_LEASES_TABLE']);
+    expect(Object.keys(byEnv).sort()).toEqual([
+      'CREDIT_LEDGER_TABLE',
+      'IDEMPOTENCY_TABLE',
+      'JOBS_TABLE',
+      'PAYMENTS_TABLE',
+      'RATE_LIMIT_TABLE',
+      'RUNS_TABLE',
+      'SETTLER_LEASES_TABLE',
+      'WORKSPACES_TABLE',
+    ]);
     expect(byEnv.JOBS_TABLE.keySchema).toEqual([{ AttributeName: 'jobId', KeyType: 'HASH' }]);
     expect(byEnv.PAYMENTS_TABLE.keySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
     for (const t of defs.tables) expect(t.ttlAttribute).toBe('expiresAt');
