@@ -143,6 +143,39 @@ export class CreditStore {
     return out.Item ? toEntry(out.Item) : undefined;
   }
 
+  /** A ledger entry written once: its key (workspace, effect) makes a retried write fail instead of applying twice. */
+  private newEntry(item: Record<string, unknown> & { workspaceId: string; entryKey: string }): LedgerItem {
+    return { Put: { TableName: this.ledger, Item: item, ConditionExpression: 'attribute_not_exists(entryKey)' } };
+  }
+
+  /**
+   * The balance moved by `delta` base units, in the transaction of the entry that explains it. A debit (delta < 0)
+   * is conditional on the balance covering it, so a balance never goes negative; its failure returns the old row.
+   */
+  private balanceBy(keyHash: string, delta: bigint): LedgerItem {
+    const Key = { keyHash };
+    return delta < 0n
+      ? {
+          Update: {
+            TableName: this.workspaces,
+            Key,
+            UpdateExpression: 'SET balance = balance - :price',
+            ConditionExpression: 'attribute_exists(keyHash) AND balance >= :price',
+            ExpressionAttributeValues: { ':price': -delta },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        }
+      : {
+          Update: {
+            TableName: this.workspaces,
+            Key,
+            UpdateExpression: 'SET balance = balance + :amount',
+            ConditionExpression: 'attribute_exists(keyHash)',
+            ExpressionAttributeValues: { ':amount': delta },
+          },
+        };
+  }
+
   // --- top-ups: the purchase skeleton's entries -------------------------------------------------------------------
 
   /** The top-up's entry, written `reserved` with its payment lock (nothing credited yet). */
@@ -163,7 +196,7 @@ export class CreditStore {
       createdAt: at,
       updatedAt: at,
     };
-    return { Put: { TableName: this.ledger, Item: item, ConditionExpression: 'attribute_not_exists(entryKey)' } };
+    return this.newEntry(item);
   }
 
   /**
@@ -172,6 +205,7 @@ export class CreditStore {
    * (the request, or the sweeper after an unknown outcome) and however often it is retried.
    */
   creditTopUpItems(entry: Pick<LedgerEntry, 'workspaceId' | 'entryKey' | 'keyHash' | 'amount'>, transaction: string): LedgerItem[] {
+    if (!entry.keyHash) throw new Error(`top-up entry ${entry.entryKey} names no workspace row`);
     const now = this.now().toISOString();
     return [
       {
@@ -184,15 +218,7 @@ export class CreditStore {
           ExpressionAttributeValues: { ':credited': 'credited', ':tx': transaction, ':now': now, ':reserved': 'reserved', ':pending': 'pending' },
         },
       },
-      {
-        Update: {
-          TableName: this.workspaces,
-          Key: { keyHash: entry.keyHash },
-          UpdateExpression: 'SET balance = balance + :amount',
-          ConditionExpression: 'attribute_exists(keyHash)',
-          ExpressionAttributeValues: { ':amount': entry.amount },
-        },
-      },
+      this.balanceBy(entry.keyHash, entry.amount),
     ];
   }
 
@@ -244,23 +270,8 @@ export class CreditStore {
     if (price <= 0n) throw new Error('a debit takes a positive price');
     const at = this.now().toISOString();
     const items: LedgerItem[] = [
-      {
-        Put: {
-          TableName: this.ledger,
-          Item: { workspaceId: workspace.workspaceId, entryKey: `debit#${runId}`, kind: 'debit', amount: price, runId, at, createdAt: at, updatedAt: at },
-          ConditionExpression: 'attribute_not_exists(entryKey)',
-        },
-      },
-      {
-        Update: {
-          TableName: this.workspaces,
-          Key: { keyHash: workspace.keyHash },
-          UpdateExpression: 'SET balance = balance - :price',
-          ConditionExpression: 'attribute_exists(keyHash) AND balance >= :price',
-          ExpressionAttributeValues: { ':price': price },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      },
+      this.newEntry({ workspaceId: workspace.workspaceId, entryKey: `debit#${runId}`, kind: 'debit', amount: price, runId, at, createdAt: at, updatedAt: at }),
+      this.balanceBy(workspace.keyHash, -price),
     ];
     const failed = await this.transact(items);
     if (failed === undefined) return { type: 'debited' };
@@ -275,13 +286,7 @@ export class CreditStore {
   async creditBack(workspace: Pick<Workspace, 'keyHash' | 'workspaceId'>, runId: string, amount: bigint, reason: string): Promise<CreditBackOutcome> {
     const at = this.now().toISOString();
     const items: LedgerItem[] = [
-      {
-        Put: {
-          TableName: this.ledger,
-          Item: { workspaceId: workspace.workspaceId, entryKey: `credit-back#${runId}`, kind: 'credit-back', amount, runId, reason, at, createdAt: at, updatedAt: at },
-          ConditionExpression: 'attribute_not_exists(entryKey)',
-        },
-      },
+      this.newEntry({ workspaceId: workspace.workspaceId, entryKey: `credit-back#${runId}`, kind: 'credit-back', amount, runId, reason, at, createdAt: at, updatedAt: at }),
       {
         ConditionCheck: {
           TableName: this.ledger,
@@ -290,15 +295,7 @@ export class CreditStore {
           ExpressionAttributeValues: { ':amount': amount },
         },
       },
-      {
-        Update: {
-          TableName: this.workspaces,
-          Key: { keyHash: workspace.keyHash },
-          UpdateExpression: 'SET balance = balance + :amount',
-          ConditionExpression: 'attribute_exists(keyHash)',
-          ExpressionAttributeValues: { ':amount': amount },
-        },
-      },
+      this.balanceBy(workspace.keyHash, amount),
     ];
     const failed = await this.transact(items);
     if (failed === undefined) return { type: 'credited-back' };
