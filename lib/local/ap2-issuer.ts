@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import type { OfferedCheckout } from '../../lambdas/payments/ap2/merchant.js';
 
 export interface Ap2LocalKeys {
   merchantKeyFile: string;
@@ -53,16 +54,8 @@ export async function localAp2Keys(stateDir: string): Promise<Ap2LocalKeys> {
   };
 }
 
-/** What a checkout offered by the service gives the client (lambdas/payments/ap2/merchant.ts OfferedCheckout). */
-export interface CheckoutOffer {
-  checkout_jwt: string;
-  checkout_hash: string;
-  nonce: string;
-  aud: string;
-  merchant: { id: string; name: string };
-  payee: { id: string; name: string };
-  amount: { amount: number; currency: string };
-}
+/** What a checkout offered by the service gives the client: the merchant's own type, less its expiry. */
+export type CheckoutOffer = Omit<OfferedCheckout, 'expires_at'>;
 
 export interface MintOptions {
   /** Sign the root with this key instead of the trusted issuer's (a forged mandate). */
