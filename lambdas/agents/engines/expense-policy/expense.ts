@@ -10,20 +10,11 @@ import { detectDelimiter, readCsv } from '../text/table.js';
 import { textFacts, type Facts } from './line.js';
 import { ALCOHOL, categoriesIn, fareClassIn, type Category, type FareClass } from './words.js';
 
-export interface Item {
+/** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
+export interface Item extends Omit<Facts, 'cents'> {
   index: number;
   label: string;
-  category?: Category;
   cents: bigint;
-  currency?: string;
-  people?: bigint;
-  days?: bigint;
-  nights?: bigint;
-  receipt?: boolean;
-  fareClass?: FareClass;
-  /** Alcohol included in the amount: none, an itemised amount, or mentioned without an amount. */
-  alcohol: bigint | 'unknown' | undefined;
-  dateText?: string;
   /** The date as YYYY-MM-DD, numeric dates read in one order for the whole claim (see `dateOrder`). */
   date?: string;
 }
