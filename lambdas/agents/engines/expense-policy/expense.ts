@@ -8,7 +8,7 @@ import { parseCents } from '../text/amount.js';
 import { dayNumberOf, isoDate } from '../text/dates.js';
 import { detectDelimiter, readCsv } from '../text/table.js';
 import { textFacts, type Facts } from './line.js';
-import { ALCOHOL, categoriesIn, fareClassIn, type Category, type FareClass } from './words.js';
+import { ALCOHOL, categoriesIn, fareClassIn } from './words.js';
 
 /** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
 export interface Item extends Omit<Facts, 'cents'> {
