@@ -9,22 +9,21 @@
  * the operator keeps funded with USDC for refunds; on the embedded default the dev pay-to account, which received the
  * payments.
  */
-import { keccak256, parseEventLogs, toHex } from 'viem';
+import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadSecret } from '../shared/secrets.js';
 import { paymentConfig } from '../shared/config.js';
 import { authorizationUsed } from './reconcile.js';
-import { publicClientFor } from './verify.js';
-import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
+import { EVENT_TOPICS, findAuthorizationEvent } from './core/paid-on-chain.js';
+import { transferWithAuthorizationTypes } from './usdc-abi.js';
 import { parseKeyPool } from './secrets.js';
 import { networkOf } from '../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type Hex, type PaymentSettler, type VerifiedPayment } from './types.js';
 
 export const REFUND_ENV = { secretId: 'REFUND_KEY_SECRET_ID', file: 'REFUND_KEY_FILE' } as const;
 
-/** getLogs windows (most RPC providers cap a range near 10,000 blocks) and how far back to look (~28 h of Base). */
-const LOG_WINDOW_BLOCKS = 10_000n;
-const LOG_SEARCH_BLOCKS = 50_000n;
+/** How many of the core's 10,000-block getLogs windows to look back through (~28 h of Base). */
+const REFUND_SEARCH_WINDOWS = 5;
 
 /** How long the refund authorization stays valid (retries within it reuse the same nonce, so it is still at most once). */
 const REFUND_VALIDITY_SECONDS = 24 * 3600;
@@ -136,26 +135,12 @@ export class ChainRefunder implements Refunder {
   }
 
   /**
-   * The transaction that used the refund's nonce, from its AuthorizationUsed log: searched backwards from the latest
-   * block in windows RPC providers accept, as far back as the refund authorization can have been valid.
+   * The transaction that used the refund's nonce, from its AuthorizationUsed log (the payment core's search), as far
+   * back as the refund authorization can have been valid (~28 h of Base).
    */
   private async sentBefore(authorizer: Hex, nonce: Hex, rpcUrl: string): Promise<RefundResult> {
-    const client = publicClientFor(rpcUrl);
-    const latest = await client.getBlockNumber();
-    for (let to = latest, searched = 0n; to >= 0n && searched < LOG_SEARCH_BLOCKS; to -= LOG_WINDOW_BLOCKS, searched += LOG_WINDOW_BLOCKS) {
-      const from = to >= LOG_WINDOW_BLOCKS ? to - LOG_WINDOW_BLOCKS + 1n : 0n;
-      const logs = await client.getContractEvents({
-        address: paymentConfig().usdcAddress as Hex,
-        abi: usdcAbi,
-        eventName: 'AuthorizationUsed',
-        args: { authorizer, nonce },
-        fromBlock: from,
-        toBlock: to,
-      });
-      const used = parseEventLogs({ abi: usdcAbi, logs, eventName: 'AuthorizationUsed' })[0];
-      if (used?.transactionHash) return { ok: true, transaction: used.transactionHash };
-      if (from === 0n) break;
-    }
+    const event = await findAuthorizationEvent(rpcUrl, paymentConfig().usdcAddress as Hex, authorizer, nonce, { maxWindows: REFUND_SEARCH_WINDOWS });
+    if (event?.topics[0] === EVENT_TOPICS.authorizationUsed) return { ok: true, transaction: event.transactionHash };
     return { ok: false, retry: true, reason: 'The refund was used on chain but its transaction was not found' };
   }
 }

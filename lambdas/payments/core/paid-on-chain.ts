@@ -60,7 +60,7 @@ export interface ChainView {
   payTo: string;
 }
 
-interface RpcLog {
+export interface RpcLog {
   address: string;
   topics: string[];
   data: string;
@@ -75,7 +75,8 @@ export async function paidOnChain(payment: OnChainPayment, chain: ChainView = de
   if (!key) throw new Error(`not an x402 nonce key: ${payment.nonceKey}`);
   if (!(await authorizationUsed(payment.nonceKey, chain.rpcUrl))) return { state: 'unused' };
 
-  const event = await findAuthorizationEvent(chain.rpcUrl, key.asset, key.from, key.nonce, payment.notBefore);
+  const event = await findAuthorizationEvent(chain.rpcUrl, key.asset, key.from, key.nonce, { notBefore: payment.notBefore });
+  if (!event) throw new Error(`authorization ${key.nonce} of ${key.from} reads spent, but no AuthorizationUsed or AuthorizationCanceled event was found`);
   if (event.topics[0] === EVENT_TOPICS.authorizationCanceled) {
     return { state: 'spent', reason: 'the buyer canceled the authorization before it paid' };
   }
@@ -99,24 +100,33 @@ function defaultChain(): ChainView {
 
 /**
  * The `AuthorizationUsed` or `AuthorizationCanceled` log of (authorizer, nonce) on the token, searched back from the
- * latest block one window at a time until a window starts before `notBefore` (less the skew margin). A nonce is
- * spent once, so there is at most one such log on the canonical chain (a removed one, from a reorg, is skipped).
+ * latest block one window at a time: until a window starts before `notBefore` (less the skew margin), and no more than
+ * `maxWindows` windows. A nonce is spent once, so there is at most one such log on the canonical chain (a removed one,
+ * from a reorg, is skipped). Undefined when none is found within those bounds.
  */
-async function findAuthorizationEvent(rpcUrl: string, asset: Hex, authorizer: Hex, nonce: Hex, notBefore: number): Promise<RpcLog> {
-  const since = BigInt(Math.floor(notBefore / 1000) - CLOCK_SKEW_SECONDS);
+export async function findAuthorizationEvent(
+  rpcUrl: string,
+  asset: Hex,
+  authorizer: Hex,
+  nonce: Hex,
+  bounds: { notBefore?: number; maxWindows?: number },
+): Promise<RpcLog | undefined> {
+  const since = bounds.notBefore === undefined ? undefined : BigInt(Math.floor(bounds.notBefore / 1000) - CLOCK_SKEW_SECONDS);
   const topics = [[EVENT_TOPICS.authorizationUsed, EVENT_TOPICS.authorizationCanceled], addressWord(authorizer), nonce.toLowerCase()];
   let to = BigInt((await rpcRequest(rpcUrl, 'eth_blockNumber', [])) as string);
-  for (let window = 0; window < MAX_WINDOWS; window++) {
+  for (let window = 0; window < (bounds.maxWindows ?? MAX_WINDOWS); window++) {
     const from = to >= LOG_WINDOW_BLOCKS ? to - LOG_WINDOW_BLOCKS + 1n : 0n;
     const filter = { address: asset, fromBlock: hex(from), toBlock: hex(to), topics };
     const logs = ((await rpcRequest(rpcUrl, 'eth_getLogs', [filter])) as RpcLog[]).filter((log) => !log.removed);
     if (logs.length > 0) return logs[logs.length - 1];
     if (from === 0n) break;
-    const block = (await rpcRequest(rpcUrl, 'eth_getBlockByNumber', [hex(from), false])) as { timestamp?: string } | null;
-    if (block?.timestamp !== undefined && BigInt(block.timestamp) < since) break;
+    if (since !== undefined) {
+      const block = (await rpcRequest(rpcUrl, 'eth_getBlockByNumber', [hex(from), false])) as { timestamp?: string } | null;
+      if (block?.timestamp !== undefined && BigInt(block.timestamp) < since) break;
+    }
     to = from - 1n;
   }
-  throw new Error(`authorization ${nonce} of ${authorizer} reads spent, but no AuthorizationUsed or AuthorizationCanceled event was found`);
+  return undefined;
 }
 
 function hex(n: bigint): string {
