@@ -152,58 +152,60 @@ export const ROUTES: RouteDef[] = [
   // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
   // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as
   // the run route does; every other operation is answered by one function that holds no state (no tasks are kept).
-  { id: 'AgentA2aCard', method: 'GET', path: '/api/agents/{agent}/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
-  { id: 'A2aCard', method: 'GET', path: '/api/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
+  { id: 'AgentA2aCard', method: 'GET', path: '/api/agents/{agent}/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getAgentA2aCard', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
+  { id: 'A2aCard', method: 'GET', path: '/api/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCard', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
   // Where an A2A client given the root interface URL (`…/api/a2a`) looks for its card: `.well-known/agent-card.json`
   // resolved against that URL. The same card.
-  { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none', fn: 'AgentsCard' },
-  a2aSend('AgentA2aSend', '/api/agents/{agent}/a2a'),
-  { ...a2aSend('A2aSend', '/api/a2a'), fn: 'AgentA2aSend' },
-  ...a2aOperations('AgentA2a', '/api/agents/{agent}/a2a'),
-  ...a2aOperations('A2a', '/api/a2a'),
+  { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCardBeside', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none', fn: 'AgentsCard' },
+  a2aSend('AgentA2aSend', '/api/agents/{agent}/a2a', 'sendAgentA2aMessage'),
+  { ...a2aSend('A2aSend', '/api/a2a', 'sendRootA2aMessage'), fn: 'AgentA2aSend' },
+  ...a2aOperations('AgentA2a', '/api/agents/{agent}/a2a', 'Agent'),
+  ...a2aOperations('A2a', '/api/a2a', 'Root'),
 
   // Workspaces and prepaid credit (docs/decisions/0013): the three free routes share one function (ADR 0012).
-  workspaceRoute('CreateWorkspace', 'POST', '/api/workspaces', 'Create a workspace: its key, shown once'),
-  workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)"),
-  workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)"),
-  { id: 'GatewayTopUp', method: 'POST', path: '/api/gateway/topup', surface: 'agents', entry: 'lambdas/http/agents/topup.ts', summary: 'Top up workspace credit by 1, 5 or 20 USDC (bearer + x402)', access: 'topup', timeoutSeconds: 30, memoryMb: 512 },
+  workspaceRoute('CreateWorkspace', 'POST', '/api/workspaces', 'Create a workspace: its key, shown once', 'createWorkspace'),
+  workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)", 'getWorkspaceBalance'),
+  workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)", 'listWorkspaceLedger'),
+  { id: 'GatewayTopUp', method: 'POST', path: '/api/gateway/topup', surface: 'agents', entry: 'lambdas/http/agents/topup.ts', operationId: 'topUpWorkspace', summary: 'Top up workspace credit by 1, 5 or 20 USDC (bearer + x402)', access: 'topup', timeoutSeconds: 30, memoryMb: 512 },
 ];
 
-function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string): RouteDef {
-  return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', summary, access: 'workspace', fn: 'Workspaces' };
+function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {
+  return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', operationId, summary, access: 'workspace', fn: 'Workspaces' };
 }
 
-function a2aSend(id: string, base: string): RouteDef {
-  return { id, method: 'POST', path: `${base}/message:send`, surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+function a2aSend(id: string, base: string, operationId: string): RouteDef {
+  return { id, method: 'POST', path: `${base}/message:send`, surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
 /**
  * The A2A operations this interface does not offer, under one interface URL (A2A 1.0 HTTP+JSON paths): streaming,
  * tasks, push configs and the extended card. `{taskId}:cancel` and `{taskId}:subscribe` share API Gateway's
- * `{taskId}` route with the task get (lib/surface-api.ts registers a shared route key once).
+ * `{taskId}` route with the task get (lib/surface-api.ts registers a shared route key once). Operation ids name the
+ * interface (`Agent` or `Root`): `<verb><Agent|Root>A2a<noun>`.
  */
-function a2aOperations(prefix: string, base: string): RouteDef[] {
-  const op = (name: string, method: HttpMethod, path: string): RouteDef => ({
+function a2aOperations(prefix: string, base: string, interfaceName: 'Agent' | 'Root'): RouteDef[] {
+  const op = (name: string, method: HttpMethod, path: string, verb: string, noun: string): RouteDef => ({
     id: `${prefix}${name}`,
     method,
     path: `${base}${path}`,
     surface: 'agents',
     entry: 'lambdas/http/agents/a2a-operations.ts',
+    operationId: `${verb}${interfaceName}A2a${noun}`,
     access: 'none',
     fn: 'A2aOperations',
   });
   return [
-    op('Stream', 'POST', '/message:stream'),
-    op('ExtendedCard', 'GET', '/extendedAgentCard'),
-    op('ListTasks', 'GET', '/tasks'),
-    op('GetTask', 'GET', '/tasks/{taskId}'),
-    op('CancelTask', 'POST', '/tasks/{taskId}:cancel'),
-    op('SubscribePost', 'POST', '/tasks/{taskId}:subscribe'),
-    op('SubscribeGet', 'GET', '/tasks/{taskId}:subscribe'),
-    op('CreatePushConfig', 'POST', '/tasks/{taskId}/pushNotificationConfigs'),
-    op('ListPushConfigs', 'GET', '/tasks/{taskId}/pushNotificationConfigs'),
-    op('GetPushConfig', 'GET', '/tasks/{taskId}/pushNotificationConfigs/{configId}'),
-    op('DeletePushConfig', 'DELETE', '/tasks/{taskId}/pushNotificationConfigs/{configId}'),
+    op('Stream', 'POST', '/message:stream', 'stream', 'Message'),
+    op('ExtendedCard', 'GET', '/extendedAgentCard', 'get', 'ExtendedCard'),
+    op('ListTasks', 'GET', '/tasks', 'list', 'Tasks'),
+    op('GetTask', 'GET', '/tasks/{taskId}', 'get', 'Task'),
+    op('CancelTask', 'POST', '/tasks/{taskId}:cancel', 'cancel', 'Task'),
+    op('SubscribePost', 'POST', '/tasks/{taskId}:subscribe', 'subscribe', 'Task'),
+    op('SubscribeGet', 'GET', '/tasks/{taskId}:subscribe', 'subscribe', 'TaskByGet'),
+    op('CreatePushConfig', 'POST', '/tasks/{taskId}/pushNotificationConfigs', 'create', 'PushConfig'),
+    op('ListPushConfigs', 'GET', '/tasks/{taskId}/pushNotificationConfigs', 'list', 'PushConfigs'),
+    op('GetPushConfig', 'GET', '/tasks/{taskId}/pushNotificationConfigs/{configId}', 'get', 'PushConfig'),
+    op('DeletePushConfig', 'DELETE', '/tasks/{taskId}/pushNotificationConfigs/{configId}', 'delete', 'PushConfig'),
   ];
 }
 

@@ -11,7 +11,10 @@ import { agentCatalog, agentTerms, agentX402Index, servicesFeed } from '../../..
 import { agentsOpenApi } from '../../../lambdas/agents/openapi.js';
 import { templateBundle } from '../../../lambdas/agents/template.js';
 import { paymentChallenge } from '../../../lambdas/payments/core/challenge.js';
-import { routePath } from '../../../lambdas/surfaces/routes.js';
+import { ROUTES, routePath, type RouteDef } from '../../../lambdas/surfaces/routes.js';
+import { A2A_CONTENT_TYPE } from '../../../lambdas/shared/a2a.js';
+import type { HttpEvent, HttpResult } from '../../../lambdas/shared/http.js';
+import { httpEvent, lambdaContext } from '../../support/events.js';
 import type { DiscoveryContext } from '../../../lambdas/protocols/discovery/context.js';
 
 const BASE = 'https://agents.example';
@@ -214,6 +217,115 @@ describe('Agent studio: the OpenAPI document', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
+  const ERROR_REF = '#/components/schemas/Error';
+  const AGENT_ROUTES = ROUTES.filter((r) => r.surface === 'agents');
+  const opOf = (route: RouteDef) => doc.paths[route.path]?.[route.method.toLowerCase()];
+  const byEntry = (file: string) => AGENT_ROUTES.filter((r) => r.entry === `lambdas/http/agents/${file}`);
+  const byId = (id: string) => AGENT_ROUTES.find((r) => r.id === id)!;
+  const statuses = (route: RouteDef) => Object.keys(opOf(route).responses).sort();
+  const A2A_ROUTES = [...byEntry('a2a-send.ts'), ...byEntry('a2a-operations.ts')];
+  const contentTypes = (response: any) => Object.keys(response.content ?? {});
+  const params = (route: RouteDef) => opOf(route).parameters as { name: string; in: string; required?: boolean; deprecated?: boolean; schema: any }[];
+
+  it('declares every API route of the agent surface (all but the playground) with its method and the route table\'s operationId', () => {
+    const api = AGENT_ROUTES.filter((r) => r.id !== 'AgentsPlayground');
+    // The A2A interfaces, the workspace routes and the top-up are agent routes, so this covers them.
+    expect(api.map((r) => r.id)).toEqual(expect.arrayContaining(['AgentA2aSend', 'A2aSend', 'A2aCardBeside', 'AgentA2aGetTask', 'A2aDeletePushConfig', 'CreateWorkspace', 'GatewayBalance', 'GatewayLedger', 'GatewayTopUp']));
+    for (const route of api) {
+      expect(route.operationId, route.id).toMatch(/^[a-z][A-Za-z0-9_]*$/);
+      expect(opOf(route)?.operationId, `${route.method} ${route.path}`).toBe(route.operationId);
+    }
+    const declared = Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(declared.sort()).toEqual(api.map((r) => `${r.method} ${r.path}`).sort());
+    const ids = Object.values(doc.paths).flatMap((methods: any) => Object.values(methods).map((o: any) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/playground']).toBeUndefined();
+  });
+
+  it('A2A operations require A2A-Version and answer only application/a2a+json, in the statuses their handlers give', () => {
+    expect(A2A_ROUTES).toHaveLength(2 + 2 * 11);
+    for (const route of A2A_ROUTES) {
+      expect(params(route).find((p) => p.name === 'A2A-Version'), route.id).toMatchObject({ in: 'header', required: true });
+      for (const [status, response] of Object.entries(opOf(route).responses)) {
+        expect(contentTypes(response), `${route.id} ${status}`).toEqual([A2A_CONTENT_TYPE]);
+        const schema = (response as any).content[A2A_CONTENT_TYPE].schema;
+        expect(schema, `${route.id} ${status}`).toMatchObject({ type: 'object' }); // free-form: nothing required
+        expect(schema.required, `${route.id} ${status}`).toBeUndefined();
+      }
+      const perAgent = route.path.includes('{agent}');
+      const name = route.id.replace(/^(AgentA2a|A2a)/, '');
+      const expected: Record<string, string[]> = {
+        Send: ['200', '400', '402', '404', '409', '429', '500', '503'],
+        Stream: ['400', '500'],
+        SubscribePost: ['400', '500'],
+        SubscribeGet: ['400', '500'],
+        ExtendedCard: ['400', '500'],
+        ListTasks: ['200', '400', '500'],
+        GetTask: ['400', '404', '500'],
+        CancelTask: ['400', '404', '500'],
+        CreatePushConfig: ['400', '500'],
+        ListPushConfigs: ['400', '500'],
+        GetPushConfig: ['400', '500'],
+        DeletePushConfig: ['400', '500'],
+      };
+      expect(statuses(route), route.id).toEqual([...new Set([...expected[name], ...(perAgent ? ['404'] : [])])].sort());
+    }
+    expect(opOf(byId('AgentA2aStream')).responses['400'].description).toMatch(/UnsupportedOperation/);
+    expect(opOf(byId('A2aGetTask')).responses['404'].description).toMatch(/TaskNotFound/);
+    expect(opOf(byId('AgentA2aCancelTask')).responses['404'].description).toMatch(/TaskNotFound/);
+    expect(opOf(byId('A2aCreatePushConfig')).responses['400'].description).toMatch(/PushNotificationNotSupported/);
+  });
+
+  it('message:send takes application/a2a+json or application/json, its headers, and answers the 402 with PAYMENT-REQUIRED', () => {
+    for (const route of byEntry('a2a-send.ts')) {
+      const op = opOf(route);
+      expect(Object.keys(op.requestBody.content).sort(), route.id).toEqual([A2A_CONTENT_TYPE, 'application/json'].sort());
+      expect(op.requestBody.required).toBe(true);
+      const header = (name: string) => params(route).find((p) => p.name === name && p.in === 'header');
+      expect(header('A2A-Extensions')).toMatchObject({ required: false });
+      expect(header('X-A2A-Extensions')).toMatchObject({ required: false, deprecated: true });
+      expect(header('PAYMENT-SIGNATURE')).toMatchObject({ required: false });
+      expect(op.responses['402'].headers['PAYMENT-REQUIRED']).toBeDefined();
+      expect(params(route).some((p) => p.name === 'agent' && p.in === 'path')).toBe(route.path.includes('{agent}'));
+    }
+  });
+
+  it('routes other than A2A operations answer errors as the Error body in application/json', () => {
+    const nonA2a = AGENT_ROUTES.filter((r) => r.operationId && !A2A_ROUTES.includes(r) && r.entry !== 'lambdas/http/agents/mcp.ts');
+    expect(nonA2a.length).toBeGreaterThan(0);
+    for (const route of nonA2a) {
+      for (const [status, response] of Object.entries(opOf(route).responses) as [string, any][]) {
+        if (Number(status) < 400 || status === '402') continue;
+        expect(response.content, `${route.id} ${status}`).toEqual({ 'application/json': { schema: { $ref: ERROR_REF } } });
+      }
+    }
+    // The A2A cards are documents: JSON, like the other cards.
+    expect(contentTypes(opOf(byId('AgentA2aCard')).responses['200'])).toEqual(['application/json']);
+    expect(statuses(byId('AgentA2aCard'))).toEqual(['200', '404', '500']);
+  });
+
+  it('workspaces and the top-up: the workspace key is an http bearer scheme, a bad one a 401', () => {
+    expect(doc.components.securitySchemes.WorkspaceKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const id of ['GatewayBalance', 'GatewayLedger', 'GatewayTopUp']) {
+      expect(opOf(byId(id)).security, id).toEqual([{ WorkspaceKey: [] }]);
+      expect(opOf(byId(id)).responses['401'].headers['WWW-Authenticate'], id).toBeDefined();
+    }
+    expect(opOf(byId('CreateWorkspace')).security).toBeUndefined();
+    expect(statuses(byId('CreateWorkspace'))).toEqual(['201', '429', '500', '503']);
+    expect(opOf(byId('CreateWorkspace')).responses['201'].content['application/json'].schema.required).toEqual(['workspaceKey']);
+    expect(statuses(byId('GatewayBalance'))).toEqual(['200', '401', '500', '503']);
+    expect(statuses(byId('GatewayLedger'))).toEqual(['200', '400', '401', '500', '503']);
+
+    const topUp = opOf(byId('GatewayTopUp'));
+    expect(statuses(byId('GatewayTopUp'))).toEqual(expect.arrayContaining(['200', '400', '401', '402', '500', '503']));
+    expect(params(byId('GatewayTopUp')).find((p) => p.name === 'tier')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', enum: [1, 5, 20], default: 1 } });
+    expect(params(byId('GatewayTopUp')).find((p) => p.name === 'PAYMENT-SIGNATURE')).toMatchObject({ in: 'header' });
+    expect(params(byId('GatewayTopUp')).find((p) => p.name === 'X-PAYMENT')).toMatchObject({ in: 'header', deprecated: true });
+    expect(topUp.responses['200'].content['application/json'].schema.required).toEqual(['creditsAdded', 'transaction', 'payer']);
+    expect(topUp.responses['402'].headers['PAYMENT-REQUIRED']).toBeDefined();
+    expect(topUp.responses['402'].content['application/json']).toBeDefined();
+  });
+
   it('names the concrete run operations runPublishedAgent_<slug with _>, with the agent run request schema', () => {
     for (const agent of CONCRETE) {
       const op = doc.paths[`/api/agents/${agent.slug}/run`]?.post;
@@ -223,6 +335,29 @@ describe('Agent studio: the OpenAPI document', () => {
       });
     }
   });
+});
+
+describe('Agent studio: the OpenAPI document against the A2A operations handler', () => {
+  const doc = agentsOpenApi(BASE) as Record<string, any>;
+  const slug = PUBLISHED[0].slug;
+  const concrete = (route: RouteDef, agent = slug) => route.path.replace('{agent}', agent).replace('{taskId}', 'task-1').replace('{configId}', 'config-1');
+  const invoke = async (route: RouteDef, headers: Record<string, string>, agent?: string): Promise<HttpResult> => {
+    const { handler } = (await import('../../../lambdas/http/agents/a2a-operations.js')) as { handler: (e: HttpEvent, c: typeof lambdaContext) => Promise<HttpResult> };
+    return handler(httpEvent({ method: route.method, path: concrete(route, agent), headers: { 'content-type': A2A_CONTENT_TYPE, ...headers }, body: route.method === 'POST' ? '{}' : undefined }), lambdaContext);
+  };
+  const OPERATIONS = ROUTES.filter((r) => r.entry === 'lambdas/http/agents/a2a-operations.ts');
+
+  for (const route of OPERATIONS) {
+    it(`${route.method} ${route.path}: each answer is declared, in application/a2a+json`, async () => {
+      const responses = doc.paths[route.path][route.method.toLowerCase()].responses;
+      const answers = [await invoke(route, { 'a2a-version': '1.0' }), await invoke(route, { 'a2a-version': '0.3' })];
+      if (route.path.includes('{agent}')) answers.push(await invoke(route, { 'a2a-version': '1.0' }, 'no-such-agent'));
+      for (const answer of answers) {
+        expect(Object.keys(responses), `${route.id} answered ${answer.statusCode}`).toContain(String(answer.statusCode));
+        expect(answer.headers?.['Content-Type']).toBe(A2A_CONTENT_TYPE);
+      }
+    });
+  }
 });
 
 describe('Agent studio: the template bundle', () => {
