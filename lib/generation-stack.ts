@@ -255,11 +255,7 @@ export class GenerationStack extends Stack {
       (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
       // No issuer configured: an empty key set, so every mandate is refused (the variable is always there).
       (fn as lambda.Function).addEnvironment(AP2_ENV.trustedIssuers, this.config.ap2TrustedIssuers ?? '{"keys":[]}');
-      // Model reasoning: the run functions alone call the model, on exactly the configured one.
-      if (this.reasoning) {
-        fn.addToRolePolicy(reasoningStatement(this, this.reasoning));
-        for (const [name, value] of Object.entries(reasoningEnvironment(this.reasoning))) (fn as lambda.Function).addEnvironment(name, value);
-      }
+      this.grantReasoning(fn);
     } else if (role === 'workspace') {
       // Create a workspace (PutItem), find one by its key hash (GetItem), read its ledger (Query, its indexes).
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [workspaces.tableArn] }));
@@ -270,12 +266,27 @@ export class GenerationStack extends Stack {
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [workspaces.tableArn] }));
       for (const table of [creditLedger, payments, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
       this.settlerKeySecret?.grantRead(fn);
+    } else if (role === 'credit') {
+      // A credit-billed call (lambdas/agents/credit-run.ts): the bearer's workspace (GetItem), then one transaction of
+      // its debit entry (PutItem on the ledger; GetItem when the write's outcome must be read back), the balance
+      // (UpdateItem) and the finished run (PutItem on runs). Free agents' runs are a PutItem on runs too.
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [workspaces.tableArn] }));
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [creditLedger.tableArn] }));
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [runs.tableArn] }));
+      this.grantReasoning(fn);
     } else if (role === 'read') {
       jobs.grantReadData(fn);
     } else if (role === 'poll') {
       jobs.grantReadData(fn);
       this.grantPollReconcile(fn);
     }
+  }
+
+  /** Model reasoning: the functions that sell agent runs alone call the model, on exactly the configured one. */
+  private grantReasoning(fn: lambda.IFunction): void {
+    if (!this.reasoning) return;
+    fn.addToRolePolicy(reasoningStatement(this, this.reasoning));
+    for (const [name, value] of Object.entries(reasoningEnvironment(this.reasoning))) (fn as lambda.Function).addEnvironment(name, value);
   }
 
   /**

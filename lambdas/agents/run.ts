@@ -22,6 +22,7 @@ import { purchase, type PurchasedItem, type PurchaseOutcome, type PurchaseSkelet
 import type { PaymentReceipt } from '../payments/types.js';
 import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/runs.js';
 import { logger } from '../shared/logger.js';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import { annotate } from '../shared/tracing.js';
 import { AgentInputError } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './registry.js';
@@ -80,15 +81,9 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   let engine = agent.engine.id;
   const work: PurchaseWork<unknown> = {
     run: async () => {
-      let result = analyse(agent, request.input);
-      if (deps.reasoner?.covers(agent)) {
-        try {
-          ({ result, engine } = await deps.reasoner.reason(agent, request.input, result, { deadline: request.deadline, runId: run.runId }));
-        } catch (error) {
-          log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
-        }
-      }
-      return result;
+      const done = await paidWork(deps, agent, request.input, { deadline: request.deadline, runId: run.runId, log });
+      engine = done.engine;
+      return done.result;
     },
     reasonOf: (error) => (error instanceof AgentInputError ? `input rejected: ${error.message}` : 'the agent failed'),
   };
@@ -130,7 +125,29 @@ function runItem(deps: RunDeps, run: RunRecord, engine: () => string): Purchased
   };
 }
 
-async function runUnpaid(deps: RunDeps, request: RunInput, run: RunRecord): Promise<RunOutcome> {
+/**
+ * The work a paid run sells: the engine's analysis, then, for an agent with model reasoning (ADR 0009), the model's
+ * answer cross-checked by the engine. A model failure answers the engine's result: the model never fails a paid run.
+ * Input the engine cannot read throws AgentInputError.
+ */
+export async function paidWork(
+  deps: Pick<RunDeps, 'reasoner'>,
+  agent: AgentDefinition,
+  input: Record<string, unknown>,
+  how: { deadline?: number; runId: string; log: Logger },
+): Promise<{ result: unknown; engine: string }> {
+  const result = analyse(agent, input);
+  if (!deps.reasoner?.covers(agent)) return { result, engine: agent.engine.id };
+  try {
+    return await deps.reasoner.reason(agent, input, result, { deadline: how.deadline, runId: how.runId });
+  } catch (error) {
+    how.log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
+    return { result, engine: agent.engine.id };
+  }
+}
+
+/** A free run or a dry run: no money moves; the run is recorded finished. */
+export async function runUnpaid(deps: { runs: Pick<RunStore, 'recordUnpaid'> } & Pick<RunDeps, 'now' | 'newId'>, request: RunInput, run = newRun(deps, request)): Promise<RunOutcome> {
   const { agent } = request;
   let result: unknown;
   try {
@@ -160,10 +177,11 @@ export function preview(agent: AgentDefinition): Record<string, unknown> {
   };
 }
 
-function newRun(deps: RunDeps, request: RunInput): RunRecord {
+/** A new run's record, `running`; a credit-billed run names its workspace (lambdas/agents/credit-run.ts). */
+export function newRun(deps: Pick<RunDeps, 'now' | 'newId'>, request: RunInput & { workspaceId?: string }): RunRecord {
   const at = (deps.now ?? (() => new Date()))().toISOString();
-  const { agent, payment } = request;
-  const mode: RunMode = request.dryRun ? 'dry-run' : payment ? 'paid' : 'free';
+  const { agent, payment, workspaceId } = request;
+  const mode: RunMode = request.dryRun ? 'dry-run' : payment ? 'paid' : workspaceId ? 'credit' : 'free';
   return {
     runId: `run_${(deps.newId ?? randomUUID)()}`,
     agent: agent.slug,
@@ -172,14 +190,15 @@ function newRun(deps: RunDeps, request: RunInput): RunRecord {
     mode,
     status: 'running',
     inputSha256: sha256(JSON.stringify(request.input)),
-    cost: mode === 'paid' ? agent.price.toString() : '0',
+    cost: mode === 'paid' || mode === 'credit' ? agent.price.toString() : '0',
     ...(payment ? { payer: payment.payer, nonceKey: payment.nonceKey } : {}),
+    ...(workspaceId ? { workspaceId } : {}),
     createdAt: at,
     updatedAt: at,
   };
 }
 
-function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string }): RunAnswer {
+export function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string }): RunAnswer {
   return {
     runId: run.runId,
     status: 'done',

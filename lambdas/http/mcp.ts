@@ -3,7 +3,7 @@ import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { GENERATION } from '../surfaces/surface.js';
 import type { HttpEvent, HttpResult } from '../shared/http.js';
-import { handleMcp } from '../protocols/mcp/handle.js';
+import { generationMcp, handleMcp } from '../protocols/mcp/handle.js';
 import { songReader } from '../protocols/mcp/songs.js';
 import { payWithToken } from '../protocols/mcp/token-port.js';
 import { tokenConfig } from '../payments/token/config.js';
@@ -13,8 +13,8 @@ import { renderConfig } from '../render/config.js';
 // Configuration is checked at cold start: the token tool purchases jobs like a paid route.
 checkAtColdStart(...PURCHASE_CONFIG, renderConfig, tokenConfig);
 
-const readSong = songReader();
+const endpoint = generationMcp({ payWithToken, readSong: songReader() });
 
 export const handler = middy<HttpEvent, HttpResult>()
   .use(frame(GENERATION))
-  .handler((event) => handleMcp(event, { payWithToken, readSong }));
+  .handler((event) => handleMcp(event, endpoint));

@@ -52,6 +52,8 @@ export interface LedgerEntry {
   /** The settlement's transaction (a credited top-up). */
   transaction?: string;
   runId?: string;
+  /** The agent a debit paid for. */
+  agent?: string;
   reason?: string;
   /** The workspace row's key, on a top-up: the sweeper credits the workspace from the entry alone. */
   keyHash?: string;
@@ -263,20 +265,29 @@ export class CreditStore {
 
   /**
    * Takes `price` off the balance for the call `runId`, once: the entry `debit#<runId>` and the balance update in one
-   * transaction, the update on condition `balance >= price`. A retry of an applied debit answers `already-debited`;
-   * a balance short of the price throws InsufficientCreditError (with the balance, read from the failed condition).
+   * transaction, the update on condition `balance >= price`, with `also` (what the debit pays for: a credit-billed
+   * run's record). A retry of an applied debit answers `already-debited`; a balance short of the price throws
+   * InsufficientCreditError (with the balance, read from the failed condition).
    */
-  async debit(workspace: Pick<Workspace, 'keyHash' | 'workspaceId'>, runId: string, price: bigint): Promise<DebitOutcome> {
+  async debit(
+    workspace: Pick<Workspace, 'keyHash' | 'workspaceId'>,
+    runId: string,
+    price: bigint,
+    also: { agent?: string; items?: readonly LedgerItem[] } = {},
+  ): Promise<DebitOutcome> {
     if (price <= 0n) throw new Error('a debit takes a positive price');
     const at = this.now().toISOString();
+    const entry = { workspaceId: workspace.workspaceId, entryKey: debitKey(runId), kind: 'debit', amount: price, runId, at, createdAt: at, updatedAt: at };
     const items: LedgerItem[] = [
-      this.newEntry({ workspaceId: workspace.workspaceId, entryKey: `debit#${runId}`, kind: 'debit', amount: price, runId, at, createdAt: at, updatedAt: at }),
+      this.newEntry(also.agent ? { ...entry, agent: also.agent } : entry),
       this.balanceBy(workspace.keyHash, -price),
+      ...(also.items ?? []),
     ];
     const failed = await this.transact(items);
     if (failed === undefined) return { type: 'debited' };
     if (failed.index === 0) return { type: 'already-debited' };
-    throw new InsufficientCreditError(failed.balance ?? 0n, price);
+    if (failed.index === 1) throw new InsufficientCreditError(failed.balance ?? 0n, price);
+    throw new Error(`debit ${runId}: what it pays for could not be written (item ${failed.index - 2} of also.items)`);
   }
 
   /**
@@ -290,7 +301,7 @@ export class CreditStore {
       {
         ConditionCheck: {
           TableName: this.ledger,
-          Key: { workspaceId: workspace.workspaceId, entryKey: `debit#${runId}` },
+          Key: { workspaceId: workspace.workspaceId, entryKey: debitKey(runId) },
           ConditionExpression: 'attribute_exists(entryKey) AND amount = :amount',
           ExpressionAttributeValues: { ':amount': amount },
         },
@@ -327,6 +338,10 @@ export class CreditStore {
 
 export function topUpKey(nonceKey: string): string {
   return `topup#${nonceKey}`;
+}
+
+export function debitKey(runId: string): string {
+  return `debit#${runId}`;
 }
 
 /** Cancelled only because another transaction held an item (the document client raises it as a DependencyError). */

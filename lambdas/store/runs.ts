@@ -18,7 +18,8 @@ import { listOpen, transition, type OpenIndex } from './open-index.js';
 import { storeConfig } from '../shared/config.js';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'settlement-unknown';
-export type RunMode = 'paid' | 'free' | 'dry-run';
+/** `paid`: x402 (or AP2 + x402); `credit`: billed from a workspace's prepaid credit (MCP); the others move no money. */
+export type RunMode = 'paid' | 'credit' | 'free' | 'dry-run';
 /** The statuses a paid run can be left in; the others are final. */
 export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['running', 'settlement-unknown'];
 
@@ -38,6 +39,8 @@ export interface RunRecord {
   cost: string;
   payer?: string;
   nonceKey?: string;
+  /** The workspace whose credit paid (a `credit` run). */
+  workspaceId?: string;
   transaction?: string;
   /** The result as JSON text, when at most MAX_STORED_RESULT bytes. */
   result?: string;
@@ -97,6 +100,15 @@ export class RunStore {
    */
   reconciledItem(runId: string, transaction: string, note: string): LedgerItem {
     return { Update: this.update(runId, 'done', OPEN_RUN_STATUSES, { transaction, note }) };
+  }
+
+  /**
+   * The ledger item that writes a credit-billed run `done` with its result, in the transaction of its debit
+   * (lambdas/agents/credit-run.ts): the run exists, finished, exactly when its price left the balance. Kept (no TTL).
+   */
+  creditDoneItem(run: RunRecord, result: unknown, engine?: string): LedgerItem {
+    const item = { ...run, status: 'done', ...resultFields(result), ...(engine ? { engine } : {}), updatedAt: this.now().toISOString() };
+    return { Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(runId)' } };
   }
 
   /** A free or dry run: written once, finished. */

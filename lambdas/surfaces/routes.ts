@@ -26,9 +26,10 @@ export interface RouteDef {
    * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
    * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `workspace` = create and read workspaces, read
    * the credit ledger, rate windows; `topup` = workspaces, the credit ledger, payments, rate windows and the settler
-   * keys; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   * keys; `credit` = read workspaces and debit them, write credit-billed runs (MCP); `none` = nothing. Defaults:
+   * `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -45,6 +46,21 @@ export interface RouteDef {
 export function functionIdOf(route: RouteDef): string {
   return route.fn ?? route.id;
 }
+
+// The two MCP endpoints; each one's GET (405: stateless, no stream) is served by its POST's function.
+const MCP: RouteDef = { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' };
+const AGENTS_MCP: RouteDef = {
+  id: 'AgentsMcp',
+  method: 'POST',
+  path: '/api/mcp',
+  surface: 'agents',
+  entry: 'lambdas/http/agents/mcp.ts',
+  operationId: 'postAgentsMcp',
+  summary: 'MCP (Streamable HTTP, stateless): one tool per eligible agent; priced calls billed from workspace credit (optional bearer)',
+  access: 'credit',
+  timeoutSeconds: 30,
+  memoryMb: 1024,
+};
 
 export const ROUTES: RouteDef[] = [
   {
@@ -119,17 +135,18 @@ export const ROUTES: RouteDef[] = [
   ...doc('Catalog', '/api/v1/catalog', 'lambdas/http/catalog.ts'),
   ...doc('Product', '/api/v1/products/{id}', 'lambdas/http/product.ts'),
   ...doc('AgenticCommerce', '/.well-known/agentic-commerce.json', 'lambdas/http/agentic-commerce.ts'),
+  // Routes whose entry serves both from one function (ADR 0012): the legacy card path, the full llms text.
   ...doc('AgentCard', '/.well-known/agent-card.json', 'lambdas/http/agent-card.ts'),
-  ...doc('AgentCardLegacy', '/.well-known/agent.json', 'lambdas/http/agent-card.ts'),
+  ...doc('AgentCardLegacy', '/.well-known/agent.json', 'lambdas/http/agent-card.ts', 'AgentCard'),
   ...doc('AiPlugin', '/.well-known/ai-plugin.json', 'lambdas/http/ai-plugin.ts'),
   ...doc('LlmsTxt', '/llms.txt', 'lambdas/http/llms-txt.ts'),
-  ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts'),
+  ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts', 'LlmsTxt'),
   // The browser playground: a form from each product's input schema, paid from a wallet (not an API operation).
   ...doc('Playground', '/playground', 'lambdas/http/playground.ts'),
   // MCP (Streamable HTTP, stateless) and the agent card's A2A JSON-RPC interface.
   // MCP's token-paid music tool creates and pays for jobs like a paid route.
-  { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' },
-  { id: 'McpGet', method: 'GET', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts' },
+  MCP,
+  { ...MCP, id: 'McpGet', method: 'GET', fn: 'Mcp' },
   { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
 
   // The agent studio (lambdas/agents/registry.ts is its catalog). Documents are generated from the registry.
@@ -167,6 +184,10 @@ export const ROUTES: RouteDef[] = [
   workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)", 'getWorkspaceBalance'),
   workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)", 'listWorkspaceLedger'),
   { id: 'GatewayTopUp', method: 'POST', path: '/api/gateway/topup', surface: 'agents', entry: 'lambdas/http/agents/topup.ts', operationId: 'topUpWorkspace', summary: 'Top up workspace credit by 1, 5 or 20 USDC (bearer + x402)', access: 'topup', timeoutSeconds: 30, memoryMb: 512 },
+
+  // MCP on the agent studio (docs/decisions/0015): one tool per eligible agent, priced calls billed from workspace credit.
+  AGENTS_MCP,
+  { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined, fn: 'AgentsMcp' },
 ];
 
 function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {
@@ -217,8 +238,8 @@ function agentRun(id: string, path: string, operationId: string): RouteDef {
   return { id, method: 'POST', path, surface: 'agents', entry: 'lambdas/http/agents/run.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
-function doc(id: string, path: string, entry: string): RouteDef[] {
-  return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none' }];
+function doc(id: string, path: string, entry: string, fn?: string): RouteDef[] {
+  return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none', ...(fn ? { fn } : {}) }];
 }
 
 /**

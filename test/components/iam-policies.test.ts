@@ -238,8 +238,26 @@ describe('workspaces and prepaid credit', () => {
     expect(evaluateAll(defs.policies.JobSweeper, 'dynamodb:UpdateItem', [LEDGER, WORKSPACES]).decision).toBe('allow');
   });
 
+  it('the agent studio’s MCP debits in one transaction (entry, balance, finished run) and reads back a debit; nothing of x402', () => {
+    const RUNS = localTableArn(localTableName('RUNS_TABLE'));
+    const debit = [
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Put, resource: LEDGER },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: WORKSPACES },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Put, resource: RUNS },
+    ];
+    expect(evaluateRequests(defs.policies.AgentsMcp, debit).decision).toBe('allow');
+    expect(defs.policies.AgentsMcpGet).toBeUndefined(); // its GET is served by the same function
+    expect(decide('AgentsMcp', 'dynamodb:GetItem', WORKSPACES)).toBe('allow');
+    expect(decide('AgentsMcp', 'dynamodb:GetItem', LEDGER)).toBe('allow');
+    for (const action of ['DeleteItem', 'UpdateItem', 'Query']) expect(decide('AgentsMcp', `dynamodb:${action}`, LEDGER), action).toBe('implicit-deny');
+    for (const action of ['PutItem', 'DeleteItem']) expect(decide('AgentsMcp', `dynamodb:${action}`, WORKSPACES), action).toBe('implicit-deny');
+    for (const action of ['GetItem', 'UpdateItem']) expect(decide('AgentsMcp', `dynamodb:${action}`, RUNS), action).toBe('implicit-deny');
+    expect(decide('AgentsMcp', 'dynamodb:PutItem', PAYMENTS)).toBe('implicit-deny');
+    expect(decide('AgentsMcp', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
+  });
+
   it('no other function touches the two tables', () => {
-    const allowed = new Set(['Workspaces', 'GatewayTopUp', SWEEPER.id]);
+    const allowed = new Set(['Workspaces', 'GatewayTopUp', 'AgentsMcp', SWEEPER.id]);
     for (const fn of Object.keys(defs.policies).filter((f) => !allowed.has(f))) {
       for (const table of [WORKSPACES, LEDGER]) expect(decide(fn, 'dynamodb:GetItem', table), `${fn} ${table}`).toBe('implicit-deny');
     }

@@ -16,7 +16,8 @@ import { ROUTES } from '../../lambdas/surfaces/routes.js';
 import { actionsOf, type Resources } from '../support/template.js';
 import { synthGeneration } from '../support/synth.js';
 
-const RUN_FUNCTIONS = ROUTES.filter((r) => r.access === 'run').map((r) => r.id);
+// The functions that sell agent runs: x402 (`run`) and workspace credit (`credit`, the agent studio's MCP).
+const RUN_FUNCTIONS = ROUTES.filter((r) => (r.access === 'run' || r.access === 'credit') && !r.fn).map((r) => r.id);
 let cdkContext: Record<string, unknown>;
 
 const synth = (context: Record<string, unknown> = {}) => synthGeneration(cdkContext, context);
@@ -43,8 +44,9 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
   });
 
   it('the run functions, and only they, get the agents, the model and its region', () => {
-    // The run routes and the A2A sends (per agent and root), which run agents the same way (README, A2A).
-    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentA2aSend', 'A2aSend']);
+    // The run routes, the A2A send (per agent and root share one function) and the MCP tools, which run agents the
+    // same way (README, A2A and MCP).
+    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentA2aSend', 'AgentsMcp']);
     for (const { logicalId, id } of functionsOf(s)) {
       const vars = varsOf(s, logicalId);
       if (RUN_FUNCTIONS.includes(id)) {

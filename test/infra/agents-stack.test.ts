@@ -136,7 +136,7 @@ describe('GenerationStack: the agent studio', () => {
       expect(functionIds('topup')).toEqual(['GatewayTopUp']);
       const tables = [id(stack.tables.workspaces), id(stack.tables.creditLedger)];
       const granted = Object.keys(stack.functionEntries).filter((logicalId) => actionsOf(resources, logicalId).some((g) => tables.some((t) => refersTo(g.resource, t))));
-      expect(granted.map((l) => stack.functionEntries[l].id).sort()).toEqual(['GatewayTopUp', 'JobSweeper', 'Workspaces']);
+      expect(granted.map((l) => stack.functionEntries[l].id).sort()).toEqual(['AgentsMcp', 'GatewayTopUp', 'JobSweeper', 'Workspaces']);
       const topUp = agentFunctions('topup')[0][0];
       const grants = actionsOf(resources, topUp);
       expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
@@ -144,6 +144,27 @@ describe('GenerationStack: the agent studio', () => {
       expect(grants.filter((g) => refersTo(g.resource, id(stack.tables.workspaces))).map((g) => g.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
       const ws = agentFunctions('workspace')[0][0];
       expect(actionsOf(resources, ws).filter((g) => refersTo(g.resource, id(stack.tables.workspaces))).map((g) => g.action).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+    });
+  });
+
+  describe('the agent studio’s MCP (docs/decisions/0015)', () => {
+    it('POST and GET /api/mcp share one function, the only `credit` one', () => {
+      const mcpRoutes = AGENT_ROUTES.filter((r) => r.path === '/api/mcp');
+      expect(mcpRoutes.map((r) => r.method).sort()).toEqual(['GET', 'POST']);
+      expect(new Set(mcpRoutes.map(functionIdOf))).toEqual(new Set(['AgentsMcp']));
+      expect(functionIds('credit')).toEqual(['AgentsMcp']);
+    });
+
+    it('reads and debits workspaces, writes debit entries and finished runs, and touches nothing of x402', () => {
+      const [logicalId] = agentFunctions('credit')[0];
+      const grants = actionsOf(resources, logicalId);
+      const on = (table: Parameters<typeof id>[0]) => grants.filter((g) => refersTo(g.resource, id(table))).map((g) => g.action).sort();
+      const { workspaces, creditLedger, runs, payments, idempotency, settlerLeases, jobs } = stack.tables;
+      expect(on(workspaces)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+      expect(on(creditLedger)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem']);
+      expect(on(runs)).toEqual(['dynamodb:PutItem']);
+      for (const table of [payments, idempotency, settlerLeases, jobs]) expect(on(table)).toEqual([]);
+      expect(grants.filter((g) => /^(s3|states|secretsmanager):/.test(g.action))).toEqual([]);
     });
   });
 

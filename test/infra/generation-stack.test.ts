@@ -94,9 +94,9 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       .map(([, r]) => r.Properties.RouteKey)
       .sort();
     expect(keys).toEqual(GENERATION_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
-    // Each route's integration invokes that route's function.
+    // Each route's integration invokes the function that serves it (its own, or the one it shares: `fn`).
     for (const route of GENERATION_ROUTES) {
-      const fnLogicalId = s.stack.getLogicalId(s.stack.functions[route.id].node.defaultChild as any);
+      const fnLogicalId = s.stack.getLogicalId(s.stack.functions[functionIdOf(route)].node.defaultChild as any);
       const [, r] = ofType(s.resources, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
       const integrationId = r.Properties.Target['Fn::Join'][1][1].Ref as string;
       expect(JSON.stringify(s.resources[integrationId].Properties.IntegrationUri)).toContain(fnLogicalId);

@@ -15,7 +15,7 @@ import { logger } from '../../shared/logger.js';
 import { lazyRetry } from '../../shared/lazy.js';
 import type { AgentDefinition } from '../registry.js';
 import { resultJsonSchema } from '../offers.js';
-import type { ReasoningConfig } from './config.js';
+import { reasoningConfig, type ReasoningConfig } from './config.js';
 import { CROSS_CHECKS, crossCheck } from './cross-check.js';
 import { systemPrompt, toolName, userPrompt } from './prompts.js';
 
@@ -144,4 +144,10 @@ export class ConverseReasoner implements AgentReasoner {
       return fallback('reasoning failed', { error: (error as Error).name });
     }
   }
+}
+
+/** Model reasoning (ADR 0009) when the stack configured it for some agent; read and checked once per caller. */
+export function configuredReasoner(): ConverseReasoner | undefined {
+  const config = reasoningConfig();
+  return config ? new ConverseReasoner(config) : undefined;
 }

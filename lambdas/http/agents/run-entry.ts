@@ -36,7 +36,7 @@ import { agentOffer, runRequestSchema } from '../../agents/offers.js';
 import { runAgent, type RunAnswer, type RunDeps, type RunOutcome } from '../../agents/run.js';
 import { answerDeadline } from '../paid-entry.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
-import { ConverseReasoner } from '../../agents/reasoning/converse.js';
+import { configuredReasoner } from '../../agents/reasoning/converse.js';
 
 /** What the chain hands the handler (Middy passes (event, context), so it rides on the context under one key). */
 interface RunContext extends Context {
@@ -54,14 +54,8 @@ interface RunContext extends Context {
 let deps: RunDeps | undefined;
 /** The run use case's dependencies, built once per instance (the A2A send entry shares them). */
 export function runDeps(): RunDeps {
-  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner: reasoner() };
+  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner: configuredReasoner() };
   return deps;
-}
-
-/** Model reasoning (ADR 0009) when the stack configured it for some agent; read and checked once. */
-function reasoner(): ConverseReasoner | undefined {
-  const config = reasoningConfig();
-  return config ? new ConverseReasoner(config) : undefined;
 }
 
 export function agentRunEntry() {

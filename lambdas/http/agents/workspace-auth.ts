@@ -9,11 +9,13 @@ import { InvalidWorkspaceKeyError } from '../../shared/errors.js';
 import { header } from '../../shared/http.js';
 import type { HttpMiddleware } from '../../middleware/types.js';
 
-export function workspaceBearer(store: () => Pick<CreditStore, 'findWorkspace'>): HttpMiddleware {
+export function workspaceBearer(store: () => Pick<CreditStore, 'findWorkspace'>, options: { optional?: boolean } = {}): HttpMiddleware {
   return {
     name: 'workspaceBearer',
     before: async (request) => {
       const bearer = readBearer(header(request.event, 'authorization'));
+      // Optional (MCP: free tools and listing need no key): no Authorization at all is no workspace; a bad one is a 401.
+      if (bearer.kind === 'missing' && options.optional) return;
       if (bearer.kind !== 'key') throw new InvalidWorkspaceKeyError(bearer.kind === 'malformed');
       const workspace = await store().findWorkspace(hashWorkspaceKey(bearer.key));
       if (!workspace) throw new InvalidWorkspaceKeyError(true);
@@ -23,7 +25,11 @@ export function workspaceBearer(store: () => Pick<CreditStore, 'findWorkspace'>)
   };
 }
 
-/** The workspace the bearer named (after workspaceBearer ran). */
+/** The workspace the bearer named (after workspaceBearer ran; undefined only when it was optional and absent). */
 export function workspaceOf(context: unknown): Workspace {
   return (context as { workspace: Workspace }).workspace;
+}
+
+export function optionalWorkspaceOf(context: unknown): Workspace | undefined {
+  return (context as { workspace?: Workspace }).workspace;
 }

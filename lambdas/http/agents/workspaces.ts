@@ -120,6 +120,7 @@ export function entryView(entry: LedgerEntry) {
     ...(entry.payer ? { payer: entry.payer } : {}),
     ...(entry.tier !== undefined ? { tier: entry.tier } : {}),
     ...(entry.runId ? { runId: entry.runId } : {}),
+    ...(entry.agent ? { agent: entry.agent } : {}),
     ...(entry.kind === 'credit-back' && entry.reason ? { reason: entry.reason } : {}),
   };
 }

@@ -38,6 +38,8 @@ async function run(name: string, tool: ToolEntry, args: unknown): Promise<CallTo
   try {
     result = await tool.run(args);
   } catch (error) {
+    // A protocol error a tool found in its arguments (input its agent's engine cannot read) stays one.
+    if (error instanceof McpError) throw error;
     // The tools answer their own failures; a throw is unexpected, and its message may name storage or a provider.
     logger.error('mcp tool failed', { tool: name, error: error instanceof Error ? error.message : String(error) });
     return { isError: true, content: [{ type: 'text', text: `Tool ${name} failed; retry shortly.` }] };

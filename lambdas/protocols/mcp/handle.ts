@@ -1,5 +1,5 @@
 /**
- * One HTTP exchange of the MCP endpoint: Origin check, then the SDK's web-standard Streamable HTTP transport in
+ * One HTTP exchange of an MCP endpoint (the generation surface's, the agent studio's): Origin check, then the SDK's web-standard Streamable HTTP transport in
  * stateless JSON mode. The SDK owns the protocol (JSON-RPC parsing, 406 without `Accept: application/json,
  * text/event-stream`, 415, 202 for notifications, tool argument validation); this file only adapts the event.
  */
@@ -8,17 +8,35 @@ import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../../sh
 import { logger } from '../../shared/logger.js';
 import { httpConfig } from '../../shared/config.js';
 import { isAllowedOrigin } from './origin.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createMcpServer } from './server.js';
 import type { ToolDeps } from './tools.js';
 import { toHttpResult, toWebRequest } from './web.js';
 
-export type McpDeps = Omit<ToolDeps, 'baseUrl'> & { allowedOrigins?: string[]; publicBaseUrl?: string | null };
+/** One MCP endpoint: its server, built fresh for each request from the request's base URL, and its Origin rule. */
+export interface McpEndpoint {
+  server: (baseUrl: string) => McpServer;
+  allowedOrigins?: string[];
+  /** The configured public base URL; null: none (the request's own); undefined: read from the configuration. */
+  publicBaseUrl?: string | null;
+  /** Whose base URL the tools name (default: the generation surface's PUBLIC_BASE_URL). */
+  surface?: { baseUrlEnv: string };
+}
 
-export async function handleMcp(event: HttpEvent, deps: McpDeps): Promise<HttpResult> {
+export type McpDeps = Omit<ToolDeps, 'baseUrl'> & Omit<McpEndpoint, 'server'>;
+
+/** The generation surface's endpoint: its five catalog tools. */
+export function generationMcp(deps: McpDeps): McpEndpoint {
   const { allowedOrigins, publicBaseUrl, ...toolDeps } = deps;
-  const base = baseUrl(event);
+  return { server: (baseUrl) => createMcpServer({ ...toolDeps, baseUrl }), allowedOrigins, publicBaseUrl };
+}
+
+export async function handleMcp(event: HttpEvent, endpoint: McpEndpoint): Promise<HttpResult> {
+  const { allowedOrigins, publicBaseUrl, surface = { baseUrlEnv: 'PUBLIC_BASE_URL' } } = endpoint;
+  const base = baseUrl(event, surface);
   const origin = header(event, 'origin');
-  const service = { publicBaseUrl: publicBaseUrl === undefined ? httpConfig().publicBaseUrl : publicBaseUrl ?? undefined, requestBase: base };
+  const configured = publicBaseUrl === undefined ? httpConfig().publicBaseUrls[surface.baseUrlEnv] : publicBaseUrl ?? undefined;
+  const service = { publicBaseUrl: configured, requestBase: base };
   if (!isAllowedOrigin(origin, service, allowedOrigins)) {
     logger.warn('mcp request from a foreign origin refused', { origin });
     return rpcError(403, 'Forbidden: Origin not allowed');
@@ -28,7 +46,7 @@ export async function handleMcp(event: HttpEvent, deps: McpDeps): Promise<HttpRe
     return rpcError(405, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages', { Allow: 'POST' });
   }
 
-  const server = createMcpServer({ ...toolDeps, baseUrl: base });
+  const server = endpoint.server(base);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);

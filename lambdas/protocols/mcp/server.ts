@@ -20,7 +20,7 @@ const INSTRUCTIONS =
 export function createMcpServer(deps: ToolDeps): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   answerToolCalls(server, registerTools(server, deps));
-  pinInitialize(server);
+  pinInitialize(server, SERVER_INFO, INSTRUCTIONS);
   return server;
 }
 
@@ -32,12 +32,12 @@ export function createMcpServer(deps: ToolDeps): McpServer {
  * whether it can speak it (the SDK client accepts 2025-06-18 and sends it as `MCP-Protocol-Version` afterwards).
  * The built-in handler otherwise only records client info, which a per-request server never reads.
  */
-function pinInitialize(server: McpServer): void {
+export function pinInitialize(server: McpServer, serverInfo: { name: string; version: string }, instructions: string): void {
   server.server.setRequestHandler(InitializeRequestSchema, () => ({
     protocolVersion: MCP_PROTOCOL_VERSION,
     // Tools only. McpServer registers listChanged: true, but a stateless server has no stream to send it on.
     capabilities: { tools: { listChanged: false } },
-    serverInfo: SERVER_INFO,
-    instructions: INSTRUCTIONS,
+    serverInfo,
+    instructions,
   }));
 }

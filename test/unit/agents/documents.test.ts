@@ -335,6 +335,21 @@ describe('Agent studio: the OpenAPI document', () => {
       });
     }
   });
+  it('MCP: optional bearer, 200 / 202, 401 for a bad key, 400 / 403 / 429 / 500 errors; its GET answers 405', () => {
+    const post = byId('AgentsMcp');
+    const op = opOf(post);
+    expect(op.operationId).toBe('postAgentsMcp');
+    expect(op.security).toEqual([{}, { WorkspaceKey: [] }]);
+    expect(statuses(post)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '403', '429', '500']));
+    expect(op.responses['401'].content['application/json'].schema).toEqual({ $ref: ERROR_REF });
+    for (const status of ['429', '500']) expect(op.responses[status].content['application/json'].schema, status).toEqual({ $ref: ERROR_REF });
+    // The transport's own refusals (unreadable JSON-RPC, foreign Origin) are JSON-RPC error objects.
+    for (const status of ['400', '403']) expect(op.responses[status].content['application/json'].schema.anyOf, status).toContainEqual({ $ref: ERROR_REF });
+    expect(op.responses['202'].content).toBeUndefined();
+    const get = opOf(byId('AgentsMcpGet'));
+    expect(get.operationId).toBe('getAgentsMcp');
+    expect(get.responses['405'].headers.Allow).toBeDefined();
+  });
 });
 
 describe('Agent studio: the OpenAPI document against the A2A operations handler', () => {

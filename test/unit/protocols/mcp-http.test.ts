@@ -3,7 +3,7 @@
  * API Gateway v2 event ⇄ web Request/Response conversion the SDK transport runs on.
  */
 import { describe, expect, it } from 'vitest';
-import { handleMcp, type McpDeps } from '../../../lambdas/protocols/mcp/handle.js';
+import { generationMcp, handleMcp, type McpDeps } from '../../../lambdas/protocols/mcp/handle.js';
 import { isAllowedOrigin, parseOrigins } from '../../../lambdas/protocols/mcp/origin.js';
 import { payWithToken } from '../../../lambdas/protocols/mcp/token-port.js';
 import { toHttpResult, toWebRequest } from '../../../lambdas/protocols/mcp/web.js';
@@ -49,27 +49,27 @@ describe('MCP endpoint: Origin validation (DNS-rebinding guard of the Streamable
     expect(isAllowedOrigin('http://127.0.0.1.evil.example', fromHost('127.0.0.1:3000'), [])).toBe(false);
   });
   it('answers 403 with a JSON-RPC error body for a foreign Origin, before any JSON-RPC is read', async () => {
-    const result = await handleMcp(mcpPost(initialize('2025-06-18'), { origin: 'http://evil.example' }), deps);
+    const result = await handleMcp(mcpPost(initialize('2025-06-18'), { origin: 'http://evil.example' }), generationMcp(deps));
     expect(result.statusCode).toBe(403);
     expect(JSON.parse(result.body!)).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Origin/) }, id: null });
   });
   it('answers 403 to a rebound page whose Host and Origin agree, and serves the configured public origin', async () => {
     const rebound = mcpPost(initialize('2025-06-18'), { origin: 'http://evil.example', host: 'evil.example' });
-    expect((await handleMcp(rebound, { ...deps, publicBaseUrl: null })).statusCode).toBe(403);
+    expect((await handleMcp(rebound, generationMcp({ ...deps, publicBaseUrl: null }))).statusCode).toBe(403);
     const own = mcpPost(initialize('2025-06-18'), { origin: BASE });
-    expect((await handleMcp(own, { ...deps, publicBaseUrl: BASE })).statusCode).toBe(200);
+    expect((await handleMcp(own, generationMcp({ ...deps, publicBaseUrl: BASE }))).statusCode).toBe(200);
   });
 });
 
 describe('MCP endpoint: stateless Streamable HTTP', () => {
   it('answers GET with 405 and Allow: POST (no server-to-client SSE stream without sessions)', async () => {
-    const result = await handleMcp(httpEvent({ method: 'GET', headers: { accept: 'text/event-stream' } }), deps);
+    const result = await handleMcp(httpEvent({ method: 'GET', headers: { accept: 'text/event-stream' } }), generationMcp(deps));
     expect(result.statusCode).toBe(405);
     expect(result.headers.Allow).toBe('POST');
   });
   it('answers initialize with protocol 2025-06-18 and server version 1.0.0, even when the client asks for a newer one', async () => {
     for (const asked of ['2025-11-25', '2025-06-18', '2025-03-26']) {
-      const result = await handleMcp(mcpPost(initialize(asked)), deps);
+      const result = await handleMcp(mcpPost(initialize(asked)), generationMcp(deps));
       expect(result.statusCode).toBe(200);
       expect(result.headers['content-type']).toMatch(/^application\/json/);
       expect(result.headers['mcp-session-id']).toBeUndefined();
@@ -78,15 +78,15 @@ describe('MCP endpoint: stateless Streamable HTTP', () => {
     }
   });
   it('answers a notification with 202 and no body', async () => {
-    const result = await handleMcp(mcpPost({ jsonrpc: '2.0', method: 'notifications/initialized' }), deps);
+    const result = await handleMcp(mcpPost({ jsonrpc: '2.0', method: 'notifications/initialized' }), generationMcp(deps));
     expect(result).toMatchObject({ statusCode: 202, body: '' });
   });
   it('serves tools/list without a prior initialize on the same server (each request is self-contained)', async () => {
-    const result = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' }), deps);
+    const result = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' }), generationMcp(deps));
     expect(JSON.parse(result.body!).result.tools).toHaveLength(5);
   });
   it('leaves the Accept rule to the SDK: 406 unless the client accepts JSON and SSE', async () => {
-    const result = await handleMcp(mcpPost(initialize('2025-06-18'), { accept: 'application/json' }), deps);
+    const result = await handleMcp(mcpPost(initialize('2025-06-18'), { accept: 'application/json' }), generationMcp(deps));
     expect(result.statusCode).toBe(406);
   });
 });
