@@ -1,9 +1,11 @@
 /**
  * The agent studio's part of `npm run bench`: per-request handler time and DynamoDB round trips of the bank
- * reconciliation agent's fixed run route (402, dry run, paid run) and of the free agent's run on the generic route,
+ * reconciliation agent's fixed run route (402, dry run, paid run), the same purchase as an A2A paid send and as an
+ * MCP tool call billed from workspace credit, and of the free agent's run on the generic route,
  * in-process against the embedded runtime, on a realistic month (~40 bank lines against ~40 book entries). The
  * engine is also timed alone, so the analysis can be told apart from payment and storage. Prints; asserts nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { eventMaker, paymentSigner } from './events.js';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +72,31 @@ export async function agentStudioBench({ runtime, measure, context, n }: AgentBe
   // Enough USDC for every paid run, whatever the generation rows spent before.
   for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_000_000_000n);
 
+  // The same purchase over the other channels, beside the run route: an A2A 1.0 message:send paid with x402 (its own
+  // 402, the run route's terms), and an MCP tools/call billed from a workspace's credit.
+  const a2a = (await import(pathToFileURL(join(PROJECT_ROOT, 'lambdas/http/agents/a2a-send.ts')).href)).handler as Handler;
+  const a2aPath = `/api/agents/${BANK_REC}/a2a/message:send`;
+  const a2aEvent = (headers: Record<string, string> = {}) =>
+    event(a2aPath, a2aBody(month), { 'a2a-version': '1.0', 'content-type': 'application/a2a+json', ...headers }, '/api/agents/{agent}/a2a/message:send', { agent: BANK_REC });
+  const a2aProbe = await a2a(a2aEvent(), context);
+  if (a2aProbe.statusCode !== 402) throw new Error(`A2A probe: expected 402, got ${a2aProbe.statusCode}`);
+  const signA2a = paymentSigner(buyers, decodePaymentRequiredHeader(a2aProbe.headers['PAYMENT-REQUIRED']));
+  const mcp = (await import(pathToFileURL(join(PROJECT_ROOT, 'lambdas/http/agents/mcp.ts')).href)).handler as Handler;
+  const workspaceKey = await fundedWorkspace(1_000_000_000n);
+  let rpcId = 0;
+  const mcpEvent = () =>
+    event('/api/mcp', JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: BANK_REC, arguments: month } }), {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      authorization: `Bearer ${workspaceKey}`,
+    });
+  const mcpCall = async (e: unknown) => {
+    const answer = await mcp(e, context);
+    // A tool error (short credit) is HTTP 200 too: count only a billed result as the 200 this row expects.
+    const billed = answer.statusCode === 200 && !(JSON.parse(answer.body ?? '{}') as { result?: { isError?: boolean } }).result?.isError;
+    return { statusCode: billed ? 200 : 500 };
+  };
+
   const freePath = `/api/agents/${FREE}/run`;
   const freeBody = JSON.stringify({ input: { export: month.bankStatement } });
   const handle = (e: unknown) => run(e, context);
@@ -78,6 +105,8 @@ export async function agentStudioBench({ runtime, measure, context, n }: AgentBe
   results.push(await measure(`402 path (POST …/${BANK_REC}/run, no payment)`, () => event(bankPath, liveBody), handle, 402));
   results.push(await measure(`dry run (${lines}, no payment)`, () => event(bankPath, dryBody), handle, 200));
   results.push(await measure(`paid run (${lines}, x402 v2, settled in-request)`, paidEvent, handle, 200));
+  results.push(await measure(`A2A paid send (message:send, ${lines}, x402 v2, settled in-request)`, async () => a2aEvent({ 'payment-signature': await signA2a() }), (e) => a2a(e, context), 200));
+  results.push(await measure(`MCP priced tool call (tools/call, ${lines}, workspace credit debit)`, mcpEvent, mcpCall, 200));
   results.push(
     await measure(
       `free run (POST /api/agents/{agent}/run, ${FREE}, ${month.bankStatement.split('\n').length - 2} lines)`,
@@ -100,10 +129,31 @@ export async function agentStudioBench({ runtime, measure, context, n }: AgentBe
   console.log('| path | median ms | p99 ms | DynamoDB round trips (median / max) |');
   console.log('|---|---|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.trips} / ${r.tripsMax} |`);
-  const [, dry, paid] = results;
+  const [, dry, paid, sent, billed] = results;
   const share = (r: Measured) => `${((100 * engine.median) / r.median).toFixed(0)}%`;
   console.log(`engine share of the median: dry run ${share(dry)}, paid run ${share(paid)}; paid/dry median ratio: ${(paid.median / dry.median).toFixed(1)}×`);
+  console.log(`beside the paid run route (median): A2A paid send ${(sent.median / paid.median).toFixed(2)}×, MCP priced call from credit ${(billed.median / paid.median).toFixed(2)}×`);
   return results;
+}
+
+/** The A2A 1.0 SendMessage request whose one data part is the agent's input. */
+function a2aBody(input: Record<string, string>): string {
+  return JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: input, mediaType: 'application/json' }] } });
+}
+
+/** A workspace credited with `amount` base units through the top-up's ledger entries (a made-up settlement, no chain). */
+async function fundedWorkspace(amount: bigint): Promise<string> {
+  const { CreditStore, topUpKey } = await import('../lambdas/store/credits.js');
+  const { DynamoPaymentLedger } = await import('../lambdas/store/ledger.js');
+  const { hashWorkspaceKey, newWorkspaceKey } = await import('../lambdas/credits/keys.js');
+  const credits = new CreditStore();
+  const key = newWorkspaceKey();
+  const workspace = await credits.createWorkspace(hashWorkspaceKey(key), `ws_bench-${randomUUID()}`);
+  const nonceKey = `bench:${randomUUID()}`;
+  const ledger = new DynamoPaymentLedger();
+  await ledger.lock({ nonceKey, amount, payer: '0xbench', purchase: `topup#${workspace.workspaceId}` }, credits.reserveTopUpItem(workspace, { nonceKey, amount, tier: 1, payer: '0xbench' }));
+  await ledger.markSettled(nonceKey, '0xbench', credits.creditTopUpItems({ ...workspace, entryKey: topUpKey(nonceKey), amount }, '0xbench'));
+  return key;
 }
 
 /**

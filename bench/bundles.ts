@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
+import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
 import { ENV } from '../lambdas/shared/config.js';
@@ -27,6 +28,10 @@ const DEPLOYED_ENV: Record<string, string> = {
   [ENV.rateLimitTable]: 'rate-limits',
   [ENV.runsTable]: 'runs',
   [ENV.settlerLeasesTable]: 'settler-leases',
+  [ENV.workspacesTable]: 'workspaces',
+  [ENV.creditLedgerTable]: 'credit-ledger',
+  [AP2_ENV.keySecretId]: 'paycall/ap2-merchant-key',
+  [AP2_ENV.trustedIssuers]: '{"keys":[]}',
   [ENV.usdcAddress]: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
   [ENV.payTo]: '0x2222222222222222222222222222222222222222',
   [ENV.rpcUrl]: 'https://mainnet.base.org',
@@ -70,8 +75,10 @@ export async function bundleReport(): Promise<void> {
   const out = join(PROJECT_ROOT, '.bench', 'bundles');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // One row per function: routes that share one (their `fn`) share its bundle.
+  const functions = ROUTES.filter((r) => functionIdOf(r) === r.id);
   const entries = [
-    ...ROUTES.map((r) => ({ id: r.id, entry: r.entry, goal: isDocumentOrPoll(r) ? SMALL_KIB : OTHER_KIB, paid: r.paid === true })),
+    ...functions.map((r) => ({ id: r.id, entry: r.entry, goal: isDocumentOrPoll(r) ? SMALL_KIB : OTHER_KIB, paid: r.paid === true })),
     ...WORKFLOW_TASKS.map((t) => ({ id: t.id, entry: t.entry, goal: OTHER_KIB, paid: false })),
     { id: SWEEPER.id, entry: SWEEPER.entry, goal: OTHER_KIB, paid: false },
   ];

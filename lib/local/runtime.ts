@@ -196,6 +196,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
       ...issuer.env,
       [AP2_ENV.trustedIssuers]: ap2.trustedIssuers,
+      // In-process handlers (tests, the bench) read the merchant key from its file, as the runtime reads the settler's:
+      // no template names this variable, so no function instance sees it (they read the secret through their grant).
+      [AP2_ENV.keyFile]: ap2.merchantKeyFile,
     };
     await createTables(dynamo, definitions.tables, env);
     // Every AWS call a function makes is checked against its role's policy in the synthesized template (in each
