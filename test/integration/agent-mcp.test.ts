@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AGENT_EXAMPLES } from '../../lambdas/agents/examples.js';
 import { fetchFrom, freshBuyer, payingFetch, runtime, type FetchLike } from '../support/buyer.js';
+import { BANK, BOOKS, EXPECTED as RECONCILED, UNREADABLE_BANK } from '../support/bank-rec-case.js';
 
 const f = fetchFrom('127.0.0.181');
 const BANK_REC = 'bank-rec-discrepancy-finder-bw0tt'; // 0.06 USDC
@@ -20,24 +21,6 @@ const EXPORT_TX = 'export-to-transactions-x7f3a'; // free
 /** Published, not an employee or a relay, an immutable Live deployment (the AP2 pilot's is not immutable). */
 const ELIGIBLE = ['vendor-risk-read-q0jjq', BANK_REC, 'expense-policy-check-l8o5i', PO_MATCH, EXPORT_TX];
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-
-// Worked by hand: the Zephyr deposit (4321.09, 4 May) pairs with the books' receipt of 3 May (one day apart); the
-// 12.50 wire fee of 29 May has no book entry. Bank total 4308.59 − books 4321.09 = −12.50, all of it the fee.
-const BANK = 'Date,Description,Amount\n2026-05-04,Deposit Zephyr Ltd,4321.09\n2026-05-29,Wire fee,-12.50\n';
-const BOOKS = 'Date,Memo,Amount\n2026-05-03,Zephyr Ltd receipt,4321.09\n';
-const RECONCILED = {
-  reconciled: false,
-  matched: 1,
-  exceptions: [
-    {
-      type: 'missing_in_books',
-      detail: '"Wire fee" -12.50 (bank row 2, 2026-05-29) has no matching book entry: record it in the books (a fee or payment).',
-      amount: -12.5,
-    },
-  ],
-  net_unreconciled: -12.5,
-  note: 'Not reconciled: 1 matched of 2 bank lines and 1 book entries; 1 item missing in the books; bank total − book total = -12.50.',
-};
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -197,7 +180,7 @@ describe('agent-studio MCP: billed from workspace credit', () => {
       expect(entries.map((e) => e.type)).toEqual(['debit', 'topup']);
 
       // Input the engine cannot read: -32602, nothing billed.
-      const unreadable = await call(client, BANK_REC, { bankStatement: 'Date,Description\n2026-05-04,Deposit Zephyr Ltd\n', bookEntries: BOOKS }).catch((e: unknown) => e);
+      const unreadable = await call(client, BANK_REC, { bankStatement: UNREADABLE_BANK, bookEntries: BOOKS }).catch((e: unknown) => e);
       expect(unreadable).toBeInstanceOf(McpError);
       expect((unreadable as McpError).code).toBe(ErrorCode.InvalidParams);
       expect((unreadable as McpError).message).toMatch(/bankStatement: .*no amount column/);

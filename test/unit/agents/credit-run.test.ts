@@ -9,16 +9,13 @@ import { InsufficientCreditError, type LedgerEntry, type Workspace } from '../..
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
 import type { RunRecord } from '../../../lambdas/store/runs.js';
 import type { AgentReasoner } from '../../../lambdas/agents/reasoning/converse.js';
+import { BANK, BOOKS, EXPECTED, INPUT, UNREADABLE_BANK } from '../../support/bank-rec-case.js';
 
 const agent = (slug: string): AgentDefinition => AGENTS.find((a) => a.slug.startsWith(slug))!;
 const BANK_REC = agent('bank-rec-discrepancy-finder'); // 0.06 USDC
 const EXPORT_TX = agent('export-to-transactions'); // free
 const NOW = new Date('2026-11-25T10:00:00.000Z');
 
-// Worked by hand: the Zephyr deposit pairs with its receipt a day earlier; the wire fee is missing in the books.
-const BANK = 'Date,Description,Amount\n2026-05-04,Deposit Zephyr Ltd,4321.09\n2026-05-29,Wire fee,-12.50\n';
-const BOOKS = 'Date,Memo,Amount\n2026-05-03,Zephyr Ltd receipt,4321.09\n';
-const INPUT = { bankStatement: BANK, bookEntries: BOOKS };
 
 const workspace = (balance: bigint): Workspace => ({ keyHash: 'h'.repeat(64), workspaceId: 'ws_1', balance, createdAt: NOW.toISOString() });
 const doneMark = (run: RunRecord, result: unknown, engine?: string) => ({ done: { run, result, engine } }) as unknown as LedgerItem;
@@ -38,7 +35,7 @@ describe('runOnCredit', () => {
     const outcome = await runOnCredit(deps, { agent: BANK_REC, input: INPUT, workspace: workspace(1_000_000n) });
     expect(outcome).toMatchObject({ type: 'done', charged: 60_000n, answer: { runId: 'run_fixed', settled: true, totalCostUsdc: 0.06 } });
     if (outcome.type !== 'done') throw new Error('not done');
-    expect(outcome.answer.result).toMatchObject({ reconciled: false, matched: 1, net_unreconciled: -12.5 });
+    expect(outcome.answer.result).toEqual(EXPECTED);
     expect(deps.credits.debit).toHaveBeenCalledTimes(1);
     const [ws, runId, price, also] = deps.credits.debit.mock.calls[0];
     expect([ws.workspaceId, runId, price, also?.agent]).toEqual(['ws_1', 'run_fixed', 60_000n, BANK_REC.slug]);
@@ -79,7 +76,7 @@ describe('runOnCredit', () => {
 
   it('input the engine cannot read is the buyer’s error: nothing billed', async () => {
     const deps = fakes();
-    const outcome = await runOnCredit(deps, { agent: BANK_REC, input: { bankStatement: 'Date,Description\n2026-05-04,Deposit Zephyr Ltd\n', bookEntries: BOOKS }, workspace: workspace(1_000_000n) });
+    const outcome = await runOnCredit(deps, { agent: BANK_REC, input: { bankStatement: UNREADABLE_BANK, bookEntries: BOOKS }, workspace: workspace(1_000_000n) });
     expect(outcome).toMatchObject({ type: 'invalid-input', field: 'bankStatement' });
     expect(deps.credits.debit).not.toHaveBeenCalled();
   });

@@ -9,6 +9,7 @@ import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLock } from '../.
 import { sha256, type RunRecord } from '../../../lambdas/store/runs.js';
 import type { AcceptedPayment, Settlement, SettleOptions } from '../../../lambdas/payments/core/types.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
+import { BOOKS, EXPECTED, INPUT, UNREADABLE_BANK } from '../../support/bank-rec-case.js';
 
 const agent = (slug: string): AgentDefinition => AGENTS.find((a) => a.slug.startsWith(slug))!;
 const BANK_REC = agent('bank-rec-discrepancy-finder');
@@ -17,25 +18,6 @@ const EXPORT_TX = agent('export-to-transactions');
 const payment = { kind: 'x402', payer: '0xabc', amount: 60_000n, nonceKey: 'k1' } as unknown as VerifiedPayment;
 const RECEIPT = { success: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' };
 const NOW = new Date('2026-11-24T10:00:00.000Z');
-
-/** A hand-worked pair: the Zephyr deposit pairs by amount one day apart; the wire fee is not in the books. */
-const BANK = 'Date,Description,Amount\n2026-05-04,Deposit Zephyr Ltd,4321.09\n2026-05-29,Wire fee,-12.50\n';
-const BOOKS = 'Date,Memo,Amount\n2026-05-03,Zephyr Ltd receipt,4321.09\n';
-const INPUT = { bankStatement: BANK, bookEntries: BOOKS };
-// Bank 4321.09 − 12.50 = 4308.59; books 4321.09 → net −12.50, all of it the fee missing in the books.
-const EXPECTED = {
-  reconciled: false,
-  matched: 1,
-  exceptions: [
-    {
-      type: 'missing_in_books',
-      detail: '"Wire fee" -12.50 (bank row 2, 2026-05-29) has no matching book entry: record it in the books (a fee or payment).',
-      amount: -12.5,
-    },
-  ],
-  net_unreconciled: -12.5,
-  note: 'Not reconciled: 1 matched of 2 bank lines and 1 book entries; 1 item missing in the books; bank total − book total = -12.50.',
-};
 
 /** The ledger items the run store builds, tagged so a test sees which one travelled with which ledger move. */
 const reserveMark = (run: RunRecord) => ({ reserve: { ...run } }) as unknown as LedgerItem;
@@ -131,7 +113,7 @@ describe('Agent run: a priced live run settles only after the engine answered', 
 describe('Agent run: input the engine cannot read is a 400 and nothing settles', () => {
   it('closes the run failed and releases the lock (nothing moved), naming the input field', async () => {
     const { d, order } = fakes();
-    const input = { bankStatement: 'Date,Description\n2026-05-04,Deposit Zephyr Ltd\n', bookEntries: BOOKS };
+    const input = { bankStatement: UNREADABLE_BANK, bookEntries: BOOKS };
     const outcome = expectType(await runAgent(d, paid({ input })), 'invalid-input');
 
     expect(outcome.field).toBe('bankStatement');
