@@ -16,13 +16,13 @@ import { validateBody } from '../middleware/validation.js';
 import type { HttpMiddleware } from '../middleware/types.js';
 import { RateWindowStore } from '../store/rate-limit.js';
 import { IdempotencyStore } from '../store/idempotency.js';
-import { purchaseJob } from '../jobs/purchase.js';
+import { purchaseJob, type PurchaseDeps } from '../jobs/purchase.js';
 import { purchaseDeps } from '../jobs/deps.js';
 import type { AcceptedPayment, Offer } from '../payments/core/types.js';
 import { paymentCore, paymentTerms } from '../payments/backend.js';
 import { payingParty } from '../payments/core/party.js';
 import { tokenConfig } from '../payments/token/config.js';
-import { baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
+import { answerDeadline, baseUrl, wantsBlocking, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.js';
 import { renderConfig } from '../render/config.js';
 import { GENERATION } from '../surfaces/surface.js';
@@ -45,17 +45,23 @@ export function paidEntry(product: ProductId) {
     .use(payment({ offer: (request) => productOffer(product, baseUrl(request.event, surface)), core: paymentCore }))
     .use(validateBody(PRODUCTS[product].schema))
     .use(handOver())
-    .handler(async (event, context) => {
-      const { offer, payment: paid, body } = context.purchase;
-      const result = await purchaseJob(purchaseDeps(), {
-        product,
-        request: body,
-        payment: paid,
-        blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
-        deadline: answerDeadline(context),
-      });
-      return presentPurchase(result, offer, baseUrl(event, surface));
-    });
+    .handler((event, context) => answerPurchase(product, event, context, purchaseDeps()));
+}
+
+/**
+ * The handler's work, testable without Middy: purchase with what the chain verified, blocking (`?async=false`) no
+ * later than the answer deadline, so a cut-short wait still answers 202 with the poll URL; then present the result.
+ */
+export async function answerPurchase(product: ProductId, event: HttpEvent, context: PaidContext, deps: PurchaseDeps): Promise<HttpResult> {
+  const { offer, payment: paid, body } = context.purchase;
+  const result = await purchaseJob(deps, {
+    product,
+    request: body,
+    payment: paid,
+    blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
+    deadline: answerDeadline(event, context),
+  });
+  return presentPurchase(result, offer, baseUrl(event, GENERATION));
 }
 
 /** Puts what the payment and validation middlewares left in `request.internal` where the handler can read it. */
@@ -67,12 +73,4 @@ function handOver(): HttpMiddleware {
       Object.assign(request.context, { purchase: { offer: offer!, payment: payment!, body: body as Record<string, unknown> } });
     },
   };
-}
-
-/** Time kept back from the function's time-out to record the answer (idempotency) and send it. */
-export const ANSWER_MARGIN_MS = 3_000;
-
-export function answerDeadline(context: Partial<Context>): number | undefined {
-  const remaining = context.getRemainingTimeInMillis?.();
-  return remaining === undefined ? undefined : Date.now() + remaining - ANSWER_MARGIN_MS;
 }

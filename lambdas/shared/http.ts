@@ -56,3 +56,32 @@ export function clientId(event: HttpEvent): string {
 export function encodeBase64Json(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
 }
+
+/**
+ * How long API Gateway (HTTP API) waits for an integration, counted from the request's arrival: a hard limit, past
+ * which it answers 503 whatever the function goes on doing. A cold start's init is spent inside it.
+ */
+export const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 30_000;
+
+/** Time kept back from the answer's last moment to record it (idempotency) and send it. */
+export const ANSWER_MARGIN_MS = 3_000;
+
+/**
+ * Epoch ms by which a paid answer must be on its way: the earlier of the function's time-out and API Gateway's
+ * limit from the request's arrival (`requestContext.timeEpoch`), less the margin. The function's remaining time
+ * alone outlasts API Gateway's wait when a cold start ran first, and the buyer who paid would meet a 503. A missing
+ * or zero `timeEpoch` counts as unknown (the function's time alone); undefined when neither is known (in-process).
+ */
+export function answerDeadline(
+  event: { requestContext?: { timeEpoch?: number } } | undefined,
+  context: Partial<Pick<Context, 'getRemainingTimeInMillis'>>,
+  now = Date.now(),
+): number | undefined {
+  const remaining = context.getRemainingTimeInMillis?.();
+  const arrived = event?.requestContext?.timeEpoch;
+  const ends = [
+    ...(remaining === undefined ? [] : [now + remaining]),
+    ...(typeof arrived === 'number' && Number.isFinite(arrived) && arrived > 0 ? [arrived + API_GATEWAY_INTEGRATION_TIMEOUT_MS] : []),
+  ];
+  return ends.length === 0 ? undefined : Math.min(...ends) - ANSWER_MARGIN_MS;
+}

@@ -20,7 +20,7 @@ import { IdempotencyStore } from '../../store/idempotency.js';
 import { paymentCore, paymentTerms } from '../../payments/backend.js';
 import { payingParty } from '../../payments/core/party.js';
 import type { AcceptedPayment } from '../../payments/core/types.js';
-import { baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { answerDeadline, baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE, AGENTS_A2A } from '../../surfaces/surface.js';
@@ -31,7 +31,6 @@ import { runAgent } from '../../agents/run.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
 import { A2A_CONTENT_TYPE, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
 import { messageIdOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
-import { answerDeadline } from '../paid-entry.js';
 import { ap2Answer, ap2Options, completedRun, runDeps, whenPriced } from './run-entry.js';
 import { ap2Authorization } from '../../middleware/ap2.js';
 import type { AuthorizedCheckout } from '../../payments/ap2/verify.js';
@@ -64,7 +63,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
   .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: mandatesOf, scope: (request) => `a2a:${agentOf(request).slug}` }))
   .handler(async (event, context) => {
     const { agent, request, dryRun, payment: paid, legacy, ap2Activated } = context.send;
-    const outcome = await runAgent(runDeps(), { agent, input: request.input, dryRun, payment: paid, deadline: answerDeadline(context) });
+    const outcome = await runAgent(runDeps(), { agent, input: request.input, dryRun, payment: paid, deadline: answerDeadline(event, context) });
     const { answer, headers } = completedRun(outcome, agent, baseUrl(event, AGENTS_SURFACE), legacy);
     // AP2's answer rides in the message metadata under the extension's URI, as its request does.
     const ap2 = await ap2Answer(outcome, agent, context.ap2);

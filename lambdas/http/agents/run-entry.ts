@@ -26,7 +26,7 @@ import { payingParty } from '../../payments/core/party.js';
 import type { AcceptedPayment } from '../../payments/core/types.js';
 import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
-import { baseUrl, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { answerDeadline, baseUrl, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
@@ -34,7 +34,6 @@ import { matchPath, routePath } from '../../surfaces/routes.js';
 import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
 import { runAgent, type RunAnswer, type RunDeps, type RunOutcome } from '../../agents/run.js';
-import { answerDeadline } from '../paid-entry.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
 import { configuredReasoner } from '../../agents/reasoning/converse.js';
 
@@ -77,7 +76,7 @@ export function agentRunEntry() {
     .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: runBodyMandates, scope: (request) => `run:${agentOf(request).slug}` }))
     .handler(async (event, context) => {
       const { agent, body, payment: paid, legacy } = context.run;
-      const outcome = await runAgent(runDeps(), { agent, input: body.input, dryRun: body.dryRun === true, payment: paid, deadline: answerDeadline(context) });
+      const outcome = await runAgent(runDeps(), { agent, input: body.input, dryRun: body.dryRun === true, payment: paid, deadline: answerDeadline(event, context) });
       return presentRun(outcome, agent, baseUrl(event, surface), legacy, await ap2Answer(outcome, agent, context.ap2));
     });
 }

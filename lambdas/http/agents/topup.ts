@@ -19,12 +19,11 @@ import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
 import { topUp, type TopUpDeps, type TopUpOutcome } from '../../credits/topup.js';
 import { topUpOffer, topUpTier, type TopUpTier } from '../../credits/offers.js';
-import { baseUrl, json, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { answerDeadline, baseUrl, json, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { TopUpPendingError, ValidationError } from '../../shared/errors.js';
 import { usdcNumber } from '../../shared/money.js';
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
-import { answerDeadline } from '../paid-entry.js';
 import { workspaceBearer, workspaceOf } from './workspace-auth.js';
 
 let deps: TopUpDeps | undefined;
@@ -75,7 +74,7 @@ export function topUpEntry() {
     .handler(async (event, context) => {
       const { tier, payment: paid, legacy } = context as unknown as { tier: TopUpTier; payment: NonNullable<HttpRequest['internal']['payment']>; legacy: boolean };
       const workspace: Workspace = workspaceOf(context);
-      const outcome = await topUp(topUpDeps(), { workspace, tier, payment: paid, deadline: answerDeadline(context) });
+      const outcome = await topUp(topUpDeps(), { workspace, tier, payment: paid, deadline: answerDeadline(event, context) });
       return presentTopUp(outcome, tier, baseUrl(event, surface), legacy);
     });
 }
