@@ -54,8 +54,12 @@ function product(def: ProductDef): Product {
   };
 }
 
+/**
+ * Each product is built by a call marked pure, so a function that imports this module and reads no product (a poll
+ * reaches it through lambdas/jobs/views.ts) drops them, and with them the route table their paths come from.
+ */
 export const PRODUCTS: Record<ProductId, Product> = {
-  create_music: product({
+  create_music: /* @__PURE__ */ product({
     id: 'create_music',
     title: 'Create music',
     description: 'A complete original song (vocals, melody, arrangement) delivered as an MP3 with cover art.',
@@ -65,7 +69,7 @@ export const PRODUCTS: Record<ProductId, Product> = {
     workflow: { constructId: 'MusicWorkflow', arnEnv: 'MUSIC_STATE_MACHINE_ARN' },
     tags: ['music', 'song', 'mp3', 'audio'],
   }),
-  agent_video: product({
+  agent_video: /* @__PURE__ */ product({
     id: 'agent_video',
     title: 'Agent video',
     description: 'An 8-second 720p clip with native audio, generated from a text prompt.',
@@ -75,7 +79,7 @@ export const PRODUCTS: Record<ProductId, Product> = {
     workflow: { constructId: 'VideoWorkflow', arnEnv: 'VIDEO_STATE_MACHINE_ARN' },
     tags: ['video', 'mp4', 'clip'],
   }),
-  agent_image: product({
+  agent_image: /* @__PURE__ */ product({
     id: 'agent_image',
     title: 'Agent image',
     description: 'One hosted still image, PNG or JPEG, from a text prompt.',

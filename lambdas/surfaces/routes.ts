@@ -62,7 +62,12 @@ const AGENTS_MCP: RouteDef = {
   memoryMb: 1024,
 };
 
-export const ROUTES: RouteDef[] = [
+/**
+ * Built in a call marked pure: the table's helpers (doc, agentRun, a2aOperations...) are calls, which a bundler must
+ * otherwise keep for their possible side effects. Every function imports this module (through surface.ts and the
+ * products), and one that reads no route (a poll) drops the table; the documents and the stack still read all of it.
+ */
+export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'CreateMusic',
     method: 'POST',
@@ -188,7 +193,7 @@ export const ROUTES: RouteDef[] = [
   // MCP on the agent studio (docs/decisions/0015): one tool per eligible agent, priced calls billed from workspace credit.
   AGENTS_MCP,
   { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined, fn: 'AgentsMcp' },
-];
+])();
 
 function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {
   return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', operationId, summary, access: 'workspace', fn: 'Workspaces' };
