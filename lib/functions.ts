@@ -19,7 +19,7 @@ import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
  * reconcile a reserved job (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the
  * credit ledger, rate windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
  */
-export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'none';
+export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

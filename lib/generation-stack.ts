@@ -251,8 +251,7 @@ export class GenerationStack extends Stack {
       this.settlerKeySecret?.grantRead(fn);
       // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
       // written in the idempotency table, which the run functions already have.
-      this.ap2MerchantKey.grantRead(fn);
-      (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
+      this.grantMerchantKey(fn);
       // No issuer configured: an empty key set, so every mandate is refused (the variable is always there).
       (fn as lambda.Function).addEnvironment(AP2_ENV.trustedIssuers, this.config.ap2TrustedIssuers ?? '{"keys":[]}');
       this.grantReasoning(fn);
@@ -274,12 +273,21 @@ export class GenerationStack extends Stack {
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [creditLedger.tableArn] }));
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [runs.tableArn] }));
       this.grantReasoning(fn);
+    } else if (role === 'merchant-key') {
+      // The AP2 merchant's public key set is published from the private key (GET /.well-known/jwks.json).
+      this.grantMerchantKey(fn);
     } else if (role === 'read') {
       jobs.grantReadData(fn);
     } else if (role === 'poll') {
       jobs.grantReadData(fn);
       this.grantPollReconcile(fn);
     }
+  }
+
+  /** The AP2 merchant key (Secrets Manager), read by name through the function's grant. */
+  private grantMerchantKey(fn: lambda.IFunction): void {
+    this.ap2MerchantKey.grantRead(fn);
+    (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
   }
 
   /** Model reasoning: the functions that sell agent runs alone call the model, on exactly the configured one. */

@@ -27,7 +27,7 @@ export function a2aInterfaceUrl(base: string, agent?: AgentListing): string {
  * agent that requires AP2 refuses only its priced live runs without valid mandates (README, "AP2"). Such an agent
  * says so in `params.mandates`.
  */
-function ap2Extension(agent?: AgentListing) {
+function ap2Extension(ctx: DiscoveryContext, agent?: AgentListing) {
   const required = agent?.ap2 === 'required';
   return {
     uri: AP2_EXTENSION_URI,
@@ -37,7 +37,12 @@ function ap2Extension(agent?: AgentListing) {
       (required ? 'This agent refuses priced live runs without valid mandates. ' : '') +
       'x402 stays the settlement rail.',
     required: false,
-    params: { roles: ['merchant', 'payment-processor'], mandates: required ? 'required-for-priced-live-runs' : 'optional' },
+    params: {
+      roles: ['merchant', 'payment-processor'],
+      mandates: required ? 'required-for-priced-live-runs' : 'optional',
+      // The merchant's public keys: they verify the checkout JWT we offer and the checkout receipt we answer.
+      merchantJwksUrl: `${ctx.base}${routePath('AgentsJwks')}`,
+    },
   };
 }
 
@@ -87,7 +92,7 @@ export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUr
     provider: { organization: AGENTS_SURFACE.identity.provider, url: ctx.base },
     version: agent.deployment!.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
-    capabilities: capabilities([ap2Extension(agent), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
+    capabilities: capabilities([ap2Extension(ctx, agent), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
     defaultInputModes: JSON_MODES,
     defaultOutputModes: JSON_MODES,
     skills: [skill(agent, false)],
@@ -105,7 +110,7 @@ export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string) {
     provider: { organization: identity.provider, url: ctx.base },
     version: identity.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
-    capabilities: capabilities([ap2Extension(), x402Extension(indexUrl, ctx, agents.filter((a) => a.price > 0n))]),
+    capabilities: capabilities([ap2Extension(ctx), x402Extension(indexUrl, ctx, agents.filter((a) => a.price > 0n))]),
     defaultInputModes: JSON_MODES,
     defaultOutputModes: JSON_MODES,
     skills: agents.map((agent) => skill(agent, true)),

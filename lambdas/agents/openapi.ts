@@ -407,6 +407,33 @@ function mcpOperation(route: RouteDef) {
   };
 }
 
+const JWK_SET = {
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kty', 'crv', 'x', 'y', 'kid', 'alg', 'use'],
+        properties: { kty: { const: 'EC' }, crv: { const: 'P-256' }, x: { type: 'string' }, y: { type: 'string' }, kid: { type: 'string' }, alg: { const: 'ES256' }, use: { const: 'sig' } },
+      },
+    },
+  },
+};
+
+function jwksOperation(route: RouteDef) {
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    responses: {
+      '200': { description: 'The merchant public key set (RFC 7517); a checkout JWT or receipt names its key by `kid`', content: { 'application/json': { schema: JWK_SET } } },
+      '500': errorResponse('Internal error'),
+      '503': errorResponse('No merchant key is configured (unavailable)', RETRY_AFTER),
+    },
+  };
+}
+
 /** The operation of one API route, by the entry that serves it (its handler decides its answers). */
 function operationOf(route: RouteDef) {
   switch (route.entry) {
@@ -424,6 +451,8 @@ function operationOf(route: RouteDef) {
       return topUpOperation(route);
     case 'lambdas/http/agents/mcp.ts':
       return mcpOperation(route);
+    case 'lambdas/http/agents/jwks.ts':
+      return jwksOperation(route);
     default:
       throw new Error(`agent OpenAPI: no operation for ${route.id} (${route.entry})`);
   }

@@ -26,10 +26,11 @@ export interface RouteDef {
    * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
    * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `workspace` = create and read workspaces, read
    * the credit ledger, rate windows; `topup` = workspaces, the credit ledger, payments, rate windows and the settler
-   * keys; `credit` = read workspaces and debit them, write credit-billed runs (MCP); `none` = nothing. Defaults:
+   * keys; `credit` = read workspaces and debit them, write credit-billed runs (MCP); `merchant-key` = read the AP2
+   * merchant key (to publish its public half); `none` = nothing. Defaults:
    * `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -189,6 +190,9 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)", 'getWorkspaceBalance'),
   workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)", 'listWorkspaceLedger'),
   { id: 'GatewayTopUp', method: 'POST', path: '/api/gateway/topup', surface: 'agents', entry: 'lambdas/http/agents/topup.ts', operationId: 'topUpWorkspace', summary: 'Top up workspace credit by 1, 5 or 20 USDC (bearer + x402)', access: 'topup', timeoutSeconds: 30, memoryMb: 512 },
+
+  // AP2 (docs/decisions/0014): the merchant's public key set, which verifies our checkout JWTs and receipts.
+  { id: 'AgentsJwks', method: 'GET', path: '/.well-known/jwks.json', surface: 'agents', entry: 'lambdas/http/agents/jwks.ts', operationId: 'getMerchantJwks', summary: 'AP2 merchant public key set (ES256): verifies our checkout JWTs and checkout receipts', access: 'merchant-key' },
 
   // MCP on the agent studio (docs/decisions/0015): one tool per eligible agent, priced calls billed from workspace credit.
   AGENTS_MCP,

@@ -147,6 +147,21 @@ describe('GenerationStack: the agent studio', () => {
     });
   });
 
+  describe('the AP2 merchant key', () => {
+    it('is read by the run functions, to sign, and by the key set route, to publish its public half; by nothing else', () => {
+      expect(functionIds('merchant-key')).toEqual(['AgentsJwks']);
+      const readers = Object.entries(stack.functionEntries)
+        .filter(([logicalId]) => resources[logicalId].Properties.Environment?.Variables?.AP2_MERCHANT_KEY_SECRET_ID !== undefined)
+        .map(([, e]) => e.id)
+        .sort();
+      expect(readers).toEqual([...functionIds('run'), 'AgentsJwks'].sort());
+      const [jwks] = agentFunctions('merchant-key')[0];
+      const grants = actionsOf(resources, jwks);
+      expect(grants.filter((g) => g.action.startsWith('secretsmanager:')).map((g) => g.action).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      expect(grants.filter((g) => /^(dynamodb|s3|states):/.test(g.action))).toEqual([]);
+    });
+  });
+
   describe('the agent studio’s MCP (docs/decisions/0015)', () => {
     it('POST and GET /api/mcp share one function, the only `credit` one', () => {
       const mcpRoutes = AGENT_ROUTES.filter((r) => r.path === '/api/mcp');

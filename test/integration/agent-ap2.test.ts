@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeJwt } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { inject } from 'vitest';
 import { fetchFrom, freshBuyer, payingFetch, runtime, transfersFrom, type FetchLike } from '../support/buyer.js';
 import { localAp2Keys, Ap2TestIssuer, type CheckoutOffer, type MintOptions } from '../../lib/local/ap2-issuer.js';
@@ -111,17 +111,24 @@ const SPOILED: [string, (offer: CheckoutOffer) => Promise<MintOptions | { checko
   ['wrong checkout (another agent\'s)', async () => ({ checkoutJwt: (await runRoute.dryRun(PILOT)).checkout_jwt }), /checkout is for agent/, 'invalid_mandate'],
 ];
 
+/** A JWT we signed, verified against the merchant key set the service publishes (GET /.well-known/jwks.json). */
+async function verifiedByUs(jwt: string) {
+  const response = await plain(`${agentsUrl()}/.well-known/jwks.json`);
+  expect(response.status).toBe(200);
+  return (await jwtVerify(jwt, createLocalJWKSet((await response.json()) as JSONWebKeySet), { algorithms: ['ES256'] })).payload;
+}
+
 for (const carriage of CARRIAGES) {
   describe(`Authentication 6, AP2 v0.2 merchant authorization: ${carriage.name}`, () => {
     it('a dry run offers the merchant-signed checkout; valid mandates on it run, settle over x402 and get a Success receipt', async () => {
       const offer = await carriage.dryRun(VENDOR_RISK);
-      expect(decodeJwt(offer.checkout_jwt)).toMatchObject({ agent: VENDOR_RISK, price_usdc: '80000', amount: { amount: 8, currency: 'USD' }, payee: { id: runtime().payTo } });
+      expect(await verifiedByUs(offer.checkout_jwt)).toMatchObject({ agent: VENDOR_RISK, price_usdc: '80000', amount: { amount: 8, currency: 'USD' }, payee: { id: runtime().payTo } });
       const before = (await transfersFrom(buyer.address)).length;
       const answer = await carriage.live(paying, VENDOR_RISK, await issuer.mint(offer));
       expect(answer.status).toBe(200);
       expect(answer.headers.get('payment-response')).toBeTruthy();
       expect(await transfersFrom(buyer.address)).toHaveLength(before + 1);
-      const receipt = decodeJwt(carriage.receiptOf(answer));
+      const receipt = await verifiedByUs(carriage.receiptOf(answer));
       expect(receipt).toMatchObject({ status: 'Success', iss: 'paycall-agent-studio' });
       expect(receipt.order_id).toBe(answer.body.runId ?? answer.body.message.metadata['x-service'].runId);
 
@@ -141,7 +148,7 @@ for (const carriage of CARRIAGES) {
         expect(answer.status).toBe(400);
         const refusal = carriage.refusalOf(answer);
         expect(refusal).toMatchObject({ code: 'ap2_mandate_refused', ap2Error });
-        expect(decodeJwt(refusal.receipt!)).toMatchObject({ status: 'Error', error: ap2Error, iss: 'paycall-agent-studio', reference: expect.any(String) });
+        expect(await verifiedByUs(refusal.receipt!)).toMatchObject({ status: 'Error', error: ap2Error, iss: 'paycall-agent-studio', reference: expect.any(String) });
         expect(decodeJwt(refusal.receipt!).error_description).toMatch(message);
         expect(await transfersFrom(buyer.address)).toHaveLength(before);
         // The checkout was not used up by a refusal: valid mandates on it still buy the run.
@@ -185,6 +192,23 @@ describe('AP2 on the cards', () => {
   it('advertises the extension with required false, the pilot saying it requires mandates for priced live runs', async () => {
     const card = await (await plain(`${agentsUrl()}/api/agents/${PILOT}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.extensions).toContainEqual(expect.objectContaining({ uri: AP2_URI, required: false, params: expect.objectContaining({ mandates: 'required-for-priced-live-runs' }) }));
+  });
+
+  it('points at the merchant key set, which publishes one public ES256 key and no private part', async () => {
+    for (const path of ['/.well-known/agent-card.json', `/api/agents/${VENDOR_RISK}/a2a`]) {
+      const card = await (await plain(`${agentsUrl()}${path}`)).json();
+      const ap2 = card.capabilities.extensions.find((e: { uri: string }) => e.uri === AP2_URI);
+      expect(ap2.params.merchantJwksUrl, path).toBe(`${agentsUrl()}/.well-known/jwks.json`);
+    }
+    const response = await plain(`${agentsUrl()}/.well-known/jwks.json`);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    const { keys } = await response.json();
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toEqual({ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' });
+    // What it verifies is ours, unaltered: a checkout whose claims were changed after signing does not verify.
+    const [head, , signature] = (await runRoute.dryRun(VENDOR_RISK)).checkout_jwt.split('.');
+    const cheaper = Buffer.from(JSON.stringify({ ...decodeJwt((await runRoute.dryRun(VENDOR_RISK)).checkout_jwt), price_usdc: '1' })).toString('base64url');
+    await expect(verifiedByUs(`${head}.${cheaper}.${signature}`)).rejects.toThrow(/signature verification failed/);
   });
 
   it('an A2A refusal offers the checkout in a Struct detail keyed by the extension URI', async () => {

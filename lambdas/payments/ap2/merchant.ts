@@ -56,6 +56,15 @@ async function merchantKey(): Promise<MerchantKey> {
   );
 }
 
+/**
+ * The merchant's public key set (JWKS, RFC 7517), published at `GET /.well-known/jwks.json` of the agent studio: what
+ * verifies our checkout JWTs and checkout receipts (their `kid` names the key).
+ */
+export async function merchantPublicJwks(): Promise<{ keys: JWK[] }> {
+  const { publicJwk } = await merchantKey();
+  return { keys: [{ ...publicJwk, alg: 'ES256', use: 'sig' }] };
+}
+
 let trusted: Map<string, JWK> | undefined;
 /** The issuers' public keys by kid (AP2_TRUSTED_ISSUERS), read once. */
 export function trustedIssuer(kid: string): JWK | undefined {
