@@ -8,7 +8,7 @@
  * function and one integration; two of them with the same route key (`tasks/{taskId}` and `tasks/{taskId}:cancel`)
  * are one API Gateway route.
  */
-import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -17,6 +17,7 @@ import type { Construct } from 'constructs';
 import { functionIdOf, type RouteDef } from '../lambdas/surfaces/routes.js';
 import { surfaceRoutes, type Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
+import { CORS_POLICY } from './cors.js';
 
 export interface SurfaceApiProps {
   surface: Surface;
@@ -62,7 +63,7 @@ export class SurfaceApi {
   constructor(scope: Construct, props: SurfaceApiProps) {
     const { surface } = props;
     const prefix = surface.id === 'generation' ? '' : pascal(surface.id);
-    this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true });
+    this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
     const keys = new Map<string, string>();
     for (const route of surfaceRoutes(surface)) {
@@ -97,6 +98,17 @@ export class SurfaceApi {
     stage.defaultRouteSettings = { throttlingRateLimit: props.throttle.rateLimit, throttlingBurstLimit: props.throttle.burstLimit };
     stage.accessLogSettings = { destinationArn: logGroup.logGroupArn, format: ACCESS_LOG_FORMAT };
   }
+}
+
+/** lib/cors.ts as API Gateway's CORS configuration: it then answers preflights itself and adds the headers. */
+function corsPreflight(): apigwv2.CorsPreflightOptions {
+  return {
+    allowOrigins: [...CORS_POLICY.allowOrigins],
+    allowMethods: CORS_POLICY.allowMethods.map((method) => apigwv2.CorsHttpMethod[method]),
+    allowHeaders: CORS_POLICY.allowHeaders,
+    exposeHeaders: CORS_POLICY.exposeHeaders,
+    maxAge: Duration.seconds(CORS_POLICY.maxAgeSeconds),
+  };
 }
 
 /** Routes that share a function must agree on what the function is. */

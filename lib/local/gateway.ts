@@ -1,12 +1,14 @@
 /**
  * The local gateway: a Node HTTP server that does what API Gateway (HTTP API, payload 2.0) does in front of the
- * Lambdas — match the route table, build the event, invoke the route's function, write the result — plus an
- * `/assets/` route standing in for the CloudFront distribution in front of the asset bucket.
+ * Lambdas — match the route table, build the event, invoke the route's function, write the result, answer CORS
+ * (lib/cors.ts) — plus an `/assets/` route standing in for the CloudFront distribution in front of the asset bucket
+ * (which, as deployed, has no CORS configuration).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
+import { isPreflight, preflightHeaders, responseHeaders } from '../cors.js';
 
 export interface GatewayOptions {
   port: number;
@@ -19,7 +21,7 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   /**
    * Answers requests that are no route of the API (the embedded default's dev wallet); true when it answered. It runs
-   * before the routes, once the runtime is ready.
+   * before the routes and before CORS, once the runtime is ready: what it answers gets no CORS header from here.
    */
   local?: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<boolean>;
   /** Invokes the route's function (in its own instances: lib/local/functions/) with the event built here. */
@@ -70,6 +72,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!asset) return refuse(req, res, NOT_FOUND);
       return send(res, 200, { 'content-type': asset.contentType, 'cache-control': 'public, max-age=86400' }, Buffer.from(asset.body));
     }
+    // As API Gateway with a CORS configuration: a preflight is answered before routing, whatever the path, and every
+    // other answer to a request with an Origin carries the policy's headers (its own 404/413/5xx included).
+    if (isPreflight(method, req.headers)) {
+      req.resume();
+      res.writeHead(204, preflightHeaders());
+      return void res.end();
+    }
+    for (const [name, value] of Object.entries(responseHeaders(req.headers))) res.setHeader(name, value);
     let route: RouteDef | undefined;
     let params: Record<string, string> | null = null;
     // As API Gateway chooses: the most specific route (fewest path parameters) wins, e.g. a concrete agent's fixed
@@ -240,7 +250,10 @@ function writeResult(res: ServerResponse, result: unknown): void {
     return send(res, 200, { 'content-type': 'application/json' }, typeof result === 'string' ? result : JSON.stringify(result ?? null));
   }
   const headers: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(structured.headers ?? {})) headers[key] = String(value);
+  for (const [key, value] of Object.entries(structured.headers ?? {})) {
+    // API Gateway ignores the CORS headers of an integration once the API has a CORS configuration.
+    if (!/^access-control-/i.test(key)) headers[key] = String(value);
+  }
   if (structured.cookies?.length) headers['set-cookie'] = structured.cookies;
   const body = structured.body === undefined ? '' : structured.isBase64Encoded ? Buffer.from(structured.body, 'base64') : structured.body;
   send(res, structured.statusCode ?? 200, headers, body);

@@ -1,12 +1,13 @@
 /**
  * The local gateway (lib/local/gateway.ts) over real sockets: what it answers before a function runs — a path no
  * route or asset matches, a body over Lambda's payload limit, headers over API Gateway's limit — reaches the client
- * as a status, never as a reset connection.
+ * as a status, never as a reset connection — and CORS, answered as API Gateway answers it for the APIs' configuration.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../../lib/local/gateway.js';
 import type { RouteDef } from '../../lambdas/surfaces/routes.js';
+import { CORS_POLICY } from '../../lib/cors.js';
 
 const route = (method: RouteDef['method'], path: string): RouteDef =>
   ({ id: `${method}${path}`, method, path, surface: 'generation', entry: 'unused' }) as RouteDef;
@@ -14,6 +15,7 @@ const MAX_BODY = 6 * 1024 * 1024;
 const PIECE = 16 * 1024;
 
 let gateway: Gateway;
+let invocations = 0;
 beforeAll(async () => {
   gateway = await startGateway({
     port: 0,
@@ -23,7 +25,12 @@ beforeAll(async () => {
       if (key.startsWith('renders')) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' });
       return null;
     },
-    invoke: async (_route, event) => ({ statusCode: 200, body: JSON.stringify({ path: (event as { rawPath: string }).rawPath }) }),
+    invoke: async (_route, event) => {
+      invocations++;
+      // A function's own CORS header, which API Gateway ignores once the API has a CORS configuration.
+      const headers = { 'PAYMENT-RESPONSE': 'receipt', 'Access-Control-Allow-Origin': 'https://function.example' };
+      return { statusCode: 200, headers, body: JSON.stringify({ path: (event as { rawPath: string }).rawPath }) };
+    },
   });
 });
 afterAll(() => gateway.close());
@@ -122,5 +129,82 @@ describe("Headers over API Gateway's 10240-byte limit answer 431 and close clean
   it('headers under the limit are served', async () => {
     const response = await fetch(`${gateway.url}/agent/image/abc`, { headers: { 'x-padding': 'p'.repeat(9 * 1024) } });
     expect(response.status).toBe(200);
+  });
+});
+
+describe("CORS is answered as API Gateway answers it with the APIs' configuration (lib/cors.ts)", () => {
+  const ORIGIN = 'https://buyer.example';
+  const preflight = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,payment-signature', ...headers },
+    });
+
+  it('a preflight is 204 with the allowed origin, methods, headers and max age, and invokes no function', async () => {
+    const before = invocations;
+    const response = await preflight('/agent/image');
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')!.split(',')).toEqual(['GET', 'POST', 'DELETE']);
+    const allowed = response.headers.get('access-control-allow-headers')!.toLowerCase().split(',');
+    for (const name of ['payment-signature', 'x-payment', 'x-idempotency-key', 'service-api-version', 'authorization', 'content-type']) {
+      expect(allowed, name).toContain(name);
+    }
+    expect(response.headers.get('access-control-max-age')).toBe(String(CORS_POLICY.maxAgeSeconds));
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(await response.text()).toBe('');
+    expect(invocations).toBe(before);
+  });
+
+  it('a preflight on a path no route matches is answered too (before routing); an OPTIONS that is no preflight is routed: 404', async () => {
+    const response = await preflight('/nowhere');
+    expect([response.status, response.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+    const plain = await fetch(`${gateway.url}/agent/image`, { method: 'OPTIONS', headers: { origin: ORIGIN } });
+    expect(plain.status).toBe(404);
+    expect(plain.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it("an answer to a request with an Origin carries the allowed origin and the exposed headers, replacing the function's own", async () => {
+    const response = await fetch(`${gateway.url}/agent/image/abc`, { headers: { origin: ORIGIN } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const exposed = response.headers.get('access-control-expose-headers')!.toLowerCase().split(',');
+    for (const name of ['payment-required', 'payment-response', 'x-payment-response', 'location', 'retry-after', 'ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+      expect(exposed, name).toContain(name);
+    }
+    expect(response.headers.get('payment-response')).toBe('receipt');
+  });
+
+  it("the gateway's own refusals carry them as well; a request without an Origin gets none", async () => {
+    const missing = await fetch(`${gateway.url}/nowhere`, { headers: { origin: ORIGIN } });
+    expect([missing.status, missing.headers.get('access-control-allow-origin')]).toEqual([404, '*']);
+    const tooBig = await fetch(`${gateway.url}/agent/image`, { method: 'POST', headers: { origin: ORIGIN }, body: new Uint8Array(MAX_BODY + 1) });
+    expect([tooBig.status, tooBig.headers.get('access-control-allow-origin')]).toEqual([413, '*']);
+    const plain = await fetch(`${gateway.url}/agent/image/abc`);
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    expect(plain.headers.get('access-control-expose-headers')).toBeNull();
+  });
+
+  it('what the local hook answers (the dev wallet) is left alone: its preflight is never granted', async () => {
+    const withHook = await startGateway({
+      port: 0,
+      routes: [route('POST', '/agent/image')],
+      local: async (_req, res, pathname) => {
+        if (pathname !== '/_local/dev-wallet/sign') return false;
+        res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"loopback pages only"}');
+        return true;
+      },
+      invoke: async () => ({ statusCode: 200, body: '{}' }),
+    });
+    try {
+      const response = await fetch(`${withHook.url}/_local/dev-wallet/sign`, {
+        method: 'OPTIONS',
+        headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+      });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await withHook.close();
+    }
   });
 });

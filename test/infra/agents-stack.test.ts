@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
+import { CORS_POLICY } from '../../lib/cors.js';
 import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { functionIdOf } from '../../lambdas/surfaces/routes.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
@@ -84,6 +85,30 @@ describe('GenerationStack: the agent studio', () => {
       const generationStage = ofType(resources, 'AWS::ApiGatewayV2::Stage').find(([, s]) => s.Properties.ApiId.Ref === apiOf(GENERATION.description))!;
       expect(generationStage[1].Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0]).not.toBe(logGroupId);
       expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toMatchObject({ status: '$context.status', routeKey: '$context.routeKey' });
+    });
+  });
+
+  describe('CORS on both HTTP APIs: browser buyers on any origin can pay (lib/cors.ts)', () => {
+    it('allows any origin without credentials, the payment and protocol headers, and exposes the challenge, receipt and waits', () => {
+      for (const surface of [GENERATION, AGENTS]) {
+        const cors = resources[apiOf(surface.description)].Properties.CorsConfiguration;
+        expect(cors, surface.id).toEqual({
+          AllowOrigins: ['*'],
+          AllowMethods: CORS_POLICY.allowMethods,
+          AllowHeaders: CORS_POLICY.allowHeaders,
+          ExposeHeaders: CORS_POLICY.exposeHeaders,
+          MaxAge: CORS_POLICY.maxAgeSeconds,
+        });
+        expect(cors.AllowHeaders).toEqual(
+          expect.arrayContaining(['PAYMENT-SIGNATURE', 'X-PAYMENT', 'X-Idempotency-Key', 'Service-API-Version', 'Authorization', 'Content-Type']),
+        );
+        expect(cors.AllowHeaders).toEqual(expect.arrayContaining(['A2A-Version', 'A2A-Extensions', 'X-A2A-Extensions', 'MCP-Protocol-Version', 'Mcp-Session-Id']));
+        expect(cors.ExposeHeaders).toEqual(
+          expect.arrayContaining(['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'X-PAYMENT-RESPONSE', 'Location', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+        );
+        // Every method of the surface's routes may be sent cross-origin.
+        expect(cors.AllowMethods).toEqual(expect.arrayContaining([...new Set(surfaceRoutes(surface).map((r) => r.method))]));
+      }
     });
   });
 

@@ -4,22 +4,16 @@
  * asks for no signature; an injected EIP-1193 wallet backed by a local viem account switches chain, signs and pays.
  * Without Chromium the browser cases are skipped, and the run says so and how to enable them.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublicClient, http, parseAbi, parseEventLogs, type Hex } from 'viem';
 import { fetchFrom, freshBuyer, runtime, transfersFrom } from '../support/buyer.js';
+import { HAS_CHROMIUM, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) {
-  console.warn(
-    `[playground] SKIPPED the browser tests: no Chromium at ${CHROMIUM}. Enable them with Debian's browser ` +
-      '(`sudo apt-get install -y chromium`; .ci/run installs it when absent) or point CHROMIUM_PATH at a Chromium binary.',
-  );
-}
+warnIfNoChromium('playground');
 /** Where screenshots of each result go when asked for (PLAYGROUND_SCREENSHOTS=<dir>); none by default. */
 const SHOTS = process.env.PLAYGROUND_SCREENSHOTS;
 
@@ -42,11 +36,7 @@ describe.skipIf(!HAS_CHROMIUM)('the playground in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      // As root in a sandbox-less container, and with no network beyond loopback (see the machine notes).
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -68,12 +68,8 @@ export function matchesIfNoneMatch(value: string | undefined, etag: string): boo
 }
 
 export function documentResponse(event: HttpEvent, document: CachedDocument): HttpResult {
-  const headers = {
-    ETag: document.etag,
-    'Cache-Control': CACHE_CONTROL,
-    // Discovery is meant to be read by agents and browser-based tools on other origins.
-    'Access-Control-Allow-Origin': '*',
-  };
+  // No CORS header here: both APIs answer CORS for every route (lib/cors.ts), and API Gateway ignores an integration's.
+  const headers = { ETag: document.etag, 'Cache-Control': CACHE_CONTROL };
   if (matchesIfNoneMatch(header(event, 'if-none-match'), document.etag)) {
     return { statusCode: 304, headers, body: '' };
   }
