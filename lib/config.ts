@@ -26,6 +26,10 @@ const providerOf = (product: ProductId) =>
   z.enum(providersFor(product) as [ProviderName, ...ProviderName[]], { message: `must be one of ${providersFor(product).join(', ')}` }).default('local');
 const secretName = (fallback: string) =>
   z.string().regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, `must be a Secrets Manager secret name like ${fallback}`).default(fallback);
+const EMAIL = /^[^\s@,;:<>()[\]"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
+const emails = (text: string) => text.split(',').map((e) => e.trim()).filter(Boolean);
+/** Standard topics only (no `.fifo`): the partition, region, account and name of the topic. */
+export const SNS_TOPIC_ARN = /^arn:aws(-[a-z]+)*:sns:[a-z]{2}(-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}$/;
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A reservation: a whole number of executions, 0 (or unset) meaning none reserved; normalised to undefined then. */
@@ -141,6 +145,17 @@ export const stackConfigSchema = z
       .default(true),
     /** Public base URL of the API when it sits behind a custom domain (PUBLIC_BASE_URL); unset = request host. */
     publicBaseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+    /**
+     * Who hears the alarms (lib/monitoring.ts): e-mail addresses, comma-separated, each subscribed to the alarm topic
+     * (SNS mails each a link to confirm), and/or a standard SNS topic in the stack's region that every alarm also
+     * publishes to (a pager's, a chat's). Unset: the alarms reach the topic and nobody (README runbook).
+     */
+    alarmEmail: z
+      .string()
+      .refine((text) => emails(text).length > 0 && emails(text).every((e) => EMAIL.test(e)), 'must be an e-mail address, or several separated by commas')
+      .transform(emails)
+      .optional(),
+    alarmTopicArn: z.string().regex(SNS_TOPIC_ARN, 'must be a standard SNS topic ARN like arn:aws:sns:us-east-1:123456789012:oncall').optional(),
     logRetentionDays: z.coerce
       .number()
       .refine((n) => (LOG_RETENTION_DAYS as readonly number[]).includes(n), {

@@ -23,6 +23,7 @@ import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
+import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { CHECK_RENDER_WRITES, checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
@@ -132,6 +133,8 @@ export class GenerationStack extends Stack {
       functions: this.functions,
       tables: { ...this.tables },
       settlerGasFloorWei: config.settlerGasFloorWei,
+      alarmEmails: config.alarmEmail ?? [],
+      alarmTopicArn: config.alarmTopicArn,
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
   }
@@ -143,6 +146,8 @@ export class GenerationStack extends Stack {
     const payTo = config.payTo ?? ssm.StringParameter.valueForStringParameter(this, config.payToParameter);
     return {
       NODE_OPTIONS: '--enable-source-maps',
+      // Metrics, hence alarms, per stack: a staging stack in the account writes and alarms on its own namespace.
+      [ENV.metricsNamespace]: stackMetricNamespace(this.stackName),
       [ENV.jobsTable]: jobs.tableName,
       [ENV.paymentsTable]: payments.tableName,
       [ENV.idempotencyTable]: idempotency.tableName,

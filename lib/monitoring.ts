@@ -1,16 +1,21 @@
 /**
  * What an operator watches: alarms on everything that loses money or jobs, all sent to one SNS topic (AlarmTopic),
- * and one dashboard (PaycallDashboard) with paid calls, revenue, render latency per product and every alarm.
+ * and one dashboard (PaycallDashboard) with paid calls, revenue, render latency per product and every alarm. The
+ * topic's subscribers come from context (`alarmEmail`; `alarmTopicArn`, a topic every alarm also publishes to).
  *
  * - Lambda: one alarm per function on `errors + throttles`, not one expression over all of them: a metric-math alarm
  *   reads at most 10 metrics (there are ~40 functions), the alarm's name then says which function broke, and the
  *   functions do not share a normal level (a workflow task throws on purpose for a transient provider problem and
  *   the state machine retries it; a route never should). One alarm per function rather than two keeps the stack
  *   well under CloudFormation's 500 resources.
- * - Custom metrics (lambdas/shared/metric-names.ts) are read with Metrics Insights over the whole `Paycall`
- *   namespace, so the alarm counts an event whatever dimensions its emitter adds (Powertools adds `service`).
+ * - Custom metrics (lambdas/shared/metric-names.ts) are read with Metrics Insights over the whole of this stack's
+ *   namespace (`Paycall/<stack name>`, the one its functions write to), so the alarm counts an event whatever
+ *   dimensions its emitter adds (Powertools adds `service`), and never another stack's in the same account.
+ * - What pages is an incident, never a buyer's outcome: a render the model refused for its content ends its job
+ *   failed and refunded through an execution that succeeds (lib/workflow.ts), without a task error, and is counted
+ *   as RendersRefused, which no alarm reads.
  */
-import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -18,11 +23,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
-import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, type MetricName } from '../lambdas/shared/metric-names.js';
+import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { StackConfigError } from './config.js';
 
 export interface MonitoringProps {
   stateMachines: Record<ProductId, sfn.IStateMachine>;
@@ -31,6 +38,10 @@ export interface MonitoringProps {
   tables: Record<string, dynamodb.ITable>;
   /** A settlement key below this (wei, decimal string) takes no settlement (StackConfig.settlerGasFloorWei). */
   settlerGasFloorWei: string;
+  /** Subscribed to the alarm topic by e-mail (StackConfig.alarmEmail); none by default. */
+  alarmEmails: string[];
+  /** A topic in the stack's region every alarm (and its recovery) also publishes to (StackConfig.alarmTopicArn). */
+  alarmTopicArn?: string;
 }
 
 export interface Monitoring {
@@ -53,18 +64,27 @@ export const GAS_ALARM_FLOOR_MULTIPLE = 2n;
  */
 const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'] as dynamodb.Operation[];
 
-/** Metrics Insights over every dimension set of a custom metric: one series, the namespace-wide aggregate. */
-export function insightsQuery(stat: 'SUM' | 'MIN' | 'MAX' | 'AVG', name: MetricName, groupBy?: string): string {
-  return `SELECT ${stat}(${name}) FROM "${METRIC_NAMESPACE}"${groupBy ? ` GROUP BY ${groupBy}` : ''}`;
+/**
+ * Metrics Insights over every dimension set of a custom metric in one namespace (the stack's): one series, the
+ * namespace-wide aggregate.
+ */
+export function insightsQuery(namespace: string, stat: 'SUM' | 'MIN' | 'MAX' | 'AVG', name: MetricName, groupBy?: string): string {
+  return `SELECT ${stat}(${name}) FROM "${namespace}"${groupBy ? ` GROUP BY ${groupBy}` : ''}`;
 }
 
 /** The gas balance exactly as lambdas/payments/gas-metric.ts emits it (dimension set [Settler]), lowest key first. */
-export const GAS_BALANCE_QUERY = `SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${METRIC_NAMESPACE}", ${METRIC_DIMENSIONS.settler})`;
+export function gasBalanceQuery(namespace: string): string {
+  return `SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${namespace}", ${METRIC_DIMENSIONS.settler})`;
+}
 
 export function createMonitoring(scope: Construct, props: MonitoringProps): Monitoring {
   const stack = Stack.of(scope);
+  const namespace = stackMetricNamespace(stack.stackName);
   const topic = alarmTopic(scope);
-  const action = new cloudwatchActions.SnsAction(topic);
+  // Nobody hears an alarm unless someone is subscribed: each address confirms the link SNS mails it.
+  for (const email of props.alarmEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
+  const actions = [new cloudwatchActions.SnsAction(topic)];
+  if (props.alarmTopicArn) actions.push(new cloudwatchActions.SnsAction(externalTopic(scope, props.alarmTopicArn)));
   const alarmsScope = new Construct(scope, 'Alarms');
   const groups = { money: [] as cloudwatch.Alarm[], functions: [] as cloudwatch.Alarm[], tables: [] as cloudwatch.Alarm[] };
 
@@ -75,8 +95,8 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
       evaluationPeriods: 1,
       ...options,
     });
-    created.addAlarmAction(action);
-    created.addOkAction(action);
+    created.addAlarmAction(...actions);
+    created.addOkAction(...actions);
     groups[group].push(created);
     return created;
   };
@@ -128,7 +148,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   }
 
   const custom = (name: MetricName, label: string) =>
-    new cloudwatch.MathExpression({ expression: insightsQuery('SUM', name), label, period: PERIOD, usingMetrics: {} });
+    new cloudwatch.MathExpression({ expression: insightsQuery(namespace, 'SUM', name), label, period: PERIOD, usingMetrics: {} });
   alarm(
     'money',
     'SettlementFailed',
@@ -161,7 +181,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   );
   const gasThreshold = BigInt(props.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE;
   alarm('money', 'SettlerGasLow', `A settlement key holds less than ${gasThreshold} wei of gas (its floor is ${props.settlerGasFloorWei}): fund it.`, {
-    metric: new cloudwatch.MathExpression({ expression: GAS_BALANCE_QUERY, label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
+    metric: new cloudwatch.MathExpression({ expression: gasBalanceQuery(namespace), label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
     threshold: Number(gasThreshold),
     comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
     // The balance is published only when a settlement reads it. Silence means no settlement, hence no gas spent:
@@ -170,7 +190,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     treatMissingData: cloudwatch.TreatMissingData.IGNORE,
   });
 
-  const dashboard = createDashboard(scope, props, groups, gasThreshold);
+  const dashboard = createDashboard(scope, props, namespace, groups, gasThreshold);
   new CfnOutput(scope, 'AlarmTopicArn', { value: topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });
   return { topic, alarms: [...groups.money, ...groups.functions, ...groups.tables], dashboard };
 }
@@ -188,17 +208,33 @@ function alarmTopic(scope: Construct): sns.Topic {
   return new sns.Topic(scope, 'AlarmTopic', { displayName: 'Paycall alarms', masterKey: key, enforceSSL: true });
 }
 
+/**
+ * The operator's own topic (a pager's, a chat's): an alarm publishes only to a topic in its own region. Its policy
+ * (and its key's, if encrypted) must let cloudwatch.amazonaws.com publish: the README runbook says how.
+ */
+function externalTopic(scope: Construct, arn: string): sns.ITopic {
+  const region = arn.split(':')[3];
+  const stackRegion = Stack.of(scope).region;
+  if (!Token.isUnresolved(stackRegion) && region !== stackRegion) {
+    throw new StackConfigError(
+      `Invalid stack configuration: context key "alarmTopicArn" must be a topic in the stack's region ${stackRegion} (got ${JSON.stringify(arn)})`,
+    );
+  }
+  return sns.Topic.fromTopicArn(scope, 'OperatorAlarmTopic', arn);
+}
+
 function createDashboard(
   scope: Construct,
   props: MonitoringProps,
+  namespace: string,
   groups: Record<'money' | 'functions' | 'tables', cloudwatch.Alarm[]>,
   gasThreshold: bigint,
 ): cloudwatch.Dashboard {
   // `${LABEL}` keeps each series' own label: the product, from GROUP BY.
   const byProduct = (stat: 'SUM' | 'AVG', name: MetricName) =>
-    new cloudwatch.MathExpression({ expression: insightsQuery(stat, name, METRIC_DIMENSIONS.product), label: '${LABEL}', period: PERIOD, usingMetrics: {} });
+    new cloudwatch.MathExpression({ expression: insightsQuery(namespace, stat, name, METRIC_DIMENSIONS.product), label: '${LABEL}', period: PERIOD, usingMetrics: {} });
   const total = (name: MetricName, label: string) =>
-    new cloudwatch.MathExpression({ expression: insightsQuery('SUM', name), label, period: PERIOD, usingMetrics: {} });
+    new cloudwatch.MathExpression({ expression: insightsQuery(namespace, 'SUM', name), label, period: PERIOD, usingMetrics: {} });
   const graph = (title: string, left: cloudwatch.IMetric[], extra: Partial<cloudwatch.GraphWidgetProps> = {}) =>
     new cloudwatch.GraphWidget({ title, left, width: 8, height: 6, ...extra });
 
@@ -225,7 +261,11 @@ function createDashboard(
   );
   dashboard.addWidgets(
     graph('Settlements', [total(METRIC_NAMES.settlementFailed, 'failed'), total(METRIC_NAMES.settlementUnknownOutcome, 'unknown outcome')]),
-    graph('Renders', [total(METRIC_NAMES.rendersCompleted, 'completed'), total(METRIC_NAMES.rendersFailed, 'failed')]),
+    graph('Renders', [
+      total(METRIC_NAMES.rendersCompleted, 'completed'),
+      total(METRIC_NAMES.rendersFailed, 'failed'),
+      total(METRIC_NAMES.rendersRefused, 'refused for content'),
+    ]),
     graph('Refunds', [total(METRIC_NAMES.refundsSent, 'sent'), total(METRIC_NAMES.refundsFailed, 'failed'), total(METRIC_NAMES.refundsOwed, 'owed by hand')]),
     graph('Refusals', [total(METRIC_NAMES.http402, '402 payment required'), total(METRIC_NAMES.http429, '429 rate limited')]),
   );
@@ -237,7 +277,7 @@ function createDashboard(
     ]),
     graph(
       'Settler gas (wei)',
-      [new cloudwatch.MathExpression({ expression: `${GAS_BALANCE_QUERY} GROUP BY ${METRIC_DIMENSIONS.settler}`, label: '${LABEL}', period: PERIOD, usingMetrics: {} })],
+      [new cloudwatch.MathExpression({ expression: `${gasBalanceQuery(namespace)} GROUP BY ${METRIC_DIMENSIONS.settler}`, label: '${LABEL}', period: PERIOD, usingMetrics: {} })],
       { leftAnnotations: [{ value: Number(gasThreshold), label: 'alarm', color: cloudwatch.Color.RED }] },
     ),
   );

@@ -2,13 +2,20 @@
  * One Standard state machine per product, built from WORKFLOW_TASKS (lib/routes.ts). The same synthesised ASL runs
  * on AWS and, via lib/local/asl.ts, in the embedded runtime (aws-local-stepfunctions): JSONPath only, no JSONata.
  *
- *   Submit render → Wait for render → Check render → Render finished?
+ *   Submit render → Render finished?; Wait for render → Check render → Render finished?
  *     done                         → Store asset → Mark completed → Job completed (Succeed)
- *     failed (with error string)   → Render failed ─────────────┐
+ *     failed, refusal 'content'    → Render refused ────────────┐
+ *     failed (with error string)   → Render failed ─────────────┤
  *     failed (no error string)     → Render failed without reason ┤
  *     attempts > maxChecks         → Render timed out ───────────┤
  *     otherwise                    → Wait for render             │
- *   any task error (Catch States.ALL, ResultPath $.error) ───────┴→ Mark failed → Refund payment → Job failed (Fail)
+ *   any task error (Catch States.ALL, ResultPath $.error) ───────┴→ Mark failed → Refund payment → Refused for content?
+ *     $.error.Error ContentRefused → Job refused (Succeed)
+ *     otherwise                    → Job failed (Fail)
+ *
+ * A render the model refused for its content fails and refunds the job like any other failure, but the execution
+ * succeeds: a failed execution pages the operator (lib/monitoring.ts), and a buyer's refused prompt is no incident.
+ * Submit render may already answer a refusal (a synchronous model), hence the Choice right after it.
  *
  * Task payloads (the Lambda's event) and results (the Lambda's return value, payloadResponseOnly):
  *   Submit render   in {jobId, product}                   out → $.render   e.g. {renderId, state: 'running', attempts: 0}
@@ -24,7 +31,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import type { ProductId } from '../lambdas/products/catalog.js';
-import { RenderError, TransientRenderError } from '../lambdas/render/provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError } from '../lambdas/render/provider.js';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { TransientRefundError } from '../lambdas/jobs/refund.js';
 
@@ -33,10 +40,13 @@ export const WORKFLOW_STATES = {
   wait: 'Wait for render',
   finished: 'Render finished?',
   renderFailed: 'Render failed',
+  renderRefused: 'Render refused',
   renderFailedNoReason: 'Render failed without reason',
   timedOut: 'Render timed out',
   succeeded: 'Job completed',
   failed: 'Job failed',
+  refusedOrFailed: 'Refused for content?',
+  refused: 'Job refused',
 } as const;
 
 /** The log group prefix AWS recommends for state machine logs (see the log group below). */
@@ -53,6 +63,8 @@ export const WORKFLOW_ERRORS = {
    * message): from the Choice the Cause is that plain message; from a thrown RenderError it is Lambda's JSON.
    */
   renderFailed: RenderError.errorName,
+  /** A render the model refused for its content (`refusal: 'content'`): the job fails, the execution does not. */
+  contentRefused: ContentRefusedError.errorName,
   timeout: 'RenderTimeout',
   /** A refund that may pass if retried (lambdas/jobs/refund.ts). */
   refundTransient: TransientRefundError.errorName,
@@ -171,7 +183,17 @@ export class ProductWorkflow extends Construct {
       jitterStrategy: sfn.JitterType.FULL,
     });
     refund.addCatch(jobFailed, { errors: [sfn.Errors.ALL], resultPath: '$.refundError' });
-    markFailed.next(refund).next(jobFailed);
+    const jobRefused = sfn.Succeed.jsonPath(this, WORKFLOW_STATES.refused, {
+      stateName: WORKFLOW_STATES.refused,
+      comment: 'The model refused the render for its content: the job is failed and refunded, and nothing is wrong.',
+    });
+    const refusedOrFailed = sfn.Choice.jsonPath(this, WORKFLOW_STATES.refusedOrFailed, { stateName: WORKFLOW_STATES.refusedOrFailed })
+      .when(
+        sfn.Condition.and(sfn.Condition.isPresent('$.error.Error'), sfn.Condition.stringEquals('$.error.Error', WORKFLOW_ERRORS.contentRefused)),
+        jobRefused,
+      )
+      .otherwise(jobFailed);
+    markFailed.next(refund).next(refusedOrFailed);
 
     const wait = sfn.Wait.jsonPath(this, WORKFLOW_STATES.wait, {
       stateName: WORKFLOW_STATES.wait,
@@ -181,6 +203,11 @@ export class ProductWorkflow extends Construct {
     const renderFailed = sfn.Pass.jsonPath(this, WORKFLOW_STATES.renderFailed, {
       stateName: WORKFLOW_STATES.renderFailed,
       parameters: { Error: WORKFLOW_ERRORS.renderFailed, Cause: sfn.JsonPath.stringAt('$.render.error') },
+      resultPath: '$.error',
+    }).next(markFailed);
+    const renderRefused = sfn.Pass.jsonPath(this, WORKFLOW_STATES.renderRefused, {
+      stateName: WORKFLOW_STATES.renderRefused,
+      parameters: { Error: WORKFLOW_ERRORS.contentRefused, Cause: sfn.JsonPath.stringAt('$.render.error') },
       resultPath: '$.error',
     }).next(markFailed);
     const renderFailedNoReason = sfn.Pass.jsonPath(this, WORKFLOW_STATES.renderFailedNoReason, {
@@ -202,6 +229,16 @@ export class ProductWorkflow extends Construct {
       .when(
         sfn.Condition.and(
           sfn.Condition.stringEquals('$.render.state', 'failed'),
+          sfn.Condition.isPresent('$.render.refusal'),
+          sfn.Condition.stringEquals('$.render.refusal', 'content'),
+          sfn.Condition.isPresent('$.render.error'),
+          sfn.Condition.isString('$.render.error'),
+        ),
+        renderRefused,
+      )
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.stringEquals('$.render.state', 'failed'),
           sfn.Condition.isPresent('$.render.error'),
           sfn.Condition.isString('$.render.error'),
         ),
@@ -214,7 +251,8 @@ export class ProductWorkflow extends Construct {
     const jobCompleted = sfn.Succeed.jsonPath(this, WORKFLOW_STATES.succeeded, { stateName: WORKFLOW_STATES.succeeded });
     store.next(markCompleted).next(jobCompleted);
 
-    const definition = submit.next(wait).next(check).next(finished);
+    wait.next(check).next(finished);
+    const definition = submit.next(finished);
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // Step Functions delivers logs through CloudWatch vended logs: under this prefix it needs no log-group resource

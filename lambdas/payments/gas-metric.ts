@@ -1,15 +1,18 @@
 /**
  * The gas balance of each settlement key as a CloudWatch metric, in Embedded Metric Format: one JSON line on stdout
- * that Lambda's log pipeline turns into the metric `Paycall/SettlerGasWei` (dimension `Settler`), with no SDK call
- * and no extra grant. An alarm on it (or on `SettlerBelowFloor`) tells an operator to fund a key before it runs dry.
+ * that Lambda's log pipeline turns into the metric `SettlerGasWei` (dimension `Settler`) in the stack's namespace
+ * (`Paycall/<stack>`, lambdas/shared/metric-names.ts), with no SDK call and no extra grant. An alarm on it (or on
+ * `SettlerBelowFloor`) tells an operator to fund a key before it runs dry.
  */
+import { metricNamespace } from '../shared/metric-names.js';
+
 export function gasMetric(address: string, wei: bigint, floorWei: bigint): void {
   const line = {
     _aws: {
       Timestamp: Date.now(),
       CloudWatchMetrics: [
         {
-          Namespace: 'Paycall',
+          Namespace: metricNamespace(),
           Dimensions: [['Settler']],
           Metrics: [
             { Name: 'SettlerGasWei', Unit: 'None' },

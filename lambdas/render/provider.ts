@@ -5,7 +5,9 @@
  *
  * A provider fails a render by throwing one of the two errors below. The state machine (lib/workflow.ts) matches
  * them by `name`, as Step Functions matches a Lambda's errors: TransientRenderError is retried with back-off,
- * RenderError fails the job with its message shown to the buyer.
+ * RenderError fails the job with its message shown to the buyer. A render the model refused for its content is a
+ * ContentRefusedError thrown, or a `failed` status with `refusal: 'content'`: the job fails the same way for the
+ * buyer, but the tasks return it rather than throw, so it is no function error and pages nobody (lib/monitoring.ts).
  */
 import type { ProductId, MusicRequest, VideoRequest, ImageRequest } from '../products/catalog.js';
 
@@ -36,7 +38,10 @@ export interface RenderMetadata {
 export type RenderStatus =
   | { state: 'running' }
   | { state: 'done'; outputs: RenderOutput[]; metadata: RenderMetadata }
-  | { state: 'failed'; error: string };
+  | { state: 'failed'; error: string; refusal?: Refusal };
+
+/** Why a model refused a render, when that is the buyer's outcome rather than a fault: its content. */
+export type Refusal = 'content';
 
 export interface RenderProvider {
   readonly name: string;
@@ -59,11 +64,19 @@ export interface AssetStore {
  */
 export class RenderError extends Error {
   /** The name Step Functions sees (Retry/Catch `ErrorEquals`, the failed job's `error.Error`). */
-  static readonly errorName = 'RenderError';
+  static readonly errorName: string = 'RenderError';
   override name = RenderError.errorName;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/** A render the model refused for its content (a safety filter, a content policy): the buyer's outcome, not a fault. */
+export class ContentRefusedError extends RenderError {
+  /** The name the workflow records it under (lib/workflow.ts, the failed job's `error.Error`). */
+  static override readonly errorName: string = 'ContentRefused';
+  override name = ContentRefusedError.errorName;
+  readonly refusal: Refusal = 'content';
 }
 
 /** A render that may succeed if retried (e.g. a provider's 429 or 5xx): the state machine retries it by name. */

@@ -23,6 +23,7 @@ import { seedFrom } from './local/seed.js';
 import { titleFrom } from './local/text.js';
 import { NotMp3Error, mp3DurationSeconds } from './mp3.js';
 import {
+  ContentRefusedError,
   RenderError,
   TransientRenderError,
   type RenderMetadata,
@@ -56,7 +57,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = 240_000;
 
 type SongManifest =
   | { state: 'done'; outputs: RenderOutput[]; metadata: RenderMetadata }
-  | { state: 'failed'; error: string }
+  | { state: 'failed'; error: string; refusal?: 'content' }
   /** The audio is stored; the cover is not asked for yet (its submit failed transiently). */
   | { state: 'audio'; audio: RenderOutput; metadata: RenderMetadata }
   /** The audio is stored and the image provider is still rendering the cover. */
@@ -146,7 +147,10 @@ export class SongProvider implements RenderProvider {
       try {
         song = await this.renderAudio(job.jobId, prefix, job.request);
       } catch (error) {
-        if (error instanceof RenderError) await this.writeManifest(job.jobId, { state: 'failed', error: error.message }).catch(() => undefined);
+        if (error instanceof RenderError) {
+          const refusal = error instanceof ContentRefusedError ? { refusal: error.refusal } : {};
+          await this.writeManifest(job.jobId, { state: 'failed', error: error.message, ...refusal }).catch(() => undefined);
+        }
         throw error;
       }
     }
@@ -157,7 +161,7 @@ export class SongProvider implements RenderProvider {
   async check(renderId: string, _product: ProductId): Promise<RenderStatus> {
     const manifest = await this.readManifest(renderId);
     if (!manifest || manifest.state === 'audio') return { state: 'running' };
-    if (manifest.state === 'failed') return { state: 'failed', error: manifest.error };
+    if (manifest.state === 'failed') return { state: 'failed', error: manifest.error, ...(manifest.refusal ? { refusal: manifest.refusal } : {}) };
     if (manifest.state === 'done') return { state: 'done', outputs: manifest.outputs, metadata: manifest.metadata };
     // An image provider that renders asynchronously: Check render finishes the song when the cover is ready. It only
     // reads (the Check task may not write), so this is asked again on every check until then.

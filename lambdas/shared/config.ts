@@ -2,6 +2,7 @@
  * Environment configuration, read and validated once per cold start. The same variable names are set by the CDK
  * stack (lib/) on AWS and by the embedded runtime (lib/local/) on one machine; nothing here knows which.
  */
+import { METRICS_NAMESPACE_ENV } from './metric-names.js';
 import { NETWORK_IDS } from './networks.js';
 
 export const ENV = {
@@ -36,6 +37,8 @@ export const ENV = {
   sfnEndpoint: 'SFN_ENDPOINT',
   s3Endpoint: 'S3_ENDPOINT',
   ffmpegPath: 'FFMPEG_PATH',
+  /** The stack's metrics namespace (lambdas/shared/metric-names.ts). */
+  metricsNamespace: METRICS_NAMESPACE_ENV,
 } as const;
 
 export function memo<T>(read: () => T): () => T {

@@ -6,8 +6,25 @@
  * Dimensions are the emitter's choice (Powertools adds `service`; per-product metrics add METRIC_DIMENSIONS.product):
  * the alarms and graphs read these metrics with Metrics Insights over the whole namespace, so every dimension set
  * counts. The one exception is the gas balance, whose dimension set is fixed by gas-metric.ts.
+ *
+ * The namespace is the stack's (`Paycall/<stack name>`, given to every function as METRICS_NAMESPACE_ENV): alarms
+ * read a namespace whole, so a staging stack in the same account and region must not write into production's.
  */
+/** The namespace's prefix, and the whole namespace where no stack named one (unit tests, the bench). */
 export const METRIC_NAMESPACE = 'Paycall';
+
+/** The variable the stack sets on every function to its own namespace (stackMetricNamespace). */
+export const METRICS_NAMESPACE_ENV = 'PAYCALL_METRICS_NAMESPACE';
+
+/** One stack's namespace: stack names are letters, digits and hyphens, all valid in a namespace. */
+export function stackMetricNamespace(stackName: string): string {
+  return `${METRIC_NAMESPACE}/${stackName}`;
+}
+
+/** The namespace this process writes under: the stack's, else METRIC_NAMESPACE. */
+export function metricNamespace(env: NodeJS.ProcessEnv = process.env): string {
+  return env[METRICS_NAMESPACE_ENV] || METRIC_NAMESPACE;
+}
 
 export const METRIC_NAMES = {
   /** A settlement refused or failed before any money moved (count). */
@@ -19,7 +36,13 @@ export const METRIC_NAMES = {
   /** Money taken, in USDC base units (6 decimals), per product. */
   revenueBaseUnits: 'RevenueBaseUnits',
   rendersCompleted: 'RendersCompleted',
+  /** Renders that failed (count, per product and provider), content refusals excepted. */
   rendersFailed: 'RendersFailed',
+  /**
+   * Renders the model refused for their content (count, per product and provider): the job fails and is refunded as
+   * any failed one, but it is the buyer's outcome, not an incident, so it is graphed and never alarmed.
+   */
+  rendersRefused: 'RendersRefused',
   /** From submit to stored asset, per product (seconds). */
   renderSeconds: 'RenderSeconds',
   http402: 'Http402',

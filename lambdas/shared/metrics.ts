@@ -1,6 +1,7 @@
 /**
  * The service's business metrics (namespace and names in metric-names.ts) as CloudWatch Embedded Metric Format lines
  * written by Powertools Metrics: Lambda's log pipeline turns each line into metrics, with no SDK call and no grant.
+ * They go to the stack's own namespace (PAYCALL_METRICS_NAMESPACE, read at cold start), `Paycall` where none is set.
  *
  * - One Metrics instance per process, its `service` dimension the function (service.ts: POWERTOOLS_SERVICE_NAME,
  *   else the Lambda function's name). A plain count waits in it for the end of the invocation, when flushMetrics()
@@ -17,14 +18,14 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricUnit as Unit } from '@aws-lambda-powertools/metrics/types';
 import type { MiddlewareObj } from '@middy/core';
-import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, type MetricName } from './metric-names.js';
+import { METRIC_DIMENSIONS, METRIC_NAMES, metricNamespace, type MetricName } from './metric-names.js';
 import type { HttpEvent, HttpResult } from './http.js';
 import { SERVICE_NAME } from './service.js';
 
 /** The render provider's name (RenderProvider.name), the second dimension of the render metrics. */
 export const PROVIDER = 'provider';
 
-const metrics = new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME });
+const metrics = new Metrics({ namespace: metricNamespace(), serviceName: SERVICE_NAME });
 
 /** Whether metrics are written here (so a caller can skip the work of one, such as a read). */
 export function wanted(): boolean {
@@ -63,10 +64,19 @@ export function countPaid(product: string, amount: bigint): void {
   countBy(METRIC_NAMES.revenueBaseUnits, { [METRIC_DIMENSIONS.product]: product }, Number(amount));
 }
 
-/** A render that ended, per product and provider; a completed one with its seconds from purchase to asset. */
-export function countRender(outcome: 'completed' | 'failed', labels: { product: string; provider: string }, seconds?: number): void {
+const RENDER_OUTCOMES = {
+  completed: METRIC_NAMES.rendersCompleted,
+  failed: METRIC_NAMES.rendersFailed,
+  refused: METRIC_NAMES.rendersRefused,
+} as const;
+
+/**
+ * A render that ended, per product and provider; a completed one with its seconds from purchase to asset. `refused`
+ * is a render the model refused for its content: a failed job for the buyer, counted apart from the failures.
+ */
+export function countRender(outcome: keyof typeof RENDER_OUTCOMES, labels: { product: string; provider: string }, seconds?: number): void {
   const dimensions = { [METRIC_DIMENSIONS.product]: labels.product, [PROVIDER]: labels.provider };
-  countBy(outcome === 'completed' ? METRIC_NAMES.rendersCompleted : METRIC_NAMES.rendersFailed, dimensions);
+  countBy(RENDER_OUTCOMES[outcome], dimensions);
   if (outcome === 'completed' && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) {
     countBy(METRIC_NAMES.renderSeconds, dimensions, seconds, MetricUnit.Seconds);
   }

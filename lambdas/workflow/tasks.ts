@@ -1,10 +1,15 @@
 /**
  * Step Functions task logic, one function per state, shared by the three product state machines.
  * The Lambda entries in this folder wrap these; the local runner calls the same entries.
+ *
+ * A render the model refused for its content is returned by Submit/Check render as a `failed` state with
+ * `refusal: 'content'`, never thrown: the job fails and is refunded as any failed one, but no function error, failed
+ * execution or RendersFailed count pages an operator for the buyer's own outcome (lib/workflow.ts, lib/monitoring.ts).
  */
 import { refundOwed } from '../jobs/refund.js';
 import type { ProductId } from '../products/catalog.js';
 import {
+  ContentRefusedError,
   RenderError,
   type AssetStore,
   type OutputRole,
@@ -12,6 +17,8 @@ import {
   type RenderOutput,
   type RenderProvider,
   type RenderRequest,
+  type RenderStatus,
+  type Refusal,
 } from '../render/provider.js';
 import type { JobStore } from '../store/jobs.js';
 import { GENERIC_FAILURE } from '../jobs/views.js';
@@ -38,6 +45,8 @@ export interface RenderState {
   state: 'running' | 'done' | 'failed';
   attempts: number;
   error?: string;
+  /** Why the model refused the render, when it did for its content (the workflow's "Render refused"). */
+  refusal?: Refusal;
   outputs?: RenderOutput[];
   metadata?: RenderMetadata;
 }
@@ -65,18 +74,31 @@ export async function submitRender(deps: TaskDeps, input: ExecutionInput): Promi
   }
   const provider = await providerOf(deps, job.provider);
   const request = { jobId: job.jobId, product: job.product, request: job.request } as RenderRequest;
-  const { renderId } = await provider.submit(request);
+  let renderId: string;
+  try {
+    ({ renderId } = await provider.submit(request));
+  } catch (error) {
+    if (error instanceof ContentRefusedError) return { renderId: job.jobId, provider: provider.name, state: 'failed', attempts: 0, error: error.message, refusal: error.refusal };
+    throw error;
+  }
   // The provider's own job id, on the job row for operators (the poll answers do not show it).
   if (renderId !== job.jobId) await deps.jobs.recordProviderJob(job.jobId, renderId);
   return { renderId, provider: provider.name, state: 'running', attempts: 0 };
 }
 
 export async function checkRender(deps: TaskDeps, input: ExecutionInput & { render: RenderState }): Promise<RenderState> {
-  const status = await (await providerOf(deps, input.render.provider)).check(input.render.renderId, input.product);
+  const provider = await providerOf(deps, input.render.provider);
   const attempts = (input.render.attempts ?? 0) + 1;
   const base = { renderId: input.render.renderId, provider: input.render.provider, attempts };
+  let status: RenderStatus;
+  try {
+    status = await provider.check(input.render.renderId, input.product);
+  } catch (error) {
+    if (error instanceof ContentRefusedError) return { ...base, state: 'failed', error: error.message, refusal: error.refusal };
+    throw error;
+  }
   if (status.state === 'done') return { ...base, state: 'done', outputs: status.outputs, metadata: status.metadata };
-  if (status.state === 'failed') return { ...base, state: 'failed', error: status.error };
+  if (status.state === 'failed') return { ...base, state: 'failed', error: status.error, ...(status.refusal ? { refusal: status.refusal } : {}) };
   return { ...base, state: 'running' };
 }
 
@@ -132,20 +154,21 @@ export async function markFailed(
   input: ExecutionInput & { error?: StepError; render?: RenderState },
 ): Promise<{ status: 'failed'; error: string }> {
   const message = buyerMessage(input.error, input.render);
-  logger.warn('job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
+  const refused = input.error?.Error === ContentRefusedError.errorName;
+  logger.warn(refused ? 'job refused for its content' : 'job failed', { jobId: input.jobId, error: input.error?.Error, cause: input.error?.Cause?.slice(0, 500) });
   // A job the workflow renders was paid for (queued only once its payment settled): failing it owes a refund, which
   // the next state sends.
   const job = await deps.jobs.get(input.jobId);
-  if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'], job ? refundOwed(job) : false)) await countRenderEnd(deps, input, 'failed');
+  if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'], job ? refundOwed(job) : false)) await countRenderEnd(deps, input, refused ? 'refused' : 'failed');
   return { status: 'failed', error: message };
 }
 
 /**
- * RendersCompleted / RendersFailed per product and provider (the job's, as purchase recorded it), and for a completed
+ * RendersCompleted / RendersFailed / RendersRefused per product and provider (the job's, as purchase recorded it), and for a completed
  * job RenderSeconds: from purchase (`createdAt`) to the asset (`updatedAt`, just written), the buyer's wait. Counted
  * only by the task that moved the job, so a retried task counts once; a failed read only loses the metric.
  */
-async function countRenderEnd(deps: TaskDeps, input: ExecutionInput & { render?: RenderState }, outcome: 'completed' | 'failed'): Promise<void> {
+async function countRenderEnd(deps: TaskDeps, input: ExecutionInput & { render?: RenderState }, outcome: 'completed' | 'failed' | 'refused'): Promise<void> {
   if (!metricsWanted()) return;
   try {
     const job = await deps.jobs.get(input.jobId);
@@ -160,7 +183,7 @@ async function countRenderEnd(deps: TaskDeps, input: ExecutionInput & { render?:
 /** Only render errors carry a message meant for the buyer; anything else gets the generic one. */
 function buyerMessage(error: StepError | undefined, render: RenderState | undefined): string {
   if (render?.state === 'failed' && render.error) return `Generation failed: ${render.error}`;
-  if (error?.Error === RenderError.errorName && error.Cause) {
+  if ((error?.Error === RenderError.errorName || error?.Error === ContentRefusedError.errorName) && error.Cause) {
     try {
       const cause = JSON.parse(error.Cause) as { errorMessage?: string };
       if (cause.errorMessage) return `Generation failed: ${cause.errorMessage}`;

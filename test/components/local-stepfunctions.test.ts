@@ -17,6 +17,8 @@ import { synthesizeForLocal, type LocalDefinitions } from '../../lib/local/asl.j
 import { startLocalStepFunctions, type LocalStepFunctions } from '../../lib/local/stepfunctions.js';
 import { WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+import { METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
+import { functionEnvironment } from '../../lib/local/functions/environment.js';
 
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../.local/test-cache/synth');
 
@@ -33,13 +35,15 @@ class TransientRenderError extends Error {
   override name = 'TransientRenderError';
 }
 
-/** Behaviour by jobId prefix: ok- | failed- | failednoreason- | throw- | slow- | transient- | hold- */
+/** Behaviour by jobId prefix: ok- | failed- | failednoreason- | refused- | refusedatsubmit- | throw- | slow- | transient- | hold- */
 const handlers: Record<string, (input: any) => Promise<unknown>> = {
   'Submit render': async (input) => {
     record('Submit render', input);
     if (input.jobId.startsWith('transient-') && callsOf(input.jobId).filter((c) => c.state === 'Submit render').length < 3) {
       throw new TransientRenderError('provider busy');
     }
+    // A synchronous model refuses at once: Submit render answers the refusal (lambdas/workflow/tasks.ts).
+    if (input.jobId.startsWith('refusedatsubmit-')) return { renderId: input.jobId, state: 'failed', attempts: 0, error: 'content filter', refusal: 'content' };
     return { renderId: `r-${input.jobId}`, state: 'running', attempts: 0 };
   },
   'Check render': async (input) => {
@@ -49,6 +53,7 @@ const handlers: Record<string, (input: any) => Promise<unknown>> = {
     const id: string = input.jobId;
     if (id.startsWith('hold-')) await new Promise((r) => setTimeout(r, 300));
     if (id.startsWith('failednoreason-')) return { ...base, state: 'failed' };
+    if (id.startsWith('refused-')) return { ...base, state: 'failed', error: 'content filter', refusal: 'content' };
     if (id.startsWith('failed-')) return { ...base, state: 'failed', error: 'content policy' };
     if (id.startsWith('slow-')) return { ...base, state: 'running' };
     return attempts >= 2
@@ -153,6 +158,16 @@ describe('synthesised definitions', () => {
   });
 });
 
+describe("the embedded runtime's metrics namespace (issue 22 item 5)", () => {
+  it("every function is given the local stack's own namespace, and gets it as on Lambda", () => {
+    expect(Object.keys(defs.environments).length).toBeGreaterThan(10);
+    for (const [id, template] of Object.entries(defs.environments)) {
+      expect(template[METRICS_NAMESPACE_ENV], id).toBe('Paycall/PaycallLocal');
+      expect(functionEnvironment(template, {})[METRICS_NAMESPACE_ENV], id).toBe('Paycall/PaycallLocal');
+    }
+  });
+});
+
 describe('local Step Functions via SFNClient', () => {
   it('runs the success path: submit → check running → check done → store → mark completed', async () => {
     const d = await runToEnd(musicArn, 'ok-1', 'create_music');
@@ -179,6 +194,7 @@ describe('local Step Functions via SFNClient', () => {
     expect(d.executionArn).toBe('arn:aws:states:local:000000000000:execution:MusicWorkflow:ok-1');
     expect(statesOf(d.executionArn)).toEqual([
       'Submit render',
+      'Render finished?',
       'Wait for render',
       'Check render',
       'Render finished?',
@@ -201,7 +217,29 @@ describe('local Step Functions via SFNClient', () => {
     expect(callsOf('failed-1').some((c) => c.state === 'Store asset')).toBe(false);
     // The refund follows the mark, with the job's reference only; the execution still ends with the render's error.
     expect(callsOf('failed-1').find((c) => c.state === 'Refund payment')!.input).toEqual({ jobId: 'failed-1', product: 'agent_image' });
-    expect(statesOf(d.executionArn).slice(-4)).toEqual(['Render failed', 'Mark failed', 'Refund payment', 'Job failed']);
+    expect(statesOf(d.executionArn).slice(-5)).toEqual(['Render failed', 'Mark failed', 'Refund payment', 'Refused for content?', 'Job failed']);
+  });
+
+  it('Issue 22 item 5: a render refused for its content fails and refunds the job, and the execution SUCCEEDS (pages nobody)', async () => {
+    const d = await runToEnd(imageArn, 'refused-1', 'agent_image');
+    expect(d.status).toBe('SUCCEEDED');
+    const marked = callsOf('refused-1').find((c) => c.state === 'Mark failed')!.input;
+    expect(marked).toEqual({ jobId: 'refused-1', product: 'agent_image', error: { Error: 'ContentRefused', Cause: 'content filter' } });
+    expect(callsOf('refused-1').find((c) => c.state === 'Refund payment')!.input).toEqual({ jobId: 'refused-1', product: 'agent_image' });
+    expect(statesOf(d.executionArn).slice(-5)).toEqual(['Render refused', 'Mark failed', 'Refund payment', 'Refused for content?', 'Job refused']);
+
+    const atSubmit = await runToEnd(musicArn, 'refusedatsubmit-1', 'create_music');
+    expect(atSubmit.status).toBe('SUCCEEDED');
+    expect(callsOf('refusedatsubmit-1').map((c) => c.state)).toEqual(['Submit render', 'Mark failed', 'Refund payment']);
+    expect(statesOf(atSubmit.executionArn)).toEqual([
+      'Submit render',
+      'Render finished?',
+      'Render refused',
+      'Mark failed',
+      'Refund payment',
+      'Refused for content?',
+      'Job refused',
+    ]);
   });
 
   it('fails the job when a failed render carries no reason', async () => {
@@ -238,7 +276,7 @@ describe('local Step Functions via SFNClient', () => {
     expect(callsOf('slow-1').filter((c) => c.state === 'Check render')).toHaveLength(limit + 1);
     const marked = callsOf('slow-1').find((c) => c.state === 'Mark failed')!.input;
     expect(marked.error.Error).toBe('RenderTimeout');
-    expect(statesOf(d.executionArn).slice(-4)).toEqual(['Render timed out', 'Mark failed', 'Refund payment', 'Job failed']);
+    expect(statesOf(d.executionArn).slice(-5)).toEqual(['Render timed out', 'Mark failed', 'Refund payment', 'Refused for content?', 'Job failed']);
   });
 
   it('applies Standard name semantics: same name+input while running is idempotent, otherwise ExecutionAlreadyExists', async () => {

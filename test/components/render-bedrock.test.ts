@@ -14,7 +14,7 @@ import { localS3AssetStore } from '../support/asset-store.js';
 import { startBedrockFake, type BedrockFake } from '../../lib/local/providers/bedrock.js';
 import type { S3AssetStore } from '../../lambdas/store/s3-assets.js';
 import { create, MESSAGES } from '../../lambdas/render/bedrock-stability/provider.js';
-import { RenderError, TransientRenderError, type RenderProvider, type RenderStatus } from '../../lambdas/render/provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type RenderProvider, type RenderStatus } from '../../lambdas/render/provider.js';
 import { IMAGE_ASPECT_RATIOS } from '../../lambdas/products/products.js';
 import type { ImageRequest } from '../../lambdas/products/catalog.js';
 import { logger } from '../../lambdas/shared/logger.js';
@@ -223,14 +223,14 @@ describe('bedrock-stability: failure markers and provider errors', () => {
     }
   }
 
-  it('[fake:content-filter]: a non-null finish reason is a RenderError with the buyer-safe message, and the manifest says failed', async () => {
+  it('[fake:content-filter]: a filter finish reason is a ContentRefusedError with the buyer-safe message, and the manifest says refused', async () => {
     const jobId = `job-bedrock-${++jobs}`;
     const error = await bedrock.submit({ jobId, product: 'agent_image', request: { prompt: 'a street scene [fake:content-filter]' } as ImageRequest }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RenderError);
+    expect(error).toBeInstanceOf(ContentRefusedError);
     expect((error as Error).message).toBe(MESSAGES.filtered);
     expect(MESSAGES.filtered).toBe("The image was blocked by the provider's content filter");
     const manifest = JSON.parse(Buffer.from((await store.get(`renders/${jobId}/manifest.json`))!.body).toString('utf8'));
-    expect(manifest).toMatchObject({ state: 'failed', error: MESSAGES.filtered });
+    expect(manifest).toMatchObject({ state: 'failed', error: MESSAGES.filtered, refusal: 'content' });
     expect(await store.exists(`renders/${jobId}/image.png`)).toBe(false);
   });
 

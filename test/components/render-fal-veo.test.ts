@@ -175,7 +175,7 @@ describe('fal-veo: failure markers and provider errors', () => {
     const { renderId } = await submit({ prompt: 'a street scene [fake:content-filter]' });
     let status: RenderStatus | undefined;
     const logs = await logged(async () => ({ status } = await checkUntilSettled(renderId)));
-    expect(status).toEqual({ state: 'failed', error: MESSAGES.filtered });
+    expect(status).toEqual({ state: 'failed', error: MESSAGES.filtered, refusal: 'content' });
     expect(logs).toContain('content_policy_violation');
     expect(logs).not.toContain(API_KEY);
   });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MusicRequest } from '../../lambdas/products/catalog.js';
 import { LocalRenderProvider } from '../../lambdas/render/local/provider.js';
-import { RenderError, TransientRenderError, type RenderProvider } from '../../lambdas/render/provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type RenderProvider } from '../../lambdas/render/provider.js';
 import { create as createMiniMax } from '../../lambdas/render/minimax-music/provider.js';
 import { create as createLyria } from '../../lambdas/render/google-lyria/provider.js';
 import { FAILURE } from '../../lambdas/render/song.js';
@@ -173,13 +173,13 @@ describe('minimax-music: what is stored', () => {
 });
 
 describe('minimax-music: failures', () => {
-  it('[fake:content-filter] → RenderError with the buyer-safe content-policy message, and check agrees', async () => {
+  it('[fake:content-filter] → ContentRefusedError (a RenderError) with the buyer-safe content-policy message, and check agrees', async () => {
     const provider = minimaxAdapter();
     const id = jobId();
     const error = await provider.submit({ jobId: id, product: 'create_music', request: song({ prompt: 'a song [fake:content-filter]' }) }).catch((e: Error) => e);
-    expect(error).toBeInstanceOf(RenderError);
+    expect(error).toBeInstanceOf(ContentRefusedError);
     expect((error as Error).message).toBe(FAILURE.filtered);
-    expect(await provider.check(id, 'create_music')).toEqual({ state: 'failed', error: FAILURE.filtered });
+    expect(await provider.check(id, 'create_music')).toEqual({ state: 'failed', error: FAILURE.filtered, refusal: 'content' });
   });
 
   it('a marker in the lyrics is seen too (MiniMax filters lyrics as well as the prompt)', async () => {
@@ -302,13 +302,13 @@ describe('google-lyria: what is stored', () => {
 });
 
 describe('google-lyria: failures', () => {
-  it('[fake:content-filter] (promptFeedback.blockReason) → RenderError with the content-policy message, and check agrees', async () => {
+  it('[fake:content-filter] (promptFeedback.blockReason) → ContentRefusedError with the content-policy message, and check agrees', async () => {
     const provider = lyriaAdapter();
     const id = jobId();
     const error = await provider.submit({ jobId: id, product: 'create_music', request: song({ prompt: 'a song [fake:content-filter]' }) }).catch((e: Error) => e);
-    expect(error).toBeInstanceOf(RenderError);
+    expect(error).toBeInstanceOf(ContentRefusedError);
     expect((error as Error).message).toBe(FAILURE.filtered);
-    expect(await provider.check(id, 'create_music')).toEqual({ state: 'failed', error: FAILURE.filtered });
+    expect(await provider.check(id, 'create_music')).toEqual({ state: 'failed', error: FAILURE.filtered, refusal: 'content' });
   });
 
   it('a marker in custom lyrics reaches Lyria too (they are part of its prompt)', async () => {

@@ -156,7 +156,7 @@ describe('google-veo: failure markers and provider errors', () => {
   it('[fake:content-filter]: the operation ends RAI-filtered → failed with the buyer-safe message', async () => {
     const { renderId } = await submit({ prompt: 'a street scene [fake:content-filter]' });
     const { status } = await checkUntilSettled(renderId);
-    expect(status).toEqual({ state: 'failed', error: MESSAGES.filtered });
+    expect(status).toEqual({ state: 'failed', error: MESSAGES.filtered, refusal: 'content' });
   });
 
   it.each(['429', '500'])('[fake:%s]: starting the render is a TransientRenderError (retried by the state machine), logged without the key', async (marker) => {

@@ -204,14 +204,17 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
           'Wait for render',
           'Render finished?',
           'Render failed',
+          'Render refused',
           'Render failed without reason',
           'Render timed out',
           'Job completed',
           'Job failed',
+          'Refused for content?',
+          'Job refused',
         ].sort(),
       );
       const st = def.States;
-      expect(st['Submit render']).toMatchObject({ Next: 'Wait for render', ResultPath: '$.render', Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
+      expect(st['Submit render']).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
       expect(st['Wait for render']).toMatchObject({ Type: 'Wait', Seconds: 5, Next: 'Check render' });
       expect(st['Check render']).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { 'render.$': '$.render' } });
       expect(st['Render finished?'].Type).toBe('Choice');
@@ -224,7 +227,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(st['Job completed'].Type).toBe('Succeed');
       expect(st['Mark failed']).toMatchObject({ Next: 'Refund payment', Parameters: { 'error.$': '$.error' } });
       // The refund keeps $.error for the Fail state, retries what may pass, and whatever is left goes to the sweeper.
-      expect(st['Refund payment']).toMatchObject({ Next: 'Job failed', ResultPath: null, Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
+      expect(st['Refund payment']).toMatchObject({ Next: 'Refused for content?', ResultPath: null, Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
       expect(st['Refund payment'].Retry.some((r: any) => r.ErrorEquals.includes('TransientRefundError') && r.MaxAttempts === 4)).toBe(true);
       expect(st['Refund payment'].Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.refundError', Next: 'Job failed' }]);
       expect(st['Mark failed'].Retry.some((r: any) => r.ErrorEquals.includes('States.ALL'))).toBe(true);

@@ -1,24 +1,32 @@
 /**
  * The operator's view (lib/monitoring.ts): every alarm goes to the one SNS topic, each alarm watches what it says,
- * and the dashboard shows paid calls, revenue, render latency per product and all the alarms.
+ * and the dashboard shows paid calls, revenue, render latency per product and all the alarms. Issue 22 item 5: the
+ * custom metrics and their alarms are the stack's own (a staging stack beside it alarms on its own), the topic takes
+ * subscribers from context, and a render refused for its content pages nobody.
  */
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
-import { GAS_ALARM_FLOOR_MULTIPLE, GAS_BALANCE_QUERY, insightsQuery } from '../../lib/monitoring.js';
+import { GAS_ALARM_FLOOR_MULTIPLE, gasBalanceQuery, insightsQuery } from '../../lib/monitoring.js';
 import { gasMetric } from '../../lambdas/payments/gas-metric.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
-import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE } from '../../lambdas/shared/metric-names.js';
+import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { parseStackConfig, StackConfigError } from '../../lib/config.js';
+import { WORKFLOW_ERRORS, WORKFLOW_STATES } from '../../lib/workflow.js';
+import { synthGeneration } from '../support/synth.js';
 
 type Resource = { Type: string; Properties: any };
 
 let stack: GenerationStack;
+/** A second stack of the same app, as a staging stack in the production account. */
+let staging: GenerationStack;
 let resources: Record<string, Resource>;
 let alarms: [string, Resource][];
 let topicId: string;
+let cdkContext: Record<string, unknown>;
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as any);
 
@@ -36,6 +44,30 @@ function alarmNamed(id: string): Resource {
   return found[0][1];
 }
 
+/** The value every function of the stack gives a variable (one value, or the test fails). */
+function stackVar(of: GenerationStack, name: string): string {
+  const template = Template.fromStack(of).toJSON().Resources;
+  const values = new Set(Object.keys(of.functionEntries).map((id) => template[id].Properties.Environment.Variables[name]));
+  expect([...values], name).toHaveLength(1);
+  return [...values][0];
+}
+
+/** What each alarm of a template reads: its Insights query, or each metric's namespace, name and dimensions. */
+function alarmMetrics(of: GenerationStack): { queries: string[]; stats: any[] } {
+  const template = Template.fromStack(of).toJSON().Resources as Record<string, Resource>;
+  const found = Object.values(template).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+  const queries: string[] = [];
+  const stats: any[] = [];
+  for (const alarm of found) {
+    if (alarm.Properties.MetricName) stats.push({ Namespace: alarm.Properties.Namespace, MetricName: alarm.Properties.MetricName, Dimensions: alarm.Properties.Dimensions });
+    for (const q of alarm.Properties.Metrics ?? []) {
+      if (q.MetricStat) stats.push(q.MetricStat.Metric);
+      else if (/^SELECT /.test(q.Expression)) queries.push(q.Expression);
+    }
+  }
+  return { queries, stats };
+}
+
 /** A Metrics Insights alarm: its one query, the returned expression. */
 function insightsOf(alarm: Resource): string {
   const queries = alarm.Properties.Metrics;
@@ -45,9 +77,10 @@ function insightsOf(alarm: Resource): string {
 }
 
 beforeAll(async () => {
-  const context = await readCdkJsonContext(PROJECT_ROOT);
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  cdkContext = await readCdkJsonContext(PROJECT_ROOT);
+  const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
   stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+  staging = new GenerationStack(app, 'GenStaging', { allowMissingEntries: true });
   resources = Template.fromStack(stack).toJSON().Resources;
   alarms = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
   topicId = logicalId(stack.monitoring.topic);
@@ -171,8 +204,8 @@ describe('money: settlement failures, unknown outcomes, stuck jobs (custom EMF m
     ['JobsStuck', METRIC_NAMES.jobsStuck],
   ])('%s: any occurrence in 5 minutes, whatever dimensions the emitter adds', (id, metric) => {
     const alarm = alarmNamed(id);
-    expect(insightsOf(alarm)).toBe(`SELECT SUM(${metric}) FROM "Paycall"`);
-    expect(insightsOf(alarm)).toBe(insightsQuery('SUM', metric));
+    expect(insightsOf(alarm)).toBe(`SELECT SUM(${metric}) FROM "Paycall/Gen"`);
+    expect(insightsOf(alarm)).toBe(insightsQuery('Paycall/Gen', 'SUM', metric));
     expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
   });
 
@@ -202,7 +235,7 @@ describe("a settler key's gas balance under a threshold", () => {
 
   it('alarms below twice the floor on the lowest key, keeping its state while no settlement reads a balance', () => {
     const alarm = alarmNamed('SettlerGasLow');
-    expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall", Settler)');
+    expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall/Gen", Settler)');
     expect(alarm.Properties).toMatchObject({
       Threshold: Number(BigInt(stack.config.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE),
       ComparisonOperator: 'LessThanThreshold',
@@ -215,6 +248,7 @@ describe("a settler key's gas balance under a threshold", () => {
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
     vi.stubEnv('PAYCALL_METRICS', 'stdout');
     vi.stubEnv('LOG_LEVEL', 'INFO');
+    vi.stubEnv(METRICS_NAMESPACE_ENV, stackVar(stack, METRICS_NAMESPACE_ENV));
     try {
       gasMetric('0x1111111111111111111111111111111111111111', 5n, 10n);
     } finally {
@@ -223,10 +257,10 @@ describe("a settler key's gas balance under a threshold", () => {
     expect(lines).toHaveLength(1);
     const emf = JSON.parse(lines[0]);
     const [directive] = emf._aws.CloudWatchMetrics;
-    expect(directive.Namespace).toBe(METRIC_NAMESPACE);
+    expect(directive.Namespace).toBe('Paycall/Gen');
     expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.settler]]);
     expect(directive.Metrics.map((m: any) => m.Name)).toContain(METRIC_NAMES.settlerGasWei);
-    expect(GAS_BALANCE_QUERY).toBe(`SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
+    expect(gasBalanceQuery('Paycall/Gen')).toBe(`SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
   });
 });
 
@@ -251,10 +285,10 @@ describe('one dashboard', () => {
 
   it('shows paid calls and revenue per product', () => {
     expect(widget('Paid calls per product').metrics).toEqual([
-      [expect.objectContaining({ expression: `SELECT SUM(PaidRequests) FROM "Paycall" GROUP BY ${METRIC_DIMENSIONS.product}` })],
+      [expect.objectContaining({ expression: `SELECT SUM(PaidRequests) FROM "Paycall/Gen" GROUP BY ${METRIC_DIMENSIONS.product}` })],
     ]);
     expect(widget('Revenue per product (USDC base units, 1e6 = 1 USDC)').metrics).toEqual([
-      [expect.objectContaining({ expression: `SELECT SUM(RevenueBaseUnits) FROM "Paycall" GROUP BY ${METRIC_DIMENSIONS.product}` })],
+      [expect.objectContaining({ expression: `SELECT SUM(RevenueBaseUnits) FROM "Paycall/Gen" GROUP BY ${METRIC_DIMENSIONS.product}` })],
     ]);
   });
 
@@ -266,7 +300,7 @@ describe('one dashboard', () => {
     }
     expect(latency).toContain('"ExecutionTime"');
     expect(latency).toContain('"stat":"p90"');
-    expect(latency).toContain('SELECT AVG(RenderSeconds) FROM \\"Paycall\\" GROUP BY product');
+    expect(latency).toContain('SELECT AVG(RenderSeconds) FROM \\"Paycall/Gen\\" GROUP BY product');
   });
 
   it('shows every alarm in alarm-status widgets', () => {
@@ -283,6 +317,7 @@ describe('one dashboard', () => {
       METRIC_NAMES.settlementUnknownOutcome,
       METRIC_NAMES.rendersCompleted,
       METRIC_NAMES.rendersFailed,
+      METRIC_NAMES.rendersRefused,
       METRIC_NAMES.http402,
       METRIC_NAMES.http429,
       METRIC_NAMES.jobsVoided,
@@ -292,5 +327,124 @@ describe('one dashboard', () => {
     ]) {
       expect(text, name).toContain(`(${name})`);
     }
+  });
+});
+
+describe('Issue 22 item 5: metrics and alarms per stack', () => {
+  it("every function writes its metrics under the stack's own namespace", () => {
+    expect(stackVar(stack, METRICS_NAMESPACE_ENV)).toBe('Paycall/Gen');
+    expect(stackVar(staging, METRICS_NAMESPACE_ENV)).toBe('Paycall/GenStaging');
+  });
+
+  it("every custom-metric alarm reads that namespace only; every AWS-metric alarm one of the stack's own resources", () => {
+    const { queries, stats } = alarmMetrics(stack);
+    expect(queries.length).toBeGreaterThanOrEqual(6);
+    for (const query of queries) expect(query).toContain('"Paycall/Gen"');
+    expect(stats.length).toBeGreaterThan(0);
+    for (const metric of stats) {
+      expect(metric.Namespace).toMatch(/^AWS\//);
+      // Each dimension is a reference into this template (a function, table or state machine of this stack), or the
+      // fixed name of a DynamoDB operation.
+      for (const d of metric.Dimensions) {
+        if (d.Name === 'Operation') continue;
+        const ref = d.Value.Ref ?? d.Value['Fn::GetAtt']?.[0];
+        expect(resources[ref], JSON.stringify(d)).toBeDefined();
+      }
+    }
+  });
+
+  it('two stacks of one app, in one account, alarm on disjoint metrics', () => {
+    const gen = alarmMetrics(stack);
+    const other = alarmMetrics(staging);
+    expect(other.queries).toHaveLength(gen.queries.length);
+    expect(other.queries.filter((q) => gen.queries.includes(q))).toEqual([]);
+    for (const query of other.queries) expect(query).toContain('"Paycall/GenStaging"');
+    // The dashboards graph their own stack's namespace too.
+    const body = (of: GenerationStack) =>
+      JSON.stringify(Object.values(Template.fromStack(of).toJSON().Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties);
+    expect(body(stack)).not.toContain('GenStaging');
+    expect(body(staging)).not.toMatch(/\\"Paycall(\/Gen)?\\"/);
+  });
+});
+
+describe('Issue 22 item 5: who hears the alarms, by context', () => {
+  it('nobody by default: the topic has no subscription', () => {
+    expect(Object.values(resources).filter((r) => r.Type === 'AWS::SNS::Subscription')).toEqual([]);
+  });
+
+  it('alarmEmail subscribes each address by e-mail; alarmTopicArn receives every alarm and recovery as well', () => {
+    const arn = 'arn:aws:sns:us-east-1:123456789012:oncall';
+    const s = synthGeneration(cdkContext, { alarmEmail: 'ops@example.com, night-shift@example.org', alarmTopicArn: arn });
+    const topic = s.stack.getLogicalId(s.stack.monitoring.topic.node.defaultChild as any);
+    const subscriptions = Object.values(s.resources).filter((r) => r.Type === 'AWS::SNS::Subscription');
+    expect(subscriptions.map((r) => r.Properties)).toEqual([
+      { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topic } },
+      { Protocol: 'email', Endpoint: 'night-shift@example.org', TopicArn: { Ref: topic } },
+    ]);
+    const alarmsHere = Object.entries(s.resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
+    expect(alarmsHere.length).toBe(alarms.length);
+    for (const [id, alarm] of alarmsHere) {
+      expect(alarm.Properties.AlarmActions, id).toEqual([{ Ref: topic }, arn]);
+      expect(alarm.Properties.OKActions, id).toEqual([{ Ref: topic }, arn]);
+    }
+    // Only the subscriptions are new resources.
+    expect(Object.keys(s.resources).length).toBe(Object.keys(resources).length + 2);
+  });
+
+  it.each([
+    ['alarmEmail', 'ops', /context key "alarmEmail" must be an e-mail address, or several separated by commas \(got "ops"\)/],
+    ['alarmEmail', 'ops@example.com;dev@example.com', /context key "alarmEmail" must be an e-mail address/],
+    ['alarmEmail', ' , ', /context key "alarmEmail"/],
+    ['alarmTopicArn', 'oncall', /context key "alarmTopicArn" must be a standard SNS topic ARN/],
+    ['alarmTopicArn', 'arn:aws:sns:us-east-1:123456789012:oncall.fifo', /context key "alarmTopicArn"/],
+    ['alarmTopicArn', 'arn:aws:sqs:us-east-1:123456789012:oncall', /context key "alarmTopicArn"/],
+  ])('a bad %s (%j) is refused, naming the key', (key, value, message) => {
+    expect(() => parseStackConfig({ [key]: value })).toThrow(StackConfigError);
+    expect(() => parseStackConfig({ [key]: value })).toThrow(message);
+  });
+
+  it('a bad value given as context stops the stack before anything is built', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops at example.com' } });
+    expect(() => new GenerationStack(app, 'Bad', { allowMissingEntries: true })).toThrow(/context key "alarmEmail"/);
+  });
+
+  it("a topic in another region than the stack's is refused, naming the key", () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:oncall' } });
+    expect(() => new GenerationStack(app, 'Elsewhere', { allowMissingEntries: true, env: { region: 'eu-west-1' } })).toThrow(
+      /context key "alarmTopicArn" must be a topic in the stack's region eu-west-1/,
+    );
+  });
+});
+
+describe('Issue 22 item 5: a render refused for its content pages nobody', () => {
+  it('no alarm reads the renders that failed or were refused (the failed execution is what pages)', () => {
+    const { queries } = alarmMetrics(stack);
+    for (const query of queries) expect(query).not.toMatch(new RegExp(`${METRIC_NAMES.rendersFailed}|${METRIC_NAMES.rendersRefused}`));
+    expect(METRIC_NAMES.rendersRefused).toBe('RendersRefused');
+  });
+
+  it.each(PRODUCT_IDS)('%s: a refusal fails and refunds the job, and the execution ends in a Succeed state, not Fail', (product) => {
+    const machine = resources[logicalId(stack.stateMachines[product])];
+    const parts = machine.Properties.DefinitionString['Fn::Join'][1] as any[];
+    const def = JSON.parse(parts.map((p) => (typeof p === 'string' ? p : '<token>')).join(''));
+    const states = def.States;
+    const refusal = states[WORKFLOW_STATES.finished].Choices.find((c: any) => c.Next === WORKFLOW_STATES.renderRefused);
+    expect(JSON.stringify(refusal)).toContain('"Variable":"$.render.refusal","StringEquals":"content"');
+    expect(states[WORKFLOW_STATES.renderRefused]).toMatchObject({ Type: 'Pass', Parameters: { Error: WORKFLOW_ERRORS.contentRefused, 'Cause.$': '$.render.error' }, ResultPath: '$.error' });
+    // Submit render answers a synchronous model's refusal: the Choice follows it directly.
+    expect(states['Submit render'].Next).toBe(WORKFLOW_STATES.finished);
+    const path: string[] = [];
+    for (let name: string | undefined = WORKFLOW_STATES.renderRefused; name && path.length < 10; ) {
+      path.push(name);
+      const state: any = states[name];
+      name = state.Type === 'Choice'
+        ? (state.Choices.find((c: any) => JSON.stringify(c).includes(`"StringEquals":"${WORKFLOW_ERRORS.contentRefused}"`))?.Next ?? state.Default)
+        : state.Next;
+    }
+    expect(path).toEqual([WORKFLOW_STATES.renderRefused, 'Mark failed', 'Refund payment', WORKFLOW_STATES.refusedOrFailed, WORKFLOW_STATES.refused]);
+    expect(states[WORKFLOW_STATES.refused].Type).toBe('Succeed');
+    // Every other failure still ends failed, and pages.
+    expect(states[WORKFLOW_STATES.refusedOrFailed].Default).toBe(WORKFLOW_STATES.failed);
+    expect(states[WORKFLOW_STATES.failed].Type).toBe('Fail');
   });
 });

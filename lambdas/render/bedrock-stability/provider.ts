@@ -18,7 +18,7 @@ import type { ProductId } from '../../products/catalog.js';
 import { logger } from '../../shared/logger.js';
 import type { AdapterDeps } from '../adapter.js';
 import { titleFrom } from '../local/text.js';
-import { RenderError, TransientRenderError, type AssetStore, type RenderMetadata, type RenderOutput, type RenderProvider, type RenderRequest, type RenderStatus } from '../provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type AssetStore, type RenderMetadata, type RenderOutput, type RenderProvider, type RenderRequest, type RenderStatus } from '../provider.js';
 import { cropCentre, decodeImage, encodeImage, imageSize, sniffFormat } from './image.js';
 import { exactFrame, planStabilityRender, type StabilityPlan } from './mapping.js';
 
@@ -50,6 +50,8 @@ interface Manifest {
   outputs?: RenderOutput[];
   metadata?: RenderMetadata;
   error?: string;
+  /** Set when the model's content filter refused the picture. */
+  refusal?: 'content';
 }
 
 export function create(deps: AdapterDeps): RenderProvider {
@@ -117,10 +119,12 @@ export class BedrockStabilityProvider implements RenderProvider {
     const reasons = Array.isArray(payload.finish_reasons) ? payload.finish_reasons : [];
     const reason = reasons.find((r) => r !== null && r !== undefined);
     if (reason !== undefined) {
-      const error = /^Filter reason/i.test(String(reason)) ? MESSAGES.filtered : MESSAGES.failed;
+      const filtered = /^Filter reason/i.test(String(reason));
+      const error = filtered ? MESSAGES.filtered : MESSAGES.failed;
       logger.warn('bedrock image not rendered', { jobId, requestId, model: this.model, finishReason: String(reason).slice(0, 200) });
-      await this.writeManifest({ ...base, state: 'failed', error }, false).catch(() => undefined);
-      throw new RenderError(error, { cause: new Error(`finish reason ${String(reason).slice(0, 200)}`) });
+      await this.writeManifest({ ...base, state: 'failed', error, ...(filtered ? { refusal: 'content' as const } : {}) }, false).catch(() => undefined);
+      const cause = new Error(`finish reason ${String(reason).slice(0, 200)}`);
+      throw filtered ? new ContentRefusedError(error, { cause }) : new RenderError(error, { cause });
     }
     const image = Array.isArray(payload.images) ? payload.images[0] : undefined;
     if (typeof image !== 'string' || !image) throw this.failure(jobId, new SyntaxError(`no image in the InvokeModel answer (request ${requestId})`));
@@ -154,7 +158,7 @@ export class BedrockStabilityProvider implements RenderProvider {
     const manifest = await this.read(pointerKey(renderId));
     // Submit writes the manifest before it returns the render id: without one there is no render to wait for.
     if (!manifest) throw new RenderError('Unknown render', { cause: new Error(`no manifest for render ${renderId}`) });
-    if (manifest.state === 'failed') return { state: 'failed', error: manifest.error ?? MESSAGES.failed };
+    if (manifest.state === 'failed') return { state: 'failed', error: manifest.error ?? MESSAGES.failed, ...(manifest.refusal ? { refusal: manifest.refusal } : {}) };
     return { state: 'done', outputs: manifest.outputs!, metadata: manifest.metadata! };
   }
 

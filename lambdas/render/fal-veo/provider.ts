@@ -18,7 +18,7 @@ import { ApiError, createFalClient, type FalClient, type RequestMiddleware } fro
 import type { ProductId } from '../../products/catalog.js';
 import { logger } from '../../shared/logger.js';
 import type { AdapterDeps } from '../adapter.js';
-import { RenderError, TransientRenderError, type AssetStore, type RenderProvider, type RenderRequest, type RenderStatus } from '../provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type AssetStore, type RenderProvider, type RenderRequest, type RenderStatus } from '../provider.js';
 import { jobRecordKey, MAX_VIDEO_BYTES, readRecord, redactKey, storeVideo, transportFailure, VIDEO_MESSAGES, videoDone, videoKey, type VideoFrame } from '../video-shared.js';
 import { planFalVeoRender } from './mapping.js';
 
@@ -119,7 +119,7 @@ export class FalVeoProvider implements RenderProvider {
     } catch (error) {
       if (isContentPolicyRefusal(error)) {
         logger.warn('fal output refused by the content checker', { jobId: record.jobId, requestId: renderId, providerError: await this.redact(describe(error)) });
-        return { state: 'failed', error: MESSAGES.filtered };
+        return { state: 'failed', error: MESSAGES.filtered, refusal: 'content' };
       }
       const mapped = await this.failure('queue.result', record.jobId, error);
       // The model's own refusal of a finished request is final: the job fails with the buyer's message.
@@ -233,7 +233,7 @@ export function classify(error: unknown): Error {
     if (status === 429 || status === 408 || status >= 500) return new TransientRenderError(`${MESSAGES.busy} (HTTP ${status})`, { cause: error });
     // A wrong, missing or revoked key is ours to fix, not the buyer's.
     if (status === 401 || status === 403) return new RenderError(MESSAGES.unavailable, { cause: error });
-    if (isContentPolicyRefusal(error)) return new RenderError(MESSAGES.filtered, { cause: error });
+    if (isContentPolicyRefusal(error)) return new ContentRefusedError(MESSAGES.filtered, { cause: error });
     return new RenderError(MESSAGES.refused, { cause: error });
   }
   return transportFailure(error) ?? new RenderError(MESSAGES.failed, { cause: error });

@@ -8,14 +8,14 @@
  * "instrumental, no vocals" and drops the lyrics.
  *
  * Outcomes: `promptFeedback.blockReason`, or a candidate finished for SAFETY / PROHIBITED_CONTENT / BLOCKLIST / SPII /
- * RECITATION → RenderError with the content-policy message; HTTP 429, 408 and 5xx → TransientRenderError (the SDK's
+ * RECITATION → ContentRefusedError with the content-policy message; HTTP 429, 408 and 5xx → TransientRenderError (the SDK's
  * own retries are off: the state machine retries); another API error, a body that is not JSON, or an answer without
  * audio → RenderError. The key never reaches a log: errors are re-thrown with it redacted.
  */
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import type { MusicRequest } from '../../products/catalog.js';
 import type { AdapterDeps } from '../adapter.js';
-import { RenderError, TransientRenderError, type RenderProvider } from '../provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type RenderProvider } from '../provider.js';
 import { FAILURE, SongProvider, songPrompt, type SongVendor, type VendorSong } from '../song.js';
 
 export const DEFAULT_LYRIA_MODEL = 'lyria-3-pro-preview';
@@ -56,7 +56,7 @@ class LyriaVendor implements SongVendor {
     const summary = () => redacted(JSON.stringify({ promptFeedback: response.promptFeedback, candidates: response.candidates?.map((c) => ({ finishReason: c.finishReason, finishMessage: c.finishMessage, safetyRatings: c.safetyRatings })) }), apiKey);
     const candidate = response.candidates?.[0];
     if (response.promptFeedback?.blockReason || (candidate?.finishReason && BLOCKING_FINISH.has(candidate.finishReason))) {
-      throw new RenderError(FAILURE.filtered, { cause: new Error(`Lyria blocked the request: ${summary()}`) });
+      throw new ContentRefusedError(FAILURE.filtered, { cause: new Error(`Lyria blocked the request: ${summary()}`) });
     }
     const parts = candidate?.content?.parts ?? [];
     const audio = parts.find((p) => p.inlineData?.data && /^audio\//.test(p.inlineData.mimeType ?? ''))?.inlineData;

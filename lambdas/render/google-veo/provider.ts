@@ -95,7 +95,7 @@ export class GoogleVeoProvider implements RenderProvider {
     const response = operation.response;
     if ((response?.raiMediaFilteredCount ?? 0) > 0) {
       logger.warn('veo output filtered', { jobId: record.jobId, operation: renderId, reasons: response?.raiMediaFilteredReasons });
-      return { state: 'failed', error: MESSAGES.filtered };
+      return { state: 'failed', error: MESSAGES.filtered, refusal: 'content' };
     }
     const video = response?.generatedVideos?.[0]?.video;
     if (!video?.uri && !video?.videoBytes) {

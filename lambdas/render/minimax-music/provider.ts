@@ -9,13 +9,13 @@
  * and no lyrics; `audio_setting.format: "mp3"`.
  *
  * Errors ride in `base_resp.status_code` (HTTP 200) or in the HTTP status: 1026/1027 (sensitive input/output) →
- * RenderError with the content-policy message; 1002/1039 (rate limits), 1000/1001/1024 (vendor errors, timeouts),
+ * ContentRefusedError with the content-policy message; 1002/1039 (rate limits), 1000/1001/1024 (vendor errors, timeouts),
  * HTTP 429 and 5xx → TransientRenderError; anything else (auth, balance, parameters) → RenderError with a generic
  * message. The full vendor answer goes to the logs (the song base logs it); the key never does.
  */
 import type { MusicRequest } from '../../products/catalog.js';
 import type { AdapterDeps } from '../adapter.js';
-import { RenderError, TransientRenderError, type RenderProvider } from '../provider.js';
+import { ContentRefusedError, RenderError, TransientRenderError, type RenderProvider } from '../provider.js';
 import { FAILURE, SongProvider, songPrompt, type SongVendor, type VendorSong } from '../song.js';
 
 export const DEFAULT_MINIMAX_BASE_URL = 'https://api.minimax.io';
@@ -96,7 +96,7 @@ class MiniMaxVendor implements SongVendor {
       throw new RenderError(FAILURE.unreadable, { cause: vendorError(`MiniMax answered with no JSON (${String(cause)})`) });
     }
     const code = answer.base_resp?.status_code ?? (response.ok ? 0 : -1);
-    if (FILTERED_CODES.has(code)) throw new RenderError(FAILURE.filtered, { cause: vendorError('MiniMax refused') });
+    if (FILTERED_CODES.has(code)) throw new ContentRefusedError(FAILURE.filtered, { cause: vendorError('MiniMax refused') });
     if (TRANSIENT_CODES.has(code)) throw new TransientRenderError('The music service is busy', { cause: vendorError('MiniMax answered') });
     if (code !== 0 || !response.ok) throw new RenderError('The music service could not render this request', { cause: vendorError('MiniMax refused') });
     const audio = answer.data?.audio;
