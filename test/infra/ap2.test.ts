@@ -28,11 +28,13 @@ describe('GenerationStack: AP2 v0.2 merchant authorization', () => {
   const readsMerchantKey = (logicalId: string) =>
     actionsOf(s.resources, logicalId).some((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/ap2-merchant-key'));
 
-  it('only the agent run functions read the merchant key, and they are told its name and the trusted issuers', () => {
+  it('only the agent run functions (to sign) and the key set route (to publish its public half) read the merchant key; the runs are told its name and the trusted issuers', () => {
     const readers = Object.entries(s.stack.functionEntries).filter(([logicalId]) => readsMerchantKey(logicalId));
-    expect(readers.map(([, e]) => e.kind === 'route' && e.role).every((role) => role === 'run')).toBe(true);
     const runFunctions = Object.entries(s.stack.functionEntries).filter(([, e]) => e.kind === 'route' && e.role === 'run');
-    expect(readers.map(([id]) => id).sort()).toEqual(runFunctions.map(([id]) => id).sort());
+    const keySet = Object.entries(s.stack.functionEntries).filter(([, e]) => e.kind === 'route' && e.role === 'merchant-key');
+    expect(keySet.map(([, e]) => e.id)).toEqual(['AgentsJwks']);
+    expect(readers.map(([id]) => id).sort()).toEqual([...runFunctions, ...keySet].map(([id]) => id).sort());
+    expect(s.resources[keySet[0][0]].Properties.Environment.Variables.AP2_TRUSTED_ISSUERS).toBeUndefined();
     expect(runFunctions.map(([, e]) => e.kind === 'route' && e.route.id)).toEqual(expect.arrayContaining(['RunAgent', 'AgentA2aSend']));
     for (const [logicalId] of runFunctions) {
       const vars = s.resources[logicalId].Properties.Environment.Variables;

@@ -257,11 +257,14 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(vars[REFUND_ENV.secretId], entry.id).toBe(refunds ? 'paycall/refund-key' : undefined);
     }
     envNames.add(REFUND_ENV.secretId);
-    // AP2 (test/infra/ap2.test.ts): the merchant key's name and the trusted issuers, the agent run functions only.
+    // AP2 (test/infra/ap2.test.ts): the merchant key's name and the trusted issuers, the agent run functions only (and
+    // the key's name for the key set route).
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
       const run = entry.kind === 'route' && entry.role === 'run';
-      expect(vars.AP2_MERCHANT_KEY_SECRET_ID, entry.id).toBe(run ? 'paycall/ap2-merchant-key' : undefined);
+      // The key set route (GET /.well-known/jwks.json) reads the key too, to publish its public half; no issuers.
+      const keyReader = run || (entry.kind === 'route' && entry.role === 'merchant-key');
+      expect(vars.AP2_MERCHANT_KEY_SECRET_ID, entry.id).toBe(keyReader ? 'paycall/ap2-merchant-key' : undefined);
       expect(vars.AP2_TRUSTED_ISSUERS, entry.id).toBe(run ? '{"keys":[]}' : undefined);
     }
     envNames.add('AP2_MERCHANT_KEY_SECRET_ID').add('AP2_TRUSTED_ISSUERS');

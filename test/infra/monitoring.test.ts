@@ -170,8 +170,8 @@ describe('Lambda errors and throttles: one alarm per function', () => {
   });
 
   it('leaves the stack room under the 500-resource limit of CloudFormation', () => {
-    // 432 with the A2A interfaces (their 24 routes share three functions, ADR 0012); 448 with workspaces, the top-up
-    // and the agent studio's MCP (three generation routes now share their entry's function, ADR 0015). Past this,
+    // 432 with the A2A interfaces (their 24 routes share three functions, ADR 0012); 456 with workspaces, the top-up,
+    // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015). Past this,
     // share functions between routes or split the stack before it is too late.
     expect(Object.keys(resources).length).toBeLessThan(460);
   });
