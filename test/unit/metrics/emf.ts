@@ -3,7 +3,8 @@
  * (PAYCALL_METRICS=stdout, a log level that is not SILENT), captures stdout, and parses each EMF line into
  * { name, value, unit, dimensions } per metric, with the dimension values of the line.
  */
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { flushMetrics } from '../../../lambdas/shared/metrics.js';
 
 export interface EmittedMetric {
   name: string;
@@ -45,6 +46,32 @@ export function captureMetrics() {
       }),
     );
   return { write, lines, emitted, named: (name: string) => emitted().filter((metric) => metric.name === name) };
+}
+
+export type CapturedMetrics = ReturnType<typeof captureMetrics>;
+
+/**
+ * captureMetrics around every test of a file: captured before each test, flushed and every stub restored after. The
+ * handle reads the current test's capture.
+ */
+export function capturePerTest(): CapturedMetrics {
+  let current: CapturedMetrics;
+  beforeEach(() => {
+    current = captureMetrics();
+  });
+  afterEach(() => {
+    flushMetrics();
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+  return {
+    get write() {
+      return current.write;
+    },
+    lines: () => current.lines(),
+    emitted: () => current.emitted(),
+    named: (name: string) => current.named(name),
+  };
 }
 
 function expect1(condition: boolean, message: string): void {

@@ -4,7 +4,7 @@
  * HTTP frame), each invocation's counts flushed as it ends, and the rule of lambdas/payments/gas-metric.ts: nothing
  * written off Lambda unless PAYCALL_METRICS=stdout, nothing under LOG_LEVEL=SILENT.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { markCompleted, markFailed, type TaskDeps } from '../../../lambdas/workflow/tasks.js';
 import { sweep, type SweepDeps } from '../../../lambdas/workflow/sweeper.js';
 import { frame } from '../../../lambdas/middleware/http-frame.js';
@@ -14,16 +14,10 @@ import { GENERATION } from '../../../lambdas/surfaces/surface.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
 import { chain, httpEvent } from '../../support/events.js';
-import { captureMetrics } from './emf.js';
+import { capturePerTest } from './emf.js';
 
-let metrics: ReturnType<typeof captureMetrics>;
-beforeEach(() => {
-  metrics = captureMetrics();
-});
+const metrics = capturePerTest();
 afterEach(() => {
-  flushMetrics();
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
   vi.doUnmock('../../../lambdas/workflow/sweep-deps.js');
 });
 

@@ -4,7 +4,7 @@
  * (lambdas/jobs/purchase.ts, lambdas/agents/run.ts) through lambdas/shared/metrics.ts. Revenue is counted only when
  * the money moved (a settled payment).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purchaseJob, type PurchaseDeps, type PurchaseInput } from '../../../lambdas/jobs/purchase.js';
 import { runAgent, type RunDeps } from '../../../lambdas/agents/run.js';
 import { AGENTS } from '../../../lambdas/agents/registry.js';
@@ -14,7 +14,7 @@ import type { RunRecord } from '../../../lambdas/store/runs.js';
 import type { Settlement } from '../../../lambdas/payments/core/types.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { VerifiedTokenPayment } from '../../../lambdas/payments/token/verify.js';
-import { captureMetrics } from './emf.js';
+import { capturePerTest } from './emf.js';
 
 const payment = {
   kind: 'x402',
@@ -39,15 +39,7 @@ function purchaseDeps(settlement: Settlement): PurchaseDeps {
 }
 const buy = (over: Partial<PurchaseInput> = {}): PurchaseInput => ({ product: 'agent_image', request: { prompt: 'x' }, payment, blockingWaitMs: 0, ...over });
 
-let metrics: ReturnType<typeof captureMetrics>;
-beforeEach(() => {
-  metrics = captureMetrics();
-});
-afterEach(() => {
-  flushMetrics();
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-});
+const metrics = capturePerTest();
 
 describe('Metrics: a settled purchase is a paid request and revenue in base units, per product', () => {
   it('emits PaidRequests 1 and RevenueBaseUnits 150000 (Count) for agent_image, with the product and service dimensions', async () => {

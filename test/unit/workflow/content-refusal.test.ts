@@ -6,12 +6,11 @@
  * asserted on the synthesised machine (test/infra/monitoring.test.ts) and run locally
  * (test/components/local-stepfunctions.test.ts).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkRender, markFailed, submitRender, type TaskDeps } from '../../../lambdas/workflow/tasks.js';
 import { ContentRefusedError, RenderError, type RenderProvider, type RenderStatus } from '../../../lambdas/render/provider.js';
-import { flushMetrics } from '../../../lambdas/shared/metrics.js';
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
-import { captureMetrics } from '../metrics/emf.js';
+import { capturePerTest } from '../metrics/emf.js';
 
 const FILTERED = "The image was blocked by the provider's content filter";
 
@@ -39,15 +38,7 @@ function deps(provider: Partial<RenderProvider>) {
   return { jobs, provider: async () => full, assets: () => ({}) as never } satisfies TaskDeps;
 }
 
-let metrics: ReturnType<typeof captureMetrics>;
-beforeEach(() => {
-  metrics = captureMetrics();
-});
-afterEach(() => {
-  flushMetrics();
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-});
+const metrics = capturePerTest();
 
 describe('A content refusal is returned by the render tasks, never thrown', () => {
   it("Submit render: a synchronous model's refusal is a failed render state with refusal 'content'", async () => {
