@@ -8,9 +8,10 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
-import type { ProductId } from '../lambdas/products/catalog.js';
+import { PRODUCTS, type ProductId } from '../lambdas/products/products.js';
 import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
 import { PROVIDER_CHECK_SECONDS } from './render-providers.js';
+import { gasRunway, refundWalletFloor, usdcToBaseUnits } from './runway.js';
 
 /** Base mainnet USDC (FiatTokenV2_2). */
 export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
@@ -105,8 +106,19 @@ export const stackConfigSchema = z
     geminiApiKeySecretName: secretName(PROVIDER_SECRETS.gemini.defaultName),
     falKeySecretName: secretName(PROVIDER_SECRETS.fal.defaultName),
     minimaxApiKeySecretName: secretName(PROVIDER_SECRETS.minimax.defaultName),
-    /** A settlement key with less native gas than this (wei, a decimal string) takes no new settlement. */
-    settlerGasFloorWei: z.coerce.string().regex(/^\d+$/, 'must be a whole number of wei').default('20000000000000'),
+    /**
+     * Gas runway (lib/runway.ts, README "On AWS"). A settlement key with less native gas than settlerGasFloorWei (wei)
+     * takes no new settlement; unset, the floor is ten settlements' worth of gasPerSettlementWei. SettlerGasLow fires
+     * when a key would last fewer than runwayHours at expectedPaidPerHour settlements (refunds included) above that
+     * floor; RefundWalletLow when the refund wallet holds less than refundWalletFloorUsdc, else runwayHours of
+     * expectedRefundsPerDay refunds at the dearest product's price.
+     */
+    settlerGasFloorWei: z.coerce.string().regex(/^\d+$/, 'must be a whole number of wei').optional(),
+    gasPerSettlementWei: z.coerce.string().regex(/^[1-9]\d*$/, 'must be a whole number of wei above 0').default('2000000000000'),
+    expectedPaidPerHour: int(0, 10_000_000).default(100),
+    runwayHours: int(1, 24 * 90).default(24),
+    expectedRefundsPerDay: int(0, 10_000_000).default(10),
+    refundWalletFloorUsdc: z.coerce.string().regex(/^\d+(\.\d{1,6})?$/, 'must be an amount of USDC like 50 or 12.5 (at most 6 decimals)').optional(),
     /**
      * Agent-payment tokens (pay+jwt, kya-pay+jwt): the issuer's id, key set and charge URLs, our seller service id,
      * and the Secrets Manager name of our seller API key. All four URLs/ids together, or none (tokens refused).
@@ -214,9 +226,15 @@ export const stackConfigSchema = z
   });
 
 export type StackConfigInput = z.input<typeof stackConfigSchema>;
-export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress' | 'rpcUrl'> & {
+export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress' | 'rpcUrl' | 'settlerGasFloorWei'> & {
   usdcAddress: string;
   rpcUrl: string;
+  /** The floor the settler keeps (wei, decimal): the given one, else derived (lib/runway.ts). */
+  settlerGasFloorWei: string;
+  /** SettlerGasLow's threshold (wei): the floor plus runwayHours of settlements at expectedPaidPerHour. */
+  settlerGasAlarmWei: bigint;
+  /** RefundWalletLow's threshold (USDC base units). */
+  refundWalletFloorBaseUnits: bigint;
   chainId: number;
   /** The provider of each product (from musicProvider, videoProvider, imageProvider). */
   renderProviders: Record<ProductId, ProviderName>;
@@ -269,8 +287,23 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     agent_image: checks('agent_image', d.imageCheckSeconds, d.imageMaxChecks),
   };
   const needed = new Set(Object.values(renderProviders).flatMap((name) => { const def = RENDER_PROVIDERS[name] as { secret?: ProviderSecret }; return def.secret ? [def.secret] : []; }));
+  const gas = gasRunway({
+    settlerGasFloorWei: d.settlerGasFloorWei === undefined ? undefined : BigInt(d.settlerGasFloorWei),
+    gasPerSettlementWei: BigInt(d.gasPerSettlementWei),
+    expectedPaidPerHour: BigInt(d.expectedPaidPerHour),
+    runwayHours: BigInt(d.runwayHours),
+  });
+  const refundWalletFloorBaseUnits = refundWalletFloor({
+    refundWalletFloorBaseUnits: d.refundWalletFloorUsdc === undefined ? undefined : usdcToBaseUnits(d.refundWalletFloorUsdc),
+    expectedRefundsPerDay: BigInt(d.expectedRefundsPerDay),
+    runwayHours: BigInt(d.runwayHours),
+    highestPriceBaseUnits: Object.values(PRODUCTS).reduce((max, p) => (p.amount > max ? p.amount : max), 0n),
+  });
   return {
     ...result.data,
+    settlerGasFloorWei: gas.floorWei.toString(),
+    settlerGasAlarmWei: gas.alarmWei,
+    refundWalletFloorBaseUnits,
     renderProviders,
     providerSecrets: [...needed].map((which) => ({ which, secretName: secretNames[which] })),
     renderChecks,

@@ -133,6 +133,8 @@ export class GenerationStack extends Stack {
       functions: this.functions,
       tables: { ...this.tables },
       settlerGasFloorWei: config.settlerGasFloorWei,
+      settlerGasAlarmWei: config.settlerGasAlarmWei,
+      refundWalletFloorBaseUnits: config.refundWalletFloorBaseUnits,
       alarmEmails: config.alarmEmail ?? [],
       alarmTopicArn: config.alarmTopicArn,
     });

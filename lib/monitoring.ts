@@ -38,6 +38,10 @@ export interface MonitoringProps {
   tables: Record<string, dynamodb.ITable>;
   /** A settlement key below this (wei, decimal string) takes no settlement (StackConfig.settlerGasFloorWei). */
   settlerGasFloorWei: string;
+  /** SettlerGasLow fires below this (wei): the floor plus the configured runway (StackConfig.settlerGasAlarmWei, lib/runway.ts). */
+  settlerGasAlarmWei: bigint;
+  /** RefundWalletLow fires below this (USDC base units; StackConfig.refundWalletFloorBaseUnits). */
+  refundWalletFloorBaseUnits: bigint;
   /** Subscribed to the alarm topic by e-mail (StackConfig.alarmEmail); none by default. */
   alarmEmails: string[];
   /** A topic in the stack's region every alarm (and its recovery) also publishes to (StackConfig.alarmTopicArn). */
@@ -51,12 +55,6 @@ export interface Monitoring {
 }
 
 const PERIOD = Duration.minutes(5);
-
-/**
- * The gas alarm fires at this multiple of the floor: while the key still settles, leaving time to fund it (at the
- * floor itself the key already refuses settlements).
- */
-export const GAS_ALARM_FLOOR_MULTIPLE = 2n;
 
 /**
  * The DynamoDB operations the stores use (lambdas/store/): SystemErrors is published per operation, and an alarm
@@ -75,6 +73,11 @@ export function insightsQuery(namespace: string, stat: 'SUM' | 'MIN' | 'MAX' | '
 /** The gas balance exactly as lambdas/payments/gas-metric.ts emits it (dimension set [Settler]), lowest key first. */
 export function gasBalanceQuery(namespace: string): string {
   return `SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${namespace}", ${METRIC_DIMENSIONS.settler})`;
+}
+
+/** The refund wallet's USDC exactly as lambdas/payments/gas-metric.ts emits it (dimension set [RefundWallet]). */
+export function refundWalletQuery(namespace: string): string {
+  return `SELECT MIN(${METRIC_NAMES.refundWalletBaseUnits}) FROM SCHEMA("${namespace}", ${METRIC_DIMENSIONS.refundWallet})`;
 }
 
 export function createMonitoring(scope: Construct, props: MonitoringProps): Monitoring {
@@ -179,16 +182,35 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     'A failed job paid with an agent-payment token is owed a refund that cannot be sent automatically: refund it with the issuer.',
     count(custom(METRIC_NAMES.refundsOwed, 'refunds owed by hand')),
   );
-  const gasThreshold = BigInt(props.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE;
-  alarm('money', 'SettlerGasLow', `A settlement key holds less than ${gasThreshold} wei of gas (its floor is ${props.settlerGasFloorWei}): fund it.`, {
-    metric: new cloudwatch.MathExpression({ expression: gasBalanceQuery(namespace), label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
-    threshold: Number(gasThreshold),
-    comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-    // The balance is published only when a settlement reads it. Silence means no settlement, hence no gas spent:
-    // keep the last state (a low key stays in ALARM until a reading after funding clears it) rather than ring on
-    // every quiet night (breaching) or forget a low key (notBreaching).
-    treatMissingData: cloudwatch.TreatMissingData.IGNORE,
-  });
+  const gasThreshold = props.settlerGasAlarmWei;
+  alarm(
+    'money',
+    'SettlerGasLow',
+    `A settlement key holds less than ${gasThreshold} wei of gas: at the expected rate it reaches its floor (${props.settlerGasFloorWei} wei, where it stops settling) within the configured runway. Fund it.`,
+    {
+      metric: new cloudwatch.MathExpression({ expression: gasBalanceQuery(namespace), label: 'lowest settler gas (wei)', period: PERIOD, usingMetrics: {} }),
+      // A Number from here on: exact below 2^53 wei (~0.009 ETH), and an alarm threshold needs no more.
+      threshold: Number(gasThreshold),
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      // The balance is published only when a settlement reads it. Silence means no settlement, hence no gas spent:
+      // keep the last state (a low key stays in ALARM until a reading after funding clears it) rather than ring on
+      // every quiet night (breaching) or forget a low key (notBreaching).
+      treatMissingData: cloudwatch.TreatMissingData.IGNORE,
+    },
+  );
+  // Read after every refund attempt: the wallet changes only by refunds (and funding, seen at the next refund), so
+  // silence keeps the last state as the gas alarm does.
+  alarm(
+    'money',
+    'RefundWalletLow',
+    `The refund wallet holds less than ${props.refundWalletFloorBaseUnits} USDC base units: at the expected refund rate it runs dry within the configured runway, and failed jobs then go unrefunded. Fund it.`,
+    {
+      metric: new cloudwatch.MathExpression({ expression: refundWalletQuery(namespace), label: 'refund wallet (USDC base units)', period: PERIOD, usingMetrics: {} }),
+      threshold: Number(props.refundWalletFloorBaseUnits),
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.IGNORE,
+    },
+  );
 
   const dashboard = createDashboard(scope, props, namespace, groups, gasThreshold);
   new CfnOutput(scope, 'AlarmTopicArn', { value: topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });

@@ -9,13 +9,15 @@
  * the operator keeps funded with USDC for refunds; on the embedded default the dev pay-to account, which received the
  * payments.
  */
-import { keccak256, toHex } from 'viem';
+import { encodeFunctionData, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadSecret } from '../shared/secrets.js';
 import { paymentConfig } from '../shared/config.js';
 import { authorizationUsed } from './reconcile.js';
 import { EVENT_TOPICS, findAuthorizationEvent } from './core/paid-on-chain.js';
-import { transferWithAuthorizationTypes } from './usdc-abi.js';
+import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
+import { rpcRequest } from './reconcile.js';
+import { refundWalletMetric } from './gas-metric.js';
 import { parseKeyPool } from './secrets.js';
 import { networkOf } from '../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type Hex, type PaymentSettler, type VerifiedPayment } from './types.js';
@@ -62,15 +64,27 @@ export interface ChainRefunderOptions {
   settler: PaymentSettler;
   refundKey?: () => Promise<Hex>;
   now?: () => number;
+  /** The USDC an address holds (base units); defaults to `balanceOf` over the configured RPC. */
+  balanceOf?: (asset: Hex, owner: Hex) => Promise<bigint>;
+}
+
+/** `balanceOf(owner)` on the token, one eth_call. */
+export async function usdcBalance(rpcUrl: string, asset: Hex, owner: Hex): Promise<bigint> {
+  const data = encodeFunctionData({ abi: usdcAbi, functionName: 'balanceOf', args: [owner] });
+  const result = await rpcRequest(rpcUrl, 'eth_call', [{ to: asset, data }, 'latest']);
+  if (typeof result !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(result)) throw new Error(`balanceOf returned ${String(result)}`);
+  return BigInt(result);
 }
 
 export class ChainRefunder implements Refunder {
   private readonly refundKey: () => Promise<Hex>;
   private readonly now: () => number;
+  private readonly balanceOf: (asset: Hex, owner: Hex) => Promise<bigint>;
 
   constructor(private readonly options: ChainRefunderOptions) {
     this.refundKey = options.refundKey ?? (() => loadRefundKey());
     this.now = options.now ?? Date.now;
+    this.balanceOf = options.balanceOf ?? ((asset, owner) => usdcBalance(paymentConfig().rpcUrl, asset, owner));
   }
 
   async refund({ jobId, payer, amount }: { jobId: string; payer: Hex; amount: bigint }): Promise<RefundResult> {
@@ -128,10 +142,23 @@ export class ChainRefunder implements Refunder {
       requirement,
     };
     const settled = await this.options.settler.settle(payment, { deadline: this.now() + 60_000 });
+    await this.publishBalance(asset, account.address);
     if (settled.ok) return { ok: true, transaction: settled.transaction };
     // Broadcast with an unknown outcome, or no free key: the next attempt asks the chain first. Refused before
     // broadcast (the refund wallet is short of USDC, say): failed until an operator acts; still retried.
     return { ok: false, retry: settled.broadcast || settled.unavailable === true || settled.retryAfterSeconds !== undefined, reason: settled.reason };
+  }
+
+  /**
+   * The wallet's USDC after an attempt, for the RefundWalletLow alarm: only refunds spend it, so this is when it
+   * changes. A failed read publishes nothing and never fails the refund.
+   */
+  private async publishBalance(asset: Hex, wallet: Hex): Promise<void> {
+    try {
+      refundWalletMetric(wallet, await this.balanceOf(asset, wallet));
+    } catch {
+      // the next refund reads it again
+    }
   }
 
   /**

@@ -5,7 +5,7 @@
  *
  * Dimensions are the emitter's choice (Powertools adds `service`; per-product metrics add METRIC_DIMENSIONS.product):
  * the alarms and graphs read these metrics with Metrics Insights over the whole namespace, so every dimension set
- * counts. The one exception is the gas balance, whose dimension set is fixed by gas-metric.ts.
+ * counts. The exceptions are the balances (gas, refund wallet), whose dimension sets are fixed by gas-metric.ts.
  *
  * The namespace is the stack's (`Paycall/<stack name>`, given to every function as METRICS_NAMESPACE_ENV): alarms
  * read a namespace whole, so a staging stack in the same account and region must not write into production's.
@@ -64,6 +64,8 @@ export const METRIC_NAMES = {
   settlerGasWei: 'SettlerGasWei',
   /** 1 when a settlement key is below its floor and takes no settlement (lambdas/payments/gas-metric.ts). */
   settlerBelowFloor: 'SettlerBelowFloor',
+  /** USDC the refund wallet holds, in base units, read after each refund attempt (lambdas/payments/gas-metric.ts). */
+  refundWalletBaseUnits: 'RefundWalletBaseUnits',
 } as const;
 
 export type MetricName = (typeof METRIC_NAMES)[keyof typeof METRIC_NAMES];
@@ -73,4 +75,6 @@ export const METRIC_DIMENSIONS = {
   product: 'product',
   /** The settlement key's address, the only dimension of the gas metrics. */
   settler: 'Settler',
+  /** The refund wallet's address, the only dimension of its balance. */
+  refundWallet: 'RefundWallet',
 } as const;

@@ -9,8 +9,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
-import { GAS_ALARM_FLOOR_MULTIPLE, gasBalanceQuery, insightsQuery } from '../../lib/monitoring.js';
-import { gasMetric } from '../../lambdas/payments/gas-metric.js';
+import { gasBalanceQuery, insightsQuery, refundWalletQuery } from '../../lib/monitoring.js';
+import { gasMetric, refundWalletMetric } from '../../lambdas/payments/gas-metric.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
@@ -171,7 +171,8 @@ describe('Lambda errors and throttles: one alarm per function', () => {
 
   it('leaves the stack room under the 500-resource limit of CloudFormation', () => {
     // 432 with the A2A interfaces (their 24 routes share three functions, ADR 0012); 456 with workspaces, the top-up,
-    // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015). Past this,
+    // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015); 457 with
+    // the refund wallet's alarm. Past this,
     // share functions between routes or split the stack before it is too late.
     expect(Object.keys(resources).length).toBeLessThan(460);
   });
@@ -233,14 +234,28 @@ describe('money: settlement failures, unknown outcomes, stuck jobs (custom EMF m
 describe("a settler key's gas balance under a threshold", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('alarms below twice the floor on the lowest key, keeping its state while no settlement reads a balance', () => {
+  it('alarms on the lowest key a runway above its floor, keeping its state while no settlement reads a balance', () => {
     const alarm = alarmNamed('SettlerGasLow');
     expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall/Gen", Settler)');
+    // Defaults: floor 10 × 2e12 = 2e13 wei; 2e13 + 100/h × 24 h × 2e12 wei = 4.82e15 wei (issue 22 item 2).
+    expect(stack.config.settlerGasFloorWei).toBe('20000000000000');
     expect(alarm.Properties).toMatchObject({
-      Threshold: Number(BigInt(stack.config.settlerGasFloorWei) * GAS_ALARM_FLOOR_MULTIPLE),
+      Threshold: 4.82e15,
       ComparisonOperator: 'LessThanThreshold',
       TreatMissingData: 'ignore',
     });
+  });
+
+  it('follows the expected rate and runway given by context, and the settler gets the derived floor', () => {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], gasPerSettlementWei: '1000000000000', expectedPaidPerHour: '2000', runwayHours: '12' } });
+    const busy = new GenerationStack(app, 'Busy', { allowMissingEntries: true });
+    const found = Object.values(Template.fromStack(busy).toJSON().Resources as Record<string, Resource>).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Busy-SettlerGasLow',
+    );
+    expect(found).toHaveLength(1);
+    // floor 10 × 1e12 = 1e13 wei; alarm 1e13 + 2000/h × 12 h × 1e12 = 2.401e16 wei.
+    expect(found[0].Properties.Threshold).toBe(2.401e16);
+    expect(stackVar(busy, 'SETTLER_GAS_FLOOR_WEI')).toBe('10000000000000');
   });
 
   it('reads exactly the namespace, name and dimension set lambdas/payments/gas-metric.ts emits', () => {
@@ -261,6 +276,45 @@ describe("a settler key's gas balance under a threshold", () => {
     expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.settler]]);
     expect(directive.Metrics.map((m: any) => m.Name)).toContain(METRIC_NAMES.settlerGasWei);
     expect(gasBalanceQuery('Paycall/Gen')).toBe(`SELECT MIN(${METRIC_NAMES.settlerGasWei}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
+  });
+});
+
+describe("the refund wallet's USDC under its floor (issue 22 item 2)", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('alarms below runwayHours of the expected refunds at the dearest price, keeping its state between refunds', () => {
+    const alarm = alarmNamed('RefundWalletLow');
+    expect(insightsOf(alarm)).toBe('SELECT MIN(RefundWalletBaseUnits) FROM SCHEMA("Paycall/Gen", RefundWallet)');
+    // Defaults: 10 refunds/day × 24 h × 4_990_000 (the dearest product) / 24 = 49_900_000 base units (49.9 USDC).
+    expect(alarm.Properties).toMatchObject({ Threshold: 49_900_000, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'ignore' });
+    expect(alarm.Properties.AlarmActions).toContainEqual({ Ref: topicId });
+  });
+
+  it('takes refundWalletFloorUsdc from context over the derived floor', () => {
+    const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], refundWalletFloorUsdc: '250.5' } });
+    const funded = new GenerationStack(app, 'Funded', { allowMissingEntries: true });
+    const found = Object.values(Template.fromStack(funded).toJSON().Resources as Record<string, Resource>).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Funded-RefundWalletLow',
+    );
+    expect(found.map((r) => r.Properties.Threshold)).toEqual([250_500_000]);
+  });
+
+  it('reads exactly the namespace, name and dimension set lambdas/payments/gas-metric.ts emits', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
+    vi.stubEnv('PAYCALL_METRICS', 'stdout');
+    vi.stubEnv('LOG_LEVEL', 'INFO');
+    vi.stubEnv(METRICS_NAMESPACE_ENV, stackVar(stack, METRICS_NAMESPACE_ENV));
+    try {
+      refundWalletMetric('0x2222222222222222222222222222222222222222', 49_000_000n);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(lines).toHaveLength(1);
+    const [directive] = JSON.parse(lines[0])._aws.CloudWatchMetrics;
+    expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.refundWallet]]);
+    expect(directive.Metrics.map((m: any) => m.Name)).toEqual([METRIC_NAMES.refundWalletBaseUnits]);
+    expect(refundWalletQuery('Paycall/Gen')).toBe(`SELECT MIN(${METRIC_NAMES.refundWalletBaseUnits}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
   });
 });
 
