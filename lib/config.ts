@@ -11,7 +11,21 @@ import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
 import { PRODUCTS, type ProductId } from '../lambdas/products/products.js';
 import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
 import { PROVIDER_CHECK_SECONDS } from './render-providers.js';
+import { PROBE_LIMIT, PROBE_WINDOW_SECONDS } from '../lambdas/middleware/rate-limit.js';
 import { gasRunway, refundWalletFloor, usdcToBaseUnits } from './runway.js';
+
+/**
+ * The edge's per-IP rule counts over 5 minutes (WAF's windows: 60, 120, 300, 600 s); its default limit is the
+ * unpaid-probe quota over that window (20 per 60 s: 100), so the edge refuses what the functions would refuse anyway.
+ */
+export const EDGE_WINDOW_SECONDS = 300;
+export const EDGE_DEFAULT_RATE_LIMIT = Math.ceil((PROBE_LIMIT * EDGE_WINDOW_SECONDS) / PROBE_WINDOW_SECONDS);
+/** AWS WAF's bounds on a rate-based rule's limit. */
+export const WAF_RATE_LIMIT_MIN = 10;
+export const WAF_RATE_LIMIT_MAX = 2_000_000_000;
+/** The edge's ceiling on every request of an address, paid ones included: 10 a second held for the 5 minutes. */
+export const EDGE_DEFAULT_TOTAL_RATE_LIMIT = 3_000;
+const EDGE_LIMIT = { message: `must be a whole number of requests from ${WAF_RATE_LIMIT_MIN} to ${WAF_RATE_LIMIT_MAX}` };
 
 /** Base mainnet USDC (FiatTokenV2_2). */
 export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
@@ -207,6 +221,29 @@ export const stackConfigSchema = z
     /** API stage throttling (every route of every surface): steady requests per second and burst. */
     apiRateLimit: int(1, 100_000).default(50),
     apiBurstLimit: int(1, 100_000).default(100),
+    /**
+     * The edge before both APIs (lib/edge.ts): `cloudfront-waf` puts a CloudFront distribution in front of each and
+     * one AWS WAF web ACL with per-IP rate-based rules on both; `none` (the default) serves the APIs directly. A
+     * distribution's web ACL lives in us-east-1, so with the edge on the stack must be deployed there.
+     */
+    edge: z.enum(['none', 'cloudfront-waf'], { message: 'must be none or cloudfront-waf' }).default('none'),
+    /** Requests per IP per 5 minutes past which the edge answers 429 (WAF allows 10 to 2e9); default the probe quota's. */
+    edgeRateLimit: z.coerce
+      .number(EDGE_LIMIT)
+      .int(EDGE_LIMIT)
+      .min(WAF_RATE_LIMIT_MIN, EDGE_LIMIT)
+      .max(WAF_RATE_LIMIT_MAX, EDGE_LIMIT)
+      .default(EDGE_DEFAULT_RATE_LIMIT),
+    /**
+     * Requests per IP per 5 minutes, paid or not, past which the edge answers 429: a flood that sends made-up payment
+     * headers to escape edgeRateLimit stops here. Raise it for a buyer who pays that often from one address.
+     */
+    edgeTotalRateLimit: z.coerce
+      .number(EDGE_LIMIT)
+      .int(EDGE_LIMIT)
+      .min(WAF_RATE_LIMIT_MIN, EDGE_LIMIT)
+      .max(WAF_RATE_LIMIT_MAX, EDGE_LIMIT)
+      .default(EDGE_DEFAULT_TOTAL_RATE_LIMIT),
   })
   .superRefine((c, ctx) => {
     const tokenKeys = ['tokenIssuer', 'tokenJwksUrl', 'tokenChargeUrl', 'tokenSellerId'] as const;
@@ -215,6 +252,9 @@ export const stackConfigSchema = z
       for (const k of tokenKeys.filter((k) => c[k] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [k], message: `is required when ${setTokenKeys.join(', ')} is set` });
       }
+    }
+    if (c.edgeTotalRateLimit < c.edgeRateLimit) {
+      ctx.addIssue({ code: 'custom', path: ['edgeTotalRateLimit'], message: `must be at least edgeRateLimit (${c.edgeRateLimit})` });
     }
     if (c.facilitatorMode === 'remote' && !c.facilitatorUrl) {
       ctx.addIssue({

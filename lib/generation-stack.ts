@@ -37,6 +37,7 @@ import { createAssetDelivery } from './assets.js';
 import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FFMPEG_TASKS, FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
+import { createEdge, type Edge } from './edge.js';
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 
@@ -71,6 +72,8 @@ export class GenerationStack extends Stack {
   readonly functions: Record<string, NodejsFunction>;
   /** Synthesised logical id of each AWS::Lambda::Function → what it runs. */
   readonly functionEntries: Record<string, FunctionEntry>;
+  /** CloudFront and AWS WAF in front of both APIs (lib/edge.ts), with `edge=cloudfront-waf`. */
+  readonly edge?: Edge;
   /** Alarms (all to one SNS topic) and the dashboard (lib/monitoring.ts). */
   readonly monitoring: Monitoring;
   /** The settlement key secret (self mode), imported by name. */
@@ -110,12 +113,13 @@ export class GenerationStack extends Stack {
     for (const product of PRODUCT_IDS) startEnv[STATE_MACHINE_ENV[product]] = this.stateMachines[product].stateMachineArn;
 
     let generationApi: apigwv2.HttpApi | undefined;
+    const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean }[] = [];
     for (const surface of servedSurfaces()) {
       const publicBaseUrl = surface.id === 'generation' ? config.publicBaseUrl : undefined;
       // The agent studio starts no execution and takes no agent-payment tokens: it gets neither's variables.
       const surfaceEnv = surface.id === 'generation' ? { ...startEnv, ...this.tokenEnvironment() } : commonEnv;
       const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
-      const { api } = new SurfaceApi(this, {
+      const surfaceApi = new SurfaceApi(this, {
         surface,
         functions: factory,
         environment,
@@ -123,8 +127,10 @@ export class GenerationStack extends Stack {
         throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
         logRetention,
       });
-      if (surface.id === 'generation') generationApi = api;
+      surfaceApis.push({ surfaceApi, baseUrlEnv: surface.baseUrlEnv, pinned: publicBaseUrl !== undefined });
+      if (surface.id === 'generation') generationApi = surfaceApi.api;
     }
+    if (config.edge === 'cloudfront-waf') this.edge = this.withEdge(surfaceApis, assets.logBucket);
     if (!generationApi) throw new Error('the generation surface has no routes');
     this.api = generationApi;
     this.sweeper(factory, startEnv);
@@ -139,6 +145,21 @@ export class GenerationStack extends Stack {
       alarmTopicArn: config.alarmTopicArn,
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
+  }
+
+  /**
+   * The edge in front of every API: each surface's documents name its distribution (unless a custom domain pins
+   * the base URL), and every route function learns the origin token that makes the viewer's address believable.
+   */
+  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean }[], logBucket: s3.IBucket): Edge {
+    const edge = createEdge(this, { apis: surfaceApis.map(({ surfaceApi }) => surfaceApi), rateLimit: this.config.edgeRateLimit, totalRateLimit: this.config.edgeTotalRateLimit, logBucket });
+    for (const { surfaceApi, baseUrlEnv, pinned } of surfaceApis) {
+      for (const fn of surfaceApi.functions) {
+        if (!pinned) fn.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);
+        fn.addEnvironment(ENV.edgeOriginToken, edge.originToken);
+      }
+    }
+    return edge;
   }
 
   /** What every function reads: tables, assets, payment terms; no secret values (only secret names). */

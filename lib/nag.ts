@@ -67,6 +67,12 @@ export function acknowledgeFindings(stack: GenerationStack): void {
   ack(cdn, 'Read-only GETs of unguessable per-job keys, cached at the edge, from a private origin (OAC), with access logs. A web ACL (billed per ACL and rule) is left to the operator when the logs show abuse.', 'AwsSolutions-CFR2');
   ack(cdn, "The distribution uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum viewer protocol (TLSv1); a custom domain's ACM certificate would take TLSv1.2_2021 (the cdk.json feature flag already selects it then).", 'AwsSolutions-CFR4');
 
+  // The edge (lib/edge.ts, edge=cloudfront-waf): a distribution per API, with the web ACL (CFR2) and access logs (CFR3).
+  for (const { distribution } of Object.values(stack.edge?.distributions ?? {})) {
+    ack(distribution, 'The APIs sell to any buyer worldwide (payment is the authentication): no country is excluded.', 'AwsSolutions-CFR1');
+    ack(distribution, "The edge uses the default *.cloudfront.net certificate, for which CloudFront fixes the minimum viewer protocol (TLSv1); a custom domain's ACM certificate would take TLSv1.2_2021.", 'AwsSolutions-CFR4');
+  }
+
   for (const api of stack.node.findAll().filter((c): c is apigwv2.HttpApi => c instanceof apigwv2.HttpApi)) {
     ack(api, 'The payment is the authentication: paid routes verify an x402 payment or an agent-payment token in the function before any work; the other routes are public documents and polls of unguessable ids (spec: no accounts).', 'AwsSolutions-APIG4');
   }

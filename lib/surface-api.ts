@@ -58,11 +58,15 @@ export function gatewayPath(path: string): string {
 
 export class SurfaceApi {
   readonly api: apigwv2.HttpApi;
+  /** '' for the generation surface, else the PascalCase surface id that prefixes its construct ids. */
+  readonly prefix: string;
+  /** The route functions of this API (one per shared entry). */
+  readonly functions: lambda.Function[] = [];
 
   /** Construct ids stay those of the first surface's resources (`HttpApi`, `ApiUrl`); other surfaces are prefixed. */
   constructor(scope: Construct, props: SurfaceApiProps) {
     const { surface } = props;
-    const prefix = surface.id === 'generation' ? '' : pascal(surface.id);
+    const prefix = (this.prefix = surface.id === 'generation' ? '' : pascal(surface.id));
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
     const keys = new Map<string, string>();
@@ -73,6 +77,7 @@ export class SurfaceApi {
         const role = routeRole(route);
         const fn = props.functions.make(fnId, route, props.environment, { kind: 'route', id: fnId, entry: route.entry, role, route });
         props.grant(fn, role);
+        this.functions.push(fn as lambda.Function);
         // A shared function is invoked by any route of this API (one permission, not one per route).
         const shared = fnId !== route.id;
         target = { route, integration: new HttpLambdaIntegration(`${fnId}Integration`, fn, shared ? { scopePermissionToRoute: false } : {}), keys: new Set() };

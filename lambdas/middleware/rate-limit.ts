@@ -12,6 +12,10 @@ import { carriesPayment } from '../payments/core/header.js';
 import { paymentHeaderOf } from './payment.js';
 import { addResponseHeaders, type HttpMiddleware, type HttpRequest } from './types.js';
 
+/** The unpaid-probe quota: requests per client per window (the CloudFront edge's per-IP rule derives from it, lib/config.ts). */
+export const PROBE_LIMIT = 20;
+export const PROBE_WINDOW_SECONDS = 60;
+
 export interface RateWindowCounter {
   hit(client: string, policy: string, windowStart: number, windowSeconds: number): Promise<number>;
   peek(client: string, policy: string, windowStart: number): Promise<number>;
@@ -26,8 +30,8 @@ export interface ProbeRateLimitOptions {
 }
 
 export function probeRateLimit(options: ProbeRateLimitOptions): HttpMiddleware {
-  const limit = options.limit ?? 20;
-  const windowSeconds = options.windowSeconds ?? 60;
+  const limit = options.limit ?? PROBE_LIMIT;
+  const windowSeconds = options.windowSeconds ?? PROBE_WINDOW_SECONDS;
   const policy = options.policy ?? 'probe';
   const now = options.now ?? Date.now;
 

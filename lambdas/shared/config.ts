@@ -32,6 +32,8 @@ export const ENV = {
   settlerKeyFile: 'SETTLER_KEY_FILE',
   publicBaseUrl: 'PUBLIC_BASE_URL',
   agentsPublicBaseUrl: 'AGENTS_PUBLIC_BASE_URL',
+  /** Set only behind the CloudFront edge (lib/edge.ts): the value its origin header carries (lambdas/shared/http.ts clientId). */
+  edgeOriginToken: 'EDGE_ORIGIN_TOKEN',
   blockingWaitMs: 'BLOCKING_WAIT_MS',
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   sfnEndpoint: 'SFN_ENDPOINT',
@@ -227,6 +229,9 @@ export const httpConfig = memo(() => {
   };
   return { publicBaseUrl, publicBaseUrls, blockingWaitMs: env.BLOCKING_WAIT_MS };
 });
+
+/** Behind the CloudFront edge only: the token its origin header carries, proving a request came through it. */
+export const edgeConfig = memo(() => parse({ EDGE_ORIGIN_TOKEN: optional(text()) }, 'edge'));
 
 /** What a function that purchases jobs reads (the paid routes, the MCP token tool). */
 /** What a function that purchases jobs reads besides the render providers (lambdas/render/config.ts). */

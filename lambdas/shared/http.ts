@@ -1,6 +1,6 @@
 /** API Gateway HTTP API (payload v2) helpers shared by every HTTP entry. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { httpConfig } from './config.js';
+import { edgeConfig, httpConfig } from './config.js';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
@@ -48,8 +48,21 @@ export function wantsBlocking(event: HttpEvent, body: { asyncMode?: boolean }): 
   return body.asyncMode !== true;
 }
 
-export function clientId(event: HttpEvent): string {
-  return event.requestContext.http.sourceIp || 'unknown';
+/** The origin header CloudFront adds (lib/edge.ts): the stack's edge token, which a viewer cannot know or set. */
+export const EDGE_TOKEN_HEADER = 'x-paycall-edge';
+/** The viewer's address, written by the edge's viewer-request function over anything the viewer sent. */
+export const VIEWER_ADDRESS_HEADER = 'x-paycall-viewer-address';
+
+/**
+ * Who a request counts against (the probe quota, workspace creation): the connection's address, except behind the
+ * CloudFront edge, where that is CloudFront's own and the viewer's comes in VIEWER_ADDRESS_HEADER. That header is
+ * believed only when the request carries the edge token, so a caller reaching the execute-api URL directly (or any
+ * request when the edge is off, no token configured) cannot choose the address it is counted under.
+ */
+export function clientId(event: HttpEvent, edgeToken: string | undefined = edgeConfig().EDGE_ORIGIN_TOKEN): string {
+  const viaEdge = edgeToken !== undefined && header(event, EDGE_TOKEN_HEADER) === edgeToken;
+  const viewer = viaEdge ? header(event, VIEWER_ADDRESS_HEADER)?.trim() : undefined;
+  return viewer || event.requestContext.http.sourceIp || 'unknown';
 }
 
 /** A header value carrying JSON (PAYMENT-REQUIRED, PAYMENT-RESPONSE): base64 of its UTF-8 text. */

@@ -70,6 +70,9 @@ const PROVIDER_KEYS: Record<ProductId, string> = { create_music: 'musicProvider'
 const LITERAL_ENV: Environment = { account: '123456789012', region: 'eu-west-1' };
 const DEFAULT = 'the default (cdk.json)';
 const REMOTE = 'facilitatorMode=remote';
+/** The edge (lib/edge.ts) needs us-east-1: agnostic here (a template rule), literal below; not part of EVERYTHING's eu-west-1. */
+const EDGE = 'edge=cloudfront-waf, edgeRateLimit=200';
+const EDGE_ENV: Environment = { account: '123456789012', region: 'us-east-1' };
 
 /**
  * Every configuration the README documents (its "Render providers", "Model reasoning", "On AWS" and runbook
@@ -93,6 +96,7 @@ const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
   ['bundleFfmpeg=false', { bundleFfmpeg: 'false' }],
   ['payTo, rpcUrl and publicBaseUrl given', { payTo: '0x2222222222222222222222222222222222222222', rpcUrl: 'https://base.example.com', publicBaseUrl: 'https://api.example.com' }],
   ['renderReservedConcurrency=10, sweeperReservedConcurrency=1', { renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }],
+  [EDGE, { edge: 'cloudfront-waf', edgeRateLimit: '200' }],
 ];
 
 /**
@@ -100,7 +104,8 @@ const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
  * the last provider listed wins for each product, with tokens, reasoning and staging.
  */
 const EVERYTHING = 'every documented choice at once, region and account literal';
-const everything = (): Record<string, unknown> => Object.assign({}, ...DOCUMENTED_CONTEXTS.filter(([name]) => name !== REMOTE).map(([, extra]) => extra));
+const everything = (): Record<string, unknown> => Object.assign({}, ...DOCUMENTED_CONTEXTS.filter(([name]) => name !== REMOTE && name !== EDGE).map(([, extra]) => extra));
+const edgeAndEverything = (): Record<string, unknown> => ({ ...everything(), ...DOCUMENTED_CONTEXTS.find(([name]) => name === EDGE)![1] });
 
 describe('the AwsSolutions and Serverless packs', () => {
   it.each(DOCUMENTED_CONTEXTS)('report no unacknowledged error or warning with %s', (name, extra) => {
@@ -117,6 +122,12 @@ describe('the AwsSolutions and Serverless packs', () => {
     expect(findings(synthOnce(EVERYTHING, everything(), LITERAL_ENV).report)).toEqual([]);
   });
 
+  it(`report none with ${EDGE} and every other choice, in us-east-1 with a literal account`, () => {
+    const s = synthOnce(`${EDGE} + ${EVERYTHING}`, edgeAndEverything(), EDGE_ENV);
+    expect(Object.keys(s.stack.edge!.distributions)).toHaveLength(2);
+    expect(findings(s.report)).toEqual([]);
+  });
+
   it('do run: without the acknowledgments the same stack fails synthesis with their findings', () => {
     const app = newApp();
     new GenerationStack(app, 'Gen', { allowMissingEntries: true });
@@ -127,6 +138,7 @@ describe('the AwsSolutions and Serverless packs', () => {
   it.each([
     [DEFAULT, {}, undefined],
     [EVERYTHING, undefined, LITERAL_ENV],
+    [`${EDGE} + ${EVERYTHING}`, edgeAndEverything(), EDGE_ENV],
   ] as const)('acknowledge each finding on its own construct, with a reason, never on the stack or the app (%s)', (name, extra, env) => {
     const s = synthOnce(name, extra ?? everything(), env);
     const acknowledged: { path: string; id: string; reason: string }[] = [];
