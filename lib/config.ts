@@ -45,6 +45,13 @@ const EMAIL = /^[^\s@,;:<>()[\]"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
 const emails = (text: string) => text.split(',').map((e) => e.trim()).filter(Boolean);
 /** Standard topics only (no `.fifo`): the partition, region, account and name of the topic. */
 export const SNS_TOPIC_ARN = /^arn:aws(-[a-z]+)*:sns:[a-z]{2}(-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+/** A host name of at least two labels (api.example.com), lower case, no scheme, port, path or trailing dot. */
+export const DOMAIN_NAME = /^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const domainName = z.string().regex(DOMAIN_NAME, 'must be a host name like api.example.com (lower case, no scheme or path)');
+/** An ACM certificate: its partition, region, account and id; the region is read back from it (certificateRegion). */
+export const CERTIFICATE_ARN = /^arn:aws(-[a-z]+)*:acm:([a-z]{2}(-[a-z]+)+-\d):\d{12}:certificate\/[0-9a-f-]{36}$/;
+const certificateArn = z.string().regex(CERTIFICATE_ARN, 'must be an ACM certificate ARN like arn:aws:acm:us-east-1:123456789012:certificate/<id>');
+export const certificateRegion = (arn: string): string => CERTIFICATE_ARN.exec(arn)![2];
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A reservation: a whole number of executions, 0 (or unset) meaning none reserved; normalised to undefined then. */
@@ -172,6 +179,15 @@ export const stackConfigSchema = z
     /** Public base URL of the API when it sits behind a custom domain (PUBLIC_BASE_URL); unset = request host. */
     publicBaseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     /**
+     * A custom domain per surface (lib/custom-domain.ts): the host name and the ACM certificate that covers it, both or
+     * neither. The certificate lives in the stack's region (an HTTP API's regional domain; with the edge, us-east-1,
+     * where CloudFront takes it too). The surface's documents then name https://<domain> (publicBaseUrl still wins).
+     */
+    domainName: domainName.optional(),
+    certificateArn: certificateArn.optional(),
+    agentsDomainName: domainName.optional(),
+    agentsCertificateArn: certificateArn.optional(),
+    /**
      * Who hears the alarms (lib/monitoring.ts): e-mail addresses, comma-separated, each subscribed to the alarm topic
      * (SNS mails each a link to confirm), and/or a standard SNS topic in the stack's region that every alarm also
      * publishes to (a pager's, a chat's). Unset: the alarms reach the topic and nobody (README runbook).
@@ -252,6 +268,15 @@ export const stackConfigSchema = z
       for (const k of tokenKeys.filter((k) => c[k] === undefined)) {
         ctx.addIssue({ code: 'custom', path: [k], message: `is required when ${setTokenKeys.join(', ')} is set` });
       }
+    }
+    for (const [domain, certificate] of [['domainName', 'certificateArn'], ['agentsDomainName', 'agentsCertificateArn']] as const) {
+      if ((c[domain] === undefined) !== (c[certificate] === undefined)) {
+        const [missing, set] = c[domain] === undefined ? [domain, certificate] : [certificate, domain];
+        ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${set} is set (a custom domain needs both)` });
+      }
+    }
+    if (c.domainName !== undefined && c.domainName === c.agentsDomainName) {
+      ctx.addIssue({ code: 'custom', path: ['agentsDomainName'], message: 'must differ from domainName (one host name per surface)' });
     }
     if (c.edgeTotalRateLimit < c.edgeRateLimit) {
       ctx.addIssue({ code: 'custom', path: ['edgeTotalRateLimit'], message: `must be at least edgeRateLimit (${c.edgeRateLimit})` });

@@ -18,6 +18,7 @@
  */
 import { CfnOutput, CfnRule, Fn, Aws, Stack, Token } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -40,6 +41,8 @@ export interface EdgeApi {
   /** '' for the generation surface, else the surface's PascalCase prefix (construct ids and outputs). */
   prefix: string;
   api: apigwv2.HttpApi;
+  /** The surface's custom domain (lib/custom-domain.ts): the distribution's alternate name, with its certificate. */
+  domain?: { name: string; certificate: acm.ICertificate };
 }
 
 export interface Edge {
@@ -81,7 +84,7 @@ export function createEdge(scope: Construct, props: { apis: EdgeApi[]; rateLimit
     comment: 'Writes the viewer address for the API functions (lambdas/shared/http.ts clientId)',
   });
   const distributions: Edge['distributions'] = {};
-  for (const { prefix, api } of props.apis) {
+  for (const { prefix, api, domain } of props.apis) {
     const distribution = new cloudfront.Distribution(scope, `${prefix}EdgeDistribution`, {
       comment: `${stack.stackName} ${prefix || 'Generation'} API edge`,
       defaultBehavior: {
@@ -97,6 +100,7 @@ export function createEdge(scope: Construct, props: { apis: EdgeApi[]; rateLimit
         functionAssociations: [{ function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
       webAclId: webAcl.attrArn,
+      ...(domain ? { domainNames: [domain.name], certificate: domain.certificate, minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 } : {}),
       enableLogging: true,
       logBucket: props.logBucket,
       logFilePrefix: `edge${prefix ? `-${prefix.toLowerCase()}` : ''}/`,

@@ -38,6 +38,7 @@ import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FFMPEG_TASKS, FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
 import { createEdge, type Edge } from './edge.js';
+import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 
@@ -48,6 +49,11 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** Which environment variable carries each product's state machine ARN (from the catalog). */
 export const STATE_MACHINE_ENV = Object.fromEntries(PRODUCT_IDS.map((p) => [p, PRODUCTS[p].workflow.arnEnv])) as Record<ProductId, string>;
+
+/** The output naming a product's state machine: MusicWorkflow → MusicStateMachineArn. */
+export function stateMachineOutputId(product: ProductId): string {
+  return PRODUCTS[product].workflow.constructId.replace(/Workflow$/, 'StateMachineArn');
+}
 
 export interface GenerationStackProps extends StackProps {
   /** Overrides of the context configuration (lib/config.ts); props win over context. */
@@ -113,9 +119,14 @@ export class GenerationStack extends Stack {
     for (const product of PRODUCT_IDS) startEnv[STATE_MACHINE_ENV[product]] = this.stateMachines[product].stateMachineArn;
 
     let generationApi: apigwv2.HttpApi | undefined;
-    const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean }[] = [];
+    const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[] = [];
+    const withEdge = config.edge === 'cloudfront-waf';
     for (const surface of servedSurfaces()) {
-      const publicBaseUrl = surface.id === 'generation' ? config.publicBaseUrl : undefined;
+      // The base URL the surface's documents name: publicBaseUrl (generation only) > its custom domain > the edge's
+      // distribution (withEdge) > the request's own host (nothing pinned).
+      const domain = customDomainOf(config, surface.id);
+      const domainUrl = domain ? `https://${domain.name}` : undefined;
+      const publicBaseUrl = (surface.id === 'generation' ? config.publicBaseUrl : undefined) ?? domainUrl;
       // The agent studio starts no execution and takes no agent-payment tokens: it gets neither's variables.
       const surfaceEnv = surface.id === 'generation' ? { ...startEnv, ...this.tokenEnvironment() } : commonEnv;
       const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
@@ -127,10 +138,13 @@ export class GenerationStack extends Stack {
         throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
         logRetention,
       });
-      surfaceApis.push({ surfaceApi, baseUrlEnv: surface.baseUrlEnv, pinned: publicBaseUrl !== undefined });
+      surfaceApis.push({ surfaceApi, baseUrlEnv: surface.baseUrlEnv, pinned: publicBaseUrl !== undefined, domain });
+      if (domain) requireCertificateRegion(this, surfaceApi.prefix, domain, withEdge);
+      // With the edge, the domain names the distribution instead (withEdge), so its calls pass the web ACL.
+      if (domain && !withEdge) createApiDomain(this, surfaceApi.prefix, surfaceApi.api, domain);
       if (surface.id === 'generation') generationApi = surfaceApi.api;
     }
-    if (config.edge === 'cloudfront-waf') this.edge = this.withEdge(surfaceApis, assets.logBucket);
+    if (withEdge) this.edge = this.withEdge(surfaceApis, assets.logBucket);
     if (!generationApi) throw new Error('the generation surface has no routes');
     this.api = generationApi;
     this.sweeper(factory, startEnv);
@@ -145,14 +159,29 @@ export class GenerationStack extends Stack {
       alarmTopicArn: config.alarmTopicArn,
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
+    // A job's execution is named by its job id: <machine ARN with :execution: for :stateMachine:>:<jobId> (README).
+    for (const product of PRODUCT_IDS) {
+      new CfnOutput(this, stateMachineOutputId(product), {
+        value: this.stateMachines[product].stateMachineArn,
+        description: `The ${product} state machine; a job's execution is this ARN with :execution: for :stateMachine:, then :<jobId>`,
+      });
+    }
   }
 
   /**
    * The edge in front of every API: each surface's documents name its distribution (unless a custom domain pins
    * the base URL), and every route function learns the origin token that makes the viewer's address believable.
    */
-  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean }[], logBucket: s3.IBucket): Edge {
-    const edge = createEdge(this, { apis: surfaceApis.map(({ surfaceApi }) => surfaceApi), rateLimit: this.config.edgeRateLimit, totalRateLimit: this.config.edgeTotalRateLimit, logBucket });
+  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[], logBucket: s3.IBucket): Edge {
+    const apis = surfaceApis.map(({ surfaceApi: { prefix, api }, domain }) => ({
+      prefix,
+      api,
+      ...(domain ? { domain: { name: domain.name, certificate: importCertificate(this, prefix, domain) } } : {}),
+    }));
+    const edge = createEdge(this, { apis, rateLimit: this.config.edgeRateLimit, totalRateLimit: this.config.edgeTotalRateLimit, logBucket });
+    for (const { surfaceApi, domain } of surfaceApis) {
+      if (domain) domainOutputs(this, surfaceApi.prefix, domain, edge.distributions[surfaceApi.prefix].distribution.distributionDomainName, CLOUDFRONT_HOSTED_ZONE_ID);
+    }
     for (const { surfaceApi, baseUrlEnv, pinned } of surfaceApis) {
       for (const fn of surfaceApi.functions) {
         if (!pinned) fn.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);

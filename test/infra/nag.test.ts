@@ -73,6 +73,14 @@ const REMOTE = 'facilitatorMode=remote';
 /** The edge (lib/edge.ts) needs us-east-1: agnostic here (a template rule), literal below; not part of EVERYTHING's eu-west-1. */
 const EDGE = 'edge=cloudfront-waf, edgeRateLimit=200';
 const EDGE_ENV: Environment = { account: '123456789012', region: 'us-east-1' };
+/** A custom domain per surface (lib/custom-domain.ts); its certificates in the region the stack is synthesised for. */
+const DOMAIN = 'domainName, certificateArn, agentsDomainName, agentsCertificateArn';
+const domains = (region: string): Record<string, unknown> => ({
+  domainName: 'api.example.com',
+  certificateArn: `arn:aws:acm:${region}:123456789012:certificate/00000001-1111-2222-3333-444444444444`,
+  agentsDomainName: 'agents.example.com',
+  agentsCertificateArn: `arn:aws:acm:${region}:123456789012:certificate/00000002-1111-2222-3333-444444444444`,
+});
 
 /**
  * Every configuration the README documents (its "Render providers", "Model reasoning", "On AWS" and runbook
@@ -97,6 +105,7 @@ const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
   ['payTo, rpcUrl and publicBaseUrl given', { payTo: '0x2222222222222222222222222222222222222222', rpcUrl: 'https://base.example.com', publicBaseUrl: 'https://api.example.com' }],
   ['renderReservedConcurrency=10, sweeperReservedConcurrency=1', { renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }],
   [EDGE, { edge: 'cloudfront-waf', edgeRateLimit: '200' }],
+  [DOMAIN, domains(LITERAL_ENV.region!)],
 ];
 
 /**
@@ -105,7 +114,7 @@ const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
  */
 const EVERYTHING = 'every documented choice at once, region and account literal';
 const everything = (): Record<string, unknown> => Object.assign({}, ...DOCUMENTED_CONTEXTS.filter(([name]) => name !== REMOTE && name !== EDGE).map(([, extra]) => extra));
-const edgeAndEverything = (): Record<string, unknown> => ({ ...everything(), ...DOCUMENTED_CONTEXTS.find(([name]) => name === EDGE)![1] });
+const edgeAndEverything = (): Record<string, unknown> => ({ ...everything(), ...DOCUMENTED_CONTEXTS.find(([name]) => name === EDGE)![1], ...domains(EDGE_ENV.region!) });
 
 describe('the AwsSolutions and Serverless packs', () => {
   it.each(DOCUMENTED_CONTEXTS)('report no unacknowledged error or warning with %s', (name, extra) => {
