@@ -144,10 +144,21 @@ export function publicClientFor(rpcUrl: string): ChainReader {
 /** What a settler key sends with: its chain and the broadcast of a transaction it signed. */
 export interface ChainSender {
   chain: Chain;
-  sendRawTransaction(args: { serializedTransaction: Hex }): Promise<Hex>;
+  /** One `eth_sendRawTransaction`, never repeated by viem; `signal` aborts it (the settler's lease deadline). */
+  sendRawTransaction(args: { serializedTransaction: Hex; signal?: AbortSignal }): Promise<Hex>;
+  /** Whether the node has the transaction (pending or mined): one `eth_getTransactionByHash`. */
+  knows(hash: Hex, signal?: AbortSignal): Promise<boolean>;
 }
 
 export function senderFor(chain: Chain, rpcUrl: string): ChainSender {
   const client = createClient({ chain, transport: transportFor(rpcUrl, 15_000) });
-  return { chain, sendRawTransaction: (args) => sendRawTransaction(client, args) };
+  return {
+    chain,
+    sendRawTransaction: ({ serializedTransaction, signal }) =>
+      signal
+        ? (client.request({ method: 'eth_sendRawTransaction', params: [serializedTransaction] }, { retryCount: 0, signal }) as Promise<Hex>)
+        : sendRawTransaction(client, { serializedTransaction }),
+    knows: async (hash, signal) =>
+      (await client.request({ method: 'eth_getTransactionByHash', params: [hash] } as never, { retryCount: 0, signal } as never)) !== null,
+  };
 }

@@ -8,7 +8,9 @@
  * Nonces across instances (docs/decisions/0005): a pool of keys, each with its own nonce sequence; a send holds
  * its key's lease (lambdas/store/settler-leases.ts) from choosing the nonce to handing the transaction to the node,
  * never while waiting for the receipt, so any number of function instances share the keys without reusing or
- * skipping a nonce. A key below its gas floor takes no new settlement; when every key is low the settler is
+ * skipping a nonce. Everything held under a lease ends inside it, and the broadcast is fenced by a renewal
+ * conditioned on the holder id; a broadcast the node refused frees its nonce at once (./send-rejection.ts). A key
+ * below its gas floor takes no new settlement; when every key is low the settler is
  * unavailable (503), and when every key is busy past the wait budget it is back-pressured (402 with Retry-After).
  */
 import {
@@ -29,6 +31,7 @@ import { gasMetric } from './gas-metric.js';
 import { usdcAbi } from './usdc-abi.js';
 import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
+import { classifySendFailure, type SendFailure } from './send-rejection.js';
 
 /**
  * The shortest receipt wait, whatever the deadline: short enough to stay inside the answer margin (3 s) when
@@ -68,10 +71,20 @@ export interface SelfSettlerOptions {
   receiptTimeoutMs?: number;
   /** How long a send waits for a free key before answering back-pressure. */
   keyWaitMs?: number;
+  /** How long a key's lease lasts (LEASE_MS; tests shorten it): more than LEASE_MARGIN_MS + MIN_BROADCAST_MS. */
+  leaseMs?: number;
 }
 
 /** A lease outlives any send (a few RPC round trips); one its holder never released lapses after this. */
 const LEASE_MS = 10_000;
+/**
+ * Everything held under a lease ends this long before it lapses: each step's wait (the nonce read, the broadcast,
+ * the lookup after a refusal) is cut off there, which leaves the release (one DynamoDB write) and clock skew
+ * between instances this margin to happen while the lease is still ours.
+ */
+const LEASE_MARGIN_MS = 2_000;
+/** A broadcast is not begun with less time than this left before the margin: the node could not answer in time. */
+const MIN_BROADCAST_MS = 1_000;
 /** A key's last recorded nonce is trusted over the node's pending count for this long (a lagging node), no longer
  * (a transaction that never reached a node leaves a gap, which the chain's count then fills). */
 const RECENT_NONCE_MS = 30_000;
@@ -140,6 +153,7 @@ export class SelfSettler implements PaymentSettler {
   private readonly leases: SettlerLeases;
   private readonly receiptTimeoutMs: number;
   private readonly keyWaitMs: number;
+  private readonly leaseMs: number;
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
   private readonly gasFloorWei: bigint;
   private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
@@ -151,6 +165,7 @@ export class SelfSettler implements PaymentSettler {
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
     this.keyWaitMs = options.keyWaitMs ?? 10_000;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.gasFloorWei = options.config.gasFloorWei ?? 0n;
   }
 
@@ -256,7 +271,7 @@ export class SelfSettler implements PaymentSettler {
         return { ok: false, reason: 'Every settlement key is below its gas floor', broadcast: false, unavailable: true };
       }
       for (const signer of shuffled(fuelled)) {
-        const lease = await this.leases.acquire(signer.account.address, holder, LEASE_MS);
+        const lease = await this.leases.acquire(signer.account.address, holder, this.leaseMs);
         if (lease) return this.sendWith(signer, lease, tx);
       }
       if (Date.now() >= waitUntil) {
@@ -267,29 +282,85 @@ export class SelfSettler implements PaymentSettler {
     }
   }
 
+  /**
+   * The held section, every step of it inside the lease (docs/decisions/0005, "Fencing"): the nonce read is cut off
+   * LEASE_MARGIN_MS before the lease lapses; then the lease is renewed with a write conditioned on our holder id (the
+   * fence: a key another instance took meanwhile is not sent with), and the broadcast is aborted at the renewed
+   * lease's margin. So whatever this instance sends, it sends and records while the key is still its own.
+   */
   private async sendWith(signer: Signer, lease: KeyLease, tx: Prepared): Promise<SendOutcome> {
-    let sending: Hex | undefined;
-    let nonce: number | undefined;
+    const address = signer.account.address;
+    let chosen: number;
+    let serializedTransaction: Hex;
     try {
-      const pending = await this.publicClient.getTransactionCount({ address: signer.account.address, blockTag: 'pending' });
+      const pending = await withDeadline(
+        (signal) => abandonable(this.publicClient.getTransactionCount({ address, blockTag: 'pending' }), signal),
+        lease.until - LEASE_MARGIN_MS,
+      );
       const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
-      const chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
+      chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
       // Signed locally: the chain id is the configured one, so no round trip asks the node for it.
-      const serializedTransaction = await signer.account.signTransaction({ ...tx, nonce: chosen });
-      sending = keccak256(serializedTransaction);
-      nonce = chosen; // from here the transaction may reach a node, so its nonce counts as used
-      await signer.wallet.sendRawTransaction({ serializedTransaction });
-      return { ok: true, hash: sending, released: this.release(lease, nonce) };
+      serializedTransaction = await signer.account.signTransaction({ ...tx, nonce: chosen });
     } catch (error) {
-      // Once the raw transaction has left, a failed or timed-out send proves nothing about whether it landed.
-      const broadcast = sending !== undefined;
-      const stage = broadcast ? `sending transaction ${sending}` : 'preparing the transaction';
-      await this.release(lease, nonce);
-      return { ok: false, reason: `Settlement failed while ${stage}: ${revertReason(error)}`, broadcast };
+      await this.release(lease, undefined);
+      return { ok: false, reason: `Settlement failed while preparing the transaction: ${revertReason(error)}`, broadcast: false, unavailable: true };
+    }
+
+    // The fence: still ours (nobody has sent with this key since the nonce was read), and long enough to send.
+    let until: number | undefined;
+    try {
+      until = await this.leases.renew(lease, this.leaseMs);
+    } catch (error) {
+      await this.release(lease, undefined);
+      return { ok: false, reason: `Settlement key lease could not be renewed: ${(error as Error).message}`, broadcast: false, unavailable: true };
+    }
+    if (until === undefined) {
+      return { ok: false, reason: 'Settlement key lease was lost before the broadcast (a slow node); nothing was sent', broadcast: false, unavailable: true };
+    }
+    const sendBy = until - LEASE_MARGIN_MS;
+    if (sendBy - Date.now() < MIN_BROADCAST_MS) {
+      await this.release(lease, undefined);
+      return { ok: false, reason: 'Settlement key lease too short to broadcast; nothing was sent', broadcast: false, unavailable: true };
+    }
+
+    const hash = keccak256(serializedTransaction);
+    try {
+      await withDeadline((signal) => signer.wallet.sendRawTransaction({ serializedTransaction, signal }), sendBy);
+      return { ok: true, hash, released: this.release(lease, chosen) };
+    } catch (error) {
+      const failure = await this.judge(signer, hash, error, sendBy);
+      if (failure.kind === 'known') return { ok: true, hash, released: this.release(lease, chosen) };
+      if (failure.kind === 'rejected') {
+        // The node refused it: nothing entered the pool, so the nonce is still free for the next send at once.
+        await this.release(lease, undefined);
+        if (failure.rejection === 'funds') this.gas.delete(address);
+        const reason = `Settlement transaction refused by the node (${failure.rejection}), nothing sent: ${revertReason(error)}`;
+        return failure.rejection === 'rate-limited' || failure.rejection === 'nonce'
+          ? { ok: false, reason, broadcast: false, retryAfterSeconds: 1 }
+          : { ok: false, reason, broadcast: false, unavailable: true };
+      }
+      // It may have reached a node: its nonce counts as used, and the outcome is the chain's to tell.
+      await this.release(lease, chosen);
+      return { ok: false, reason: `Settlement failed while sending transaction ${hash}: ${revertReason(error)}`, broadcast: true };
     }
   }
 
-  /** Never throws: an unreleased lease lapses after LEASE_MS. */
+  /**
+   * A failed broadcast, classified (./send-rejection.ts). A stated refusal is believed only when the node then says
+   * it does not know our hash; a lookup that fails or runs out of lease leaves the send ambiguous.
+   */
+  private async judge(signer: Signer, hash: Hex, error: unknown, sendBy: number): Promise<SendFailure> {
+    const failure = classifySendFailure(error);
+    if (failure.kind !== 'rejected') return failure;
+    try {
+      const known = await withDeadline((signal) => signer.wallet.knows(hash, signal), sendBy);
+      return known ? { kind: 'known' } : failure;
+    } catch {
+      return { kind: 'ambiguous' };
+    }
+  }
+
+  /** Never throws: an unreleased lease lapses after its time. */
   private release(lease: KeyLease, sentNonce: number | undefined): Promise<void> {
     return this.leases.release(lease, sentNonce).catch(() => undefined);
   }
@@ -312,6 +383,30 @@ export class SelfSettler implements PaymentSettler {
       }),
     );
     return pool.filter((signer) => (this.gas.get(signer.account.address)?.wei ?? -1n) >= this.gasFloorWei);
+  }
+}
+
+/** Runs `step` with a signal that aborts at `deadline` (epoch ms); past it the step fails with a time-out. */
+async function withDeadline<T>(step: (signal: AbortSignal) => Promise<T>, deadline: number): Promise<T> {
+  const left = deadline - Date.now();
+  if (left <= 0) throw new LeaseDeadlineError();
+  const signal = AbortSignal.timeout(left);
+  return step(signal);
+}
+
+/** A read that cannot take a signal, abandoned (its answer ignored) when the signal aborts. */
+function abandonable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new LeaseDeadlineError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+class LeaseDeadlineError extends Error {
+  override name = 'LeaseDeadlineError';
+  constructor() {
+    super('the node did not answer within the settlement key lease (timed out)');
   }
 }
 

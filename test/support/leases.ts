@@ -13,7 +13,13 @@ export function memoryLeases(): SettlerLeases & { rows: Map<string, { holder?: s
       const row = rows.get(key) ?? {};
       if (row.holder && (row.until ?? 0) >= Date.now()) return undefined;
       rows.set(key, { ...row, holder, until: Date.now() + leaseMs });
-      return { address: key, holder, lastNonce: row.lastNonce, lastSentAt: row.lastSentAt } satisfies KeyLease;
+      return { address: key, holder, until: Date.now() + leaseMs, lastNonce: row.lastNonce, lastSentAt: row.lastSentAt } satisfies KeyLease;
+    },
+    async renew(lease, leaseMs) {
+      const row = rows.get(lease.address);
+      if (!row || row.holder !== lease.holder) return undefined;
+      row.until = Date.now() + leaseMs;
+      return row.until;
     },
     async release(lease, sentNonce) {
       const row = rows.get(lease.address);

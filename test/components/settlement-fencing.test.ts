@@ -1,0 +1,215 @@
+/**
+ * A settlement key's lease is a fence (docs/decisions/0005, "Fencing" and "Rejections"), on the local chain and
+ * DynamoDB Local with one key, so every settlement contends for the same nonce sequence:
+ * - a holder whose node is slow gives the key up before its lease lapses and sends nothing;
+ * - a holder whose lease was taken over (a paused instance, a skewed clock) finds out before the broadcast and
+ *   sends nothing; the newer holder's send lands with the next nonce, no collision;
+ * - a broadcast the node refuses leaves the nonce free for the next settlement at once, and answers "nothing moved";
+ * - a broadcast with no answer inside the lease stays "maybe sent" (unknown outcome), recorded while still held.
+ * The slow or refusing node is a JSON-RPC proxy on loopback in front of the chain (test/support/rpc-proxy.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CreateTableCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { createPublicClient, http, type Hex } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLocalChain, type LocalChain } from '../../lib/local/chain.js';
+import { startDynamoLocal, type LocalDynamo } from '../../lib/local/dynamodb.js';
+import { SelfSettler, type SelfSettlerOptions } from '../../lambdas/payments/settle.js';
+import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
+import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
+import { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
+import { newBuyer, requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+
+const ARTIFACT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/paycall-local-chain', import.meta.url));
+const LEASES_TABLE = 'settler-fencing-test';
+const savedEnv = { ...process.env };
+
+let dirs: string[] = [];
+let chain: LocalChain;
+let dynamo: LocalDynamo;
+let proxy: RpcProxy;
+let requirement: PaymentRequirement;
+let verifier: ViemPaymentVerifier;
+let reader: ReturnType<typeof createPublicClient>;
+let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
+let key: Hex;
+
+beforeAll(async () => {
+  const chainDir = await mkdtemp(path.join(tmpdir(), 'settle-fencing-chain-'));
+  const dynamoDir = await mkdtemp(path.join(tmpdir(), 'settle-fencing-dynamo-'));
+  dirs = [chainDir, dynamoDir];
+  [chain, dynamo] = await Promise.all([
+    startLocalChain({ port: 0, stateDir: chainDir, buyerCount: 0, artifactCacheDir: ARTIFACT_CACHE, settlerCount: 1 }),
+    startDynamoLocal({ dir: dynamoDir }),
+  ]);
+  await dynamo.client.send(
+    new CreateTableCommand({
+      TableName: LEASES_TABLE,
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+  Object.assign(process.env, { JOBS_TABLE: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
+  ({ DynamoSettlerLeases: Leases } = await import('../../lambdas/store/settler-leases.js'));
+  requirement = requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo });
+  verifier = new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } });
+  reader = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+  proxy = await startRpcProxy(chain.rpcUrl);
+  key = chain.settlerAddresses[0];
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.stop();
+  await chain?.stop();
+  await dynamo?.stop();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  process.env = savedEnv;
+});
+
+beforeEach(() => proxy.clear());
+
+/** One "instance": its own settler and leases client, talking to the chain directly or through the proxy. */
+function instance(options: { viaProxy?: boolean; now?: () => number } & Partial<Pick<SelfSettlerOptions, 'leaseMs' | 'publicClient'>> = {}) {
+  return new SelfSettler({
+    config: { chainId: chain.chainId, rpcUrl: options.viaProxy ? proxy.url : chain.rpcUrl, settlerKeyFile: chain.settlerKeyFile },
+    leases: new Leases(LEASES_TABLE, options.now),
+    leaseMs: options.leaseMs,
+    publicClient: options.publicClient,
+  });
+}
+
+async function payment(): Promise<VerifiedPayment> {
+  const buyer = newBuyer();
+  await chain.fund(buyer.address, 1_000_000n);
+  const result = await verifier.verify(await signedPayment(buyer, requirement), requirement);
+  if (!result.ok) throw new Error(result.reason);
+  return result.payment;
+}
+
+const count = () => reader.getTransactionCount({ address: key });
+const authorizationUsed = (p: VerifiedPayment) =>
+  reader.readContract({ address: chain.usdcAddress, abi: usdcAbi, functionName: 'authorizationState', args: [p.payer, p.payload.payload.authorization.nonce as Hex] });
+async function leaseRow() {
+  const { Item } = await dynamo.client.send(new GetItemCommand({ TableName: LEASES_TABLE, Key: { pk: { S: key.toLowerCase() } }, ConsistentRead: true }));
+  return { holder: Item?.holder?.S, lastNonce: Item?.lastNonce?.N === undefined ? undefined : Number(Item.lastNonce.N) };
+}
+async function nonceOf(result: Awaited<ReturnType<SelfSettler['settle']>>): Promise<number> {
+  if (!result.ok) throw new Error(result.reason);
+  return (await reader.getTransaction({ hash: result.transaction as Hex })).nonce;
+}
+
+describe('Settlement key lease: the held section stays inside the lease', () => {
+  it('a holder whose node is slow to give the nonce gives the key up inside its lease and sends nothing; the next holder takes the next nonce', async () => {
+    const [slow, next] = [await payment(), await payment()];
+    const before = await count();
+    // The node answers the nonce read 5 s late (after having read it): past the slow holder's 4 s lease.
+    proxy.on('eth_getTransactionCount', { delayMs: 5_000, times: 1 });
+    const started = Date.now();
+    const slowResult = instance({ viaProxy: true, leaseMs: 4_000 }).settle(slow);
+    // Another instance comes for the key once the slow holder's lease would have lapsed.
+    await new Promise((resolve) => setTimeout(resolve, 4_300));
+    const nextResult = await instance().settle(next);
+
+    const refused = await slowResult;
+    expect(refused).toMatchObject({ ok: false, broadcast: false, unavailable: true, reason: expect.stringMatching(/^Settlement failed while preparing the transaction: .*timed out/) });
+    expect(proxy.seen).not.toContain('eth_sendRawTransaction');
+    expect(await nonceOf(nextResult)).toBe(before);
+    // Let the late answer arrive: the slow holder still sends nothing.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 5_500 - Date.now())));
+    expect(proxy.seen).not.toContain('eth_sendRawTransaction');
+    expect(await count()).toBe(before + 1);
+    expect(await authorizationUsed(slow)).toBe(false);
+    expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
+  }, 20_000);
+
+  it('a holder whose lease was taken over while it read the nonce does not broadcast; the newer holder sends with no nonce collision', async () => {
+    const [old, newer] = [await payment(), await payment()];
+    const before = await count();
+    let newerResult: Awaited<ReturnType<SelfSettler['settle']>> | undefined;
+    // While the old holder reads the nonce, an instance whose clock runs a minute ahead (or the old holder paused
+    // past its lease) sees the lease lapsed, takes the key, and settles with the nonce the old holder just read.
+    const takeover = instance({ now: () => Date.now() + 60_000 });
+    const oldHolder = instance({
+      publicClient: {
+        ...reader,
+        getTransactionCount: async (args: Parameters<typeof reader.getTransactionCount>[0]) => {
+          const pending = await reader.getTransactionCount(args);
+          newerResult = await takeover.settle(newer);
+          return pending;
+        },
+      } as never,
+    });
+    const result = await oldHolder.settle(old);
+
+    expect(result).toMatchObject({ ok: false, broadcast: false, unavailable: true, reason: expect.stringMatching(/lease was lost before the broadcast/) });
+    expect(await nonceOf(newerResult!)).toBe(before);
+    expect(await count()).toBe(before + 1);
+    expect(await authorizationUsed(old)).toBe(false);
+    // The key is free, and the next send takes the next nonce.
+    expect(await nonceOf(await instance().settle(old))).toBe(before + 1);
+  });
+
+  it('a broadcast with no answer inside the lease is aborted there and stays maybe-sent, its nonce recorded while the lease is held', async () => {
+    const p = await payment();
+    const before = await count();
+    // The node takes the transaction (it is mined) but its answer comes 6 s later, past the 4 s lease.
+    proxy.on('eth_sendRawTransaction', { delayMs: 6_000, times: 1 });
+    const started = Date.now();
+    const result = await instance({ viaProxy: true, leaseMs: 4_000 }).settle(p);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(result).toMatchObject({ ok: false, broadcast: true, reason: expect.stringMatching(/^Settlement failed while sending transaction 0x[0-9a-f]{64}/) });
+    expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
+    // Money moved: this is why the payment stays unknown-outcome, reconciled against the chain.
+    expect(await authorizationUsed(p)).toBe(true);
+    expect(await count()).toBe(before + 1);
+    expect(await nonceOf(await instance().settle(await payment()))).toBe(before + 1);
+  });
+});
+
+describe('Settlement key lease: a broadcast the node refused leaves the nonce free', () => {
+  const refusals = [
+    {
+      name: 'nonce too low',
+      rule: { error: { code: -32000, message: 'nonce too low: next nonce 7, tx nonce 6' } },
+      answer: { broadcast: false, retryAfterSeconds: 1 },
+    },
+    { name: 'HTTP 429 (rate limited)', rule: { httpStatus: 429 }, answer: { broadcast: false, retryAfterSeconds: 1 } },
+    {
+      name: 'insufficient funds for gas',
+      rule: { error: { code: -32000, message: 'insufficient funds for gas * price + value: balance 0, tx cost 1' } },
+      answer: { broadcast: false, unavailable: true },
+    },
+  ];
+  for (const { name, rule, answer } of refusals) {
+    it(`${name}: nothing moved, the payment is refused, and the next settlement takes the same nonce at once`, async () => {
+      const [refusedPayment, next] = [await payment(), await payment()];
+      const before = await count();
+      proxy.on('eth_sendRawTransaction', { ...rule, times: 1 });
+      const result = await instance({ viaProxy: true }).settle(refusedPayment);
+      expect(result).toEqual({ ok: false, reason: expect.stringMatching(/^Settlement transaction refused by the node/), ...answer });
+      // The node was asked whether it knows the transaction before the refusal was believed.
+      expect(proxy.seen).toContain('eth_getTransactionByHash');
+      expect(await leaseRow()).toMatchObject({ holder: undefined });
+      expect(await authorizationUsed(refusedPayment)).toBe(false);
+      expect(await count()).toBe(before);
+      const started = Date.now();
+      expect(await nonceOf(await instance().settle(next))).toBe(before);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+  }
+
+  it('a refusal for a transaction the node does know (it entered before the answer said otherwise) counts as sent', async () => {
+    const p = await payment();
+    const before = await count();
+    proxy.on('eth_sendRawTransaction', { forward: true, error: { code: -32000, message: 'nonce too low' }, times: 1 });
+    const result = await instance({ viaProxy: true }).settle(p);
+    expect(await nonceOf(result)).toBe(before);
+    expect(await authorizationUsed(p)).toBe(true);
+    expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
+  });
+});
