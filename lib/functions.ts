@@ -14,10 +14,11 @@ import { bundleAliasArgs } from './bundling/aliases.js';
 import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
 
 /**
- * `paid`: x402 POSTs (write all tables, start executions); `run`: agent runs (runs, payments, idempotency, rate
- * windows, settler keys; no jobs, no executions); `read`: read the jobs table; `poll`: read the jobs table and
- * reconcile a reserved job (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the
- * credit ledger, rate windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
+ * `paid`: x402 POSTs (jobs, payments, idempotency, rate windows, settler leases; start their own product's
+ * execution); `run`: agent runs (runs, payments, idempotency, rate windows, settler keys; no jobs, no executions);
+ * `read`: read the jobs table; `poll`: read the jobs table and reconcile a reserved job
+ * (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the credit ledger, rate
+ * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
  */
 export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
 

@@ -27,6 +27,9 @@ import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { CHECK_RENDER_WRITES, checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
+import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX } from '../lambdas/store/jobs.js';
+import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
+import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
@@ -41,6 +44,7 @@ import { createEdge, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
+import { STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
 
 export { FFMPEG_TASKS, type FunctionEntry, type RouteRole };
 
@@ -261,16 +265,17 @@ export class GenerationStack extends Stack {
         reservedConcurrency: task.id === 'SubmitRender' ? config.renderReservedConcurrency : undefined,
       });
     }
-    // Least privilege, task by task.
-    for (const fn of Object.values(taskFns)) this.tables.jobs.grantReadWriteData(fn);
+    // Least privilege, task by task: every task reads its job and moves it by conditional updates (never creates one).
+    for (const fn of Object.values(taskFns)) grantItems(fn, this.tables.jobs, ['GetItem', 'UpdateItem']);
     // The local provider writes its outputs and its manifest, and reads the manifest back (renders/<jobId>/).
-    if (taskFns.SubmitRender) this.assetsBucket.grantReadWrite(taskFns.SubmitRender);
-    if (taskFns.CheckRender) this.assetsBucket.grantRead(taskFns.CheckRender); // checks whether outputs are present
+    if (taskFns.SubmitRender) grantObjects(taskFns.SubmitRender, this.assetsBucket, { read: true, write: true });
+    if (taskFns.CheckRender) grantObjects(taskFns.CheckRender, this.assetsBucket, { read: true }); // checks whether outputs are present
     // A provider whose check downloads the finished clip (google-veo, fal-veo) stores it itself: that one key per job.
     if (taskFns.CheckRender && checkWritesRenders(config)) {
       taskFns.CheckRender.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.assetsBucket.arnForObjects(CHECK_RENDER_WRITES)] }));
     }
-    if (taskFns.StoreAsset) this.assetsBucket.grantReadWrite(taskFns.StoreAsset); // copies/moves outputs into place
+    // Copies outputs into place (a copy is a Get and a Put); nothing in the bucket is ever deleted.
+    if (taskFns.StoreAsset) grantObjects(taskFns.StoreAsset, this.assetsBucket, { read: true, write: true });
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
     if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
     for (const id of Object.keys(taskFns).filter(callsProvider)) {
@@ -293,18 +298,28 @@ export class GenerationStack extends Stack {
   }
 
   /**
-   * `paid`: the generation tables, StartExecution and the payment secrets; `run`: the runs table, the payment tables
-   * and the settler key (agent runs start no execution and take no tokens), and the reasoning model when configured; `read`: read jobs; `none`: nothing.
+   * `paid`: the generation tables, StartExecution of its own product's machine and the payment secrets; `run`: the
+   * runs table, the payment tables and the settler key (agent runs start no execution and take no tokens), and the
+   * reasoning model when configured; `read`: read jobs; `none`: nothing. Each table's actions are its store's
+   * (lib/grants.ts STORE_ACTIONS), on the table alone: no route queries an index.
    */
   private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
     const { jobs, payments, idempotency, rateLimit, settlerLeases, runs, workspaces, creditLedger } = this.tables;
     if (role === 'paid') {
-      for (const table of [jobs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
-      this.grantStart(fn);
+      grantItems(fn, jobs, STORE_ACTIONS.jobs);
+      grantItems(fn, payments, STORE_ACTIONS.payments);
+      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
+      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
+      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
+      this.grantStart(fn, productsStartedBy(fn.node.id));
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);
     } else if (role === 'run') {
-      for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
+      grantItems(fn, runs, STORE_ACTIONS.runs);
+      grantItems(fn, payments, STORE_ACTIONS.payments);
+      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
+      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
+      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
       // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
       // written in the idempotency table, which the run functions already have.
@@ -313,14 +328,18 @@ export class GenerationStack extends Stack {
       (fn as lambda.Function).addEnvironment(AP2_ENV.trustedIssuers, this.config.ap2TrustedIssuers ?? '{"keys":[]}');
       this.grantReasoning(fn);
     } else if (role === 'workspace') {
-      // Create a workspace (PutItem), find one by its key hash (GetItem), read its ledger (Query, its indexes).
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [workspaces.tableArn] }));
-      creditLedger.grantReadData(fn);
-      rateLimit.grantReadWriteData(fn);
+      // Create a workspace (PutItem), find one by its key hash (GetItem), read its ledger newest first (Query ByTime).
+      grantItems(fn, workspaces, ['PutItem', 'GetItem']);
+      grantItems(fn, creditLedger, [], [LEDGER_BY_TIME_INDEX]);
+      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
     } else if (role === 'topup') {
       // A top-up is a purchase whose item is a ledger entry and a balance increment (lambdas/credits/topup.ts).
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [workspaces.tableArn] }));
-      for (const table of [creditLedger, payments, rateLimit, settlerLeases]) table.grantReadWriteData(fn);
+      // The ledger entry is reserved (Put), read back (Get), credited or marked pending (Update) or voided (Delete).
+      grantItems(fn, workspaces, ['GetItem', 'UpdateItem']);
+      grantItems(fn, creditLedger, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
+      grantItems(fn, payments, STORE_ACTIONS.payments);
+      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
+      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
     } else if (role === 'credit') {
       // A credit-billed call (lambdas/agents/credit-run.ts): the bearer's workspace (GetItem), then one transaction of
@@ -334,9 +353,9 @@ export class GenerationStack extends Stack {
       // The AP2 merchant's public key set is published from the private key (GET /.well-known/jwks.json).
       this.grantMerchantKey(fn);
     } else if (role === 'read') {
-      jobs.grantReadData(fn);
+      grantItems(fn, jobs, ['GetItem']);
     } else if (role === 'poll') {
-      jobs.grantReadData(fn);
+      grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
     }
   }
@@ -358,24 +377,26 @@ export class GenerationStack extends Stack {
    * A poll of a reserved job reconciles it (lambdas/workflow/poll-reconcile.ts): it claims the job (UpdateItem on jobs),
    * records the receipt or voids the job in one ledger transaction (UpdateItem on jobs; UpdateItem, or DeleteItem
    * when it releases the lock, on payments), reads a token job's lock (GetItem on payments) and starts the job's
-   * execution. Exactly those actions, on the two tables themselves (no index), and StartExecution on the machines.
+   * execution. Exactly those actions, on the two tables themselves (no index), and StartExecution on every machine:
+   * any poll route reconciles the job it reads before it looks at its product.
    */
   private grantPollReconcile(fn: lambda.IFunction): void {
     const { jobs, payments } = this.tables;
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [jobs.tableArn] }));
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [payments.tableArn] }));
-    this.grantStart(fn);
+    this.grantStart(fn, PRODUCT_IDS);
   }
 
   /** Refunds (lambdas/payments/refund.ts): the refund wallet's key, the settler's keys and leases. */
   private grantRefund(fn: lambda.IFunction): void {
     this.refundKeySecret.grantRead(fn);
     this.settlerKeySecret?.grantRead(fn);
-    this.tables.settlerLeases.grantReadWriteData(fn);
+    grantItems(fn, this.tables.settlerLeases, STORE_ACTIONS.settlerLeases);
   }
 
-  private grantStart(fn: lambda.IFunction): void {
-    for (const product of PRODUCT_IDS) this.stateMachines[product].grantStartExecution(fn);
+  /** StartExecution on exactly these products' machines. */
+  private grantStart(fn: lambda.IFunction, products: readonly ProductId[]): void {
+    for (const product of products) this.stateMachines[product].grantStartExecution(fn);
   }
 
   /** Restarts durable jobs whose execution never started, reconciles reserved ones and open paid runs, fails jobs stuck past their deadline. */
@@ -390,15 +411,18 @@ export class GenerationStack extends Stack {
     });
     // It retries the refunds still owed (the open-refunds index), as the refund task makes them.
     this.grantRefund(sweeper);
-    this.tables.jobs.grantReadWriteData(sweeper);
-    this.tables.payments.grantReadWriteData(sweeper);
+    const { jobs, payments, runs, creditLedger, workspaces } = this.tables;
+    // Stale and reserved jobs (OpenJobs), refunds still owed (OpenRefunds); each is moved by a conditional update.
+    grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX]);
+    grantItems(sweeper, payments, STORE_ACTIONS.payments);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
-    this.tables.runs.grantReadWriteData(sweeper);
-    // It credits (or voids) top-ups whose settlement's outcome was unknown: the OpenTopUps index, the ledger entry and
-    // the workspace's balance.
-    this.tables.creditLedger.grantReadWriteData(sweeper);
-    this.tables.workspaces.grantReadWriteData(sweeper);
-    this.grantStart(sweeper);
+    grantItems(sweeper, runs, ['GetItem', 'UpdateItem'], [OPEN_RUNS_INDEX]);
+    // It credits (or voids) top-ups whose settlement's outcome was unknown: the OpenTopUps index, the ledger entry
+    // (Update, or Delete when voided) and the workspace's balance (Update).
+    grantItems(sweeper, creditLedger, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_TOPUPS_INDEX]);
+    grantItems(sweeper, workspaces, ['GetItem', 'UpdateItem']);
+    // It restarts any product's job whose execution never started.
+    this.grantStart(sweeper, PRODUCT_IDS);
     // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
     for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');
     new events.Rule(this, 'SweeperSchedule', {
@@ -407,4 +431,16 @@ export class GenerationStack extends Stack {
       targets: [new eventsTargets.LambdaFunction(sweeper, { retryAttempts: 2 })],
     });
   }
+}
+
+/**
+ * The products whose machine a paid function starts: its product's pay route, and the MCP server's token-paid tool,
+ * which buys music only (lambdas/protocols/mcp/tools.ts TOKEN_MUSIC_TOOL; its x402 tools answer a payment pointer
+ * and start nothing).
+ */
+export function productsStartedBy(fnId: string): ProductId[] {
+  if (fnId === 'Mcp') return ['create_music'];
+  const products = PRODUCT_IDS.filter((product) => PRODUCTS[product].routes.pay === fnId);
+  if (!products.length) throw new Error(`lib/generation-stack.ts: paid function ${fnId} starts no product's machine`);
+  return products;
 }

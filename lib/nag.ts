@@ -46,12 +46,6 @@ const LATEST_RUNTIME =
 const BASIC_EXECUTION_ROLE =
   'AWSLambdaBasicExecutionRole only lets the function write its own logs (CreateLogGroup/CreateLogStream/PutLogEvents); a hand-written copy would grant the same.';
 const XRAY = 'X-Ray PutTraceSegments/PutTelemetryRecords take no resource: tracing (Tracing.ACTIVE) needs Resource *.';
-const INDEXES = (table: string) =>
-  `CDK's grant on the ${table} table includes its own indexes (table/index/*): the sparse open-item index is what the stores query; no other table is covered.`;
-
-const LEDGER_INDEXES =
-  "CDK's grant on the credit ledger includes its own indexes (table/index/*): ByTime (a workspace's entries newest first) and the sparse OpenTopUps are what the credit store queries; no other table is covered.";
-
 const SWEEP_REPEATS = `Invoked asynchronously by its ${SWEEPER.everyMinutes}-minute schedule, and each sweep redoes all pending work: a lost event costs one interval, and failing sweeps raise the ${SWEEPER.id}ErrorsOrThrottles alarm. A dead-letter queue would only collect stale schedule ticks.`;
 
 export function acknowledgeFindings(stack: GenerationStack): void {
@@ -77,15 +71,12 @@ export function acknowledgeFindings(stack: GenerationStack): void {
     ack(api, 'The payment is the authentication: paid routes verify an x402 payment or an agent-payment token in the function before any work; the other routes are public documents and polls of unguessable ids (spec: no accounts).', 'AwsSolutions-APIG4');
   }
 
-  const jobsIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.jobs)}/index/*]`;
-  const runsIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.runs)}/index/*]`;
-  const creditLedgerIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.creditLedger)}/index/*]`;
-  const workspacesIndex = `AwsSolutions-IAM5[Resource::${arnRef(tables.workspaces)}/index/*]`;
+  // DynamoDB grants name the table and each queried index (lib/grants.ts): no wildcard to acknowledge.
   const bucketObjects = `AwsSolutions-IAM5[Resource::${arnRef(stack.assetsBucket)}/*]`;
   const s3Read = ['s3:GetBucket*', 's3:GetObject*', 's3:List*'].map((a) => `AwsSolutions-IAM5[Action::${a}]`);
   const s3Write = ['s3:Abort*', 's3:DeleteObject*'].map((a) => `AwsSolutions-IAM5[Action::${a}]`);
   const S3_GRANT =
-    "CDK's bucket grant: object actions on the asset bucket only. Render outputs are written per job (renders/<jobId>/, assets/<jobId>/), so the keys are not known in advance.";
+    "GetObject/PutObject (lib/grants.ts) on the asset bucket's objects only, no delete. Render outputs are written per job (renders/<jobId>/, assets/<jobId>/), so the keys are not known in advance.";
 
   const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
   for (const [logicalId, entry] of Object.entries(stack.functionEntries)) {
@@ -96,18 +87,10 @@ export function acknowledgeFindings(stack: GenerationStack): void {
     ack(fn, XRAY, 'AwsSolutions-IAM5[Resource::*]');
     if (entry.kind === 'route') {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
-      if (entry.role === 'paid' || entry.role === 'read' || entry.role === 'poll') ack(fn, INDEXES('jobs'), jobsIndex);
-      if (entry.role === 'run') ack(fn, INDEXES('runs'), runsIndex);
-      if (entry.role === 'workspace' || entry.role === 'topup') ack(fn, LEDGER_INDEXES, creditLedgerIndex);
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');
-      ack(fn, INDEXES('jobs'), jobsIndex);
     } else {
       ack(fn, SWEEP_REPEATS, 'Serverless-LambdaDLQ');
-      ack(fn, INDEXES('jobs'), jobsIndex);
-      ack(fn, INDEXES('runs'), runsIndex);
-      ack(fn, LEDGER_INDEXES, creditLedgerIndex);
-      ack(fn, "CDK's grant on the workspaces table includes table/index/*; the table has no index, so it covers nothing more.", workspacesIndex);
       for (const product of PRODUCT_IDS) {
         ack(fn, "DescribeExecution on this state machine's executions: an execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
       }
@@ -115,7 +98,7 @@ export function acknowledgeFindings(stack: GenerationStack): void {
   }
   for (const id of ['SubmitRender', 'CheckRender', 'StoreAsset']) {
     if (!tasks.has(id)) continue;
-    ack(stack.functions[id], S3_GRANT, bucketObjects, ...s3Read, ...(id === 'CheckRender' ? [] : s3Write));
+    ack(stack.functions[id], S3_GRANT, bucketObjects);
   }
   // A Veo provider's check stores the clip it downloads (lib/render-providers.ts): PutObject on one key per job.
   if (tasks.has('CheckRender') && checkWritesRenders(stack.config)) {

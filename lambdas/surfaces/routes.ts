@@ -23,12 +23,12 @@ export interface RouteDef {
   paid?: boolean;
   /**
    * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
-   * StartExecution; `run` = runs, payments, idempotency, rate windows and the settler keys (agent runs);
-   * `read` = read jobs; `poll` = read jobs and reconcile a reserved one; `workspace` = create and read workspaces, read
-   * the credit ledger, rate windows; `topup` = workspaces, the credit ledger, payments, rate windows and the settler
-   * keys; `credit` = read workspaces and debit them, write credit-billed runs (MCP); `merchant-key` = read the AP2
-   * merchant key (to publish its public half); `none` = nothing. Defaults:
-   * `paid` for paid routes, else `read`.
+   * StartExecution of its own product's machine only (the MCP server's: music); `run` = runs, payments, idempotency,
+   * rate windows and the settler keys (agent runs); `read` = read jobs; `poll` = read jobs and reconcile a reserved
+   * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
+   * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
+   * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `none` =
+   * nothing. Defaults: `paid` for paid routes, else `read`.
    */
   access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */

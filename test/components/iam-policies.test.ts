@@ -18,6 +18,7 @@ import {
 } from '../../lib/local/asl.js';
 import { DYNAMODB_TRANSACT_ITEM_ACTIONS, evaluate, evaluateAll, evaluateRequests, type Decision } from '../../lib/local/iam/policy.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { STORE_ACTIONS } from '../../lib/grants.js';
 
 let defs: LocalDefinitions;
 let cacheDir: string;
@@ -31,6 +32,15 @@ afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 const JOBS = localTableArn(localTableName('JOBS_TABLE'));
 const PAYMENTS = localTableArn(localTableName('PAYMENTS_TABLE'));
 const ALL_TABLES = ['JOBS_TABLE', 'PAYMENTS_TABLE', 'IDEMPOTENCY_TABLE', 'RATE_LIMIT_TABLE'].map((e) => localTableArn(localTableName(e)));
+/** The paid route's tables and the actions their stores send (lib/grants.ts STORE_ACTIONS). */
+const PAID_TABLES = {
+  JOBS_TABLE: STORE_ACTIONS.jobs,
+  PAYMENTS_TABLE: STORE_ACTIONS.payments,
+  IDEMPOTENCY_TABLE: STORE_ACTIONS.idempotency,
+  RATE_LIMIT_TABLE: STORE_ACTIONS.rateLimit,
+  SETTLER_LEASES_TABLE: STORE_ACTIONS.settlerLeases,
+};
+const ITEM_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'] as const;
 const object = (key: string) => `arn:aws:s3:::${LOCAL_ASSETS_BUCKET}/${key}`;
 const machineArns = () => Object.values(defs.stateMachines).map((m) => m.stateMachineArn);
 const executionArn = (machineName: string, jobId: string) => `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:execution:${machineName}:${jobId}`;
@@ -75,11 +85,15 @@ describe('paid route AgentImage', () => {
     const items = [
       { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Put, resource: JOBS },
       { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Update, resource: PAYMENTS },
-      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.ConditionCheck, resource: PAYMENTS },
+      { action: DYNAMODB_TRANSACT_ITEM_ACTIONS.Delete, resource: PAYMENTS },
     ];
     expect(evaluateRequests(defs.policies.AgentImage, items).decision).toBe('allow');
-    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:ConditionCheckItem']) {
-      expect(evaluateAll(defs.policies.AgentImage, action, ALL_TABLES).decision, action).toBe('allow');
+    // Exactly what each table's store sends, nothing more (no ConditionCheck: no paid transaction has one).
+    for (const [env, actions] of Object.entries(PAID_TABLES)) {
+      const arn = localTableArn(localTableName(env));
+      for (const action of ITEM_ACTIONS) {
+        expect(decide('AgentImage', `dynamodb:${action}`, arn), `${action} ${env}`).toBe((actions as readonly string[]).includes(action) ? 'allow' : 'implicit-deny');
+      }
     }
   });
 
@@ -87,9 +101,15 @@ describe('paid route AgentImage', () => {
     expect(evaluateAll(defs.policies.AgentImage, 'dynamodb:TransactWriteItems', [JOBS, PAYMENTS]).decision).toBe('implicit-deny');
   });
 
-  it('may start an execution of each of the three state machines, and nothing else on Step Functions', () => {
+  it("may start an execution of its own product's state machine only, and nothing else on Step Functions", () => {
     expect(machineArns()).toHaveLength(3);
-    expect(evaluateAll(defs.policies.AgentImage, 'states:StartExecution', machineArns()).decision).toBe('allow');
+    expect(decide('AgentImage', 'states:StartExecution', defs.stateMachines.agent_image.stateMachineArn)).toBe('allow');
+    for (const product of ['create_music', 'agent_video'] as const) {
+      expect(decide('AgentImage', 'states:StartExecution', defs.stateMachines[product].stateMachineArn), product).toBe('implicit-deny');
+    }
+    // the MCP server's token-paid tool buys music, so it starts the music machine alone
+    expect(decide('Mcp', 'states:StartExecution', defs.stateMachines.create_music.stateMachineArn)).toBe('allow');
+    expect(decide('Mcp', 'states:StartExecution', defs.stateMachines.agent_video.stateMachineArn)).toBe('implicit-deny');
     expect(decide('AgentImage', 'states:DescribeExecution', executionArn(Object.values(defs.stateMachines)[0].name, 'job-1'))).toBe('implicit-deny');
     expect(decide('AgentImage', 'states:StartExecution', 'arn:aws:states:local:000000000000:stateMachine:Other')).toBe('implicit-deny');
   });
@@ -107,7 +127,7 @@ describe('paid route AgentImage', () => {
 describe('read and discovery routes', () => {
   it('SongPage may read the jobs table but not write it, nor read payments', () => {
     expect(decide('SongPage', 'dynamodb:GetItem', JOBS)).toBe('allow');
-    expect(decide('SongPage', 'dynamodb:Query', JOBS)).toBe('allow');
+    expect(decide('SongPage', 'dynamodb:Query', JOBS)).toBe('implicit-deny');
     expect(decide('SongPage', 'dynamodb:PutItem', JOBS)).toBe('implicit-deny');
     expect(decide('SongPage', 'dynamodb:UpdateItem', JOBS)).toBe('implicit-deny');
     expect(decide('SongPage', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
@@ -143,10 +163,16 @@ describe('agent studio A2A routes', () => {
   it('message:send (per agent and root, one function) is granted exactly what a run route is', () => {
     expect(ids('AgentA2aSend')).toHaveLength(1);
     expect(defs.policies.A2aSend).toBeUndefined(); // the root send is served by the same function
+    const runActions: Record<string, readonly string[]> = {
+      RUNS_TABLE: STORE_ACTIONS.runs,
+      PAYMENTS_TABLE: STORE_ACTIONS.payments,
+      IDEMPOTENCY_TABLE: STORE_ACTIONS.idempotency,
+      RATE_LIMIT_TABLE: STORE_ACTIONS.rateLimit,
+    };
     for (const env of RUN_TABLES) {
-      for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']) {
+      for (const action of ITEM_ACTIONS) {
         expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(decide('RunAgent', `dynamodb:${action}`, table(env)));
-        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe('allow');
+        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(runActions[env].includes(action) ? 'allow' : 'implicit-deny');
       }
     }
     expect(decide('AgentA2aSend', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
@@ -261,5 +287,33 @@ describe('workspaces and prepaid credit', () => {
     for (const fn of Object.keys(defs.policies).filter((f) => !allowed.has(f))) {
       for (const table of [WORKSPACES, LEDGER]) expect(decide(fn, 'dynamodb:GetItem', table), `${fn} ${table}`).toBe('implicit-deny');
     }
+  });
+});
+
+describe('least privilege: only what the code sends (issue 22 item 7)', () => {
+  const tableArns = () => defs.tables.map((t) => localTableArn(localTableName(t.envName)));
+
+  it('no function may Scan, BatchWriteItem or BatchGetItem any table, nor Query an index it does not read', () => {
+    for (const fn of Object.keys(defs.policies)) {
+      for (const arn of tableArns()) {
+        for (const action of ['Scan', 'BatchWriteItem', 'BatchGetItem']) expect(decide(fn, `dynamodb:${action}`, arn), `${fn} ${action} ${arn}`).toBe('implicit-deny');
+        expect(decide(fn, 'dynamodb:Query', `${arn}/index/NoSuchIndex`), `${fn} ${arn}`).toBe('implicit-deny');
+      }
+    }
+  });
+
+  it('no function may delete from the asset bucket or abort its uploads', () => {
+    for (const fn of Object.keys(defs.policies)) {
+      for (const action of ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:AbortMultipartUpload']) expect(decide(fn, action, object('renders/x/out.png')), `${fn} ${action}`).toBe('implicit-deny');
+    }
+  });
+
+  it('the sweeper queries exactly the open-item indexes', () => {
+    const table = (env: string) => localTableArn(localTableName(env));
+    for (const [env, index] of [['JOBS_TABLE', 'OpenJobs'], ['JOBS_TABLE', 'OpenRefunds'], ['RUNS_TABLE', 'OpenRuns'], ['CREDIT_LEDGER_TABLE', 'OpenTopUps']]) {
+      expect(decide(SWEEPER.id, 'dynamodb:Query', `${table(env)}/index/${index}`), index).toBe('allow');
+    }
+    expect(decide(SWEEPER.id, 'dynamodb:Query', `${table('CREDIT_LEDGER_TABLE')}/index/ByTime`)).toBe('implicit-deny');
+    expect(decide(SWEEPER.id, 'dynamodb:PutItem', JOBS)).toBe('implicit-deny');
   });
 });

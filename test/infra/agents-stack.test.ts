@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
+import { STORE_ACTIONS } from '../../lib/grants.js';
 import { CORS_POLICY } from '../../lib/cors.js';
 import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { functionIdOf } from '../../lambdas/surfaces/routes.js';
@@ -209,7 +210,7 @@ describe('GenerationStack: the agent studio', () => {
   });
 
   describe('least privilege', () => {
-    it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables', () => {
+    it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables, exactly as their stores do', () => {
       const runFns = agentFunctions('run');
       expect(runFns.map(([, e]) => e.id).sort()).toEqual(functionIds('run'));
       // every run route and both A2A message:send routes, and nothing else
@@ -220,10 +221,12 @@ describe('GenerationStack: the agent studio', () => {
       const { runs, payments, idempotency, rateLimit, settlerLeases } = stack.tables;
       for (const [logicalId, entry] of runFns) {
         const grants = actionsOf(resources, logicalId);
-        for (const table of [runs, payments, idempotency, rateLimit, settlerLeases]) {
+        // exactly what each table's store sends, on the table alone: no Scan, no batch, no index
+        for (const [table, actions] of [[runs, STORE_ACTIONS.runs], [payments, STORE_ACTIONS.payments], [idempotency, STORE_ACTIONS.idempotency], [rateLimit, STORE_ACTIONS.rateLimit], [settlerLeases, STORE_ACTIONS.settlerLeases]] as const) {
           const tableId = id(table);
-          const on = grants.filter((g) => refersTo(g.resource, tableId)).map((g) => g.action);
-          expect(on, `${entry.id} on ${tableId}`).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+          const on = grants.filter((g) => refersTo(g.resource, tableId));
+          expect(on.map((g) => g.action).sort(), `${entry.id} on ${tableId}`).toEqual(actions.map((a) => `dynamodb:${a}`).sort());
+          expect(on.every((g) => !JSON.stringify(g.resource).includes('/index/')), `${entry.id} on ${tableId}`).toBe(true);
         }
         // it settles with the self-settlement key
         expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue'), entry.id).toBe(true);
