@@ -8,27 +8,22 @@
  * - a broadcast with no answer inside the lease stays "maybe sent" (unknown outcome), recorded while still held.
  * The slow or refusing node is a JSON-RPC proxy on loopback in front of the chain (test/support/rpc-proxy.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CreateTableCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { createPublicClient, http, type Hex } from 'viem';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { createPublicClient, Hex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalChain, type LocalChain } from '../../lib/local/chain.js';
-import { startDynamoLocal, type LocalDynamo } from '../../lib/local/dynamodb.js';
+import type { LocalChain } from '../../lib/local/chain.js';
+import type { LocalDynamo } from '../../lib/local/dynamodb.js';
+import { startSettlementParts, type SettlementParts } from '../support/settlement-parts.js';
 import { SelfSettler, type SelfSettlerOptions } from '../../lambdas/payments/settle.js';
 import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
-import { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
+import type { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
-import { newBuyer, requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { newBuyer, signedPayment } from '../unit/payments/fixtures.js';
 
-const ARTIFACT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/paycall-local-chain', import.meta.url));
 const LEASES_TABLE = 'settler-fencing-test';
-const savedEnv = { ...process.env };
 
-let dirs: string[] = [];
+let parts: SettlementParts;
 let chain: LocalChain;
 let dynamo: LocalDynamo;
 let proxy: RpcProxy;
@@ -39,36 +34,15 @@ let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettler
 let key: Hex;
 
 beforeAll(async () => {
-  const chainDir = await mkdtemp(path.join(tmpdir(), 'settle-fencing-chain-'));
-  const dynamoDir = await mkdtemp(path.join(tmpdir(), 'settle-fencing-dynamo-'));
-  dirs = [chainDir, dynamoDir];
-  [chain, dynamo] = await Promise.all([
-    startLocalChain({ port: 0, stateDir: chainDir, buyerCount: 0, artifactCacheDir: ARTIFACT_CACHE, settlerCount: 1 }),
-    startDynamoLocal({ dir: dynamoDir }),
-  ]);
-  await dynamo.client.send(
-    new CreateTableCommand({
-      TableName: LEASES_TABLE,
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  Object.assign(process.env, { JOBS_TABLE: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
-  ({ DynamoSettlerLeases: Leases } = await import('../../lambdas/store/settler-leases.js'));
-  requirement = requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo });
-  verifier = new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } });
-  reader = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+  parts = await startSettlementParts('settle-fencing', { settlerCount: 1, leasesTable: LEASES_TABLE });
+  ({ chain, dynamo, requirement, verifier, reader, Leases } = parts);
   proxy = await startRpcProxy(chain.rpcUrl);
   key = chain.settlerAddresses[0];
 }, 120_000);
 
 afterAll(async () => {
   await proxy?.stop();
-  await chain?.stop();
-  await dynamo?.stop();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  process.env = savedEnv;
+  await parts?.stop();
 });
 
 beforeEach(() => proxy.clear());

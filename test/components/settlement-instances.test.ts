@@ -4,26 +4,20 @@
  * of four keys, coordinated only by the key leases in DynamoDB Local, on the local chain. Every payment settles,
  * and per key the nonces used are exactly the next ones: none reused, none skipped.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { createPublicClient, http, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalChain, type LocalChain } from '../../lib/local/chain.js';
-import { startDynamoLocal, type LocalDynamo } from '../../lib/local/dynamodb.js';
+import type { LocalChain } from '../../lib/local/chain.js';
+import type { LocalDynamo } from '../../lib/local/dynamodb.js';
+import { startSettlementParts, type SettlementParts } from '../support/settlement-parts.js';
 import { SelfSettler } from '../../lambdas/payments/settle.js';
 import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
-import { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
-import { newBuyer, requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import type { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
+import { newBuyer, signedPayment } from '../unit/payments/fixtures.js';
 
-const ARTIFACT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/paycall-local-chain', import.meta.url));
 const LEASES_TABLE = 'settler-leases-test';
-const savedEnv = { ...process.env };
 
-let dirs: string[] = [];
+let parts: SettlementParts;
 let chain: LocalChain;
 let dynamo: LocalDynamo;
 let requirement: PaymentRequirement;
@@ -32,33 +26,12 @@ let reader: ReturnType<typeof createPublicClient>;
 let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
 
 beforeAll(async () => {
-  const chainDir = await mkdtemp(path.join(tmpdir(), 'settle-instances-chain-'));
-  const dynamoDir = await mkdtemp(path.join(tmpdir(), 'settle-instances-dynamo-'));
-  dirs = [chainDir, dynamoDir];
-  [chain, dynamo] = await Promise.all([
-    startLocalChain({ port: 0, stateDir: chainDir, buyerCount: 0, artifactCacheDir: ARTIFACT_CACHE, settlerCount: 4 }),
-    startDynamoLocal({ dir: dynamoDir }),
-  ]);
-  await dynamo.client.send(
-    new CreateTableCommand({
-      TableName: LEASES_TABLE,
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
-  Object.assign(process.env, { JOBS_TABLE: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
-  ({ DynamoSettlerLeases: Leases } = await import('../../lambdas/store/settler-leases.js'));
-  requirement = requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo });
-  verifier = new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } });
-  reader = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+  parts = await startSettlementParts('settle-instances', { settlerCount: 4, leasesTable: LEASES_TABLE });
+  ({ chain, dynamo, requirement, verifier, reader, Leases } = parts);
 }, 120_000);
 
 afterAll(async () => {
-  await chain?.stop();
-  await dynamo?.stop();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  process.env = savedEnv;
+  await parts?.stop();
 });
 
 /** One "instance": its own settler object and its own leases client, sharing only DynamoDB and the chain. */
