@@ -40,27 +40,12 @@ export function createTables(scope: Construct): Tables {
     });
   const jobs = table('JobsTable', 'jobId', true);
   // Sparse: only open jobs carry the key, so the sweeper reads them without scanning every job ever sold.
-  jobs.addGlobalSecondaryIndex({
-    indexName: OPEN_JOBS_INDEX,
-    partitionKey: { name: OPEN_JOBS_KEY.partition, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: OPEN_JOBS_KEY.sort, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.ALL,
-  });
+  sparseIndex(jobs, OPEN_JOBS_INDEX, OPEN_JOBS_KEY);
   // Sparse, likewise: only failed paid jobs whose refund is still owed carry the key (the sweeper retries them).
-  jobs.addGlobalSecondaryIndex({
-    indexName: OPEN_REFUNDS_INDEX,
-    partitionKey: { name: OPEN_REFUNDS_KEY.partition, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: OPEN_REFUNDS_KEY.sort, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.ALL,
-  });
+  sparseIndex(jobs, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY);
   const runs = table('RunsTable', 'runId', true);
   // Sparse, likewise: only open paid runs (running, settlement-unknown) carry the key.
-  runs.addGlobalSecondaryIndex({
-    indexName: OPEN_RUNS_INDEX,
-    partitionKey: { name: OPEN_RUNS_KEY.partition, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: OPEN_RUNS_KEY.sort, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.ALL,
-  });
+  sparseIndex(runs, OPEN_RUNS_INDEX, OPEN_RUNS_KEY);
   // Workspace credit is money held for a buyer: kept like payments (PITR, deletion protection, Retain).
   const workspaces = table('WorkspacesTable', 'keyHash', true);
   const creditLedger = table('CreditLedgerTable', LEDGER_KEY.partition, true, LEDGER_KEY.sort);
@@ -71,12 +56,7 @@ export function createTables(scope: Construct): Tables {
     projectionType: dynamodb.ProjectionType.ALL,
   });
   // Sparse: only top-ups whose payment is undecided (reserved, pending) carry the key (the sweeper's).
-  creditLedger.addGlobalSecondaryIndex({
-    indexName: OPEN_TOPUPS_INDEX,
-    partitionKey: { name: OPEN_TOPUPS_KEY.partition, type: dynamodb.AttributeType.STRING },
-    sortKey: { name: OPEN_TOPUPS_KEY.sort, type: dynamodb.AttributeType.STRING },
-    projectionType: dynamodb.ProjectionType.ALL,
-  });
+  sparseIndex(creditLedger, OPEN_TOPUPS_INDEX, OPEN_TOPUPS_KEY);
   return {
     workspaces,
     creditLedger,
@@ -87,4 +67,17 @@ export function createTables(scope: Construct): Tables {
     settlerLeases: table('SettlerLeasesTable', 'pk', false),
     runs,
   };
+}
+
+/**
+ * A sparse index of open items: only items that carry its partition key (their open status, removed when they end)
+ * are in it, sorted by when they were last touched, whole items projected (the sweeper reads them from it).
+ */
+function sparseIndex(table: dynamodb.Table, indexName: string, key: { partition: string; sort: string }): void {
+  table.addGlobalSecondaryIndex({
+    indexName,
+    partitionKey: { name: key.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: key.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.ALL,
+  });
 }

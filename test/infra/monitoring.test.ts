@@ -38,6 +38,22 @@ function alarmsOn(dimension: string, ref: string, metricName: string): Resource[
     .filter((a) => matches(a.Properties) || (a.Properties.Metrics ?? []).some((q: any) => matches(q.MetricStat?.Metric)));
 }
 
+/** The one EMF line `emit` writes with metrics on and the stack's namespace, as a function would: its directive. */
+function emittedDirective(emit: () => void): any {
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
+  vi.stubEnv('PAYCALL_METRICS', 'stdout');
+  vi.stubEnv('LOG_LEVEL', 'INFO');
+  vi.stubEnv(METRICS_NAMESPACE_ENV, stackVar(stack, METRICS_NAMESPACE_ENV));
+  try {
+    emit();
+  } finally {
+    vi.unstubAllEnvs();
+  }
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0])._aws.CloudWatchMetrics[0];
+}
+
 function alarmNamed(id: string): Resource {
   const found = alarms.filter(([, a]) => a.Properties.AlarmName === `Gen-${id}`);
   expect(found, id).toHaveLength(1);
@@ -259,19 +275,7 @@ describe("a settler key's gas balance under a threshold", () => {
   });
 
   it('reads exactly the namespace, name and dimension set lambdas/payments/gas-metric.ts emits', () => {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
-    vi.stubEnv('PAYCALL_METRICS', 'stdout');
-    vi.stubEnv('LOG_LEVEL', 'INFO');
-    vi.stubEnv(METRICS_NAMESPACE_ENV, stackVar(stack, METRICS_NAMESPACE_ENV));
-    try {
-      gasMetric('0x1111111111111111111111111111111111111111', 5n, 10n);
-    } finally {
-      vi.unstubAllEnvs();
-    }
-    expect(lines).toHaveLength(1);
-    const emf = JSON.parse(lines[0]);
-    const [directive] = emf._aws.CloudWatchMetrics;
+    const directive = emittedDirective(() => gasMetric('0x1111111111111111111111111111111111111111', 5n, 10n));
     expect(directive.Namespace).toBe('Paycall/Gen');
     expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.settler]]);
     expect(directive.Metrics.map((m: any) => m.Name)).toContain(METRIC_NAMES.settlerGasWei);
@@ -300,18 +304,7 @@ describe("the refund wallet's USDC under its floor (issue 22 item 2)", () => {
   });
 
   it('reads exactly the namespace, name and dimension set lambdas/payments/gas-metric.ts emits', () => {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => (lines.push(String(chunk)), true));
-    vi.stubEnv('PAYCALL_METRICS', 'stdout');
-    vi.stubEnv('LOG_LEVEL', 'INFO');
-    vi.stubEnv(METRICS_NAMESPACE_ENV, stackVar(stack, METRICS_NAMESPACE_ENV));
-    try {
-      refundWalletMetric('0x2222222222222222222222222222222222222222', 49_000_000n);
-    } finally {
-      vi.unstubAllEnvs();
-    }
-    expect(lines).toHaveLength(1);
-    const [directive] = JSON.parse(lines[0])._aws.CloudWatchMetrics;
+    const directive = emittedDirective(() => refundWalletMetric('0x2222222222222222222222222222222222222222', 49_000_000n));
     expect(directive.Dimensions).toEqual([[METRIC_DIMENSIONS.refundWallet]]);
     expect(directive.Metrics.map((m: any) => m.Name)).toEqual([METRIC_NAMES.refundWalletBaseUnits]);
     expect(refundWalletQuery('Paycall/Gen')).toBe(`SELECT MIN(${METRIC_NAMES.refundWalletBaseUnits}) FROM SCHEMA("${directive.Namespace}", ${directive.Dimensions[0][0]})`);
