@@ -434,9 +434,12 @@ function jwksOperation(route: RouteDef) {
   };
 }
 
-/** The operation of one API route, by the entry that serves it (its handler decides its answers). */
+/**
+ * The operation of one API route, by the entry that serves it (its handler decides its answers). A concrete agent's
+ * fixed run route has an entry of its own (run-<family>.ts: its bundle carries one engine) that answers as run.ts does.
+ */
 function operationOf(route: RouteDef) {
-  switch (route.entry) {
+  switch (route.entry.replace(/\/run-[a-z-]+\.ts$/, '/run.ts')) {
     case 'lambdas/http/agents/documents.ts':
       return getOperation(route);
     case 'lambdas/http/agents/run.ts':

@@ -25,7 +25,7 @@ import { logger } from '../shared/logger.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { annotate } from '../shared/tracing.js';
 import { AgentInputError } from './engines/port.js';
-import { agentExample, type AgentDefinition } from './registry.js';
+import { agentExample, type AgentDefinition } from './definition.js';
 import type { AgentReasoner } from './reasoning/converse.js';
 import { usdcNumber } from './money.js';
 

@@ -244,7 +244,10 @@ function agentDoc(id: string, path: string, operationId: string, summary: string
 }
 
 function agentRun(id: string, path: string, operationId: string): RouteDef {
-  return { id, method: 'POST', path, surface: 'agents', entry: 'lambdas/http/agents/run.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+  // A concrete agent's fixed route (RunVendorRisk) has its own entry (run-vendor-risk.ts), built from its agent's
+  // family alone so that its bundle carries one engine; the generic route's (run.ts) runs every agent.
+  const entry = `lambdas/http/agents/${id === 'RunAgent' ? 'run' : id.replace(/\B(?=[A-Z])/g, '-').toLowerCase()}.ts`;
+  return { id, method: 'POST', path, surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
 function doc(id: string, path: string, entry: string, fn?: string): RouteDef[] {

@@ -213,8 +213,9 @@ describe('GenerationStack: the agent studio', () => {
     it('every agent run function may use the runs, payments, idempotency, rate-limit and settler-leases tables, exactly as their stores do', () => {
       const runFns = agentFunctions('run');
       expect(runFns.map(([, e]) => e.id).sort()).toEqual(functionIds('run'));
-      // every run route and both A2A message:send routes, and nothing else
-      expect(runFns.map(([, e]) => e.entry).sort()).toEqual(['lambdas/http/agents/a2a-send.ts', ...Array(5).fill('lambdas/http/agents/run.ts')]);
+      // every run route (the generic one and each concrete agent's own) and both A2A message:send routes, and nothing else
+      const fixed = ['bank-rec', 'expense-policy', 'po-match', 'vendor-risk'].map((family) => `lambdas/http/agents/run-${family}.ts`);
+      expect(runFns.map(([, e]) => e.entry).sort()).toEqual(['lambdas/http/agents/a2a-send.ts', ...fixed, 'lambdas/http/agents/run.ts']);
       expect(AGENT_ROUTES.filter((r) => r.access === 'run').map((r) => r.path)).toEqual(
         expect.arrayContaining(['/api/agents/{agent}/a2a/message:send', '/api/a2a/message:send']),
       );

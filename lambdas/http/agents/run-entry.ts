@@ -31,7 +31,8 @@ import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/confi
 import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
 import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
-import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
+import { ap2ModeOf, type AgentDefinition } from '../../agents/definition.js';
+import { findIn } from '../../agents/listing.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
 import { runAgent, type RunAnswer, type RunDeps, type RunOutcome } from '../../agents/run.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
@@ -57,12 +58,16 @@ export function runDeps(): RunDeps {
   return deps;
 }
 
-export function agentRunEntry() {
+/**
+ * The run handler for `agents`: the generic route's entry passes every agent (lambdas/agents/registry.ts), a fixed
+ * route's entry the agents of its own family, so that function's bundle carries one engine.
+ */
+export function agentRunEntry(agents: readonly AgentDefinition[]) {
   checkAtColdStart(storeConfig, paymentConfig, reasoningConfig);
   const surface = AGENTS_SURFACE;
   return middy<HttpEvent, HttpResult, Error, RunContext>()
     .use(frame(surface))
-    .use(resolveAgent())
+    .use(resolveAgent(agents))
     .use(probeRateLimit({ counter: new RateWindowStore() }))
     .use(
       idempotency({
@@ -110,12 +115,12 @@ export async function ap2Answer(outcome: RunOutcome, agent: AgentDefinition, aut
 }
 
 /** The agent the path names (generic route) or the fixed route is for, by slug or legacy id; 404 otherwise. */
-function resolveAgent(): HttpMiddleware {
+function resolveAgent(agents: readonly AgentDefinition[]): HttpMiddleware {
   return {
     name: 'agent',
     before: (request) => {
       const named = request.event.pathParameters?.agent ?? matchPath(routePath('RunAgent'), request.event.rawPath)?.agent;
-      const agent = named ? findAgent(named) : undefined;
+      const agent = named ? findIn(agents, named) : undefined;
       if (!agent) throw new NotFoundError(`No published agent '${named ?? ''}'`);
       request.internal.agent = agent;
       request.internal.legacyV1 = true;

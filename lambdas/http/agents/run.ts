@@ -1,4 +1,5 @@
-/** POST /api/agents/{agent}/run (slug or legacy id) and each concrete agent's fixed run route: see run-entry.ts. */
+/** POST /api/agents/{agent}/run (slug or legacy id): any published agent, so every engine (see run-entry.ts). */
+import { AGENTS } from '../../agents/registry.js';
 import { agentRunEntry } from './run-entry.js';
 
-export const handler = agentRunEntry();
+export const handler = agentRunEntry(AGENTS);

@@ -1,0 +1,7 @@
+/** Bank reconciliation: what runs its agents (its zod schemas and engine), for the registry (every family) and a fixed run route's entry (this family alone). */
+import type { AgentEngine } from '../port.js';
+import type { FamilyRuntime } from '../../definition.js';
+import { inputSchema, resultSchema } from './schema.js';
+import { bankRecEngine } from './engine.js';
+
+export const BANK_REC: FamilyRuntime = { inputSchema, resultSchema, engine: bankRecEngine as AgentEngine<never, unknown> };

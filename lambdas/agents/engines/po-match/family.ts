@@ -1,0 +1,7 @@
+/** PO match: what runs its agents (its zod schemas and engine), for the registry (every family) and a fixed run route's entry (this family alone). */
+import type { AgentEngine } from '../port.js';
+import type { FamilyRuntime } from '../../definition.js';
+import { inputSchema, resultSchema } from './schema.js';
+import { poMatchEngine } from './engine.js';
+
+export const PO_MATCH: FamilyRuntime = { inputSchema, resultSchema, engine: poMatchEngine as AgentEngine<never, unknown> };

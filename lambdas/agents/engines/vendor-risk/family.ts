@@ -1,0 +1,7 @@
+/** Vendor risk: what runs its agents (its zod schemas and engine), for the registry (every family) and a fixed run route's entry (this family alone). */
+import type { AgentEngine } from '../port.js';
+import type { FamilyRuntime } from '../../definition.js';
+import { inputSchema, resultSchema } from './schema.js';
+import { vendorRiskEngine } from './engine.js';
+
+export const VENDOR_RISK: FamilyRuntime = { inputSchema, resultSchema, engine: vendorRiskEngine as AgentEngine<never, unknown> };
