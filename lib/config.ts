@@ -77,8 +77,16 @@ export const stackConfigSchema = z
       .string()
       .regex(/^[a-zA-Z0-9_.\-/]{1,2048}$/, 'must be an SSM parameter name like /paycall/pay-to')
       .default('/paycall/pay-to'),
-    /** Defaults to the network's public endpoint; use a production RPC provider's URL for real traffic. */
+    /**
+     * Defaults to the network's public endpoint. A provider's URL (which carries its API key) belongs in a Secrets
+     * Manager secret instead: `rpcUrlSecretName` names it (SecretString the URL, or JSON {"url": "…"}), the functions
+     * get the name and read the URL at run time (lambdas/payments/rpc-url.ts). One or the other, not both.
+     */
     rpcUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+    rpcUrlSecretName: z
+      .string()
+      .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/rpc-url')
+      .optional(),
     facilitatorMode: z.enum(['self', 'remote']).default('self'),
     facilitatorUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     /** Secrets Manager secret name of the settlement gas key (self mode). Never a key value. */
@@ -280,6 +288,9 @@ export const stackConfigSchema = z
     }
     if (c.edgeTotalRateLimit < c.edgeRateLimit) {
       ctx.addIssue({ code: 'custom', path: ['edgeTotalRateLimit'], message: `must be at least edgeRateLimit (${c.edgeRateLimit})` });
+    }
+    if (c.rpcUrl !== undefined && c.rpcUrlSecretName !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['rpcUrlSecretName'], message: 'must not be set with rpcUrl (the URL is either in the secret or in the context)' });
     }
     if (c.facilitatorMode === 'remote' && !c.facilitatorUrl) {
       ctx.addIssue({

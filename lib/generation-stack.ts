@@ -89,6 +89,8 @@ export class GenerationStack extends Stack {
   /** The settlement key secret (self mode), imported by name. */
   readonly settlerKeySecret?: secretsmanager.ISecret;
   readonly refundKeySecret: secretsmanager.ISecret;
+  /** The secret holding the RPC URL (`rpcUrlSecretName`), imported by name; unset, RPC_URL is the URL itself. */
+  readonly rpcUrlSecret?: secretsmanager.ISecret;
   private readonly tokenSellerKey?: secretsmanager.ISecret;
   /** AP2 v0.2: the merchant's signing key (checkouts, receipts), read by the agent run functions. */
   private readonly ap2MerchantKey: secretsmanager.ISecret;
@@ -113,6 +115,7 @@ export class GenerationStack extends Stack {
       this.tokenSellerKey = secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName);
     }
     this.ap2MerchantKey = secretsmanager.Secret.fromSecretNameV2(this, 'Ap2MerchantKey', config.ap2MerchantKeySecretName);
+    if (config.rpcUrlSecretName) this.rpcUrlSecret = secretsmanager.Secret.fromSecretNameV2(this, 'RpcUrl', config.rpcUrlSecretName);
     const factory = new FunctionFactory(this, { projectRoot: PROJECT_ROOT, logRetention, allowMissingEntries: props.allowMissingEntries });
     this.functions = factory.functions;
     this.functionEntries = factory.entries;
@@ -219,7 +222,8 @@ export class GenerationStack extends Stack {
       [ENV.chainId]: String(config.chainId),
       [ENV.usdcAddress]: config.usdcAddress,
       [ENV.payTo]: payTo,
-      [ENV.rpcUrl]: config.rpcUrl,
+      // A keyed RPC URL stays in its secret: the functions get its name (lambdas/payments/rpc-url.ts), never the URL.
+      ...(this.rpcUrlSecret ? { [ENV.rpcUrlSecretId]: this.rpcUrlSecret.secretName } : { [ENV.rpcUrl]: config.rpcUrl }),
       [ENV.facilitatorMode]: config.facilitatorMode,
       ...Object.fromEntries(PRODUCT_IDS.map((product) => [providerEnvName(product), config.renderProviders[product]])),
       [ENV.blockingWaitMs]: String(config.blockingWaitMs),
@@ -314,6 +318,7 @@ export class GenerationStack extends Stack {
       this.grantStart(fn, productsStartedBy(fn.node.id));
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);
+      this.grantRpcUrl(fn);
     } else if (role === 'run') {
       grantItems(fn, runs, STORE_ACTIONS.runs);
       grantItems(fn, payments, STORE_ACTIONS.payments);
@@ -321,6 +326,7 @@ export class GenerationStack extends Stack {
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
+      this.grantRpcUrl(fn);
       // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
       // written in the idempotency table, which the run functions already have.
       this.grantMerchantKey(fn);
@@ -341,6 +347,7 @@ export class GenerationStack extends Stack {
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
+      this.grantRpcUrl(fn);
     } else if (role === 'credit') {
       // A credit-billed call (lambdas/agents/credit-run.ts): the bearer's workspace (GetItem), then one transaction of
       // its debit entry (PutItem on the ledger; GetItem when the write's outcome must be read back), the balance
@@ -385,6 +392,7 @@ export class GenerationStack extends Stack {
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [jobs.tableArn] }));
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [payments.tableArn] }));
     this.grantStart(fn, PRODUCT_IDS);
+    this.grantRpcUrl(fn); // it asks the chain whether the payment landed
   }
 
   /** Refunds (lambdas/payments/refund.ts): the refund wallet's key, the settler's keys and leases. */
@@ -392,6 +400,18 @@ export class GenerationStack extends Stack {
     this.refundKeySecret.grantRead(fn);
     this.settlerKeySecret?.grantRead(fn);
     grantItems(fn, this.tables.settlerLeases, STORE_ACTIONS.settlerLeases);
+    this.grantRpcUrl(fn);
+  }
+
+  /**
+   * A function that reads or writes the chain reads the RPC URL's secret, when there is one: GetSecretValue (all
+   * lambdas/shared/secrets.ts calls) on that secret alone. Every function is told its name (commonEnvironment); the
+   * ones without this grant never send a chain request.
+   */
+  private grantRpcUrl(fn: lambda.IFunction): void {
+    if (!this.rpcUrlSecret) return;
+    // Imported by name, its ARN lacks the 6 characters Secrets Manager appends to every secret's (as grantRead adds).
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.rpcUrlSecret.secretArn}-??????`] }));
   }
 
   /** StartExecution on exactly these products' machines. */

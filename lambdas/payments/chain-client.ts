@@ -13,7 +13,8 @@
  * turned into the same errors viem's would be (getContractError: a revert carries its decoded reason).
  *
  * Both clients send through viem's HTTP transport with `rpcFetch` (./rpc-fetch.ts) as its fetch: `node:http` with a
- * keep-alive agent instead of undici's fetch, the same requests and the same errors for less CPU per request.
+ * keep-alive agent instead of undici's fetch, the same requests and the same errors for less CPU per request. An
+ * `rpcUrl` may be a reference to the secret holding the URL (./rpc-url.ts): the transport resolves it on first use.
  */
 import {
   WaitForTransactionReceiptTimeoutError,
@@ -40,7 +41,8 @@ import {
   getTransactionCount,
   sendRawTransaction,
 } from 'viem/actions';
-import { rpcFetch } from './rpc-fetch.js';
+import { rpcFetch, type RpcRequestInit } from './rpc-fetch.js';
+import { rpcUrlSecretId, sendToRpc } from './rpc-url.js';
 
 interface ContractCall {
   address: Address;
@@ -124,9 +126,16 @@ function readerOf(client: Client): ChainReader {
   return reader as unknown as ChainReader;
 }
 
+/**
+ * rpcFetch to the URL a reference to the RPC URL's secret stands for (./rpc-url.ts): viem is given the reference, so
+ * its errors quote that; the secret is read on the first request, and a failure never quotes the URL.
+ */
+const rpcFetchViaSecret = (input: string | URL, init: RpcRequestInit = {}) => sendToRpc(String(input), (url) => rpcFetch(url, init), init.signal);
+
 /** viem's HTTP transport over rpcFetch: no retries (a failed send must not go twice unseen), `timeoutMs` per request. */
 function transportFor(rpcUrl: string, timeoutMs: number) {
-  return http(rpcUrl, { retryCount: 0, timeout: timeoutMs, fetchFn: rpcFetch as never });
+  const fetchFn = rpcUrlSecretId(rpcUrl) === undefined ? rpcFetch : rpcFetchViaSecret;
+  return http(rpcUrl, { retryCount: 0, timeout: timeoutMs, fetchFn: fetchFn as never });
 }
 
 const readers = new Map<string, ChainReader>();

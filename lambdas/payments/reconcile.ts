@@ -9,6 +9,7 @@
  */
 import { paymentConfig } from '../shared/config.js';
 import type { Hex } from './types.js';
+import { sendToRpc } from './rpc-url.js';
 
 /** nonceKey = `${network}:${asset}:${from}:${nonce}` (see ViemPaymentVerifier). */
 export function parseNonceKey(nonceKey: string): { network: string; asset: Hex; from: Hex; nonce: Hex } | undefined {
@@ -47,18 +48,23 @@ export function decodeBool(result: unknown): boolean {
   return value === 1n;
 }
 
-/** One JSON-RPC request; an HTTP or JSON-RPC error throws (the caller decides nothing from a failed read). */
+/**
+ * One JSON-RPC request; an HTTP or JSON-RPC error throws (the caller decides nothing from a failed read). `rpcUrl` is
+ * the URL or a reference to the secret holding it (./rpc-url.ts).
+ */
 export async function rpcRequest(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const response = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+  return sendToRpc(rpcUrl, async (url) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`${method}: HTTP ${response.status}`);
+    const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message ?? 'error'} (${body.error.code ?? '?'})`);
+    return body.result;
   });
-  if (!response.ok) throw new Error(`${method}: HTTP ${response.status}`);
-  const body = (await response.json()) as { result?: unknown; error?: { code?: number; message?: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message ?? 'error'} (${body.error.code ?? '?'})`);
-  return body.result;
 }
 
 /**

@@ -26,6 +26,8 @@ export const ENV = {
   usdcAddress: 'USDC_ADDRESS',
   payTo: 'PAY_TO_ADDRESS',
   rpcUrl: 'RPC_URL',
+  /** Instead of RPC_URL: the Secrets Manager secret holding it (lambdas/payments/rpc-url.ts). */
+  rpcUrlSecretId: 'RPC_URL_SECRET_ID',
   facilitatorMode: 'FACILITATOR_MODE',
   facilitatorUrl: 'FACILITATOR_URL',
   settlerKeySecretId: 'SETTLER_KEY_SECRET_ID',
@@ -127,6 +129,13 @@ export const storeConfig = memo(() => {
   };
 });
 
+/**
+ * What `paymentConfig().rpcUrl` is when RPC_URL_SECRET_ID names the secret holding the URL: this prefix and the
+ * secret id (URI-encoded, so the reference is a URL that parses back to itself). It names the secret, never the
+ * URL, so it may appear in an error; lambdas/payments/rpc-url.ts resolves it when a request is sent.
+ */
+export const RPC_URL_SECRET_PREFIX = 'secretsmanager:';
+
 /** Payment terms and settlement: what the 402 advertises and how a payment is verified and settled. */
 export const paymentConfig = memo(() => {
   const env = parse(
@@ -135,7 +144,8 @@ export const paymentConfig = memo(() => {
       CHAIN_ID: withDefault(integer(1), 8453),
       USDC_ADDRESS: address(),
       PAY_TO_ADDRESS: address(),
-      RPC_URL: url(),
+      RPC_URL: optional(url()),
+      RPC_URL_SECRET_ID: optional(text()),
       FACILITATOR_MODE: withDefault(oneOf(['self', 'remote'] as const), 'self'),
       FACILITATOR_URL: optional(url()),
       SETTLER_KEY_SECRET_ID: optional(text()),
@@ -149,6 +159,9 @@ export const paymentConfig = memo(() => {
     // The EIP-712 domain's chainId must be the network's, or no signature would ever recover to its payer.
     throw new Error(`Invalid payment configuration: CHAIN_ID ${env.CHAIN_ID} does not match X402_NETWORK ${env.X402_NETWORK}`);
   }
+  if ((env.RPC_URL === undefined) === (env.RPC_URL_SECRET_ID === undefined)) {
+    throw new Error('Invalid payment configuration: set one of RPC_URL (the URL) and RPC_URL_SECRET_ID (the secret holding it)');
+  }
   if (env.FACILITATOR_MODE === 'remote' && !env.FACILITATOR_URL) {
     throw new Error('Invalid payment configuration: FACILITATOR_URL is required when FACILITATOR_MODE=remote');
   }
@@ -160,7 +173,8 @@ export const paymentConfig = memo(() => {
     chainId: env.CHAIN_ID,
     usdcAddress: env.USDC_ADDRESS as `0x${string}`,
     payTo: env.PAY_TO_ADDRESS as `0x${string}`,
-    rpcUrl: env.RPC_URL,
+    /** The URL, or a reference to the secret holding it (RPC_URL_SECRET_PREFIX): pass it on, never parse it. */
+    rpcUrl: env.RPC_URL ?? `${RPC_URL_SECRET_PREFIX}${encodeURIComponent(env.RPC_URL_SECRET_ID!)}`,
     facilitatorMode: env.FACILITATOR_MODE,
     facilitatorUrl: env.FACILITATOR_URL,
     settlerKeySecretId: env.SETTLER_KEY_SECRET_ID,

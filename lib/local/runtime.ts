@@ -76,6 +76,8 @@ export interface RuntimeInfo {
 }
 
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
+/** The secret the functions read the local chain's RPC URL from (RPC_URL stays for in-process code and tools). */
+const LOCAL_RPC_URL_SECRET = 'paycall/rpc-url';
 
 export interface EmbeddedRuntime {
   info: RuntimeInfo;
@@ -137,6 +139,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
           videoProvider: chosenRender.agent_video,
           imageProvider: chosenRender.agent_image,
           ...reasoningContext(),
+          // The chain's URL is read from a secret, as a keyed provider URL is on AWS (and the grants are exercised).
+          rpcUrlSecretName: LOCAL_RPC_URL_SECRET,
           // A stack for the chain's network (a Sepolia staging stack when it stands in for Sepolia).
           ...(options.network ? { network: options.network } : {}),
         },
@@ -168,6 +172,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         // Refunds are read through Secrets Manager (no file variable), so the refund task's grant is exercised.
         [REFUND_ENV.secretId]: settlerKeyPoolSecret(chain.refundKeyFile),
         [AP2_ENV.keySecretId]: ap2.merchantKey,
+        [ENV.rpcUrlSecretId]: async () => chain.rpcUrl,
         ...providers.secretValues,
       }),
     });
