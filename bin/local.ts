@@ -1,6 +1,6 @@
 /**
  * `npm start`: the embedded default. Foreground; SIGINT/SIGTERM shut it down cleanly; state (jobs, assets,
- * accounts) lives in $LOCAL_STATE_DIR (default .local) and survives a restart.
+ * accounts, the chain) lives in $LOCAL_STATE_DIR (default .local) and survives a restart, or a kill.
  */
 import { startEmbedded } from '../lib/local/runtime.js';
 

@@ -4,8 +4,11 @@
  * Sepolia (`network: 'eip155:84532'`) it is that network instead: its chain id, Circle's Sepolia USDC address and
  * that token's EIP-712 name (`USDC`), all from the network table (lambdas/shared/networks.ts).
  *
- * The simulated chain keeps no state between starts, so the token and all balances are recreated on every start;
- * only the accounts (keys) persist, in <stateDir>/accounts.json, so addresses stay stable for a given state dir.
+ * The chain persists in the state dir as the jobs do: the keys in <stateDir>/accounts.json (addresses stay stable
+ * for a given state dir) and everything that changed the chain in its journal (lib/local/chain-journal.ts), replayed
+ * at the next start, so a restart — or a crash — keeps every transaction, balance and receipt. The start-up setup
+ * (the token's code and slots, the keys' gas, the buyers' USDC) only does what the replayed chain lacks: the token
+ * is placed once, gas is topped up when below half, and a buyer holding less than `buyerUsdc` is minted the rest.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -32,6 +35,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
 import { NETWORKS, type NetworkId } from '../../lambdas/shared/networks.js';
 import { startRpcServer, type Eip1193Like } from './rpc-server.js';
+import { ChainJournalError, openJournal, restoreChain, type OpenJournal } from './chain-journal.js';
 import { usdcRuntimeCode } from './usdc-token.js';
 
 /** The network the local chain is by default: Base mainnet (what unmodified x402 clients pay by default). */
@@ -204,32 +208,44 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
   if (settlerCount < 1) throw new LocalChainError('settlerCount must be at least 1');
   if (!NETWORKS[network]) throw new LocalChainError(`Unknown network ${network}; supported: ${Object.keys(NETWORKS).join(', ')}`);
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  const connecting = connectSimulator(NETWORKS[network].chainId);
-  let accounts: LocalAccounts;
-  let runtimeCode: Hex;
+  let journal: OpenJournal;
   try {
-    [accounts, runtimeCode] = await Promise.all([
-      loadOrCreateAccounts(stateDir, buyerCount, settlerCount),
-      usdcRuntimeCode(options.artifactCacheDir ?? path.join(stateDir, 'cache')),
+    journal = openJournal(stateDir, NETWORKS[network].chainId);
+  } catch (error) {
+    throw asLocalChainError(error);
+  }
+  let connection: Connection | undefined;
+  try {
+    const [setup, simulator] = await Promise.allSettled([
+      Promise.all([
+        loadOrCreateAccounts(stateDir, buyerCount, settlerCount),
+        usdcRuntimeCode(options.artifactCacheDir ?? path.join(stateDir, 'cache')),
+      ]),
+      connectSimulator(NETWORKS[network].chainId, journal.genesis),
     ]);
+    if (simulator.status === 'fulfilled') connection = simulator.value;
+    if (setup.status === 'rejected') throw setup.reason;
+    if (simulator.status === 'rejected') throw simulator.reason;
+    const [accounts, runtimeCode] = setup.value;
+    return await prepare(connection!, journal, accounts, runtimeCode, { network, stateDir, port, buyerCount, buyerUsdc, settlerCount });
   } catch (error) {
-    await connecting.then((c) => c.close()).catch(() => undefined);
-    throw error;
+    // A half-started chain must not keep the process alive (e.g. when the port is taken), nor its state dir locked.
+    await connection?.close().catch(() => undefined);
+    journal.release();
+    throw asLocalChainError(error);
   }
-  const connection = await connecting;
-  try {
-    return await prepare(connection, accounts, runtimeCode, { network, stateDir, port, buyerCount, buyerUsdc, settlerCount });
-  } catch (error) {
-    // A half-started chain must not keep the process alive (e.g. when the port is taken).
-    await connection.close().catch(() => undefined);
-    throw error;
-  }
+}
+
+/** The journal's refusals (a damaged journal, a state dir in use) are this module's errors to its callers. */
+function asLocalChainError(error: unknown): unknown {
+  return error instanceof ChainJournalError ? new LocalChainError(error.message, { cause: error }) : error;
 }
 
 type Connection = { provider: unknown; close(): Promise<void> };
 
 async function prepare(
   connection: Connection,
+  journal: OpenJournal,
   accounts: LocalAccounts,
   runtimeCode: Hex,
   { network, stateDir, port, buyerCount, buyerUsdc, settlerCount }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
@@ -241,17 +257,24 @@ async function prepare(
   const refundKeyFile = path.join(stateDir, 'refund.key');
   await writeSecret(refundKeyFile, `${accounts.payTo.privateKey}\n`);
 
-  const provider = connection.provider as Eip1193Like;
+  // From here on every change goes through the journal, the setup's own included.
+  const provider = await restoreChain(connection.provider as Eip1193Like, journal);
   const transport = custom(provider, { retryCount: 0 });
   const chain = localChainDefinition('http://127.0.0.1', chainId);
   const reader: PublicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
   const rpc = (method: string, params: unknown[]) => provider.request({ method, params });
+  const same = (a: unknown, b: string) => String(a).toLowerCase() === b.toLowerCase();
 
-  await rpc('hardhat_setCode', [usdcAddress, runtimeCode]);
-  await rpc('hardhat_setStorageAt', [usdcAddress, numberToHex(0, { size: 32 }), pad(accounts.minter.address)]);
-  await rpc('hardhat_setStorageAt', [usdcAddress, numberToHex(1, { size: 32 }), shortStringSlot(tokenName)]);
+  if (!same(await rpc('eth_getCode', [usdcAddress, 'latest']), runtimeCode)) await rpc('hardhat_setCode', [usdcAddress, runtimeCode]);
+  const slots: [number, Hex][] = [[0, pad(accounts.minter.address)], [1, shortStringSlot(tokenName)]];
+  for (const [slot, value] of slots) {
+    const at = numberToHex(slot, { size: 32 });
+    if (!same(await rpc('eth_getStorageAt', [usdcAddress, at, 'latest']), value)) await rpc('hardhat_setStorageAt', [usdcAddress, at, value]);
+  }
   for (const who of [...settlers, accounts.minter]) {
-    await rpc('hardhat_setBalance', [who.address, numberToHex(GAS_ETH)]);
+    if (BigInt(String(await rpc('eth_getBalance', [who.address, 'latest']))) < GAS_ETH / 2n) {
+      await rpc('hardhat_setBalance', [who.address, numberToHex(GAS_ETH)]);
+    }
   }
 
   // One minter nonce sequence: concurrent fund() calls must not race for the same nonce.
@@ -297,6 +320,7 @@ async function prepare(
       (stopped ??= (async () => {
         await server.close();
         await connection.close();
+        journal.release();
       })()),
   };
 }
@@ -312,8 +336,11 @@ export function shortStringSlot(value: string): Hex {
   return `${slot.slice(0, 64)}${numberToHex(bytes.length * 2, { size: 1 }).slice(2)}` as Hex;
 }
 
-/** Hardhat is imported lazily: bin/fund.ts shares this module and must stay quick to start. */
-async function connectSimulator(chainId: number): Promise<Connection> {
+/**
+ * Hardhat is imported lazily: bin/fund.ts shares this module and must stay quick to start. `genesis` is the
+ * simulator's initial date, kept in the journal's header: the same date and the same blocks give the same hashes.
+ */
+async function connectSimulator(chainId: number, genesis: Date): Promise<Connection> {
   const { createHardhatRuntimeEnvironment } = await import('hardhat/hre');
   const hre = await createHardhatRuntimeEnvironment(
     {
@@ -328,6 +355,7 @@ async function connectSimulator(chainId: number): Promise<Connection> {
           // Automine stamps each block a second after the last unless blocks may share a second: under load the
           // chain's clock would run ahead of the wall clock until fresh authorizations (valid 300 s) look expired.
           allowBlocksWithSameTimestamp: true,
+          initialDate: genesis,
         },
       },
     },
