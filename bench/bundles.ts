@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionIdOf, ROUTES, WORKFLOW_TASKS, SWEEPER } from '../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
@@ -79,7 +80,7 @@ export async function bundleReport(): Promise<void> {
   const functions = ROUTES.filter((r) => functionIdOf(r) === r.id);
   const entries = [
     ...functions.map((r) => ({ id: r.id, entry: r.entry, goal: isDocumentOrPoll(r) ? SMALL_KIB : OTHER_KIB, paid: r.paid === true })),
-    ...WORKFLOW_TASKS.map((t) => ({ id: t.id, entry: t.entry, goal: OTHER_KIB, paid: false })),
+    ...[...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => ({ id: t.id, entry: t.entry, goal: OTHER_KIB, paid: false })),
     { id: SWEEPER.id, entry: SWEEPER.entry, goal: OTHER_KIB, paid: false },
   ];
 

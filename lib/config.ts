@@ -232,8 +232,8 @@ export const stackConfigSchema = z
     /** Whole-execution timeout of each state machine. */
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
     /**
-     * Reserved concurrency (ReservedConcurrentExecutions), one key per function that may want it: the render task
-     * (SubmitRender, the one that encodes and calls the vendor: bounds the provider's load) and the sweeper (1 keeps
+     * Reserved concurrency (ReservedConcurrentExecutions), one key per kind of function that may want it: each render
+     * provider's function, separately (it encodes or calls its vendor: bounds that provider's load, ADR 0016) and the sweeper (1 keeps
      * sweeps from overlapping; correctness does not need it, see lambdas/workflow/sweeper.ts). Unset or 0: nothing
      * reserved, the function draws on the account's unreserved pool. Never Lambda's own 0, which throttles every
      * invoke. The default reserves nothing because Lambda keeps 100 executions of the account's quota unreserved:
@@ -315,7 +315,8 @@ export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress'
   /** The provider of each product (from musicProvider, videoProvider, imageProvider). */
   renderProviders: Record<ProductId, ProviderName>;
   /** The vendor API keys the chosen providers read: which, and the secret's name. */
-  providerSecrets: { which: ProviderSecret; secretName: string }[];
+  /** The Secrets Manager name of each vendor's API key (each provider's render function reads its own). */
+  providerSecretNames: Record<ProviderSecret, string>;
   /** Each product's Wait between render checks (seconds) and its check limit. */
   renderChecks: Record<ProductId, { seconds: number; maxChecks: number }>;
 };
@@ -362,7 +363,6 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     agent_video: checks('agent_video', d.videoCheckSeconds, d.videoMaxChecks),
     agent_image: checks('agent_image', d.imageCheckSeconds, d.imageMaxChecks),
   };
-  const needed = new Set(Object.values(renderProviders).flatMap((name) => { const def = RENDER_PROVIDERS[name] as { secret?: ProviderSecret }; return def.secret ? [def.secret] : []; }));
   const gas = gasRunway({
     settlerGasFloorWei: d.settlerGasFloorWei === undefined ? undefined : BigInt(d.settlerGasFloorWei),
     gasPerSettlementWei: BigInt(d.gasPerSettlementWei),
@@ -381,7 +381,7 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     settlerGasAlarmWei: gas.alarmWei,
     refundWalletFloorBaseUnits,
     renderProviders,
-    providerSecrets: [...needed].map((which) => ({ which, secretName: secretNames[which] })),
+    providerSecretNames: secretNames,
     renderChecks,
     usdcAddress: result.data.usdcAddress ?? network.usdcAddress,
     rpcUrl: result.data.rpcUrl ?? network.rpcUrl,

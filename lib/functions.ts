@@ -11,7 +11,7 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { ENV } from '../lambdas/shared/config.js';
 import { bundleAliasArgs } from './bundling/aliases.js';
-import type { RouteDef, WorkflowTaskDef } from '../lambdas/surfaces/routes.js';
+import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
 
 /**
  * `paid`: x402 POSTs (jobs, payments, idempotency, rate windows, settler leases; start their own product's
@@ -25,16 +25,15 @@ export type RouteRole = 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup'
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =
   | { kind: 'route'; id: string; entry: string; role: RouteRole; route: RouteDef }
-  | { kind: 'task'; id: string; entry: string; task: WorkflowTaskDef }
+  | { kind: 'task'; id: string; entry: string; task: TaskFunctionDef }
   | { kind: 'sweeper'; id: string; entry: string };
 
 /**
- * Workflow tasks that run ffmpeg (the local render provider encodes audio/video during submit; the google-veo
- * adapter crops a finished 1:1 clip during check). There is no arm64
- * ffmpeg installed and no Docker to fetch one, so these run on x86_64 with the static linux-x64 binary that
- * @ffmpeg-installer already put in node_modules, copied into the bundle as bin/ffmpeg (FFMPEG_PATH).
+ * Render functions that run ffmpeg (RenderFunctionDef.ffmpeg: the synthesiser encodes audio and video, the video
+ * vendors crop a finished 1:1 clip). There is no arm64 ffmpeg installed and no Docker to fetch one, so these run on
+ * x86_64 with the static linux-x64 binary that @ffmpeg-installer already put in node_modules, copied into the bundle
+ * as bin/ffmpeg (FFMPEG_PATH).
  */
-export const FFMPEG_TASKS = new Set(['SubmitRender', 'CheckRender']);
 const FFMPEG_SOURCE = 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg';
 const FFMPEG_LAMBDA_PATH = '/var/task/bin/ffmpeg';
 

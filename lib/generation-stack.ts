@@ -24,21 +24,22 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
-import { PROVIDER_SECRETS, providerEnvName } from '../lambdas/render/providers.js';
+import { PROVIDER_SECRETS, RENDER_PROVIDERS, providerEnvName, type ProviderDefinition, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
-import { CHECK_RENDER_WRITES, checkWritesRenders, providerEnvironment, providerStatements } from './render-providers.js';
+import { providerEnvironment, providersServedBy, providerStatements } from './render-providers.js';
 import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
 import { createTables, type Tables } from './storage.js';
 import { createAssetDelivery } from './assets.js';
 import { createMonitoring, type Monitoring } from './monitoring.js';
-import { FFMPEG_TASKS, FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
+import { FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
 import { createEdge, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
@@ -46,7 +47,7 @@ import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type Age
 import { ProductWorkflow } from './workflow.js';
 import { STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
 
-export { FFMPEG_TASKS, type FunctionEntry, type RouteRole };
+export { type FunctionEntry, type RouteRole };
 
 /** Project root (where package.json, package-lock.json and lambdas/ live). */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -252,40 +253,49 @@ export class GenerationStack extends Stack {
   private workflows(factory: FunctionFactory, env: Record<string, string>, logRetention: logs.RetentionDays): Record<ProductId, sfn.StateMachine> {
     const { config } = this;
     const taskFns: Record<string, NodejsFunction> = {};
-    // The render providers' API keys, by secret name only: the tasks that call a provider read them at run time.
-    const providerSecrets = config.providerSecrets.map(({ which, secretName }) => ({
-      env: PROVIDER_SECRETS[which].env,
-      secret: secretsmanager.Secret.fromSecretNameV2(this, `${which[0].toUpperCase()}${which.slice(1)}ApiKey`, secretName),
-    }));
-    const callsProvider = (id: string) => id === 'SubmitRender' || id === 'CheckRender';
     for (const task of WORKFLOW_TASKS) {
-      const withFfmpeg = config.bundleFfmpeg && FFMPEG_TASKS.has(task.id);
-      const taskEnv = callsProvider(task.id)
-        ? { ...env, ...providerEnvironment(config), ...Object.fromEntries(providerSecrets.map((s) => [s.env, s.secret.secretName])) }
-        : task.id === 'RefundPayment'
-          ? { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName }
-          : env;
-      taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task }, withFfmpeg, {
-        reservedConcurrency: task.id === 'SubmitRender' ? config.renderReservedConcurrency : undefined,
+      const taskEnv = task.id === 'RefundPayment' ? { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName } : env;
+      taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task });
+    }
+    // One function per render provider (ADR 0016), every provider whether or not a product is configured to it now,
+    // so a job sold with one finishes there after the operator chooses another. Each gets its own settings, API key
+    // and grants only (a song vendor's also those of the image provider that draws its cover), and its own
+    // reservation: renders of one provider do not starve another's.
+    const providerSecrets = new Map<ProviderSecret, secretsmanager.ISecret>();
+    const secretOf = (which: ProviderSecret) => {
+      let secret = providerSecrets.get(which);
+      if (!secret) {
+        secret = secretsmanager.Secret.fromSecretNameV2(this, `${which[0].toUpperCase()}${which.slice(1)}ApiKey`, config.providerSecretNames[which]);
+        providerSecrets.set(which, secret);
+      }
+      return secret;
+    };
+    for (const render of RENDER_FUNCTIONS) {
+      const served = providersServedBy(render.provider, config);
+      const secrets = served.flatMap((name) => {
+        const which = (RENDER_PROVIDERS[name] as ProviderDefinition).secret;
+        return which ? [{ env: PROVIDER_SECRETS[which].env, secret: secretOf(which) }] : [];
       });
+      const renderEnv = {
+        ...env,
+        ...Object.assign({}, ...served.map((name) => providerEnvironment(name, config))),
+        ...Object.fromEntries(secrets.map((s) => [s.env, s.secret.secretName])),
+      };
+      const fn = factory.make(render.id, render, renderEnv, { kind: 'task', id: render.id, entry: render.entry, task: render }, config.bundleFfmpeg && render.ffmpeg, {
+        reservedConcurrency: config.renderReservedConcurrency,
+      });
+      taskFns[render.id] = fn;
+      // Outputs, manifests and vendor records under the job's prefix, read back by the check.
+      grantObjects(fn, this.assetsBucket, { read: true, write: true });
+      for (const { secret } of secrets) secret.grantRead(fn);
+      for (const name of served) for (const statement of providerStatements(this, name, config)) fn.addToRolePolicy(statement);
     }
     // Least privilege, task by task: every task reads its job and moves it by conditional updates (never creates one).
     for (const fn of Object.values(taskFns)) grantItems(fn, this.tables.jobs, ['GetItem', 'UpdateItem']);
-    // The local provider writes its outputs and its manifest, and reads the manifest back (renders/<jobId>/).
-    if (taskFns.SubmitRender) grantObjects(taskFns.SubmitRender, this.assetsBucket, { read: true, write: true });
-    if (taskFns.CheckRender) grantObjects(taskFns.CheckRender, this.assetsBucket, { read: true }); // checks whether outputs are present
-    // A provider whose check downloads the finished clip (google-veo, fal-veo) stores it itself: that one key per job.
-    if (taskFns.CheckRender && checkWritesRenders(config)) {
-      taskFns.CheckRender.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.assetsBucket.arnForObjects(CHECK_RENDER_WRITES)] }));
-    }
     // Copies outputs into place (a copy is a Get and a Put); nothing in the bucket is ever deleted.
     if (taskFns.StoreAsset) grantObjects(taskFns.StoreAsset, this.assetsBucket, { read: true, write: true });
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
     if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
-    for (const id of Object.keys(taskFns).filter(callsProvider)) {
-      for (const { secret } of providerSecrets) secret.grantRead(taskFns[id]);
-      for (const statement of providerStatements(this, config)) taskFns[id].addToRolePolicy(statement);
-    }
 
     const machines = {} as Record<ProductId, sfn.StateMachine>;
     for (const product of PRODUCT_IDS) {

@@ -29,6 +29,7 @@ import { Construct } from 'constructs';
 import { PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { StackConfigError } from './config.js';
 
 export interface MonitoringProps {
@@ -120,7 +121,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     alarm('money', `${name}ExecutionsAborted`, `A ${product} workflow was stopped by hand or by a deployment.`, count(machine.metricAborted(sum)));
   }
 
-  const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
+  const tasks = new Set([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id));
   for (const [id, fn] of Object.entries(props.functions)) {
     const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : 'route';
     // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a

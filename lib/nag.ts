@@ -14,8 +14,9 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { PRODUCT_IDS } from '../lambdas/products/catalog.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
+import { providersFor } from '../lambdas/render/providers.js';
 import type { GenerationStack } from './generation-stack.js';
-import { CHECK_RENDER_WRITES, checkWritesRenders } from './render-providers.js';
 
 /** Registers the packs on the app and acknowledges the stack's accepted findings. */
 export function applyNag(app: App, stack: GenerationStack): void {
@@ -78,7 +79,6 @@ export function acknowledgeFindings(stack: GenerationStack): void {
   const S3_GRANT =
     "GetObject/PutObject (lib/grants.ts) on the asset bucket's objects only, no delete. Render outputs are written per job (renders/<jobId>/, assets/<jobId>/), so the keys are not known in advance.";
 
-  const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
   for (const [logicalId, entry] of Object.entries(stack.functionEntries)) {
     const fn = stack.functions[entry.id];
     if (!fn) throw new Error(`lib/nag.ts: no function ${entry.id} (${logicalId})`);
@@ -96,17 +96,8 @@ export function acknowledgeFindings(stack: GenerationStack): void {
       }
     }
   }
-  for (const id of ['SubmitRender', 'CheckRender', 'StoreAsset']) {
-    if (!tasks.has(id)) continue;
-    ack(stack.functions[id], S3_GRANT, bucketObjects);
-  }
-  // A Veo provider's check stores the clip it downloads (lib/render-providers.ts): PutObject on one key per job.
-  if (tasks.has('CheckRender') && checkWritesRenders(stack.config)) {
-    ack(
-      stack.functions.CheckRender,
-      `PutObject only, on each job's clip (${CHECK_RENDER_WRITES}): the check task of a Veo provider downloads the finished video and stores it under its job, whose id is not known in advance.`,
-      `AwsSolutions-IAM5[Resource::${arnRef(stack.assetsBucket)}/${CHECK_RENDER_WRITES}]`,
-    );
+  for (const id of ['StoreAsset', ...RENDER_FUNCTIONS.map((f) => f.id)]) {
+    if (stack.functions[id]) ack(stack.functions[id], S3_GRANT, bucketObjects);
   }
 
   const sweeperRule = stack.node.tryFindChild('SweeperSchedule');
@@ -115,7 +106,7 @@ export function acknowledgeFindings(stack: GenerationStack): void {
   for (const product of PRODUCT_IDS) {
     const machine = stack.stateMachines[product];
     ack(machine, 'Vended log delivery (logs:CreateLogDelivery and co.) and X-Ray take no resource: logging and tracing of the state machine need Resource *.', 'AwsSolutions-IAM5[Resource::*]');
-    for (const task of WORKFLOW_TASKS) {
+    for (const task of [...WORKFLOW_TASKS, ...RENDER_FUNCTIONS.filter((f) => providersFor(product).includes(f.provider))]) {
       ack(machine, `CDK's invoke grant covers ${task.id} and its versions/aliases (${task.id}:*), nothing else.`, `AwsSolutions-IAM5[Resource::${arnRef(stack.functions[task.id])}:*]`);
     }
   }

@@ -1,7 +1,6 @@
 /**
- * What the chosen render providers need in the stack besides their API keys (lib/generation-stack.ts grants those):
- * their settings as environment variables of the tasks that call them, and their IAM statements, scoped to exactly
- * the models configured. Only a provider chosen for some product contributes anything.
+ * What each render provider's own function needs in the stack besides its API key (lib/generation-stack.ts grants
+ * that): its settings as environment variables and its IAM statements, scoped to exactly the models configured.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Stack } from 'aws-cdk-lib';
@@ -17,42 +16,42 @@ export const PROVIDER_CHECK_SECONDS: Partial<Record<ProviderName, number>> = {
 };
 
 /**
- * The objects a check task that stores the finished file writes: the clip of a job, `renders/<jobId>/video.mp4`
- * (videoKey, lambdas/render/video-shared.ts; a job id has no `/`). Nothing else: the submit task writes the records.
+ * The providers whose render function needs another's for a song's cover (lambdas/workflow/cover-image.ts): the
+ * image provider configured for agent_image, whose settings and grants it then gets too.
  */
-export const CHECK_RENDER_WRITES = 'renders/*/video.mp4';
-
-/** Providers whose check stores the finished file itself (download, crop): their check task writes CHECK_RENDER_WRITES. */
-export function checkWritesRenders(config: StackConfig): boolean {
-  return Object.values(config.renderProviders).some((name) => name === 'google-veo' || name === 'fal-veo');
+export function providersServedBy(provider: ProviderName, config: StackConfig): ProviderName[] {
+  const coverArt = provider === 'google-lyria' || provider === 'minimax-music';
+  return coverArt && config.renderProviders.agent_image !== provider ? [provider, config.renderProviders.agent_image] : [provider];
 }
 
-/** The variables the adapters read (model ids, regions); none for the local synthesiser. */
-export function providerEnvironment(config: StackConfig): Record<string, string> {
-  const chosen = new Set(Object.values(config.renderProviders));
-  const env: Record<string, string> = {};
-  if (chosen.has('bedrock-stability')) {
-    env.BEDROCK_REGION = config.bedrockRegion;
-    env.BEDROCK_IMAGE_MODEL_ID = config.bedrockImageModel;
+/**
+ * The variables a provider's adapter reads (model ids, regions); none for the local synthesiser. Every provider's
+ * function has them whether or not a product is configured to it now: a job sold with it still finishes there.
+ */
+export function providerEnvironment(provider: ProviderName, config: StackConfig): Record<string, string> {
+  switch (provider) {
+    case 'bedrock-stability':
+      return { BEDROCK_REGION: config.bedrockRegion, BEDROCK_IMAGE_MODEL_ID: config.bedrockImageModel };
+    case 'google-lyria':
+      return { LYRIA_MODEL: config.lyriaModel };
+    case 'minimax-music':
+      return { MINIMAX_MUSIC_MODEL: config.minimaxModel };
+    case 'google-veo':
+      return { VEO_MODEL: config.veoModel };
+    case 'fal-veo':
+      return { FAL_VIDEO_MODEL: config.falVideoModel };
+    case 'local':
+      return {};
   }
-  if (chosen.has('google-lyria')) env.LYRIA_MODEL = config.lyriaModel;
-  if (chosen.has('minimax-music')) env.MINIMAX_MUSIC_MODEL = config.minimaxModel;
-  if (chosen.has('google-veo')) env.VEO_MODEL = config.veoModel;
-  if (chosen.has('fal-veo')) env.FAL_VIDEO_MODEL = config.falVideoModel;
-  return env;
 }
 
-/** IAM statements of the tasks that call a provider (Submit render, Check render). */
-export function providerStatements(stack: Stack, config: StackConfig): iam.PolicyStatement[] {
-  const chosen = new Set(Object.values(config.renderProviders));
-  const statements: iam.PolicyStatement[] = [];
-  if (chosen.has('bedrock-stability')) {
-    statements.push(
-      new iam.PolicyStatement({
-        actions: ['bedrock:InvokeModel'],
-        resources: [stack.formatArn({ service: 'bedrock', region: config.bedrockRegion, account: '', resource: 'foundation-model', resourceName: config.bedrockImageModel })],
-      }),
-    );
-  }
-  return statements;
+/** The IAM statements a provider's adapter needs besides its API key (Bedrock: InvokeModel on the configured model). */
+export function providerStatements(stack: Stack, provider: ProviderName, config: StackConfig): iam.PolicyStatement[] {
+  if (provider !== 'bedrock-stability') return [];
+  return [
+    new iam.PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [stack.formatArn({ service: 'bedrock', region: config.bedrockRegion, account: '', resource: 'foundation-model', resourceName: config.bedrockImageModel })],
+    }),
+  ];
 }

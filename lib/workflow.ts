@@ -2,7 +2,9 @@
  * One Standard state machine per product, built from WORKFLOW_TASKS (lib/routes.ts). The same synthesised ASL runs
  * on AWS and, via lib/local/asl.ts, in the embedded runtime (aws-local-stepfunctions): JSONPath only, no JSONata.
  *
- *   Submit render → Render finished?; Wait for render → Check render → Render finished?
+ *   Render with which provider? ($.provider, the job's) → Submit render (<provider>) → Render finished?
+ *   Wait for render → Check with which provider? ($.render.provider) → Check render (<provider>) → Render finished?
+ *   (a provider this product has no branch for → Unknown render provider → Mark failed)
  *     done                         → Store asset → Mark completed → Job completed (Succeed)
  *     failed, refusal 'content'    → Render refused ────────────┐
  *     failed (with error string)   → Render failed ─────────────┤
@@ -17,9 +19,13 @@
  * succeeds: a failed execution pages the operator (lib/monitoring.ts), and a buyer's refused prompt is no incident.
  * Submit render may already answer a refusal (a synchronous model), hence the Choice right after it.
  *
- * Task payloads (the Lambda's event) and results (the Lambda's return value, payloadResponseOnly):
- *   Submit render   in {jobId, product}                   out → $.render   e.g. {renderId, state: 'running', attempts: 0}
- *   Check render    in {jobId, product, render}           out → $.render   {renderId, state: 'running'|'done'|'failed', attempts, error?, ...}
+ * Each provider that can render the product has its own Submit and Check states, run by that provider's own function
+ * (RENDER_FUNCTIONS, ADR 0016): only its SDK in the bundle, its own concurrency, and a job in flight finishes on the
+ * provider it was sold with after the operator chooses another (the branch follows the job, not the configuration).
+ *
+ * Execution input {jobId, product, provider}. Task payloads (the Lambda's event) and results (payloadResponseOnly):
+ *   Submit render   in {step: 'submit', jobId, product}          out → $.render   e.g. {renderId, provider, state: 'running', attempts: 0}
+ *   Check render    in {step: 'check', jobId, product, render}   out → $.render   {renderId, provider, state: 'running'|'done'|'failed', attempts, error?, ...}
  *   Store asset     in {jobId, product, render}           out → $.stored   (anything JSON)
  *   Mark completed  in {jobId, product, render, stored}   out discarded
  *   Mark failed     in {jobId, product, error: {Error, Cause}}  out discarded
@@ -33,10 +39,15 @@ import { Construct } from 'constructs';
 import type { ProductId } from '../lambdas/products/catalog.js';
 import { ContentRefusedError, RenderError, TransientRenderError } from '../lambdas/render/provider.js';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS, renderStateName, type RenderStep } from '../lambdas/workflow/render-functions.js';
+import { providersFor, type ProviderName } from '../lambdas/render/providers.js';
 import { TransientRefundError } from '../lambdas/jobs/refund.js';
 
 /** State names that are not Lambda tasks (task state names come from WORKFLOW_TASKS[].stateName). */
 export const WORKFLOW_STATES = {
+  submitBy: 'Render with which provider?',
+  checkBy: 'Check with which provider?',
+  unknownProvider: 'Unknown render provider',
   wait: 'Wait for render',
   finished: 'Render finished?',
   renderFailed: 'Render failed',
@@ -66,15 +77,17 @@ export const WORKFLOW_ERRORS = {
   /** A render the model refused for its content (`refusal: 'content'`): the job fails, the execution does not. */
   contentRefused: ContentRefusedError.errorName,
   timeout: 'RenderTimeout',
+  /** The execution's provider has no render branch in this product's machine. */
+  unknownProvider: 'UnknownRenderProvider',
   /** A refund that may pass if retried (lambdas/jobs/refund.ts). */
   refundTransient: TransientRefundError.errorName,
 } as const;
 
-export type WorkflowTaskId = 'SubmitRender' | 'CheckRender' | 'StoreAsset' | 'MarkCompleted' | 'MarkFailed' | 'RefundPayment';
+export type WorkflowTaskId = 'StoreAsset' | 'MarkCompleted' | 'MarkFailed' | 'RefundPayment';
 
 export interface ProductWorkflowProps {
   product: ProductId;
-  /** Task functions by WORKFLOW_TASKS id. */
+  /** Task functions by WORKFLOW_TASKS id, and the render functions by RENDER_FUNCTIONS id (those of this product's providers). */
   functions: Record<string, lambda.IFunction>;
   /** Seconds between render checks. */
   checkIntervalSeconds: number;
@@ -100,15 +113,16 @@ export class ProductWorkflow extends Construct {
     super(scope, id);
     const { functions } = props;
 
-    for (const def of WORKFLOW_TASKS) {
+    const providers = providersFor(props.product);
+    const renderDefs = providers.map((provider) => RENDER_FUNCTIONS.find((f) => f.provider === provider)!);
+    for (const def of [...WORKFLOW_TASKS, ...renderDefs]) {
       if (!functions[def.id]) throw new Error(`ProductWorkflow ${id}: no function for workflow task ${def.id}`);
     }
 
-    const invoke = (taskId: WorkflowTaskId, payload: Record<string, unknown>, resultPath: string) => {
-      const def = taskDef(taskId);
-      const task = tasks.LambdaInvoke.jsonPath(this, def.stateName, {
-        stateName: def.stateName,
-        lambdaFunction: functions[def.id],
+    const lambdaTask = (stateName: string, fn: { id: string; timeoutSeconds: number }, payload: Record<string, unknown>, resultPath: string) =>
+      tasks.LambdaInvoke.jsonPath(this, stateName, {
+        stateName,
+        lambdaFunction: functions[fn.id],
         payload: sfn.TaskInput.fromObject(payload),
         // The task result is exactly the function's return value (no {Payload, StatusCode} envelope): the same
         // shape the local runner's handlers return.
@@ -116,17 +130,24 @@ export class ProductWorkflow extends Construct {
         resultPath,
         // A little longer than the function's own timeout, so a hung invoke ends as States.Timeout (caught) and
         // the local runner (which defaults to 60 s per task) behaves like AWS.
-        taskTimeout: sfn.Timeout.duration(Duration.seconds(def.timeoutSeconds + 10)),
+        taskTimeout: sfn.Timeout.duration(Duration.seconds(fn.timeoutSeconds + 10)),
         // CDK adds the Lambda.ServiceException/AWSLambdaException/SdkClientException retrier by default.
         retryOnServiceExceptions: true,
       });
-      return task;
+    const invoke = (taskId: WorkflowTaskId, payload: Record<string, unknown>, resultPath: string) => {
+      const def = taskDef(taskId);
+      return lambdaTask(def.stateName, def, payload, resultPath);
     };
 
     const jobRef = { jobId: sfn.JsonPath.stringAt('$.jobId'), product: sfn.JsonPath.stringAt('$.product') };
 
-    const submit = invoke('SubmitRender', jobRef, '$.render');
-    const check = invoke('CheckRender', { ...jobRef, render: sfn.JsonPath.objectAt('$.render') }, '$.render');
+    const renderTask = (step: RenderStep, provider: ProviderName) => {
+      const def = renderDefs.find((f) => f.provider === provider)!;
+      const payload = step === 'submit' ? { step, ...jobRef } : { step, ...jobRef, render: sfn.JsonPath.objectAt('$.render') };
+      return lambdaTask(renderStateName(step, provider), def, payload, '$.render');
+    };
+    const submits = providers.map((provider) => ({ provider, task: renderTask('submit', provider) }));
+    const checks = providers.map((provider) => ({ provider, task: renderTask('check', provider) }));
     const store = invoke('StoreAsset', { ...jobRef, render: sfn.JsonPath.objectAt('$.render') }, '$.stored');
     const markCompleted = invoke(
       'MarkCompleted',
@@ -154,8 +175,9 @@ export class ProductWorkflow extends Construct {
       maxDelay: Duration.seconds(60),
       jitterStrategy: sfn.JitterType.FULL,
     };
-    for (const task of [submit, check, store, markCompleted, markFailed, refund]) task.addRetry(throttledRetry);
-    for (const task of [submit, check, store, markCompleted]) {
+    const renderTasks = [...submits, ...checks].map(({ task }) => task);
+    for (const task of [...renderTasks, store, markCompleted, markFailed, refund]) task.addRetry(throttledRetry);
+    for (const task of [...renderTasks, store, markCompleted]) {
       task.addRetry(transientRetry);
       task.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.error' });
     }
@@ -224,6 +246,23 @@ export class ProductWorkflow extends Construct {
       resultPath: '$.error',
     }).next(markFailed);
 
+    // The job's provider picks the branch; a provider this product has none for (an execution from before the
+    // provider was in the input, a hand-started one) fails the job and refunds it rather than rendering elsewhere.
+    const unknownProvider = sfn.Pass.jsonPath(this, WORKFLOW_STATES.unknownProvider, {
+      stateName: WORKFLOW_STATES.unknownProvider,
+      result: sfn.Result.fromObject({ Error: WORKFLOW_ERRORS.unknownProvider, Cause: `No render provider of ${props.product} was named` }),
+      resultPath: '$.error',
+    }).next(markFailed);
+    const byProvider = (stateName: string, path: string, branches: { provider: ProviderName; task: tasks.LambdaInvoke }[]) => {
+      const choice = sfn.Choice.jsonPath(this, stateName, { stateName });
+      for (const { provider, task } of branches) {
+        choice.when(sfn.Condition.and(sfn.Condition.isPresent(path), sfn.Condition.stringEquals(path, provider)), task);
+      }
+      return choice.otherwise(unknownProvider);
+    };
+    const submitBy = byProvider(WORKFLOW_STATES.submitBy, '$.provider', submits);
+    const checkBy = byProvider(WORKFLOW_STATES.checkBy, '$.render.provider', checks);
+
     const finished = sfn.Choice.jsonPath(this, WORKFLOW_STATES.finished, { stateName: WORKFLOW_STATES.finished })
       .when(sfn.Condition.stringEquals('$.render.state', 'done'), store)
       .when(
@@ -251,8 +290,10 @@ export class ProductWorkflow extends Construct {
     const jobCompleted = sfn.Succeed.jsonPath(this, WORKFLOW_STATES.succeeded, { stateName: WORKFLOW_STATES.succeeded });
     store.next(markCompleted).next(jobCompleted);
 
-    wait.next(check).next(finished);
-    const definition = submit.next(finished);
+    wait.next(checkBy);
+    for (const { task } of checks) task.next(finished);
+    for (const { task } of submits) task.next(finished);
+    const definition = submitBy;
 
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       // Step Functions delivers logs through CloudWatch vended logs: under this prefix it needs no log-group resource

@@ -85,7 +85,7 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
   if (outcome.recorded) {
     Object.assign(job, { status: 'queued', transaction: receipt.transaction });
     try {
-      await deps.workflow.start(job.jobId, job.product);
+      await deps.workflow.start(job);
     } catch (error) {
       log.error('execution not started; the sweeper starts it', { error: (error as Error).message });
     }

@@ -1,6 +1,6 @@
 /**
  * What a render adapter (a provider other than the local synthesiser) gets from the composition root
- * (lambdas/workflow/render-provider.ts). Each adapter lives in `lambdas/render/<provider name>/provider.ts` and exports
+ * (lambdas/workflow/render-function.ts). Each adapter lives in `lambdas/render/<provider name>/provider.ts` and exports
  * `create(deps: AdapterDeps): RenderProvider`, building its SDK client once.
  */
 import { loadSecret } from '../shared/secrets.js';

@@ -27,11 +27,18 @@ const sfn = lazyRetry(async (): Promise<{ sdk: Sdk; client: SFNClient }> => {
   return { sdk, client };
 });
 
+/** What an execution starts from: the job's id, product and the render provider its purchase recorded. */
+export type WorkflowJob = { jobId: string; product: ProductId; provider: string };
+
 export type ExecutionState = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED' | 'PENDING_REDRIVE' | 'UNKNOWN';
 
 export class WorkflowStarter {
-  /** Returns 'started', or 'exists' when an execution with this job id was already started (before or elsewhere). */
-  async start(jobId: string, product: ProductId): Promise<'started' | 'exists'> {
+  /**
+   * Starts the job's execution with its recorded render provider (the machine runs that provider's render function:
+   * lib/workflow.ts). Returns 'started', or 'exists' when an execution with this job id was already started (before or
+   * elsewhere).
+   */
+  async start({ jobId, product, provider }: WorkflowJob): Promise<'started' | 'exists'> {
     const { stateMachineArns } = workflowConfig();
     const { sdk, client } = await sfn();
     try {
@@ -39,7 +46,7 @@ export class WorkflowStarter {
         new sdk.StartExecutionCommand({
           stateMachineArn: stateMachineArns[product],
           name: jobId,
-          input: JSON.stringify({ jobId, product }),
+          input: JSON.stringify({ jobId, product, provider }),
         }),
       );
       return 'started';

@@ -254,23 +254,23 @@ function doc(id: string, path: string, entry: string, fn?: string): RouteDef[] {
   return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none', ...(fn ? { fn } : {}) }];
 }
 
-/**
- * Step Functions task handlers, shared by the three product state machines. The state names in the machine
- * are the `stateName`s here; the local runner maps each Lambda task to the handler of the same entry.
- */
-export interface WorkflowTaskDef {
+/** What a workflow function is built from: its entry (exporting `handler`), Lambda timeout and memory. */
+export interface TaskFunctionDef {
   id: string;
-  stateName: string;
   entry: string;
   timeoutSeconds: number;
   memoryMb: number;
 }
 
+/**
+ * Step Functions task handlers, shared by the three product state machines. The state names in the machine
+ * are the `stateName`s here; the local runner maps each Lambda task to the handler of the same entry.
+ */
+export interface WorkflowTaskDef extends TaskFunctionDef {
+  stateName: string;
+}
+
 export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
-  { id: 'SubmitRender', stateName: 'Submit render', entry: 'lambdas/workflow/submit-render.ts', timeoutSeconds: 300, memoryMb: 2048 },
-  // A check may download a finished clip and crop it with ffmpeg (google-veo: the poll ≤ 20 s, the download ≤ 60 s,
-  // the crop ≤ 90 s); the memory buys the CPU the crop needs (Lambda's CPU grows with it).
-  { id: 'CheckRender', stateName: 'Check render', entry: 'lambdas/workflow/check-render.ts', timeoutSeconds: 180, memoryMb: 1024 },
   { id: 'StoreAsset', stateName: 'Store asset', entry: 'lambdas/workflow/store-asset.ts', timeoutSeconds: 120, memoryMb: 1024 },
   { id: 'MarkCompleted', stateName: 'Mark completed', entry: 'lambdas/workflow/mark-completed.ts', timeoutSeconds: 10, memoryMb: 256 },
   { id: 'MarkFailed', stateName: 'Mark failed', entry: 'lambdas/workflow/mark-failed.ts', timeoutSeconds: 10, memoryMb: 256 },

@@ -1,7 +1,6 @@
 /**
- * Task dependencies built once per cold start. Only the two tasks that call a render provider (Submit render, Check
- * render) get the provider registry (renderTaskDeps, ./render-deps.ts): it carries every adapter's SDK, which the
- * other tasks' bundles then leave out.
+ * Task dependencies built once per cold start. Only a provider's render function (./render-function.ts) adds its
+ * provider: the other tasks' bundles carry no adapter or SDK.
  */
 import { JobStore } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';

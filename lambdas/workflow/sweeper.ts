@@ -227,7 +227,7 @@ export async function reconcileReserved(deps: ReservedDeps, job: JobRecord, now:
     return 'changed';
   }
   if (decided === 'settled') {
-    await deps.workflow.start(job.jobId, job.product);
+    await deps.workflow.start(job);
     return 'reconciled';
   }
   if (decided === 'voided') {
@@ -281,7 +281,7 @@ async function applyChain(
 
 async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Promise<void> {
   if (result.started.includes(job.jobId)) return;
-  if ((await deps.workflow.start(job.jobId, job.product)) === 'started') {
+  if ((await deps.workflow.start(job)) === 'started') {
     result.started.push(job.jobId);
     return;
   }

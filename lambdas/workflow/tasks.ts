@@ -62,7 +62,7 @@ export class JobNotRenderableError extends Error {
 }
 
 function providerOf(deps: TaskDeps, name: string): Promise<RenderProvider> {
-  if (!deps.provider) throw new Error('this task has no render provider registry (renderTaskDeps)');
+  if (!deps.provider) throw new Error('this task has no render provider (render-function.ts)');
   return deps.provider(name);
 }
 

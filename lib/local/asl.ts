@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProductId } from '../../lambdas/products/catalog.js';
 import type { FunctionEntry } from '../generation-stack.js';
-import { WORKFLOW_TASKS, type WorkflowTaskDef } from '../../lambdas/surfaces/routes.js';
+import { WORKFLOW_TASKS, type TaskFunctionDef } from '../../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import type { PolicyStatement } from './iam/policy.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,7 +24,7 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 /** The token issuer configuration of the local synthesis (the values are the local issuer's, set at run time). */
 const LOCAL_TOKEN_CONFIG = {
   tokenIssuer: 'local',
@@ -53,8 +54,8 @@ export interface LocalStateMachine {
   envVar: string;
   /** The ASL, Lambda ARNs replaced by `arn:aws:lambda:local:000000000000:function:<TaskId>`. */
   definition: AslDefinition;
-  /** Task state name → the WORKFLOW_TASKS entry whose handler runs it. */
-  taskStates: Record<string, WorkflowTaskDef>;
+  /** Task state name → the WORKFLOW_TASKS or RENDER_FUNCTIONS entry whose handler runs it. */
+  taskStates: Record<string, TaskFunctionDef>;
   /** Task state name → entry file (project-relative) exporting `handler`; same mapping as taskStates. */
   taskEntries: Record<string, string>;
 }
@@ -139,6 +140,7 @@ async function inputsHash(extraContext: Record<string, string>): Promise<string>
     'lambdas/shared/config.ts',
     'lambdas/render/providers.ts',
     'lambdas/surfaces/routes.ts',
+    'lambdas/workflow/render-functions.ts',
     'lambdas/surfaces/surface.ts',
     'lambdas/payments/token/config.ts',
     'node_modules/aws-cdk-lib/package.json',
@@ -264,7 +266,7 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
       throw new Error(`synthesizeForLocal: unsupported token in a state machine definition: ${JSON.stringify(value)}`);
     };
 
-    const taskById = new Map(WORKFLOW_TASKS.map((t) => [t.id, t]));
+    const taskById = new Map<string, TaskFunctionDef>([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => [t.id, t]));
     const stateMachines = {} as Record<ProductId, LocalStateMachine>;
     for (const [product, machine] of Object.entries(stack.stateMachines) as [ProductId, (typeof stack.stateMachines)[ProductId]][]) {
       const logicalId = stack.getLogicalId(machine.node.defaultChild as import('aws-cdk-lib').CfnElement);
@@ -272,13 +274,13 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
       if (!props) throw new Error(`synthesizeForLocal: state machine ${logicalId} not in the template`);
       const definition = JSON.parse(resolve(props.DefinitionString)) as AslDefinition;
 
-      const taskStates: Record<string, WorkflowTaskDef> = {};
+      const taskStates: Record<string, TaskFunctionDef> = {};
       for (const [stateName, state] of Object.entries(definition.States)) {
         if (state.Type !== 'Task') continue;
         const resource = String(state.Resource);
         const taskId = resource.startsWith(localLambdaArn('')) ? resource.slice(localLambdaArn('').length) : undefined;
         const task = taskId ? taskById.get(taskId) : undefined;
-        if (!task) throw new Error(`synthesizeForLocal: task state "${stateName}" runs ${resource}, not a WORKFLOW_TASKS entry`);
+        if (!task) throw new Error(`synthesizeForLocal: task state "${stateName}" runs ${resource}, not a WORKFLOW_TASKS or RENDER_FUNCTIONS entry`);
         taskStates[stateName] = task;
       }
 

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'paycall-iam-dynamo-'));
   dirs = [cacheDir, dataDir];
   defs = await synthesizeForLocal({ cacheDir });
-  policies = { ...defs.policies, PreFixSweeper: without(SWEEPER.id, /DescribeExecution/), PreFixSubmitRender: without('SubmitRender', /^s3:GetObject/) };
+  policies = { ...defs.policies, PreFixSweeper: without(SWEEPER.id, /DescribeExecution/), PreFixSubmitRender: without('RenderLocal', /^s3:GetObject/) };
   enforcement = installIamEnforcement(policies);
 
   dynamo = await startDynamoLocal({ dir: dataDir });
@@ -95,14 +95,14 @@ describe('The embedded runtime enforces IAM: a call the template does not grant 
     await expect(describeAs(SWEEPER.id)).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
   });
 
-  it('defect 1 (SubmitRender without s3:GetObject) is an S3 403 AccessDenied when it reads its manifest back', async () => {
+  it('defect 1 (SubmitRender, now RenderLocal, without s3:GetObject) is an S3 403 AccessDenied when it reads its manifest back', async () => {
     await expect(asFunction('PreFixSubmitRender', () => s3.send(new GetObjectCommand(manifest)))).rejects.toMatchObject({
       name: 'AccessDenied',
       $metadata: { httpStatusCode: 403 },
     });
     // With today's template both the write and the read pass the check (and then find no server: not a denial).
     for (const command of [new PutObjectCommand({ ...manifest, Body: '{}' }), new GetObjectCommand(manifest)]) {
-      const error = await asFunction('SubmitRender', () => s3.send(command as never)).catch((e: unknown) => e);
+      const error = await asFunction('RenderLocal', () => s3.send(command as never)).catch((e: unknown) => e);
       expect((error as Error).name).not.toBe('AccessDenied');
     }
   });

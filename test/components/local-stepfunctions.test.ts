@@ -16,17 +16,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { synthesizeForLocal, type LocalDefinitions } from '../../lib/local/asl.js';
 import { startLocalStepFunctions, type LocalStepFunctions } from '../../lib/local/stepfunctions.js';
 import { WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
+import { providersFor } from '../../lambdas/render/providers.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
 import { functionEnvironment } from '../../lib/local/functions/environment.js';
 
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../.local/test-cache/synth');
 
-type Call = { state: string; input: any };
+type Call = { state: string; input: any; provider?: string };
 const calls = new Map<string, Call[]>();
-const record = (state: string, input: any) => {
+const record = (state: string, input: any, provider?: string) => {
   const list = calls.get(input.jobId) ?? [];
-  list.push({ state, input });
+  list.push({ state, input, ...(provider ? { provider } : {}) });
   calls.set(input.jobId, list);
 };
 const callsOf = (jobId: string) => calls.get(jobId) ?? [];
@@ -36,20 +38,20 @@ class TransientRenderError extends Error {
 }
 
 /** Behaviour by jobId prefix: ok- | failed- | failednoreason- | refused- | refusedatsubmit- | throw- | slow- | transient- | hold- */
-const handlers: Record<string, (input: any) => Promise<unknown>> = {
-  'Submit render': async (input) => {
-    record('Submit render', input);
+const handlers: Record<string, (input: any, provider?: string) => Promise<unknown>> = {
+  'Submit render': async (input, provider) => {
+    record('Submit render', input, provider);
     if (input.jobId.startsWith('transient-') && callsOf(input.jobId).filter((c) => c.state === 'Submit render').length < 3) {
       throw new TransientRenderError('provider busy');
     }
     // A synchronous model refuses at once: Submit render answers the refusal (lambdas/workflow/tasks.ts).
-    if (input.jobId.startsWith('refusedatsubmit-')) return { renderId: input.jobId, state: 'failed', attempts: 0, error: 'content filter', refusal: 'content' };
-    return { renderId: `r-${input.jobId}`, state: 'running', attempts: 0 };
+    if (input.jobId.startsWith('refusedatsubmit-')) return { renderId: input.jobId, provider, state: 'failed', attempts: 0, error: 'content filter', refusal: 'content' };
+    return { renderId: `r-${input.jobId}`, provider, state: 'running', attempts: 0 };
   },
-  'Check render': async (input) => {
-    record('Check render', input);
+  'Check render': async (input, provider) => {
+    record('Check render', input, provider);
     const attempts = (input.render.attempts ?? 0) + 1;
-    const base = { renderId: input.render.renderId, attempts };
+    const base = { renderId: input.render.renderId, provider, attempts };
     const id: string = input.jobId;
     if (id.startsWith('hold-')) await new Promise((r) => setTimeout(r, 300));
     if (id.startsWith('failednoreason-')) return { ...base, state: 'failed' };
@@ -95,7 +97,11 @@ beforeAll(async () => {
       stateMachineArn: m.stateMachineArn,
       name: m.name,
       definition: m.definition,
-      taskHandlers: Object.fromEntries(Object.keys(m.taskStates).map((s) => [s, handlers[s]])),
+      // `Submit render (<provider>)` and `Check render (<provider>)`: the fake of the step, told whose state it runs.
+      taskHandlers: Object.fromEntries(Object.keys(m.taskStates).map((s) => {
+        const [, step, provider] = /^(.+?)(?: \((.+)\))?$/.exec(s)!;
+        return [s, (input: any) => handlers[step](input, provider)];
+      })),
     })),
     waitTimeMs: 5,
     retryIntervalMs: 5,
@@ -116,9 +122,9 @@ afterAll(async () => {
   await sfnLocal?.stop();
 });
 
-async function runToEnd(stateMachineArn: string, jobId: string, product: string): Promise<DescribeExecutionCommandOutput> {
+async function runToEnd(stateMachineArn: string, jobId: string, product: string, provider: string | null = 'local'): Promise<DescribeExecutionCommandOutput> {
   const { executionArn } = await client.send(
-    new StartExecutionCommand({ stateMachineArn, name: jobId, input: JSON.stringify({ jobId, product }) }),
+    new StartExecutionCommand({ stateMachineArn, name: jobId, input: JSON.stringify({ jobId, product, ...(provider ? { provider } : {}) }) }),
   );
   for (let i = 0; i < 500; i++) {
     const d = await client.send(new DescribeExecutionCommand({ executionArn }));
@@ -132,12 +138,18 @@ const statesOf = (executionArn: string | undefined) =>
   sfnLocal.executions().find((e) => e.executionArn === executionArn)?.states ?? [];
 
 describe('synthesised definitions', () => {
-  it('has one machine per product with the WORKFLOW_TASKS task states and the tables', () => {
+  it('has one machine per product with the WORKFLOW_TASKS task states, a render pair per provider of the product, and the tables', () => {
     expect(Object.keys(defs.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
     for (const m of Object.values(defs.stateMachines)) {
-      expect(Object.keys(m.taskStates).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.stateName).sort());
-      expect(m.definition.StartAt).toBe('Submit render');
-      expect(m.definition.States['Submit render'].Resource).toBe('arn:aws:lambda:local:000000000000:function:SubmitRender');
+      const providers = providersFor(m.product);
+      expect(Object.keys(m.taskStates).sort()).toEqual(
+        [...WORKFLOW_TASKS.map((t) => t.stateName), ...providers.flatMap((p) => [renderStateName('submit', p), renderStateName('check', p)])].sort(),
+      );
+      expect(m.definition.StartAt).toBe('Render with which provider?');
+      for (const p of providers) {
+        expect(m.definition.States[renderStateName('submit', p)].Resource).toBe(`arn:aws:lambda:local:000000000000:function:${renderFunctionId(p)}`);
+        expect(m.definition.States[renderStateName('check', p)].Resource).toBe(`arn:aws:lambda:local:000000000000:function:${renderFunctionId(p)}`);
+      }
       expect(m.envVar).toMatch(/_STATE_MACHINE_ARN$/);
       expect(JSON.stringify(m.definition)).not.toContain('JSONata');
     }
@@ -180,12 +192,14 @@ describe('local Step Functions via SFNClient', () => {
       'Mark completed',
     ]);
     const [submit, check1, check2, store, completed] = callsOf('ok-1').map((c) => c.input);
-    expect(submit).toEqual({ jobId: 'ok-1', product: 'create_music' });
+    expect(submit).toEqual({ step: 'submit', jobId: 'ok-1', product: 'create_music' });
     expect(check1).toEqual({
+      step: 'check',
       jobId: 'ok-1',
       product: 'create_music',
-      render: { renderId: 'r-ok-1', state: 'running', attempts: 0 },
+      render: { renderId: 'r-ok-1', provider: 'local', state: 'running', attempts: 0 },
     });
+    expect(callsOf('ok-1').filter((c) => c.provider).map((c) => c.provider)).toEqual(['local', 'local', 'local']);
     expect(check2.render.attempts).toBe(1);
     expect(store.render.state).toBe('done');
     expect(completed.stored).toEqual({ assets: ['ok-1.png'] });
@@ -193,13 +207,16 @@ describe('local Step Functions via SFNClient', () => {
     expect(JSON.parse(d.output!)).toMatchObject({ jobId: 'ok-1', product: 'create_music', stored: { assets: ['ok-1.png'] } });
     expect(d.executionArn).toBe('arn:aws:states:local:000000000000:execution:MusicWorkflow:ok-1');
     expect(statesOf(d.executionArn)).toEqual([
-      'Submit render',
+      'Render with which provider?',
+      'Submit render (local)',
       'Render finished?',
       'Wait for render',
-      'Check render',
+      'Check with which provider?',
+      'Check render (local)',
       'Render finished?',
       'Wait for render',
-      'Check render',
+      'Check with which provider?',
+      'Check render (local)',
       'Render finished?',
       'Store asset',
       'Mark completed',
@@ -232,7 +249,8 @@ describe('local Step Functions via SFNClient', () => {
     expect(atSubmit.status).toBe('SUCCEEDED');
     expect(callsOf('refusedatsubmit-1').map((c) => c.state)).toEqual(['Submit render', 'Mark failed', 'Refund payment']);
     expect(statesOf(atSubmit.executionArn)).toEqual([
-      'Submit render',
+      'Render with which provider?',
+      'Submit render (local)',
       'Render finished?',
       'Render refused',
       'Mark failed',
@@ -240,6 +258,29 @@ describe('local Step Functions via SFNClient', () => {
       'Refused for content?',
       'Job refused',
     ]);
+  });
+
+  it("issue 22 item 4: renders with the job's own provider, submit and checks alike, whatever else the product could use", async () => {
+    const d = await runToEnd(musicArn, 'ok-lyria', 'create_music', 'google-lyria');
+    expect(d.status).toBe('SUCCEEDED');
+    expect(callsOf('ok-lyria').filter((c) => c.provider).map((c) => `${c.state} by ${c.provider}`)).toEqual([
+      'Submit render by google-lyria',
+      'Check render by google-lyria',
+      'Check render by google-lyria',
+    ]);
+    expect(statesOf(d.executionArn)).toContain('Check render (google-lyria)');
+    expect(statesOf(d.executionArn)).not.toContain('Submit render (local)');
+  });
+
+  it.each([
+    ['a provider the product has no render branch for', 'ok-wrong', 'fal-veo'],
+    ['no provider in the input (an execution from before it was there)', 'ok-none', null],
+  ])('issue 22 item 4: %s fails and refunds the job without rendering', async (_, jobId, provider) => {
+    const d = await runToEnd(musicArn, jobId, 'create_music', provider);
+    expect(d.status).toBe('FAILED');
+    expect(d.error).toBe('UnknownRenderProvider');
+    expect(callsOf(jobId).map((c) => c.state)).toEqual(['Mark failed', 'Refund payment']);
+    expect(statesOf(d.executionArn).slice(0, 2)).toEqual(['Render with which provider?', 'Unknown render provider']);
   });
 
   it('fails the job when a failed render carries no reason', async () => {
@@ -280,7 +321,7 @@ describe('local Step Functions via SFNClient', () => {
   });
 
   it('applies Standard name semantics: same name+input while running is idempotent, otherwise ExecutionAlreadyExists', async () => {
-    const input = JSON.stringify({ jobId: 'hold-1', product: 'agent_image' });
+    const input = JSON.stringify({ jobId: 'hold-1', product: 'agent_image', provider: 'local' });
     const first = await client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input }));
     const again = await client.send(new StartExecutionCommand({ stateMachineArn: imageArn, name: 'hold-1', input }));
     expect(again.executionArn).toBe(first.executionArn);

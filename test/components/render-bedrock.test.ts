@@ -289,7 +289,7 @@ describe('bedrock-stability: failure markers and provider errors', () => {
 describe('bedrock-stability under the local IAM enforcement', () => {
   it('a model the function’s policy does not grant is refused before it reaches Bedrock: AccessDeniedException, a RenderError for operators', async () => {
     const policies = {
-      SubmitRender: [
+      RenderBedrockStability: [
         { Effect: 'Allow' as const, Action: 'bedrock:InvokeModel', Resource: `arn:aws:bedrock:us-west-2::foundation-model/${MODEL}` },
         { Effect: 'Allow' as const, Action: ['s3:GetObject', 's3:PutObject'], Resource: 'arn:aws:s3:::assets/renders/*' },
       ],
@@ -297,15 +297,15 @@ describe('bedrock-stability under the local IAM enforcement', () => {
     const enforcement = installIamEnforcement(policies);
     const errors = vi.spyOn(logger, 'error');
     try {
-      const granted = await asFunction('SubmitRender', () => bedrock.submit({ jobId: `job-bedrock-${++jobs}`, product: 'agent_image', request: { prompt: 'a fox' } as ImageRequest }));
+      const granted = await asFunction('RenderBedrockStability', () => bedrock.submit({ jobId: `job-bedrock-${++jobs}`, product: 'agent_image', request: { prompt: 'a fox' } as ImageRequest }));
       expect(granted.renderId).toMatch(/^[0-9a-f-]{36}$/);
       const calls = fake.requests.length;
       const ultra = adapter({ BEDROCK_IMAGE_MODEL_ID: 'stability.stable-image-ultra-v1:1' });
-      const error = await asFunction('SubmitRender', () => ultra.submit({ jobId: `job-bedrock-${++jobs}`, product: 'agent_image', request: { prompt: 'a fox' } as ImageRequest })).catch((e: unknown) => e);
+      const error = await asFunction('RenderBedrockStability', () => ultra.submit({ jobId: `job-bedrock-${++jobs}`, product: 'agent_image', request: { prompt: 'a fox' } as ImageRequest })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RenderError);
       expect((error as Error).message).toBe(MESSAGES.unavailable);
       expect(fake.requests.length).toBe(calls);
-      expect(enforcement.denials).toEqual([expect.objectContaining({ functionId: 'SubmitRender', action: 'bedrock:InvokeModel', resource: 'arn:aws:bedrock:us-west-2::foundation-model/stability.stable-image-ultra-v1:1' })]);
+      expect(enforcement.denials).toEqual([expect.objectContaining({ functionId: 'RenderBedrockStability', action: 'bedrock:InvokeModel', resource: 'arn:aws:bedrock:us-west-2::foundation-model/stability.stable-image-ultra-v1:1' })]);
       const logged = JSON.stringify(errors.mock.calls);
       expect(logged).toContain('AccessDeniedException');
       expect(logged).toContain('"status":403');

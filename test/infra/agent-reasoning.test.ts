@@ -13,6 +13,7 @@ import { readCdkJsonContext } from '../../lib/config.js';
 import { synthesizeForLocal } from '../../lib/local/asl.js';
 import { evaluate } from '../../lib/local/iam/policy.js';
 import { ROUTES } from '../../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import { actionsOf, type Resources } from '../support/template.js';
 import { synthGeneration } from '../support/synth.js';
 
@@ -62,6 +63,8 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
     for (const { logicalId, id } of functionsOf(s)) {
       const grants = bedrockGrants(s, logicalId).map((g) => ({ action: g.action, resource: arnText(g.resource) }));
       if (RUN_FUNCTIONS.includes(id)) expect(grants, id).toEqual([{ action: 'bedrock:InvokeModel', resource: 'arn:${AWS::Partition}:bedrock:us-east-1::foundation-model/amazon.nova-pro-v1:0' }]);
+      // Bedrock's image render function keeps its own model's grant (ADR 0016), never the reasoning model's.
+      else if (id === 'RenderBedrockStability') expect(grants.map((g) => g.resource), id).toEqual([expect.stringContaining('foundation-model/stability.')]);
       else expect(grants, id).toEqual([]);
     }
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/"bedrock:\*"|foundation-model\/\*/);
@@ -83,11 +86,12 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
 });
 
 describe('agent reasoning not configured (default)', () => {
-  it('no reasoning variable and no Bedrock grant anywhere', () => {
+  it("no reasoning variable and no Bedrock grant anywhere but the image render function's own model", () => {
     for (const context of [{}, { agentReasoning: '' }]) {
       const s = synth(context);
       for (const { logicalId, id } of functionsOf(s)) {
-        expect(bedrockGrants(s, logicalId), id).toEqual([]);
+        const models = bedrockGrants(s, logicalId).map((g) => arnText(g.resource));
+        expect(models, id).toEqual(id === 'RenderBedrockStability' ? [expect.stringContaining('foundation-model/stability.')] : []);
         expect(Object.keys(varsOf(s, logicalId)).filter((k) => k.startsWith('AGENT_REASONING')), id).toEqual([]);
       }
     }
@@ -109,7 +113,7 @@ describe('the grant as the embedded runtime enforces it', () => {
     expect(invoke('RunAgent')).toBe('allow');
     expect(invoke('RunVendorRisk', 'amazon.nova-lite-v1:0')).not.toBe('allow');
     expect(invoke('RunVendorRisk', 'amazon.nova-pro-v1:0', 'us-west-2')).not.toBe('allow');
-    expect(invoke('SubmitRender')).not.toBe('allow');
+    for (const render of RENDER_FUNCTIONS) expect(invoke(render.id), render.id).not.toBe('allow');
     expect(defs.environments.RunVendorRisk).toMatchObject({ AGENT_REASONING: 'vendor-risk-read-q0jjq', AGENT_REASONING_MODEL: 'amazon.nova-pro-v1:0' });
   }, 120_000);
 });

@@ -4,9 +4,12 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FFMPEG_TASKS, PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
+import { providerEnvironment } from '../../lib/render-providers.js';
+import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderDefinition } from '../../lambdas/render/providers.js';
 import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS, renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
@@ -50,13 +53,14 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     // CDK's own custom-resource handlers (the static-asset deployment) are not ours: only count entry functions.
     const fns = ofType(s.resources, 'AWS::Lambda::Function').filter(([logicalId]) => s.stack.functionEntries[logicalId]);
     // Every route of every served surface (the agent studio's too: test/infra/agents-stack.test.ts checks those).
-    expect(fns).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + 1);
-    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + 1);
+    expect(fns).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 1);
+    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 1);
     for (const [logicalId, fn] of fns) {
       const entry = s.stack.functionEntries[logicalId];
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
-      // The render task carries the static linux-x64 ffmpeg (bundleFfmpeg, default true): x86_64 there only.
-      if (FFMPEG_TASKS.has(entry.id)) {
+      // The render functions that encode or crop carry the static linux-x64 ffmpeg (bundleFfmpeg, default true):
+      // x86_64 there only.
+      if (RENDER_FUNCTIONS.some((f) => f.id === entry.id && f.ffmpeg)) {
         expect(fn.Properties.Architectures).toEqual(['x86_64']);
         expect(fn.Properties.Environment.Variables[ENV.ffmpegPath]).toBe('/var/task/bin/ffmpeg');
       } else {
@@ -68,7 +72,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     }
     const entries = Object.values(s.stack.functionEntries);
     expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual([...ROUTE_FUNCTIONS].sort());
-    expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual(WORKFLOW_TASKS.map((t) => t.id).sort());
+    expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id).sort());
     expect(entries.filter((e) => e.kind === 'sweeper').map((e) => e.id)).toEqual([SWEEPER.id]);
     for (const logicalId of Object.keys(s.stack.functionEntries)) {
       expect(s.resources[logicalId]?.Type).toBe('AWS::Lambda::Function');
@@ -189,7 +193,8 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
     const machines = ofType(s.resources, 'AWS::StepFunctions::StateMachine');
     expect(machines).toHaveLength(3);
     expect(Object.keys(s.stack.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
-    for (const [, m] of machines) {
+    for (const product of PRODUCT_IDS) {
+      const m = s.resources[s.stack.getLogicalId(s.stack.stateMachines[product].node.defaultChild as any)];
       expect(m.Properties.StateMachineType).toBe('STANDARD');
       expect(m.Properties.TracingConfiguration).toEqual({ Enabled: true });
       expect(m.Properties.LoggingConfiguration.Level).toBe('ALL');
@@ -197,10 +202,15 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       const def = asl(m.Properties.DefinitionString);
       expect(def.QueryLanguage ?? 'JSONPath').toBe('JSONPath');
       expect(def.TimeoutSeconds).toBe(3600);
-      expect(def.StartAt).toBe('Submit render');
+      expect(def.StartAt).toBe('Render with which provider?');
+      const providers = providersFor(product);
       expect(Object.keys(def.States).sort()).toEqual(
         [
           ...WORKFLOW_TASKS.map((t) => t.stateName),
+          ...providers.flatMap((p) => [renderStateName('submit', p), renderStateName('check', p)]),
+          'Render with which provider?',
+          'Check with which provider?',
+          'Unknown render provider',
           'Wait for render',
           'Render finished?',
           'Render failed',
@@ -214,9 +224,20 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         ].sort(),
       );
       const st = def.States;
-      expect(st['Submit render']).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { 'jobId.$': '$.jobId', 'product.$': '$.product' } });
-      expect(st['Wait for render']).toMatchObject({ Type: 'Wait', Seconds: 5, Next: 'Check render' });
-      expect(st['Check render']).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { 'render.$': '$.render' } });
+      // The job's provider (execution input) picks the submit; the render's provider (the submit's result) the check.
+      const branches = (choice: any) => choice.Choices.map((c: any) => [c.And[1].Variable, c.And[1].StringEquals, c.Next]);
+      expect(branches(st['Render with which provider?'])).toEqual(providers.map((p) => ['$.provider', p, renderStateName('submit', p)]));
+      expect(branches(st['Check with which provider?'])).toEqual(providers.map((p) => ['$.render.provider', p, renderStateName('check', p)]));
+      for (const choice of ['Render with which provider?', 'Check with which provider?']) expect(st[choice].Default).toBe('Unknown render provider');
+      expect(st['Unknown render provider']).toMatchObject({ Type: 'Pass', ResultPath: '$.error', Result: { Error: 'UnknownRenderProvider' }, Next: 'Mark failed' });
+      for (const p of providers) {
+        const submit = st[renderStateName('submit', p)];
+        const check = st[renderStateName('check', p)];
+        expect(submit).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { step: 'submit', 'jobId.$': '$.jobId', 'product.$': '$.product' } });
+        expect(check).toMatchObject({ Next: 'Render finished?', ResultPath: '$.render', Parameters: { step: 'check', 'render.$': '$.render' } });
+        for (const task of [submit, check]) expect(JSON.stringify(task.Parameters.FunctionName ?? task.Resource)).toContain(renderFunctionId(p));
+      }
+      expect(st['Wait for render']).toMatchObject({ Type: 'Wait', Seconds: 5, Next: 'Check with which provider?' });
       expect(st['Render finished?'].Type).toBe('Choice');
       expect(st['Render finished?'].Default).toBe('Wait for render');
       expect(st['Render finished?'].Choices[0]).toEqual({ Variable: '$.render.state', StringEquals: 'done', Next: 'Store asset' });
@@ -250,6 +271,13 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
 
   it('sets exactly the ENV variables, per function role', () => {
     const envNames = new Set<string>([...Object.values(ENV), ...PRODUCT_IDS.map(providerEnvName), 'NODE_OPTIONS']);
+    // Each render provider's settings and API key name, on its own function (and the image provider's on a song
+    // vendor's, for the cover): lib/render-providers.ts.
+    for (const render of RENDER_FUNCTIONS) {
+      const vars = s.resources[s.stack.getLogicalId(s.stack.functions[render.id].node.defaultChild as any)].Properties.Environment.Variables as Record<string, any>;
+      const own = [...Object.keys(providerEnvironment(render.provider, s.stack.config)), ...Object.values(PROVIDER_SECRETS).map((p) => p.env).filter((name) => vars[name] !== undefined)];
+      for (const name of own) envNames.add(name);
+    }
     // The refund wallet's secret: only the refund task and the sweeper (which retries refunds) name it.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -358,19 +386,23 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         expect(starts).toEqual([]);
         expect(jobWrites.length).toBeGreaterThan(0);
         const s3Actions = grants.filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
-        if (entry.id === 'SubmitRender') {
+        const render = RENDER_FUNCTIONS.find((f) => f.id === entry.id);
+        if (render) {
           // it writes the render's outputs and manifest, and reads the manifest back (lambdas/render/local/provider.ts)
           expect(s3Actions.sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
-        } else if (entry.id === 'CheckRender') {
-          expect(s3Actions.sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
         } else if (entry.id === 'StoreAsset') {
           expect(s3Actions.sort()).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
         } else {
           expect(s3Actions, entry.id).toEqual([]);
         }
-        // Only the refund task reads secrets: the refund wallet's key and the settler's keys, nothing else.
+        // The refund task reads the refund wallet's key and the settler's keys; a vendor's render function its own API
+        // key only (whatever the products are configured to: a job sold with it finishes there); nothing else.
         const secretReads = grants.filter((g) => g.action.startsWith('secretsmanager:')).map((g) => JSON.stringify(g.resource));
-        if (entry.id === 'RefundPayment') {
+        const vendorKey = render && (RENDER_PROVIDERS[render.provider] as ProviderDefinition).secret;
+        if (vendorKey) {
+          expect(secretReads.length, entry.id).toBeGreaterThan(0);
+          expect(secretReads.every((r) => r.includes(`secret:${PROVIDER_SECRETS[vendorKey].defaultName}`)), entry.id).toBe(true);
+        } else if (entry.id === 'RefundPayment') {
           expect(secretReads.some((r) => r.includes('secret:paycall/refund-key'))).toBe(true);
           expect(secretReads.some((r) => r.includes('secret:paycall/settler-key'))).toBe(true);
           expect(secretReads.every((r) => /secret:paycall\/(refund|settler)-key/.test(r))).toBe(true);
@@ -496,10 +528,10 @@ describe('GenerationStack configuration', () => {
       expect(vars[ENV.facilitatorMode]).toBe('remote');
       expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
       expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
-      // Without a settler key, the only secrets any function reads are the refund wallet's (refund task, sweeper)
-      // and the AP2 merchant key (the agent run functions).
+      // Without a settler key, the only secrets any function reads are the refund wallet's (refund task, sweeper),
+      // the AP2 merchant key (the agent run functions) and a vendor's API key (its own render function).
       const secrets = actionsOf(resources, logicalId).filter((g) => g.action.startsWith('secretsmanager:'));
-      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key)/.test(JSON.stringify(g.resource)))).toBe(true);
+      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key|gemini-api-key|fal-key|minimax-api-key)/.test(JSON.stringify(g.resource)))).toBe(true);
     }
     const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
     expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);
@@ -540,9 +572,10 @@ describe('GenerationStack configuration', () => {
           .map(([logicalId, fn]) => [r.stack.functionEntries[logicalId]?.id ?? logicalId, fn.Properties.ReservedConcurrentExecutions]),
       );
 
-    it('renderReservedConcurrency reserves for Submit render, sweeperReservedConcurrency for the sweeper, nothing else', () => {
-      expect(reservedOf(synth({ renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }))).toEqual({ SubmitRender: 10, [SWEEPER.id]: 1 });
-      expect(reservedOf(synth({ renderReservedConcurrency: 25 }))).toEqual({ SubmitRender: 25 });
+    it("renderReservedConcurrency reserves for each provider's render function (its own), sweeperReservedConcurrency for the sweeper, nothing else", () => {
+      const each = (n: number) => Object.fromEntries(RENDER_FUNCTIONS.map((f) => [f.id, n]));
+      expect(reservedOf(synth({ renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }))).toEqual({ ...each(10), [SWEEPER.id]: 1 });
+      expect(reservedOf(synth({ renderReservedConcurrency: 25 }))).toEqual(each(25));
       expect(reservedOf(synth({ sweeperReservedConcurrency: 1 }))).toEqual({ [SWEEPER.id]: 1 });
     });
 

@@ -1,6 +1,6 @@
 /**
  * CDK assertions for agent_image rendered by bedrock-stability (`-c imageProvider=bedrock-stability`): the model and
- * region on the tasks that call the provider (Submit render also makes a song's cover with the image provider), the
+ * region on Bedrock's render function (and the song vendors', which make a song's cover with the image provider), the
  * bedrock:InvokeModel grant on exactly the configured model's ARN and nowhere else, no API key, and nothing of it
  * when the local synthesiser renders. The last case reads the grant the way the embedded runtime enforces it.
  */
@@ -43,10 +43,13 @@ describe('agent_image by bedrock-stability', () => {
     s = synth({ imageProvider: 'bedrock-stability' });
   });
 
-  it('gives Submit render and Check render the provider choice, the region and the model id; no other function has them', () => {
+  // Bedrock's render function, and the song vendors', whose cover the image provider draws (lambdas/workflow/cover-image.ts).
+  const USERS = ['RenderBedrockStability', 'RenderGoogleLyria', 'RenderMinimaxMusic'];
+
+  it("gives Bedrock's render function (and the song vendors', for covers) the region and the model id; no other function has them", () => {
     for (const { logicalId, id } of functionsOf(s)) {
       const vars = s.resources[logicalId].Properties.Environment?.Variables ?? {};
-      if (id === 'SubmitRender' || id === 'CheckRender') {
+      if (USERS.includes(id)) {
         expect(vars[providerEnvName('agent_image')], id).toBe('bedrock-stability');
         expect(vars.BEDROCK_REGION, id).toBe('us-west-2');
         expect(vars.BEDROCK_IMAGE_MODEL_ID, id).toBe('stability.stable-image-core-v1:1');
@@ -59,11 +62,11 @@ describe('agent_image by bedrock-stability', () => {
     }
   });
 
-  it('grants bedrock:InvokeModel on exactly the configured model’s ARN, to Submit render and Check render only', () => {
+  it('grants bedrock:InvokeModel on exactly the configured model’s ARN, to those functions only', () => {
     const modelArn = 'arn:${AWS::Partition}:bedrock:us-west-2::foundation-model/stability.stable-image-core-v1:1';
     for (const { logicalId, id } of functionsOf(s)) {
       const grants = bedrockGrants(s, logicalId);
-      if (id === 'SubmitRender' || id === 'CheckRender') {
+      if (USERS.includes(id)) {
         expect(grants.map((g) => ({ action: g.action, resource: arnText(g.resource) })), id).toEqual([{ action: 'bedrock:InvokeModel', resource: modelArn }]);
       } else {
         expect(grants, id).toEqual([]);
@@ -74,17 +77,15 @@ describe('agent_image by bedrock-stability', () => {
     expect(text).not.toMatch(/"bedrock:\*"|foundation-model\/\*/);
   });
 
-  it('needs no API key: no provider secret is read or named', () => {
-    for (const { logicalId } of functionsOf(s)) {
-      const vars = s.resources[logicalId].Properties.Environment?.Variables ?? {};
-      for (const { env } of Object.values(PROVIDER_SECRETS)) expect(vars[env]).toBeUndefined();
-    }
+  it("needs no API key: Bedrock's render function reads and names no provider secret", () => {
+    const vars = s.resources[fnOf(s, 'RenderBedrockStability')].Properties.Environment.Variables;
+    for (const { env } of Object.values(PROVIDER_SECRETS)) expect(vars[env]).toBeUndefined();
     expect(ofType(s.resources, 'AWS::SecretsManager::Secret').filter(([id]) => /ApiKey/.test(id))).toEqual([]);
   });
 
   it('another model and region from context: the grant and the variables follow, nothing else', () => {
     const other = synth({ imageProvider: 'bedrock-stability', bedrockImageModel: 'stability.sd3-5-large-v1:0', bedrockRegion: 'us-east-1' });
-    const fn = fnOf(other, 'SubmitRender');
+    const fn = fnOf(other, 'RenderBedrockStability');
     expect(bedrockGrants(other, fn).map((g) => arnText(g.resource))).toEqual(['arn:${AWS::Partition}:bedrock:us-east-1::foundation-model/stability.sd3-5-large-v1:0']);
     expect(other.resources[fn].Properties.Environment.Variables).toMatchObject({ BEDROCK_REGION: 'us-east-1', BEDROCK_IMAGE_MODEL_ID: 'stability.sd3-5-large-v1:0' });
     expect(() => synth({ imageProvider: 'bedrock-stability', bedrockImageModel: 'amazon.nova-canvas-v1:0' })).toThrow(/bedrockImageModel/);
@@ -92,15 +93,15 @@ describe('agent_image by bedrock-stability', () => {
 });
 
 describe('agent_image by the local synthesiser (default)', () => {
-  it('has no Bedrock grant and no Bedrock variable anywhere', () => {
+  it("keeps Bedrock's grant and variables on its own render function only (for jobs sold with it), none on the song vendors'", () => {
     const s = synth();
     for (const { logicalId, id } of functionsOf(s)) {
-      expect(bedrockGrants(s, logicalId), id).toEqual([]);
       const vars = s.resources[logicalId].Properties.Environment?.Variables ?? {};
-      expect(vars.BEDROCK_IMAGE_MODEL_ID, id).toBeUndefined();
-      expect(vars.BEDROCK_REGION, id).toBeUndefined();
+      const own = id === 'RenderBedrockStability';
+      expect(bedrockGrants(s, logicalId).length > 0, id).toBe(own);
+      expect(vars.BEDROCK_IMAGE_MODEL_ID !== undefined, id).toBe(own);
+      expect(vars.BEDROCK_REGION !== undefined, id).toBe(own);
     }
-    expect(JSON.stringify(s.template.toJSON())).not.toContain('bedrock');
   });
 });
 
@@ -111,14 +112,15 @@ describe('the grant as the embedded runtime enforces it', () => {
   });
   afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 
-  it('Submit render (and a song’s cover made there) may invoke the configured model only; Store asset none', async () => {
+  it('Bedrock’s render function (and a song vendor’s, for the cover) may invoke the configured model only; Store asset none', async () => {
     const defs = await synthesizeForLocal({ cacheDir, context: { imageProvider: 'bedrock-stability' } });
     const invoke = (fn: string, model: string, region = 'us-west-2') =>
       evaluate(defs.policies[fn], { action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${region}::foundation-model/${model}` }).decision;
-    expect(invoke('SubmitRender', 'stability.stable-image-core-v1:1')).toBe('allow');
-    expect(invoke('CheckRender', 'stability.stable-image-core-v1:1')).toBe('allow');
-    expect(invoke('SubmitRender', 'stability.stable-image-ultra-v1:1')).not.toBe('allow');
-    expect(invoke('SubmitRender', 'stability.stable-image-core-v1:1', 'us-east-1')).not.toBe('allow');
+    expect(invoke('RenderBedrockStability', 'stability.stable-image-core-v1:1')).toBe('allow');
+    expect(invoke('RenderMinimaxMusic', 'stability.stable-image-core-v1:1')).toBe('allow');
+    expect(invoke('RenderLocal', 'stability.stable-image-core-v1:1')).not.toBe('allow');
+    expect(invoke('RenderBedrockStability', 'stability.stable-image-ultra-v1:1')).not.toBe('allow');
+    expect(invoke('RenderBedrockStability', 'stability.stable-image-core-v1:1', 'us-east-1')).not.toBe('allow');
     expect(invoke('StoreAsset', 'stability.stable-image-core-v1:1')).not.toBe('allow');
   }, 120_000);
 });

@@ -14,6 +14,8 @@ import { gasMetric, refundWalletMetric } from '../../lambdas/payments/gas-metric
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { RENDER_FUNCTIONS, renderStateName } from '../../lambdas/workflow/render-functions.js';
+import { providersFor } from '../../lambdas/render/providers.js';
 import { parseStackConfig, StackConfigError } from '../../lib/config.js';
 import { WORKFLOW_ERRORS, WORKFLOW_STATES } from '../../lib/workflow.js';
 import { synthGeneration } from '../support/synth.js';
@@ -161,7 +163,7 @@ describe('failed, timed-out and aborted executions, per state machine', () => {
 
 describe('Lambda errors and throttles: one alarm per function', () => {
   it('covers every function of the stack with errors + throttles', () => {
-    const tasks = new Set(WORKFLOW_TASKS.map((t) => t.id));
+    const tasks = new Set([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id));
     expect(Object.keys(stack.functions).length).toBeGreaterThan(10);
     for (const [id, fn] of Object.entries(stack.functions)) {
       const ref = logicalId(fn);
@@ -188,9 +190,10 @@ describe('Lambda errors and throttles: one alarm per function', () => {
   it('leaves the stack room under the 500-resource limit of CloudFormation', () => {
     // 432 with the A2A interfaces (their 24 routes share three functions, ADR 0012); 456 with workspaces, the top-up,
     // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015); 457 with
-    // the refund wallet's alarm. Past this,
+    // the refund wallet's alarm; 477 with a render function per provider (ADR 0016: four more functions, one per
+    // provider for both render steps rather than two). Past this,
     // share functions between routes or split the stack before it is too late.
-    expect(Object.keys(resources).length).toBeLessThan(460);
+    expect(Object.keys(resources).length).toBeLessThan(480);
   });
 });
 
@@ -478,8 +481,8 @@ describe('Issue 22 item 5: a render refused for its content pages nobody', () =>
     const refusal = states[WORKFLOW_STATES.finished].Choices.find((c: any) => c.Next === WORKFLOW_STATES.renderRefused);
     expect(JSON.stringify(refusal)).toContain('"Variable":"$.render.refusal","StringEquals":"content"');
     expect(states[WORKFLOW_STATES.renderRefused]).toMatchObject({ Type: 'Pass', Parameters: { Error: WORKFLOW_ERRORS.contentRefused, 'Cause.$': '$.render.error' }, ResultPath: '$.error' });
-    // Submit render answers a synchronous model's refusal: the Choice follows it directly.
-    expect(states['Submit render'].Next).toBe(WORKFLOW_STATES.finished);
+    // Submit render answers a synchronous model's refusal: the Choice follows it directly, for every provider.
+    for (const provider of providersFor(product)) expect(states[renderStateName('submit', provider)].Next).toBe(WORKFLOW_STATES.finished);
     const path: string[] = [];
     for (let name: string | undefined = WORKFLOW_STATES.renderRefused; name && path.length < 10; ) {
       path.push(name);

@@ -46,8 +46,8 @@ describe('create_music by minimax-music', () => {
     s = synth({ musicProvider: 'minimax-music', minimaxApiKeySecretName: 'team/minimax-key', minimaxModel: 'music-2.5' });
   });
 
-  it('gives Submit render and Check render the choice, the model and the MiniMax key by secret name; the endpoint stays MiniMax’s own', () => {
-    for (const id of ['SubmitRender', 'CheckRender']) {
+  it('gives its render function the choice, the model and the MiniMax key by secret name; the endpoint stays MiniMax’s own', () => {
+    for (const id of ['RenderMinimaxMusic']) {
       const vars = varsOf(s, id);
       expect(vars[providerEnvName('create_music')]).toBe('minimax-music');
       expect(vars.MINIMAX_MUSIC_MODEL).toBe('music-2.5');
@@ -55,14 +55,14 @@ describe('create_music by minimax-music', () => {
       expect(vars.MINIMAX_API_BASE_URL).toBeUndefined();
       expect(vars.LYRIA_MODEL).toBeUndefined();
     }
-    for (const id of ['StoreAsset', 'MarkCompleted', 'MarkFailed']) {
+    for (const id of ['RenderLocal', 'RenderGoogleLyria', 'StoreAsset', 'MarkCompleted', 'MarkFailed']) {
       expect(varsOf(s, id).MINIMAX_MUSIC_MODEL, id).toBeUndefined();
       expect(varsOf(s, id)[PROVIDER_SECRETS.minimax.env], id).toBeUndefined();
     }
   });
 
-  it('lets only Submit render and Check render read the MiniMax key, and puts no key value in the template', () => {
-    expect(readersOf(s, 'team/minimax-key')).toEqual(['CheckRender', 'SubmitRender']);
+  it('lets only its render function read the MiniMax key, and puts no key value in the template', () => {
+    expect(readersOf(s, 'team/minimax-key')).toEqual(['RenderMinimaxMusic']);
     expectNoKeyValue(s, 'minimax');
   });
 });
@@ -73,8 +73,8 @@ describe('create_music by google-lyria', () => {
     s = synth({ musicProvider: 'google-lyria' });
   });
 
-  it('gives Submit render and Check render the Lyria model (lyria-3-pro-preview by default) and the Gemini key by secret name', () => {
-    for (const id of ['SubmitRender', 'CheckRender']) {
+  it('gives its render function the Lyria model (lyria-3-pro-preview by default) and the Gemini key by secret name', () => {
+    for (const id of ['RenderGoogleLyria']) {
       const vars = varsOf(s, id);
       expect(vars[providerEnvName('create_music')]).toBe('google-lyria');
       expect(vars.LYRIA_MODEL).toBe('lyria-3-pro-preview');
@@ -84,27 +84,26 @@ describe('create_music by google-lyria', () => {
     }
   });
 
-  it('lets only Submit render and Check render read the Gemini key, and puts no key value in the template', () => {
-    expect(readersOf(s, 'paycall/gemini-api-key')).toEqual(['CheckRender', 'SubmitRender']);
+  it('lets only the Gemini render functions (Lyria, Veo) read the Gemini key, and puts no key value in the template', () => {
+    expect(readersOf(s, 'paycall/gemini-api-key')).toEqual(['RenderGoogleLyria', 'RenderGoogleVeo']);
     expectNoKeyValue(s, 'gemini');
   });
 
   it('takes another Lyria model from context, and refuses one that is not a Lyria id, naming the key', () => {
-    expect(varsOf(synth({ musicProvider: 'google-lyria', lyriaModel: 'lyria-3.5' }), 'SubmitRender').LYRIA_MODEL).toBe('lyria-3.5');
+    expect(varsOf(synth({ musicProvider: 'google-lyria', lyriaModel: 'lyria-3.5' }), 'RenderGoogleLyria').LYRIA_MODEL).toBe('lyria-3.5');
     expect(() => synth({ musicProvider: 'google-lyria', lyriaModel: 'gpt-4o' })).toThrow(/context key "lyriaModel" must be a Lyria model id/);
     expect(() => synth({ musicProvider: 'minimax-music', minimaxModel: 'lyria-3.5' })).toThrow(/context key "minimaxModel" must be a MiniMax music model id/);
   });
 });
 
 describe('create_music by the local synthesiser (default)', () => {
-  it('carries no music model, no vendor key variable and no vendor key grant', () => {
+  it("the synthesiser's function carries no music model, no vendor key variable and no vendor key grant; the vendors' keep theirs", () => {
     const s = synth();
-    for (const id of ['SubmitRender', 'CheckRender']) {
-      const vars = varsOf(s, id);
-      expect(vars[providerEnvName('create_music')]).toBe('local');
-      for (const name of ['MINIMAX_MUSIC_MODEL', 'LYRIA_MODEL', PROVIDER_SECRETS.minimax.env, PROVIDER_SECRETS.gemini.env]) expect(vars[name], name).toBeUndefined();
-    }
-    expect(readersOf(s, 'paycall/minimax-api-key')).toEqual([]);
-    expect(readersOf(s, 'paycall/gemini-api-key')).toEqual([]);
+    const vars = varsOf(s, 'RenderLocal');
+    expect(vars[providerEnvName('create_music')]).toBe('local');
+    for (const name of ['MINIMAX_MUSIC_MODEL', 'LYRIA_MODEL', PROVIDER_SECRETS.minimax.env, PROVIDER_SECRETS.gemini.env]) expect(vars[name], name).toBeUndefined();
+    // A job sold with a vendor before the operator chose the synthesiser still finishes there.
+    expect(readersOf(s, 'paycall/minimax-api-key')).toEqual(['RenderMinimaxMusic']);
+    expect(readersOf(s, 'paycall/gemini-api-key')).toEqual(['RenderGoogleLyria', 'RenderGoogleVeo']);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * CDK assertions for agent_video rendered by google-veo or fal-veo (`-c videoProvider=…`): the adapter's settings on
- * the tasks that call it, its API key by secret name only, the check task's write to renders/, and each product's
- * own Wait interval and check limit.
+ * CDK assertions for agent_video rendered by google-veo or fal-veo (`-c videoProvider=…`): each adapter's settings and
+ * API key (by secret name only) on its own render function alone (ADR 0016), its ffmpeg for the 1:1 crop, its writes
+ * under the job, and each product's own Wait interval and check limit.
  */
 import { Stack } from 'aws-cdk-lib';
 import type { CfnStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -14,16 +14,12 @@ import { readCdkJsonContext } from '../../lib/config.js';
 import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
-import { CHECK_RENDER_WRITES } from '../../lib/render-providers.js';
 import { jobRecordKey, videoKey } from '../../lambdas/render/video-shared.js';
 import { LOCAL_ASSETS_BUCKET, synthesizeForLocal } from '../../lib/local/asl.js';
 import { evaluate } from '../../lib/local/iam/policy.js';
 import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
-
-// The check task's PutObject resource: the asset bucket's ARN, then exactly /renders/*/video.mp4.
-const CLIP_ONLY = /"\/renders\/\*\/video\.mp4"\]\]\}$/;
 
 const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
 
@@ -53,26 +49,27 @@ describe('agent_video by google-veo', () => {
     s = synth({ videoProvider: 'google-veo' });
   });
 
-  it('gives Submit render and Check render the provider choice, the Veo model and the Gemini key by secret name only', () => {
-    for (const id of ['SubmitRender', 'CheckRender']) {
-      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
-      expect(vars[providerEnvName('agent_video')]).toBe('google-veo');
-      expect(vars.VEO_MODEL).toBe('veo-3.1-fast-generate-preview');
-      expect(vars[PROVIDER_SECRETS.gemini.env]).toBe('paycall/gemini-api-key');
-      // The Gemini endpoint is the SDK's default on AWS (the embedded default points it at its fake).
-      expect(vars.GEMINI_API_BASE_URL).toBeUndefined();
-    }
-    for (const id of ['StoreAsset', 'MarkCompleted', 'MarkFailed']) {
-      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
-      expect(vars.VEO_MODEL, id).toBeUndefined();
-      expect(vars[PROVIDER_SECRETS.gemini.env], id).toBeUndefined();
+  it("gives the Veo model and the Gemini key (by secret name only) to google-veo's render function; none to the others but Lyria's key", () => {
+    const vars = s.resources[fnOf(s, 'RenderGoogleVeo')].Properties.Environment.Variables;
+    expect(vars[providerEnvName('agent_video')]).toBe('google-veo');
+    expect(vars.VEO_MODEL).toBe('veo-3.1-fast-generate-preview');
+    expect(vars[PROVIDER_SECRETS.gemini.env]).toBe('paycall/gemini-api-key');
+    // The Gemini endpoint is the SDK's default on AWS (the embedded default points it at its fake).
+    expect(vars.GEMINI_API_BASE_URL).toBeUndefined();
+    expect(vars.FAL_VIDEO_MODEL).toBeUndefined();
+    expect(vars[PROVIDER_SECRETS.fal.env]).toBeUndefined();
+    for (const id of ['RenderLocal', 'RenderFalVeo', 'RenderGoogleLyria', 'StoreAsset', 'MarkCompleted', 'MarkFailed']) {
+      const other = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(other.VEO_MODEL, id).toBeUndefined();
+      // Lyria uses the same Gemini API key.
+      if (id !== 'RenderGoogleLyria') expect(other[PROVIDER_SECRETS.gemini.env], id).toBeUndefined();
     }
   });
 
-  it('grants GetSecretValue on the Gemini key secret to Submit render and Check render only, and puts no key value in the template', () => {
+  it('grants GetSecretValue on the Gemini key secret to the two Gemini render functions only, and puts no key value in the template', () => {
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const reads = actionsOf(s.resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/gemini-api-key'));
-      expect(reads.length > 0, entry.id).toBe(entry.id === 'SubmitRender' || entry.id === 'CheckRender');
+      expect(reads.length > 0, entry.id).toBe(entry.id === 'RenderGoogleVeo' || entry.id === 'RenderGoogleLyria');
     }
     // Imported by name: no secret resource, no dynamic reference resolving the value into the template at deploy.
     expect(ofType(s.resources, 'AWS::SecretsManager::Secret')).toEqual([]);
@@ -81,12 +78,8 @@ describe('agent_video by google-veo', () => {
     expect(text).not.toMatch(/SecretString|local-fake-gemini-key/);
   });
 
-  it("lets Check render write each job's clip only (renders/*/video.mp4), and ships it ffmpeg for the 1:1 crop", () => {
-    const fn = fnOf(s, 'CheckRender');
-    const puts = actionsOf(s.resources, fn).filter((g) => g.action === 's3:PutObject');
-    expect(puts.length).toBeGreaterThan(0);
-    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(CLIP_ONLY);
-    const props = s.resources[fn].Properties;
+  it('ships the Veo render function ffmpeg for the 1:1 crop, with the time a download and a crop take', () => {
+    const props = s.resources[fnOf(s, 'RenderGoogleVeo')].Properties;
     expect(props.Architectures).toEqual(['x86_64']);
     expect(props.Environment.Variables.FFMPEG_PATH).toBe('/var/task/bin/ffmpeg');
     expect(props.Timeout).toBeGreaterThanOrEqual(180);
@@ -105,47 +98,42 @@ describe('agent_video by fal-veo', () => {
     s = synth({ videoProvider: 'fal-veo' });
   });
 
-  it('gives Submit render and Check render the provider choice, the fal model and the fal key by secret name only', () => {
-    for (const id of ['SubmitRender', 'CheckRender']) {
-      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
-      expect(vars[providerEnvName('agent_video')]).toBe('fal-veo');
-      expect(vars.FAL_VIDEO_MODEL).toBe('fal-ai/veo3.1/fast');
-      expect(vars[PROVIDER_SECRETS.fal.env]).toBe('paycall/fal-key');
-      // fal's queue host is the SDK's default on AWS (the embedded default points it at its fake); no Gemini settings.
-      expect(vars.FAL_QUEUE_BASE_URL).toBeUndefined();
-      expect(vars.VEO_MODEL).toBeUndefined();
-      expect(vars[PROVIDER_SECRETS.gemini.env]).toBeUndefined();
-    }
-    for (const id of ['StoreAsset', 'MarkCompleted', 'MarkFailed', 'RefundPayment']) {
-      const vars = s.resources[fnOf(s, id)].Properties.Environment.Variables;
-      expect(vars.FAL_VIDEO_MODEL, id).toBeUndefined();
-      expect(vars[PROVIDER_SECRETS.fal.env], id).toBeUndefined();
+  it("gives the fal model and the fal key (by secret name only) to fal-veo's render function alone", () => {
+    const vars = s.resources[fnOf(s, 'RenderFalVeo')].Properties.Environment.Variables;
+    expect(vars[providerEnvName('agent_video')]).toBe('fal-veo');
+    expect(vars.FAL_VIDEO_MODEL).toBe('fal-ai/veo3.1/fast');
+    expect(vars[PROVIDER_SECRETS.fal.env]).toBe('paycall/fal-key');
+    // fal's queue host is the SDK's default on AWS (the embedded default points it at its fake); no Gemini settings.
+    expect(vars.FAL_QUEUE_BASE_URL).toBeUndefined();
+    expect(vars.VEO_MODEL).toBeUndefined();
+    expect(vars[PROVIDER_SECRETS.gemini.env]).toBeUndefined();
+    for (const id of ['RenderLocal', 'RenderGoogleVeo', 'StoreAsset', 'MarkCompleted', 'MarkFailed', 'RefundPayment']) {
+      const other = s.resources[fnOf(s, id)].Properties.Environment.Variables;
+      expect(other.FAL_VIDEO_MODEL, id).toBeUndefined();
+      expect(other[PROVIDER_SECRETS.fal.env], id).toBeUndefined();
     }
   });
 
-  it('grants GetSecretValue on the fal key secret to Submit render and Check render only, and puts no key value in the template', () => {
+  it('grants GetSecretValue on the fal key secret to its render function only, and puts no key value in the template', () => {
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const reads = actionsOf(s.resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/fal-key'));
-      expect(reads.length > 0, entry.id).toBe(entry.id === 'SubmitRender' || entry.id === 'CheckRender');
+      expect(reads.length > 0, entry.id).toBe(entry.id === 'RenderFalVeo');
     }
     expect(ofType(s.resources, 'AWS::SecretsManager::Secret')).toEqual([]);
     const text = JSON.stringify(s.template.toJSON());
     expect(text).not.toContain('{{resolve:secretsmanager');
     expect(text).not.toMatch(/SecretString|local-fake-fal-key/);
-    expect(text).not.toContain('paycall/gemini-api-key');
   });
 
-  it("lets Check render write each job's clip only (renders/*/video.mp4), and polls every 10 s", () => {
-    const puts = actionsOf(s.resources, fnOf(s, 'CheckRender')).filter((g) => g.action === 's3:PutObject');
-    expect(puts.length).toBeGreaterThan(0);
-    for (const put of puts) expect(JSON.stringify(put.resource), JSON.stringify(put)).toMatch(CLIP_ONLY);
+  it('ships the fal render function ffmpeg too, and polls every 10 s', () => {
+    expect(s.resources[fnOf(s, 'RenderFalVeo')].Properties.Architectures).toEqual(['x86_64']);
     expect(checksOf(s, 'agent_video')).toEqual({ seconds: 10, limit: 120 });
     expect(checksOf(s, 'create_music')).toEqual({ seconds: 5, limit: 120 });
   });
 
   it('takes the fal model and the key secret name from context, and rejects a model that is not a fal Veo id', () => {
     const custom = synth({ videoProvider: 'fal-veo', falVideoModel: 'fal-ai/veo3.1', falKeySecretName: 'prod/fal' });
-    const vars = custom.resources[fnOf(custom, 'CheckRender')].Properties.Environment.Variables;
+    const vars = custom.resources[fnOf(custom, 'RenderFalVeo')].Properties.Environment.Variables;
     expect(vars.FAL_VIDEO_MODEL).toBe('fal-ai/veo3.1');
     expect(vars[PROVIDER_SECRETS.fal.env]).toBe('prod/fal');
     expect(() => synth({ videoProvider: 'fal-veo', falVideoModel: 'fal-ai/sora-2' })).toThrow(/context key "falVideoModel" must be a fal Veo model id/);
@@ -158,15 +146,14 @@ describe('per-product render checks', () => {
     expect(checksOf(s, 'agent_video')).toEqual({ seconds: 15, limit: 40 });
     expect(checksOf(s, 'create_music')).toEqual({ seconds: 3, limit: 120 });
     expect(checksOf(s, 'agent_image')).toEqual({ seconds: 3, limit: 7 });
-    expect(s.resources[fnOf(s, 'CheckRender')].Properties.Environment.Variables.VEO_MODEL).toBe('veo-3.1-generate-preview');
+    expect(s.resources[fnOf(s, 'RenderGoogleVeo')].Properties.Environment.Variables.VEO_MODEL).toBe('veo-3.1-generate-preview');
   });
 
-  it('the local synthesiser: every product on the global interval, no Veo settings, Check render writes nothing', () => {
+  it("the local synthesiser: every product on the global interval; the vendors' functions are there for jobs sold with them", () => {
     const s = synth();
     for (const product of PRODUCT_IDS) expect(checksOf(s, product)).toEqual({ seconds: 5, limit: 120 });
-    const fn = fnOf(s, 'CheckRender');
-    expect(s.resources[fn].Properties.Environment.Variables.VEO_MODEL).toBeUndefined();
-    expect(actionsOf(s.resources, fn).some((g) => g.action === 's3:PutObject')).toBe(false);
+    expect(s.resources[fnOf(s, 'RenderLocal')].Properties.Environment.Variables.VEO_MODEL).toBeUndefined();
+    expect(s.resources[fnOf(s, 'RenderGoogleVeo')].Properties.Environment.Variables.VEO_MODEL).toBe('veo-3.1-fast-generate-preview');
   });
 
   it('rejects bad values naming the context key', () => {
@@ -176,22 +163,21 @@ describe('per-product render checks', () => {
   });
 });
 
-describe("Check render's write as the embedded runtime enforces it (a Veo provider)", () => {
+describe("a video vendor's writes as the embedded runtime enforces them", () => {
   let cacheDir: string;
   beforeAll(async () => {
     cacheDir = await mkdtemp(path.join(os.tmpdir(), 'paycall-video-synth-'));
   });
   afterAll(() => rm(cacheDir, { recursive: true, force: true }));
 
-  it("may put a job's clip, where the adapters store it, and nothing else of the bucket", async () => {
-    expect(CHECK_RENDER_WRITES).toBe('renders/*/video.mp4');
+  it("may put a job's clip and its vendor record, never delete, never another bucket", async () => {
     const defs = await synthesizeForLocal({ cacheDir, context: { videoProvider: 'fal-veo' } });
-    const put = (key: string) => evaluate(defs.policies.CheckRender, { action: 's3:PutObject', resource: `arn:aws:s3:::${LOCAL_ASSETS_BUCKET}/${key}` }).decision;
-    expect(put(videoKey('job_01HZX3Q9V7'))).toBe('allow');
-    // The submit task's records (a retried submit reads them to not pay twice) and every other object stay out of reach.
-    expect(put(jobRecordKey('fal-veo', 'job_01HZX3Q9V7'))).not.toBe('allow');
-    expect(put('renders/job_01HZX3Q9V7/audio.mp3')).not.toBe('allow');
-    expect(put('assets/job_01HZX3Q9V7/video.mp4')).not.toBe('allow');
-    expect(put('static/index.html')).not.toBe('allow');
+    const decide = (action: string, key: string, bucket = LOCAL_ASSETS_BUCKET) => evaluate(defs.policies.RenderFalVeo, { action, resource: `arn:aws:s3:::${bucket}/${key}` }).decision;
+    expect(decide('s3:PutObject', videoKey('job_01HZX3Q9V7'))).toBe('allow');
+    // The submit's record (a retried submit reads it so as not to pay twice).
+    expect(decide('s3:PutObject', jobRecordKey('fal-veo', 'job_01HZX3Q9V7'))).toBe('allow');
+    expect(decide('s3:GetObject', jobRecordKey('fal-veo', 'job_01HZX3Q9V7'))).toBe('allow');
+    expect(decide('s3:DeleteObject', videoKey('job_01HZX3Q9V7'))).not.toBe('allow');
+    expect(decide('s3:PutObject', videoKey('job_01HZX3Q9V7'), 'other-bucket')).not.toBe('allow');
   }, 120_000);
 });

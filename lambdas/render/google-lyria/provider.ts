@@ -84,7 +84,7 @@ function classify(error: unknown, apiKey: string, signal: AbortSignal): unknown 
   return error;
 }
 
-/** Built once per process (lambdas/workflow/render-provider.ts): endpoint, model and key reader fixed at cold start. */
+/** Built once per process (lambdas/workflow/render-function.ts): endpoint, model and key reader fixed at cold start. */
 export function create(deps: AdapterDeps): RenderProvider {
   const baseUrl = (deps.env.GEMINI_API_BASE_URL || GEMINI_API_BASE_URL).replace(/\/+$/, '');
   const model = deps.env.LYRIA_MODEL || DEFAULT_LYRIA_MODEL;

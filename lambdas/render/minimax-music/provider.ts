@@ -120,7 +120,7 @@ class MiniMaxVendor implements SongVendor {
   }
 }
 
-/** Built once per process (lambdas/workflow/render-provider.ts): endpoint, model and key reader fixed at cold start. */
+/** Built once per process (lambdas/workflow/render-function.ts): endpoint, model and key reader fixed at cold start. */
 export function create(deps: AdapterDeps): RenderProvider {
   const baseUrl = (deps.env.MINIMAX_API_BASE_URL || DEFAULT_MINIMAX_BASE_URL).replace(/\/+$/, '');
   const model = deps.env.MINIMAX_MUSIC_MODEL || DEFAULT_MINIMAX_MODEL;

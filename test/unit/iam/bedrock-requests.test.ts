@@ -50,13 +50,13 @@ describe('Bedrock runtime requests as IAM sees them', () => {
 
   it('the template’s grant of one model allows that model only: another model, or no grant, is AccessDenied (403, as Bedrock)', async () => {
     const grant: PolicyStatement[] = [{ Effect: 'Allow', Action: 'bedrock:InvokeModel', Resource: `arn:aws:bedrock:us-west-2::foundation-model/${CORE}` }];
-    const policies = { SubmitRender: grant, StoreAsset: [] };
-    expect(decide(policies, 'SubmitRender', await signedInvoke(CORE))).toBeUndefined();
-    const other = decide(policies, 'SubmitRender', await signedInvoke('stability.sd3-5-large-v1:0'));
+    const policies = { RenderBedrockStability: grant, StoreAsset: [] };
+    expect(decide(policies, 'RenderBedrockStability', await signedInvoke(CORE))).toBeUndefined();
+    const other = decide(policies, 'RenderBedrockStability', await signedInvoke('stability.sd3-5-large-v1:0'));
     expect(other).toMatchObject({ protocol: 'rest-json', denial: { action: 'bedrock:InvokeModel', resource: 'arn:aws:bedrock:us-west-2::foundation-model/stability.sd3-5-large-v1:0' } });
     expect(other!.denial.message).toMatch(/not authorized to perform: bedrock:InvokeModel/);
     // The same model in another region is another resource.
-    expect(decide(policies, 'SubmitRender', await signedInvoke(CORE, 'us-east-1'))).toBeDefined();
+    expect(decide(policies, 'RenderBedrockStability', await signedInvoke(CORE, 'us-east-1'))).toBeDefined();
     expect(decide(policies, 'StoreAsset', await signedInvoke(CORE))).toMatchObject({ denial: { action: 'bedrock:InvokeModel' } });
   });
 });

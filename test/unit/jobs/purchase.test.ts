@@ -88,7 +88,7 @@ describe('purchaseJob: the paid request, in order', () => {
       { reserve: expect.objectContaining({ jobId: 'job-1', status: 'reserved' }) },
     );
     expect(d.ledger.markSettled).toHaveBeenCalledWith('k1', '0xt', queueMark('job-1', '0xt'));
-    expect(d.workflow.start).toHaveBeenCalledWith('job-1', 'agent_image');
+    expect(d.workflow.start).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'job-1', product: 'agent_image' }));
     expect(result.receipt).toEqual(RECEIPT);
     expect(result.job).toMatchObject({ jobId: 'job-1', status: 'queued', transaction: '0xt' });
   });

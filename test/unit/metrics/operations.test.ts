@@ -89,7 +89,7 @@ function sweepDeps(jobs: JobRecord[], used: (nonceKey: string) => boolean): Swee
     },
     ledger: { markSettled: async () => {}, markFailed: async () => {}, state: async () => 'locked' },
     // An execution of the processing job already ended without marking it: the sweeper fails it (stuck).
-    workflow: { start: async (jobId) => (jobId.startsWith('p') ? 'exists' : 'started'), state: async () => 'FAILED' as never },
+    workflow: { start: async ({ jobId }) => (jobId.startsWith('p') ? 'exists' : 'started'), state: async () => 'FAILED' as never },
     paidOnChain: async ({ nonceKey }) => (used(nonceKey) ? { state: 'paid', transaction: '0xt' } : { state: 'unused' }),
   };
 }

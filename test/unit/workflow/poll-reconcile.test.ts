@@ -69,7 +69,7 @@ describe('A poll of a reserved job reconciles it, bounded', () => {
     const d = deps(true, true);
     const answered = await reconcileOnPoll(d, job('reserved'));
     expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', TX, { queue: ['j1', TX] });
-    expect(d.workflow.start).toHaveBeenCalledWith('j1', 'agent_image');
+    expect(d.workflow.start).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'j1', product: 'agent_image' }));
     expect(answered).toMatchObject({ status: 'queued', transaction: TX });
   });
 

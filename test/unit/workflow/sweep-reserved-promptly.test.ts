@@ -66,7 +66,7 @@ describe('Sweeper: a landed payment starts its job at the next sweep', () => {
     const d = deps([reserved('j1', RESERVED_RECONCILE_SECONDS + 1, { validBefore: AT + 300 })], true);
     const result = await sweep(d, 120);
     expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xj1', TX, { queue: ['j1', TX] });
-    expect(d.workflow.start).toHaveBeenCalledWith('j1', 'agent_image');
+    expect(d.workflow.start).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'j1', product: 'agent_image' }));
     expect(result).toMatchObject({ reconciled: ['j1'], started: ['j1'], voided: [] });
   });
 

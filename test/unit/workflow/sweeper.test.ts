@@ -31,7 +31,7 @@ function deps(jobs: JobRecord[], over: Partial<SweepDeps> = {}) {
       state: vi.fn(async (_nonceKey: string): Promise<LockState | undefined> => 'locked'),
     },
     workflow: {
-      start: vi.fn(async (_jobId: string, _product: string): Promise<'started' | 'exists'> => 'started'),
+      start: vi.fn(async (_job: { jobId: string; product: string; provider: string }): Promise<'started' | 'exists'> => 'started'),
       state: vi.fn(async (_jobId: string, _product: string) => 'RUNNING' as never),
     },
     paidOnChain: says({ state: 'unused' }),
@@ -53,7 +53,7 @@ describe('Sweeper: a settled payment always has a job row and a receipt row', ()
     const result = await sweep(d, 120);
     expect(d.paidOnChain).toHaveBeenCalledWith({ nonceKey: 'eip155:8453:0xa:0xb:0xr1', amount: 150_000n, notBefore: Date.parse(CREATED) });
     expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xr1', TX, queueMark('r1', TX));
-    expect(d.workflow.start).toHaveBeenCalledWith('r1', 'agent_image');
+    expect(d.workflow.start).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'r1', product: 'agent_image' }));
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(result.reconciled).toEqual(['r1']);
     expect(result.started).toEqual(['r1']);
@@ -154,7 +154,7 @@ describe('Sweeper: a job always ends completed or failed', () => {
   it('starts a durable job whose execution never started', async () => {
     const d = deps([job('q1', 'queued')]);
     expect((await sweep(d, 120)).started).toEqual(['q1']);
-    expect(d.workflow.start).toHaveBeenCalledWith('q1', 'agent_image');
+    expect(d.workflow.start).toHaveBeenCalledWith(expect.objectContaining({ jobId: 'q1', product: 'agent_image' }));
   });
   it('leaves a running execution alone and fails a job whose execution ended without marking it', async () => {
     const paid = { ...job('p3', 'processing'), payer: '0xbuyer', transaction: '0xpaid' } as JobRecord;
@@ -171,7 +171,7 @@ describe('Sweeper: a job always ends completed or failed', () => {
   });
   it('keeps sweeping other jobs when one fails', async () => {
     const d = deps([job('a', 'queued'), job('b', 'queued')], {
-      workflow: { start: vi.fn(async (id: string) => { if (id === 'a') throw new Error('throttled'); return 'started' as const; }), state: vi.fn() },
+      workflow: { start: vi.fn(async ({ jobId: id }: { jobId: string }) => { if (id === 'a') throw new Error('throttled'); return 'started' as const; }), state: vi.fn() },
     });
     expect((await sweep(d, 120)).started).toEqual(['b']);
   });
