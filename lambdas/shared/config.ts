@@ -101,7 +101,7 @@ export function parse<R extends Rules>(rules: R, what: string): Read<R> {
 }
 
 /** Tables and optional local endpoints used by every function that touches storage. */
-export const storeConfig = memo(() => {
+export const storeConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {
       JOBS_TABLE: text(),
@@ -137,7 +137,7 @@ export const storeConfig = memo(() => {
 export const RPC_URL_SECRET_PREFIX = 'secretsmanager:';
 
 /** Payment terms and settlement: what the 402 advertises and how a payment is verified and settled. */
-export const paymentConfig = memo(() => {
+export const paymentConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {
       X402_NETWORK: withDefault(oneOf(NETWORK_IDS), 'eip155:8453'),
@@ -185,7 +185,7 @@ export const paymentConfig = memo(() => {
 export type PaymentConfig = ReturnType<typeof paymentConfig>;
 
 /** Where finished assets live and how buyers reach them. */
-export const assetConfig = memo(() => {
+export const assetConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {
       ASSETS_BUCKET: optional(text()),
@@ -207,7 +207,7 @@ export const assetConfig = memo(() => {
 });
 
 /** The state machine of each product, and the local endpoint when not on AWS. */
-export const workflowConfig = memo(() => {
+export const workflowConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {
       MUSIC_STATE_MACHINE_ARN: text(),
@@ -227,7 +227,7 @@ export const workflowConfig = memo(() => {
   };
 });
 
-export const httpConfig = memo(() => {
+export const httpConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {
       PUBLIC_BASE_URL: optional(url()),
@@ -245,7 +245,7 @@ export const httpConfig = memo(() => {
 });
 
 /** Behind the CloudFront edge only: the token its origin header carries, proving a request came through it. */
-export const edgeConfig = memo(() => parse({ EDGE_ORIGIN_TOKEN: optional(text()) }, 'edge'));
+export const edgeConfig = /* @__PURE__ */ memo(() => parse({ EDGE_ORIGIN_TOKEN: optional(text()) }, 'edge'));
 
 /** What a function that purchases jobs reads (the paid routes, the MCP token tool). */
 /** What a function that purchases jobs reads besides the render providers (lambdas/render/config.ts). */

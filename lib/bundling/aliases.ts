@@ -5,11 +5,23 @@
  *
  * - `aws-xray-sdk-core` → aws-xray-sdk-core.mjs: the SDK's namespace without the AWS SDK v2 patchers and semver,
  *   the plugins and SQL (about 37 KB of every function; see that file and test/unit/observability/xray-bundle.test.ts).
+ * - `@smithy/node-http-handler` → its own ES module build: esbuild otherwise takes the package's CommonJS build, which
+ *   pulls in all of `@smithy/core` (about 105 KiB of every function that sets a Bedrock client's HTTP/1.1 handler);
+ *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
+ * - `google-auth-library`, `ws` → stubs that throw when used (see those files): `@google/genai` imports them at the
+ *   top, and API-key calls reach neither (about 300 KiB of each Gemini render function).
+ * test/unit/bundling/vendor-aliases.test.ts bundles each with its alias and makes the call through it.
  */
 import path from 'node:path';
 
 export function bundleAliases(projectRoot: string): Record<string, string> {
-  return { 'aws-xray-sdk-core': path.join(projectRoot, 'lib', 'bundling', 'aws-xray-sdk-core.mjs') };
+  return {
+    'aws-xray-sdk-core': path.join(projectRoot, 'lib', 'bundling', 'aws-xray-sdk-core.mjs'),
+    '@smithy/node-http-handler': path.join(projectRoot, 'node_modules', '@smithy', 'node-http-handler', 'dist-es', 'index.js'),
+    '@smithy/service-error-classification': path.join(projectRoot, 'node_modules', '@smithy', 'service-error-classification', 'dist-es', 'index.js'),
+    'google-auth-library': path.join(projectRoot, 'lib', 'bundling', 'google-auth-library.mjs'),
+    ws: path.join(projectRoot, 'lib', 'bundling', 'ws.mjs'),
+  };
 }
 
 /** The same as esbuild command-line arguments (CDK's `esbuildArgs` turns `--alias: [...]` into `--alias:a=b`). */
