@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { paymentConfigWith } from '../../support/payment-config.js';
 import { RPC_URL_SECRET_PREFIX } from '../../../lambdas/shared/config.js';
 import { resetSecretCache } from '../../../lambdas/shared/secrets.js';
 import { resolveRpcUrl, rpcUrlSecretId, sendToRpc, withoutUrl } from '../../../lambdas/payments/rpc-url.js';
@@ -33,16 +34,6 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('RPC_URL or RPC_URL_SECRET_ID: the payment configuration', () => {
-  const VALID = {
-    USDC_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-    PAY_TO_ADDRESS: '0x000000000000000000000000000000000000dEaD',
-    SETTLER_KEY_FILE: '/tmp/settler.key',
-  };
-  async function paymentConfigWith(env: Record<string, string>) {
-    vi.resetModules();
-    for (const [k, v] of Object.entries({ ...VALID, ...env })) vi.stubEnv(k, v);
-    return (await import('../../../lambdas/shared/config.js')).paymentConfig();
-  }
   afterEach(() => vi.unstubAllEnvs());
 
   it('with the secret id, rpcUrl is a reference that names the secret (never a URL it could fetch)', async () => {

@@ -1,18 +1,9 @@
 /** Payment configuration is validated once at cold start: a bad combination fails loudly, never at a payer's expense. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PAYMENT_ENV, paymentConfigWith as configWith } from '../../support/payment-config.js';
 
-const VALID = {
-  USDC_ADDRESS: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  PAY_TO_ADDRESS: '0x000000000000000000000000000000000000dEaD',
-  RPC_URL: 'http://127.0.0.1:8545',
-  SETTLER_KEY_FILE: '/tmp/settler.key',
-};
-
-async function paymentConfigWith(env: Record<string, string>) {
-  vi.resetModules();
-  for (const [k, v] of Object.entries({ ...VALID, ...env })) vi.stubEnv(k, v);
-  return (await import('../../../lambdas/shared/config.js')).paymentConfig();
-}
+const VALID = { ...PAYMENT_ENV, RPC_URL: 'http://127.0.0.1:8545' };
+const paymentConfigWith = (env: Record<string, string>) => configWith(env, VALID);
 
 afterEach(() => vi.unstubAllEnvs());
 
