@@ -29,16 +29,21 @@ export function renderFunction(name: ProviderName, options: RenderFunctionOption
   let built: Promise<RenderProvider> | undefined;
   const provider = (wanted: string): Promise<RenderProvider> => {
     if (wanted !== name) return Promise.reject(new RenderError(`This is the ${name} render function; the job's provider is ${wanted}`));
-    built ??= Promise.resolve(
-      options.build({
-        store: assetStoreFromConfig(),
-        secret: readProviderSecret,
-        imageProvider: options.imageProvider ?? (() => Promise.reject(new RenderError(`${name} renders no cover art`))),
-        env: process.env,
-      }),
-    );
-    // A failed build (a missing secret, say) is not kept: the next task tries again.
-    built.catch(() => (built = undefined));
+    if (!built) {
+      const building = Promise.resolve().then(() =>
+        options.build({
+          store: assetStoreFromConfig(),
+          secret: readProviderSecret,
+          imageProvider: options.imageProvider ?? (() => Promise.reject(new RenderError(`${name} renders no cover art`))),
+          env: process.env,
+        }),
+      );
+      built = building;
+      // A failed build (a bad setting, say) is not kept: the next task tries again.
+      building.catch(() => {
+        if (built === building) built = undefined;
+      });
+    }
     return built;
   };
   // Built (and the configuration checked) at cold start, not on the first task.
