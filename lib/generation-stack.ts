@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
-import { PROVIDER_SECRETS, RENDER_PROVIDERS, providerEnvName, type ProviderDefinition, type ProviderSecret } from '../lambdas/render/providers.js';
+import { PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { providerEnvironment, providersServedBy, providerStatements } from './render-providers.js';
 import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX } from '../lambdas/store/jobs.js';
@@ -273,7 +273,7 @@ export class GenerationStack extends Stack {
     for (const render of RENDER_FUNCTIONS) {
       const served = providersServedBy(render.provider, config);
       const secrets = served.flatMap((name) => {
-        const which = (RENDER_PROVIDERS[name] as ProviderDefinition).secret;
+        const which = providerSecret(name);
         return which ? [{ env: PROVIDER_SECRETS[which].env, secret: secretOf(which) }] : [];
       });
       const renderEnv = {

@@ -40,6 +40,11 @@ export function providerEnvName(product: ProductId): string {
   return `RENDER_PROVIDER_${product.toUpperCase()}`;
 }
 
+/** The vendor API key a provider reads, if any. */
+export function providerSecret(name: ProviderName): ProviderSecret | undefined {
+  return (RENDER_PROVIDERS[name] as ProviderDefinition).secret;
+}
+
 export function providersFor(product: ProductId): ProviderName[] {
   return PROVIDER_NAMES.filter((name) => (RENDER_PROVIDERS[name].products as readonly string[]).includes(product));
 }

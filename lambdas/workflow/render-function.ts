@@ -15,6 +15,7 @@ import { readProviderSecret, type AdapterDeps } from '../render/adapter.js';
 import { RenderError, type RenderProvider } from '../render/provider.js';
 import type { ProviderName } from '../render/providers.js';
 import { assetStoreFromConfig } from '../store/assets.js';
+import { lazyRetry } from '../shared/lazy.js';
 import { RenderStep } from './render-functions.js';
 
 export type RenderTaskInput = ExecutionInput & { step: RenderStep; render?: RenderState };
@@ -26,26 +27,17 @@ export interface RenderFunctionOptions {
 }
 
 export function renderFunction(name: ProviderName, options: RenderFunctionOptions) {
-  let built: Promise<RenderProvider> | undefined;
-  const provider = (wanted: string): Promise<RenderProvider> => {
-    if (wanted !== name) return Promise.reject(new RenderError(`This is the ${name} render function; the job's provider is ${wanted}`));
-    if (!built) {
-      const building = Promise.resolve().then(() =>
-        options.build({
-          store: assetStoreFromConfig(),
-          secret: readProviderSecret,
-          imageProvider: options.imageProvider ?? (() => Promise.reject(new RenderError(`${name} renders no cover art`))),
-          env: process.env,
-        }),
-      );
-      built = building;
-      // A failed build (a bad setting, say) is not kept: the next task tries again.
-      building.catch(() => {
-        if (built === building) built = undefined;
-      });
-    }
-    return built;
-  };
+  // Built once per process; a failed build (a bad setting, say) is not kept: the next task tries again.
+  const built = lazyRetry(async () =>
+    options.build({
+      store: assetStoreFromConfig(),
+      secret: readProviderSecret,
+      imageProvider: options.imageProvider ?? (() => Promise.reject(new RenderError(`${name} renders no cover art`))),
+      env: process.env,
+    }),
+  );
+  const provider = (wanted: string): Promise<RenderProvider> =>
+    wanted === name ? built() : Promise.reject(new RenderError(`This is the ${name} render function; the job's provider is ${wanted}`));
   // Built (and the configuration checked) at cold start, not on the first task.
   const deps = { ...taskDeps(), provider };
   // A throttled or unavailable dependency is a TransientRenderError: the state machine retries it with back-off.

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { providerEnvironment } from '../../lib/render-providers.js';
-import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderDefinition } from '../../lambdas/render/providers.js';
+import { PROVIDER_SECRETS, providerSecret, providersFor } from '../../lambdas/render/providers.js';
 import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { ENV } from '../../lambdas/shared/config.js';
@@ -398,7 +398,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
         // The refund task reads the refund wallet's key and the settler's keys; a vendor's render function its own API
         // key only (whatever the products are configured to: a job sold with it finishes there); nothing else.
         const secretReads = grants.filter((g) => g.action.startsWith('secretsmanager:')).map((g) => JSON.stringify(g.resource));
-        const vendorKey = render && (RENDER_PROVIDERS[render.provider] as ProviderDefinition).secret;
+        const vendorKey = render && providerSecret(render.provider);
         if (vendorKey) {
           expect(secretReads.length, entry.id).toBeGreaterThan(0);
           expect(secretReads.every((r) => r.includes(`secret:${PROVIDER_SECRETS[vendorKey].defaultName}`)), entry.id).toBe(true);

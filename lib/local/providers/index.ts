@@ -7,7 +7,7 @@
  */
 import type { ProductId } from '../../../lambdas/products/catalog.js';
 import { PRODUCT_IDS } from '../../../lambdas/products/catalog.js';
-import { PROVIDER_SECRETS, RENDER_PROVIDERS, providerEnvName, providerProblem, type ProviderName, type ProviderSecret } from '../../../lambdas/render/providers.js';
+import { PROVIDER_SECRETS, providerEnvName, providerProblem, providerSecret, type ProviderName, type ProviderSecret } from '../../../lambdas/render/providers.js';
 
 export interface ProviderFake {
   /** Variables of the task functions that point the adapter's SDK at the fake (e.g. GEMINI_API_BASE_URL). */
@@ -77,7 +77,7 @@ export async function startLocalProviders(chosen: Record<ProductId, ProviderName
     const adapters = [...new Set(Object.values(chosen))].filter((name): name is Exclude<ProviderName, 'local'> => name !== 'local');
     for (const api of new Set(adapters.map((name) => API_OF[name]))) {
       const users = adapters.filter((name) => API_OF[name] === api);
-      const secret = (RENDER_PROVIDERS[users[0]] as { secret?: ProviderSecret }).secret;
+      const secret = providerSecret(users[0]);
       const apiKey = secret ? fakeApiKey(secret) : 'unused';
       if (secret) secretValues[PROVIDER_SECRETS[secret].env] = async () => apiKey;
       const start = await FAKES[api]!();

@@ -10,6 +10,7 @@ import type { JobRecord } from '../../../lambdas/store/jobs.js';
 import type { AcceptedPayment, Settlement } from '../../../lambdas/payments/core/types.js';
 import type { PaidContext } from '../../../lambdas/http/paid-entry.js';
 import { httpEvent } from '../../support/events.js';
+import { RECEIPT, X402_PAYMENT } from '../../support/payment-fixtures.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const remaining = (ms: number) => ({ getRemainingTimeInMillis: () => ms });
@@ -50,14 +51,7 @@ describe('answerDeadline: the earlier of the function time-out and API Gateway l
 describe('?async=false after a cold start: 202 with the poll URL within API Gateway 30 s, never a 503', () => {
   let answerPurchase: typeof import('../../../lambdas/http/paid-entry.js').answerPurchase;
   let offer: PaidContext['purchase']['offer'];
-  const payment = {
-    kind: 'x402',
-    payer: '0xabc',
-    amount: 150000n,
-    nonceKey: 'k1',
-    payload: { payload: { authorization: { validBefore: 1_900_000_000n } } },
-  } as unknown as AcceptedPayment;
-  const RECEIPT = { success: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' };
+  const payment: AcceptedPayment = X402_PAYMENT;
   const SETTLING_MS = 2_000;
 
   beforeAll(async () => {

@@ -15,16 +15,10 @@ import type { Settlement } from '../../../lambdas/payments/core/types.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { VerifiedTokenPayment } from '../../../lambdas/payments/token/verify.js';
 import { capturePerTest } from './emf.js';
+import { RECEIPT, X402_PAYMENT } from '../../support/payment-fixtures.js';
 
-const payment = {
-  kind: 'x402',
-  payer: '0xabc',
-  amount: 150000n,
-  nonceKey: 'k1',
-  payload: { payload: { authorization: { validBefore: 1_900_000_000n } } },
-} as unknown as VerifiedPayment;
+const payment = X402_PAYMENT;
 const token = { kind: 'token', payer: 'agent-7', amount: 150000n, nonceKey: 'token:iss:jti', token: 'a.b.c' } as unknown as VerifiedTokenPayment;
-const RECEIPT = { success: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' };
 const item = {} as LedgerItem;
 
 function purchaseDeps(settlement: Settlement): PurchaseDeps {

@@ -13,8 +13,8 @@ import { jobKeys } from '../../../lambdas/workflow/tasks.js';
 import type { Settlement } from '../../../lambdas/payments/core/types.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
+import { RECEIPT, X402_PAYMENT } from '../../support/payment-fixtures.js';
 
-const RECEIPT = { success: true as const, transaction: '0xt', network: 'eip155:8453', payer: '0xabc' };
 const settled = async (): Promise<Settlement> => ({ type: 'settled', receipt: RECEIPT });
 const refused = async (): Promise<Settlement> => ({ type: 'refused', reason: 'insufficient funds' });
 const item = () => ({}) as unknown as LedgerItem;
@@ -27,13 +27,7 @@ function annotations() {
 afterEach(() => vi.restoreAllMocks());
 
 describe('Operability: a purchase annotates its trace with the job id, the payer and the product', () => {
-  const payment = {
-    kind: 'x402',
-    payer: '0xabc',
-    amount: 150000n,
-    nonceKey: 'k1',
-    payload: { payload: { authorization: { validBefore: 1_900_000_000n } } },
-  } as unknown as VerifiedPayment;
+  const payment = X402_PAYMENT;
 
   function deps(settle: PurchaseDeps['settle']): PurchaseDeps {
     return {
