@@ -372,6 +372,9 @@ export class GenerationStack extends Stack {
     } else if (role === 'read') {
       grantItems(fn, jobs, ['GetItem']);
     } else if (role === 'poll') {
+    } else if (role === 'run-read') {
+      // GET /api/runs/{runId}: one consistent read of the run.
+      grantItems(fn, runs, ['GetItem']);
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
     }

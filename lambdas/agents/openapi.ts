@@ -438,6 +438,47 @@ function jwksOperation(route: RouteDef) {
  * The operation of one API route, by the entry that serves it (its handler decides its answers). A concrete agent's
  * fixed run route has an entry of its own (run-<family>.ts: its bundle carries one engine) that answers as run.ts does.
  */
+/** GET /api/runs/{runId} (lambdas/http/agents/get-run.ts): the run by its id. */
+function getRunOperation(route: RouteDef) {
+  const ended = runResultSchema();
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description:
+      'A run by its id, which is a capability (whoever holds it can read the run): the id a run answer, or a 503 settlement_pending, named. ' +
+      "202 while the run's payment is not confirmed (its result withheld); 200 once the run ended: its answer (with its `transaction` when it was paid), " +
+      'or `status: failed` with the `error` when nothing was charged.',
+    parameters: [{ name: 'runId', in: 'path', required: true, schema: { type: 'string', pattern: '^run_[A-Za-z0-9-]{1,100}$' } }],
+    responses: {
+      '200': {
+        description: 'The run ended: its answer (`result` null with a `note` for a paid run that never recorded one), or why it failed',
+        content: {
+          'application/json': {
+            schema: {
+              oneOf: [
+                { ...ended, properties: { ...ended.properties, transaction: { type: 'string' }, note: { type: 'string' } } },
+                {
+                  type: 'object',
+                  required: ['runId', 'status', 'error', 'settled', 'totalCostUsdc'],
+                  properties: { runId: { type: 'string' }, status: { type: 'string', enum: ['failed'] }, error: { type: 'string' }, settled: { type: 'boolean', enum: [false] }, totalCostUsdc: { type: 'number', enum: [0] } },
+                },
+              ],
+            },
+          },
+        },
+      },
+      '202': {
+        description: "The run's payment is not confirmed yet; ask again after Retry-After",
+        headers: RETRY_AFTER,
+        content: { 'application/json': { schema: { type: 'object', required: ['runId', 'status', 'detail'], properties: { runId: { type: 'string' }, status: { type: 'string', enum: ['pending'] }, detail: { type: 'string' } } } } },
+      },
+      '404': errorResponse('No run has this id (not_found)'),
+      '500': errorResponse('Internal error'),
+      '503': errorResponse('A dependency is unavailable (unavailable)', RETRY_AFTER),
+    },
+  };
+}
+
 function operationOf(route: RouteDef) {
   switch (route.entry.replace(/\/run-[a-z-]+\.ts$/, '/run.ts')) {
     case 'lambdas/http/agents/documents.ts':
@@ -456,6 +497,8 @@ function operationOf(route: RouteDef) {
       return mcpOperation(route);
     case 'lambdas/http/agents/jwks.ts':
       return jwksOperation(route);
+    case 'lambdas/http/agents/get-run.ts':
+      return getRunOperation(route);
     default:
       throw new Error(`agent OpenAPI: no operation for ${route.id} (${route.entry})`);
   }
@@ -481,7 +524,7 @@ export function agentsOpenApi(base: string) {
         Error: {
           type: 'object',
           required: ['detail', 'code'],
-          properties: { detail: { type: 'string' }, code: { type: 'string' }, field: { type: 'string' }, issues: { type: 'array', items: { type: 'object' } }, runId: { type: 'string' } },
+          properties: { detail: { type: 'string' }, code: { type: 'string' }, field: { type: 'string' }, issues: { type: 'array', items: { type: 'object' } }, runId: { type: 'string' }, runUrl: { type: 'string', description: 'settlement_pending: where the run is fetched once it settles (GET /api/runs/{runId})' } },
         },
         JsonRpcError: {
           type: 'object',

@@ -27,7 +27,7 @@ import { annotate } from '../shared/tracing.js';
 import { AgentInputError } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './definition.js';
 import type { AgentReasoner } from './reasoning/converse.js';
-import { usdcNumber } from './money.js';
+import { runAnswer, type RunAnswer } from './run-answer.js';
 
 export interface RunDeps extends PurchaseSkeletonDeps {
   runs: Pick<RunStore, 'reserveItem' | 'doneItem' | 'failItem' | 'unknownItem' | 'recordUnpaid'>;
@@ -47,16 +47,7 @@ export interface RunInput {
   deadline?: number;
 }
 
-/** The run result shape of the spec (field names are the spec's). */
-export interface RunAnswer {
-  runId: string;
-  status: 'done';
-  totalCostUsdc: number;
-  outputs: Record<string, unknown>;
-  result: unknown;
-  settled: boolean;
-  dryRun?: true;
-}
+export type { RunAnswer } from './run-answer.js';
 
 export type RunOutcome =
   | { type: 'done'; answer: RunAnswer; receipt?: PaymentReceipt }
@@ -120,7 +111,8 @@ function runItem(deps: RunDeps, run: RunRecord, engine: () => string): Purchased
     sold: run.agent,
     reserve: deps.runs.reserveItem(run),
     refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`),
-    unknown: (reason) => deps.runs.unknownItem(run.runId, reason),
+    // The result is kept, withheld, with the run: if the chain shows the transfer landed, the run is recorded with it.
+    unknown: (reason, result) => deps.runs.unknownItem(run.runId, reason, result),
     settled: (transaction, result) => deps.runs.doneItem(run.runId, transaction, result, engine()),
   };
 }
@@ -199,14 +191,5 @@ export function newRun(deps: Pick<RunDeps, 'now' | 'newId'>, request: RunInput &
 }
 
 export function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string }): RunAnswer {
-  return {
-    runId: run.runId,
-    status: 'done',
-    // A dry run states the price the live run would cost (settled: false says nothing was charged).
-    totalCostUsdc: how.settled || how.dryRun ? usdcNumber(agent.price) : 0,
-    outputs: { agent: agent.slug, version: agent.deployment!.version, engine: how.engine ?? agent.engine.id, inputSha256: run.inputSha256 },
-    result,
-    settled: how.settled,
-    ...(how.dryRun ? { dryRun: true as const } : {}),
-  };
+  return runAnswer({ run: { ...run, engine: how.engine ?? agent.engine.id }, price: agent.price, result, settled: how.settled, dryRun: how.dryRun });
 }

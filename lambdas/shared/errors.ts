@@ -89,14 +89,18 @@ export class AgentInputError extends Error {
   }
 }
 
-/** A paid agent run whose transfer was broadcast without a receipt: its result is withheld until the chain decides. */
+/**
+ * A paid agent run whose transfer was broadcast without a receipt: its result is withheld until the chain decides,
+ * then fetched from `runUrl` (GET /api/runs/{runId}).
+ */
 export class SettlementPendingError extends Error {
   override name = 'SettlementPendingError';
   constructor(
     readonly runId: string,
     reason: string,
+    readonly runUrl: string,
   ) {
-    super(`The payment of run ${runId} was sent but not yet confirmed (${reason}); its result is withheld until it settles. Keep the run id for support.`);
+    super(`The payment of run ${runId} was sent but not yet confirmed (${reason}); its result is withheld until it settles. Fetch it from runUrl: 202 while pending, 200 with the result once settled.`);
   }
 }
 

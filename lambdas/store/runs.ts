@@ -88,17 +88,19 @@ export class RunStore {
 
   /**
    * A run whose settlement may have happened without a record of it (broadcast without a receipt; or, from the
-   * sweeper, a run that never recorded its end): its result is withheld until the chain decides.
+   * sweeper, a run that never recorded its end): its result, when the run computed one, is kept in the row but
+   * withheld (GET /api/runs/{runId} answers 202) until the chain decides.
    */
-  unknownItem(runId: string, error: string): LedgerItem {
-    return { Update: this.update(runId, 'settlement-unknown', ['running'], { error }) };
+  unknownItem(runId: string, error: string, result?: unknown): LedgerItem {
+    return { Update: this.update(runId, 'settlement-unknown', ['running'], { error, ...(result === undefined ? {} : resultFields(result)) }) };
   }
 
   /**
-   * The sweeper's: an open run whose authorization the chain shows as used ends `done` with the receipt the
-   * sweeper could reconstruct, and no result (the result was never recorded); `note` says so.
+   * The sweeper's: an open run whose authorization the chain shows as used ends `done` with the receipt the sweeper
+   * could reconstruct. The result it kept while its settlement was unknown becomes the run's; `note` says why a run
+   * has none (it never recorded one).
    */
-  reconciledItem(runId: string, transaction: string, note: string): LedgerItem {
+  reconciledItem(runId: string, transaction: string, note?: string): LedgerItem {
     return { Update: this.update(runId, 'done', OPEN_RUN_STATUSES, { transaction, note }) };
   }
 

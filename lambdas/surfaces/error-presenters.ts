@@ -79,7 +79,7 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
     return json(404, { detail: error.message, code: 'not_found' });
   }
   if (error instanceof SettlementPendingError) {
-    return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId }, { 'Retry-After': '30' });
+    return json(503, { detail: error.message, code: 'settlement_pending', runId: error.runId, runUrl: error.runUrl }, { 'Retry-After': '30' });
   }
   if (error instanceof InvalidWorkspaceKeyError) {
     const challenge = error.sent ? `Bearer error="invalid_token", error_description="${error.message}"` : 'Bearer';

@@ -27,10 +27,10 @@ export interface RouteDef {
    * rate windows and the settler keys (agent runs); `read` = read jobs; `poll` = read jobs and reconcile a reserved
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
-   * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `none` =
-   * nothing. Defaults: `paid` for paid routes, else `read`.
+   * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
+   * read runs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'run-read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -171,6 +171,8 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   agentRun('RunBankRec', '/api/agents/bank-rec-discrepancy-finder-bw0tt/run', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
   agentRun('RunExpensePolicy', '/api/agents/expense-policy-check-l8o5i/run', 'runPublishedAgent_expense_policy_check_l8o5i'),
   agentRun('RunPoMatch', '/api/agents/po-match-gate-mkgu0/run', 'runPublishedAgent_po_match_gate_mkgu0'),
+  // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (issue 23).
+  { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/get-run.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
 
   // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
   // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as

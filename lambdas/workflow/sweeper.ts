@@ -298,8 +298,9 @@ async function resume(deps: SweepDeps, job: JobRecord, result: SweepResult): Pro
  * An open run whose function stopped before its last write, or whose settlement's outcome was unknown (x402 only:
  * runs accept no tokens; a key that is not an x402 nonce key makes paidOnChain throw, and the run is left alone and
  * logged). The chain decides by the payment core's rule:
- * - Paid (our transfer landed): record the receipt with its transaction and the run `done`, without the result it
- *   never recorded (RECONCILED_RUN_NOTE); the ledger row becomes `settled`, from `locked` or `uncertain`.
+ * - Paid (our transfer landed): record the receipt with its transaction and the run `done`, with the result it kept
+ *   while its settlement was unknown (GET /api/runs/{runId} then answers it), or, for a run whose function died
+ *   before it had one, without (RECONCILED_RUN_NOTE); the ledger row becomes `settled`, from `locked` or `uncertain`.
  * - Spent without paying (the buyer canceled the authorization): nothing reached us and nothing can; the run
  *   becomes `failed` and the lock is released (the chain refuses the nonce anyway).
  * - Unspent, run `running`: the run becomes `settlement-unknown` and the lock `uncertain` — never released. Releasing
@@ -316,7 +317,8 @@ async function reconcileRun(deps: SweepDeps, runs: NonNullable<SweepDeps['runs']
   if (!run.nonceKey) return;
   const chain = await deps.paidOnChain({ nonceKey: run.nonceKey, amount: BigInt(run.cost), notBefore: Date.parse(run.createdAt) });
   const decided = await applyChain(deps.ledger, run.nonceKey, chain, {
-    settled: (transaction) => runs.reconciledItem(run.runId, transaction, RECONCILED_RUN_NOTE),
+    // A run that kept its result while its settlement was unknown is recorded with it; one that never had one says so.
+    settled: (transaction) => runs.reconciledItem(run.runId, transaction, run.result === undefined ? RECONCILED_RUN_NOTE : undefined),
     refused: (reason) => runs.failItem(run.runId, `Payment not settled: ${reason}`, OPEN_RUN_STATUSES),
   });
   if (decided === 'settled') {

@@ -191,3 +191,76 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
     expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
   });
 });
+
+describe('Every paid run delivered: GET /api/runs/{runId} (issue 23)', () => {
+  const agentsUrl = () => runtime.info.agentsUrl as string;
+  const fetchRun = async (runId: string) => {
+    const response = await fetch(`${agentsUrl()}/api/runs/${encodeURIComponent(runId)}`);
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
+  };
+
+  it('a run whose settlement outcome was unknown keeps its result withheld (202); once the transfer is seen, the sweeper records it and the run answers 200 with it', async () => {
+    const { runAgent, RunStore, DynamoPaymentLedger, paymentBackend } = await modules();
+    const { payment, payer } = await paidAuthorization();
+    const input = agentExample(BANK_REC).input;
+    let runId = '';
+    // The transfer lands, but its receipt never reaches the run (a node that timed out): the outcome is unknown.
+    const outcome = await runAgent(
+      {
+        runs: new RunStore(),
+        ledger: new DynamoPaymentLedger(),
+        settle: async (p) => {
+          expect(await paymentBackend().settler.settle(p as VerifiedPayment)).toMatchObject({ ok: true });
+          return { type: 'unknown-outcome', reason: 'no receipt before the deadline' };
+        },
+        now: () => new Date(Date.now() - 10 * MINUTE),
+        newId: () => (runId = `delivered-${Math.random().toString(36).slice(2)}`),
+      },
+      { agent: BANK_REC, input, dryRun: false, payment },
+    );
+    runId = `run_${runId}`;
+    expect(outcome).toEqual({ type: 'settlement-unknown', runId, reason: 'no receipt before the deadline' });
+    expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
+
+    // Pending: the buyer's GET (through the embedded gateway, as the GetRun function) is a 202 that shows no result.
+    const pending = await fetchRun(runId);
+    expect(pending).toMatchObject({ status: 202, retryAfter: '30', body: { runId, status: 'pending' } });
+    expect(pending.body).not.toHaveProperty('result');
+
+    // Marked unknown just now: the sweeper takes it once it has been idle as long as a run can live.
+    const swept = await sweepAsSweeper(new Date(Date.now() + 10 * MINUTE));
+    expect(swept.runsSettled).toContain(runId);
+    const recorded = await new RunStore().get(runId);
+    expect(recorded).toMatchObject({ status: 'done', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(recorded).not.toHaveProperty('note');
+    expect(await new DynamoPaymentLedger().state(payment.nonceKey)).toBe('settled');
+
+    // Done: the answer the paying request would have given, with the analysis of the buyer's own input.
+    const done = await fetchRun(runId);
+    const expected = (BANK_REC.engine.analyse as (i: unknown) => unknown)(input);
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({
+      runId,
+      status: 'done',
+      totalCostUsdc: Number(BANK_REC.price) / 1e6,
+      outputs: { agent: BANK_REC.slug, version: BANK_REC.deployment!.version, engine: BANK_REC.engine.id, inputSha256: recorded!.inputSha256 },
+      result: JSON.parse(JSON.stringify(expected)),
+      settled: true,
+      transaction: recorded!.transaction,
+    });
+    // Charged once.
+    expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
+  });
+
+  it('a run whose function died after the transfer is 200 done without a result, saying so; an id no run has is 404', async () => {
+    const { payment } = await paidAuthorization();
+    const runId = await runThatDies(payment, true);
+    expect((await fetchRun(runId)).status).toBe(202);
+    await sweepAsSweeper();
+    expect(await fetchRun(runId)).toMatchObject({ status: 200, body: { runId, status: 'done', result: null, settled: true, note: expect.stringMatching(/result not recorded/) } });
+
+    expect(await fetchRun('run_00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(await fetchRun('not-a-run')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
+});
+

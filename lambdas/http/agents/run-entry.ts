@@ -190,7 +190,7 @@ export function completedRun(outcome: RunOutcome, agent: AgentDefinition, base: 
     case 'invalid-input':
       throw new AgentInputError(outcome.field, outcome.message.replace(`${outcome.field}: `, ''));
     case 'settlement-unknown':
-      throw new SettlementPendingError(outcome.runId, outcome.reason);
+      throw new SettlementPendingError(outcome.runId, outcome.reason, `${base}/api/runs/${outcome.runId}`);
     case 'done': {
       const headers: Record<string, string> = outcome.receipt
         ? { [legacy ? LEGACY_RESPONSE_HEADER : 'PAYMENT-RESPONSE']: encodeBase64Json(outcome.receipt) }

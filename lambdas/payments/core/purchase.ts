@@ -33,7 +33,7 @@ export interface PurchasedItem<W> {
   /** Nothing moved: the lock is released with this; `when` the work failed, or the settlement refused. */
   refused(reason: string, when: 'work' | 'settle'): LedgerItems;
   /** Money may have moved: the lock stays `uncertain` with this; undefined leaves the lock and the item as they are. */
-  unknown(reason: string): LedgerItems | undefined;
+  unknown(reason: string, work: W): LedgerItems | undefined;
   /** The receipt is recorded with this (a credit top-up: its entry and the balance); `work` is what the work step returned. */
   settled(transaction: string, work: W): LedgerItems;
 }
@@ -95,7 +95,7 @@ export async function purchase<W>(
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
     count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
     if (settlement.type === 'unknown-outcome') {
-      const entry = item.unknown(settlement.reason);
+      const entry = item.unknown(settlement.reason, work);
       if (!entry) {
         log.error('settlement outcome unknown; the sweeper reconciles it against the chain', { reason: settlement.reason });
         return { type: 'unknown', reason: settlement.reason, kept: false, work };

@@ -69,6 +69,15 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
     expect(result.runsSettled).toEqual(['u2']);
   });
 
+  it('records a settlement-unknown run that kept its result with that result: no "not recorded" note', async () => {
+    const kept = { ...run('u3', 'settlement-unknown'), result: '{"matched":3}', resultSha256: 'ab' };
+    const d = deps([kept], { paidOnChain: paid });
+    const result = await sweep(d, 120);
+    expect(d.runs.reconciledItem).toHaveBeenCalledWith('u3', TX, undefined);
+    expect(d.ledger.markSettled).toHaveBeenCalledWith('eip155:8453:0xa:0xb:0xu3', TX, reconciledMark('u3', TX, undefined as never));
+    expect(result.runsSettled).toEqual(['u3']);
+  });
+
   it.each(['running', 'settlement-unknown'] as const)(
     'fails a %s run whose authorization was spent without paying (canceled): the lock released, nothing recorded as settled',
     async (status) => {
