@@ -115,11 +115,12 @@ export function a2aErrors(error: unknown, request?: { event: { rawPath?: string 
   if (error instanceof A2aError) return typed(json(error.httpStatus, a2aErrorBody(error)));
   const answer = agentErrors(error, request);
   if (error instanceof PaymentRequiredError) return typed(answer);
-  const body = JSON.parse(answer.body as string) as { detail: unknown; code: string; field?: string; runId?: string; issues?: { loc: (string | number)[]; msg: string; type: string }[] };
+  const body = JSON.parse(answer.body as string) as { detail: unknown; code: string; field?: string; runId?: string; runUrl?: string; issues?: { loc: (string | number)[]; msg: string; type: string }[] };
   const message = typeof body.detail === 'string' ? body.detail : 'The request is invalid';
   const metadata: Record<string, string> = {};
   if (body.field !== undefined) metadata.field = body.field;
   if (body.runId !== undefined) metadata.runId = body.runId;
+  if (body.runUrl !== undefined) metadata.runUrl = body.runUrl;
   const { statusCode } = answer;
   let details: Record<string, unknown>[];
   if (error instanceof ValidationError || error instanceof AgentInputError) {
