@@ -1,7 +1,7 @@
 /**
  * The Step Functions operations the local endpoint implements, on an ExecutionRegistry: StartExecution (Standard
- * workflow name semantics), DescribeExecution and a minimal ListExecutions, with AWS's request checks and
- * response shapes (dates as epoch seconds).
+ * workflow name semantics), DescribeExecution, StopExecution and a minimal ListExecutions, with AWS's request checks
+ * and response shapes (dates as epoch seconds).
  */
 import { randomUUID } from 'node:crypto';
 import type { ExecutionRegistry } from './sfn-registry.js';
@@ -16,6 +16,15 @@ interface StartExecutionInput {
   input?: string;
 }
 
+interface StopExecutionInput {
+  executionArn?: string;
+  error?: string;
+  cause?: string;
+}
+
+/** `arn:<partition>:states:<region>:<account>:execution:<stateMachineName>:<executionName>` */
+const EXECUTION_ARN = /^arn:aws[a-z-]*:states:[a-z0-9-]+:\d{12}:execution:[^:\s]+:[^:\s]+$/;
+
 interface ListExecutionsInput {
   stateMachineArn?: string;
   statusFilter?: ExecutionStatus;
@@ -29,6 +38,7 @@ export function stepFunctionsOperations(registry: ExecutionRegistry): Record<str
     StartExecution: (body: StartExecutionInput) => startExecution(registry, body),
     DescribeExecution: (body: { executionArn?: string }) => describeExecution(registry, body),
     ListExecutions: (body: ListExecutionsInput) => listExecutions(registry, body),
+    StopExecution: (body: StopExecutionInput) => stopExecution(registry, body),
   };
 }
 
@@ -70,6 +80,45 @@ function describeExecution(registry: ExecutionRegistry, body: { executionArn?: s
     ...(r.error !== undefined ? { error: r.error } : {}),
     ...(r.cause !== undefined ? { cause: r.cause } : {}),
   };
+}
+
+/**
+ * StopExecution as the API reference documents it (https://docs.aws.amazon.com/step-functions/latest/apireference/
+ * API_StopExecution.html): `executionArn` required (1–256 chars), `error` ≤ 256 and `cause` ≤ 32768 chars
+ * (ValidationException otherwise); a malformed ARN is InvalidArn, an unknown execution ExecutionDoesNotExist (both
+ * 400); the answer is `{ stopDate }`. A RUNNING execution turns ABORTED with the given `error`/`cause`, which
+ * DescribeExecution then shows.
+ *
+ * An execution that already ended: the reference lists no error for it (only ExecutionDoesNotExist, InvalidArn,
+ * ValidationException), and AWS is reported to answer 200 leaving the status as it was (e.g.
+ * awslabs/visual-asset-management-system#344: a stop of a SUCCEEDED execution "succeeds", the status stays
+ * SUCCEEDED). So: 200, nothing changed (status, error, cause kept), and `stopDate` = the date it ended.
+ */
+function stopExecution(registry: ExecutionRegistry, body: StopExecutionInput) {
+  const arn = body.executionArn;
+  const violations = [
+    ...(typeof arn !== 'string' ? ["Value null at 'executionArn' failed to satisfy constraint: Member must not be null"] : []),
+    ...lengthViolation('executionArn', arn, 1, 256),
+    ...lengthViolation('error', body.error, 0, 256),
+    ...lengthViolation('cause', body.cause, 0, 32768),
+  ];
+  if (violations.length > 0) {
+    throw new ServiceError(
+      'ValidationException',
+      `${violations.length} validation error${violations.length > 1 ? 's' : ''} detected: ${violations.join('; ')}`,
+    );
+  }
+  if (!EXECUTION_ARN.test(arn!)) throw new ServiceError('InvalidArn', `Invalid Arn: '${arn}'`);
+  const record = registry.stop(arn!, { error: body.error, cause: body.cause });
+  if (!record) throw new ServiceError('ExecutionDoesNotExist', `Execution Does Not Exist: '${arn}'`);
+  return { stopDate: epochSeconds(record.stopDate ?? new Date()) };
+}
+
+function lengthViolation(member: string, value: string | undefined, min: number, max: number): string[] {
+  if (typeof value !== 'string') return [];
+  if (value.length < min) return [`Value at '${member}' failed to satisfy constraint: Member must have length greater than or equal to ${min}`];
+  if (value.length > max) return [`Value at '${member}' failed to satisfy constraint: Member must have length less than or equal to ${max}`];
+  return [];
 }
 
 function listExecutions(registry: ExecutionRegistry, body: ListExecutionsInput) {

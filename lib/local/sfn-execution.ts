@@ -9,7 +9,12 @@ import type { LocalExecution, LocalLogger, TaskHandler } from './stepfunctions.j
 type Run = ReturnType<StateMachine['run']>;
 
 export interface RunningExecution {
-  abort(): void;
+  /**
+   * Stops it now if still RUNNING: the record turns ABORTED at once (stopDate now, `error`/`cause` as given) and no
+   * further state is entered. A task handler already invoked may finish, as a Lambda invoked by AWS does, but its
+   * result moves the machine on no more; a Retry due after the stop invokes nothing. No-op once ended.
+   */
+  abort(details?: { error?: string; cause?: string }): void;
   /** Resolves (never rejects) once the outcome and the state log are recorded. */
   settled: Promise<void>;
 }
@@ -19,7 +24,7 @@ export function runExecution(entry: MachineEntry, record: LocalExecution, input:
   let aborted = false;
   const run = entry.machine.run(input as never, {
     overrides: {
-      taskResourceLocalHandlers: lambdaLikeHandlers(entry.spec.taskHandlers),
+      taskResourceLocalHandlers: lambdaLikeHandlers(entry.spec.taskHandlers, () => aborted),
       waitTimeOverrides: entry.waitOverrides,
       retryIntervalOverrides: entry.retryOverrides,
     },
@@ -38,19 +43,32 @@ export function runExecution(entry: MachineEntry, record: LocalExecution, input:
     .catch((err) => log.error?.('local execution bookkeeping failed', { executionArn: record.executionArn, err: String(err) }))
     .then(() => undefined);
   return {
-    abort: () => {
+    abort: (details = {}) => {
+      if (aborted || record.status !== 'RUNNING') return;
       aborted = true;
+      // Recorded before run.abort() so the outcome is visible at once (DescribeExecution right after StopExecution).
+      record.status = 'ABORTED';
+      record.stopDate = new Date();
+      if (details.error !== undefined) record.error = details.error;
+      if (details.cause !== undefined) record.cause = details.cause;
+      log.info?.('execution aborted', { executionArn: record.executionArn, name: record.name, error: details.error });
+      // aws-local-stepfunctions (noThrowOnAbort): `result` settles with null at once, a Wait or retry pause ends
+      // early, and the state loop enters no further state once the state in progress returns.
       run.abort();
     },
     settled,
   };
 }
 
-/** Handlers that see a fresh copy of their input and return JSON, as a Lambda would, and fail like one. */
-function lambdaLikeHandlers(taskHandlers: Record<string, TaskHandler>): Record<string, (input: any) => Promise<any>> {
+/**
+ * Handlers that see a fresh copy of their input and return JSON, as a Lambda would, and fail like one. Once the
+ * execution is aborted none is invoked: aws-local-stepfunctions would still run a Retry whose pause the abort cut short.
+ */
+function lambdaLikeHandlers(taskHandlers: Record<string, TaskHandler>, aborted: () => boolean): Record<string, (input: any) => Promise<any>> {
   const handlers: Record<string, (input: any) => Promise<any>> = {};
   for (const [stateName, handler] of Object.entries(taskHandlers)) {
     handlers[stateName] = async (taskInput: unknown) => {
+      if (aborted()) throw new ExecutionAbortedError();
       let result: unknown;
       try {
         result = await handler(JSON.parse(JSON.stringify(taskInput ?? null)));
@@ -102,6 +120,7 @@ function recordResult(record: LocalExecution, output: unknown, aborted: boolean,
 }
 
 function recordFailure(record: LocalExecution, err: unknown, log: LocalLogger): void {
+  if (record.status !== 'RUNNING') return;
   record.stopDate = new Date();
   if (err instanceof ExecutionTimeoutError) {
     record.status = 'TIMED_OUT';

@@ -8,7 +8,7 @@ import type { ExecutionStatus, LocalExecution, LocalLogger } from './stepfunctio
 
 interface ExecutionEntry {
   record: LocalExecution;
-  abort: () => void;
+  abort: (details?: { error?: string; cause?: string }) => void;
 }
 
 export class ExecutionRegistry {
@@ -78,6 +78,16 @@ export class ExecutionRegistry {
   /** Resolves once no execution is running, including ones started while draining. */
   async drain(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Stops one execution (StopExecution): a RUNNING one turns ABORTED with `error`/`cause`; one already ended is left
+   * as it is. Returns the live record, or undefined for an unknown ARN.
+   */
+  stop(executionArn: string, details: { error?: string; cause?: string }): LocalExecution | undefined {
+    const entry = this.executions.get(executionArn);
+    if (entry?.record.status === 'RUNNING') entry.abort(details);
+    return entry?.record;
   }
 
   abortRunning(): void {

@@ -3,7 +3,8 @@
  * protocol of `@aws-sdk/client-sfn` (X-Amz-Target `AWSStepFunctions.<Op>`), running executions with
  * aws-local-stepfunctions. Point an SFNClient at `endpoint` (any region, dummy credentials).
  *
- * Implemented: StartExecution (Standard-workflow name semantics), DescribeExecution, ListExecutions (minimal).
+ * Implemented: StartExecution (Standard-workflow name semantics), DescribeExecution, StopExecution, ListExecutions
+ * (minimal).
  * Lambda task states are overridden by state name with in-process handlers. Handler errors reach the ASL like
  * Lambda errors do on AWS: `Error` = the thrown error's `name` (what Retry/Catch `ErrorEquals` match) and
  * `Cause` = JSON `{"errorType","errorMessage","trace"}`.
