@@ -160,6 +160,7 @@ export class GenerationStack extends Stack {
       stateMachines: this.stateMachines,
       functions: this.functions,
       tables: { ...this.tables },
+      apis: surfaceApis.map(({ surfaceApi }) => surfaceApi),
       settlerGasFloorWei: config.settlerGasFloorWei,
       settlerGasAlarmWei: config.settlerGasAlarmWei,
       refundWalletFloorBaseUnits: config.refundWalletFloorBaseUnits,

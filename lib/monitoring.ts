@@ -3,11 +3,19 @@
  * and one dashboard (PaycallDashboard) with paid calls, revenue, render latency per product and every alarm. The
  * topic's subscribers come from context (`alarmEmail`; `alarmTopicArn`, a topic every alarm also publishes to).
  *
- * - Lambda: one alarm per function on `errors + throttles`, not one expression over all of them: a metric-math alarm
- *   reads at most 10 metrics (there are ~40 functions), the alarm's name then says which function broke, and the
- *   functions do not share a normal level (a workflow task throws on purpose for a transient provider problem and
- *   the state machine retries it; a route never should). One alarm per function rather than two keeps the stack
- *   well under CloudFormation's 500 resources.
+ * - Lambda: one alarm per function that moves money or state on `errors + throttles`, not one expression over all of
+ *   them: a metric-math alarm reads at most 10 metrics (there are ~30 such functions), the alarm's name then says
+ *   which function broke, and the functions do not share a normal level (a workflow task throws on purpose for a
+ *   transient provider problem and the state machine retries it; a route never should). One alarm per function
+ *   rather than two keeps the stack under CloudFormation's 500 resources.
+ * - API Gateway: the document functions (routes whose role reads nothing or only a published document: catalogs,
+ *   cards, OpenAPI, llms.txt, playgrounds, the JWKS, the song page) have no alarm of their own. Whatever breaks one
+ *   (an unhandled error, a throttle, a timeout) reaches its caller as a 5xx from its HTTP API, and one alarm per API on
+ *   that API's `5xx` count pages for all of them (issue 23: 20-odd alarms fewer; the access log's routeKey and status
+ *   say which route). It also rings on a 5xx any other route answers on purpose (503 `unavailable`,
+ *   `settlement_pending`), which is worth a look too.
+ * - DynamoDB: one alarm per table on throttle events plus 5xx answers (SystemErrors of the operations the stores
+ *   use): eight metrics, within the ten an alarm may read.
  * - Custom metrics (lambdas/shared/metric-names.ts) are read with Metrics Insights over the whole of this stack's
  *   namespace (`Paycall/<stack name>`, the one its functions write to), so the alarm counts an event whatever
  *   dimensions its emitter adds (Powertools adds `service`), and never another stack's in the same account.
@@ -16,6 +24,7 @@
  *   as RendersRefused, which no alarm reads.
  */
 import { CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -28,15 +37,19 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
-import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { StackConfigError } from './config.js';
+import type { RouteRole } from './functions.js';
+import { routeRole } from './surface-api.js';
 
 export interface MonitoringProps {
   stateMachines: Record<ProductId, sfn.IStateMachine>;
   /** Functions by route/task id (and SWEEPER.id). */
   functions: Record<string, lambda.IFunction>;
   tables: Record<string, dynamodb.ITable>;
+  /** The HTTP API of each surface: its 5xx alarm covers its document functions (DOCUMENT_ROLES). */
+  apis: { surface: SurfaceId; api: apigwv2.IHttpApi }[];
   /** A settlement key below this (wei, decimal string) takes no settlement (StackConfig.settlerGasFloorWei). */
   settlerGasFloorWei: string;
   /** SettlerGasLow fires below this (wei): the floor plus the configured runway (StackConfig.settlerGasAlarmWei, lib/runway.ts). */
@@ -57,11 +70,32 @@ export interface Monitoring {
 
 const PERIOD = Duration.minutes(5);
 
+/** The dashboard's alarm-status widgets, one per concern. */
+type AlarmGroup = 'money' | 'functions' | 'apis' | 'tables';
+
 /**
  * The DynamoDB operations the stores use (lambdas/store/): SystemErrors is published per operation, and an alarm
  * may sum at most 10 metrics, so the alarm sums these six rather than every operation DynamoDB has.
  */
 const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'] as dynamodb.Operation[];
+
+/**
+ * Route roles (lib/functions.ts RouteRole) that move no money and write nothing: `none` (catalogs, cards, OpenAPI,
+ * llms.txt, playgrounds, A2A answers that hold no state), `read` (the song page: reads a job) and `merchant-key` (the
+ * JWKS: publishes a public key). A function serving only such routes has no alarm of its own: its API's 5xx alarm
+ * covers it. Every other role (paid, run, poll, workspace, topup, credit, and any role added later) keeps one.
+ */
+export const DOCUMENT_ROLES: ReadonlySet<RouteRole> = new Set<RouteRole>(['none', 'read', 'merchant-key']);
+
+/**
+ * The surface of a route function whose every route has a document role (DOCUMENT_ROLES), else undefined (not a
+ * route function, or one that moves money or state).
+ */
+export function documentSurfaceOf(functionId: string): SurfaceId | undefined {
+  const served = ROUTES.filter((route) => functionIdOf(route) === functionId);
+  if (served.length === 0 || !served.every((route) => DOCUMENT_ROLES.has(routeRole(route)))) return undefined;
+  return served[0].surface;
+}
 
 /**
  * Metrics Insights over every dimension set of a custom metric in one namespace (the stack's): one series, the
@@ -90,7 +124,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   const actions = [new cloudwatchActions.SnsAction(topic)];
   if (props.alarmTopicArn) actions.push(new cloudwatchActions.SnsAction(externalTopic(scope, props.alarmTopicArn)));
   const alarmsScope = new Construct(scope, 'Alarms');
-  const groups = { money: [] as cloudwatch.Alarm[], functions: [] as cloudwatch.Alarm[], tables: [] as cloudwatch.Alarm[] };
+  const groups: Record<AlarmGroup, cloudwatch.Alarm[]> = { money: [], functions: [], apis: [], tables: [] };
 
   const alarm = (group: keyof typeof groups, id: string, description: string, options: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => {
     const created = new cloudwatch.Alarm(alarmsScope, id, {
@@ -121,8 +155,29 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     alarm('money', `${name}ExecutionsAborted`, `A ${product} workflow was stopped by hand or by a deployment.`, count(machine.metricAborted(sum)));
   }
 
+  // A document function's unhandled error, throttle or timeout reaches its caller as a 5xx from its API (a Lambda
+  // proxy integration that fails answers 500, 502 or 503): one alarm per API on that count covers every document
+  // function of it, where one each would cost a resource apiece for routes that move no money and write nothing.
+  const apiSurfaces = new Set(props.apis.map(({ surface }) => surface));
+  for (const { surface, api } of props.apis) {
+    const name = pascal(surface);
+    // The HTTP API's one stage is `$default`: the ApiId dimension alone is the whole API's count.
+    const serverErrors = api.metricServerError(sum);
+    alarm(
+      'apis',
+      `${name}Api5xx`,
+      `The ${surface} API answered a 5xx: a document function (catalog, card, OpenAPI, llms.txt, playground, JWKS; no alarm of its own) failed or was throttled, or a route answered 503 on purpose. Its access log's routeKey and status say which.`,
+      count(serverErrors),
+    );
+  }
+
   const tasks = new Set([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id));
   for (const [id, fn] of Object.entries(props.functions)) {
+    const documentSurface = documentSurfaceOf(id);
+    if (documentSurface !== undefined) {
+      if (!apiSurfaces.has(documentSurface)) throw new Error(`monitoring: document function ${id} is on the ${documentSurface} surface, whose API has no 5xx alarm`);
+      continue;
+    }
     const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : 'route';
     // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a
     // look. Tasks throw TransientRenderError on purpose and may be throttled (a render reservation, a low account
@@ -140,15 +195,22 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
 
   for (const [key, table] of Object.entries(props.tables)) {
     const name = pascal(key);
-    const throttled = new cloudwatch.MathExpression({
+    const throttles = new cloudwatch.MathExpression({
       expression: 'reads + writes',
       usingMetrics: { reads: table.metric('ReadThrottleEvents', sum), writes: table.metric('WriteThrottleEvents', sum) },
       label: `${key} throttle events`,
       period: PERIOD,
     });
-    alarm('tables', `${name}TableThrottles`, `DynamoDB throttled requests to the ${key} table.`, count(throttled));
+    // One metric per operation (six): with the two throttle counts, eight of the ten metrics an alarm may read.
+    // DynamoDB publishes neither count in a quiet period: FILL keeps one cause from needing the other to show.
     const systemErrors = table.metricSystemErrorsForOperations({ operations: TABLE_OPERATIONS, ...sum });
-    alarm('tables', `${name}TableSystemErrors`, `DynamoDB answered requests to the ${key} table with a 5xx.`, count(systemErrors));
+    const errors = new cloudwatch.MathExpression({
+      expression: 'FILL(throttles, 0) + FILL(systemErrors, 0)',
+      usingMetrics: { throttles, systemErrors },
+      label: `${key} throttle events + system errors`,
+      period: PERIOD,
+    });
+    alarm('tables', `${name}TableErrors`, `DynamoDB throttled requests to the ${key} table or answered them with a 5xx (SystemErrors).`, count(errors));
   }
 
   const custom = (name: MetricName, label: string) =>
@@ -215,7 +277,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
 
   const dashboard = createDashboard(scope, props, namespace, groups, gasThreshold);
   new CfnOutput(scope, 'AlarmTopicArn', { value: topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });
-  return { topic, alarms: [...groups.money, ...groups.functions, ...groups.tables], dashboard };
+  return { topic, alarms: [...groups.money, ...groups.functions, ...groups.apis, ...groups.tables], dashboard };
 }
 
 /** Encrypted (a customer managed key: CloudWatch cannot publish to a topic under the AWS managed SNS key), TLS only. */
@@ -250,7 +312,7 @@ function createDashboard(
   scope: Construct,
   props: MonitoringProps,
   namespace: string,
-  groups: Record<'money' | 'functions' | 'tables', cloudwatch.Alarm[]>,
+  groups: Record<AlarmGroup, cloudwatch.Alarm[]>,
   gasThreshold: bigint,
 ): cloudwatch.Dashboard {
   // `${LABEL}` keeps each series' own label: the product, from GROUP BY.
@@ -310,6 +372,9 @@ function createDashboard(
   );
   dashboard.addWidgets(
     new cloudwatch.AlarmStatusWidget({ title: 'Functions', alarms: groups.functions, width: 24, height: 8, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
+  );
+  dashboard.addWidgets(
+    new cloudwatch.AlarmStatusWidget({ title: 'APIs (5xx; the document functions have no alarm of their own)', alarms: groups.apis, width: 24, height: 2, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
   );
   dashboard.addWidgets(
     new cloudwatch.AlarmStatusWidget({ title: 'Tables', alarms: groups.tables, width: 24, height: 3, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),

@@ -14,7 +14,7 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { functionIdOf, type RouteDef } from '../lambdas/surfaces/routes.js';
+import { functionIdOf, type RouteDef, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import { surfaceRoutes, type Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
 import { CORS_POLICY } from './cors.js';
@@ -58,6 +58,8 @@ export function gatewayPath(path: string): string {
 
 export class SurfaceApi {
   readonly api: apigwv2.HttpApi;
+  /** The surface it serves (lib/monitoring.ts names its 5xx alarm after it). */
+  readonly surface: SurfaceId;
   /** '' for the generation surface, else the PascalCase surface id that prefixes its construct ids. */
   readonly prefix: string;
   /** The route functions of this API (one per shared entry). */
@@ -66,6 +68,7 @@ export class SurfaceApi {
   /** Construct ids stay those of the first surface's resources (`HttpApi`, `ApiUrl`); other surfaces are prefixed. */
   constructor(scope: Construct, props: SurfaceApiProps) {
     const { surface } = props;
+    this.surface = surface.id;
     const prefix = (this.prefix = surface.id === 'generation' ? '' : pascal(surface.id));
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();

@@ -9,11 +9,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
-import { gasBalanceQuery, insightsQuery, refundWalletQuery } from '../../lib/monitoring.js';
+import { DOCUMENT_ROLES, gasBalanceQuery, insightsQuery, refundWalletQuery } from '../../lib/monitoring.js';
+import { routeRole } from '../../lib/surface-api.js';
 import { gasMetric, refundWalletMetric } from '../../lambdas/payments/gas-metric.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
-import { SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { providersFor } from '../../lambdas/render/providers.js';
 import { parseStackConfig, StackConfigError } from '../../lib/config.js';
@@ -161,11 +162,86 @@ describe('failed, timed-out and aborted executions, per state machine', () => {
   });
 });
 
-describe('Lambda errors and throttles: one alarm per function', () => {
-  it('covers every function of the stack with errors + throttles', () => {
+/**
+ * Issue 23: route functions by whether they move money or state. A function keeps its own alarm unless every route
+ * it serves reads nothing or only a published document (`none`, `read`: the song page, `merchant-key`: the JWKS).
+ */
+const MONEY_OR_STATE_ROLES = ['paid', 'run', 'poll', 'workspace', 'topup', 'credit'] as const;
+function routeFunctions(): { money: Set<string>; documents: Map<string, SurfaceId> } {
+  const money = new Set<string>();
+  const documents = new Map<string, SurfaceId>();
+  for (const route of ROUTES) {
+    const role = routeRole(route);
+    if (['none', 'read', 'merchant-key'].includes(role)) documents.set(functionIdOf(route), route.surface);
+    else money.add(functionIdOf(route));
+  }
+  for (const id of money) documents.delete(id);
+  return { money, documents };
+}
+
+describe('Lambda errors and throttles: one alarm per function that moves money or state', () => {
+  it('names exactly none, read and merchant-key as the document roles', () => {
+    expect([...DOCUMENT_ROLES].sort()).toEqual(['merchant-key', 'none', 'read']);
+  });
+
+  it('keeps an alarm for every function of a paid, run, poll, workspace, top-up or MCP route, every task and the sweeper', () => {
+    const { money } = routeFunctions();
+    for (const role of MONEY_OR_STATE_ROLES) expect(ROUTES.some((r) => routeRole(r) === role), role).toBe(true);
+    for (const id of ['CreateMusic', 'AgentImage', 'Mcp', 'GetSong', 'RunAgent', 'AgentA2aSend', 'GatewayTopUp', 'Workspaces', 'AgentsMcp']) expect(money, id).toContain(id);
+    const kept = [...money, ...WORKFLOW_TASKS.map((t) => t.id), ...RENDER_FUNCTIONS.map((t) => t.id), SWEEPER.id];
+    for (const id of kept) {
+      expect(stack.functions[id], id).toBeDefined();
+      expect(alarmsOn('FunctionName', logicalId(stack.functions[id]), 'Errors'), id).toEqual([alarmNamed(`${id}ErrorsOrThrottles`)]);
+    }
+  });
+
+  it('gives a document function no alarm of its own: its API\'s 5xx alarm covers it', () => {
+    const { documents } = routeFunctions();
+    expect(documents.size).toBeGreaterThan(15);
+    for (const id of ['Catalog', 'OpenApi', 'LlmsTxt', 'Playground', 'AgentsCatalog', 'AgentCardOf', 'AgentsJwks', 'A2aOperations', 'SongPage']) expect(documents.has(id), id).toBe(true);
+    const apis = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Api');
+    expect(apis).toHaveLength(2);
+    for (const [id, surface] of documents) {
+      const ref = logicalId(stack.functions[id]);
+      expect(alarmsOn('FunctionName', ref, 'Errors'), id).toEqual([]);
+      expect(alarmsOn('FunctionName', ref, 'Throttles'), id).toEqual([]);
+      expect(alarms.filter(([, a]) => a.Properties.AlarmName === `Gen-${id}ErrorsOrThrottles`), id).toEqual([]);
+      // The API the function serves, by its HttpApi construct (`HttpApi` for generation, `AgentsHttpApi` for agents).
+      const apiId = Object.keys(resources).find(
+        (key) => resources[key].Type === 'AWS::ApiGatewayV2::Api' && key.startsWith(surface === 'generation' ? 'HttpApi' : 'AgentsHttpApi'),
+      )!;
+      expect(apiId, id).toBeDefined();
+      const found = alarmsOn('ApiId', apiId, '5xx');
+      expect(found, id).toHaveLength(1);
+      expect(found[0]).toBe(alarmNamed(`${surface === 'generation' ? 'Generation' : 'Agents'}Api5xx`));
+    }
+  });
+
+  it('alarms on each HTTP API\'s 5xx count (its one stage is $default): one in 5 minutes, silence not breaching', () => {
+    const stages = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Stage');
+    expect(stages.map((r) => r.Properties.StageName)).toEqual(['$default', '$default']);
+    for (const name of ['GenerationApi5xx', 'AgentsApi5xx']) {
+      const alarm = alarmNamed(name);
+      expect(alarm.Properties).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        MetricName: '5xx',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      });
+      expect(alarm.Properties.Dimensions.map((d: any) => d.Name)).toEqual(['ApiId']);
+      expect(resources[alarm.Properties.Dimensions[0].Value.Ref].Type).toBe('AWS::ApiGatewayV2::Api');
+    }
+  });
+
+  it('covers every other function of the stack with errors + throttles', () => {
     const tasks = new Set([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id));
+    const { documents } = routeFunctions();
     expect(Object.keys(stack.functions).length).toBeGreaterThan(10);
     for (const [id, fn] of Object.entries(stack.functions)) {
+      if (documents.has(id)) continue;
       const ref = logicalId(fn);
       const found = alarmsOn('FunctionName', ref, 'Errors');
       expect(found, id).toHaveLength(1);
@@ -192,29 +268,40 @@ describe('Lambda errors and throttles: one alarm per function', () => {
     // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015); 457 with
     // the refund wallet's alarm; 477 with a render function per provider (ADR 0016: four more functions, one per
     // provider for both render steps rather than two); 485 with GET /api/runs/{runId} (issue 23: its own function, whose
-    // only grant reads a run). CloudFormation refuses a stack past 500: the webhook delivery and cancel routes still to
+    // only grant reads a run); 456 with one alarm per table instead of two (throttles + system errors) and none of
+    // their own for the document functions, whose failures their API's 5xx alarm reports (issue 23's resource budget:
+    // 31 alarms out, 2 in). CloudFormation refuses a stack past 500: the webhook delivery and cancel routes still to
     // come share functions or go in a stack of their own.
-    expect(Object.keys(resources).length).toBeLessThan(490);
+    expect(Object.keys(resources).length).toBeLessThan(460);
   });
 });
 
-describe('DynamoDB throttles and system errors, per table', () => {
-  it.each(['jobs', 'payments', 'idempotency', 'rateLimit', 'settlerLeases', 'runs'] as const)('%s', (key) => {
+describe('DynamoDB throttles and system errors: one alarm per table', () => {
+  it('covers every table', () => {
+    expect(Object.keys(stack.tables).sort()).toEqual(['creditLedger', 'idempotency', 'jobs', 'payments', 'rateLimit', 'runs', 'settlerLeases', 'workspaces']);
+  });
+
+  it.each(['jobs', 'payments', 'idempotency', 'rateLimit', 'settlerLeases', 'runs', 'workspaces', 'creditLedger'] as const)('%s', (key) => {
     const ref = logicalId(stack.tables[key]);
-    const throttles = alarmsOn('TableName', ref, 'ReadThrottleEvents');
-    expect(throttles).toHaveLength(1);
-    expect(alarmsOn('TableName', ref, 'WriteThrottleEvents')).toEqual(throttles);
-    expect(throttles[0].Properties.Metrics.find((q: any) => q.ReturnData).Expression).toBe('reads + writes');
-    const systemErrors = alarmsOn('TableName', ref, 'SystemErrors');
-    expect(systemErrors).toHaveLength(1);
-    // SystemErrors is per operation: the alarm sums every operation the stores use.
-    const operations = systemErrors[0].Properties.Metrics.filter((q: any) => q.MetricStat).map(
-      (q: any) => q.MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'Operation').Value,
-    );
+    const found = alarmsOn('TableName', ref, 'ReadThrottleEvents');
+    expect(found).toHaveLength(1);
+    const [alarm] = found;
+    const name = key.charAt(0).toUpperCase() + key.slice(1);
+    expect(alarm).toBe(alarmNamed(`${name}TableErrors`));
+    expect(alarms.filter(([, a]) => /Table(Throttles|SystemErrors)$/.test(a.Properties.AlarmName))).toEqual([]);
+    expect(alarmsOn('TableName', ref, 'WriteThrottleEvents')).toEqual(found);
+    expect(alarmsOn('TableName', ref, 'SystemErrors')).toEqual(found);
+    expect(alarm.Properties.AlarmDescription).toMatch(/throttled.*5xx/);
+    const queries = alarm.Properties.Metrics as any[];
+    expect(queries.find((q) => q.ReturnData).Expression).toBe('FILL(throttles, 0) + FILL(systemErrors, 0)');
+    expect(queries.find((q) => q.Id === 'throttles').Expression).toBe('reads + writes');
+    // SystemErrors is per operation: the alarm sums every operation the stores use, eight metrics of the ten allowed.
+    const operations = queries
+      .filter((q) => q.MetricStat?.Metric.MetricName === 'SystemErrors')
+      .map((q) => q.MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'Operation').Value);
     expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem']);
-    for (const alarm of [throttles[0], systemErrors[0]]) {
-      expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
-    }
+    expect(queries.filter((q) => q.MetricStat)).toHaveLength(8);
+    expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
   });
 });
 
