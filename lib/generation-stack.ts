@@ -372,10 +372,10 @@ export class GenerationStack extends Stack {
       this.grantMerchantKey(fn);
     } else if (role === 'read') {
       grantItems(fn, jobs, ['GetItem']);
-    } else if (role === 'poll') {
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: one consistent read of the run.
       grantItems(fn, runs, ['GetItem']);
+    } else if (role === 'poll') {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
     }
