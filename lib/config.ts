@@ -166,6 +166,11 @@ export const stackConfigSchema = z
      * trust (JSON `{"keys":[…]}` of public P-256 JWKs with kid; unset: every mandate is refused).
      */
     ap2MerchantKeySecretName: secretName('paycall/ap2-merchant-key'),
+    /**
+     * The service key per-job secrets derive from (a job's cancel token, lambdas/jobs/job-secrets.ts): 32 random bytes,
+     * hex, created once by the operator (README runbook).
+     */
+    serviceKeySecretName: secretName('paycall/service-key'),
     ap2TrustedIssuers: z
       .string()
       .refine((text) => {

@@ -16,11 +16,11 @@ import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
 /**
  * `paid`: x402 POSTs (jobs, payments, idempotency, rate windows, settler leases; start their own product's
  * execution); `run`: agent runs (runs, payments, idempotency, rate windows, settler keys; no jobs, no executions);
- * `read`: read the jobs table; `run-read`: read the runs table; `poll`: read the jobs table and reconcile a reserved job
+ * `read`: read the jobs table; `run-read`: read the runs table; `cancel`: cancel a queued job; `poll`: read the jobs table and reconcile a reserved job
  * (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the credit ledger, rate
  * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
  */
-export type RouteRole = 'paid' | 'run' | 'read' | 'run-read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
+export type RouteRole = 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

@@ -32,6 +32,7 @@ import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
+import { JOB_SECRETS_ENV } from '../lambdas/jobs/job-secrets.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
@@ -95,6 +96,8 @@ export class GenerationStack extends Stack {
   private readonly tokenSellerKey?: secretsmanager.ISecret;
   /** AP2 v0.2: the merchant's signing key (checkouts, receipts), read by the agent run functions. */
   private readonly ap2MerchantKey: secretsmanager.ISecret;
+  /** Per-job secrets (cancel tokens) derive from it: the paid generation routes and the cancel route read it. */
+  private readonly serviceKey: secretsmanager.ISecret;
   /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
   private readonly reasoning?: AgentReasoningConfig;
 
@@ -116,6 +119,7 @@ export class GenerationStack extends Stack {
       this.tokenSellerKey = secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName);
     }
     this.ap2MerchantKey = secretsmanager.Secret.fromSecretNameV2(this, 'Ap2MerchantKey', config.ap2MerchantKeySecretName);
+    this.serviceKey = secretsmanager.Secret.fromSecretNameV2(this, 'ServiceKey', config.serviceKeySecretName);
     if (config.rpcUrlSecretName) this.rpcUrlSecret = secretsmanager.Secret.fromSecretNameV2(this, 'RpcUrl', config.rpcUrlSecretName);
     const factory = new FunctionFactory(this, { projectRoot: PROJECT_ROOT, logRetention, allowMissingEntries: props.allowMissingEntries });
     this.functions = factory.functions;
@@ -330,6 +334,8 @@ export class GenerationStack extends Stack {
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);
       this.grantRpcUrl(fn);
+      // The 202 gives the payer the job's cancel token, derived from the service key.
+      this.grantServiceKey(fn);
     } else if (role === 'run') {
       grantItems(fn, runs, STORE_ACTIONS.runs);
       grantItems(fn, payments, STORE_ACTIONS.payments);
@@ -372,6 +378,12 @@ export class GenerationStack extends Stack {
       this.grantMerchantKey(fn);
     } else if (role === 'read') {
       grantItems(fn, jobs, ['GetItem']);
+    } else if (role === 'cancel') {
+      // POST {pollUrl}/cancel (lambdas/jobs/cancel.ts): read the job, fail it on condition it is queued (UpdateItem),
+      // stop its execution (on any product's machine: one function serves the three routes), check the token.
+      grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
+      for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(fn, 'states:StopExecution');
+      this.grantServiceKey(fn);
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: one consistent read of the run.
       grantItems(fn, runs, ['GetItem']);
@@ -379,6 +391,12 @@ export class GenerationStack extends Stack {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
     }
+  }
+
+  /** The service key (Secrets Manager), read by name through the function's grant: GetSecretValue on that secret alone. */
+  private grantServiceKey(fn: lambda.IFunction): void {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.serviceKey.secretArn}-??????`] }));
+    (fn as lambda.Function).addEnvironment(JOB_SECRETS_ENV.secretId, this.serviceKey.secretName);
   }
 
   /** The AP2 merchant key (Secrets Manager), read by name through the function's grant. */

@@ -87,6 +87,11 @@ export function acknowledgeFindings(stack: GenerationStack): void {
     ack(fn, XRAY, 'AwsSolutions-IAM5[Resource::*]');
     if (entry.kind === 'route') {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
+      if (entry.role === 'cancel') {
+        for (const product of PRODUCT_IDS) {
+          ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
+        }
+      }
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');
     } else {

@@ -27,6 +27,7 @@ import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.
 import { renderConfig } from '../render/config.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { presentPurchase } from './present-purchase.js';
+import { cancelToken, serviceKey } from '../jobs/job-secrets.js';
 
 /** What the chain hands the handler: Middy passes (event, context), so it rides on the context under one key. */
 export interface PaidContext extends Context {
@@ -52,8 +53,11 @@ export function paidEntry(product: ProductId) {
  * The handler's work, testable without Middy: purchase with what the chain verified, blocking (`?async=false`) no
  * later than the answer deadline, so a cut-short wait still answers 202 with the poll URL; then present the result.
  */
-export async function answerPurchase(product: ProductId, event: HttpEvent, context: PaidContext, deps: PurchaseDeps): Promise<HttpResult> {
+export async function answerPurchase(product: ProductId, event: HttpEvent, context: PaidContext, deps: PurchaseDeps, key: () => Promise<Buffer> = serviceKey): Promise<HttpResult> {
   const { offer, payment: paid, body } = context.purchase;
+  // Read before any money moves (once per process): a service key that cannot be read is a 503 that charges nothing,
+  // never a paid job whose payer gets no cancel token.
+  const jobKey = await key();
   const result = await purchaseJob(deps, {
     product,
     request: body,
@@ -61,7 +65,7 @@ export async function answerPurchase(product: ProductId, event: HttpEvent, conte
     blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
     deadline: answerDeadline(event, context),
   });
-  return presentPurchase(result, offer, baseUrl(event, GENERATION));
+  return presentPurchase(result, offer, baseUrl(event, GENERATION), (jobId) => cancelToken(jobKey, jobId));
 }
 
 /** Puts what the payment and validation middlewares left in `request.internal` where the handler can read it. */

@@ -11,7 +11,12 @@ import { refusedPurchase } from '../middleware/payment.js';
 import { json, type HttpResult } from '../shared/http.js';
 import { urlsFor } from '../jobs/urls.js';
 
-export function presentPurchase(result: JobPurchase, offer: Offer, base: string): HttpResult {
+/**
+ * `cancelTokenOf`: the job's cancel token (lambdas/jobs/job-secrets.ts). The 202 gives it, with `cancelUrl`, to the
+ * payer alone (an idempotent replay of the 202 goes only to the same payer): `POST cancelUrl` with
+ * `Authorization: Bearer <cancelToken>` cancels the job while it is queued (lambdas/http/cancel-job.ts).
+ */
+export function presentPurchase(result: JobPurchase, offer: Offer, base: string, cancelTokenOf: (jobId: string) => string): HttpResult {
   const urls = urlsFor(base);
   switch (result.type) {
     case 'refused':
@@ -22,10 +27,11 @@ export function presentPurchase(result: JobPurchase, offer: Offer, base: string)
       return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });
     }
     case 'accepted': {
-      const body = acceptedBody(result.job, urls);
+      const accepted = acceptedBody(result.job, urls);
+      const body = { ...accepted, cancelUrl: `${String(accepted.pollUrl)}/cancel`, cancelToken: cancelTokenOf(result.job.jobId) };
       // No PAYMENT-RESPONSE while the settlement's outcome is unknown: there is no receipt to give yet.
       const receipt: Record<string, string> = result.receipt ? { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) } : {};
-      return json(202, body, { ...receipt, Location: String(body.pollUrl) });
+      return json(202, body, { ...receipt, Location: String(accepted.pollUrl) });
     }
   }
 }

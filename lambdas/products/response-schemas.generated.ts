@@ -28,6 +28,14 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       "pollUrl": {
         "type": "string",
         "description": "Absolute URL of GET /api/songs/{songId}"
+      },
+      "cancelUrl": {
+        "description": "On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded",
+        "type": "string"
+      },
+      "cancelToken": {
+        "description": "On the paid 202: the job's cancel token, given once, to the payer only",
+        "type": "string"
       }
     },
     "required": [
@@ -260,6 +268,14 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       "etaSeconds": {
         "description": "Present (null) on the failed unknown-job response",
         "type": "null"
+      },
+      "cancelUrl": {
+        "description": "On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded",
+        "type": "string"
+      },
+      "cancelToken": {
+        "description": "On the paid 202: the job's cancel token, given once, to the payer only",
+        "type": "string"
       }
     },
     "required": [
@@ -344,6 +360,14 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       },
       "etaSeconds": {
         "type": "null"
+      },
+      "cancelUrl": {
+        "description": "On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded",
+        "type": "string"
+      },
+      "cancelToken": {
+        "description": "On the paid 202: the job's cancel token, given once, to the payer only",
+        "type": "string"
       }
     },
     "required": [

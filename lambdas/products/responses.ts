@@ -17,6 +17,11 @@ const refund = z
   })
   .optional()
   .describe('On a failed paid job: its automatic refund (additive)');
+/** On the paid 202 only (additive, issue 23): how the payer cancels the job while it is queued. */
+const cancel = {
+  cancelUrl: url.optional().describe('On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded'),
+  cancelToken: z.string().optional().describe('On the paid 202: the job\'s cancel token, given once, to the payer only'),
+};
 
 export const musicAcceptedSchema = z
   .object({
@@ -24,6 +29,7 @@ export const musicAcceptedSchema = z
     shareUrl: url.describe('Browser share URL the track will have on completion'),
     songId: z.string().nullable().describe('null when the job is queued before the song row exists'),
     pollUrl: url.describe('Absolute URL of GET /api/songs/{songId}'),
+    ...cancel,
   })
   .describe('Music accepted response (202)');
 
@@ -69,6 +75,7 @@ export const videoJobSchema = z
     error: z.string().optional().describe('Present on failure'),
     refund,
     etaSeconds: z.null().optional().describe('Present (null) on the failed unknown-job response'),
+    ...cancel,
   })
   .describe('Video job (accepted, poll and blocking responses)');
 
@@ -83,6 +90,7 @@ export const imageJobSchema = z
     refund,
     // The unknown-job response is shared with video (views.unknownMediaJob), so it carries etaSeconds too.
     etaSeconds: z.null().optional(),
+    ...cancel,
   })
   .describe('Image job (accepted, poll and blocking responses)');
 

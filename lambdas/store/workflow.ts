@@ -57,8 +57,7 @@ export class WorkflowStarter {
   }
 
   async state(jobId: string, product: ProductId): Promise<ExecutionState> {
-    const arn = workflowConfig().stateMachineArns[product];
-    const executionArn = `${arn.replace(':stateMachine:', ':execution:')}:${jobId}`;
+    const executionArn = executionArnOf(jobId, product);
     const { sdk, client } = await sfn();
     try {
       const out = await client.send(new sdk.DescribeExecutionCommand({ executionArn }));
@@ -68,4 +67,28 @@ export class WorkflowStarter {
       throw error;
     }
   }
+}
+
+/** Stops jobs' executions: the cancel route's alone (a class of its own, so the functions that only start leave it out). */
+export class WorkflowStopper {
+  /**
+   * Stops the job's execution (a canceled job, lambdas/jobs/cancel.ts): 'stopped', or 'absent' when no execution
+   * with this job id exists (the sweeper had not started it yet; it never will, the job being final). Stopping one
+   * that already ended changes nothing.
+   */
+  async stop(jobId: string, product: ProductId, cause: string): Promise<'stopped' | 'absent'> {
+    const { sdk, client } = await sfn();
+    try {
+      await client.send(new sdk.StopExecutionCommand({ executionArn: executionArnOf(jobId, product), error: 'JobCanceled', cause }));
+      return 'stopped';
+    } catch (error) {
+      if (error instanceof sdk.ExecutionDoesNotExist) return 'absent';
+      throw error;
+    }
+  }
+}
+
+/** A job's execution: named by the job id on its product's machine. */
+function executionArnOf(jobId: string, product: ProductId): string {
+  return `${workflowConfig().stateMachineArns[product].replace(':stateMachine:', ':execution:')}:${jobId}`;
 }

@@ -28,9 +28,10 @@ export interface RouteDef {
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
    * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs; `none` = nothing. Defaults: `paid` for paid routes, else `read`.
+   * read runs; `cancel` = read a job, fail it, stop its execution, read the service key; `none` = nothing. Defaults:
+   * `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'run-read' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -126,6 +127,10 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
     entry: 'lambdas/http/get-image.ts',
     operationId: 'agent_image_status', access: 'poll',
   },
+  // Cancel a queued job with its cancel token, refunded (issue 23; lambdas/http/cancel-job.ts): one function, three routes.
+  cancelRoute('CancelVideo', '/agent/video/{jobId}/cancel', 'agent_video_cancel'),
+  { ...cancelRoute('CancelImage', '/agent/image/{jobId}/cancel', 'agent_image_cancel'), fn: 'CancelVideo' },
+  { ...cancelRoute('CancelSong', '/api/songs/{songId}/cancel', 'create_music_cancel'), fn: 'CancelVideo' },
   {
     // The browser share page a song's `shareUrl` points at; not an API operation (no operationId, not in OpenAPI).
     id: 'SongPage',
@@ -200,6 +205,10 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   AGENTS_MCP,
   { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined, fn: 'AgentsMcp' },
 ])();
+
+function cancelRoute(id: string, path: string, operationId: string): RouteDef {
+  return { id, method: 'POST', path, surface: 'generation', entry: 'lambdas/http/cancel-job.ts', operationId, summary: 'Cancel a queued job with its cancel token (bearer): failed "canceled", refunded', access: 'cancel' };
+}
 
 function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {
   return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', operationId, summary, access: 'workspace', fn: 'Workspaces' };

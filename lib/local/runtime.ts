@@ -25,6 +25,8 @@ import { startLocalS3 } from './s3-server.js';
 import { sellerKeySecret, settlerKeyPoolSecret, startLocalSecretsManager, templateSecrets } from './secrets-server.js';
 import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
 import { AP2_ENV } from '../../lambdas/payments/ap2/merchant.js';
+import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
+import { localServiceKey } from './service-key.js';
 import { localAp2Keys } from './ap2-issuer.js';
 import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
@@ -60,6 +62,12 @@ export interface EmbeddedOptions {
   renderProviders?: Record<ProductId, ProviderName>;
   /** The network the local chain stands in for (lib/local/chain.ts); default Base mainnet. */
   network?: NetworkId;
+  /**
+   * Tests only: awaited before a state machine's task state invokes its function, as a task waits on AWS for a
+   * throttled function (its render function's reservation full) — so a job can be held `queued` before its render
+   * is submitted, and a race between a task and an HTTP route can be ordered.
+   */
+  beforeTask?: (stateName: string, input: unknown) => Promise<void>;
 }
 
 export interface RuntimeInfo {
@@ -78,6 +86,8 @@ export interface RuntimeInfo {
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 /** The secret the functions read the local chain's RPC URL from (RPC_URL stays for in-process code and tools). */
 const LOCAL_RPC_URL_SECRET = 'paycall/rpc-url';
+/** The service key's secret, as the default stack names it (lib/config.ts serviceKeySecretName). */
+const LOCAL_SERVICE_KEY_SECRET = 'paycall/service-key';
 
 export interface EmbeddedRuntime {
   info: RuntimeInfo;
@@ -165,6 +175,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // AP2 v0.2 (lib/local/ap2-issuer.ts): the merchant key, read by the run functions through Secrets Manager and
     // their grant, and the local test issuer the service trusts.
     const ap2 = await localAp2Keys(stateDir);
+    const serviceKey = localServiceKey(stateDir);
     const secrets = await startLocalSecretsManager({
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
@@ -172,6 +183,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         // Refunds are read through Secrets Manager (no file variable), so the refund task's grant is exercised.
         [REFUND_ENV.secretId]: settlerKeyPoolSecret(chain.refundKeyFile),
         [AP2_ENV.keySecretId]: ap2.merchantKey,
+        [JOB_SECRETS_ENV.secretId]: serviceKey.value,
         [ENV.rpcUrlSecretId]: async () => chain.rpcUrl,
         ...providers.secretValues,
       }),
@@ -204,6 +216,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       // In-process handlers (tests, the bench) read the merchant key from its file, as the runtime reads the settler's:
       // no template names this variable, so no function instance sees it (they read the secret through their grant).
       [AP2_ENV.keyFile]: ap2.merchantKeyFile,
+      // In-process handlers read the service key through the local Secrets Manager under the name the template gives.
+      [JOB_SECRETS_ENV.secretId]: LOCAL_SERVICE_KEY_SECRET,
     };
     await createTables(dynamo, definitions.tables, env);
     // Every AWS call a function makes is checked against its role's policy in the synthesized template (in each
@@ -220,7 +234,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       Object.entries(definitions.stateMachines).map(async ([product, machine]) => {
         const taskHandlers: Record<string, TaskHandler> = {};
         for (const [stateName, task] of Object.entries(machine.taskStates)) {
-          taskHandlers[stateName] = (input) => functions.get(task.id).invoke(input);
+          const { beforeTask } = options;
+          taskHandlers[stateName] = beforeTask
+            ? async (input) => {
+                await beforeTask(stateName, input);
+                return functions.get(task.id).invoke(input);
+              }
+            : (input) => functions.get(task.id).invoke(input);
         }
         return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
       }),

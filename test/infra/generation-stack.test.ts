@@ -2,6 +2,7 @@
  * CDK assertions on the generation stack (bundling skipped). One file on purpose: importing aws-cdk-lib costs
  * seconds, and the first synthesis of a process several more; later stacks in the same file are cheap.
  */
+import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
@@ -296,6 +297,14 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
       expect(vars.AP2_TRUSTED_ISSUERS, entry.id).toBe(run ? '{"keys":[]}' : undefined);
     }
     envNames.add('AP2_MERCHANT_KEY_SECRET_ID').add('AP2_TRUSTED_ISSUERS');
+    // The service key's name (issue 23: cancel tokens): the paid generation routes (their 202 gives the token) and the
+    // cancel route only.
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      const reader = entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'cancel');
+      expect(vars[JOB_SECRETS_ENV.secretId], entry.id).toBe(reader ? 'paycall/service-key' : undefined);
+    }
+    envNames.add(JOB_SECRETS_ENV.secretId);
     const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -529,9 +538,9 @@ describe('GenerationStack configuration', () => {
       expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
       expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
       // Without a settler key, the only secrets any function reads are the refund wallet's (refund task, sweeper),
-      // the AP2 merchant key (the agent run functions) and a vendor's API key (its own render function).
+      // the AP2 merchant key (the agent run functions), the service key (paid generation routes, cancel) and a vendor's API key (its own render function).
       const secrets = actionsOf(resources, logicalId).filter((g) => g.action.startsWith('secretsmanager:'));
-      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key|gemini-api-key|fal-key|minimax-api-key)/.test(JSON.stringify(g.resource)))).toBe(true);
+      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key|service-key|gemini-api-key|fal-key|minimax-api-key)/.test(JSON.stringify(g.resource)))).toBe(true);
     }
     const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
     expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);

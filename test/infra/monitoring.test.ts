@@ -270,9 +270,10 @@ describe('Lambda errors and throttles: one alarm per function that moves money o
     // provider for both render steps rather than two); 485 with GET /api/runs/{runId} (issue 23: its own function, whose
     // only grant reads a run); 456 with one alarm per table instead of two (throttles + system errors) and none of
     // their own for the document functions, whose failures their API's 5xx alarm reports (issue 23's resource budget:
-    // 31 alarms out, 2 in). CloudFormation refuses a stack past 500: the webhook delivery and cancel routes still to
-    // come share functions or go in a stack of their own.
-    expect(Object.keys(resources).length).toBeLessThan(460);
+    // 31 alarms out, 2 in); 468 with the cancel routes (issue 23: three routes, one function with its own alarm).
+    // CloudFormation refuses a stack past 500: the webhook delivery still to come shares functions or goes in a stack
+    // of its own.
+    expect(Object.keys(resources).length).toBeLessThan(470);
   });
 });
 

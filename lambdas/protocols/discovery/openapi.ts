@@ -131,6 +131,9 @@ function components() {
         content: jsonContent('Error'),
       },
     },
+    securitySchemes: {
+      CancelToken: { type: 'http', scheme: 'bearer', description: "A job's cancelToken, from its paid 202 (the cancel routes only)" },
+    },
   };
 }
 
@@ -207,13 +210,39 @@ function pollOperation(route: RouteDef, product: ProductId) {
   };
 }
 
+/** POST {pollUrl}/cancel (lambdas/http/cancel-job.ts; issue 23, additive): the payer cancels a queued job, refunded. */
+function cancelOperation(route: RouteDef, product: ProductId) {
+  const param = /\{([^}]+)\}/.exec(route.path)![1];
+  const error = (description: string) => ({ description, headers: headerRefs('Service-API-Version'), content: jsonContent('Error') });
+  return {
+    operationId: route.operationId,
+    summary: `Cancel a queued ${PRODUCTS[product].category} job (its payer; refunded)`,
+    description:
+      "Free. Send the job's cancelToken from the paid 202 as Authorization: Bearer <cancelToken>. A job whose render has not been handed to a " +
+      'provider (status queued) ends failed with error "canceled" and its full price is refunded automatically (refund.status pending, then refunded with its transaction). ' +
+      'A job already canceled answers the same. Once the provider has it (processing), or it ended, the answer is 409 not_cancellable and nothing changes.',
+    tags: [PRODUCTS[product].category],
+    parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string', minLength: 1 } }, ref('parameters', 'ServiceApiVersion')],
+    security: [{ CancelToken: [] }],
+    responses: {
+      '200': { description: 'Canceled: the job as its poll reads it (failed, error "canceled", refund)', headers: headerRefs('Service-API-Version'), content: jsonContent(RESULT_SCHEMAS[product].poll) },
+      '400': ref('responses', 'BadRequest'),
+      '401': error('No bearer (unauthorized) or not this job\'s cancel token (invalid_token); nothing changes'),
+      '404': error('No such job (not_found)'),
+      '409': error('not_cancellable: the render was handed to the provider, or the job ended; `detail` says which, `job` is its poll body'),
+      '5XX': ref('responses', 'ServerError'),
+    },
+  };
+}
+
 /** The routes the document lists: the generation routes of the route table that carry an operationId. */
 export function documentedRoutes(): RouteDef[] {
   return ROUTES.filter((r) => r.surface === 'generation' && r.operationId !== undefined);
 }
 
 function productOf(route: RouteDef): ProductId {
-  const product = PRODUCT_IDS.find((id) => PRODUCTS[id].path === route.path || PRODUCTS[id].pollPath === route.path);
+  const path = route.path.replace(/\/cancel$/, '');
+  const product = PRODUCT_IDS.find((id) => PRODUCTS[id].path === path || PRODUCTS[id].pollPath === path);
   if (!product) throw new Error(`route ${route.id} serves no catalog product`);
   return product;
 }
@@ -222,7 +251,7 @@ export function openApiDocument(ctx: DiscoveryContext) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of documentedRoutes()) {
     const product = productOf(route);
-    const operation = route.paid ? paidOperation(route, product, ctx) : pollOperation(route, product);
+    const operation = route.paid ? paidOperation(route, product, ctx) : route.access === 'cancel' ? cancelOperation(route, product) : pollOperation(route, product);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
   return {

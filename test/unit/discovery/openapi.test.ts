@@ -34,8 +34,8 @@ describe('OpenAPI document: validity', () => {
   });
 });
 
-describe('OpenAPI document: the six operations', () => {
-  it('lists exactly the three paid POSTs and their three free poll GETs, with the spec operationIds', () => {
+describe('OpenAPI document: the six operations of the spec, and the three cancels', () => {
+  it('lists exactly the three paid POSTs, their three free poll GETs with the spec operationIds, and the three cancel POSTs (issue 23, additive)', () => {
     expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort()).toEqual(
       [
         'POST /create-music create_music',
@@ -44,6 +44,9 @@ describe('OpenAPI document: the six operations', () => {
         'GET /agent/video/{jobId} agent_video_status',
         'POST /agent/image agent_image',
         'GET /agent/image/{jobId} agent_image_status',
+        'POST /api/songs/{songId}/cancel create_music_cancel',
+        'POST /agent/video/{jobId}/cancel agent_video_cancel',
+        'POST /agent/image/{jobId}/cancel agent_image_cancel',
       ].sort(),
     );
   });

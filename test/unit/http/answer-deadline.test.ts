@@ -109,7 +109,7 @@ describe('?async=false after a cold start: 202 with the poll URL within API Gate
     const arrived = event.requestContext.timeEpoch;
     const { deps: d, fakes, polls } = deps();
 
-    const result = await answerPurchase('agent_image', event, context, d);
+    const result = await answerPurchase('agent_image', event, context, d, async () => Buffer.alloc(32, 1));
 
     expect(fakes.settle).toHaveBeenCalledWith(payment, { deadline: arrived + API_GATEWAY_INTEGRATION_TIMEOUT_MS - ANSWER_MARGIN_MS });
     expect(result.statusCode).toBe(202);
@@ -126,7 +126,7 @@ describe('?async=false after a cold start: 202 with the poll URL within API Gate
     const { event, context } = paidCall(28_000);
     const { deps: d, fakes } = deps();
 
-    const result = await answerPurchase('agent_image', event, context, d);
+    const result = await answerPurchase('agent_image', event, context, d, async () => Buffer.alloc(32, 1));
 
     expect(result.statusCode).toBe(202);
     expect(result.headers.Location).toBe('https://api.test/agent/image/job-1');
@@ -139,7 +139,7 @@ describe('?async=false after a cold start: 202 with the poll URL within API Gate
     const done = { jobId: 'job-1', product: 'agent_image', status: 'completed', provider: 'local', request: {}, assets: { image: 'i.png' } } as unknown as JobRecord;
     const { deps: d } = deps(done);
 
-    const result = await answerPurchase('agent_image', event, context, d);
+    const result = await answerPurchase('agent_image', event, context, d, async () => Buffer.alloc(32, 1));
 
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body!)).toMatchObject({ status: 'completed', imageUrl: 'https://cdn.test/i.png' });

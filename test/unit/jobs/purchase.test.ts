@@ -304,18 +304,21 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
   const imageJob = (over: Partial<JobRecord> = {}) =>
     ({ jobId: 'job-1', product: 'agent_image', status: 'queued', provider: 'local', request: {}, ...over }) as JobRecord;
   const decode = (value: string) => JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
+  const TOKEN_OF = (jobId: string) => `ct_token-of-${jobId}`;
 
   it('accepted: 202 with the accepted body, the receipt in PAYMENT-RESPONSE and the poll URL in Location', () => {
-    const result = presentPurchase({ type: 'accepted', job: imageJob(), receipt: RECEIPT }, offer, 'https://api.test');
+    const result = presentPurchase({ type: 'accepted', job: imageJob(), receipt: RECEIPT }, offer, 'https://api.test', TOKEN_OF);
     expect(result.statusCode).toBe(202);
     expect(decode(result.headers['PAYMENT-RESPONSE'])).toEqual(RECEIPT);
     const body = JSON.parse(result.body!);
     expect(body).toMatchObject({ jobId: 'job-1', status: 'queued', imageUrl: null, pollUrl: 'https://api.test/agent/image/job-1' });
     expect(result.headers.Location).toBe(body.pollUrl);
+    // The payer's cancel token and where to send it (issue 23).
+    expect(body).toMatchObject({ cancelUrl: 'https://api.test/agent/image/job-1/cancel', cancelToken: 'ct_token-of-job-1' });
   });
 
   it('accepted without a receipt (outcome unknown): 202 and no PAYMENT-RESPONSE; a reserved job reads as queued', () => {
-    const result = presentPurchase({ type: 'accepted', job: imageJob({ status: 'reserved' }) }, offer, 'https://api.test');
+    const result = presentPurchase({ type: 'accepted', job: imageJob({ status: 'reserved' }) }, offer, 'https://api.test', TOKEN_OF);
     expect(result.statusCode).toBe(202);
     expect(result.headers).not.toHaveProperty('PAYMENT-RESPONSE');
     expect(JSON.parse(result.body!)).toMatchObject({ status: 'queued', pollUrl: 'https://api.test/agent/image/job-1' });
@@ -324,7 +327,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
 
   it('finished: 200 with the asset and the receipt', () => {
     const job = imageJob({ status: 'completed', assets: { image: 'i.png' } });
-    const result = presentPurchase({ type: 'finished', job, receipt: RECEIPT }, offer, 'https://api.test');
+    const result = presentPurchase({ type: 'finished', job, receipt: RECEIPT }, offer, 'https://api.test', TOKEN_OF);
     expect(result.statusCode).toBe(200);
     expect(decode(result.headers['PAYMENT-RESPONSE'])).toEqual(RECEIPT);
     expect(JSON.parse(result.body!)).toMatchObject({ status: 'completed', imageUrl: `${PUBLIC}/i.png`, pollUrl: null });
@@ -332,7 +335,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
 
   it('finished music: 200 with the blocking music body', () => {
     const job = imageJob({ product: 'create_music', status: 'completed', request: { prompt: 'dreamy lo-fi' }, assets: { audio: 'a.mp3' } });
-    const result = presentPurchase({ type: 'finished', job, receipt: RECEIPT }, offer, 'https://api.test');
+    const result = presentPurchase({ type: 'finished', job, receipt: RECEIPT }, offer, 'https://api.test', TOKEN_OF);
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body!)).toMatchObject({ songId: 'job-1', status: 'completed', audioUrl: `${PUBLIC}/a.mp3` });
   });
@@ -340,7 +343,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
   it("refused: throws the offer's 402 whose error is the reason", () => {
     let thrown: unknown;
     try {
-      presentPurchase({ type: 'refused', reason: 'insufficient funds' }, offer, 'https://api.test');
+      presentPurchase({ type: 'refused', reason: 'insufficient funds' }, offer, 'https://api.test', TOKEN_OF);
     } catch (error) {
       thrown = error;
     }
@@ -353,7 +356,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
   it('refused by a back-pressured settler: the 402 carries Retry-After (spec, 402 reasons)', () => {
     const thrown = (() => {
       try {
-        presentPurchase({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 }, offer, 'https://api.test');
+        presentPurchase({ type: 'refused', reason: 'busy', retryAfterSeconds: 1 }, offer, 'https://api.test', TOKEN_OF);
       } catch (error) {
         return error;
       }
@@ -364,6 +367,6 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
 
   it('unavailable: a DependencyError (503 with Retry-After, nothing charged)', async () => {
     const { DependencyError } = await import('../../../lambdas/shared/errors.js');
-    expect(() => presentPurchase({ type: 'unavailable', reason: 'no gas' }, offer, 'https://api.test')).toThrow(DependencyError);
+    expect(() => presentPurchase({ type: 'unavailable', reason: 'no gas' }, offer, 'https://api.test', TOKEN_OF)).toThrow(DependencyError);
   });
 });

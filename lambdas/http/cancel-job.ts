@@ -1,0 +1,69 @@
+/**
+ * POST {pollUrl}/cancel — `/agent/video/{jobId}/cancel`, `/agent/image/{jobId}/cancel`, `/api/songs/{songId}/cancel`
+ * (issue 23; additive to the spec): the job's payer cancels a job whose render has not been handed to a provider and
+ * gets the full price back (lambdas/jobs/cancel.ts). One function serves the three routes.
+ *
+ * The proof is the job's cancel token (lambdas/jobs/job-secrets.ts), given once in the paid 202 beside `cancelUrl`,
+ * sent as `Authorization: Bearer <cancelToken>`. It is checked before the job is read, so without it nobody learns
+ * whether a job exists. Answers:
+ * - 401 `unauthorized` (no bearer) or `invalid_token` (not this job's token), with `WWW-Authenticate`; nothing changes;
+ * - 404 `not_found`: no such job of this product;
+ * - 200 with the job's poll body, now `failed` with `error: "canceled"` (music: `model_version: "failed"`) and its
+ *   `refund` (`pending` until the sweeper's refund pass sends it); the same for a job already canceled;
+ * - 409 `not_cancellable` with the reason (`processing`, `completed`, ...) and the job's status; nothing changes.
+ */
+import middy from '@middy/core';
+import { frame } from '../middleware/http-frame.js';
+import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
+import { assetConfig, checkAtColdStart, storeConfig, workflowConfig } from '../shared/config.js';
+import { JobStore } from '../store/jobs.js';
+import { WorkflowStopper } from '../store/workflow.js';
+import { cancelJob } from '../jobs/cancel.js';
+import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
+import { JOB_VIEWS } from '../jobs/views.js';
+import { urlsFor } from '../jobs/urls.js';
+import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../products/products.js';
+import { GENERATION } from '../surfaces/surface.js';
+
+checkAtColdStart(storeConfig, assetConfig, workflowConfig);
+const deps = { jobs: new JobStore(), workflow: new WorkflowStopper() };
+
+/** Each product's cancel path, as a pattern over the request's path (a custom domain's base path may precede it). */
+const CANCEL_PATHS = PRODUCT_IDS.map((product) => ({
+  product,
+  pattern: new RegExp(`${PRODUCTS[product].pollPath.replace(/\{[^}]+\}/, '([^/]+)')}/cancel$`),
+}));
+
+/** The product and job id a cancel request names, from its path. */
+export function cancelTarget(rawPath: string): { product: ProductId; jobId: string } | undefined {
+  for (const { product, pattern } of CANCEL_PATHS) {
+    const match = pattern.exec(rawPath);
+    if (match) return { product, jobId: decodeURIComponent(match[1]) };
+  }
+  return undefined;
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export const handler = middy<HttpEvent, HttpResult>()
+  .use(frame(GENERATION))
+  .handler(async (event) => {
+    const target = cancelTarget(event.rawPath);
+    if (!target) return json(404, { detail: 'Not a cancel route', code: 'not_found' });
+    const { product, jobId } = target;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '')?.[1];
+    if (!bearer) {
+      return json(401, { detail: 'Send the job\'s cancel token, from its paid 202, as Authorization: Bearer <cancelToken>.', code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer', ...NO_STORE });
+    }
+    if (!isCancelToken(await serviceKey(), jobId, bearer)) {
+      return json(401, { detail: 'This is not the cancel token of this job.', code: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"', ...NO_STORE });
+    }
+    const job = await deps.jobs.get(jobId);
+    if (!job || job.product !== product) return json(404, { detail: `No ${product} job ${jobId}`, code: 'not_found' }, NO_STORE);
+    const outcome = await cancelJob(deps, job);
+    const body = JOB_VIEWS[product].poll(outcome.job, urlsFor(baseUrl(event, GENERATION)));
+    if (outcome.type === 'not-cancellable') {
+      return json(409, { detail: outcome.reason, code: 'not_cancellable', job: body }, NO_STORE);
+    }
+    return json(200, body, NO_STORE);
+  });

@@ -1,0 +1,59 @@
+/**
+ * Cancel a job (issue 23, `POST {pollUrl}/cancel`): the job's payer, proven by its cancel token (the HTTP entry checks
+ * it), ends a job whose render has not been handed to a provider, and gets the full price back.
+ *
+ * Only a `queued` job is canceled: its render function has not run yet (the render's submit moves the job to
+ * `processing` before it calls the provider, lambdas/workflow/tasks.ts). One conditional write moves it `queued` →
+ * `failed` with `error: "canceled"` and, for a paid job, the refund owed (JobStore.fail, the sweeper's own write for
+ * a job that ends without a result): the render's `processing` move, the completion and a second cancel are each
+ * conditional on the status too, so exactly one of them wins, and a canceled job can never complete. Its execution is
+ * then stopped; the refund is sent by the existing refund path (the sweeper's refund pass, once: the job's refund
+ * record moves `pending` → `refunded` exactly once), like any paid job that failed.
+ *
+ * Anything else is not cancellable and nothing changes: `reserved` (its payment is not confirmed), `processing` (the
+ * provider has it, or may: a retried submit is `processing` too), `completed`, or failed for another reason. A job
+ * already canceled answers canceled again (a retried cancel gets the same outcome, and no second refund).
+ */
+import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { WorkflowStopper } from '../store/workflow.js';
+import { refundOwed } from './refund.js';
+import { logger } from '../shared/logger.js';
+
+/** The `error` of a canceled job (its poll shows it; music reads `model_version: "failed"`). */
+export const CANCELED = 'canceled';
+
+export interface CancelDeps {
+  jobs: Pick<JobStore, 'get' | 'fail'>;
+  workflow: Pick<WorkflowStopper, 'stop'>;
+}
+
+export type CancelOutcome = { type: 'canceled'; job: JobRecord } | { type: 'not-cancellable'; reason: string; job: JobRecord };
+
+const NOT_CANCELLABLE: Record<Exclude<JobRecord['status'], 'queued'>, string> = {
+  reserved: 'its payment is not confirmed yet',
+  processing: 'its render has been handed to the provider',
+  completed: 'it has completed',
+  failed: 'it has already failed',
+};
+
+function decided(job: JobRecord): CancelOutcome | undefined {
+  if (job.status === 'failed' && job.error === CANCELED) return { type: 'canceled', job };
+  if (job.status !== 'queued') return { type: 'not-cancellable', reason: `The job cannot be canceled: ${NOT_CANCELLABLE[job.status]}.`, job };
+  return undefined;
+}
+
+export async function cancelJob(deps: CancelDeps, job: JobRecord): Promise<CancelOutcome> {
+  const early = decided(job);
+  if (early) return early;
+  const won = await deps.jobs.fail(job.jobId, CANCELED, ['queued'], refundOwed(job));
+  const now = (await deps.jobs.get(job.jobId)) ?? job;
+  if (!won) return decided(now) ?? { type: 'not-cancellable', reason: 'The job cannot be canceled now.', job: now };
+  logger.info('job canceled by its payer', { jobId: job.jobId, product: job.product, refundOwed: refundOwed(job) });
+  try {
+    await deps.workflow.stop(job.jobId, job.product, 'canceled by its payer');
+  } catch (error) {
+    // The job is final: an execution left running finds it failed at its next step and ends without rendering.
+    logger.warn('could not stop a canceled job\'s execution', { jobId: job.jobId, error: (error as Error).name });
+  }
+  return { type: 'canceled', job: now };
+}

@@ -1,0 +1,18 @@
+/**
+ * The embedded default's service key (lambdas/jobs/job-secrets.ts): 32 random bytes, hex, made once in
+ * `<stateDir>/service-key` (mode 0600) and kept across restarts, so a cancel token given before a restart still
+ * cancels its job after it. The functions read it as on AWS, through the local Secrets Manager and their grant.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function localServiceKey(stateDir: string): { file: string; value: () => Promise<string> } {
+  const file = join(stateDir, 'service-key');
+  try {
+    writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return { file, value: async () => readFileSync(file, 'utf8').trim() };
+}
