@@ -5,7 +5,7 @@
 import { ALL_PAYMENT_KINDS, type Offer } from '../payments/core/types.js';
 import { paymentChallenge as offerChallenge, paymentRequirement as offerRequirement, type PaymentTerms } from '../payments/core/challenge.js';
 import { MAX_TIMEOUT_SECONDS, type PaymentChallenge, type PaymentRequirement } from '../payments/types.js';
-import { routePath } from '../surfaces/routes.js';
+import { OPENAPI_PATH } from '../surfaces/routes.js';
 import { PRODUCTS, type ProductId } from '../products/products.js';
 import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';
 import { ACCEPTED_EXAMPLES } from '../products/examples.js';
@@ -31,7 +31,7 @@ export function productOffer(product: ProductId, baseUrl: string): Offer {
     mimeType: 'application/json',
     timeoutSeconds: MAX_TIMEOUT_SECONDS,
     accepts: ALL_PAYMENT_KINDS,
-    docs: `${baseUrl}${routePath('OpenApi')}`,
+    docs: `${baseUrl}${OPENAPI_PATH}`,
     bazaar: { category: p.category, tags: p.tags },
   };
 }

@@ -3,8 +3,6 @@
  * validate a request (polls, workflow tasks, renders) read this and carry no schema library; lambdas/products/
  * catalog.ts adds the zod schemas and re-exports all of it, and every price is still read from here (one place).
  */
-import { routePath } from '../surfaces/routes.js';
-
 export const PRODUCT_IDS = ['create_music', 'agent_video', 'agent_image'] as const;
 export type ProductId = (typeof PRODUCT_IDS)[number];
 
@@ -29,66 +27,58 @@ export interface Product {
   category: 'music' | 'video' | 'image';
   /** Price in USDC base units (6 decimals). */
   amount: bigint;
-  /** Ids in the route table (lambdas/surfaces/routes.ts) of the paid POST and of the free poll: paths live there. */
+  /** Ids in the route table (lambdas/surfaces/routes.ts) of the paid POST and of the free poll, whose paths are these. */
   routes: { pay: string; poll: string };
-  /** Path of the paid POST endpoint (from the route table). */
+  /** Path of the paid POST endpoint (the route table takes it from here). */
   readonly path: string;
-  /** Path template of the free poll route (from the route table). */
+  /** Path template of the free poll route (the route table takes it from here; the cancel route adds `/cancel`). */
   readonly pollPath: string;
   /** The product's render workflow: its state machine's construct id and the variable that carries its ARN. */
   workflow: { constructId: string; arnEnv: string };
   tags: string[];
 }
 
-type ProductDef = Omit<Product, 'path' | 'pollPath'>;
-
-function product(def: ProductDef): Product {
-  return {
-    ...def,
-    get path() {
-      return routePath(def.routes.pay);
-    },
-    get pollPath() {
-      return routePath(def.routes.poll);
-    },
-  };
-}
-
 /**
- * Each product is built by a call marked pure, so a function that imports this module and reads no product (a poll
- * reaches it through lambdas/jobs/views.ts) drops them, and with them the route table their paths come from.
+ * The products are plain data: a function that reads a product's path (an offer, a 202's poll URL) carries no route
+ * table, and one that reads no product (a poll, through lambdas/jobs/views.ts) drops them.
  */
 export const PRODUCTS: Record<ProductId, Product> = {
-  create_music: /* @__PURE__ */ product({
+  create_music: {
     id: 'create_music',
     title: 'Create music',
     description: 'A complete original song (vocals, melody, arrangement) delivered as an MP3 with cover art.',
     category: 'music',
     amount: 500_000n,
     routes: { pay: 'CreateMusic', poll: 'GetSong' },
+    path: '/create-music',
+    pollPath: '/api/songs/{songId}',
     workflow: { constructId: 'MusicWorkflow', arnEnv: 'MUSIC_STATE_MACHINE_ARN' },
     tags: ['music', 'song', 'mp3', 'audio'],
-  }),
-  agent_video: /* @__PURE__ */ product({
+  },
+  agent_video: {
     id: 'agent_video',
     title: 'Agent video',
     description: 'An 8-second 720p clip with native audio, generated from a text prompt.',
     category: 'video',
     amount: 4_990_000n,
     routes: { pay: 'AgentVideo', poll: 'GetVideo' },
+    path: '/agent/video',
+    pollPath: '/agent/video/{jobId}',
     workflow: { constructId: 'VideoWorkflow', arnEnv: 'VIDEO_STATE_MACHINE_ARN' },
     tags: ['video', 'mp4', 'clip'],
-  }),
-  agent_image: /* @__PURE__ */ product({
+  },
+  agent_image: {
     id: 'agent_image',
     title: 'Agent image',
     description: 'One hosted still image, PNG or JPEG, from a text prompt.',
     category: 'image',
     amount: 150_000n,
     routes: { pay: 'AgentImage', poll: 'GetImage' },
+    path: '/agent/image',
+    pollPath: '/agent/image/{jobId}',
     workflow: { constructId: 'ImageWorkflow', arnEnv: 'IMAGE_STATE_MACHINE_ARN' },
     tags: ['image', 'png', 'jpeg'],
-  }),
+  },
 };
 
 export function isProductId(value: string): value is ProductId {

@@ -1,10 +1,13 @@
 /**
  * THE route table. CDK creates one function and one API route per entry (one HTTP API per surface); the local
  * gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
- * lists the generation routes. A path is spelled only here: everything else (the catalog, documents, payment
- * terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
+ * lists the generation routes. A path is spelled only here, except a product's paid and poll paths, which are the
+ * catalog's (lambdas/products/products.ts: the products are data a paid function reads without this table);
+ * everything else (documents, payment terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
  * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */
+import { PRODUCTS } from '../products/products.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type SurfaceId = 'generation' | 'agents';
 
@@ -64,6 +67,9 @@ const AGENTS_MCP: RouteDef = {
   memoryMb: 1024,
 };
 
+/** The generation surface's OpenAPI document (each offer's `docs` names it, without reading the route table). */
+export const OPENAPI_PATH = '/openapi.json';
+
 /**
  * Built in a call marked pure: the table's helpers (doc, agentRun, a2aOperations...) are calls, which a bundler must
  * otherwise keep for their possible side effects. Every function imports this module (through surface.ts and the
@@ -73,7 +79,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'CreateMusic',
     method: 'POST',
-    path: '/create-music',
+    path: PRODUCTS.create_music.path,
     surface: 'generation',
     entry: 'lambdas/http/create-music.ts',
     operationId: 'create_music',
@@ -84,7 +90,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'GetSong',
     method: 'GET',
-    path: '/api/songs/{songId}',
+    path: PRODUCTS.create_music.pollPath,
     surface: 'generation',
     entry: 'lambdas/http/get-song.ts',
     operationId: 'create_music_result', access: 'poll',
@@ -92,7 +98,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'AgentVideo',
     method: 'POST',
-    path: '/agent/video',
+    path: PRODUCTS.agent_video.path,
     surface: 'generation',
     entry: 'lambdas/http/agent-video.ts',
     operationId: 'agent_video',
@@ -103,7 +109,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'GetVideo',
     method: 'GET',
-    path: '/agent/video/{jobId}',
+    path: PRODUCTS.agent_video.pollPath,
     surface: 'generation',
     entry: 'lambdas/http/get-video.ts',
     operationId: 'agent_video_status', access: 'poll',
@@ -111,7 +117,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'AgentImage',
     method: 'POST',
-    path: '/agent/image',
+    path: PRODUCTS.agent_image.path,
     surface: 'generation',
     entry: 'lambdas/http/agent-image.ts',
     operationId: 'agent_image',
@@ -122,15 +128,15 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   {
     id: 'GetImage',
     method: 'GET',
-    path: '/agent/image/{jobId}',
+    path: PRODUCTS.agent_image.pollPath,
     surface: 'generation',
     entry: 'lambdas/http/get-image.ts',
     operationId: 'agent_image_status', access: 'poll',
   },
   // Cancel a queued job with its cancel token, refunded (issue 23; lambdas/http/cancel-job.ts): one function, three routes.
-  cancelRoute('CancelVideo', '/agent/video/{jobId}/cancel', 'agent_video_cancel'),
-  { ...cancelRoute('CancelImage', '/agent/image/{jobId}/cancel', 'agent_image_cancel'), fn: 'CancelVideo' },
-  { ...cancelRoute('CancelSong', '/api/songs/{songId}/cancel', 'create_music_cancel'), fn: 'CancelVideo' },
+  cancelRoute('CancelVideo', `${PRODUCTS.agent_video.pollPath}/cancel`, 'agent_video_cancel'),
+  { ...cancelRoute('CancelImage', `${PRODUCTS.agent_image.pollPath}/cancel`, 'agent_image_cancel'), fn: 'CancelVideo' },
+  { ...cancelRoute('CancelSong', `${PRODUCTS.create_music.pollPath}/cancel`, 'create_music_cancel'), fn: 'CancelVideo' },
   {
     // The browser share page a song's `shareUrl` points at; not an API operation (no operationId, not in OpenAPI).
     id: 'SongPage',
@@ -142,7 +148,7 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   // Discovery documents, all generated from the catalog (lambdas/products/catalog.ts).
   ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts'),
   ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts'),
-  ...doc('OpenApi', '/openapi.json', 'lambdas/http/openapi.ts'),
+  ...doc('OpenApi', OPENAPI_PATH, 'lambdas/http/openapi.ts'),
   ...doc('Catalog', '/api/v1/catalog', 'lambdas/http/catalog.ts'),
   ...doc('Product', '/api/v1/products/{id}', 'lambdas/http/product.ts'),
   ...doc('AgenticCommerce', '/.well-known/agentic-commerce.json', 'lambdas/http/agentic-commerce.ts'),
