@@ -18,30 +18,14 @@ import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../share
 import { assetConfig, checkAtColdStart, storeConfig, workflowConfig } from '../shared/config.js';
 import { JobStore } from '../store/jobs.js';
 import { WorkflowStopper } from '../store/workflow.js';
-import { cancelJob } from '../jobs/cancel.js';
+import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
 import { JOB_VIEWS } from '../jobs/views.js';
 import { urlsFor } from '../jobs/urls.js';
-import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../products/products.js';
 import { GENERATION } from '../surfaces/surface.js';
 
 checkAtColdStart(storeConfig, assetConfig, workflowConfig);
 const deps = { jobs: new JobStore(), workflow: new WorkflowStopper() };
-
-/** Each product's cancel path, as a pattern over the request's path (a custom domain's base path may precede it). */
-const CANCEL_PATHS = PRODUCT_IDS.map((product) => ({
-  product,
-  pattern: new RegExp(`${PRODUCTS[product].pollPath.replace(/\{[^}]+\}/, '([^/]+)')}/cancel$`),
-}));
-
-/** The product and job id a cancel request names, from its path. */
-export function cancelTarget(rawPath: string): { product: ProductId; jobId: string } | undefined {
-  for (const { product, pattern } of CANCEL_PATHS) {
-    const match = pattern.exec(rawPath);
-    if (match) return { product, jobId: decodeURIComponent(match[1]) };
-  }
-  return undefined;
-}
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

@@ -18,6 +18,7 @@ import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { WorkflowStopper } from '../store/workflow.js';
 import { refundOwed } from './refund.js';
 import { logger } from '../shared/logger.js';
+import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../products/products.js';
 
 /** The `error` of a canceled job (its poll shows it; music reads `model_version: "failed"`). */
 export const CANCELED = 'canceled';
@@ -56,4 +57,24 @@ export async function cancelJob(deps: CancelDeps, job: JobRecord): Promise<Cance
     logger.warn('could not stop a canceled job\'s execution', { jobId: job.jobId, error: (error as Error).name });
   }
   return { type: 'canceled', job: now };
+}
+
+/** Each product's cancel path, as a pattern over the request's path (a custom domain's base path may precede it). */
+const CANCEL_PATHS = PRODUCT_IDS.map((product) => ({
+  product,
+  pattern: new RegExp(`${PRODUCTS[product].pollPath.replace(/\{[^}]+\}/, '([^/]+)')}/cancel$`),
+}));
+
+/** The product and job id a cancel request names, from its path. */
+export function cancelTarget(rawPath: string): { product: ProductId; jobId: string } | undefined {
+  for (const { product, pattern } of CANCEL_PATHS) {
+    const match = pattern.exec(rawPath);
+    if (!match) continue;
+    try {
+      return { product, jobId: decodeURIComponent(match[1]) };
+    } catch {
+      return undefined; // a malformed escape names no job
+    }
+  }
+  return undefined;
 }

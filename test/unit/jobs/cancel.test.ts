@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { cancelToken, isCancelToken, serviceKey } from '../../../lambdas/jobs/job-secrets.js';
-import { CANCELED, cancelJob, type CancelDeps } from '../../../lambdas/jobs/cancel.js';
+import { CANCELED, cancelJob, cancelTarget, type CancelDeps } from '../../../lambdas/jobs/cancel.js';
 import type { JobRecord, JobStatus } from '../../../lambdas/store/jobs.js';
 import { resetSecretCache } from '../../../lambdas/shared/secrets.js';
 
@@ -112,3 +112,17 @@ describe('cancelJob', () => {
     expect(await cancelJob(d, job('queued'))).toMatchObject({ type: 'canceled' });
   });
 });
+
+describe('cancelTarget: the job a cancel path names', () => {
+  it('each product by its poll path + /cancel, behind any base path; nothing else', () => {
+    expect(cancelTarget('/agent/video/vid_1/cancel')).toEqual({ product: 'agent_video', jobId: 'vid_1' });
+    expect(cancelTarget('/agent/image/img_1/cancel')).toEqual({ product: 'agent_image', jobId: 'img_1' });
+    expect(cancelTarget('/api/songs/song%201/cancel')).toEqual({ product: 'create_music', jobId: 'song 1' });
+    expect(cancelTarget('/v1/agent/image/img_1/cancel')).toEqual({ product: 'agent_image', jobId: 'img_1' });
+    expect(cancelTarget('/agent/image/img_1')).toBeUndefined();
+    expect(cancelTarget('/agent/image/a/b/cancel')).toBeUndefined();
+    // A malformed escape names no job (a 404, never a 500).
+    expect(cancelTarget('/agent/image/%E0%A4%A/cancel')).toBeUndefined();
+  });
+});
+
