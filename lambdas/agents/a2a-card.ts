@@ -8,11 +8,11 @@
  */
 import { formatUsd } from '../shared/money.js';
 import { routePath } from '../surfaces/routes.js';
-import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
+import { AGENT_STUDIO } from '../surfaces/surface.js';
 import { A2A_PROTOCOL_VERSION, AP2_EXTENSION_URI, SERVICE_METADATA_KEY } from '../shared/a2a.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import { publishedAgents, type AgentListing } from './listing.js';
-import { agentExample } from './published.js';
+import { publishedExample } from './published.js';
 
 export { AP2_EXTENSION_URI };
 const JSON_MODES = ['application/json'];
@@ -77,7 +77,7 @@ function skill(agent: AgentListing, atRoot: boolean) {
     name: agent.name,
     description: `${agent.description} ${price}${how}`,
     tags: [...agent.tags],
-    examples: [JSON.stringify(agentExample(agent).input)],
+    examples: [JSON.stringify(publishedExample(agent).input)],
     inputModes: JSON_MODES,
     outputModes: JSON_MODES,
   };
@@ -89,7 +89,7 @@ export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUr
     name: agent.name,
     description: agent.description,
     supportedInterfaces: [{ url: a2aInterfaceUrl(ctx.base, agent), protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: { organization: AGENTS_SURFACE.identity.provider, url: ctx.base },
+    provider: { organization: AGENT_STUDIO.identity.provider, url: ctx.base },
     version: agent.deployment!.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
     capabilities: capabilities([ap2Extension(ctx, agent), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
@@ -102,7 +102,7 @@ export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUr
 /** The A2A members of the aggregate card: the root interface, one skill per published agent. */
 export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string) {
   const agents = publishedAgents();
-  const identity = AGENTS_SURFACE.identity;
+  const identity = AGENT_STUDIO.identity;
   return {
     name: identity.name,
     description: `${identity.summary} At this interface, name the agent in message.metadata["${SERVICE_METADATA_KEY}"].agent (slug or id).`,

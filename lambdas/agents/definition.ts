@@ -35,7 +35,8 @@ type Example = { input: Record<string, string> };
 
 /**
  * The example of an agent: an input and the result its engine gives for it, run now (the dry run's preview). The
- * documents show the same example from the generated file (lambdas/agents/published.ts); a test holds them equal.
+ * documents show the same example from the generated file (publishedExample, lambdas/agents/published.ts); a test
+ * holds them equal.
  */
 export function agentExample(agent: AgentDefinition): { input: Record<string, string>; result: unknown } {
   const example: Example = AGENT_EXAMPLES[exampleKey(agent)];

@@ -9,15 +9,15 @@ import { formatUsd } from '../shared/money.js';
 import { paymentChallenge } from '../payments/core/challenge.js';
 import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
-import { AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
+import { AGENT_STUDIO } from '../surfaces/surface.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import { findAgent, isToolEligible, publishedAgents, type AgentListing } from './listing.js';
 import { a2aAgentCard, a2aInterfaceUrl, a2aRootCard } from './a2a-card.js';
-import { agentExample, agentOffer, engineId, inputJsonSchema, resultJsonSchema, runPath } from './published.js';
+import { agentInputSchema, agentOffer, engineId, publishedExample, resultJsonSchema, runPath } from './published.js';
 import { usdcNumber } from './money.js';
 
 export const AGENTS_UPDATED_AT = '2026-11-23T00:00:00.000Z';
-const IDENTITY = AGENTS_SURFACE.identity;
+const IDENTITY = AGENT_STUDIO.identity;
 
 export function agentLinks(base: string, agent?: AgentListing) {
   const named = (id: string) => `${base}${routePath(id).replace('{agent}', encodeURIComponent(agent?.slug ?? ''))}`;
@@ -90,9 +90,9 @@ export function servicesFeed(ctx: DiscoveryContext) {
     updatedAt: AGENTS_UPDATED_AT,
     services: publishedAgents().map((agent) => ({
       ...summary(agent, ctx),
-      inputSchema: inputJsonSchema(agent),
+      inputSchema: agentInputSchema(agent),
       outputSchema: resultJsonSchema(agent),
-      examples: [agentExample(agent)],
+      examples: [publishedExample(agent)],
       pricing: pricing(agent, ctx),
       humanReview: agent.humanReview,
       engine: engineId(agent),
@@ -169,9 +169,9 @@ export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
       method: 'POST',
       endpoint: links.run,
       a2a: a2aInterfaceUrl(ctx.base, agent),
-      requestBody: { input: inputJsonSchema(agent), dryRun: 'boolean (optional): a free preview' },
+      requestBody: { input: agentInputSchema(agent), dryRun: 'boolean (optional): a free preview' },
       result: resultJsonSchema(agent),
-      example: agentExample(agent),
+      example: publishedExample(agent),
       humanReview: agent.humanReview,
     },
     pricing: pricing(agent, ctx),

@@ -6,7 +6,7 @@
 import * as z from '../shared/zod.js';
 import type { AgentDefinition } from './registry.js';
 
-export { agentOffer, inputJsonSchema, resultJsonSchema, runPath, runRequestJsonSchema } from './published.js';
+export { agentInputSchema, agentOffer, resultJsonSchema, runPath, runRequestJsonSchema } from './published.js';
 
 const runSchemas = new Map<string, z.ZodMiniType>();
 

@@ -10,7 +10,7 @@
  *  - workspaces, top-up and MCP (workspaces.ts, topup.ts, mcp.ts): the workspace key is an http bearer security scheme
  *    (optional on MCP), an invalid one a 401.
  */
-import { surfaceRoutes, AGENTS as AGENTS_SURFACE } from '../surfaces/surface.js';
+import { surfaceRoutes, AGENT_STUDIO } from '../surfaces/surface.js';
 import type { RouteDef } from '../surfaces/routes.js';
 import { A2A_CONTENT_TYPE, A2A_PROTOCOL_VERSION, AP2_EXTENSION_URI, VERSION_HEADER } from '../shared/a2a.js';
 import { DEFAULT_TOPUP_TIER, TOPUP_TIERS } from '../credits/offers.js';
@@ -507,15 +507,15 @@ function operationOf(route: RouteDef) {
 export function agentsOpenApi(base: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   // API operations only: the browser playground page has no operationId.
-  for (const route of surfaceRoutes(AGENTS_SURFACE).filter((r) => r.operationId !== undefined)) {
+  for (const route of surfaceRoutes(AGENT_STUDIO).filter((r) => r.operationId !== undefined)) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operationOf(route);
   }
   return {
     openapi: '3.1.0',
     info: {
-      title: AGENTS_SURFACE.identity.name,
-      version: AGENTS_SURFACE.identity.version,
-      description: `${AGENTS_SURFACE.identity.summary} Published agents: ${publishedAgents().map((a) => a.slug).join(', ')}.`,
+      title: AGENT_STUDIO.identity.name,
+      version: AGENT_STUDIO.identity.version,
+      description: `${AGENT_STUDIO.identity.summary} Published agents: ${publishedAgents().map((a) => a.slug).join(', ')}.`,
     },
     servers: [{ url: base }],
     paths,

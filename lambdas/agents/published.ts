@@ -34,7 +34,8 @@ export function runRequestJsonSchema(agent: AgentListing): Record<string, unknow
   return AGENT_PUBLISHED[agent.family].runRequestSchema;
 }
 
-export function inputJsonSchema(agent: AgentListing): Record<string, unknown> {
+/** The JSON Schema of an agent's `input` (a product's request schema is productInputSchema, lambdas/jobs/offers.ts). */
+export function agentInputSchema(agent: AgentListing): Record<string, unknown> {
   return AGENT_PUBLISHED[agent.family].inputSchema;
 }
 
@@ -47,8 +48,12 @@ export function engineId(agent: AgentListing): string {
   return AGENT_PUBLISHED[agent.family].engine;
 }
 
-/** The example of an agent: an input and the result its engine gives for it (computed at build time, never by hand). */
-export function agentExample(agent: AgentListing): { input: Record<string, string>; result: unknown } {
+/**
+ * The published example of an agent: an input and the result its engine gives for it, read from the generated file
+ * (computed at build time, never by hand). The run path's agentExample (lambdas/agents/definition.ts) runs the
+ * engine now; a test holds the two equal.
+ */
+export function publishedExample(agent: AgentListing): { input: Record<string, string>; result: unknown } {
   return { input: AGENT_EXAMPLES[agent.family].input, result: AGENT_PUBLISHED[agent.family].exampleResult };
 }
 
@@ -58,7 +63,7 @@ export function runPath(agent: AgentListing): string {
 }
 
 export function agentOffer(agent: AgentListing, baseUrl: string): Offer {
-  const example = agentExample(agent);
+  const example = publishedExample(agent);
   return {
     id: agent.slug,
     amount: agent.price,

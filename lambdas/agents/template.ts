@@ -6,13 +6,13 @@
  */
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import type { AgentListing } from './listing.js';
-import { agentExample, engineId, inputJsonSchema, resultJsonSchema } from './published.js';
+import { agentInputSchema, engineId, publishedExample, resultJsonSchema } from './published.js';
 import { agentIdentity, agentLinks } from './documents.js';
 import { usdcNumber } from './money.js';
 
 export function templateBundle(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
-  const example = agentExample(agent);
+  const example = publishedExample(agent);
   return {
     format: 'paycall-agent-template/1',
     agent: agent.slug,
@@ -20,7 +20,7 @@ export function templateBundle(agent: AgentListing, ctx: DiscoveryContext) {
       ...agentIdentity(agent),
       engine: engineId(agent),
       steps: [{ id: 'analyse', engine: engineId(agent), input: 'input', output: 'result' }],
-      inputSchema: inputJsonSchema(agent),
+      inputSchema: agentInputSchema(agent),
       resultSchema: resultJsonSchema(agent),
       example,
       price: { amount: agent.price.toString(), amountUsdc: usdcNumber(agent.price), currency: 'USDC', network: ctx.terms.network },

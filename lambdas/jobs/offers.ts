@@ -14,7 +14,7 @@ import { ACCEPTED_EXAMPLES } from '../products/examples.js';
  * The JSON Schema of a product's request body: generated at build time from its zod schema
  * (bin/generate-schemas.ts; a unit test holds the two equal), so a function that publishes it carries no zod.
  */
-export function inputJsonSchema(product: ProductId): Record<string, unknown> {
+export function productInputSchema(product: ProductId): Record<string, unknown> {
   return REQUEST_JSON_SCHEMAS[product];
 }
 
@@ -26,7 +26,7 @@ export function productOffer(product: ProductId, baseUrl: string): Offer {
     resource: `${baseUrl}${p.path}`,
     description: p.description,
     method: 'POST',
-    inputSchema: inputJsonSchema(product),
+    inputSchema: productInputSchema(product),
     outputExample: ACCEPTED_EXAMPLES[product],
     mimeType: 'application/json',
     timeoutSeconds: MAX_TIMEOUT_SECONDS,

@@ -2,8 +2,6 @@
  * x402 v2 wire types (scheme `exact`, EIP-3009 on an EVM network) and the ports the paid request uses.
  * Amounts travel as decimal strings on the wire and as bigint inside the service.
  */
-import type { VerifiedTokenPayment } from './token/verify.js';
-
 export type Hex = `0x${string}`;
 
 export const X402_VERSION = 2;
@@ -81,9 +79,6 @@ export interface PaymentVerifier {
 export interface PaymentSettler {
   settle(payment: VerifiedPayment, options?: ChargeOptions): Promise<SettleResult>;
 }
-
-/** What a paid request can carry: an x402 authorization or a third-party agent-payment token. */
-export type AcceptedPayment = VerifiedPayment | VerifiedTokenPayment;
 
 export interface ChargeOptions {
   /** Epoch ms: stop waiting for a receipt by then (the outcome is then unknown, `broadcast: true`). */

@@ -52,7 +52,7 @@ export const GENERATION: Surface = {
  * The agent studio. Its version header behaviour is "not shown" in the spec: it neither checks nor sets one. Its
  * routes other than A2A answer the Error body of agentErrors (`detail` + `code`, 400 for an invalid body).
  */
-export const AGENTS: Surface = {
+export const AGENT_STUDIO: Surface = {
   id: 'agents',
   description: 'Agent studio: published agents, paid runs (x402)',
   baseUrlEnv: 'AGENTS_PUBLIC_BASE_URL',
@@ -75,7 +75,7 @@ export const AGENTS: Surface = {
  */
 export const AGENTS_A2A: SurfaceFrame = { version: null, presentError: a2aErrors };
 
-export const SURFACES: readonly Surface[] = [GENERATION, AGENTS];
+export const SURFACES: readonly Surface[] = [GENERATION, AGENT_STUDIO];
 
 export function surfaceRoutes(surface: Surface): RouteDef[] {
   return ROUTES.filter((route) => route.surface === surface.id);

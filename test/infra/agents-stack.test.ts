@@ -11,13 +11,13 @@ import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
 import { STORE_ACTIONS } from '../../lib/grants.js';
 import { CORS_POLICY } from '../../lib/cors.js';
-import { AGENTS, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
+import { AGENT_STUDIO, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { functionIdOf } from '../../lambdas/surfaces/routes.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
 
-const AGENT_ROUTES = surfaceRoutes(AGENTS);
+const AGENT_ROUTES = surfaceRoutes(AGENT_STUDIO);
 const gatewayKey = (r: { method: string; path: string }) => `${r.method} ${gatewayPath(r.path)}`;
 /** The ids of the functions that serve the agent routes of an access kind (routes may share one: `fn`). */
 const functionIds = (access: string) => [...new Set(AGENT_ROUTES.filter((r) => r.access === access).map(functionIdOf))].sort();
@@ -49,7 +49,7 @@ describe('GenerationStack: the agent studio', () => {
   describe('a second HTTP API', () => {
     it('exists beside the generation API, HTTP protocol', () => {
       template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
-      const agents = apiOf(AGENTS.description);
+      const agents = apiOf(AGENT_STUDIO.description);
       expect(agents).not.toBe(apiOf(GENERATION.description));
       expect(resources[agents].Properties.ProtocolType).toBe('HTTP');
       expect(Object.keys(template.toJSON().Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'AgentsApiUrl']));
@@ -57,7 +57,7 @@ describe('GenerationStack: the agent studio', () => {
 
     it('routes exactly the agent-surface routes of the route table, each to the function that serves it', () => {
       expect(AGENT_ROUTES.length).toBeGreaterThanOrEqual(13);
-      const routes = routesOf(apiOf(AGENTS.description));
+      const routes = routesOf(apiOf(AGENT_STUDIO.description));
       // A2A's tasks/{taskId}:cancel and :subscribe are API Gateway's tasks/{taskId}: one route for the operations' one function.
       expect(routes.map(([, r]) => r.Properties.RouteKey).sort()).toEqual([...new Set(AGENT_ROUTES.map(gatewayKey))].sort());
       for (const route of AGENT_ROUTES) {
@@ -73,7 +73,7 @@ describe('GenerationStack: the agent studio', () => {
     });
 
     it('throttles its stage and writes JSON access logs to its own log group', () => {
-      const agents = apiOf(AGENTS.description);
+      const agents = apiOf(AGENT_STUDIO.description);
       const stages = ofType(resources, 'AWS::ApiGatewayV2::Stage').filter(([, s]) => s.Properties.ApiId.Ref === agents);
       expect(stages).toHaveLength(1);
       const [, stage] = stages[0];
@@ -91,7 +91,7 @@ describe('GenerationStack: the agent studio', () => {
 
   describe('CORS on both HTTP APIs: browser buyers on any origin can pay (lib/cors.ts)', () => {
     it('allows any origin without credentials, the payment and protocol headers, and exposes the challenge, receipt and waits', () => {
-      for (const surface of [GENERATION, AGENTS]) {
+      for (const surface of [GENERATION, AGENT_STUDIO]) {
         const cors = resources[apiOf(surface.description)].Properties.CorsConfiguration;
         expect(cors, surface.id).toEqual({
           AllowOrigins: ['*'],
@@ -272,7 +272,7 @@ describe('GenerationStack: the agent studio', () => {
       expect(ops).toHaveLength(22);
       expect(new Set(ops.map(functionIdOf))).toEqual(new Set(['A2aOperations']));
       expect(ops.map((r) => r.method)).toContain('DELETE');
-      const shared = routesOf(apiOf(AGENTS.description)).filter(([, r]) => r.Properties.RouteKey === 'POST /api/agents/{agent}/a2a/tasks/{taskId}');
+      const shared = routesOf(apiOf(AGENT_STUDIO.description)).filter(([, r]) => r.Properties.RouteKey === 'POST /api/agents/{agent}/a2a/tasks/{taskId}');
       expect(shared).toHaveLength(1);
       expect(new Set(AGENT_ROUTES.filter((r) => r.path.endsWith('/message:send')).map(functionIdOf))).toEqual(new Set(['AgentA2aSend']));
     });

@@ -23,7 +23,7 @@ import type { AcceptedPayment } from '../../payments/core/types.js';
 import { answerDeadline, baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { AGENTS as AGENTS_SURFACE, AGENTS_A2A } from '../../surfaces/surface.js';
+import { AGENT_STUDIO, AGENTS_A2A } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
 import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer } from '../../agents/offers.js';
@@ -58,13 +58,13 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
       key: { read: (request) => messageIdOf(sendRequestOf(request)), name: 'message.messageId', loc: ['message', 'messageId'] },
     }),
   )
-  .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENTS_SURFACE)), core: paymentCore }), isDryRun))
+  .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENT_STUDIO)), core: paymentCore }), isDryRun))
   .use(validateSend())
   .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: mandatesOf, scope: (request) => `a2a:${agentOf(request).slug}` }))
   .handler(async (event, context) => {
     const { agent, request, dryRun, payment: paid, legacy, ap2Activated } = context.send;
     const outcome = await runAgent(runDeps(), { agent, input: request.input, dryRun, payment: paid, deadline: answerDeadline(event, context) });
-    const { answer, headers } = completedRun(outcome, agent, baseUrl(event, AGENTS_SURFACE), legacy);
+    const { answer, headers } = completedRun(outcome, agent, baseUrl(event, AGENT_STUDIO), legacy);
     // AP2's answer rides in the message metadata under the extension's URI, as its request does.
     const ap2 = await ap2Answer(outcome, agent, context.ap2);
     const ap2Metadata = ap2 ? { [AP2_EXTENSION_URI]: ap2.checkout ? { 'ap2.checkout': ap2.checkout } : { 'ap2.CheckoutReceipt': ap2.checkoutReceipt } } : {};

@@ -4,7 +4,7 @@
  * agent is a 404 Error body. Served as the generation documents are (ETag, Cache-Control, 304).
  */
 import { documentEntry, jsonDocument } from '../../protocols/discovery/serve.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { matchPath, ROUTES } from '../../surfaces/routes.js';
 import { json, type HttpEvent } from '../../shared/http.js';
 import { findAgent } from '../../agents/listing.js';
@@ -26,7 +26,7 @@ function variantOf(event: HttpEvent): string {
 }
 
 export const handler = documentEntry({
-  surface: AGENTS_SURFACE,
+  surface: AGENT_STUDIO,
   variant: variantOf,
   reject: (variant) => {
     const [, slug] = variant.split(' ');

@@ -10,7 +10,7 @@ import { frame } from '../../middleware/http-frame.js';
 import { checkAtColdStart, storeConfig } from '../../shared/config.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { json, type HttpEvent, type HttpResult } from '../../shared/http.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { RunStore } from '../../store/runs.js';
 import { fetchedRun } from '../../agents/run-answer.js';
 
@@ -23,7 +23,7 @@ checkAtColdStart(storeConfig);
 const runs = new RunStore();
 
 export const handler = middy<HttpEvent, HttpResult>()
-  .use(frame(AGENTS_SURFACE))
+  .use(frame(AGENT_STUDIO))
   .handler(async (event) => {
     const runId = event.pathParameters?.runId ?? '';
     const record = RUN_ID.test(runId) ? await runs.get(runId) : undefined;

@@ -7,9 +7,9 @@ import middy from '@middy/core';
 import { frame } from '../../middleware/http-frame.js';
 import { merchantPublicJwks } from '../../payments/ap2/merchant.js';
 import { json, type HttpEvent, type HttpResult } from '../../shared/http.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 
 export const handler = middy<HttpEvent, HttpResult>()
-  .use(frame(AGENTS_SURFACE))
+  .use(frame(AGENT_STUDIO))
   // Keys rotate rarely; a verifier that meets an unknown kid fetches again.
   .handler(async () => json(200, await merchantPublicJwks(), { 'Cache-Control': 'public, max-age=300' }));

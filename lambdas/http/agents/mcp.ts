@@ -17,7 +17,7 @@ import { CreditStore } from '../../store/credits.js';
 import { RunStore } from '../../store/runs.js';
 import { checkAtColdStart, storeConfig } from '../../shared/config.js';
 import type { HttpEvent, HttpResult } from '../../shared/http.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { optionalWorkspaceOf, workspaceBearer } from './workspace-auth.js';
 
 checkAtColdStart(storeConfig, reasoningConfig);
@@ -31,11 +31,11 @@ let store: CreditStore | undefined;
 const credits = () => (store ??= new CreditStore());
 
 export const handler = middy<HttpEvent, HttpResult, Error, Context>()
-  .use(frame(AGENTS_SURFACE))
+  .use(frame(AGENT_STUDIO))
   .use(workspaceBearer(credits, { optional: true }))
   .handler((event, context) =>
     handleMcp(event, {
-      surface: AGENTS_SURFACE,
+      surface: AGENT_STUDIO,
       server: (baseUrl) => createAgentMcpServer({ ...creditRunDeps(), baseUrl, workspace: optionalWorkspaceOf(context) }),
     }),
   );

@@ -29,7 +29,7 @@ import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
 import { answerDeadline, baseUrl, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { matchPath, routePath } from '../../surfaces/routes.js';
 import { ap2ModeOf, type AgentDefinition } from '../../agents/definition.js';
 import { findIn } from '../../agents/listing.js';
@@ -64,7 +64,7 @@ export function runDeps(): RunDeps {
  */
 export function agentRunEntry(agents: readonly AgentDefinition[]) {
   checkAtColdStart(storeConfig, paymentConfig, reasoningConfig);
-  const surface = AGENTS_SURFACE;
+  const surface = AGENT_STUDIO;
   return middy<HttpEvent, HttpResult, Error, RunContext>()
     .use(frame(surface))
     .use(resolveAgent(agents))

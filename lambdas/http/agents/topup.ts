@@ -23,7 +23,7 @@ import { answerDeadline, baseUrl, json, type HttpEvent, type HttpResult } from '
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { TopUpPendingError, ValidationError } from '../../shared/errors.js';
 import { usdcNumber } from '../../shared/money.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { workspaceBearer, workspaceOf } from './workspace-auth.js';
 
 let deps: TopUpDeps | undefined;
@@ -56,7 +56,7 @@ const legacyV1: HttpMiddleware = { name: 'legacyV1', before: (request) => void (
 
 export function topUpEntry() {
   checkAtColdStart(storeConfig, paymentConfig);
-  const surface = AGENTS_SURFACE;
+  const surface = AGENT_STUDIO;
   return middy<HttpEvent, HttpResult, Error, Context>()
     .use(frame(surface))
     .use(legacyV1)

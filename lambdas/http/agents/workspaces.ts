@@ -17,7 +17,7 @@ import { checkAtColdStart, storeConfig } from '../../shared/config.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { json, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { usdcNumber } from '../../shared/money.js';
-import { AGENTS as AGENTS_SURFACE } from '../../surfaces/surface.js';
+import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { routePath } from '../../surfaces/routes.js';
 import { workspaceBearer, workspaceOf } from './workspace-auth.js';
 import { randomUUID } from 'node:crypto';
@@ -58,7 +58,7 @@ function only(operations: Operation[], inner: HttpMiddleware): HttpMiddleware {
 export function workspacesEntry() {
   checkAtColdStart(storeConfig);
   return middy<HttpEvent, HttpResult>()
-    .use(frame(AGENTS_SURFACE))
+    .use(frame(AGENT_STUDIO))
     .use(only(['create'], takesNoPayment))
     .use(only(['create'], probeRateLimit({ counter: new RateWindowStore(), ...WORKSPACE_LIMIT })))
     .use(only(['balance', 'ledger'], workspaceBearer(credits)))

@@ -5,7 +5,7 @@
  */
 import { PRODUCTS, PRODUCT_IDS, priceUsdCents, type ProductId } from '../../products/products.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
+import { paymentRequirement, productInputSchema } from '../../jobs/offers.js';
 import { USDC_DOMAIN } from '../../payments/types.js';
 import { SERVICE, chainIdOf, decimalPrice, links, routePath, type DiscoveryContext } from './context.js';
 
@@ -44,7 +44,7 @@ export function productEntry(product: ProductId, ctx: DiscoveryContext) {
       max_timeout_seconds: requirement.maxTimeoutSeconds,
     },
     stripe_checkout: { currency: 'usd', unit_amount: priceUsdCents(p.amount) },
-    input_schema: inputJsonSchema(product),
+    input_schema: productInputSchema(product),
     output_example: ACCEPTED_EXAMPLES[product],
     url: links(ctx.base).product(product),
   };

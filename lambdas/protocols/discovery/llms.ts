@@ -5,7 +5,7 @@
  */
 import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentRequirement } from '../../jobs/offers.js';
+import { paymentRequirement, productInputSchema } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';
 
 const API_VERSION = GENERATION.version!.current;
@@ -66,7 +66,7 @@ function fullProduct(product: ProductId, ctx: DiscoveryContext): string[] {
     'Request body (JSON Schema):',
     '',
     '```json',
-    JSON.stringify(inputJsonSchema(product), null, 2),
+    JSON.stringify(productInputSchema(product), null, 2),
     '```',
     '',
     '202 response example:',

@@ -9,7 +9,7 @@ import { PRODUCTS, PRODUCT_IDS, type ProductId } from '../../products/products.j
 import { RESPONSE_JSON_SCHEMAS } from '../../products/response-schemas.generated.js';
 import type { ResponseSchemaName } from '../../products/responses.js';
 import { ACCEPTED_EXAMPLES } from '../../products/examples.js';
-import { inputJsonSchema, paymentChallenge, paymentRequirement, REASON_MISSING } from '../../jobs/offers.js';
+import { paymentChallenge, paymentRequirement, productInputSchema, REASON_MISSING } from '../../jobs/offers.js';
 import { GENERATION } from '../../surfaces/surface.js';
 
 const API_VERSION = GENERATION.version!.current;
@@ -56,7 +56,7 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit'
 
 function components() {
   const schemas: Record<string, unknown> = {};
-  for (const id of PRODUCT_IDS) schemas[REQUEST_SCHEMA_NAMES[id]] = inputJsonSchema(id);
+  for (const id of PRODUCT_IDS) schemas[REQUEST_SCHEMA_NAMES[id]] = productInputSchema(id);
   for (const [name, schema] of Object.entries(RESPONSE_JSON_SCHEMAS)) schemas[name] = schema;
   return {
     schemas,

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_PUBLISHED } from '../../../lambdas/agents/published.generated.js';
 import { jsonSchemaFromZod, publishedFromSource } from '../../../lambdas/agents/published.source.js';
 import { AGENT_LISTINGS } from '../../../lambdas/agents/listing.js';
-import { AGENTS, agentExample as liveExample } from '../../../lambdas/agents/registry.js';
-import { agentExample, agentOffer, engineId, inputJsonSchema, resultJsonSchema, runRequestJsonSchema } from '../../../lambdas/agents/published.js';
+import { AGENTS, agentExample } from '../../../lambdas/agents/registry.js';
+import { agentInputSchema, agentOffer, engineId, publishedExample, resultJsonSchema, runRequestJsonSchema } from '../../../lambdas/agents/published.js';
 import { runRequestSchema } from '../../../lambdas/agents/offers.js';
 import { bundleAliases, functionBuildOptions } from '../../../lib/bundling/aliases.js';
 import { PROJECT_ROOT } from '../../../lib/local/runtime.js';
@@ -27,14 +27,14 @@ describe('Agents: the published JSON Schemas and examples are generated from the
 
   it('every agent publishes the schemas its run validates with, its engine’s id and the result a live run gives', () => {
     for (const agent of AGENTS) {
-      expect(inputJsonSchema(agent), agent.slug).toEqual(jsonSchemaFromZod(agent.inputSchema, 'input'));
+      expect(agentInputSchema(agent), agent.slug).toEqual(jsonSchemaFromZod(agent.inputSchema, 'input'));
       expect(resultJsonSchema(agent), agent.slug).toEqual(jsonSchemaFromZod(agent.resultSchema, 'output'));
       expect(runRequestJsonSchema(agent), agent.slug).toEqual(jsonSchemaFromZod(runRequestSchema(agent), 'input'));
       expect(engineId(agent), agent.slug).toBe(agent.engine.id);
-      const live = agent.engine.analyse(agentExample(agent).input as never);
-      expect(JSON.stringify(agentExample(agent).result), agent.slug).toBe(JSON.stringify(live));
-      expect(agentExample(agent), agent.slug).toEqual(liveExample(agent));
-      expect(agentOffer(agent, 'https://a.example').outputExample).toMatchObject({ result: liveExample(agent).result });
+      const live = agent.engine.analyse(publishedExample(agent).input as never);
+      expect(JSON.stringify(publishedExample(agent).result), agent.slug).toBe(JSON.stringify(live));
+      expect(publishedExample(agent), agent.slug).toEqual(agentExample(agent));
+      expect(agentOffer(agent, 'https://a.example').outputExample).toMatchObject({ result: agentExample(agent).result });
     }
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentCard } from '@a2a-js/sdk';
 import { agentCard, aiPluginManifest } from '../../../lambdas/protocols/discovery/agents.js';
 import { llmsFullTxt, llmsTxt } from '../../../lambdas/protocols/discovery/llms.js';
-import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
+import { productInputSchema } from '../../../lambdas/jobs/offers.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
 
 const card = agentCard(ctx);
@@ -88,7 +88,7 @@ describe('llms-full.txt', () => {
     expect(text).toContain('TransferWithAuthorization');
   });
   it.each(IDS)('carries the full input schema and price of %s', (id) => {
-    expect(text).toContain(JSON.stringify(inputJsonSchema(id), null, 2));
+    expect(text).toContain(JSON.stringify(productInputSchema(id), null, 2));
     expect(text).toContain(`Price: ${SPEC_PRICES[id].priceUsd} = ${SPEC_PRICES[id].amount} USDC base units`);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agenticCommerceDocument, catalogDocument, productDocument, unknownProductBody } from '../../../lambdas/protocols/discovery/catalog.js';
-import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
+import { productInputSchema } from '../../../lambdas/jobs/offers.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
 
 const catalog = catalogDocument(ctx);
@@ -38,7 +38,7 @@ describe('Catalog (/api/v1/catalog): products array', () => {
       stripe_checkout: { currency: 'usd', unit_amount: SPEC_PRICES[id].cents },
       url: `${BASE}/api/v1/products/${id}`,
     });
-    expect(p.input_schema).toEqual(inputJsonSchema(id));
+    expect(p.input_schema).toEqual(productInputSchema(id));
   });
 });
 

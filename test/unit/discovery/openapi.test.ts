@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiDocument } from '../../../lambdas/protocols/discovery/openapi.js';
-import { inputJsonSchema, paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
+import { paymentChallenge, productInputSchema, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
 import { responseJsonSchema } from '../../../lambdas/products/responses.js';
 import { ROUTES } from '../../../lambdas/surfaces/routes.js';
 import { BASE, IDS, SPEC_PRICES, USDC, PAY_TO, ctx } from './fixtures.js';
@@ -62,7 +62,7 @@ describe('OpenAPI document: paid operations', () => {
     expect(body.required).toBe(true);
     expect(Object.keys(body.content)).toEqual(['application/json']);
     expect(body.description).toContain('Content-Type: application/json');
-    expect(deref(body.content['application/json'].schema)).toEqual(inputJsonSchema(id));
+    expect(deref(body.content['application/json'].schema)).toEqual(productInputSchema(id));
     expect(deref(body.content['application/json'].schema).required).toEqual(['prompt']);
   });
 

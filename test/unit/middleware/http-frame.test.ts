@@ -17,7 +17,7 @@ import {
   RateLimitedError,
   ValidationError,
 } from '../../../lambdas/shared/errors.js';
-import { AGENTS, GENERATION } from '../../../lambdas/surfaces/surface.js';
+import { AGENT_STUDIO, GENERATION } from '../../../lambdas/surfaces/surface.js';
 import { bodyOf, chain, headerOf, httpEvent } from '../../support/events.js';
 
 const VERSION = 'Service-API-Version';
@@ -135,7 +135,7 @@ describe('The frame merges the headers the middlewares left for every response (
 
 describe('Versioning 7: the agent-studio surface neither checks nor sets a version header', () => {
   it('serves Service-API-Version: 2 and answers without the header', async () => {
-    const c = chain(frame(AGENTS));
+    const c = chain(frame(AGENT_STUDIO));
     const result = await c.invoke(httpEvent({ path: '/agents/x/run', headers: { 'service-api-version': '2' } }));
     expect(result.statusCode).toBe(200);
     expect(headerOf(result, VERSION)).toBeUndefined();
@@ -143,7 +143,7 @@ describe('Versioning 7: the agent-studio surface neither checks nor sets a versi
   });
 
   it('answers its errors with the Error body and no version header, still merging the response headers', async () => {
-    const c = chain([...frame(AGENTS), withResponseHeaders({ 'X-Extra': '1' }), throwing(new RateLimitedError(3))]);
+    const c = chain([...frame(AGENT_STUDIO), withResponseHeaders({ 'X-Extra': '1' }), throwing(new RateLimitedError(3))]);
     const result = await c.invoke(httpEvent());
     expect(result.statusCode).toBe(429);
     expect(bodyOf(result)).toMatchObject({ code: 'rate_limited' });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { paymentRequirement, type PaymentTerms } from '../../../lambdas/payments/core/challenge.js';
 import { payingParty } from '../../../lambdas/payments/core/party.js';
 import { playgroundPage } from '../../../lambdas/playground/page.js';
-import { AGENTS } from '../../../lambdas/surfaces/surface.js';
+import { AGENT_STUDIO } from '../../../lambdas/surfaces/surface.js';
 import type { Offer } from '../../../lambdas/payments/core/types.js';
 import { PAY_TO, newBuyer, requirementFor, signedPayment } from './fixtures.js';
 
@@ -38,7 +38,7 @@ describe("The token domain is the network's (network table), never Base's by def
   });
 
   it("the playground knows each network's token name from the table, for a requirement whose extra omits it", () => {
-    const script = /<script[^>]*>([\s\S]*?)<\/script>/.exec(playgroundPage(AGENTS).html)![1];
+    const script = /<script[^>]*>([\s\S]*?)<\/script>/.exec(playgroundPage(AGENT_STUDIO).html)![1];
     const config = JSON.parse(/\)\((\{.*\})\);$/.exec(script.trim())![1]);
     expect(config.tokenNames).toEqual({ '8453': 'USD Coin', '84532': 'USDC' });
   });

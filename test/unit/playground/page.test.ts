@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { playgroundPage } from '../../../lambdas/playground/page.js';
-import { AGENTS, GENERATION } from '../../../lambdas/surfaces/surface.js';
+import { AGENT_STUDIO, GENERATION } from '../../../lambdas/surfaces/surface.js';
 import { ROUTES } from '../../../lambdas/surfaces/routes.js';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 describe('the playground page', () => {
-  for (const surface of [GENERATION, AGENTS]) {
+  for (const surface of [GENERATION, AGENT_STUDIO]) {
     describe(surface.id, () => {
       const page = playgroundPage(surface);
       const script = /<script>([\s\S]*)<\/script>/.exec(page.html)![1];

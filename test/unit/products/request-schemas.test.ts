@@ -11,7 +11,7 @@ import { responseJsonSchemasFromZod } from '../../../lambdas/products/responses.
 import { openApiDocument } from '../../../lambdas/protocols/discovery/openapi.js';
 import { ctx as CONTEXT } from '../discovery/fixtures.js';
 import { requestJsonSchemasFromZod } from '../../../lambdas/products/request-schemas.source.js';
-import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
+import { productInputSchema } from '../../../lambdas/jobs/offers.js';
 import { PRODUCT_IDS } from '../../../lambdas/products/products.js';
 
 describe('Request and response JSON Schemas are generated from the zod schemas', () => {
@@ -27,6 +27,6 @@ describe('Request and response JSON Schemas are generated from the zod schemas',
   });
 
   it('every offer publishes its product’s generated schema', () => {
-    for (const id of PRODUCT_IDS) expect(inputJsonSchema(id)).toEqual(requestJsonSchemasFromZod()[id]);
+    for (const id of PRODUCT_IDS) expect(productInputSchema(id)).toEqual(requestJsonSchemasFromZod()[id]);
   });
 });

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PRODUCT_IDS, PRODUCTS, formatUsd } from '../../../lambdas/products/catalog.js';
-import { inputJsonSchema } from '../../../lambdas/jobs/offers.js';
+import { productInputSchema } from '../../../lambdas/jobs/offers.js';
 import { paymentPointer } from '../../../lambdas/protocols/payment-pointer.js';
 import { createMcpServer } from '../../../lambdas/protocols/mcp/server.js';
 import { payWithToken as defaultPort, TOKENS_NOT_ACCEPTED, type PayWithToken } from '../../../lambdas/protocols/mcp/token-port.js';
@@ -37,7 +37,7 @@ describe('MCP tools of the generation surface: tools/list', () => {
   it.each(PRODUCT_IDS)('%s has the catalog input schema (prompt required) and names its price', async (product) => {
     const { tools } = await (await connect()).listTools();
     const tool = tools.find((t) => t.name === product)!;
-    const catalog = inputJsonSchema(product);
+    const catalog = productInputSchema(product);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.inputSchema.properties).toEqual(catalog.properties);
     expect(tool.inputSchema.required).toEqual(['prompt']);
@@ -49,7 +49,7 @@ describe('MCP tools of the generation surface: tools/list', () => {
   it('gives the token-paid music tool the music fields plus a required token, and the poll tool a songId', async () => {
     const { tools } = await (await connect()).listTools();
     const create = tools.find((t) => t.name === 'create_music_with_token')!;
-    expect(create.inputSchema.properties).toEqual({ ...(inputJsonSchema('create_music').properties as object), token: expect.objectContaining({ type: 'string' }) });
+    expect(create.inputSchema.properties).toEqual({ ...(productInputSchema('create_music').properties as object), token: expect.objectContaining({ type: 'string' }) });
     expect(create.inputSchema.required).toEqual(['prompt', 'token']);
     const poll = tools.find((t) => t.name === 'get_music_with_token')!;
     expect(poll.inputSchema.required).toEqual(['songId']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchPath, ROUTES, routePath } from '../../../lambdas/surfaces/routes.js';
-import { AGENTS, GENERATION, servedSurfaces, SURFACES, surfaceRoutes } from '../../../lambdas/surfaces/surface.js';
+import { AGENT_STUDIO, GENERATION, servedSurfaces, SURFACES, surfaceRoutes } from '../../../lambdas/surfaces/surface.js';
 import { gatewayPath } from '../../../lib/surface-api.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../../lambdas/products/catalog.js';
 
@@ -67,9 +67,9 @@ describe('Surfaces as definitions', () => {
   });
 
   it('the agent studio is served (AGENTS_PORT 3001, agentsUrl) with its documents and run routes', () => {
-    expect(AGENTS).toMatchObject({ id: 'agents', version: null, port: { env: 'AGENTS_PORT', default: 3001 }, urlKey: 'agentsUrl' });
-    expect(surfaceRoutes(AGENTS).map((r) => r.id)).toEqual(expect.arrayContaining(['AgentsCatalog', 'RunAgent', 'RunBankRec', 'AgentsOpenApi']));
-    expect(servedSurfaces()).toEqual([GENERATION, AGENTS]);
+    expect(AGENT_STUDIO).toMatchObject({ id: 'agents', version: null, port: { env: 'AGENTS_PORT', default: 3001 }, urlKey: 'agentsUrl' });
+    expect(surfaceRoutes(AGENT_STUDIO).map((r) => r.id)).toEqual(expect.arrayContaining(['AgentsCatalog', 'RunAgent', 'RunBankRec', 'AgentsOpenApi']));
+    expect(servedSurfaces()).toEqual([GENERATION, AGENT_STUDIO]);
   });
 
   it('every route belongs to a defined surface, and surfaces do not share a base-URL variable, port or URL key', () => {
