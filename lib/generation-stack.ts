@@ -266,15 +266,7 @@ export class GenerationStack extends Stack {
     // so a job sold with one finishes there after the operator chooses another. Each gets its own settings, API key
     // and grants only (a song vendor's also those of the image provider that draws its cover), and its own
     // reservation: renders of one provider do not starve another's.
-    const providerSecrets = new Map<ProviderSecret, secretsmanager.ISecret>();
-    const secretOf = (which: ProviderSecret) => {
-      let secret = providerSecrets.get(which);
-      if (!secret) {
-        secret = secretsmanager.Secret.fromSecretNameV2(this, `${which[0].toUpperCase()}${which.slice(1)}ApiKey`, config.providerSecretNames[which]);
-        providerSecrets.set(which, secret);
-      }
-      return secret;
-    };
+    const secretOf = (which: ProviderSecret) => this.vendorKey(which);
     for (const render of RENDER_FUNCTIONS) {
       const served = providersServedBy(render.provider, config);
       const secrets = served.flatMap((name) => {
@@ -384,6 +376,14 @@ export class GenerationStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
+      // A fal job is canceled in fal's queue (lambdas/jobs/cancel.ts): its request's record (the asset bucket), the fal
+      // key and fal's settings, whichever provider agent_video is sold with now (a fal job may still be in flight).
+      grantObjects(fn, this.assetsBucket, { read: true, write: false });
+      const fal = this.vendorKey(providerSecret('fal-veo')!);
+      fal.grantRead(fn);
+      const cancelFn = fn as lambda.Function;
+      cancelFn.addEnvironment(PROVIDER_SECRETS.fal.env, fal.secretName);
+      for (const [name, value] of Object.entries(providerEnvironment('fal-veo', this.config))) cancelFn.addEnvironment(name, value);
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: one consistent read of the run.
       grantItems(fn, runs, ['GetItem']);
@@ -391,6 +391,18 @@ export class GenerationStack extends Stack {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
     }
+  }
+
+  private readonly providerSecrets = new Map<ProviderSecret, secretsmanager.ISecret>();
+
+  /** A vendor's API key secret (imported by name once: the render functions and the cancel route share it). */
+  private vendorKey(which: ProviderSecret): secretsmanager.ISecret {
+    let secret = this.providerSecrets.get(which);
+    if (!secret) {
+      secret = secretsmanager.Secret.fromSecretNameV2(this, `${which[0].toUpperCase()}${which.slice(1)}ApiKey`, this.config.providerSecretNames[which]);
+      this.providerSecrets.set(which, secret);
+    }
+    return secret;
   }
 
   /** The service key (Secrets Manager), read by name through the function's grant: GetSecretValue on that secret alone. */

@@ -91,6 +91,7 @@ export function acknowledgeFindings(stack: GenerationStack): void {
         for (const product of PRODUCT_IDS) {
           ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
         }
+        ack(fn, 'GetObject on the asset bucket\'s objects only (no write, no delete): a fal job\'s request record, under a key named by its request id.', bucketObjects);
       }
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');

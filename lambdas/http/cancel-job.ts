@@ -11,12 +11,19 @@
  * - 200 with the job's poll body, now `failed` with `error: "canceled"` (music: `model_version: "failed"`) and its
  *   `refund` (`pending` until the sweeper's refund pass sends it); the same for a job already canceled;
  * - 409 `not_cancellable` with the reason (`processing`, `completed`, ...) and the job's status; nothing changes.
+ * A `processing` job at fal is canceled in fal's queue first (lambdas/jobs/cancel.ts): 200 if fal had not started it.
  */
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { assetConfig, checkAtColdStart, storeConfig, workflowConfig } from '../shared/config.js';
-import { JobStore } from '../store/jobs.js';
+import { JobStore, type JobRecord } from '../store/jobs.js';
+import { assetStoreFromConfig } from '../store/assets.js';
+import { lazyRetry } from '../shared/lazy.js';
+import { DependencyError } from '../shared/errors.js';
+import { readProviderSecret } from '../render/adapter.js';
+import { RenderError } from '../render/provider.js';
+import { create as createFalVeo } from '../render/fal-veo/provider.js';
 import { WorkflowStopper } from '../store/workflow.js';
 import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
@@ -25,7 +32,31 @@ import { urlsFor } from '../jobs/urls.js';
 import { GENERATION } from '../surfaces/surface.js';
 
 checkAtColdStart(storeConfig, assetConfig, workflowConfig);
-const deps = { jobs: new JobStore(), workflow: new WorkflowStopper() };
+
+/**
+ * fal's queue takes cancellations: its adapter, built on first use (a fal job being canceled), reads the request's
+ * record from the asset store and the fal key through this function's grants. No other provider cancels.
+ */
+const fal = lazyRetry(async () =>
+  createFalVeo({
+    store: assetStoreFromConfig(),
+    secret: readProviderSecret,
+    imageProvider: () => Promise.reject(new RenderError('the cancel route renders nothing')),
+    env: process.env,
+  }),
+);
+
+async function atProvider(job: JobRecord): Promise<'canceled' | 'too-late' | 'unsupported'> {
+  if (job.provider !== 'fal-veo' || !job.providerJobId) return 'unsupported';
+  try {
+    return (await (await fal()).cancel!(job.providerJobId)) ? 'canceled' : 'too-late';
+  } catch (error) {
+    // Nothing changed: the buyer may ask again.
+    throw new DependencyError(`fal could not be asked to cancel: ${(error as Error).name}`, { cause: error });
+  }
+}
+
+const deps = { jobs: new JobStore(), workflow: new WorkflowStopper(), atProvider };
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

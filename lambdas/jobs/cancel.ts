@@ -10,9 +10,15 @@
  * then stopped; the refund is sent by the existing refund path (the sweeper's refund pass, once: the job's refund
  * record moves `pending` → `refunded` exactly once), like any paid job that failed.
  *
- * Anything else is not cancellable and nothing changes: `reserved` (its payment is not confirmed), `processing` (the
- * provider has it, or may: a retried submit is `processing` too), `completed`, or failed for another reason. A job
- * already canceled answers canceled again (a retried cancel gets the same outcome, and no second refund).
+ * A `processing` job whose provider's queue takes cancellations (fal's; `atProvider`) is canceled there first: if the
+ * provider drops it before it started, the execution is stopped (so its next check cannot end the job another way)
+ * and one conditional write moves it `processing` → `failed` "canceled" with the refund owed; if the provider has
+ * started it, nothing changes.
+ *
+ * Anything else is not cancellable and nothing changes: `reserved` (its payment is not confirmed), `processing` at a
+ * provider without cancellation (the provider has it, or may: a retried submit is `processing` too), `completed`, or
+ * failed for another reason. A job already canceled answers canceled again (a retried cancel gets the same outcome,
+ * and no second refund).
  */
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { WorkflowStopper } from '../store/workflow.js';
@@ -26,6 +32,8 @@ export const CANCELED = 'canceled';
 export interface CancelDeps {
   jobs: Pick<JobStore, 'get' | 'fail'>;
   workflow: Pick<WorkflowStopper, 'stop'>;
+  /** Asks the job's provider to drop its render: 'unsupported' for a provider without cancellation. */
+  atProvider?: (job: JobRecord) => Promise<'canceled' | 'too-late' | 'unsupported'>;
 }
 
 export type CancelOutcome = { type: 'canceled'; job: JobRecord } | { type: 'not-cancellable'; reason: string; job: JobRecord };
@@ -44,19 +52,37 @@ function decided(job: JobRecord): CancelOutcome | undefined {
 }
 
 export async function cancelJob(deps: CancelDeps, job: JobRecord): Promise<CancelOutcome> {
+  if (job.status === 'processing' && deps.atProvider) return cancelAtProvider(deps, job, deps.atProvider);
   const early = decided(job);
   if (early) return early;
   const won = await deps.jobs.fail(job.jobId, CANCELED, ['queued'], refundOwed(job));
   const now = (await deps.jobs.get(job.jobId)) ?? job;
   if (!won) return decided(now) ?? { type: 'not-cancellable', reason: 'The job cannot be canceled now.', job: now };
   logger.info('job canceled by its payer', { jobId: job.jobId, product: job.product, refundOwed: refundOwed(job) });
+  // The job is final: an execution left running finds it failed at its next step and ends without rendering.
+  await stopQuietly(deps, job);
+  return { type: 'canceled', job: now };
+}
+
+async function cancelAtProvider(deps: CancelDeps, job: JobRecord, atProvider: NonNullable<CancelDeps['atProvider']>): Promise<CancelOutcome> {
+  const answer = await atProvider(job);
+  if (answer === 'unsupported') return decided(job)!;
+  if (answer === 'too-late') return { type: 'not-cancellable', reason: 'The job cannot be canceled: the provider has started rendering it.', job };
+  // The provider dropped it: stop the execution before the job moves, so no check of it ends the job another way.
+  await stopQuietly(deps, job);
+  const won = await deps.jobs.fail(job.jobId, CANCELED, ['processing'], refundOwed(job));
+  const now = (await deps.jobs.get(job.jobId)) ?? job;
+  if (!won) return decided(now) ?? { type: 'not-cancellable', reason: 'The job cannot be canceled now.', job: now };
+  logger.info('job canceled by its payer at its provider', { jobId: job.jobId, product: job.product, provider: job.provider, refundOwed: refundOwed(job) });
+  return { type: 'canceled', job: now };
+}
+
+async function stopQuietly(deps: CancelDeps, job: JobRecord): Promise<void> {
   try {
     await deps.workflow.stop(job.jobId, job.product, 'canceled by its payer');
   } catch (error) {
-    // The job is final: an execution left running finds it failed at its next step and ends without rendering.
     logger.warn('could not stop a canceled job\'s execution', { jobId: job.jobId, error: (error as Error).name });
   }
-  return { type: 'canceled', job: now };
 }
 
 /** Each product's cancel path, as a pattern over the request's path (a custom domain's base path may precede it). */

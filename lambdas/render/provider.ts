@@ -47,6 +47,11 @@ export interface RenderProvider {
   readonly name: string;
   submit(request: RenderRequest): Promise<{ renderId: string }>;
   check(renderId: string, product: ProductId): Promise<RenderStatus>;
+  /**
+   * A provider whose queue takes cancellations (fal's): asks it to drop the render. true: it will not render it
+   * (it had not started); false: too late, it is rendering or done. Throws when the provider could not be asked.
+   */
+  cancel?(renderId: string): Promise<boolean>;
 }
 
 /** Storage for rendered files; S3 on AWS, S3 or a directory locally. */

@@ -136,6 +136,24 @@ export class FalVeoProvider implements RenderProvider {
     return stored.status;
   }
 
+  /**
+   * Cancels a request still in fal's queue (`PUT …/requests/{id}/cancel`: 202 before it starts, 400 after): a job
+   * canceled by its payer (lambdas/jobs/cancel.ts). true: fal will not render it; false: it started or ended.
+   */
+  async cancel(renderId: string): Promise<boolean> {
+    const record = await readRecord<FalVeoRecord>(this.store, requestRecordKey(renderId));
+    if (!record) throw new RenderError('Unknown render', { cause: new Error(`no record of fal request ${renderId}`) });
+    const { fal } = await this.sdk();
+    try {
+      await fal.queue.cancel(record.model, { requestId: renderId, abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      logger.info('fal request canceled', { jobId: record.jobId, requestId: renderId });
+      return true;
+    } catch (error) {
+      if (error instanceof FalHttpError && error.status === 400) return false;
+      throw await this.failure('queue.cancel', record.jobId, error);
+    }
+  }
+
   /** The client, built once per process (the key read once; a failed read is not kept). */
   private sdk(): Promise<{ fal: FalClient; key: string }> {
     if (!this.client) {

@@ -113,6 +113,48 @@ describe('cancelJob', () => {
   });
 });
 
+describe('cancelJob at a provider whose queue takes cancellations (fal)', () => {
+  const processing = { jobId: 'vid_1', product: 'agent_video', status: 'processing', provider: 'fal-veo', providerJobId: 'req-1', transaction: '0xtx', payer: '0xp' } as JobRecord;
+
+  function deps(answer: 'canceled' | 'too-late' | 'unsupported') {
+    const order: string[] = [];
+    let row = processing;
+    return {
+      order,
+      jobs: {
+        get: vi.fn(async () => row),
+        fail: vi.fn(async (_id: string, error: string) => {
+          order.push('fail');
+          row = { ...row, status: 'failed', error, refund: { status: 'pending' } } as JobRecord;
+          return true;
+        }),
+      },
+      workflow: { stop: vi.fn(async () => (order.push('stop'), 'stopped' as const)) },
+      atProvider: vi.fn(async () => answer),
+    };
+  }
+
+  it('dropped by the provider: the execution is stopped before the job moves processing -> failed "canceled", refund owed', async () => {
+    const d = deps('canceled');
+    expect(await cancelJob(d, processing)).toMatchObject({ type: 'canceled', job: { status: 'failed', error: CANCELED } });
+    expect(d.atProvider).toHaveBeenCalledWith(processing);
+    expect(d.order).toEqual(['stop', 'fail']);
+    expect(d.jobs.fail).toHaveBeenCalledWith('vid_1', CANCELED, ['processing'], true);
+  });
+
+  it('started at the provider: 409, nothing stopped or written', async () => {
+    const d = deps('too-late');
+    expect(await cancelJob(d, processing)).toMatchObject({ type: 'not-cancellable', reason: expect.stringMatching(/started rendering/) });
+    expect(d.order).toEqual([]);
+  });
+
+  it('a provider without cancellation: 409 as any processing job', async () => {
+    const d = deps('unsupported');
+    expect(await cancelJob(d, processing)).toMatchObject({ type: 'not-cancellable', reason: expect.stringMatching(/handed to the provider/) });
+    expect(d.order).toEqual([]);
+  });
+});
+
 describe('cancelTarget: the job a cancel path names', () => {
   it('each product by its poll path + /cancel, behind any base path; nothing else', () => {
     expect(cancelTarget('/agent/video/vid_1/cancel')).toEqual({ product: 'agent_video', jobId: 'vid_1' });
