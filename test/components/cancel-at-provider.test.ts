@@ -4,62 +4,35 @@
  * canceled in fal's queue by the cancel route, its execution stopped and its price refunded once by the sweeper. The
  * render's checks are held so fal's queue has not started the request (the fake starts it at its second status poll).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
-import { ExactEvmScheme } from '@x402/evm';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
-import { asFunction } from '../../lib/local/iam/enforce.js';
-import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import type { EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { chainReader, until } from '../support/refunds.js';
+import { cancel, cancelRuntime, fundedBuyer, jobOf, sweepLater } from '../support/cancel.js';
 
 const VIDEO_PRICE = 4_990_000n;
 const FUNDS = 10_000_000n;
 let runtime: EmbeddedRuntime;
-let stateDir: string;
+let stop: () => Promise<void>;
 let openChecks!: () => void;
 const checksHeld = new Promise<void>((resolve) => (openChecks = resolve));
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(join(tmpdir(), 'cancel-fal-'));
-  runtime = await startEmbedded({
-    generationPort: 0,
-    chainPort: 0,
-    stateDir,
-    log: () => {},
-    renderWaitMs: 50,
-    sweepIntervalMs: 0,
+  ({ runtime, stop } = await cancelRuntime('cancel-fal', {
     renderProviders: { create_music: 'local', agent_video: 'fal-veo', agent_image: 'local' },
     // The submit runs (the request enters fal's queue); every check waits until the test opens them.
     beforeTask: (stateName) => (stateName === renderStateName('check', 'fal-veo') ? checksHeld : Promise.resolve()),
-  });
-  const { REFUND_ENV } = await import('../../lambdas/payments/refund.js');
-  process.env[REFUND_ENV.secretId] = 'paycall/refund-key';
+  }));
 }, 120_000);
 
 afterAll(async () => {
   openChecks();
-  await runtime?.stop();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  await stop?.();
 });
-
-async function jobOf(jobId: string) {
-  const { JobStore } = await import('../../lambdas/store/jobs.js');
-  return new JobStore().get(jobId);
-}
 
 describe('Cancel a video in fal\'s queue', () => {
   it('a processing job fal has not started is canceled there: failed "canceled", its execution stopped, refunded once', async () => {
-    const account = privateKeyToAccount(generatePrivateKey());
-    await runtime.chain.fund(account.address, FUNDS);
-    const pay = wrapFetchWithPaymentFromConfig(fetch, {
-      schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
-      spendControls: { maxAmountPerPayment: '$5' },
-    } as never);
+    const { address, pay } = await fundedBuyer(runtime, FUNDS);
     const response = await pay(`${runtime.info.baseUrl}/agent/video`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ prompt: 'waves on a pier at night' }) });
     expect(response.status).toBe(202);
     const body = (await response.json()) as { jobId: string; cancelUrl: string; cancelToken: string; provider: string };
@@ -67,11 +40,9 @@ describe('Cancel a video in fal\'s queue', () => {
 
     // Submitted to fal's queue: processing, with fal's request id on the job.
     await until(() => jobOf(body.jobId), (j) => j?.status === 'processing' && typeof j.providerJobId === 'string', 'the fal submit');
-    expect(await chainReader(runtime).balanceOf(account.address)).toBe(FUNDS - VIDEO_PRICE);
+    expect(await chainReader(runtime).balanceOf(address)).toBe(FUNDS - VIDEO_PRICE);
 
-    const answer = await fetch(body.cancelUrl, { method: 'POST', headers: { Authorization: `Bearer ${body.cancelToken}` } });
-    expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ jobId: body.jobId, status: 'failed', error: 'canceled', refund: { status: 'pending' } });
+    expect(await cancel(body.cancelUrl, body.cancelToken)).toMatchObject({ status: 200, body: { jobId: body.jobId, status: 'failed', error: 'canceled', refund: { status: 'pending' } } });
     const { WorkflowStarter } = await import('../../lambdas/store/workflow.js');
     expect(await until(() => new WorkflowStarter().state(body.jobId, 'agent_video'), (s) => s !== 'RUNNING', 'the stop')).toBe('ABORTED');
 
@@ -79,13 +50,10 @@ describe('Cancel a video in fal\'s queue', () => {
     openChecks();
     await new Promise((r) => setTimeout(r, 500));
     expect(await jobOf(body.jobId)).toMatchObject({ status: 'failed', error: 'canceled' });
-    const { sweep } = await import('../../lambdas/workflow/sweeper.js');
-    const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
-    const later = new Date(Date.now() + 5 * 60_000);
-    expect((await asFunction(SWEEPER.id, () => sweep({ ...sweepDeps(), now: () => later }, 3600))).refunded).toContain(body.jobId);
-    expect(await chainReader(runtime).balanceOf(account.address)).toBe(FUNDS);
+    expect((await sweepLater()).refunded).toContain(body.jobId);
+    expect(await chainReader(runtime).balanceOf(address)).toBe(FUNDS);
     expect(await jobOf(body.jobId)).toMatchObject({ status: 'failed', error: 'canceled', refund: { status: 'refunded' } });
-    expect((await asFunction(SWEEPER.id, () => sweep({ ...sweepDeps(), now: () => later }, 3600))).refunded).not.toContain(body.jobId);
-    expect(await chainReader(runtime).balanceOf(account.address)).toBe(FUNDS);
+    expect((await sweepLater()).refunded).not.toContain(body.jobId);
+    expect(await chainReader(runtime).balanceOf(address)).toBe(FUNDS);
   });
 });

@@ -5,21 +5,14 @@
  * Functions (StopExecution), and the sweeper's refund pass — running as the sweeper function — sends the price back,
  * once. A job is held `queued` by holding its render task (as a full render reservation holds it on AWS).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
-import { ExactEvmScheme } from '@x402/evm';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
-import { asFunction } from '../../lib/local/iam/enforce.js';
-import { SWEEPER } from '../../lambdas/surfaces/routes.js';
+import type { EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { chainReader, until } from '../support/refunds.js';
+import { cancel, cancelRuntime, fundedBuyer, jobOf, sweepLater } from '../support/cancel.js';
 
 const IMAGE_PRICE = 150_000n;
 let runtime: EmbeddedRuntime;
-let stateDir: string;
+let stop: () => Promise<void>;
 /** Every job's workflow tasks wait until the test releases the job (as a full render reservation holds them on AWS). */
 const gates = new Map<string, { opened: Promise<void>; open: () => void }>();
 function gate(jobId: string) {
@@ -35,56 +28,21 @@ function gate(jobId: string) {
 const release = (jobId: string) => gate(jobId).open();
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(join(tmpdir(), 'cancel-job-'));
-  runtime = await startEmbedded({
-    generationPort: 0,
-    chainPort: 0,
-    stateDir,
-    log: () => {},
-    renderWaitMs: 50,
-    sweepIntervalMs: 0,
-    beforeTask: (_stateName, input) => gate((input as { jobId?: string }).jobId ?? '').opened,
-  });
-  // The refund pass runs here as the sweeper does, with the sweeper's variable naming the refund wallet's secret.
-  const { REFUND_ENV } = await import('../../lambdas/payments/refund.js');
-  process.env[REFUND_ENV.secretId] = 'paycall/refund-key';
+  ({ runtime, stop } = await cancelRuntime('cancel-job', { beforeTask: (_stateName, input) => gate((input as { jobId?: string }).jobId ?? '').opened }));
 });
 
 afterAll(async () => {
   for (const jobId of gates.keys()) release(jobId);
-  await runtime?.stop();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  await stop?.();
 });
-
-async function buyer() {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await runtime.chain.fund(account.address, 1_000_000n);
-  const pay = wrapFetchWithPaymentFromConfig(fetch, { schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }] });
-  return { address: account.address, pay };
-}
 
 /** Buys an image; its render is held before it starts, so the job stays `queued` until the test releases it. */
 async function queuedImage() {
-  const { address, pay } = await buyer();
+  const { address, pay } = await fundedBuyer(runtime, 1_000_000n);
   const response = await pay(`${runtime.info.baseUrl}/agent/image`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk', aspect_ratio: '1:1' }) });
   expect(response.status).toBe(202);
   const body = (await response.json()) as { jobId: string; pollUrl: string; cancelUrl: string; cancelToken: string; status: string };
   return { address, body };
-}
-
-const cancel = (url: string, token?: string) =>
-  fetch(url, { method: 'POST', headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, headers: r.headers, body: (await r.json()) as Record<string, any> }));
-
-async function sweepLater() {
-  const { sweep } = await import('../../lambdas/workflow/sweeper.js');
-  const { sweepDeps } = await import('../../lambdas/workflow/sweep-deps.js');
-  const later = new Date(Date.now() + 5 * 60_000);
-  return asFunction(SWEEPER.id, () => sweep({ ...sweepDeps(), now: () => later }, 3600));
-}
-
-async function jobOf(jobId: string) {
-  const { JobStore } = await import('../../lambdas/store/jobs.js');
-  return new JobStore().get(jobId);
 }
 
 /** The job's execution's status, through the local Step Functions endpoint (DescribeExecution). */

@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStepFunctions, type LocalStepFunctions } from '../../lib/local/stepfunctions.js';
+import { localSfnClient } from '../support/sfn.js';
 
 const ARN = (name: string) => `arn:aws:states:local:000000000000:stateMachine:${name}`;
 const LAMBDA = 'arn:aws:lambda:local:000000000000:function:Fake';
@@ -85,12 +86,7 @@ beforeAll(async () => {
     ],
     logger: {},
   });
-  client = new SFNClient({
-    endpoint: sfnLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  client = localSfnClient(sfnLocal.endpoint);
 });
 
 afterAll(async () => {

@@ -21,6 +21,7 @@ import { providersFor } from '../../lambdas/render/providers.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
 import { functionEnvironment } from '../../lib/local/functions/environment.js';
+import { localSfnClient } from '../support/sfn.js';
 
 const CACHE_DIR = path.resolve(import.meta.dirname, '../../.local/test-cache/synth');
 
@@ -107,12 +108,7 @@ beforeAll(async () => {
     retryIntervalMs: 5,
     logger: {},
   });
-  client = new SFNClient({
-    endpoint: sfnLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  client = localSfnClient(sfnLocal.endpoint);
   musicArn = defs.stateMachines.create_music.stateMachineArn;
   imageArn = defs.stateMachines.agent_image.stateMachineArn;
 });
