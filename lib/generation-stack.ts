@@ -385,8 +385,9 @@ export class GenerationStack extends Stack {
       cancelFn.addEnvironment(PROVIDER_SECRETS.fal.env, fal.secretName);
       for (const [name, value] of Object.entries(providerEnvironment('fal-veo', this.config))) cancelFn.addEnvironment(name, value);
     } else if (role === 'run-read') {
-      // GET /api/runs/{runId}: one consistent read of the run.
-      grantItems(fn, runs, ['GetItem']);
+      // GET /api/runs/{runId}: a consistent read of the run; a paid run the sweeper found paid without a result is
+      // finished from its kept input (GetItem), recorded once (conditional UpdateItem), its input then dropped (DeleteItem).
+      grantItems(fn, runs, ['GetItem', 'UpdateItem', 'DeleteItem']);
     } else if (role === 'poll') {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);
@@ -480,7 +481,8 @@ export class GenerationStack extends Stack {
     grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX]);
     grantItems(sweeper, payments, STORE_ACTIONS.payments);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
-    grantItems(sweeper, runs, ['GetItem', 'UpdateItem'], [OPEN_RUNS_INDEX]);
+    // Runs: it ends open ones (conditional updates; the Delete of a run's kept input in the same transaction).
+    grantItems(sweeper, runs, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_RUNS_INDEX]);
     // It credits (or voids) top-ups whose settlement's outcome was unknown: the OpenTopUps index, the ledger entry
     // (Update, or Delete when voided) and the workspace's balance (Update).
     grantItems(sweeper, creditLedger, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_TOPUPS_INDEX]);

@@ -24,8 +24,11 @@ export const STORE_ACTIONS = {
   rateLimit: ['GetItem', 'UpdateItem'],
   /** lambdas/store/settler-leases.ts: acquire and release are conditional updates. */
   settlerLeases: ['UpdateItem'],
-  /** lambdas/store/runs.ts: reserve/creditDone/recordUnpaid (Put), get, conditional updates. */
-  runs: ['GetItem', 'PutItem', 'UpdateItem'],
+  /**
+   * lambdas/store/runs.ts: reserve/creditDone/recordUnpaid (Put; a paid run's kept input too), get, conditional
+   * updates, and the Delete of the kept input in the transaction that ends a run.
+   */
+  runs: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
 } as const satisfies Record<string, readonly ItemAction[]>;
 
 /** Item actions on the table itself, and Query on exactly the named indexes (never `table/index/*`). */

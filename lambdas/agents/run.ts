@@ -81,7 +81,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
 
   let outcome: PurchaseOutcome<unknown>;
   try {
-    outcome = await purchase(deps, payment, runItem(deps, run, () => engine), { log, deadline: request.deadline, work });
+    outcome = await purchase(deps, payment, runItem(deps, run, request.input, () => engine), { log, deadline: request.deadline, work });
   } catch (error) {
     if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
     log.error('agent failed; nothing settled', { error: (error as Error).message });
@@ -105,11 +105,12 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
  * A paid run as the skeleton's purchased item: `running` with the lock, `failed` when nothing moved (no result kept),
  * `settlement-unknown` when money may have moved (the result withheld), `done` with the receipt and the result.
  */
-function runItem(deps: RunDeps, run: RunRecord, engine: () => string): PurchasedItem<unknown> {
+function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>, engine: () => string): PurchasedItem<unknown> {
   return {
     ref: `run#${run.runId}`,
     sold: run.agent,
-    reserve: deps.runs.reserveItem(run),
+    // The input is kept beside the run until it ends (expiring), so a run that dies after its transfer can be finished.
+    reserve: deps.runs.reserveItem(run, input),
     refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`),
     // The result is kept, withheld, with the run: if the chain shows the transfer landed, the run is recorded with it.
     unknown: (reason, result) => deps.runs.unknownItem(run.runId, reason, result),

@@ -10,10 +10,10 @@
  * sparse OPEN_RUNS_INDEX, so the sweeper (lambdas/workflow/sweeper.ts) finds the runs whose function died before
  * its last write without scanning every run ever sold.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { documentClient } from './dynamo.js';
-import type { LedgerItem } from './ledger.js';
+import type { LedgerItem, LedgerItems } from './ledger.js';
 import { listOpen, transition, type OpenIndex } from './open-index.js';
 import { storeConfig } from '../shared/config.js';
 
@@ -57,6 +57,18 @@ export interface RunRecord {
 
 const MAX_STORED_RESULT = 256 * 1024;
 const UNPAID_TTL_SECONDS = 30 * 24 * 3600;
+/**
+ * A paid run's input is kept beside it (an item of its own, `input#<runId>`, expiring by the table's TTL) until the
+ * run ends: a run whose function died after its transfer landed is finished from it when first fetched
+ * (lambdas/http/agents/get-run.ts). At most this much JSON is kept (an item is at most 400 KB); a larger input is not.
+ */
+const MAX_KEPT_INPUT = 300 * 1024;
+export const KEPT_INPUT_SECONDS = 7 * 24 * 3600;
+
+/** The key of a run's kept input (never a run id: those start `run_`). */
+export function keptInputKey(runId: string): string {
+  return `input#${runId}`;
+}
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -68,22 +80,63 @@ export class RunStore {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The ledger item that writes a paid run `running`, with its payment lock. */
-  reserveItem(run: RunRecord): LedgerItem {
-    return { Put: { TableName: this.table, Item: { ...run, openStatus: run.status }, ConditionExpression: 'attribute_not_exists(runId)' } };
+  /** The ledger items that write a paid run `running` (and keep its input, when given), with its payment lock. */
+  reserveItem(run: RunRecord, input?: unknown): LedgerItems {
+    const items: LedgerItem[] = [{ Put: { TableName: this.table, Item: { ...run, openStatus: run.status }, ConditionExpression: 'attribute_not_exists(runId)' } }];
+    const text = input === undefined ? undefined : JSON.stringify(input);
+    if (text !== undefined && Buffer.byteLength(text) <= MAX_KEPT_INPUT) {
+      const expiresAt = Math.floor(this.now().getTime() / 1000) + KEPT_INPUT_SECONDS;
+      items.push({ Put: { TableName: this.table, Item: { runId: keptInputKey(run.runId), input: text, expiresAt } } });
+    }
+    return items;
+  }
+
+  /** A run's kept input (its JSON text), if it is still kept. */
+  async keptInput(runId: string): Promise<string | undefined> {
+    const out = await documentClient().send(new GetCommand({ TableName: this.table, Key: { runId: keptInputKey(runId) }, ConsistentRead: true }));
+    return (out.Item as { input?: string } | undefined)?.input;
+  }
+
+  /**
+   * Records the result of a run the sweeper found paid without one (its function died after the transfer), computed
+   * from its kept input: once (on condition it has none yet), the note removed; then the input is dropped.
+   */
+  async finish(runId: string, result: unknown): Promise<boolean> {
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { runId },
+          UpdateExpression: 'SET #result = :result, resultSha256 = :sha, updatedAt = :at REMOVE note',
+          ConditionExpression: '#status = :done AND attribute_not_exists(#result)',
+          ExpressionAttributeNames: { '#result': 'result', '#status': 'status' },
+          ExpressionAttributeValues: { ':result': resultFields(result).result ?? null, ':sha': resultFields(result).resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+    await documentClient().send(new DeleteCommand({ TableName: this.table, Key: { runId: keptInputKey(runId) } }));
+    return true;
+  }
+
+  /** Drops a run's kept input in the transaction that ends the run. */
+  private dropInput(runId: string): LedgerItem {
+    return { Delete: { TableName: this.table, Key: { runId: keptInputKey(runId) } } };
   }
 
   /**
    * The ledger item that records a settled run `done`, with its receipt and result; `engine` when what produced the
    * result is not the engine the run was reserved with (a model-reasoned run, ADR 0009).
    */
-  doneItem(runId: string, transaction: string, result: unknown, engine?: string): LedgerItem {
-    return { Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result), ...(engine ? { engine } : {}) }) };
+  doneItem(runId: string, transaction: string, result: unknown, engine?: string): LedgerItems {
+    return [{ Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result), ...(engine ? { engine } : {}) }) }, this.dropInput(runId)];
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */
-  failItem(runId: string, error: string, from: readonly RunStatus[] = ['running']): LedgerItem {
-    return { Update: this.update(runId, 'failed', from, { error }) };
+  failItem(runId: string, error: string, from: readonly RunStatus[] = ['running']): LedgerItems {
+    return [{ Update: this.update(runId, 'failed', from, { error }) }, this.dropInput(runId)];
   }
 
   /**
@@ -100,8 +153,10 @@ export class RunStore {
    * could reconstruct. The result it kept while its settlement was unknown becomes the run's; `note` says why a run
    * has none (it never recorded one).
    */
-  reconciledItem(runId: string, transaction: string, note?: string): LedgerItem {
-    return { Update: this.update(runId, 'done', OPEN_RUN_STATUSES, { transaction, note }) };
+  reconciledItem(runId: string, transaction: string, note?: string): LedgerItems {
+    const done: LedgerItem = { Update: this.update(runId, 'done', OPEN_RUN_STATUSES, { transaction, note }) };
+    // Without its result the run keeps its input: GET /api/runs/{runId} finishes it from there (RunStore.finish).
+    return note === undefined ? [done, this.dropInput(runId)] : done;
   }
 
   /**

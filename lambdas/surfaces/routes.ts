@@ -31,7 +31,7 @@ export interface RouteDef {
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
    * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs; `cancel` = read a job, fail it, stop its execution, read the service key; `none` = nothing. Defaults:
+   * read runs and finish one from its kept input; `cancel` = read a job, fail it, stop its execution, read the service key; `none` = nothing. Defaults:
    * `paid` for paid routes, else `read`.
    */
   access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';

@@ -252,12 +252,30 @@ describe('Every paid run delivered: GET /api/runs/{runId} (issue 23)', () => {
     expect(await runtime.chain.balanceOf(payer)).toBe(1_000_000n - BANK_REC.price);
   });
 
-  it('a run whose function died after the transfer is 200 done without a result, saying so; an id no run has is 404', async () => {
+  it('a run whose function died after the transfer is finished from its kept input when first fetched: 200 with its result, once; an id no run has is 404', async () => {
+    const { RunStore } = await modules();
+    const { keptInputKey } = await import('../../lambdas/store/runs.js');
     const { payment } = await paidAuthorization();
     const runId = await runThatDies(payment, true);
+    // Kept beside the run, expiring by the table's TTL.
+    const { documentClient } = await import('../../lambdas/store/dynamo.js');
+    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { storeConfig } = await import('../../lambdas/shared/config.js');
+    const keptItem = async () => (await documentClient().send(new GetCommand({ TableName: storeConfig().runsTable!, Key: { runId: keptInputKey(runId) } }))).Item;
+    expect(await keptItem()).toMatchObject({ input: JSON.stringify(agentExample(BANK_REC).input), expiresAt: expect.any(Number) });
     expect((await fetchRun(runId)).status).toBe(202);
     await sweepAsSweeper();
-    expect(await fetchRun(runId)).toMatchObject({ status: 200, body: { runId, status: 'done', result: null, settled: true, note: expect.stringMatching(/result not recorded/) } });
+    // The sweeper recorded it from the chain, without a result (its function never had one to record)...
+    expect(await new RunStore().get(runId)).toMatchObject({ status: 'done', note: expect.stringMatching(/result not recorded/) });
+    expect(await new RunStore().get(runId)).not.toHaveProperty('result');
+    // ...and the buyer's fetch finishes it: the engine on the kept input, recorded once, the input dropped.
+    const expected = JSON.parse(JSON.stringify((BANK_REC.engine.analyse as (i: unknown) => unknown)(agentExample(BANK_REC).input)));
+    const fetched = await fetchRun(runId);
+    expect(fetched).toMatchObject({ status: 200, body: { runId, status: 'done', settled: true, result: expected } });
+    expect(fetched.body).not.toHaveProperty('note');
+    expect(await new RunStore().get(runId)).toMatchObject({ status: 'done', result: JSON.stringify(expected) });
+    expect(await keptItem()).toBeUndefined();
+    expect((await fetchRun(runId)).body.result).toEqual(expected);
 
     expect(await fetchRun('run_00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { code: 'not_found' } });
     expect(await fetchRun('not-a-run')).toMatchObject({ status: 404, body: { code: 'not_found' } });
