@@ -8,8 +8,15 @@
 import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
-import { PRODUCTS, type ProductId } from '../lambdas/products/products.js';
-import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
+import { PRODUCT_IDS, PRODUCTS, type Product, type ProductId } from '../lambdas/products/products.js';
+import {
+  PROVIDER_SECRETS,
+  RENDER_PROVIDERS,
+  providerContextKey,
+  providersFor,
+  type ProviderName,
+  type ProviderSecret,
+} from '../lambdas/render/providers.js';
 import { PROVIDER_CHECK_SECONDS } from './render-providers.js';
 import { PROBE_LIMIT, PROBE_WINDOW_SECONDS } from '../lambdas/middleware/rate-limit.js';
 import { gasRunway, refundWalletFloor, usdcToBaseUnits } from './runway.js';
@@ -39,6 +46,26 @@ export const LOG_RETENTION_DAYS = [
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
 const providerOf = (product: ProductId) =>
   z.enum(providersFor(product) as [ProviderName, ...ProviderName[]], { message: `must be one of ${providersFor(product).join(', ')}` }).default('local');
+/**
+ * The members of a per-product setting, one context key per product in catalog order (`musicProvider`,
+ * `videoCheckSeconds`, ...): a new product gets its keys from its catalog entry.
+ */
+function perProduct<K extends string, T>(key: (product: ProductId) => K, member: (product: ProductId) => T): Record<K, T> {
+  const members = {} as Record<K, T>;
+  for (const product of PRODUCT_IDS) {
+    const name = key(product);
+    if (Object.hasOwn(members, name)) throw new Error(`products share the context key "${name}": each needs its own category`);
+    members[name] = member(product);
+  }
+  return members;
+}
+/** A per-product context key: the product's category, then `suffix` (`imageMaxChecks`). */
+const productKey =
+  <S extends string>(suffix: S) =>
+  (product: ProductId): `${Product['category']}${S}` =>
+    `${PRODUCTS[product].category}${suffix}`;
+const checkSecondsKey = productKey('CheckSeconds');
+const maxChecksKey = productKey('MaxChecks');
 const secretName = (fallback: string) =>
   z.string().regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, `must be a Secrets Manager secret name like ${fallback}`).default(fallback);
 const EMAIL = /^[^\s@,;:<>()[\]"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/;
@@ -98,9 +125,7 @@ export const stackConfigSchema = z
      * The render provider of each product (lambdas/render/providers.ts): `local` (the synthesiser) or a model
      * adapter — image `bedrock-stability`; video `google-veo`, `fal-veo`; music `google-lyria`, `minimax-music`.
      */
-    musicProvider: providerOf('create_music'),
-    videoProvider: providerOf('agent_video'),
-    imageProvider: providerOf('agent_image'),
+    ...perProduct(providerContextKey, providerOf),
     /** Bedrock: the region whose Stability models are used (they are offered in us-west-2) and the model id. */
     bedrockRegion: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2').default('us-west-2'),
     bedrockImageModel: z
@@ -228,12 +253,8 @@ export const stackConfigSchema = z
      * and fal-veo 10 s: a Veo render takes tens of seconds to minutes), else renderCheckSeconds; the limit defaults to
      * renderMaxChecks.
      */
-    musicCheckSeconds: int(1, 300).optional(),
-    videoCheckSeconds: int(1, 300).optional(),
-    imageCheckSeconds: int(1, 300).optional(),
-    musicMaxChecks: int(1, 10_000).optional(),
-    videoMaxChecks: int(1, 10_000).optional(),
-    imageMaxChecks: int(1, 10_000).optional(),
+    ...perProduct(checkSecondsKey, () => int(1, 300).optional()),
+    ...perProduct(maxChecksKey, () => int(1, 10_000).optional()),
     /** Whole-execution timeout of each state machine. */
     workflowTimeoutMinutes: int(1, 7 * 24 * 60).default(60),
     /**
@@ -317,7 +338,7 @@ export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress'
   /** RefundWalletLow's threshold (USDC base units). */
   refundWalletFloorBaseUnits: bigint;
   chainId: number;
-  /** The provider of each product (from musicProvider, videoProvider, imageProvider). */
+  /** The provider of each product (from its `<category>Provider` key, providerContextKey). */
   renderProviders: Record<ProductId, ProviderName>;
   /** The vendor API keys the chosen providers read: which, and the secret's name. */
   /** The Secrets Manager name of each vendor's API key (each provider's render function reads its own). */
@@ -348,26 +369,18 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     throw new StackConfigError(`Invalid stack configuration: ${problems.join('; ')}`);
   }
   const network = NETWORKS[result.data.network];
-  const renderProviders: Record<ProductId, ProviderName> = {
-    create_music: result.data.musicProvider,
-    agent_video: result.data.videoProvider,
-    agent_image: result.data.imageProvider,
-  };
+  const d = result.data;
+  const byProduct = <T>(value: (product: ProductId) => T) => Object.fromEntries(PRODUCT_IDS.map((p) => [p, value(p)])) as Record<ProductId, T>;
+  const renderProviders = byProduct((product): ProviderName => d[providerContextKey(product)]);
   const secretNames: Record<ProviderSecret, string> = {
     gemini: result.data.geminiApiKeySecretName,
     fal: result.data.falKeySecretName,
     minimax: result.data.minimaxApiKeySecretName,
   };
-  const d = result.data;
-  const checks = (product: ProductId, seconds: number | undefined, maxChecks: number | undefined) => ({
-    seconds: seconds ?? PROVIDER_CHECK_SECONDS[renderProviders[product]] ?? d.renderCheckSeconds,
-    maxChecks: maxChecks ?? d.renderMaxChecks,
-  });
-  const renderChecks: Record<ProductId, { seconds: number; maxChecks: number }> = {
-    create_music: checks('create_music', d.musicCheckSeconds, d.musicMaxChecks),
-    agent_video: checks('agent_video', d.videoCheckSeconds, d.videoMaxChecks),
-    agent_image: checks('agent_image', d.imageCheckSeconds, d.imageMaxChecks),
-  };
+  const renderChecks = byProduct((product): { seconds: number; maxChecks: number } => ({
+    seconds: d[checkSecondsKey(product)] ?? PROVIDER_CHECK_SECONDS[renderProviders[product]] ?? d.renderCheckSeconds,
+    maxChecks: d[maxChecksKey(product)] ?? d.renderMaxChecks,
+  }));
   const gas = gasRunway({
     settlerGasFloorWei: d.settlerGasFloorWei === undefined ? undefined : BigInt(d.settlerGasFloorWei),
     gasPerSettlementWei: BigInt(d.gasPerSettlementWei),

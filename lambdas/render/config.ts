@@ -1,7 +1,7 @@
 /** The render configuration, read and validated once per cold start (the rules of lambdas/shared/config.ts). */
-import type { ProductId } from '../products/catalog.js';
+import { PRODUCT_IDS, type ProductId } from '../products/products.js';
 import { memo, ok, optional, parse, text, type Rule } from '../shared/config.js';
-import { providerProblem, type ProviderName } from './providers.js';
+import { providerEnvName, providerProblem, type ProviderName } from './providers.js';
 
 /** The render provider of each product (`RENDER_PROVIDER_<PRODUCT>`, lambdas/render/providers.ts; `local` by default). */
 export const renderConfig = memo(() => {
@@ -10,20 +10,15 @@ export const renderConfig = memo(() => {
     const problem = providerProblem(product, raw);
     return problem ? { problem } : ok(raw as ProviderName);
   };
-  const env = parse(
-    {
-      RENDER_PROVIDER_CREATE_MUSIC: providerRule('create_music'),
-      RENDER_PROVIDER_AGENT_VIDEO: providerRule('agent_video'),
-      RENDER_PROVIDER_AGENT_IMAGE: providerRule('agent_image'),
-      FFMPEG_PATH: optional(text()),
-    },
-    'render',
+  const rules: Record<string, Rule<string | undefined>> = Object.fromEntries(
+    PRODUCT_IDS.map((product) => [providerEnvName(product), providerRule(product)]),
   );
-  const providers: Record<ProductId, ProviderName> = {
-    create_music: env.RENDER_PROVIDER_CREATE_MUSIC,
-    agent_video: env.RENDER_PROVIDER_AGENT_VIDEO,
-    agent_image: env.RENDER_PROVIDER_AGENT_IMAGE,
-  };
-  return { providers, ffmpegPath: env.FFMPEG_PATH };
+  rules.FFMPEG_PATH = optional(text());
+  const env = parse(rules, 'render');
+  const providers = Object.fromEntries(PRODUCT_IDS.map((product) => [product, env[providerEnvName(product)] as ProviderName])) as Record<
+    ProductId,
+    ProviderName
+  >;
+  return { providers, ffmpegPath: env.FFMPEG_PATH as string | undefined };
 });
 

@@ -5,6 +5,7 @@
  * (lambdas/workflow/render-function.ts) and the embedded runtime (lib/local/providers/) all read it.
  */
 import type { ProductId } from '../products/catalog.js';
+import { PRODUCTS, type Product } from '../products/products.js';
 
 export type ProviderSecret = 'gemini' | 'fal' | 'minimax';
 
@@ -38,6 +39,14 @@ export const PROVIDER_SECRETS: Record<ProviderSecret, { env: string; defaultName
 /** `RENDER_PROVIDER_AGENT_IMAGE` etc.: the variable that chooses the provider of one product. */
 export function providerEnvName(product: ProductId): string {
   return `RENDER_PROVIDER_${product.toUpperCase()}`;
+}
+
+/**
+ * `musicProvider` etc.: the CDK context key that chooses the provider of one product (lib/config.ts), named by the
+ * product's category. Deployed stacks read these keys: a product's category is part of its configuration's name.
+ */
+export function providerContextKey(product: ProductId): `${Product['category']}Provider` {
+  return `${PRODUCTS[product].category}Provider`;
 }
 
 /** The vendor API key a provider reads, if any. */

@@ -15,7 +15,8 @@ import { devWallet, type DevBuyer } from './dev-wallet.js';
 import { chosenProviders, startLocalProviders } from './providers/index.js';
 import { reasoningContext, startLocalReasoning } from './agent-reasoning.js';
 import type { ProductId } from '../../lambdas/products/catalog.js';
-import type { ProviderName } from '../../lambdas/render/providers.js';
+import { PRODUCT_IDS } from '../../lambdas/products/products.js';
+import { providerContextKey, type ProviderName } from '../../lambdas/render/providers.js';
 import { startDynamoLocal, ensureTables, type LocalDynamo } from './dynamodb.js';
 import { startLocalChain, type LocalChain } from './chain.js';
 import type { NetworkId } from '../../lambdas/shared/networks.js';
@@ -145,9 +146,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       synthesizeForLocal({
         cacheDir: join(stateDir, 'synth-cache'),
         context: {
-          musicProvider: chosenRender.create_music,
-          videoProvider: chosenRender.agent_video,
-          imageProvider: chosenRender.agent_image,
+          ...Object.fromEntries(PRODUCT_IDS.map((product) => [providerContextKey(product), chosenRender[product]])),
           ...reasoningContext(),
           // The chain's URL is read from a secret, as a keyed provider URL is on AWS (and the grants are exercised).
           rpcUrlSecretName: LOCAL_RPC_URL_SECRET,

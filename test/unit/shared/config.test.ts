@@ -1,6 +1,7 @@
 /** Payment configuration is validated once at cold start: a bad combination fails loudly, never at a payer's expense. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAYMENT_ENV, paymentConfigWith as configWith } from '../../support/payment-config.js';
+import { PRODUCT_IDS, PRODUCTS } from '../../../lambdas/products/products.js';
 
 const VALID = { ...PAYMENT_ENV, RPC_URL: 'http://127.0.0.1:8545' };
 const paymentConfigWith = (env: Record<string, string>) => configWith(env, VALID);
@@ -21,5 +22,21 @@ describe('Payment configuration', () => {
   it('refuses a remote facilitator without a URL, and self-settlement without a key source', async () => {
     await expect(paymentConfigWith({ FACILITATOR_MODE: 'remote' })).rejects.toThrow('FACILITATOR_URL is required');
     await expect(paymentConfigWith({ SETTLER_KEY_FILE: '' })).rejects.toThrow(/SETTLER_KEY/);
+  });
+});
+
+/**
+ * lambdas/shared/ cannot import the catalog (lambdas/products/ imports shared/: a folder cycle, test/unit/architecture),
+ * so shared/config.ts spells the state machine variables; this holds them to each product's `workflow.arnEnv`.
+ */
+describe('Workflow configuration', () => {
+  it("reads each product's state machine ARN from the variable its catalog entry names (workflow.arnEnv)", async () => {
+    vi.resetModules();
+    for (const id of PRODUCT_IDS) vi.stubEnv(PRODUCTS[id].workflow.arnEnv, `arn:aws:states:us-east-1:000000000000:stateMachine:${id}`);
+    const { ENV, workflowConfig } = await import('../../../lambdas/shared/config.js');
+    expect(workflowConfig().stateMachineArns).toEqual(
+      Object.fromEntries(PRODUCT_IDS.map((id) => [id, `arn:aws:states:us-east-1:000000000000:stateMachine:${id}`])),
+    );
+    expect(Object.values(ENV)).toEqual(expect.arrayContaining(PRODUCT_IDS.map((id) => PRODUCTS[id].workflow.arnEnv)));
   });
 });
