@@ -7,16 +7,18 @@
  * and the report is cdk.out/validation-report.json.
  */
 import { App } from 'aws-cdk-lib';
-import { GenerationStack } from '../lib/generation-stack.js';
+import { PaycallStack } from '../lib/paycall-stack.js';
 import { StackConfigError } from '../lib/config.js';
 import { applyNag } from '../lib/nag.js';
 
 const app = new App();
+// The stack builds the whole service (both surfaces: lib/paycall-stack.ts), but its default name stays the one every
+// deployment so far was made under: a new name would be a new stack beside the old one, with new tables.
 const stackName = (app.node.tryGetContext('stackName') as string | undefined) ?? 'PaycallGeneration';
 
 try {
-  const stack = new GenerationStack(app, stackName, {
-    description: 'x402 pay-per-call generation service (music, video, image)',
+  const stack = new PaycallStack(app, stackName, {
+    description: 'x402 pay-per-call service: generation (music, video, image) and the agent studio',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   });
   applyNag(app, stack);

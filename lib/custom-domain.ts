@@ -9,7 +9,7 @@
  *   the web ACL; CloudFront takes certificates from us-east-1 only, where the edge already puts the stack.
  *
  * The output `<prefix>DomainTarget` is the host name the operator's DNS record points at (CNAME, or a Route 53 alias
- * in the zone `<prefix>DomainTargetZoneId`). Which base URL the surface's documents name: lib/generation-stack.ts
+ * in the zone `<prefix>DomainTargetZoneId`). Which base URL the surface's documents name: lib/paycall-stack.ts
  * (publicBaseUrl > custom domain > edge > the request's host).
  */
 import { Aws, CfnOutput, CfnRule, Fn, Stack, Token } from 'aws-cdk-lib';

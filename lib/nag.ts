@@ -16,10 +16,10 @@ import { PRODUCT_IDS } from '../lambdas/products/catalog.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { providersFor } from '../lambdas/render/providers.js';
-import type { GenerationStack } from './generation-stack.js';
+import type { PaycallStack } from './paycall-stack.js';
 
 /** Registers the packs on the app and acknowledges the stack's accepted findings. */
-export function applyNag(app: App, stack: GenerationStack): void {
+export function applyNag(app: App, stack: PaycallStack): void {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
   acknowledgeFindings(stack);
 }
@@ -49,7 +49,7 @@ const BASIC_EXECUTION_ROLE =
 const XRAY = 'X-Ray PutTraceSegments/PutTelemetryRecords take no resource: tracing (Tracing.ACTIVE) needs Resource *.';
 const SWEEP_REPEATS = `Invoked asynchronously by its ${SWEEPER.everyMinutes}-minute schedule, and each sweep redoes all pending work: a lost event costs one interval, and failing sweeps raise the ${SWEEPER.id}ErrorsOrThrottles alarm. A dead-letter queue would only collect stale schedule ticks.`;
 
-export function acknowledgeFindings(stack: GenerationStack): void {
+export function acknowledgeFindings(stack: PaycallStack): void {
   const { tables } = stack;
 
   // Short-lived tables whose rows are rebuilt or harmlessly lost; the record of sales (jobs, payments, runs) has PITR.

@@ -1,5 +1,5 @@
 /**
- * What each render provider's own function needs in the stack besides its API key (lib/generation-stack.ts grants
+ * What each render provider's own function needs in the stack besides its API key (lib/paycall-stack.ts grants
  * that): its settings as environment variables and its IAM statements, scoped to exactly the models configured.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';

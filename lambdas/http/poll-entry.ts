@@ -22,7 +22,7 @@ export function pollEntry(read: (event: HttpEvent) => Promise<HttpResult>) {
 
 /**
  * Reads a job by id for a poll, reconciling a reserved one (lambdas/workflow/poll-reconcile.ts). Only the poll routes
- * build one: their functions hold the grants it needs (the `poll` role, lib/generation-stack.ts).
+ * build one: their functions hold the grants it needs (the `poll` role, lib/paycall-stack.ts).
  */
 export function pollReconciler(jobs = new JobStore()): Pick<JobStore, 'get'> {
   checkAtColdStart(paymentConfig, workflowConfig);

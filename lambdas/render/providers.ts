@@ -1,7 +1,7 @@
 /**
  * THE list of render providers: which products each can render, the variable that chooses one per product, and what
  * an adapter needs from its environment (an endpoint override for the embedded default's wire-level fakes, the
- * Secrets Manager id of its API key). CDK (lib/config.ts, lib/generation-stack.ts), the task functions
+ * Secrets Manager id of its API key). CDK (lib/config.ts, lib/paycall-stack.ts), the task functions
  * (lambdas/workflow/render-function.ts) and the embedded runtime (lib/local/providers/) all read it.
  */
 import type { ProductId } from '../products/catalog.js';

@@ -1,6 +1,6 @@
 /**
  * The render functions (ADR 0016), one per provider: their ids, entries and limits, the state names of their steps.
- * CDK (lib/generation-stack.ts, lib/workflow.ts), the embedded runtime (lib/local/asl.ts) and the bench read it; a
+ * CDK (lib/paycall-stack.ts, lib/workflow.ts), the embedded runtime (lib/local/asl.ts) and the bench read it; a
  * RenderFunctionDef has the shape of a workflow task's function (lambdas/surfaces/routes.ts TaskFunctionDef).
  */
 import { PROVIDER_NAMES, type ProviderName } from '../render/providers.js';

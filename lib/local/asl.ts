@@ -1,5 +1,5 @@
 /**
- * The single source of the embedded runtime's state machines and tables: the CDK stack (lib/generation-stack.ts),
+ * The single source of the embedded runtime's state machines and tables: the CDK stack (lib/paycall-stack.ts),
  * synthesised in-process with bundling skipped, read back from the CloudFormation template. Never a hand copy.
  *
  * Synthesis costs ~5 s (about 1 s to import aws-cdk-lib, ~4 s to build and synthesise the stack), so the result is
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ProductId } from '../../lambdas/products/catalog.js';
-import type { FunctionEntry } from '../generation-stack.js';
+import type { FunctionEntry } from '../paycall-stack.js';
 import { WORKFLOW_TASKS, type TaskFunctionDef } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import type { PolicyStatement } from './iam/policy.js';
@@ -199,9 +199,9 @@ type CfnResource = { Type: string; Properties?: Record<string, any> };
 
 async function synthesize(hash: string, extraContext: Record<string, string>): Promise<LocalDefinitions> {
   const started = performance.now();
-  const [{ App }, { GenerationStack, STATE_MACHINE_ENV }, { readCdkJsonContext }, { functionPolicies }] = await Promise.all([
+  const [{ App }, { PaycallStack, STATE_MACHINE_ENV }, { readCdkJsonContext }, { functionPolicies }] = await Promise.all([
     import('aws-cdk-lib'),
-    import('../generation-stack.js'),
+    import('../paycall-stack.js'),
     import('../config.js'),
     import('./iam/template.js'),
   ]);
@@ -217,7 +217,7 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
     const app = new App({ outdir, context });
     // Tokens on, as the embedded runtime runs an issuer: the paid routes' template then carries the TOKEN_*
     // variables and the seller-key grant, which the local issuer's values stand in for.
-    const stack = new GenerationStack(app, 'PaycallLocal', { allowMissingEntries: true, config: LOCAL_TOKEN_CONFIG });
+    const stack = new PaycallStack(app, 'PaycallLocal', { allowMissingEntries: true, config: LOCAL_TOKEN_CONFIG });
     const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
     const resources = template.Resources;
 

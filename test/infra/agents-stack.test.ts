@@ -6,7 +6,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { gatewayPath } from '../../lib/surface-api.js';
 import { STORE_ACTIONS } from '../../lib/grants.js';
@@ -23,8 +23,8 @@ const gatewayKey = (r: { method: string; path: string }) => `${r.method} ${gatew
 const functionIds = (access: string) => [...new Set(AGENT_ROUTES.filter((r) => r.access === access).map(functionIdOf))].sort();
 
 
-describe('GenerationStack: the agent studio', () => {
-  let stack: GenerationStack;
+describe('PaycallStack: the agent studio', () => {
+  let stack: PaycallStack;
   let resources: Resources;
   let template: Template;
   const id = (construct: any) => stack.getLogicalId(construct.node.defaultChild ?? construct);
@@ -41,7 +41,7 @@ describe('GenerationStack: the agent studio', () => {
   beforeAll(async () => {
     const cdkContext = await readCdkJsonContext(PROJECT_ROOT);
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-    stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
     template = Template.fromStack(stack);
     resources = template.toJSON().Resources as Resources;
   });

@@ -6,7 +6,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { actionsOf, refersTo, type Resources } from '../support/template.js';
 
@@ -15,12 +15,12 @@ const TRUSTED = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y
 function synth(extra: Record<string, unknown> = {}) {
   return readCdkJsonContext(PROJECT_ROOT).then((cdkContext) => {
     const app = new App({ context: { ...cdkContext, ...extra, 'aws:cdk:bundling-stacks': [] } });
-    const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    const stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
     return { stack, resources: Template.fromStack(stack).toJSON().Resources as Resources };
   });
 }
 
-describe('GenerationStack: AP2 v0.2 merchant authorization', () => {
+describe('PaycallStack: AP2 v0.2 merchant authorization', () => {
   let s: Awaited<ReturnType<typeof synth>>;
   beforeAll(async () => {
     s = await synth({ ap2TrustedIssuers: TRUSTED });

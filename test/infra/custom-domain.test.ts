@@ -7,7 +7,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT, stateMachineOutputId } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT, stateMachineOutputId } from '../../lib/paycall-stack.js';
 import { parseStackConfig, readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID } from '../../lib/custom-domain.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
@@ -113,7 +113,7 @@ describe('a custom domain per surface (domainName/certificateArn, agentsDomainNa
   it('checks the certificate’s region: the stack’s when literal, a template rule when not, us-east-1 with the edge', () => {
     const synth = (context: Record<string, unknown>, env?: { account: string; region: string }) => () => {
       const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...context } });
-      new GenerationStack(app, 'Gen', { allowMissingEntries: true, ...(env ? { env } : {}) });
+      new PaycallStack(app, 'Gen', { allowMissingEntries: true, ...(env ? { env } : {}) });
     };
     expect(synth(DOMAINS('us-west-2'), EU_WEST_1)).toThrow(/context key "certificateArn" must be a certificate in the stack's region eu-west-1/);
     expect(synth({ ...DOMAINS('eu-west-1'), edge: 'cloudfront-waf' }, US_EAST_1)).toThrow(/context key "certificateArn" must be a certificate in us-east-1 with edge/);

@@ -7,7 +7,7 @@
 import { App } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { EDGE_DEFAULT_RATE_LIMIT, parseStackConfig, readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { EDGE_RATE_LIMITED_BODY, EDGE_RATE_RULE, EDGE_TOTAL_RULE } from '../../lib/edge.js';
 import { ENV } from '../../lambdas/shared/config.js';
@@ -158,9 +158,9 @@ describe('edge=cloudfront-waf', () => {
 describe('the region rule and bad values', () => {
   it('refuses a stack in another region, naming the key', () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...EDGE } });
-    expect(() => new GenerationStack(app, 'Gen', { allowMissingEntries: true, env: { account: '123456789012', region: 'eu-west-1' } })).toThrow(StackConfigError);
+    expect(() => new PaycallStack(app, 'Gen', { allowMissingEntries: true, env: { account: '123456789012', region: 'eu-west-1' } })).toThrow(StackConfigError);
     const again = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...EDGE } });
-    expect(() => new GenerationStack(again, 'Gen', { allowMissingEntries: true, env: { account: '123456789012', region: 'eu-west-1' } })).toThrow(/context key "edge".*us-east-1.*eu-west-1/);
+    expect(() => new PaycallStack(again, 'Gen', { allowMissingEntries: true, env: { account: '123456789012', region: 'eu-west-1' } })).toThrow(/context key "edge".*us-east-1.*eu-west-1/);
   });
 
   it('asserts us-east-1 in the template when the stack is environment-agnostic', () => {

@@ -7,7 +7,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { DOCUMENT_ROLES, gasBalanceQuery, insightsQuery, refundWalletQuery } from '../../lib/monitoring.js';
 import { routeRole } from '../../lib/surface-api.js';
@@ -23,9 +23,9 @@ import { synthGeneration } from '../support/synth.js';
 
 type Resource = { Type: string; Properties: any };
 
-let stack: GenerationStack;
+let stack: PaycallStack;
 /** A second stack of the same app, as a staging stack in the production account. */
-let staging: GenerationStack;
+let staging: PaycallStack;
 let resources: Record<string, Resource>;
 let alarms: [string, Resource][];
 let topicId: string;
@@ -64,7 +64,7 @@ function alarmNamed(id: string): Resource {
 }
 
 /** The value every function of the stack gives a variable (one value, or the test fails). */
-function stackVar(of: GenerationStack, name: string): string {
+function stackVar(of: PaycallStack, name: string): string {
   const template = Template.fromStack(of).toJSON().Resources;
   const values = new Set(Object.keys(of.functionEntries).map((id) => template[id].Properties.Environment.Variables[name]));
   expect([...values], name).toHaveLength(1);
@@ -72,7 +72,7 @@ function stackVar(of: GenerationStack, name: string): string {
 }
 
 /** What each alarm of a template reads: its Insights query, or each metric's namespace, name and dimensions. */
-function alarmMetrics(of: GenerationStack): { queries: string[]; stats: any[] } {
+function alarmMetrics(of: PaycallStack): { queries: string[]; stats: any[] } {
   const template = Template.fromStack(of).toJSON().Resources as Record<string, Resource>;
   const found = Object.values(template).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
   const queries: string[] = [];
@@ -98,8 +98,8 @@ function insightsOf(alarm: Resource): string {
 beforeAll(async () => {
   cdkContext = await readCdkJsonContext(PROJECT_ROOT);
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
-  stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
-  staging = new GenerationStack(app, 'GenStaging', { allowMissingEntries: true });
+  stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
+  staging = new PaycallStack(app, 'GenStaging', { allowMissingEntries: true });
   resources = Template.fromStack(stack).toJSON().Resources;
   alarms = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
   topicId = logicalId(stack.monitoring.topic);
@@ -356,7 +356,7 @@ describe("a settler key's gas balance under a threshold", () => {
 
   it('follows the expected rate and runway given by context, and the settler gets the derived floor', () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], gasPerSettlementWei: '1000000000000', expectedPaidPerHour: '2000', runwayHours: '12' } });
-    const busy = new GenerationStack(app, 'Busy', { allowMissingEntries: true });
+    const busy = new PaycallStack(app, 'Busy', { allowMissingEntries: true });
     const found = Object.values(Template.fromStack(busy).toJSON().Resources as Record<string, Resource>).filter(
       (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Busy-SettlerGasLow',
     );
@@ -388,7 +388,7 @@ describe("the refund wallet's USDC under its floor (issue 22 item 2)", () => {
 
   it('takes refundWalletFloorUsdc from context over the derived floor', () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], refundWalletFloorUsdc: '250.5' } });
-    const funded = new GenerationStack(app, 'Funded', { allowMissingEntries: true });
+    const funded = new PaycallStack(app, 'Funded', { allowMissingEntries: true });
     const found = Object.values(Template.fromStack(funded).toJSON().Resources as Record<string, Resource>).filter(
       (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Funded-RefundWalletLow',
     );
@@ -499,7 +499,7 @@ describe('Issue 22 item 5: metrics and alarms per stack', () => {
     expect(other.queries.filter((q) => gen.queries.includes(q))).toEqual([]);
     for (const query of other.queries) expect(query).toContain('"Paycall/GenStaging"');
     // The dashboards graph their own stack's namespace too.
-    const body = (of: GenerationStack) =>
+    const body = (of: PaycallStack) =>
       JSON.stringify(Object.values(Template.fromStack(of).toJSON().Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties);
     expect(body(stack)).not.toContain('GenStaging');
     expect(body(staging)).not.toMatch(/\\"Paycall(\/Gen)?\\"/);
@@ -544,12 +544,12 @@ describe('Issue 22 item 5: who hears the alarms, by context', () => {
 
   it('a bad value given as context stops the stack before anything is built', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops at example.com' } });
-    expect(() => new GenerationStack(app, 'Bad', { allowMissingEntries: true })).toThrow(/context key "alarmEmail"/);
+    expect(() => new PaycallStack(app, 'Bad', { allowMissingEntries: true })).toThrow(/context key "alarmEmail"/);
   });
 
   it("a topic in another region than the stack's is refused, naming the key", () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:oncall' } });
-    expect(() => new GenerationStack(app, 'Elsewhere', { allowMissingEntries: true, env: { region: 'eu-west-1' } })).toThrow(
+    expect(() => new PaycallStack(app, 'Elsewhere', { allowMissingEntries: true, env: { region: 'eu-west-1' } })).toThrow(
       /context key "alarmTopicArn" must be a topic in the stack's region eu-west-1/,
     );
   });

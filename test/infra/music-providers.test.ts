@@ -4,7 +4,7 @@
  * nothing of it when the local synthesiser is chosen.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, type PaycallStackProps } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
@@ -12,7 +12,7 @@ import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
 
-const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
+const synth = (context: Record<string, unknown> = {}, props: PaycallStackProps = {}) => synthGeneration(cdkContext, context, props);
 type Synth = ReturnType<typeof synth>;
 
 const varsOf = (s: Synth, id: string): Record<string, unknown> => {

@@ -13,7 +13,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { applyNag } from '../../lib/nag.js';
 import { JOB_FILE_DAYS, JOB_FILE_PREFIXES, NONCURRENT_VERSION_DAYS } from '../../lib/assets.js';
@@ -40,7 +40,7 @@ function newApp(): App {
  */
 function synthWithNag(env?: Environment, extra: Record<string, unknown> = {}) {
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], ...extra } });
-  const stack = new GenerationStack(app, String(extra.stackName ?? 'Gen'), { allowMissingEntries: true, env });
+  const stack = new PaycallStack(app, String(extra.stackName ?? 'Gen'), { allowMissingEntries: true, env });
   applyNag(app, stack);
   const assembly = app.synth();
   const report = JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
@@ -139,7 +139,7 @@ describe('the AwsSolutions and Serverless packs', () => {
 
   it('do run: without the acknowledgments the same stack fails synthesis with their findings', () => {
     const app = newApp();
-    new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    new PaycallStack(app, 'Gen', { allowMissingEntries: true });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
     expect(() => app.synth()).toThrow(/AwsSolutions-APIG4[\s\S]*Serverless-LambdaDLQ|Serverless-LambdaDLQ[\s\S]*AwsSolutions-APIG4/);
   });
@@ -172,10 +172,10 @@ describe('the AwsSolutions and Serverless packs', () => {
 
 describe('findings fixed rather than acknowledged', () => {
   let resources: Record<string, { Type: string; Properties: any }>;
-  let stack: GenerationStack;
+  let stack: PaycallStack;
   beforeAll(() => {
     const app = newApp();
-    stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+    stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
     resources = Template.fromStack(stack).toJSON().Resources;
   });
   const id = (c: { node: { defaultChild?: unknown } }) => stack.getLogicalId(c.node.defaultChild as any);

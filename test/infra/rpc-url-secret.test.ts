@@ -9,7 +9,7 @@ import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerationStack, PROJECT_ROOT, type FunctionEntry } from '../../lib/generation-stack.js';
+import { PaycallStack, PROJECT_ROOT, type FunctionEntry } from '../../lib/paycall-stack.js';
 import { parseStackConfig, readCdkJsonContext } from '../../lib/config.js';
 import { applyNag } from '../../lib/nag.js';
 import { ENV } from '../../lambdas/shared/config.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 function synth(extra: Record<string, unknown> = {}, nag = false) {
   const app = new App({ context: { ...cdkContext, ...extra, 'aws:cdk:bundling-stacks': [] } });
-  const stack = new GenerationStack(app, 'Gen', { allowMissingEntries: true });
+  const stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
   if (nag) applyNag(app, stack);
   const assembly = app.synth();
   return { stack, assembly, resources: Template.fromStack(stack).toJSON().Resources as Resources };
@@ -42,7 +42,7 @@ function touchesChain(entry: FunctionEntry): boolean {
 const rpcSecretGrants = (resources: Resources, logicalId: string) =>
   actionsOf(resources, logicalId).filter((g) => JSON.stringify(g.resource).includes(`secret:${SECRET}`));
 
-describe('GenerationStack: the RPC URL read from Secrets Manager (rpcUrlSecretName)', () => {
+describe('PaycallStack: the RPC URL read from Secrets Manager (rpcUrlSecretName)', () => {
   let s: ReturnType<typeof synth>;
   beforeAll(() => {
     s = synth({ rpcUrlSecretName: SECRET });
@@ -83,7 +83,7 @@ describe('GenerationStack: the RPC URL read from Secrets Manager (rpcUrlSecretNa
   });
 });
 
-describe('GenerationStack: the RPC URL in the context (rpcUrl, or the network’s public endpoint)', () => {
+describe('PaycallStack: the RPC URL in the context (rpcUrl, or the network’s public endpoint)', () => {
   it('is every function’s RPC_URL, with no secret named or granted', () => {
     const s = synth({ rpcUrl: 'https://base.example.com' });
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, type PaycallStackProps } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
 import { PROVIDER_SECRETS, providerEnvName } from '../../lambdas/render/providers.js';
@@ -21,7 +21,7 @@ import { synthGeneration } from '../support/synth.js';
 
 let cdkContext: Record<string, unknown>;
 
-const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
+const synth = (context: Record<string, unknown> = {}, props: PaycallStackProps = {}) => synthGeneration(cdkContext, context, props);
 
 function fnOf(s: ReturnType<typeof synth>, id: string): string {
   const found = Object.entries(s.stack.functionEntries).find(([, entry]) => entry.id === id);

@@ -5,7 +5,7 @@
 import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, STATE_MACHINE_ENV, type GenerationStackProps } from '../../lib/generation-stack.js';
+import { PROJECT_ROOT, STATE_MACHINE_ENV, type PaycallStackProps } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { providerEnvironment } from '../../lib/render-providers.js';
 import { PROVIDER_SECRETS, providerSecret, providersFor } from '../../lambdas/render/providers.js';
@@ -26,7 +26,7 @@ const ROUTE_FUNCTIONS = [...new Set(ROUTES.map(functionIdOf))];
 
 let cdkContext: Record<string, unknown>;
 
-const synth = (context: Record<string, unknown> = {}, props: GenerationStackProps = {}) => synthGeneration(cdkContext, context, props);
+const synth = (context: Record<string, unknown> = {}, props: PaycallStackProps = {}) => synthGeneration(cdkContext, context, props);
 
 /** Parse a DefinitionString (Fn::Join with GetAtt tokens) into ASL, tokens shown as `<LogicalId.Attr>`. */
 function asl(definitionString: any): any {
@@ -44,7 +44,7 @@ beforeAll(async () => {
   cdkContext = await readCdkJsonContext(PROJECT_ROOT);
 });
 
-describe('GenerationStack (default configuration: pay-to from SSM, self-settlement)', () => {
+describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)', () => {
   let s: ReturnType<typeof synth>;
   beforeAll(() => {
     s = synth();
@@ -510,7 +510,7 @@ describe('GenerationStack (default configuration: pay-to from SSM, self-settleme
   });
 });
 
-describe('GenerationStack configuration', () => {
+describe('PaycallStack configuration', () => {
   it('a staging stack on Base Sepolia: its chain id, Circle USDC address and RPC by default, and the 402 names its token', () => {
     const { stack, resources } = synth({ network: 'eip155:84532', payTo: PAY_TO });
     for (const logicalId of Object.keys(stack.functionEntries)) {

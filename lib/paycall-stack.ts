@@ -61,7 +61,7 @@ export function stateMachineOutputId(product: ProductId): string {
   return PRODUCTS[product].workflow.constructId.replace(/Workflow$/, 'StateMachineArn');
 }
 
-export interface GenerationStackProps extends StackProps {
+export interface PaycallStackProps extends StackProps {
   /** Overrides of the context configuration (lib/config.ts); props win over context. */
   config?: Partial<StackConfigInput>;
   /**
@@ -72,7 +72,7 @@ export interface GenerationStackProps extends StackProps {
   allowMissingEntries?: boolean;
 }
 
-export class GenerationStack extends Stack {
+export class PaycallStack extends Stack {
   readonly config: StackConfig;
   /** The generation surface's HTTP API. */
   readonly api: apigwv2.HttpApi;
@@ -101,7 +101,7 @@ export class GenerationStack extends Stack {
   /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
   private readonly reasoning?: AgentReasoningConfig;
 
-  constructor(scope: Construct, id: string, props: GenerationStackProps = {}) {
+  constructor(scope: Construct, id: string, props: PaycallStackProps = {}) {
     super(scope, id, props);
     const config = (this.config = loadStackConfig(this, props.config));
     this.reasoning = loadReasoningConfig(this);
@@ -507,6 +507,6 @@ export class GenerationStack extends Stack {
 export function productsStartedBy(fnId: string): ProductId[] {
   if (fnId === 'Mcp') return ['create_music'];
   const products = PRODUCT_IDS.filter((product) => PRODUCTS[product].routes.pay === fnId);
-  if (!products.length) throw new Error(`lib/generation-stack.ts: paid function ${fnId} starts no product's machine`);
+  if (!products.length) throw new Error(`lib/paycall-stack.ts: paid function ${fnId} starts no product's machine`);
   return products;
 }
