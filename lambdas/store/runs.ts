@@ -102,6 +102,7 @@ export class RunStore {
    * from its kept input: once (on condition it has none yet), the note removed; then the input is dropped.
    */
   async finish(runId: string, result: unknown): Promise<boolean> {
+    const fields = resultFields(result);
     try {
       await documentClient().send(
         new UpdateCommand({
@@ -110,7 +111,7 @@ export class RunStore {
           UpdateExpression: 'SET #result = :result, resultSha256 = :sha, updatedAt = :at REMOVE note',
           ConditionExpression: '#status = :done AND attribute_not_exists(#result)',
           ExpressionAttributeNames: { '#result': 'result', '#status': 'status' },
-          ExpressionAttributeValues: { ':result': resultFields(result).result ?? null, ':sha': resultFields(result).resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
+          ExpressionAttributeValues: { ':result': fields.result ?? null, ':sha': fields.resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
         }),
       );
     } catch (error) {
