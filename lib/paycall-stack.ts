@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
 import { ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
-import { PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
+import { CANCELLING_PROVIDERS, PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { providerEnvironment, providersServedBy, providerStatements } from './render-providers.js';
 import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX } from '../lambdas/store/jobs.js';
@@ -376,14 +376,20 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
-      // A fal job is canceled in fal's queue (lambdas/jobs/cancel.ts): its request's record (the asset bucket), the fal
-      // key and fal's settings, whichever provider agent_video is sold with now (a fal job may still be in flight).
+      // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
+      // render's record (the asset bucket), the provider's key and settings, whichever provider its product is sold
+      // with now (a job of theirs may still be in flight).
       grantObjects(fn, this.assetsBucket, { read: true, write: false });
-      const fal = this.vendorKey(providerSecret('fal-veo')!);
-      fal.grantRead(fn);
       const cancelFn = fn as lambda.Function;
-      cancelFn.addEnvironment(PROVIDER_SECRETS.fal.env, fal.secretName);
-      for (const [name, value] of Object.entries(providerEnvironment('fal-veo', this.config))) cancelFn.addEnvironment(name, value);
+      for (const provider of CANCELLING_PROVIDERS) {
+        const which = providerSecret(provider);
+        if (which) {
+          const key = this.vendorKey(which);
+          key.grantRead(fn);
+          cancelFn.addEnvironment(PROVIDER_SECRETS[which].env, key.secretName);
+        }
+        for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
+      }
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: a consistent read of the run; a paid run the sweeper found paid without a result is
       // finished from its kept input (GetItem), recorded once (conditional UpdateItem), its input then dropped (DeleteItem).

@@ -3,6 +3,7 @@
  * is read from `Authorization: Bearer <key>` only (never the query string, as MCP's authorization rules ask).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { bearerToken } from '../shared/http.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,7 +21,7 @@ export type Bearer = { kind: 'missing' } | { kind: 'malformed' } | { kind: 'key'
 
 export function readBearer(authorization: string | undefined): Bearer {
   if (authorization === undefined || authorization.trim() === '') return { kind: 'missing' };
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(authorization.trim());
-  if (!match || !UUID.test(match[1])) return { kind: 'malformed' };
-  return { kind: 'key', key: match[1].toLowerCase() };
+  const token = bearerToken(authorization);
+  if (!token || !UUID.test(token)) return { kind: 'malformed' };
+  return { kind: 'key', key: token.toLowerCase() };
 }

@@ -15,15 +15,15 @@
  */
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
-import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
+import { baseUrl, bearerToken, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { assetConfig, checkAtColdStart, storeConfig, workflowConfig } from '../shared/config.js';
 import { JobStore, type JobRecord } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';
 import { lazyRetry } from '../shared/lazy.js';
 import { DependencyError } from '../shared/errors.js';
 import { readProviderSecret } from '../render/adapter.js';
-import { RenderError } from '../render/provider.js';
-import { create as createFalVeo } from '../render/fal-veo/provider.js';
+import { RenderError, type RenderProvider } from '../render/provider.js';
+import { CANCELLERS } from '../jobs/cancellers.js';
 import { WorkflowStopper } from '../store/workflow.js';
 import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
@@ -34,25 +34,26 @@ import { GENERATION } from '../surfaces/surface.js';
 checkAtColdStart(storeConfig, assetConfig, workflowConfig);
 
 /**
- * fal's queue takes cancellations: its adapter, built on first use (a fal job being canceled), reads the request's
- * record from the asset store and the fal key through this function's grants. No other provider cancels.
+ * The adapters of the providers whose queue takes cancellations (lambdas/jobs/cancellers.ts), each built on first use
+ * (a job of theirs being canceled); they read the render's record and the provider's key through this function's grants.
  */
-const fal = lazyRetry(async () =>
-  createFalVeo({
-    store: assetStoreFromConfig(),
-    secret: readProviderSecret,
-    imageProvider: () => Promise.reject(new RenderError('the cancel route renders nothing')),
-    env: process.env,
-  }),
+const adapters: Record<string, () => Promise<RenderProvider>> = Object.fromEntries(
+  Object.entries(CANCELLERS).map(([provider, create]) => [
+    provider,
+    lazyRetry(async () =>
+      create({ store: assetStoreFromConfig(), secret: readProviderSecret, imageProvider: () => Promise.reject(new RenderError('the cancel route renders nothing')), env: process.env }),
+    ),
+  ]),
 );
 
 async function atProvider(job: JobRecord): Promise<'canceled' | 'too-late' | 'unsupported'> {
-  if (job.provider !== 'fal-veo' || !job.providerJobId) return 'unsupported';
+  const adapter = adapters[job.provider];
+  if (!adapter || !job.providerJobId) return 'unsupported';
   try {
-    return (await (await fal()).cancel!(job.providerJobId)) ? 'canceled' : 'too-late';
+    return (await (await adapter()).cancel!(job.providerJobId)) ? 'canceled' : 'too-late';
   } catch (error) {
     // Nothing changed: the buyer may ask again.
-    throw new DependencyError(`fal could not be asked to cancel: ${(error as Error).name}`, { cause: error });
+    throw new DependencyError(`${job.provider} could not be asked to cancel: ${(error as Error).name}`, { cause: error });
   }
 }
 
@@ -66,7 +67,7 @@ export const handler = middy<HttpEvent, HttpResult>()
     const target = cancelTarget(event.rawPath);
     if (!target) return json(404, { detail: 'Not a cancel route', code: 'not_found' });
     const { product, jobId } = target;
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '')?.[1];
+    const bearer = bearerToken(header(event, 'authorization'));
     if (!bearer) {
       return json(401, { detail: 'Send the job\'s cancel token, from its paid 202, as Authorization: Bearer <cancelToken>.', code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer', ...NO_STORE });
     }

@@ -15,13 +15,15 @@ export interface ProviderDefinition {
   secret?: ProviderSecret;
   /** The variable that points its SDK at another endpoint (the embedded default's fake); unset on AWS. */
   endpointEnv?: string;
+  /** Its queue takes cancellations (`RenderProvider.cancel`): the cancel route asks it first (lambdas/jobs/cancellers.ts). */
+  cancels?: true;
 }
 
 export const RENDER_PROVIDERS = {
   local: { products: ['create_music', 'agent_video', 'agent_image'] },
   'bedrock-stability': { products: ['agent_image'], endpointEnv: 'BEDROCK_RUNTIME_ENDPOINT' },
   'google-veo': { products: ['agent_video'], secret: 'gemini', endpointEnv: 'GEMINI_API_BASE_URL' },
-  'fal-veo': { products: ['agent_video'], secret: 'fal', endpointEnv: 'FAL_QUEUE_BASE_URL' },
+  'fal-veo': { products: ['agent_video'], secret: 'fal', endpointEnv: 'FAL_QUEUE_BASE_URL', cancels: true },
   'google-lyria': { products: ['create_music'], secret: 'gemini', endpointEnv: 'GEMINI_API_BASE_URL' },
   'minimax-music': { products: ['create_music'], secret: 'minimax', endpointEnv: 'MINIMAX_API_BASE_URL' },
 } as const satisfies Record<string, ProviderDefinition>;
@@ -70,3 +72,6 @@ export function providerProblem(product: ProductId, name: string): string | null
   }
   return null;
 }
+
+/** The providers whose queue takes cancellations (the cancel route holds their adapters, keys and settings). */
+export const CANCELLING_PROVIDERS = PROVIDER_NAMES.filter((name) => (RENDER_PROVIDERS[name] as ProviderDefinition).cancels);

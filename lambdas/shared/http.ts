@@ -14,6 +14,11 @@ export function header(event: HttpEvent, name: string): string | undefined {
   return undefined;
 }
 
+/** The token of an `Authorization: Bearer <token>` value (the scheme in any case), or undefined for anything else. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return /^Bearer[ ]+(\S+)[ ]*$/i.exec((authorization ?? '').trim())?.[1];
+}
+
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
   return {
     statusCode,

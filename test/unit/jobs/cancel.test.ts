@@ -168,3 +168,12 @@ describe('cancelTarget: the job a cancel path names', () => {
   });
 });
 
+
+describe('the cancel route\'s adapters', () => {
+  it('are exactly the providers whose queue takes cancellations, each implementing cancel', async () => {
+    const { CANCELLERS } = await import('../../../lambdas/jobs/cancellers.js');
+    const { CANCELLING_PROVIDERS } = await import('../../../lambdas/render/providers.js');
+    expect(Object.keys(CANCELLERS).sort()).toEqual([...CANCELLING_PROVIDERS].sort());
+    expect(CANCELLING_PROVIDERS).toEqual(['fal-veo']);
+  });
+});
