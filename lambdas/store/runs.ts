@@ -108,10 +108,11 @@ export class RunStore {
         new UpdateCommand({
           TableName: this.table,
           Key: { runId },
-          UpdateExpression: 'SET #result = :result, resultSha256 = :sha, updatedAt = :at REMOVE note',
-          ConditionExpression: '#status = :done AND attribute_not_exists(#result)',
+          // A result too large to keep records its SHA-256 alone, as a paid run's does.
+          UpdateExpression: `SET ${fields.result === undefined ? '' : '#result = :result, '}resultSha256 = :sha, updatedAt = :at REMOVE note`,
+          ConditionExpression: '#status = :done AND attribute_not_exists(#result) AND attribute_not_exists(resultSha256)',
           ExpressionAttributeNames: { '#result': 'result', '#status': 'status' },
-          ExpressionAttributeValues: { ':result': fields.result ?? null, ':sha': fields.resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
+          ExpressionAttributeValues: { ...(fields.result === undefined ? {} : { ':result': fields.result }), ':sha': fields.resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
         }),
       );
     } catch (error) {
