@@ -7,6 +7,8 @@
  * and the on-chain settlement count of each. Prints figures; asserts nothing.
  */
 import { cpus } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
@@ -67,6 +69,13 @@ for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_0
 const results = [];
 results.push(await measure('402 path (POST /agent/image, no payment)', () => event('POST', '/agent/image', body), (e) => image(e, context), 402));
 results.push(await measure('paid path (POST /agent/image, x402, self-settled)', paidEvent, (e) => image(e, context), 202));
+// Issue 23: the same paid call with a `webhook` (a loopback receiver, an IP literal: its check resolves nothing, as a
+// name's would through the resolver). Its deliveries run in the background, as the renders of every paid call do.
+const receiver = createServer((_req, res) => res.writeHead(204).end());
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookBody = JSON.stringify({ prompt: 'benchmark lighthouse', webhook: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+const paidHookEvent = async () => event('POST', '/agent/image', hookBody, { 'payment-signature': await sign() });
+results.push(await measure('paid path with a webhook (the same, plus `webhook` in the body)', paidHookEvent, (e) => image(e, context), 202));
 const accepted = JSON.parse((await image(await paidEvent(), context)).body!);
 results.push(
   await measure('poll path (GET /agent/image/{jobId})', () => event('GET', `/agent/image/${accepted.jobId}`, undefined, {}, { jobId: accepted.jobId }), (e) => poll(e, context), 200),
@@ -78,7 +87,7 @@ console.log('| path | median ms | p99 ms | DynamoDB round trips (median / max) |
 console.log('|---|---|---|---|');
 for (const r of results) console.log(`| ${r.name} | ${r.median.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.trips} / ${r.tripsMax} |`);
 const ratio = results[1].median / results[0].median;
-console.log(`paid/402 median ratio: ${ratio.toFixed(1)}×; poll/402: ${(results[2].median / results[0].median).toFixed(2)}×`);
+console.log(`paid/402 median ratio: ${ratio.toFixed(1)}×; poll/402: ${(results[3].median / results[0].median).toFixed(2)}×; paid with a webhook/paid: ${(results[2].median / results[1].median).toFixed(2)}× (DynamoDB round trips ${results[2].trips} against ${results[1].trips})`);
 
 await agentStudioBench({ runtime, measure, context, n: N });
 
@@ -98,5 +107,6 @@ try {
   exitCode = 1;
 }
 
+receiver.close();
 await close();
 process.exit(exitCode);

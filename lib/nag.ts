@@ -112,10 +112,15 @@ export function acknowledgeFindings(stack: PaycallStack): void {
   for (const product of PRODUCT_IDS) {
     const machine = stack.stateMachines[product];
     ack(machine, 'Vended log delivery (logs:CreateLogDelivery and co.) and X-Ray take no resource: logging and tracing of the state machine need Resource *.', 'AwsSolutions-IAM5[Resource::*]');
-    for (const task of [...WORKFLOW_TASKS, ...RENDER_FUNCTIONS.filter((f) => providersFor(product).includes(f.provider))]) {
+    const ownTasks = WORKFLOW_TASKS.filter((t) => t.id !== 'DeliverWebhook');
+    for (const task of [...ownTasks, ...RENDER_FUNCTIONS.filter((f) => providersFor(product).includes(f.provider))]) {
       ack(machine, `CDK's invoke grant covers ${task.id} and its versions/aliases (${task.id}:*), nothing else.`, `AwsSolutions-IAM5[Resource::${arnRef(stack.functions[task.id])}:*]`);
     }
   }
+  // The webhook machine (issue 23) invokes DeliverWebhook alone.
+  const webhooks = stack.webhookMachine;
+  ack(webhooks, 'Vended log delivery (logs:CreateLogDelivery and co.) and X-Ray take no resource: logging and tracing of the state machine need Resource *.', 'AwsSolutions-IAM5[Resource::*]');
+  ack(webhooks, "CDK's invoke grant covers DeliverWebhook and its versions/aliases (DeliverWebhook:*), nothing else.", `AwsSolutions-IAM5[Resource::${arnRef(stack.functions.DeliverWebhook)}:*]`);
 
   // CDK's own handler behind the static-asset BucketDeployment: it runs only during deployments, and its runtime,
   // role and policy are CDK's to keep current, not ours to edit.

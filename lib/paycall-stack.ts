@@ -22,12 +22,12 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
-import { ENV } from '../lambdas/shared/config.js';
+import { ENV, WEBHOOK_MACHINE_ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
 import { CANCELLING_PROVIDERS, PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { providerEnvironment, providersServedBy, providerStatements } from './render-providers.js';
-import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX } from '../lambdas/store/jobs.js';
+import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
@@ -46,6 +46,7 @@ import { createEdge, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
+import { WebhookWorkflow } from './webhook-workflow.js';
 import { STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
 
 export { type FunctionEntry, type RouteRole };
@@ -80,6 +81,8 @@ export class PaycallStack extends Stack {
   readonly assetsBucket: s3.Bucket;
   readonly assetsDistribution: cloudfront.Distribution;
   readonly stateMachines: Record<ProductId, sfn.StateMachine>;
+  /** The webhook delivery machine (issue 23, lib/webhook-workflow.ts). */
+  webhookMachine!: sfn.StateMachine;
   /** Functions by route/task id (and SWEEPER.id). */
   readonly functions: Record<string, NodejsFunction>;
   /** Synthesised logical id of each AWS::Lambda::Function → what it runs. */
@@ -293,6 +296,12 @@ export class PaycallStack extends Stack {
     if (taskFns.StoreAsset) grantObjects(taskFns.StoreAsset, this.assetsBucket, { read: true, write: true });
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
     if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
+    // Webhooks (issue 23): their own machine, its task signing with the job's secret (from the service key); the two
+    // tasks that end jobs start it (the machine references neither, so no cycle).
+    this.webhookMachine = new WebhookWorkflow(this, 'WebhookWorkflow', { deliver: taskFns.DeliverWebhook, logRetention }).stateMachine;
+    this.grantServiceKey(taskFns.DeliverWebhook);
+    this.grantWebhookStart(taskFns.MarkCompleted);
+    this.grantWebhookStart(taskFns.MarkFailed);
 
     const machines = {} as Record<ProductId, sfn.StateMachine>;
     for (const product of PRODUCT_IDS) {
@@ -376,6 +385,8 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
+      // A canceled job has ended: its webhook is delivered (issue 23).
+      this.grantWebhookStart(fn);
       // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
       // render's record (the asset bucket), the provider's key and settings, whichever provider its product is sold
       // with now (a job of theirs may still be in flight).
@@ -465,6 +476,12 @@ export class PaycallStack extends Stack {
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.rpcUrlSecret.secretArn}-??????`] }));
   }
 
+  /** StartExecution of the webhook machine, and its ARN: for whatever ends jobs (lambdas/webhooks/start.ts). */
+  private grantWebhookStart(fn: lambda.IFunction): void {
+    this.webhookMachine.grantStartExecution(fn);
+    (fn as lambda.Function).addEnvironment(WEBHOOK_MACHINE_ENV, this.webhookMachine.stateMachineArn);
+  }
+
   /** StartExecution on exactly these products' machines. */
   private grantStart(fn: lambda.IFunction, products: readonly ProductId[]): void {
     for (const product of products) this.stateMachines[product].grantStartExecution(fn);
@@ -484,7 +501,9 @@ export class PaycallStack extends Stack {
     this.grantRefund(sweeper);
     const { jobs, payments, runs, creditLedger, workspaces } = this.tables;
     // Stale and reserved jobs (OpenJobs), refunds still owed (OpenRefunds); each is moved by a conditional update.
-    grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX]);
+    grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX]);
+    // Webhooks of ended jobs that no delivery took (issue 23).
+    this.grantWebhookStart(sweeper);
     grantItems(sweeper, payments, STORE_ACTIONS.payments);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
     // Runs: it ends open ones (conditional updates; the Delete of a run's kept input in the same transaction).

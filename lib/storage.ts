@@ -5,7 +5,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY } from '../lambdas/store/jobs.js';
+import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY, OPEN_WEBHOOKS_INDEX, OPEN_WEBHOOKS_KEY } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, LEDGER_BY_TIME_SORT, LEDGER_KEY, OPEN_TOPUPS_INDEX, OPEN_TOPUPS_KEY } from '../lambdas/store/credits.js';
 
@@ -43,6 +43,8 @@ export function createTables(scope: Construct): Tables {
   sparseIndex(jobs, OPEN_JOBS_INDEX, OPEN_JOBS_KEY);
   // Sparse, likewise: only failed paid jobs whose refund is still owed carry the key (the sweeper retries them).
   sparseIndex(jobs, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY);
+  // Sparse, likewise: only jobs whose webhook no delivery has taken yet (the sweeper starts those that ended).
+  sparseIndex(jobs, OPEN_WEBHOOKS_INDEX, OPEN_WEBHOOKS_KEY);
   const runs = table('RunsTable', 'runId', true);
   // Sparse, likewise: only open paid runs (running, settlement-unknown) carry the key.
   sparseIndex(runs, OPEN_RUNS_INDEX, OPEN_RUNS_KEY);

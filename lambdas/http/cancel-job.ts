@@ -16,7 +16,7 @@
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { baseUrl, bearerToken, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { assetConfig, checkAtColdStart, storeConfig, workflowConfig } from '../shared/config.js';
+import { assetConfig, checkAtColdStart, storeConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 import { JobStore, type JobRecord } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';
 import { lazyRetry } from '../shared/lazy.js';
@@ -24,14 +24,14 @@ import { DependencyError } from '../shared/errors.js';
 import { readProviderSecret } from '../render/adapter.js';
 import { RenderError, type RenderProvider } from '../render/provider.js';
 import { CANCELLERS } from '../jobs/cancellers.js';
-import { WorkflowStopper } from '../store/workflow.js';
+import { WebhookStarter, WorkflowStopper } from '../store/workflow.js';
 import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
 import { JOB_VIEWS } from '../jobs/views.js';
 import { urlsFor } from '../jobs/urls.js';
 import { GENERATION } from '../surfaces/surface.js';
 
-checkAtColdStart(storeConfig, assetConfig, workflowConfig);
+checkAtColdStart(storeConfig, assetConfig, workflowConfig, webhookConfig);
 
 /**
  * The adapters of the providers whose queue takes cancellations (lambdas/jobs/cancellers.ts), each built on first use
@@ -57,7 +57,7 @@ async function atProvider(job: JobRecord): Promise<'canceled' | 'too-late' | 'un
   }
 }
 
-const deps = { jobs: new JobStore(), workflow: new WorkflowStopper(), atProvider };
+const deps = { jobs: new JobStore(), workflow: new WorkflowStopper(), atProvider, webhooks: new WebhookStarter() };
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 

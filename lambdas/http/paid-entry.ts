@@ -1,7 +1,7 @@
 /**
  * The Middy chain of a paid generation endpoint, in the order the architecture fixes:
- * frame (version ▸ errors) ▸ probe rate limit ▸ idempotency ▸ payment (402 before validation) ▸ validation ▸
- * purchase. The handler parses nothing and decides nothing: it hands the verified payment and the valid body to
+ * frame (version ▸ errors) ▸ probe rate limit ▸ idempotency ▸ payment (402 before validation) ▸ validation (the
+ * schema, then the webhook URL's address) ▸ purchase. The handler parses nothing and decides nothing: it hands the verified payment and the valid body to
  * the purchase use case and presents its result.
  */
 import type { Context } from 'aws-lambda';
@@ -13,6 +13,7 @@ import { probeRateLimit } from '../middleware/rate-limit.js';
 import { idempotency } from '../middleware/idempotency.js';
 import { payment, paymentHeaderOf } from '../middleware/payment.js';
 import { validateBody } from '../middleware/validation.js';
+import { checkWebhook } from '../middleware/webhook-url.js';
 import type { HttpMiddleware } from '../middleware/types.js';
 import { RateWindowStore } from '../store/rate-limit.js';
 import { IdempotencyStore } from '../store/idempotency.js';
@@ -27,7 +28,7 @@ import { checkAtColdStart, httpConfig, PURCHASE_CONFIG } from '../shared/config.
 import { renderConfig } from '../render/config.js';
 import { GENERATION } from '../surfaces/surface.js';
 import { presentPurchase } from './present-purchase.js';
-import { cancelToken, serviceKey } from '../jobs/job-secrets.js';
+import { cancelToken, serviceKey, webhookSecret } from '../jobs/job-secrets.js';
 
 /** What the chain hands the handler: Middy passes (event, context), so it rides on the context under one key. */
 export interface PaidContext extends Context {
@@ -45,6 +46,7 @@ export function paidEntry(product: ProductId) {
     .use(idempotency({ store: new IdempotencyStore(), scope: product, party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()) }))
     .use(payment({ offer: (request) => productOffer(product, baseUrl(request.event, surface)), core: paymentCore }))
     .use(validateBody(PRODUCTS[product].schema))
+    .use(checkWebhook())
     .use(handOver())
     .handler((event, context) => answerPurchase(product, event, context, purchaseDeps()));
 }
@@ -58,14 +60,21 @@ export async function answerPurchase(product: ProductId, event: HttpEvent, conte
   // Read before any money moves (once per process): a service key that cannot be read is a 503 that charges nothing,
   // never a paid job whose payer gets no cancel token.
   const jobKey = await key();
+  const base = baseUrl(event, GENERATION);
+  // The webhook is the job's, not its request's: recorded apart, never handed to a render.
+  const { webhook, ...request } = body as { webhook?: string };
   const result = await purchaseJob(deps, {
     product,
-    request: body,
+    request,
     payment: paid,
     blockingWaitMs: wantsBlocking(event, body as { asyncMode?: boolean }) ? httpConfig().blockingWaitMs : 0,
     deadline: answerDeadline(event, context),
+    ...(webhook ? { webhook: { url: webhook, base } } : {}),
   });
-  return presentPurchase(result, offer, baseUrl(event, GENERATION), (jobId) => cancelToken(jobKey, jobId));
+  return presentPurchase(result, offer, base, (job) => ({
+    cancelToken: cancelToken(jobKey, job.jobId),
+    ...(job.webhookTarget ? { webhookSecret: webhookSecret(jobKey, job.jobId) } : {}),
+  }));
 }
 
 /** Puts what the payment and validation middlewares left in `request.internal` where the handler can read it. */

@@ -21,7 +21,8 @@
  * and no second refund).
  */
 import type { JobRecord, JobStore } from '../store/jobs.js';
-import type { WorkflowStopper } from '../store/workflow.js';
+import type { WebhookStarter, WorkflowStopper } from '../store/workflow.js';
+import { startWebhook } from './webhook-start.js';
 import { refundOwed } from './refund.js';
 import { logger } from '../shared/logger.js';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../products/products.js';
@@ -34,6 +35,8 @@ export interface CancelDeps {
   workflow: Pick<WorkflowStopper, 'stop'>;
   /** Asks the job's provider to drop its render: 'unsupported' for a provider without cancellation. */
   atProvider?: (job: JobRecord) => Promise<'canceled' | 'too-late' | 'unsupported'>;
+  /** Starts the canceled job's webhook delivery (issue 23): a canceled job has ended like any failed one. */
+  webhooks?: Pick<WebhookStarter, 'start'>;
 }
 
 export type CancelOutcome = { type: 'canceled'; job: JobRecord } | { type: 'not-cancellable'; reason: string; job: JobRecord };
@@ -61,6 +64,7 @@ export async function cancelJob(deps: CancelDeps, job: JobRecord): Promise<Cance
   logger.info('job canceled by its payer', { jobId: job.jobId, product: job.product, refundOwed: refundOwed(job) });
   // The job is final: an execution left running finds it failed at its next step and ends without rendering.
   await stopQuietly(deps, job);
+  if (deps.webhooks) await startWebhook(deps.webhooks, now);
   return { type: 'canceled', job: now };
 }
 
@@ -74,6 +78,7 @@ async function cancelAtProvider(deps: CancelDeps, job: JobRecord, atProvider: No
   const now = (await deps.jobs.get(job.jobId)) ?? job;
   if (!won) return decided(now) ?? { type: 'not-cancellable', reason: 'The job cannot be canceled now.', job: now };
   logger.info('job canceled by its payer at its provider', { jobId: job.jobId, product: job.product, provider: job.provider, refundOwed: refundOwed(job) });
+  if (deps.webhooks) await startWebhook(deps.webhooks, now);
   return { type: 'canceled', job: now };
 }
 

@@ -1,12 +1,14 @@
 /**
- * Per-job secrets without accounts (issue 23): a job's cancel token is derived from one service key and the job's id,
- * so nothing per job is stored and only whoever was given it — the payer, in the paid 202 — holds it. The service
+ * Per-job secrets without accounts (issue 23): a job's cancel token and its webhook signing secret are derived from one
+ * service key and the job's id, so nothing per job is stored and only whoever was given them — the payer, in the paid
+ * 202 — holds them. The service
  * key is 32 random bytes, hex, in Secrets Manager (`serviceKeySecretName`, default `paycall/service-key`; README,
  * runbook), read through the function's grant once per process (lambdas/shared/secrets.ts); the embedded default keeps
  * it in `<stateDir>/service-key` and serves it through its local Secrets Manager.
  *
  * Derivation: HMAC-SHA256(service key, "paycall/<purpose>/v1\0<jobId>"), base64url, with a prefix naming what it is
- * (`ct_` for a cancel token). Each purpose has its own label, so one job's cancel token says nothing about another
+ * (`ct_` for a cancel token). A webhook secret is the Standard Webhooks form instead: `whsec_` and the 32 key bytes in
+ * standard base64, which the `standardwebhooks` library (ours signing, the buyer's verifying) decodes. Each purpose has its own label, so one job's cancel token says nothing about another
  * purpose's secret or another job's. Rotating the service key invalidates every outstanding token.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -38,16 +40,20 @@ export function serviceKey(env: NodeJS.ProcessEnv = process.env): Promise<Buffer
   );
 }
 
-type Purpose = 'cancel';
-const PREFIX: Record<Purpose, string> = { cancel: 'ct_' };
+type Purpose = 'cancel' | 'webhook';
 
-function derive(key: Buffer, purpose: Purpose, jobId: string): string {
-  return PREFIX[purpose] + createHmac('sha256', key).update(`paycall/${purpose}/v1\0${jobId}`).digest('base64url');
+function derive(key: Buffer, purpose: Purpose, jobId: string): Buffer {
+  return createHmac('sha256', key).update(`paycall/${purpose}/v1\0${jobId}`).digest();
 }
 
 /** The cancel token of job `jobId`: given once, in the paid 202, to the payer. */
 export function cancelToken(key: Buffer, jobId: string): string {
-  return derive(key, 'cancel', jobId);
+  return `ct_${derive(key, 'cancel', jobId).toString('base64url')}`;
+}
+
+/** The secret job `jobId`'s webhook deliveries are signed with (Standard Webhooks `whsec_…`): given once, in the paid 202. */
+export function webhookSecret(key: Buffer, jobId: string): string {
+  return `whsec_${derive(key, 'webhook', jobId).toString('base64')}`;
 }
 
 /** Whether `presented` is job `jobId`'s cancel token (compared in constant time). */

@@ -48,6 +48,11 @@ export interface PurchaseInput {
    * receipt wait and the blocking wait end by then, so a paid buyer never meets a time-out after money moved.
    */
   deadline?: number;
+  /**
+   * Where the job's end is POSTed (a URL already checked: lambdas/webhooks/address.ts) and the base URL the buyer
+   * called, for the URLs of the delivered body. Recorded with the job, `waiting` for its delivery.
+   */
+  webhook?: { url: string; base: string };
 }
 
 export type JobPurchase =
@@ -130,6 +135,9 @@ function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {
     amount: payment.amount.toString(),
     nonceKey: payment.nonceKey,
     ...(payment.kind === 'x402' ? { validBefore: Number(payment.payload.payload.authorization.validBefore) } : {}),
+    ...(input.webhook
+      ? { webhook: { attempts: 0, lastStatus: null, nextAttemptAt: null, delivered: false }, webhookTarget: input.webhook, webhookOpen: 'waiting' as const }
+      : {}),
     createdAt: at.toISOString(),
     updatedAt: at.toISOString(),
     expiresAt: Math.floor(at.getTime() / 1000) + JOB_TTL_SECONDS,

@@ -65,6 +65,7 @@ export function songRow(job: JobRecord, urls: Urls): Record<string, unknown> {
     created_at: job.createdAt,
     ...(job.status === 'failed' ? { error: job.error ?? GENERIC_FAILURE } : {}),
     ...refundView(job),
+    ...webhookView(job),
   };
 }
 
@@ -75,6 +76,14 @@ export function songRow(job: JobRecord, urls: Urls): Record<string, unknown> {
 export function refundView(job: JobRecord): { refund?: { status: string; transaction: string | null } } {
   if (job.status !== 'failed' || !job.refund) return {};
   return { refund: { status: job.refund.status, transaction: job.refund.transaction ?? null } };
+}
+
+/**
+ * `webhook: { attempts, lastStatus, nextAttemptAt, delivered }` on a job bought with a webhook (additive, issue 23):
+ * its deliveries so far, stored as shown (JobRecord.webhook); where it goes is the row's `webhookTarget`, never shown.
+ */
+export function webhookView({ webhook }: JobRecord): Pick<JobRecord, 'webhook'> {
+  return webhook ? { webhook } : {};
 }
 
 export function mediaJob(job: JobRecord, urls: Urls): Record<string, unknown> {
@@ -90,6 +99,7 @@ export function mediaJob(job: JobRecord, urls: Urls): Record<string, unknown> {
   }
   body.pollUrl = null;
   if (status === 'failed') Object.assign(body, { error: job.error ?? GENERIC_FAILURE }, refundView(job));
+  Object.assign(body, webhookView(job));
   return body;
 }
 

@@ -8,6 +8,7 @@ import {
   IMAGE_ASPECT_RATIOS,
   MAX_LYRICS_CHARS,
   MAX_PROMPT_CHARS,
+  MAX_WEBHOOK_URL_LENGTH,
   PRODUCTS as PRODUCT_DEFS,
   PRODUCT_IDS,
   VIDEO_ASPECT_RATIOS,
@@ -22,6 +23,15 @@ const prompt = z.string().check(z.trim(), z.minLength(1, 'prompt must not be emp
 
 const asyncMode = z.optional(z.boolean()).check(z.describe('true switches asynchronous mode on; false never switches it off'));
 
+/**
+ * Issue 23, additive inside version 1: where the job's end is POSTed, signed (Standard Webhooks). The URL is checked
+ * further before anything is charged (lambdas/webhooks/address.ts: https, not an address inside a network); its
+ * length bound is the schema's.
+ */
+const webhook = z
+  .optional(z.string().check(z.maxLength(MAX_WEBHOOK_URL_LENGTH)))
+  .check(z.describe('https URL that receives the job\'s poll body, signed as Standard Webhooks say, when the job completes or fails'));
+
 export const musicRequestSchema = z
   .object({
     prompt: prompt.check(z.describe('Genre, mood, instruments, vibe')),
@@ -32,6 +42,7 @@ export const musicRequestSchema = z
     vocal_gender: z.optional(z.enum(['m', 'f'])).check(z.describe('m or f')),
     tags: z.optional(z.string().check(z.maxLength(500))).check(z.describe('Comma-separated keywords for the generated file')),
     asyncMode,
+    webhook,
   })
   .check(
     z.superRefine((body, ctx) => {
@@ -56,6 +67,7 @@ export const videoRequestSchema = z.object({
   // The spec's MCP schema names `resolution` without defining it; the clip is 720p, the one value accepted.
   resolution: z.optional(z.enum(VIDEO_RESOLUTIONS)).check(z.describe('Output resolution; clips render at 720p')),
   asyncMode,
+  webhook,
 });
 export type VideoRequest = z.infer<typeof videoRequestSchema>;
 
@@ -64,6 +76,7 @@ export const imageRequestSchema = z.object({
   aspectRatio: z._default(z.enum(IMAGE_ASPECT_RATIOS), '1:1').check(z.describe('Frame shape')),
   outputFormat: z._default(z.enum(['png', 'jpeg']), 'png').check(z.describe('png or jpeg')),
   asyncMode,
+  webhook,
 });
 export type ImageRequest = z.infer<typeof imageRequestSchema>;
 

@@ -47,6 +47,11 @@ export const REQUEST_JSON_SCHEMAS: Record<ProductId, Record<string, unknown>> = 
       "asyncMode": {
         "description": "true switches asynchronous mode on; false never switches it off",
         "type": "boolean"
+      },
+      "webhook": {
+        "description": "https URL that receives the job's poll body, signed as Standard Webhooks say, when the job completes or fails",
+        "type": "string",
+        "maxLength": 2048
       }
     },
     "required": [
@@ -90,6 +95,11 @@ export const REQUEST_JSON_SCHEMAS: Record<ProductId, Record<string, unknown>> = 
       "asyncMode": {
         "description": "true switches asynchronous mode on; false never switches it off",
         "type": "boolean"
+      },
+      "webhook": {
+        "description": "https URL that receives the job's poll body, signed as Standard Webhooks say, when the job completes or fails",
+        "type": "string",
+        "maxLength": 2048
       }
     },
     "required": [
@@ -135,6 +145,11 @@ export const REQUEST_JSON_SCHEMAS: Record<ProductId, Record<string, unknown>> = 
       "asyncMode": {
         "description": "true switches asynchronous mode on; false never switches it off",
         "type": "boolean"
+      },
+      "webhook": {
+        "description": "https URL that receives the job's poll body, signed as Standard Webhooks say, when the job completes or fails",
+        "type": "string",
+        "maxLength": 2048
       }
     },
     "required": [

@@ -36,6 +36,10 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       "cancelToken": {
         "description": "On the paid 202: the job's cancel token, given once, to the payer only",
         "type": "string"
+      },
+      "webhookSecret": {
+        "description": "On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only",
+        "type": "string"
       }
     },
     "required": [
@@ -167,6 +171,48 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
           "status",
           "transaction"
         ]
+      },
+      "webhook": {
+        "description": "On a job with a webhook: its deliveries so far (additive)",
+        "type": "object",
+        "properties": {
+          "attempts": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "Deliveries attempted so far"
+          },
+          "lastStatus": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "HTTP status of the last attempt; null before one, or when no answer came"
+          },
+          "nextAttemptAt": {
+            "description": "ISO 8601 time of the next attempt; null when none is planned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "delivered": {
+            "type": "boolean",
+            "description": "true once an attempt was answered 2xx"
+          }
+        },
+        "required": [
+          "attempts",
+          "lastStatus",
+          "nextAttemptAt",
+          "delivered"
+        ]
       }
     },
     "required": [
@@ -265,6 +311,48 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
           "transaction"
         ]
       },
+      "webhook": {
+        "description": "On a job with a webhook: its deliveries so far (additive)",
+        "type": "object",
+        "properties": {
+          "attempts": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "Deliveries attempted so far"
+          },
+          "lastStatus": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "HTTP status of the last attempt; null before one, or when no answer came"
+          },
+          "nextAttemptAt": {
+            "description": "ISO 8601 time of the next attempt; null when none is planned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "delivered": {
+            "type": "boolean",
+            "description": "true once an attempt was answered 2xx"
+          }
+        },
+        "required": [
+          "attempts",
+          "lastStatus",
+          "nextAttemptAt",
+          "delivered"
+        ]
+      },
       "etaSeconds": {
         "description": "Present (null) on the failed unknown-job response",
         "type": "null"
@@ -275,6 +363,10 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       },
       "cancelToken": {
         "description": "On the paid 202: the job's cancel token, given once, to the payer only",
+        "type": "string"
+      },
+      "webhookSecret": {
+        "description": "On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only",
         "type": "string"
       }
     },
@@ -358,6 +450,48 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
           "transaction"
         ]
       },
+      "webhook": {
+        "description": "On a job with a webhook: its deliveries so far (additive)",
+        "type": "object",
+        "properties": {
+          "attempts": {
+            "type": "integer",
+            "minimum": -9007199254740991,
+            "maximum": 9007199254740991,
+            "description": "Deliveries attempted so far"
+          },
+          "lastStatus": {
+            "anyOf": [
+              {
+                "type": "integer",
+                "minimum": -9007199254740991,
+                "maximum": 9007199254740991
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "HTTP status of the last attempt; null before one, or when no answer came"
+          },
+          "nextAttemptAt": {
+            "description": "ISO 8601 time of the next attempt; null when none is planned",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "delivered": {
+            "type": "boolean",
+            "description": "true once an attempt was answered 2xx"
+          }
+        },
+        "required": [
+          "attempts",
+          "lastStatus",
+          "nextAttemptAt",
+          "delivered"
+        ]
+      },
       "etaSeconds": {
         "type": "null"
       },
@@ -367,6 +501,10 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       },
       "cancelToken": {
         "description": "On the paid 202: the job's cancel token, given once, to the payer only",
+        "type": "string"
+      },
+      "webhookSecret": {
+        "description": "On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only",
         "type": "string"
       }
     },

@@ -21,7 +21,21 @@ const refund = z
 const cancel = {
   cancelUrl: url.optional().describe('On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded'),
   cancelToken: z.string().optional().describe('On the paid 202: the job\'s cancel token, given once, to the payer only'),
+  webhookSecret: z
+    .string()
+    .optional()
+    .describe('On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only'),
 };
+/** On the poll of a job with a webhook (additive, issue 23): its deliveries so far. */
+const webhook = z
+  .object({
+    attempts: z.number().int().describe('Deliveries attempted so far'),
+    lastStatus: z.number().int().nullable().describe('HTTP status of the last attempt; null before one, or when no answer came'),
+    nextAttemptAt: z.string().nullable().describe('ISO 8601 time of the next attempt; null when none is planned'),
+    delivered: z.boolean().describe('true once an attempt was answered 2xx'),
+  })
+  .optional()
+  .describe('On a job with a webhook: its deliveries so far (additive)');
 
 export const musicAcceptedSchema = z
   .object({
@@ -60,6 +74,7 @@ export const songRowSchema = z
     created_at: z.string().describe('ISO 8601'),
     error: z.string().optional().describe('Present on failure'),
     refund,
+    webhook,
   })
   .describe('Song row (poll response of music)');
 
@@ -74,6 +89,7 @@ export const videoJobSchema = z
     pollUrl: url.nullable().describe('Set on the 202 accept; null on a poll response'),
     error: z.string().optional().describe('Present on failure'),
     refund,
+    webhook,
     etaSeconds: z.null().optional().describe('Present (null) on the failed unknown-job response'),
     ...cancel,
   })
@@ -88,6 +104,7 @@ export const imageJobSchema = z
     pollUrl: url.nullable().describe('Set on the 202 accept; null on a poll response'),
     error: z.string().optional(),
     refund,
+    webhook,
     // The unknown-job response is shared with video (views.unknownMediaJob), so it carries etaSeconds too.
     etaSeconds: z.null().optional(),
     ...cancel,

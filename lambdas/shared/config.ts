@@ -206,6 +206,23 @@ export const assetConfig = /* @__PURE__ */ memo(() => {
   };
 });
 
+/** The local Step Functions endpoint when not on AWS: every function that starts or stops an execution reads it. */
+export const sfnConfig = /* @__PURE__ */ memo(() => {
+  const env = parse({ SFN_ENDPOINT: optional(url()) }, 'workflow');
+  return { sfnEndpoint: env.SFN_ENDPOINT };
+});
+
+/**
+ * The webhook delivery machine (issue 23, lib/webhook-workflow.ts): whatever ends a job with a webhook starts it
+ * (MarkCompleted, MarkFailed, the cancel route, the sweeper); the product machines' tasks may read it, the machine
+ * not referencing them.
+ */
+export const WEBHOOK_MACHINE_ENV = 'WEBHOOK_STATE_MACHINE_ARN';
+export const webhookConfig = /* @__PURE__ */ memo(() => {
+  const env = parse({ [WEBHOOK_MACHINE_ENV]: text() }, 'webhook');
+  return { stateMachineArn: env[WEBHOOK_MACHINE_ENV] };
+});
+
 /** The state machine of each product, and the local endpoint when not on AWS. */
 export const workflowConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
@@ -213,7 +230,6 @@ export const workflowConfig = /* @__PURE__ */ memo(() => {
       MUSIC_STATE_MACHINE_ARN: text(),
       VIDEO_STATE_MACHINE_ARN: text(),
       IMAGE_STATE_MACHINE_ARN: text(),
-      SFN_ENDPOINT: optional(url()),
     },
     'workflow',
   );
@@ -223,7 +239,7 @@ export const workflowConfig = /* @__PURE__ */ memo(() => {
       agent_video: env.VIDEO_STATE_MACHINE_ARN,
       agent_image: env.IMAGE_STATE_MACHINE_ARN,
     },
-    sfnEndpoint: env.SFN_ENDPOINT,
+    sfnEndpoint: sfnConfig().sfnEndpoint,
   };
 });
 

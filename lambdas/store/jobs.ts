@@ -28,6 +28,35 @@ export const OPEN_JOBS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as c
 export const OPEN_REFUNDS_INDEX = 'OpenRefunds';
 export const OPEN_REFUNDS_KEY = { partition: 'refundOpen', sort: 'refundAt' } as const;
 
+/**
+ * The sparse index of webhooks not yet taken by a delivery: `webhookOpen` is `waiting` from the purchase of a job with
+ * a webhook until its delivery's first attempt (then `delivering`), and removed once delivered or given up. The
+ * sweeper starts the delivery of an ended job still `waiting` (its ender died before starting it, or none starts one:
+ * a voided payment, a render the sweeper failed).
+ */
+export const OPEN_WEBHOOKS_INDEX = 'OpenWebhooks';
+export const OPEN_WEBHOOKS_KEY = { partition: 'webhookOpen', sort: 'updatedAt' } as const;
+
+/** A job's webhook deliveries so far (issue 23): exactly what its poll shows as `webhook`. */
+export interface WebhookState {
+  attempts: number;
+  /** HTTP status of the last attempt; null before one, or when it got no answer. */
+  lastStatus: number | null;
+  /** ISO time of the next attempt; null when none is planned (not ended yet, delivered, or given up). */
+  nextAttemptAt: string | null;
+  delivered: boolean;
+}
+
+/** Where a job's webhook goes, never shown: the poll URL is a capability others may hold. */
+export interface WebhookTarget {
+  url: string;
+  /** The generation API's base URL as the buyer called it, for the URLs in the delivered poll body. */
+  base: string;
+  /** Why the last attempt got no 2xx, and when it was (operators). */
+  lastError?: string;
+  lastAttemptAt?: string;
+}
+
 /** A failed paid job's refund, as the poll answers show it (`refund`, additive to the spec's shapes). */
 export interface JobRefund {
   status: 'pending' | 'refunded' | 'failed';
@@ -67,6 +96,10 @@ export interface JobRecord {
   refundAt?: string;
   /** The render provider's own id of the job's render (a Bedrock request, a Gemini operation, a fal request), for operators. */
   providerJobId?: string;
+  webhook?: WebhookState;
+  webhookTarget?: WebhookTarget;
+  /** The key of OPEN_WEBHOOKS_INDEX while the webhook is owed. */
+  webhookOpen?: 'waiting' | 'delivering';
   /** ISO time a poll last claimed the job's reconciliation (claimReconcile); never moves `updatedAt`. */
   reconcileClaimedAt?: string;
   createdAt: string;

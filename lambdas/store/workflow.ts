@@ -7,7 +7,7 @@
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { ProductId } from '../products/catalog.js';
-import { workflowConfig } from '../shared/config.js';
+import { sfnConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 import { traceClient } from '../shared/tracing.js';
 import { lazyRetry } from '../shared/lazy.js';
 
@@ -16,7 +16,7 @@ type Sdk = typeof import('@aws-sdk/client-sfn');
 // A failed load (a bad configuration) is not kept: the next call tries again.
 const sfn = lazyRetry(async (): Promise<{ sdk: Sdk; client: SFNClient }> => {
   const sdk = await import('@aws-sdk/client-sfn');
-  const { sfnEndpoint } = workflowConfig();
+  const { sfnEndpoint } = sfnConfig();
   const client = traceClient(
     new sdk.SFNClient(
       sfnEndpoint
@@ -91,4 +91,22 @@ export class WorkflowStopper {
 /** A job's execution: named by the job id on its product's machine. */
 function executionArnOf(jobId: string, product: ProductId): string {
   return `${workflowConfig().stateMachineArns[product].replace(':stateMachine:', ':execution:')}:${jobId}`;
+}
+
+/**
+ * Starts the delivery of a job's webhook (issue 23): one execution of the webhook machine per job, named by its id, so
+ * the enders that race (the workflow's last task, the cancel route, the sweeper) start one delivery between them.
+ * Returns 'exists' when one was already started.
+ */
+export class WebhookStarter {
+  async start(jobId: string): Promise<'started' | 'exists'> {
+    const { sdk, client } = await sfn();
+    try {
+      await client.send(new sdk.StartExecutionCommand({ stateMachineArn: webhookConfig().stateMachineArn, name: jobId, input: JSON.stringify({ jobId }) }));
+      return 'started';
+    } catch (error) {
+      if (error instanceof sdk.ExecutionAlreadyExists) return 'exists';
+      throw error;
+    }
+  }
 }

@@ -293,6 +293,9 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
   { id: 'MarkFailed', stateName: 'Mark failed', entry: 'lambdas/workflow/mark-failed.ts', timeoutSeconds: 10, memoryMb: 256 },
   // A failed paid job's money back to its payer (lambdas/jobs/refund.ts); waits for the refund's receipt.
   { id: 'RefundPayment', stateName: 'Refund payment', entry: 'lambdas/workflow/refund-payment.ts', timeoutSeconds: 90, memoryMb: 512 },
+  // A job's webhook, one attempt per invocation (lambdas/webhooks/deliver.ts), run by the webhook machine
+  // (lib/webhook-workflow.ts), not the products': a POST of at most 10 s and two DynamoDB calls.
+  { id: 'DeliverWebhook', stateName: 'Deliver webhook', entry: 'lambdas/workflow/deliver-webhook.ts', timeoutSeconds: 30, memoryMb: 256 },
 ];
 
 /** Scheduled sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline. */

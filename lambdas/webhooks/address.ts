@@ -10,6 +10,7 @@
  */
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
+import { MAX_WEBHOOK_URL_LENGTH } from '../products/products.js';
 
 export interface WebhookPolicy {
   /** the embedded default: loopback receivers (http or https) are allowed */
@@ -20,11 +21,12 @@ export type RefusalReason = 'loopback' | 'private' | 'link-local' | 'metadata' |
 
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /** Reads WEBHOOK_ALLOW_LOOPBACK ('true' → allowed); anything else (unset on AWS) → not allowed. */
+export const WEBHOOK_LOOPBACK_ENV = 'WEBHOOK_ALLOW_LOOPBACK';
+
 export function webhookPolicy(env: NodeJS.ProcessEnv = process.env): WebhookPolicy {
-  return { allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === 'true' };
+  return { allowLoopback: env[WEBHOOK_LOOPBACK_ENV] === 'true' };
 }
 
 interface Range {
@@ -190,15 +192,22 @@ export function refusedAmong(addresses: { address: string }[], policy: WebhookPo
   return undefined;
 }
 
+/** How long the paid POST waits for a webhook host's name to resolve: a resolver that hangs must not hold the buyer. */
+export const CHECK_LOOKUP_TIMEOUT_MS = 3_000;
+
 /** Checks a buyer-given webhook URL before anything is charged. */
-export async function checkWebhookUrl(raw: string, policy: WebhookPolicy, lookup: LookupAll = defaultLookup): Promise<UrlCheck> {
+export async function checkWebhookUrl(raw: string, policy: WebhookPolicy, lookup: LookupAll = defaultLookup, timeoutMs = CHECK_LOOKUP_TIMEOUT_MS): Promise<UrlCheck> {
   const form = checkWebhookUrlForm(raw, policy);
   if (!form.ok || ipLiteral(form.url) || isLocalhostName(form.url.hostname)) return form;
   let addresses: { address: string }[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await lookup(form.url.hostname);
+    const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('lookup timed out')), timeoutMs)));
+    addresses = await Promise.race([lookup(form.url.hostname), timedOut]);
   } catch {
     addresses = [];
+  } finally {
+    clearTimeout(timer);
   }
   if (addresses.length === 0) return { ok: false, msg: 'Webhook URL host does not resolve' };
   const refusal = refusedAmong(addresses, policy);

@@ -1,18 +1,20 @@
 /** The sweeper's dependencies, built once per process (the scheduled Lambda and the embedded runtime's start). */
 import { JobStore } from '../store/jobs.js';
+import { JobWebhookStore } from '../store/job-webhooks.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
 import { CreditStore } from '../store/credits.js';
-import { WorkflowStarter } from '../store/workflow.js';
+import { WebhookStarter, WorkflowStarter } from '../store/workflow.js';
 import { paidOnChain } from '../payments/core/paid-on-chain.js';
 import type { SweepDeps } from './sweeper.js';
 import { refunder } from './refund-deps.js';
-import { paymentConfig, workflowConfig } from '../shared/config.js';
+import { paymentConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 
 let deps: SweepDeps | undefined;
 export function sweepDeps(): SweepDeps {
   paymentConfig();
   workflowConfig();
+  webhookConfig();
   if (!deps) {
     const jobs = new JobStore();
     deps = {
@@ -23,6 +25,7 @@ export function sweepDeps(): SweepDeps {
       workflow: new WorkflowStarter(),
       paidOnChain: (payment) => paidOnChain(payment),
       refunds: { jobs, refunder: refunder() },
+      webhooks: { jobs: new JobWebhookStore(), starter: new WebhookStarter() },
     };
   }
   return deps;

@@ -23,10 +23,12 @@
  */
 import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { JobWebhookStore } from '../store/job-webhooks.js';
 import { PurchaseConflictError, type LedgerItems, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import { OPEN_TOPUP_STATUSES, type CreditStore, type LedgerEntry } from '../store/credits.js';
-import type { WorkflowStarter } from '../store/workflow.js';
+import type { WebhookStarter, WorkflowStarter } from '../store/workflow.js';
+import { startWebhook } from '../jobs/webhook-start.js';
 import type { OnChainPayment, PaidOnChain } from '../payments/core/paid-on-chain.js';
 import { logger } from '../shared/logger.js';
 import { count } from '../shared/metrics.js';
@@ -50,6 +52,8 @@ export const REFUND_RETRY_SECONDS = 60;
 export const RESERVED_RECONCILE_SECONDS = 10;
 /** Runs end within their function's 30 s timeout; one untouched for this long will not be touched by it again. */
 export const RUN_IDLE_SECONDS = 120;
+/** An ended job's webhook not taken by a delivery this long after the job last moved is started by the sweeper. */
+export const WEBHOOK_START_SECONDS = 60;
 
 /** What a reconciled run says instead of its result, which was computed and paid for but never recorded. */
 export const RECONCILED_RUN_NOTE = 'settled; result not recorded — the buyer may ask support with the runId';
@@ -66,6 +70,8 @@ export interface SweepDeps {
   paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
   /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
   refunds?: RefundDeps & { jobs: Pick<JobStore, 'listOpenRefunds'> };
+  /** Webhooks of ended jobs no delivery took (issue 23): started each sweep; without it none are. */
+  webhooks?: { jobs: Pick<JobWebhookStore, 'listWaiting'>; starter: Pick<WebhookStarter, 'start'> };
   now?: () => Date;
 }
 
@@ -95,6 +101,8 @@ export interface SweepResult {
   refunded: string[];
   /** Failed paid jobs whose refund is still owed after this sweep (retried next time; token refunds stay owed). */
   refundsOwed: string[];
+  /** Ended jobs whose webhook delivery this sweep started (their ender had not, or had died before it could). */
+  webhooksStarted: string[];
 }
 
 /**
@@ -125,6 +133,7 @@ export async function sweep(
     topUpsWaiting: [],
     refunded: [],
     refundsOwed: [],
+    webhooksStarted: [],
   };
 
   const reconcileAfter = Math.min(RESERVED_RECONCILE_SECONDS, reservedGraceSeconds);
@@ -170,6 +179,15 @@ export async function sweep(
           if (!(error instanceof TransientRefundError)) throw error;
           result.refundsOwed.push(job.jobId);
         }
+      });
+    }
+  }
+  const { webhooks } = deps;
+  if (webhooks) {
+    // After WEBHOOK_START_SECONDS, so the job's ender starts it first; an open job is skipped (startWebhook).
+    for (const job of await webhooks.jobs.listWaiting(new Date(now - WEBHOOK_START_SECONDS * 1000))) {
+      await guarded({ jobId: job.jobId }, async () => {
+        if (await startWebhook(webhooks.starter, job)) result.webhooksStarted.push(job.jobId);
       });
     }
   }

@@ -21,6 +21,8 @@ import {
   type Refusal,
 } from '../render/provider.js';
 import type { JobStore } from '../store/jobs.js';
+import type { WebhookStarter } from '../store/workflow.js';
+import { startWebhook } from '../jobs/webhook-start.js';
 import { GENERIC_FAILURE } from '../jobs/views.js';
 import { logger } from '../shared/logger.js';
 import { countRender, wanted as metricsWanted } from '../shared/metrics.js';
@@ -32,6 +34,8 @@ export interface TaskDeps {
   provider?: (name: string) => Promise<RenderProvider>;
   assets: () => AssetStore;
   fetchImpl?: typeof fetch;
+  /** Starts an ended job's webhook delivery (issue 23); only Mark completed and Mark failed have it. */
+  webhooks?: Pick<WebhookStarter, 'start'>;
 }
 
 export interface ExecutionInput {
@@ -141,6 +145,8 @@ export async function markCompleted(
   const moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
   if (!moved) logger.warn('job was already final when marking completed', { jobId: input.jobId });
   else await countRenderEnd(deps, input, 'completed');
+  // Whether or not this task moved it (a retried task), an ended job's webhook is started once (named by the job).
+  if (deps.webhooks) await startWebhook(deps.webhooks, await deps.jobs.get(input.jobId));
   return { status: 'completed' };
 }
 
@@ -160,6 +166,8 @@ export async function markFailed(
   // the next state sends.
   const job = await deps.jobs.get(input.jobId);
   if (await deps.jobs.fail(input.jobId, message, ['queued', 'processing'], job ? refundOwed(job) : false)) await countRenderEnd(deps, input, refused ? 'refused' : 'failed');
+  // The job read before the write says whether it has a webhook; the one read after says how it ended.
+  if (deps.webhooks && job?.webhookTarget) await startWebhook(deps.webhooks, await deps.jobs.get(input.jobId));
   return { status: 'failed', error: message };
 }
 

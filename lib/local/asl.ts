@@ -16,6 +16,7 @@ import type { FunctionEntry } from '../paycall-stack.js';
 import { WORKFLOW_TASKS, type TaskFunctionDef } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import type { PolicyStatement } from './iam/policy.js';
+import { WEBHOOK_MACHINE_ENV } from '../../lambdas/shared/config.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const LOCAL_REGION = 'local';
@@ -24,7 +25,7 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 5;
+const CACHE_FORMAT = 6;
 /** The token issuer configuration of the local synthesis (the values are the local issuer's, set at run time). */
 const LOCAL_TOKEN_CONFIG = {
   tokenIssuer: 'local',
@@ -81,6 +82,8 @@ export interface LocalDefinitions {
   /** Milliseconds the synthesis took (0 on a cache hit is never stored: this is the original cost). */
   synthMs: number;
   stateMachines: Record<ProductId, LocalStateMachine>;
+  /** The webhook delivery machine (issue 23, lib/webhook-workflow.ts). */
+  webhookMachine: Omit<LocalStateMachine, 'product'>;
   tables: LocalTableDefinition[];
   /** Function logical id → what it runs (route / task / sweeper). */
   functions: Record<string, FunctionEntry>;
@@ -267,8 +270,7 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
     };
 
     const taskById = new Map<string, TaskFunctionDef>([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => [t.id, t]));
-    const stateMachines = {} as Record<ProductId, LocalStateMachine>;
-    for (const [product, machine] of Object.entries(stack.stateMachines) as [ProductId, (typeof stack.stateMachines)[ProductId]][]) {
+    const localMachine = (machine: import('aws-cdk-lib/aws-stepfunctions').StateMachine, fallbackEnv: string) => {
       const logicalId = stack.getLogicalId(machine.node.defaultChild as import('aws-cdk-lib').CfnElement);
       const props = resources[logicalId]?.Properties;
       if (!props) throw new Error(`synthesizeForLocal: state machine ${logicalId} not in the template`);
@@ -284,18 +286,22 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
         taskStates[stateName] = task;
       }
 
-      const name = machine.node.scope!.node.id; // MusicWorkflow / VideoWorkflow / ImageWorkflow
-      stateMachines[product] = {
-        product,
+      const name = machine.node.scope!.node.id; // MusicWorkflow / VideoWorkflow / ImageWorkflow / WebhookWorkflow
+      return {
         name,
         stateMachineArn: localStateMachineArn(name),
         logicalId,
-        envVar: envVarOf.get(logicalId) ?? STATE_MACHINE_ENV[product],
+        envVar: envVarOf.get(logicalId) ?? fallbackEnv,
         definition,
         taskStates,
         taskEntries: Object.fromEntries(Object.entries(taskStates).map(([stateName, t]) => [stateName, t.entry])),
       };
+    };
+    const stateMachines = {} as Record<ProductId, LocalStateMachine>;
+    for (const [product, machine] of Object.entries(stack.stateMachines) as [ProductId, (typeof stack.stateMachines)[ProductId]][]) {
+      stateMachines[product] = { product, ...localMachine(machine, STATE_MACHINE_ENV[product]) };
     }
+    const webhookMachine = localMachine(stack.webhookMachine, WEBHOOK_MACHINE_ENV);
 
     const tables: LocalTableDefinition[] = [];
     for (const [logicalId, res] of Object.entries(resources)) {
@@ -321,7 +327,7 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
       region: LOCAL_REGION,
       account: LOCAL_ACCOUNT,
       tables: Object.fromEntries(tables.map((t) => [t.logicalId, localTableName(t.envName)])),
-      stateMachines: Object.fromEntries(Object.values(stateMachines).map((m) => [m.logicalId, m.stateMachineArn])),
+      stateMachines: Object.fromEntries([...Object.values(stateMachines), webhookMachine].map((m) => [m.logicalId, m.stateMachineArn])),
       buckets: { [stack.getLogicalId(stack.assetsBucket.node.defaultChild as import('aws-cdk-lib').CfnElement)]: LOCAL_ASSETS_BUCKET },
       functions: Object.fromEntries(functionArns),
     });
@@ -331,6 +337,7 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
       synthesizedAt: new Date().toISOString(),
       synthMs: Math.round(performance.now() - started),
       stateMachines,
+      webhookMachine,
       tables,
       functions: { ...stack.functionEntries },
       policies,

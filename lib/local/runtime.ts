@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { SurfaceId } from '../../lambdas/surfaces/routes.js';
 import { GENERATION, servedSurfaces, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
 import { ENV } from '../../lambdas/shared/config.js';
+import { WEBHOOK_LOOPBACK_ENV } from '../../lambdas/webhooks/address.js';
 import { startGateway, type Gateway } from './gateway.js';
 import { devWallet, type DevBuyer } from './dev-wallet.js';
 import { chosenProviders, startLocalProviders } from './providers/index.js';
@@ -69,6 +70,11 @@ export interface EmbeddedOptions {
    * is submitted, and a race between a task and an HTTP route can be ordered.
    */
   beforeTask?: (stateName: string, input: unknown) => Promise<void>;
+  /**
+   * Ms the webhook machine waits between attempts (tests shorten it); by default it keeps its synthesised schedule
+   * (5 s, then 5 min, …: lambdas/webhooks/deliver.ts), as on AWS, whatever `renderWaitMs` does to the renders.
+   */
+  webhookWaitMs?: number;
 }
 
 export interface RuntimeInfo {
@@ -209,6 +215,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       ...providers.env,
       ...reasoning.env,
       [ENV.blockingWaitMs]: String(options.blockingWaitMs ?? 25_000),
+      // Webhook receivers on this machine (loopback, http too) are allowed here, and only here (lambdas/webhooks/address.ts).
+      [WEBHOOK_LOOPBACK_ENV]: 'true',
       // The local agent-payment token issuer, configured the way the real issuer's URLs are on AWS.
       ...issuer.env,
       [AP2_ENV.trustedIssuers]: ap2.trustedIssuers,
@@ -229,8 +237,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // Before any handler module loads: functions check their configuration at cold start.
     Object.assign(process.env, env);
 
+    const webhookWait = { machine: definitions.webhookMachine.stateMachineArn, waitTimeMs: options.webhookWaitMs ?? null };
     const machines = await Promise.all(
-      Object.entries(definitions.stateMachines).map(async ([product, machine]) => {
+      [...Object.values(definitions.stateMachines), definitions.webhookMachine].map(async (machine) => {
         const taskHandlers: Record<string, TaskHandler> = {};
         for (const [stateName, task] of Object.entries(machine.taskStates)) {
           const { beforeTask } = options;
@@ -241,7 +250,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
               }
             : (input) => functions.get(task.id).invoke(input);
         }
-        return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers };
+        const wait = machine.stateMachineArn === webhookWait.machine ? { waitTimeMs: webhookWait.waitTimeMs } : {};
+        return { envVar: machine.envVar, stateMachineArn: machine.stateMachineArn, name: machine.name, definition: machine.definition, taskHandlers, ...wait };
       }),
     );
     const sfn = await startLocalStepFunctions({ port: 0, definitions: machines, waitTimeMs: options.renderWaitMs ?? 250 });

@@ -36,7 +36,7 @@ function compileMachine(spec: LocalStateMachineSpec, timing: TimingOptions): Mac
     if (state.Type === 'Task' && !spec.taskHandlers[stateName]) {
       throw new Error(`State machine ${spec.name}: no task handler for Task state "${stateName}"`);
     }
-    const wait = waitOverride(stateName, state, timing);
+    const wait = spec.waitTimeMs === null ? undefined : state.Type === 'Wait' && spec.waitTimeMs !== undefined ? spec.waitTimeMs : waitOverride(stateName, state, timing);
     if (wait !== undefined) waitOverrides[stateName] = wait;
     const retry = retryOverride(state, timing);
     if (retry !== undefined) retryOverrides[stateName] = retry;

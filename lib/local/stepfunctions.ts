@@ -26,6 +26,11 @@ export interface LocalStateMachineSpec {
   definition: object;
   /** Task state name → handler. Every Task state must have one (nothing is invoked on AWS). */
   taskHandlers: Record<string, TaskHandler>;
+  /**
+   * This machine's Wait states: a fixed wait in ms, or null to keep the ASL's own times (the webhook machine's
+   * schedule on `npm start`); undefined applies the endpoint's options as to every machine.
+   */
+  waitTimeMs?: number | null;
 }
 
 export interface LocalLogger {

@@ -47,7 +47,7 @@ describe('Settlement of unknown outcome: the chain decides, the sweeper delivers
     const { purchase, buyer, rpc, payment, requirement } = await purchaseWithPendingTransfer(runtime);
     expect(purchase.type).toBe('accepted');
     expect('receipt' in purchase && purchase.receipt).toBeFalsy(); // no receipt while the outcome is unknown
-    const accepted = presentPurchase(purchase, productOffer('agent_image', info.baseUrl), info.baseUrl, () => 'ct_test');
+    const accepted = presentPurchase(purchase, productOffer('agent_image', info.baseUrl), info.baseUrl, () => ({ cancelToken: 'ct_test' }));
     expect(accepted.statusCode).toBe(202);
     expect(accepted.headers['PAYMENT-RESPONSE']).toBeUndefined();
     const body = JSON.parse(accepted.body!) as { jobId: string; pollUrl: string };

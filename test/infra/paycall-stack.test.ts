@@ -152,10 +152,38 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         ],
         Projection: { ProjectionType: 'ALL' },
       },
+      // Issue 23: webhooks no delivery took yet (the sweeper starts those of ended jobs).
+      {
+        IndexName: 'OpenWebhooks',
+        KeySchema: [
+          { AttributeName: 'webhookOpen', KeyType: 'HASH' },
+          { AttributeName: 'updatedAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
     ]);
     for (const t of [s.stack.tables.payments, s.stack.tables.idempotency, s.stack.tables.rateLimit, s.stack.tables.settlerLeases]) {
       expect(s.resources[byName(t)].Properties.GlobalSecondaryIndexes).toBeUndefined();
     }
+  });
+
+  it('builds the webhook machine (issue 23): one attempt per task, a wait the task names, ended when the task says so', () => {
+    const m = s.resources[s.stack.getLogicalId(s.stack.webhookMachine.node.defaultChild as any)];
+    expect(m.Properties.StateMachineType).toBe('STANDARD');
+    expect(m.Properties.TracingConfiguration).toEqual({ Enabled: true });
+    expect(m.Properties.LoggingConfiguration.Level).toBe('ALL');
+    const def = asl(m.Properties.DefinitionString);
+    // Longer than the whole retry schedule (about 27.6 hours).
+    expect(def.TimeoutSeconds).toBe(36 * 3600);
+    expect(def.StartAt).toBe('Deliver webhook');
+    expect(Object.keys(def.States).sort()).toEqual(['Deliver webhook', 'Wait to retry webhook', 'Webhook done?', 'Webhook ended'].sort());
+    const st = def.States;
+    expect(st['Deliver webhook']).toMatchObject({ Type: 'Task', ResultPath: '$.delivery', Next: 'Webhook done?', Parameters: { 'jobId.$': '$.jobId' } });
+    expect(JSON.stringify(st['Deliver webhook'].Resource)).toContain(s.stack.getLogicalId(s.stack.functions.DeliverWebhook.node.defaultChild as any));
+    expect(st['Deliver webhook'].Retry.map((r: any) => r.ErrorEquals).flat()).toEqual(expect.arrayContaining(['Lambda.TooManyRequestsException', 'States.ALL']));
+    expect(st['Webhook done?']).toMatchObject({ Type: 'Choice', Choices: [{ Variable: '$.delivery.done', BooleanEquals: true, Next: 'Webhook ended' }], Default: 'Wait to retry webhook' });
+    expect(st['Wait to retry webhook']).toEqual({ Type: 'Wait', SecondsPath: '$.delivery.waitSeconds', Next: 'Deliver webhook' });
+    expect(st['Webhook ended'].Type).toBe('Succeed');
   });
 
   it('keeps the asset bucket private, encrypted, TLS-only and serves it through CloudFront with OAC', () => {
@@ -192,7 +220,8 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
 
   it('builds three STANDARD state machines with the named states, traced and logged', () => {
     const machines = ofType(s.resources, 'AWS::StepFunctions::StateMachine');
-    expect(machines).toHaveLength(3);
+    // One per product, and the webhook machine (issue 23; its own test below).
+    expect(machines).toHaveLength(4);
     expect(Object.keys(s.stack.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
     for (const product of PRODUCT_IDS) {
       const m = s.resources[s.stack.getLogicalId(s.stack.stateMachines[product].node.defaultChild as any)];
@@ -207,7 +236,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       const providers = providersFor(product);
       expect(Object.keys(def.States).sort()).toEqual(
         [
-          ...WORKFLOW_TASKS.map((t) => t.stateName),
+          ...WORKFLOW_TASKS.filter((t) => t.id !== 'DeliverWebhook').map((t) => t.stateName),
           ...providers.flatMap((p) => [renderStateName('submit', p), renderStateName('check', p)]),
           'Render with which provider?',
           'Check with which provider?',
@@ -256,7 +285,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(st['Mark failed'].Catch).toBeUndefined();
       expect(st['Job failed']).toMatchObject({ Type: 'Fail', ErrorPath: '$.error.Error', CausePath: '$.error.Cause' });
 
-      for (const task of WORKFLOW_TASKS) {
+      for (const task of WORKFLOW_TASKS.filter((t) => t.id !== 'DeliverWebhook')) {
         const state = st[task.stateName];
         expect(state.Type).toBe('Task');
         // payloadResponseOnly: the Resource is the function itself, the result is its return value.
@@ -297,14 +326,22 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(vars.AP2_TRUSTED_ISSUERS, entry.id).toBe(run ? '{"keys":[]}' : undefined);
     }
     envNames.add('AP2_MERCHANT_KEY_SECRET_ID').add('AP2_TRUSTED_ISSUERS');
-    // The service key's name (issue 23: cancel tokens): the paid generation routes (their 202 gives the token) and the
-    // cancel route only.
+    // The service key's name (issue 23: cancel tokens, webhook secrets): the paid generation routes (their 202 gives
+    // both), the cancel route and the webhook delivery (it signs) only.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
-      const reader = entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'cancel');
+      const reader = (entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'cancel')) || entry.id === 'DeliverWebhook';
       expect(vars[JOB_SECRETS_ENV.secretId], entry.id).toBe(reader ? 'paycall/service-key' : undefined);
     }
     envNames.add(JOB_SECRETS_ENV.secretId);
+    // The webhook machine's ARN (issue 23): whatever ends jobs starts it (the two ending tasks, the cancel route, the
+    // sweeper); nothing else.
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      const ender = ['MarkCompleted', 'MarkFailed', SWEEPER.id].includes(entry.id) || (entry.kind === 'route' && entry.role === 'cancel');
+      expect(vars.WEBHOOK_STATE_MACHINE_ARN, entry.id).toEqual(ender ? { Ref: s.stack.getLogicalId(s.stack.webhookMachine.node.defaultChild as any) } : undefined);
+    }
+    envNames.add('WEBHOOK_STATE_MACHINE_ARN');
     const smVars = PRODUCT_IDS.map((p) => STATE_MACHINE_ENV[p]);
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -392,7 +429,10 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         expect(starts.map((g) => machines.find((m) => refersTo(g.resource, m))), entry.id).toEqual([machineOf(own)]);
         expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
       } else if (entry.kind === 'task') {
-        expect(starts).toEqual([]);
+        // A task starts no product machine; the two that end jobs start their webhook deliveries (issue 23).
+        const webhookMachine = s.stack.getLogicalId(s.stack.webhookMachine.node.defaultChild as any);
+        const ender = entry.id === 'MarkCompleted' || entry.id === 'MarkFailed';
+        expect(starts.map((g) => g.resource), entry.id).toEqual(ender ? [{ Ref: webhookMachine }] : []);
         expect(jobWrites.length).toBeGreaterThan(0);
         const s3Actions = grants.filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
         const render = RENDER_FUNCTIONS.find((f) => f.id === entry.id);
@@ -411,6 +451,10 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         if (vendorKey) {
           expect(secretReads.length, entry.id).toBeGreaterThan(0);
           expect(secretReads.every((r) => r.includes(`secret:${PROVIDER_SECRETS[vendorKey].defaultName}`)), entry.id).toBe(true);
+        } else if (entry.id === 'DeliverWebhook') {
+          // It signs with the job's secret, derived from the service key; no other secret.
+          expect(secretReads, entry.id).toHaveLength(1);
+          expect(secretReads[0]).toContain('secret:paycall/service-key');
         } else if (entry.id === 'RefundPayment') {
           expect(secretReads.some((r) => r.includes('secret:paycall/refund-key'))).toBe(true);
           expect(secretReads.some((r) => r.includes('secret:paycall/settler-key'))).toBe(true);
@@ -419,7 +463,8 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
           expect(secretReads, entry.id).toEqual([]);
         }
       } else if (entry.kind === 'sweeper') {
-        expect(starts.length).toBe(3);
+        // Every product's machine, and the webhook machine (issue 23).
+        expect(starts.length).toBe(4);
         expect(jobWrites.length).toBeGreaterThan(0);
         const payments = s.stack.getLogicalId(s.stack.tables.payments.node.defaultChild as any);
         // it records the receipt of a payment whose outcome was not recorded (reconciliation against the chain)

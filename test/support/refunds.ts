@@ -37,7 +37,7 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
  * a request the HTTP layer would have refused, which the local synthesiser cannot render — a stand-in for any
  * provider failure after payment. The buyer signs `requirement` (default: Base's terms on the local chain).
  */
-export async function paidJobThatFails(runtime: EmbeddedRuntime, requirement?: PaymentRequirement): Promise<{ jobId: string; buyer: Hex }> {
+export async function paidJobThatFails(runtime: EmbeddedRuntime, requirement?: PaymentRequirement, webhook?: { url: string; base: string }): Promise<{ jobId: string; buyer: Hex }> {
   const { purchaseJob } = await import('../../lambdas/jobs/purchase.js');
   const { purchaseDeps } = await import('../../lambdas/jobs/deps.js');
   const { paymentBackend } = await import('../../lambdas/payments/backend.js');
@@ -52,6 +52,7 @@ export async function paidJobThatFails(runtime: EmbeddedRuntime, requirement?: P
     payment: verified.payment,
     blockingWaitMs: 0,
     deadline: Date.now() + 20_000,
+    ...(webhook ? { webhook } : {}),
   });
   if (purchase.type !== 'accepted') throw new Error(`purchase ${purchase.type}`);
   return { jobId: purchase.job.jobId, buyer: buyer.address };

@@ -107,6 +107,7 @@ export function llmsFullTxt(ctx: DiscoveryContext): string {
     '- Music: poll the song row; `model_version` pending means poll again, failed is final, any other label means `audio_url` is the finished MP3. An unknown songId is 404.',
     '- Video and image: poll until `status` is completed (asset URL set) or failed. An unknown jobId answers 200 with status failed.',
     '- Cancel (the payer; refunded): the paid 202 carries `cancelUrl` (the poll URL + `/cancel`) and `cancelToken`, given once. `POST cancelUrl` with `Authorization: Bearer <cancelToken>`: a job still queued (its render not yet handed to a provider) ends failed with `error: "canceled"` and its full price is refunded automatically (`refund.status` pending, then refunded with its transaction); a job the provider has, or one that ended, is 409 `not_cancellable` and nothing changes; no or a wrong token is 401.',
+    '- Webhook instead of polling: put `webhook` (an https URL) in the paid body; the 202 carries `webhookSecret` (`whsec_…`), given once. When the job completes or fails, its poll body is POSTed there, signed as Standard Webhooks say (`webhook-id`, `webhook-timestamp`, `webhook-signature`): verify with a Standard Webhooks library and that secret. Retried on anything but a 2xx for about 28 hours, the same `webhook-id` each time; the poll shows `webhook: {attempts, lastStatus, nextAttemptAt, delivered}`. A URL at a private, loopback, link-local or metadata address, or not https, is a 422 and nothing is charged.',
     '',
     '## Errors',
     '',

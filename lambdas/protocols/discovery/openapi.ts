@@ -247,6 +247,36 @@ function productOf(route: RouteDef): ProductId {
   return product;
 }
 
+/**
+ * What the service POSTs to a paid body's `webhook` when the job ends (issue 23, additive; docs/decisions/0018):
+ * OpenAPI 3.1's top-level `webhooks`, one per product, the body being that product's poll body.
+ */
+function webhooks() {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  return Object.fromEntries(
+    PRODUCT_IDS.map((product) => [
+      `${product}Ended`,
+      {
+        post: {
+          summary: `A ${product} job ended (completed or failed)`,
+          description:
+            'Sent to the `webhook` of the paid body once the job is completed or failed, signed as Standard Webhooks say: verify it with a ' +
+            'Standard Webhooks library (`standardwebhooks`) and the `webhookSecret` (whsec_…) of the paid 202. At least once: attempts are ' +
+            'retried on anything but a 2xx for about 28 hours (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), every one with the same ' +
+            'webhook-id; no redirect is followed; 10 s per attempt. The poll shows `webhook: { attempts, lastStatus, nextAttemptAt, delivered }`.',
+          parameters: [
+            header('webhook-id', 'msg_<jobId>: the same on every attempt (drop repeats by it)'),
+            header('webhook-timestamp', 'Unix seconds of this attempt'),
+            header('webhook-signature', 'v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">'),
+          ],
+          requestBody: { required: true, content: jsonContent(RESULT_SCHEMAS[product].poll) },
+          responses: { '2XX': { description: 'Delivered: no more attempts' }, default: { description: 'Not delivered: retried later' } },
+        },
+      },
+    ]),
+  );
+}
+
 export function openApiDocument(ctx: DiscoveryContext) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of documentedRoutes()) {
@@ -270,6 +300,7 @@ export function openApiDocument(ctx: DiscoveryContext) {
       { name: 'image', description: 'agent_image' },
     ],
     paths,
+    webhooks: webhooks(),
     components: components(),
     externalDocs: { description: 'x402 discovery index', url: links(ctx.base).discovery },
   };

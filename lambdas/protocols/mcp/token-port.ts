@@ -27,9 +27,12 @@ export const payWithToken: PayWithToken = async (token, product, request, baseUr
   try {
     const decision = await paymentCore().decide(productOffer(product, baseUrl), { kind: 'token', token: token.trim() });
     if (decision.type !== 'verified') return refusal(decision.type === 'invalid' ? decision.reason : decision.challenge.error);
+    // A tool result carries no job secrets (no cancel token, no webhook secret), so a `webhook` here is dropped: its
+    // deliveries could not be verified. MCP clients poll (get_music_with_token).
+    const { webhook: _dropped, ...jobRequest } = request as Record<string, unknown>;
     const result = await purchaseJob(purchaseDeps(), {
       product,
-      request: request as Record<string, unknown>,
+      request: jobRequest,
       payment: decision.payment,
       blockingWaitMs: 0,
     });

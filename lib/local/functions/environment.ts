@@ -9,6 +9,7 @@
  * the runtime itself reads (SETTLER_KEY_FILE, TOKEN_SELLER_KEY_FILE) are no template's, so no function sees them.
  */
 import { RENDER_PROVIDERS, type ProviderDefinition } from '../../../lambdas/render/providers.js';
+import { WEBHOOK_LOOPBACK_ENV } from '../../../lambdas/webhooks/address.js';
 
 /**
  * What every Lambda sandbox has, and the local endpoints that replace AWS's implicit ones — the vendors' too: the
@@ -17,6 +18,8 @@ import { RENDER_PROVIDERS, type ProviderDefinition } from '../../../lambdas/rend
  */
 const SANDBOX = [
   'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'LOG_LEVEL', 'PAYCALL_METRICS', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SFN_ENDPOINT', 'SECRETS_MANAGER_ENDPOINT', 'PATH', 'HOME', 'TMPDIR', 'TZ',
+  // The embedded default's allowance of loopback webhook receivers (lambdas/webhooks/address.ts); unset on AWS.
+  WEBHOOK_LOOPBACK_ENV,
   ...new Set(Object.values(RENDER_PROVIDERS as Record<string, ProviderDefinition>).flatMap((p) => (p.endpointEnv ? [p.endpointEnv] : []))),
 ];
 

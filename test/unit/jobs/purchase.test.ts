@@ -304,7 +304,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
   const imageJob = (over: Partial<JobRecord> = {}) =>
     ({ jobId: 'job-1', product: 'agent_image', status: 'queued', provider: 'local', request: {}, ...over }) as JobRecord;
   const decode = (value: string) => JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
-  const TOKEN_OF = (jobId: string) => `ct_token-of-${jobId}`;
+  const TOKEN_OF = (job: JobRecord) => ({ cancelToken: `ct_token-of-${job.jobId}` });
 
   it('accepted: 202 with the accepted body, the receipt in PAYMENT-RESPONSE and the poll URL in Location', () => {
     const result = presentPurchase({ type: 'accepted', job: imageJob(), receipt: RECEIPT }, offer, 'https://api.test', TOKEN_OF);

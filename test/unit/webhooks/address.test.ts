@@ -225,3 +225,14 @@ describe('checkWebhookUrl: before anything is charged', () => {
     expect(await checkWebhookUrl('hooks.example.com/done', aws, lookup)).toEqual({ ok: false, msg: 'Webhook URL is not a valid URL' });
   });
 });
+
+describe('checkWebhookUrl: a resolver that hangs', () => {
+  it('refuses the URL after the timeout instead of holding the paid request', async () => {
+    const { checkWebhookUrl } = await import('../../../lambdas/webhooks/address.js');
+    const hanging = () => new Promise<{ address: string; family: number }[]>(() => {});
+    const started = Date.now();
+    const result = await checkWebhookUrl('https://slow.example/hook', { allowLoopback: false }, hanging, 100);
+    expect(result).toEqual({ ok: false, msg: 'Webhook URL host does not resolve' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
