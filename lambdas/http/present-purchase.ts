@@ -31,7 +31,10 @@ export function presentPurchase(result: JobPurchase, offer: Offer, base: string,
     case 'unavailable':
       return refusedPurchase(result, offer, paymentCore);
     case 'finished': {
-      const body = JOB_VIEWS[result.job.product].finished(result.job, urls);
+      // A blocking call that ended in time: no cancel token (nothing left to cancel), but the webhook's secret, since
+      // its delivery is on its way.
+      const { webhookSecret } = secretsOf(result.job);
+      const body = { ...JOB_VIEWS[result.job.product].finished(result.job, urls), ...(webhookSecret ? { webhookSecret } : {}) };
       return json(200, body, { 'PAYMENT-RESPONSE': encodeBase64Json(result.receipt) });
     }
     case 'accepted': {

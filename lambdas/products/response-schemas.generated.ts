@@ -89,6 +89,10 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
       },
       "error": {
         "type": "string"
+      },
+      "webhookSecret": {
+        "description": "On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only",
+        "type": "string"
       }
     },
     "required": [

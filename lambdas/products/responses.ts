@@ -56,6 +56,7 @@ export const musicBlockingSchema = z
     audioUrl: url.nullable().optional().describe('Finished MP3; null when the render failed'),
     status: z.enum(['completed', 'failed']).optional(),
     error: z.string().optional(),
+    webhookSecret: cancel.webhookSecret,
   })
   .describe('Music blocking response (200 with ?async=false)');
 

@@ -331,6 +331,19 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
     expect(result.statusCode).toBe(200);
     expect(decode(result.headers['PAYMENT-RESPONSE'])).toEqual(RECEIPT);
     expect(JSON.parse(result.body!)).toMatchObject({ status: 'completed', imageUrl: `${PUBLIC}/i.png`, pollUrl: null });
+    // No webhook, no secret; no cancel token on a job that ended.
+    expect(JSON.parse(result.body!)).not.toHaveProperty('webhookSecret');
+    expect(JSON.parse(result.body!)).not.toHaveProperty('cancelToken');
+  });
+
+  it('finished with a webhook: the 200 gives the webhook secret (its delivery is on its way), the 202 both secrets', () => {
+    const secrets = () => ({ cancelToken: 'ct_x', webhookSecret: 'whsec_y' });
+    const job = imageJob({ status: 'completed', assets: { image: 'i.png' } });
+    const finished = presentPurchase({ type: 'finished', job, receipt: RECEIPT }, offer, 'https://api.test', secrets);
+    expect(JSON.parse(finished.body!)).toMatchObject({ webhookSecret: 'whsec_y' });
+    expect(JSON.parse(finished.body!)).not.toHaveProperty('cancelToken');
+    const accepted = presentPurchase({ type: 'accepted', job: imageJob(), receipt: RECEIPT }, offer, 'https://api.test', secrets);
+    expect(JSON.parse(accepted.body!)).toMatchObject({ cancelToken: 'ct_x', webhookSecret: 'whsec_y' });
   });
 
   it('finished music: 200 with the blocking music body', () => {
