@@ -115,8 +115,9 @@ function jobItem(deps: PurchaseDeps, job: JobRecord, payment: AcceptedPayment): 
     ref: `job#${job.jobId}`,
     sold: job.product,
     reserve: deps.jobs.reserveItem(job),
-    refused: (reason) => deps.jobs.voidItem(job.jobId, reason),
-    unknown: (reason) => (payment.kind === 'token' ? deps.jobs.voidItem(job.jobId, reason) : undefined),
+    // Refused to the buyer (a 402): the webhook goes with the job, since no 202 gave its secret.
+    refused: (reason) => deps.jobs.voidItem(job.jobId, reason, true),
+    unknown: (reason) => (payment.kind === 'token' ? deps.jobs.voidItem(job.jobId, reason, true) : undefined),
     settled: (transaction) => deps.jobs.queueItem(job.jobId, transaction),
   };
 }

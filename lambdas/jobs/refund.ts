@@ -9,7 +9,8 @@
  *   token payment  → the issuer here has no refund interface: recorded as owed (`pending`, `owed: token`) for an
  *                    operator, counted as RefundsOwed.
  */
-import type { JobRecord, JobStore } from '../store/jobs.js';
+import type { JobRecord } from '../store/jobs.js';
+import type { JobRefundStore } from '../store/job-refunds.js';
 import type { Refunder } from '../payments/refund.js';
 import type { Hex } from '../payments/types.js';
 import { PRODUCTS } from '../products/products.js';
@@ -17,7 +18,7 @@ import { logger } from '../shared/logger.js';
 import { countRefund } from '../shared/metrics.js';
 
 export interface RefundDeps {
-  jobs: Pick<JobStore, 'get' | 'setRefund'>;
+  jobs: Pick<JobRefundStore, 'get' | 'setRefund'>;
   refunder: Refunder;
 }
 

@@ -111,8 +111,8 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class JobStore {
   constructor(
-    private readonly table = storeConfig().jobsTable,
-    private readonly now: () => Date = () => new Date(),
+    protected readonly table = storeConfig().jobsTable,
+    protected readonly now: () => Date = () => new Date(),
   ) {}
 
   /** The ledger item that writes a new job `reserved`, in the same transaction as its payment lock. */
@@ -125,9 +125,19 @@ export class JobStore {
     return { Update: this.update(jobId, 'queued', ['reserved'], { transaction }) };
   }
 
-  /** The ledger item that voids a reserved job whose payment did not settle (final `failed`). */
-  voidItem(jobId: string, reason: string): LedgerItem {
-    return { Update: this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` }) };
+  /**
+   * The ledger item that voids a reserved job whose payment did not settle (final `failed`). `refusedToBuyer`: the
+   * paying request itself was refused (a 402), so its buyer holds no webhook secret and its webhook is dropped (no
+   * delivery); a job voided later (its 202 given while the outcome was unknown) keeps it, and its end is delivered.
+   */
+  voidItem(jobId: string, reason: string, refusedToBuyer = false): LedgerItem {
+    const update = this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` });
+    // A move to a final status ends in `REMOVE #open`: the webhook's index key is removed beside it.
+    if (refusedToBuyer) {
+      update.UpdateExpression += ', #hook';
+      Object.assign(update.ExpressionAttributeNames, { '#hook': OPEN_WEBHOOKS_KEY.partition });
+    }
+    return { Update: update };
   }
 
   /**
@@ -201,42 +211,6 @@ export class JobStore {
     const at = this.now().toISOString();
     const owed = refund ? { refund: { status: 'pending' } satisfies JobRefund, refundOpen: 'pending', refundAt: at } : {};
     return this.transition(jobId, 'failed', from, { error, ...owed });
-  }
-
-  /**
-   * Records a refund's progress on a failed job. A refund already `refunded` is never changed (returns false), so two
-   * attempts cannot overwrite each other's receipt; the open-refund index key follows the status.
-   */
-  async setRefund(jobId: string, refund: JobRefund): Promise<boolean> {
-    const open = refund.status !== 'refunded';
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { jobId },
-          UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
-          ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
-          ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
-          ExpressionAttributeValues: {
-            ':refund': refund,
-            ':at': this.now().toISOString(),
-            ':failed': 'failed',
-            ':refunded': 'refunded',
-            ...(open ? { ':open': refund.status } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  /** Failed paid jobs whose refund is still owed (pending or failed) and last changed before `olderThan`. */
-  listOpenRefunds(olderThan: Date): Promise<JobRecord[]> {
-    const index: OpenIndex = { table: this.table, keyName: 'jobId', indexName: OPEN_REFUNDS_INDEX, keys: OPEN_REFUNDS_KEY };
-    return listOpen<JobRecord>(index, ['pending', 'failed'], olderThan);
   }
 
   private async transition(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>): Promise<boolean> {

@@ -4,13 +4,13 @@
  * the state machine retries; whatever is still owed after that, the sweeper retries from the open-refunds index.
  */
 import { refundFailedJob } from '../jobs/refund.js';
-import { JobStore } from '../store/jobs.js';
+import { JobRefundStore } from '../store/job-refunds.js';
 import { paymentConfig } from '../shared/config.js';
 import { traced } from '../shared/tracing.js';
 import { jobKeys, type ExecutionInput } from './tasks.js';
 import { refunder } from './refund-deps.js';
 
 paymentConfig();
-const jobs = new JobStore();
+const jobs = new JobRefundStore();
 
 export const handler = traced(async (input: ExecutionInput) => ({ refund: await refundFailedJob({ jobs, refunder: refunder() }, input.jobId) }), jobKeys);

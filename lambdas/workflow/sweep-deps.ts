@@ -1,5 +1,5 @@
 /** The sweeper's dependencies, built once per process (the scheduled Lambda and the embedded runtime's start). */
-import { JobStore } from '../store/jobs.js';
+import { JobRefundStore } from '../store/job-refunds.js';
 import { JobWebhookStore } from '../store/job-webhooks.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
@@ -16,7 +16,8 @@ export function sweepDeps(): SweepDeps {
   workflowConfig();
   webhookConfig();
   if (!deps) {
-    const jobs = new JobStore();
+    // The refund writes ride on the job store the sweeper uses for everything else.
+    const jobs = new JobRefundStore();
     deps = {
       jobs,
       runs: new RunStore(),

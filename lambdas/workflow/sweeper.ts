@@ -24,6 +24,7 @@
 import { refundFailedJob, refundOwed, TransientRefundError, type RefundDeps } from '../jobs/refund.js';
 import type { JobRecord, JobStore } from '../store/jobs.js';
 import type { JobWebhookStore } from '../store/job-webhooks.js';
+import type { JobRefundStore } from '../store/job-refunds.js';
 import { PurchaseConflictError, type LedgerItems, type PaymentLedger } from '../store/ledger.js';
 import { OPEN_RUN_STATUSES, type RunRecord, type RunStore } from '../store/runs.js';
 import { OPEN_TOPUP_STATUSES, type CreditStore, type LedgerEntry } from '../store/credits.js';
@@ -69,7 +70,7 @@ export interface SweepDeps {
   /** What the chain shows of an x402 payment (the payment core's rule, lambdas/payments/core/paid-on-chain.ts). */
   paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
   /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
-  refunds?: RefundDeps & { jobs: Pick<JobStore, 'listOpenRefunds'> };
+  refunds?: RefundDeps & { jobs: Pick<JobRefundStore, 'listOpenRefunds'> };
   /** Webhooks of ended jobs no delivery took (issue 23): started each sweep; without it none are. */
   webhooks?: { jobs: Pick<JobWebhookStore, 'listWaiting'>; starter: Pick<WebhookStarter, 'start'> };
   now?: () => Date;

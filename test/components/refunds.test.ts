@@ -36,7 +36,7 @@ const paidJobThatFails = () => paidJob(runtime);
 
 describe('Automatic refunds of failed paid jobs', () => {
   it('refunds a failed render exactly once: the buyer ends where they started; retries and crashes do not pay twice', async () => {
-    const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { JobRefundStore: JobStore } = await import('../../lambdas/store/job-refunds.js');
     const { refundFailedJob } = await import('../../lambdas/jobs/refund.js');
     const { refunder } = await import('../../lambdas/workflow/refund-deps.js');
     const jobs = new JobStore();
@@ -75,7 +75,7 @@ describe('Automatic refunds of failed paid jobs', () => {
   });
 
   it('records a refund that cannot be made as failed, and the sweeper makes it once it can', async () => {
-    const { JobStore } = await import('../../lambdas/store/jobs.js');
+    const { JobRefundStore: JobStore } = await import('../../lambdas/store/job-refunds.js');
     const { refundFailedJob } = await import('../../lambdas/jobs/refund.js');
     const { refunder } = await import('../../lambdas/workflow/refund-deps.js');
     const { sweep } = await import('../../lambdas/workflow/sweeper.js');

@@ -144,7 +144,8 @@ describe('purchaseJob: the paid request, in order', () => {
     const d = deps({ settle: vi.fn(async (): Promise<Settlement> => ({ type: 'refused', reason: 'insufficient funds' })) });
     const result = await purchaseJob(d, input);
     expect(result).toEqual({ type: 'refused', reason: 'insufficient funds' });
-    expect(d.jobs.voidItem).toHaveBeenCalledWith('job-1', 'insufficient funds');
+    // Refused to the buyer: no 202 gave a webhook secret, so the job's webhook (if any) is dropped with it (issue 23).
+    expect(d.jobs.voidItem).toHaveBeenCalledWith('job-1', 'insufficient funds', true);
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'insufficient funds', 'nothing-moved', voidMark('job-1', 'insufficient funds'));
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();

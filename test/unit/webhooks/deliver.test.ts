@@ -156,3 +156,16 @@ describe('startWebhook', () => {
     expect(await startWebhook(starter(true), job())).toBe(false);
   });
 });
+
+describe('JobStore.voidItem: the webhook of a purchase refused to its buyer goes with it', () => {
+  it('removes the OpenWebhooks key only when the paying request itself was refused', async () => {
+    const { JobStore } = await import('../../../lambdas/store/jobs.js');
+    const store = new JobStore('jobs');
+    const refused = store.voidItem(JOB_ID, 'insufficient funds', true).Update!;
+    expect(refused.UpdateExpression).toMatch(/ REMOVE #open, #hook$/);
+    expect(refused.ExpressionAttributeNames).toMatchObject({ '#open': 'openStatus', '#hook': 'webhookOpen' });
+    // Voided later (its 202 was given while the outcome was unknown): the webhook stays, to be delivered.
+    const later = store.voidItem(JOB_ID, 'authorization expired').Update!;
+    expect(later.UpdateExpression).toMatch(/ REMOVE #open$/);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * A failed paid job's refund record on its row (JobStore plus the refund writes): the refund task and the sweeper
+ * use it. Apart from JobStore so the functions that never refund (the polls, the paid routes) do not carry it.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, isConditionalFailure } from './dynamo.js';
+import { listOpen, type OpenIndex } from './open-index.js';
+import { JobStore, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY, type JobRecord, type JobRefund } from './jobs.js';
+
+export class JobRefundStore extends JobStore {
+  /**
+   * Records a refund's progress on a failed job. A refund already `refunded` is never changed (returns false), so two
+   * attempts cannot overwrite each other's receipt; the open-refund index key follows the status.
+   */
+  async setRefund(jobId: string, refund: JobRefund): Promise<boolean> {
+    const open = refund.status !== 'refunded';
+    try {
+      await documentClient().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { jobId },
+          UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
+          ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
+          ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
+          ExpressionAttributeValues: {
+            ':refund': refund,
+            ':at': this.now().toISOString(),
+            ':failed': 'failed',
+            ':refunded': 'refunded',
+            ...(open ? { ':open': refund.status } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Failed paid jobs whose refund is still owed (pending or failed) and last changed before `olderThan`. */
+  listOpenRefunds(olderThan: Date): Promise<JobRecord[]> {
+    const index: OpenIndex = { table: this.table, keyName: 'jobId', indexName: OPEN_REFUNDS_INDEX, keys: OPEN_REFUNDS_KEY };
+    return listOpen<JobRecord>(index, ['pending', 'failed'], olderThan);
+  }
+}
