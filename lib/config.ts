@@ -9,15 +9,8 @@ import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { NETWORK_IDS, NETWORKS } from '../lambdas/shared/networks.js';
 import { PRODUCT_IDS, PRODUCTS, type Product, type ProductId } from '../lambdas/products/products.js';
-import {
-  PROVIDER_SECRETS,
-  RENDER_PROVIDERS,
-  providerContextKey,
-  providersFor,
-  type ProviderName,
-  type ProviderSecret,
-} from '../lambdas/render/providers.js';
-import { PROVIDER_CHECK_SECONDS } from './render-providers.js';
+import { PROVIDER_SECRETS, RENDER_PROVIDERS, providersFor, type ProviderName, type ProviderSecret } from '../lambdas/render/providers.js';
+import { GENERATION_CATALOG, PROVIDER_CHECK_SECONDS, type GenerationCatalog, type StackProduct } from './render-providers.js';
 import { PROBE_LIMIT, PROBE_WINDOW_SECONDS } from '../lambdas/middleware/rate-limit.js';
 import { gasRunway, refundWalletFloor, usdcToBaseUnits } from './runway.js';
 
@@ -50,20 +43,25 @@ const providerOf = (product: ProductId) =>
  * The members of a per-product setting, one context key per product in catalog order (`musicProvider`,
  * `videoCheckSeconds`, ...): a new product gets its keys from its catalog entry.
  */
-function perProduct<K extends string, T>(key: (product: ProductId) => K, member: (product: ProductId) => T): Record<K, T> {
+function perProduct<K extends string, T>(key: (product: Product) => K, member: (product: ProductId) => T): Record<K, T> {
   const members = {} as Record<K, T>;
   for (const product of PRODUCT_IDS) {
-    const name = key(product);
+    const name = key(PRODUCTS[product]);
     if (Object.hasOwn(members, name)) throw new Error(`products share the context key "${name}": each needs its own category`);
     members[name] = member(product);
   }
   return members;
 }
-/** A per-product context key: the product's category, then `suffix` (`imageMaxChecks`). */
+/**
+ * A per-product context key: the product's category, then `suffix` (`imageMaxChecks`; `imageProvider`, as
+ * lambdas/render/providers.ts providerContextKey names it). A product of the stack's catalog (a fixture's too) is
+ * configured by its category's keys.
+ */
 const productKey =
   <S extends string>(suffix: S) =>
-  (product: ProductId): `${Product['category']}${S}` =>
-    `${PRODUCTS[product].category}${suffix}`;
+  (product: Pick<Product<string>, 'category'>): `${Product['category']}${S}` =>
+    `${product.category}${suffix}`;
+const providerKey = productKey('Provider');
 const checkSecondsKey = productKey('CheckSeconds');
 const maxChecksKey = productKey('MaxChecks');
 const secretName = (fallback: string) =>
@@ -125,7 +123,7 @@ export const stackConfigSchema = z
      * The render provider of each product (lambdas/render/providers.ts): `local` (the synthesiser) or a model
      * adapter — image `bedrock-stability`; video `google-veo`, `fal-veo`; music `google-lyria`, `minimax-music`.
      */
-    ...perProduct(providerContextKey, providerOf),
+    ...perProduct(providerKey, providerOf),
     /** Bedrock: the region whose Stability models are used (they are offered in us-west-2) and the model id. */
     bedrockRegion: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region like us-west-2').default('us-west-2'),
     bedrockImageModel: z
@@ -339,12 +337,12 @@ export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress'
   refundWalletFloorBaseUnits: bigint;
   chainId: number;
   /** The provider of each product (from its `<category>Provider` key, providerContextKey). */
-  renderProviders: Record<ProductId, ProviderName>;
+  renderProviders: Record<string, ProviderName>;
   /** The vendor API keys the chosen providers read: which, and the secret's name. */
   /** The Secrets Manager name of each vendor's API key (each provider's render function reads its own). */
   providerSecretNames: Record<ProviderSecret, string>;
   /** Each product's Wait between render checks (seconds) and its check limit. */
-  renderChecks: Record<ProductId, { seconds: number; maxChecks: number }>;
+  renderChecks: Record<string, { seconds: number; maxChecks: number }>;
 };
 
 export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
@@ -356,8 +354,11 @@ export class StackConfigError extends Error {
   }
 }
 
-/** Validate a raw configuration object; throws StackConfigError naming each offending context key. */
-export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
+/**
+ * Validate a raw configuration object; throws StackConfigError naming each offending context key. The per-product
+ * settings are those of `products`, the stack's catalog.
+ */
+export function parseStackConfig(raw: Record<string, unknown>, products: GenerationCatalog = GENERATION_CATALOG): StackConfig {
   const result = stackConfigSchema.safeParse(raw);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -370,15 +371,23 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
   }
   const network = NETWORKS[result.data.network];
   const d = result.data;
-  const byProduct = <T>(value: (product: ProductId) => T) => Object.fromEntries(PRODUCT_IDS.map((p) => [p, value(p)])) as Record<ProductId, T>;
-  const renderProviders = byProduct((product): ProviderName => d[providerContextKey(product)]);
+  const catalog = Object.values(products);
+  const byProduct = <T>(value: (product: StackProduct) => T): Record<string, T> => Object.fromEntries(catalog.map((p) => [p.id, value(p)]));
+  const renderProviders = byProduct((product): ProviderName => d[providerKey(product)]);
+  // The schema checked each key against the real product of its category; a catalog product sharing it (a
+  // fixture) must be renderable by the provider chosen too.
+  const unfit = catalog.filter((p) => !p.providers.includes(renderProviders[p.id]));
+  if (unfit.length) {
+    const problems = unfit.map((p) => `context key "${providerKey(p)}" names ${renderProviders[p.id]}, which cannot render ${p.id} (${p.providers.join(', ')})`);
+    throw new StackConfigError(`Invalid stack configuration: ${problems.join('; ')}`);
+  }
   const secretNames: Record<ProviderSecret, string> = {
     gemini: result.data.geminiApiKeySecretName,
     fal: result.data.falKeySecretName,
     minimax: result.data.minimaxApiKeySecretName,
   };
   const renderChecks = byProduct((product): { seconds: number; maxChecks: number } => ({
-    seconds: d[checkSecondsKey(product)] ?? PROVIDER_CHECK_SECONDS[renderProviders[product]] ?? d.renderCheckSeconds,
+    seconds: d[checkSecondsKey(product)] ?? PROVIDER_CHECK_SECONDS[renderProviders[product.id]] ?? d.renderCheckSeconds,
     maxChecks: d[maxChecksKey(product)] ?? d.renderMaxChecks,
   }));
   const gas = gasRunway({
@@ -391,7 +400,7 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     refundWalletFloorBaseUnits: d.refundWalletFloorUsdc === undefined ? undefined : usdcToBaseUnits(d.refundWalletFloorUsdc),
     expectedRefundsPerDay: BigInt(d.expectedRefundsPerDay),
     runwayHours: BigInt(d.runwayHours),
-    highestPriceBaseUnits: Object.values(PRODUCTS).reduce((max, p) => (p.amount > max ? p.amount : max), 0n),
+    highestPriceBaseUnits: catalog.reduce((max, p) => (p.amount > max ? p.amount : max), 0n),
   });
   return {
     ...result.data,
@@ -411,14 +420,14 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
  * Read every known key from the construct tree's context (cdk.json `context`, `-c key=value`), let explicit
  * props win, and validate. Empty strings count as "not set" so `-c payTo=` falls back to the SSM parameter.
  */
-export function loadStackConfig(scope: Construct, overrides: Partial<StackConfigInput> = {}): StackConfig {
+export function loadStackConfig(scope: Construct, overrides: Partial<StackConfigInput> = {}, products: GenerationCatalog = GENERATION_CATALOG): StackConfig {
   const raw: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     const fromProps = overrides[key];
     const value = fromProps !== undefined ? fromProps : scope.node.tryGetContext(key);
     if (value !== undefined && value !== null && value !== '') raw[key] = value;
   }
-  return parseStackConfig(raw);
+  return parseStackConfig(raw, products);
 }
 
 /**

@@ -35,7 +35,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
+import type { Product } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
 import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
@@ -44,7 +44,9 @@ import type { RouteRole } from './functions.js';
 import { routeRole } from './surface-api.js';
 
 export interface MonitoringProps {
-  stateMachines: Record<ProductId, sfn.IStateMachine>;
+  /** Each product's state machine, by product id; `products` names its workflow (the stack's catalog). */
+  stateMachines: Record<string, sfn.IStateMachine>;
+  products: Readonly<Record<string, Pick<Product<string>, 'workflow'>>>;
   /** Functions by route/task id (and SWEEPER.id). */
   functions: Record<string, lambda.IFunction>;
   tables: Record<string, dynamodb.ITable>;
@@ -148,8 +150,8 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   });
   const sum = { statistic: cloudwatch.Stats.SUM, period: PERIOD };
 
-  for (const [product, machine] of Object.entries(props.stateMachines) as [ProductId, sfn.IStateMachine][]) {
-    const name = PRODUCTS[product].workflow.constructId;
+  for (const [product, machine] of Object.entries(props.stateMachines)) {
+    const name = props.products[product].workflow.constructId;
     alarm('money', `${name}ExecutionsFailed`, `A paid ${product} job's workflow failed: the buyer got a failed job.`, count(machine.metricFailed(sum)));
     alarm('money', `${name}ExecutionsTimedOut`, `A ${product} workflow hit its whole-execution timeout: its job is left to the sweeper.`, count(machine.metricTimedOut(sum)));
     alarm('money', `${name}ExecutionsAborted`, `A ${product} workflow was stopped by hand or by a deployment.`, count(machine.metricAborted(sum)));
@@ -324,7 +326,7 @@ function createDashboard(
     new cloudwatch.GraphWidget({ title, left, width: 8, height: 6, ...extra });
 
   // Latency from the workflow itself (always published) in seconds, beside the render time the tasks report.
-  const executionP90 = (Object.entries(props.stateMachines) as [ProductId, sfn.IStateMachine][]).map(
+  const executionP90 = Object.entries(props.stateMachines).map(
     ([product, machine]) =>
       new cloudwatch.MathExpression({
         // Ids are per graph, not per expression: each product's needs its own.

@@ -12,10 +12,8 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { PRODUCT_IDS } from '../lambdas/products/catalog.js';
 import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
-import { providersFor } from '../lambdas/render/providers.js';
 import type { PaycallStack } from './paycall-stack.js';
 
 /** Registers the packs on the app and acknowledges the stack's accepted findings. */
@@ -88,8 +86,8 @@ export function acknowledgeFindings(stack: PaycallStack): void {
     if (entry.kind === 'route') {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
       if (entry.role === 'cancel') {
-        for (const product of PRODUCT_IDS) {
-          ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
+        for (const machine of Object.values(stack.stateMachines)) {
+          ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(machine));
         }
         ack(fn, 'GetObject on the asset bucket\'s objects only (no write, no delete): a fal job\'s request record, under a key named by its request id.', bucketObjects);
       }
@@ -97,8 +95,8 @@ export function acknowledgeFindings(stack: PaycallStack): void {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');
     } else {
       ack(fn, SWEEP_REPEATS, 'Serverless-LambdaDLQ');
-      for (const product of PRODUCT_IDS) {
-        ack(fn, "DescribeExecution on this state machine's executions: an execution is named by its job id, unknown in advance.", executionsOf(stack.stateMachines[product]));
+      for (const machine of Object.values(stack.stateMachines)) {
+        ack(fn, "DescribeExecution on this state machine's executions: an execution is named by its job id, unknown in advance.", executionsOf(machine));
       }
     }
   }
@@ -109,11 +107,11 @@ export function acknowledgeFindings(stack: PaycallStack): void {
   const sweeperRule = stack.node.tryFindChild('SweeperSchedule');
   if (sweeperRule) ack(sweeperRule, SWEEP_REPEATS, 'Serverless-EventBusDLQ');
 
-  for (const product of PRODUCT_IDS) {
-    const machine = stack.stateMachines[product];
+  for (const product of Object.values(stack.products)) {
+    const machine = stack.stateMachines[product.id];
     ack(machine, 'Vended log delivery (logs:CreateLogDelivery and co.) and X-Ray take no resource: logging and tracing of the state machine need Resource *.', 'AwsSolutions-IAM5[Resource::*]');
     const ownTasks = WORKFLOW_TASKS.filter((t) => t.id !== 'DeliverWebhook');
-    for (const task of [...ownTasks, ...RENDER_FUNCTIONS.filter((f) => providersFor(product).includes(f.provider))]) {
+    for (const task of [...ownTasks, ...RENDER_FUNCTIONS.filter((f) => product.providers.includes(f.provider))]) {
       ack(machine, `CDK's invoke grant covers ${task.id} and its versions/aliases (${task.id}:*), nothing else.`, `AwsSolutions-IAM5[Resource::${arnRef(stack.functions[task.id])}:*]`);
     }
   }

@@ -26,14 +26,14 @@ import { ENV, WEBHOOK_MACHINE_ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
 import { CANCELLING_PROVIDERS, PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
-import { providerEnvironment, providersServedBy, providerStatements } from './render-providers.js';
+import { GENERATION_CATALOG, providerEnvironment, providersServedBy, providerStatements, type GenerationCatalog, type StackProduct } from './render-providers.js';
 import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX } from '../lambdas/store/jobs.js';
 import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { JOB_SECRETS_ENV } from '../lambdas/jobs/job-secrets.js';
-import { SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { routeTable, SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
@@ -58,8 +58,8 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export const STATE_MACHINE_ENV = Object.fromEntries(PRODUCT_IDS.map((p) => [p, PRODUCTS[p].workflow.arnEnv])) as Record<ProductId, string>;
 
 /** The output naming a product's state machine: MusicWorkflow → MusicStateMachineArn. */
-export function stateMachineOutputId(product: ProductId): string {
-  return PRODUCTS[product].workflow.constructId.replace(/Workflow$/, 'StateMachineArn');
+export function stateMachineOutputId(product: Pick<StackProduct, 'workflow'>): string {
+  return product.workflow.constructId.replace(/Workflow$/, 'StateMachineArn');
 }
 
 export interface PaycallStackProps extends StackProps {
@@ -71,6 +71,11 @@ export interface PaycallStackProps extends StackProps {
    * fails synthesis.
    */
   allowMissingEntries?: boolean;
+  /**
+   * The generation catalog the stack is built from: each product's routes, state machine, grants, outputs, alarms
+   * and settings. Default: the real one (GENERATION_CATALOG); a test adds a product from a fixture entry.
+   */
+  products?: GenerationCatalog;
 }
 
 export class PaycallStack extends Stack {
@@ -80,7 +85,10 @@ export class PaycallStack extends Stack {
   readonly tables: Tables;
   readonly assetsBucket: s3.Bucket;
   readonly assetsDistribution: cloudfront.Distribution;
-  readonly stateMachines: Record<ProductId, sfn.StateMachine>;
+  /** The generation products it was built from (PaycallStackProps.products). */
+  readonly products: GenerationCatalog;
+  /** Each product's state machine, by product id. */
+  readonly stateMachines: Record<string, sfn.StateMachine>;
   /** The webhook delivery machine (issue 23, lib/webhook-workflow.ts). */
   webhookMachine!: sfn.StateMachine;
   /** Functions by route/task id (and SWEEPER.id). */
@@ -106,7 +114,8 @@ export class PaycallStack extends Stack {
 
   constructor(scope: Construct, id: string, props: PaycallStackProps = {}) {
     super(scope, id, props);
-    const config = (this.config = loadStackConfig(this, props.config));
+    const products = (this.products = props.products ?? GENERATION_CATALOG);
+    const config = (this.config = loadStackConfig(this, props.config, products));
     this.reasoning = loadReasoningConfig(this);
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     this.tables = createTables(this);
@@ -131,7 +140,8 @@ export class PaycallStack extends Stack {
     const commonEnv = this.commonEnvironment(assets.publicUrl);
     this.stateMachines = this.workflows(factory, commonEnv, logRetention);
     const startEnv: Record<string, string> = { ...commonEnv };
-    for (const product of PRODUCT_IDS) startEnv[STATE_MACHINE_ENV[product]] = this.stateMachines[product].stateMachineArn;
+    for (const product of Object.values(products)) startEnv[product.workflow.arnEnv] = this.stateMachines[product.id].stateMachineArn;
+    const routes = routeTable(products);
 
     let generationApi: apigwv2.HttpApi | undefined;
     const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[] = [];
@@ -147,6 +157,7 @@ export class PaycallStack extends Stack {
       const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
       const surfaceApi = new SurfaceApi(this, {
         surface,
+        routes: routes.filter((route) => route.surface === surface.id),
         functions: factory,
         environment,
         grant: (fn, role) => this.grantRoute(fn, role),
@@ -165,6 +176,7 @@ export class PaycallStack extends Stack {
     this.sweeper(factory, startEnv);
     this.monitoring = createMonitoring(this, {
       stateMachines: this.stateMachines,
+      products,
       functions: this.functions,
       tables: { ...this.tables },
       apis: surfaceApis.map(({ surfaceApi }) => surfaceApi),
@@ -176,10 +188,10 @@ export class PaycallStack extends Stack {
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
     // A job's execution is named by its job id: <machine ARN with :execution: for :stateMachine:>:<jobId> (README).
-    for (const product of PRODUCT_IDS) {
+    for (const product of Object.values(products)) {
       new CfnOutput(this, stateMachineOutputId(product), {
-        value: this.stateMachines[product].stateMachineArn,
-        description: `The ${product} state machine; a job's execution is this ARN with :execution: for :stateMachine:, then :<jobId>`,
+        value: this.stateMachines[product.id].stateMachineArn,
+        description: `The ${product.id} state machine; a job's execution is this ARN with :execution: for :stateMachine:, then :<jobId>`,
       });
     }
   }
@@ -234,7 +246,8 @@ export class PaycallStack extends Stack {
       // A keyed RPC URL stays in its secret: the functions get its name (lambdas/payments/rpc-url.ts), never the URL.
       ...(this.rpcUrlSecret ? { [ENV.rpcUrlSecretId]: this.rpcUrlSecret.secretName } : { [ENV.rpcUrl]: config.rpcUrl }),
       [ENV.facilitatorMode]: config.facilitatorMode,
-      ...Object.fromEntries(PRODUCT_IDS.map((product) => [providerEnvName(product), config.renderProviders[product]])),
+      // providerEnvName upper-cases any id: it is typed for the real products only.
+      ...Object.fromEntries(Object.keys(this.products).map((product) => [providerEnvName(product as ProductId), config.renderProviders[product]])),
       [ENV.blockingWaitMs]: String(config.blockingWaitMs),
       ...(config.facilitatorMode === 'remote' ? { [ENV.facilitatorUrl]: config.facilitatorUrl! } : {}),
       ...(this.settlerKeySecret ? { [ENV.settlerKeySecretId]: this.settlerKeySecret.secretName } : {}),
@@ -258,7 +271,7 @@ export class PaycallStack extends Stack {
    * The workflow tasks and one state machine per product. Tasks must NOT get the state machine ARNs (the machine
    * already references them: that would be a dependency cycle) and they never start executions.
    */
-  private workflows(factory: FunctionFactory, env: Record<string, string>, logRetention: logs.RetentionDays): Record<ProductId, sfn.StateMachine> {
+  private workflows(factory: FunctionFactory, env: Record<string, string>, logRetention: logs.RetentionDays): Record<string, sfn.StateMachine> {
     const { config } = this;
     const taskFns: Record<string, NodejsFunction> = {};
     for (const task of WORKFLOW_TASKS) {
@@ -303,10 +316,11 @@ export class PaycallStack extends Stack {
     this.grantWebhookStart(taskFns.MarkCompleted);
     this.grantWebhookStart(taskFns.MarkFailed);
 
-    const machines = {} as Record<ProductId, sfn.StateMachine>;
-    for (const product of PRODUCT_IDS) {
-      machines[product] = new ProductWorkflow(this, PRODUCTS[product].workflow.constructId, {
+    const machines: Record<string, sfn.StateMachine> = {};
+    for (const { id: product, workflow, providers } of Object.values(this.products)) {
+      machines[product] = new ProductWorkflow(this, workflow.constructId, {
         product,
+        providers,
         functions: taskFns,
         checkIntervalSeconds: config.renderChecks[product].seconds,
         maxChecks: config.renderChecks[product].maxChecks,
@@ -331,7 +345,7 @@ export class PaycallStack extends Stack {
       grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.grantStart(fn, productsStartedBy(fn.node.id));
+      this.grantStart(fn, productsStartedBy(fn.node.id, this.products));
       this.settlerKeySecret?.grantRead(fn);
       this.tokenSellerKey?.grantRead(fn);
       this.grantRpcUrl(fn);
@@ -381,9 +395,9 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem']);
     } else if (role === 'cancel') {
       // POST {pollUrl}/cancel (lambdas/jobs/cancel.ts): read the job, fail it on condition it is queued (UpdateItem),
-      // stop its execution (on any product's machine: one function serves the three routes), check the token.
+      // stop its execution (on any product's machine: one function serves every product's route), check the token.
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
-      for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(fn, 'states:StopExecution');
+      for (const machine of Object.values(this.stateMachines)) machine.grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
       // A canceled job has ended: its webhook is delivered (issue 23).
       this.grantWebhookStart(fn);
@@ -453,7 +467,7 @@ export class PaycallStack extends Stack {
     const { jobs, payments } = this.tables;
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [jobs.tableArn] }));
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [payments.tableArn] }));
-    this.grantStart(fn, PRODUCT_IDS);
+    this.grantStart(fn, Object.keys(this.stateMachines));
     this.grantRpcUrl(fn); // it asks the chain whether the payment landed
   }
 
@@ -483,7 +497,7 @@ export class PaycallStack extends Stack {
   }
 
   /** StartExecution on exactly these products' machines. */
-  private grantStart(fn: lambda.IFunction, products: readonly ProductId[]): void {
+  private grantStart(fn: lambda.IFunction, products: readonly string[]): void {
     for (const product of products) this.stateMachines[product].grantStartExecution(fn);
   }
 
@@ -513,9 +527,9 @@ export class PaycallStack extends Stack {
     grantItems(sweeper, creditLedger, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_TOPUPS_INDEX]);
     grantItems(sweeper, workspaces, ['GetItem', 'UpdateItem']);
     // It restarts any product's job whose execution never started.
-    this.grantStart(sweeper, PRODUCT_IDS);
+    this.grantStart(sweeper, Object.keys(this.stateMachines));
     // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
-    for (const product of PRODUCT_IDS) this.stateMachines[product].grantExecution(sweeper, 'states:DescribeExecution');
+    for (const machine of Object.values(this.stateMachines)) machine.grantExecution(sweeper, 'states:DescribeExecution');
     new events.Rule(this, 'SweeperSchedule', {
       description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minute(s)`,
       schedule: events.Schedule.rate(Duration.minutes(SWEEPER.everyMinutes)),
@@ -529,9 +543,9 @@ export class PaycallStack extends Stack {
  * which buys music only (lambdas/protocols/mcp/tools.ts TOKEN_MUSIC_TOOL; its x402 tools answer a payment pointer
  * and start nothing).
  */
-export function productsStartedBy(fnId: string): ProductId[] {
+export function productsStartedBy(fnId: string, catalog: GenerationCatalog): string[] {
   if (fnId === 'Mcp') return ['create_music'];
-  const products = PRODUCT_IDS.filter((product) => PRODUCTS[product].routes.pay === fnId);
+  const products = Object.values(catalog).filter((product) => product.routes.pay === fnId).map((product) => product.id);
   if (!products.length) throw new Error(`lib/paycall-stack.ts: paid function ${fnId} starts no product's machine`);
   return products;
 }

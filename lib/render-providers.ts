@@ -5,7 +5,21 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { Stack } from 'aws-cdk-lib';
 import type { StackConfig } from './config.js';
-import type { ProviderName } from '../lambdas/render/providers.js';
+import { PRODUCT_IDS, PRODUCTS, type Product } from '../lambdas/products/catalog.js';
+import { providersFor, type ProviderName } from '../lambdas/render/providers.js';
+
+/**
+ * A generation product as the stack builds it: its catalog entry and the providers that can render it (its machine
+ * has a Submit and a Check state for each). Its id is any string: a test adds a product from a fixture entry
+ * (test/infra/catalog-fixture.test.ts), which lambdas/render/providers.ts does not list, so it names its providers.
+ */
+export interface StackProduct extends Product<string> {
+  providers: readonly ProviderName[];
+}
+export type GenerationCatalog = Readonly<Record<string, StackProduct>>;
+
+/** The real catalog (lambdas/products/catalog.ts), each product with the providers that list it: the stack's default. */
+export const GENERATION_CATALOG: GenerationCatalog = Object.fromEntries(PRODUCT_IDS.map((id) => [id, { ...PRODUCTS[id], providers: providersFor(id) }]));
 
 /** A provider's own Wait between render checks, where the global one does not suit it (the context can override). */
 export const PROVIDER_CHECK_SECONDS: Partial<Record<ProviderName, number>> = {

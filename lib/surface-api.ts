@@ -15,12 +15,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { functionIdOf, type RouteDef, type SurfaceId } from '../lambdas/surfaces/routes.js';
-import { surfaceRoutes, type Surface } from '../lambdas/surfaces/surface.js';
+import type { Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
 import { CORS_POLICY } from './cors.js';
 
 export interface SurfaceApiProps {
   surface: Surface;
+  /** Its slice of the stack's route table (lambdas/surfaces/routes.ts routeTable of the stack's catalog). */
+  routes: RouteDef[];
   functions: FunctionFactory;
   /** Environment of every route function of this surface. */
   environment: Record<string, string>;
@@ -73,7 +75,7 @@ export class SurfaceApi {
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
     const keys = new Map<string, string>();
-    for (const route of surfaceRoutes(surface)) {
+    for (const route of props.routes) {
       const fnId = functionIdOf(route);
       let target = served.get(fnId);
       if (!target) {

@@ -36,11 +36,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
-import type { ProductId } from '../lambdas/products/catalog.js';
 import { ContentRefusedError, RenderError, TransientRenderError } from '../lambdas/render/provider.js';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderStateName, type RenderStep } from '../lambdas/workflow/render-functions.js';
-import { providersFor, type ProviderName } from '../lambdas/render/providers.js';
+import type { ProviderName } from '../lambdas/render/providers.js';
 import { TransientRefundError } from '../lambdas/jobs/refund.js';
 
 /** State names that are not Lambda tasks (task state names come from WORKFLOW_TASKS[].stateName). */
@@ -86,7 +85,10 @@ export const WORKFLOW_ERRORS = {
 export type WorkflowTaskId = 'StoreAsset' | 'MarkCompleted' | 'MarkFailed' | 'RefundPayment';
 
 export interface ProductWorkflowProps {
-  product: ProductId;
+  /** The product's id (a catalog's: lib/render-providers.ts StackProduct). */
+  product: string;
+  /** The providers that can render it: a Submit and a Check state each. */
+  providers: readonly ProviderName[];
   /** Task functions by WORKFLOW_TASKS id, and the render functions by RENDER_FUNCTIONS id (those of this product's providers). */
   functions: Record<string, lambda.IFunction>;
   /** Seconds between render checks. */
@@ -113,7 +115,7 @@ export class ProductWorkflow extends Construct {
     super(scope, id);
     const { functions } = props;
 
-    const providers = providersFor(props.product);
+    const { providers } = props;
     const renderDefs = providers.map((provider) => RENDER_FUNCTIONS.find((f) => f.provider === provider)!);
     for (const def of [...WORKFLOW_TASKS, ...renderDefs]) {
       if (!functions[def.id]) throw new Error(`ProductWorkflow ${id}: no function for workflow task ${def.id}`);

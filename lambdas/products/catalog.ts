@@ -80,8 +80,8 @@ export const imageRequestSchema = z.object({
 });
 export type ImageRequest = z.infer<typeof imageRequestSchema>;
 
-/** A product with its request schema. */
-export interface Product extends ProductDef {
+/** A product with its request schema (of a ProductId, or a fixture's id: lambdas/products/products.ts Product). */
+export interface Product<Id extends string = ProductId> extends ProductDef<Id> {
   schema: z.ZodMiniType;
 }
 

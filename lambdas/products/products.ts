@@ -22,15 +22,21 @@ export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export const VIDEO_RESOLUTIONS = ['720p'] as const;
 export const IMAGE_ASPECT_RATIOS = ['1:1', '9:16', '16:9', '3:4', '4:3', '3:2', '2:3', '5:4', '4:5', '21:9'] as const;
 
-export interface Product {
-  id: ProductId;
+/** A product; its id is a ProductId, but the stack also builds one from a fixture entry (test/infra/catalog-fixture.test.ts). */
+export interface Product<Id extends string = ProductId> {
+  id: Id;
   title: string;
   description: string;
   category: 'music' | 'video' | 'image';
   /** Price in USDC base units (6 decimals). */
   amount: bigint;
-  /** Ids in the route table (lambdas/surfaces/routes.ts) of the paid POST and of the free poll, whose paths are these. */
+  /**
+   * Ids in the route table (lambdas/surfaces/routes.ts) of the paid POST and of the free poll, whose paths are these;
+   * each route's entry is named after its id, and the poll's cancel route is `Cancel` for its `Get`.
+   */
   routes: { pay: string; poll: string };
+  /** The poll's operationId, as the spec names it (the paid POST's is the product id, the cancel's `<id>_cancel`). */
+  pollOperationId: string;
   /** Path of the paid POST endpoint (the route table takes it from here). */
   readonly path: string;
   /** Path template of the free poll route (the route table takes it from here; the cancel route adds `/cancel`). */
@@ -52,6 +58,7 @@ export const PRODUCTS: Record<ProductId, Product> = {
     category: 'music',
     amount: 500_000n,
     routes: { pay: 'CreateMusic', poll: 'GetSong' },
+    pollOperationId: 'create_music_result',
     path: '/create-music',
     pollPath: '/api/songs/{songId}',
     workflow: { constructId: 'MusicWorkflow', arnEnv: 'MUSIC_STATE_MACHINE_ARN' },
@@ -64,6 +71,7 @@ export const PRODUCTS: Record<ProductId, Product> = {
     category: 'video',
     amount: 4_990_000n,
     routes: { pay: 'AgentVideo', poll: 'GetVideo' },
+    pollOperationId: 'agent_video_status',
     path: '/agent/video',
     pollPath: '/agent/video/{jobId}',
     workflow: { constructId: 'VideoWorkflow', arnEnv: 'VIDEO_STATE_MACHINE_ARN' },
@@ -76,6 +84,7 @@ export const PRODUCTS: Record<ProductId, Product> = {
     category: 'image',
     amount: 150_000n,
     routes: { pay: 'AgentImage', poll: 'GetImage' },
+    pollOperationId: 'agent_image_status',
     path: '/agent/image',
     pollPath: '/agent/image/{jobId}',
     workflow: { constructId: 'ImageWorkflow', arnEnv: 'IMAGE_STATE_MACHINE_ARN' },

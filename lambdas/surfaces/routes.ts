@@ -6,7 +6,7 @@
  * everything else (documents, payment terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
  * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */
-import { PRODUCTS } from '../products/products.js';
+import { PRODUCTS, type Product } from '../products/products.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type SurfaceId = 'generation' | 'agents';
@@ -71,72 +71,43 @@ const AGENTS_MCP: RouteDef = {
 export const OPENAPI_PATH = '/openapi.json';
 
 /**
- * Built in a call marked pure: the table's helpers (doc, agentRun, a2aOperations...) are calls, which a bundler must
- * otherwise keep for their possible side effects. Every function imports this module (through surface.ts and the
- * products), and one that reads no route (a poll) drops the table; the documents and the stack still read all of it.
+ * One cancel function serves every product's cancel route (lambdas/http/cancel-job.ts), named after its first
+ * route: a deployed function keeps its logical id.
  */
-export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
-  {
-    id: 'CreateMusic',
-    method: 'POST',
-    path: PRODUCTS.create_music.path,
-    surface: 'generation',
-    entry: 'lambdas/http/create-music.ts',
-    operationId: 'create_music',
-    paid: true,
-    timeoutSeconds: 30,
-    memoryMb: 512,
-  },
-  {
-    id: 'GetSong',
-    method: 'GET',
-    path: PRODUCTS.create_music.pollPath,
-    surface: 'generation',
-    entry: 'lambdas/http/get-song.ts',
-    operationId: 'create_music_result', access: 'poll',
-  },
-  {
-    id: 'AgentVideo',
-    method: 'POST',
-    path: PRODUCTS.agent_video.path,
-    surface: 'generation',
-    entry: 'lambdas/http/agent-video.ts',
-    operationId: 'agent_video',
-    paid: true,
-    timeoutSeconds: 30,
-    memoryMb: 512,
-  },
-  {
-    id: 'GetVideo',
-    method: 'GET',
-    path: PRODUCTS.agent_video.pollPath,
-    surface: 'generation',
-    entry: 'lambdas/http/get-video.ts',
-    operationId: 'agent_video_status', access: 'poll',
-  },
-  {
-    id: 'AgentImage',
-    method: 'POST',
-    path: PRODUCTS.agent_image.path,
-    surface: 'generation',
-    entry: 'lambdas/http/agent-image.ts',
-    operationId: 'agent_image',
-    paid: true,
-    timeoutSeconds: 30,
-    memoryMb: 512,
-  },
-  {
-    id: 'GetImage',
-    method: 'GET',
-    path: PRODUCTS.agent_image.pollPath,
-    surface: 'generation',
-    entry: 'lambdas/http/get-image.ts',
-    operationId: 'agent_image_status', access: 'poll',
-  },
-  // Cancel a queued job with its cancel token, refunded (issue 23; lambdas/http/cancel-job.ts): one function, three routes.
-  cancelRoute('CancelVideo', `${PRODUCTS.agent_video.pollPath}/cancel`, 'agent_video_cancel'),
-  { ...cancelRoute('CancelImage', `${PRODUCTS.agent_image.pollPath}/cancel`, 'agent_image_cancel'), fn: 'CancelVideo' },
-  { ...cancelRoute('CancelSong', `${PRODUCTS.create_music.pollPath}/cancel`, 'create_music_cancel'), fn: 'CancelVideo' },
+const CANCEL_FUNCTION = 'CancelVideo';
+
+/**
+ * Each product's paid POST and free poll, in catalog order, then their cancel routes (issue 23), the cancel
+ * function's own first. Everything is the product's: paths, route ids (an entry is named after its route id),
+ * operationIds.
+ */
+function productRoutes(products: Readonly<Record<string, Product<string>>>): RouteDef[] {
+  const catalog = Object.values(products);
+  const cancels = catalog.map((p): RouteDef => {
+    const id = p.routes.poll.replace(/^Get/, 'Cancel');
+    return { ...cancelRoute(id, `${p.pollPath}/cancel`, `${p.id}_cancel`), ...(id === CANCEL_FUNCTION ? {} : { fn: CANCEL_FUNCTION }) };
+  });
+  return [
+    ...catalog.flatMap((p): RouteDef[] => [
+      { id: p.routes.pay, method: 'POST', path: p.path, surface: 'generation', entry: entryOf(p.routes.pay), operationId: p.id, paid: true, timeoutSeconds: 30, memoryMb: 512 },
+      { id: p.routes.poll, method: 'GET', path: p.pollPath, surface: 'generation', entry: entryOf(p.routes.poll), operationId: p.pollOperationId, access: 'poll' },
+    ]),
+    ...cancels.filter((r) => r.id === CANCEL_FUNCTION),
+    ...cancels.filter((r) => r.id !== CANCEL_FUNCTION),
+  ];
+}
+
+/** `lambdas/http/create-music.ts` for CreateMusic: a route's own entry is named after its id. */
+function entryOf(id: string, dir = 'lambdas/http'): string {
+  return `${dir}/${id.replace(/\B(?=[A-Z])/g, '-').toLowerCase()}.ts`;
+}
+
+/**
+ * The whole table, the generation products' routes taken from `products`: ROUTES is the real catalog's, and the stack
+ * builds its APIs from the catalog it is given (lib/paycall-stack.ts PaycallStackProps.products).
+ */
+export const routeTable = (products: Readonly<Record<string, Product<string>>>): RouteDef[] => [
+  ...productRoutes(products),
   {
     // The browser share page a song's `shareUrl` points at; not an API operation (no operationId, not in OpenAPI).
     id: 'SongPage',
@@ -210,7 +181,14 @@ export const ROUTES: RouteDef[] = /* @__PURE__ */ ((): RouteDef[] => [
   // MCP on the agent studio (docs/decisions/0015): one tool per eligible agent, priced calls billed from workspace credit.
   AGENTS_MCP,
   { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined, fn: 'AgentsMcp' },
-])();
+];
+
+/**
+ * Built in a call marked pure: the table's helpers (doc, agentRun, a2aOperations...) are calls, which a bundler must
+ * otherwise keep for their possible side effects. Every function imports this module (through surface.ts and the
+ * products), and one that reads no route (a poll) drops the table; the documents and the stack still read all of it.
+ */
+export const ROUTES: RouteDef[] = /* @__PURE__ */ routeTable(PRODUCTS);
 
 function cancelRoute(id: string, path: string, operationId: string): RouteDef {
   return { id, method: 'POST', path, surface: 'generation', entry: 'lambdas/http/cancel-job.ts', operationId, summary: 'Cancel a queued job with its cancel token (bearer): failed "canceled", refunded', access: 'cancel' };
@@ -263,7 +241,7 @@ function agentDoc(id: string, path: string, operationId: string, summary: string
 function agentRun(id: string, path: string, operationId: string): RouteDef {
   // A concrete agent's fixed route (RunVendorRisk) has its own entry (run-vendor-risk.ts), built from its agent's
   // family alone so that its bundle carries one engine; the generic route's (run.ts) runs every agent.
-  const entry = `lambdas/http/agents/${id === 'RunAgent' ? 'run' : id.replace(/\B(?=[A-Z])/g, '-').toLowerCase()}.ts`;
+  const entry = id === 'RunAgent' ? 'lambdas/http/agents/run.ts' : entryOf(id, 'lambdas/http/agents');
   return { id, method: 'POST', path, surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 

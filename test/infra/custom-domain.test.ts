@@ -45,12 +45,12 @@ const routeFunctions = (s: ReturnType<typeof synthGeneration>, variable: string)
 
 describe('stack outputs naming each state machine', () => {
   it('outputs MusicStateMachineArn, VideoStateMachineArn and ImageStateMachineArn, each the ARN of its product machine', () => {
-    expect(PRODUCT_IDS.map(stateMachineOutputId).sort()).toEqual(['ImageStateMachineArn', 'MusicStateMachineArn', 'VideoStateMachineArn']);
+    expect(PRODUCT_IDS.map((product) => stateMachineOutputId(PRODUCTS[product])).sort()).toEqual(['ImageStateMachineArn', 'MusicStateMachineArn', 'VideoStateMachineArn']);
     for (const product of PRODUCT_IDS) {
       const machine = logicalIdOf(plain, plain.stack.stateMachines[product]);
       expect(plain.resources[machine].Type).toBe('AWS::StepFunctions::StateMachine');
       expect(machine).toMatch(new RegExp(`^${PRODUCTS[product].workflow.constructId}`));
-      expect(outputs(plain)[stateMachineOutputId(product)].Value, product).toEqual({ Ref: machine });
+      expect(outputs(plain)[stateMachineOutputId(PRODUCTS[product])].Value, product).toEqual({ Ref: machine });
     }
   });
 });
