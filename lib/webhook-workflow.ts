@@ -14,14 +14,14 @@
  *
  * Execution input {jobId}. Task payload {jobId}; result (payloadResponseOnly) → $.delivery {done, waitSeconds?}.
  */
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
-import { VENDED_LOGS_PREFIX, WORKFLOW_ERRORS } from './workflow.js';
+import { standardMachine, WORKFLOW_ERRORS } from './workflow.js';
 
 export const WEBHOOK_STATES = {
   done: 'Webhook done?',
@@ -66,19 +66,11 @@ export class WebhookWorkflow extends Construct {
     deliver.next(done);
     wait.next(deliver);
 
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `${VENDED_LOGS_PREFIX}${Stack.of(this).stackName}-${id}`,
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      queryLanguage: sfn.QueryLanguage.JSON_PATH,
-      comment: 'Deliver a job\'s webhook, signed (Standard Webhooks), retried over about 28 hours (input {jobId}).',
-      definitionBody: sfn.DefinitionBody.fromChainable(deliver),
+    this.stateMachine = standardMachine(this, id, {
+      comment: "Deliver a job's webhook, signed (Standard Webhooks), retried over about 28 hours (input {jobId}).",
+      definition: deliver,
       timeout: WEBHOOK_EXECUTION_TIMEOUT,
-      tracingEnabled: true,
-      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
-    });
+      logRetention: props.logRetention,
+    }).stateMachine;
   }
 }

@@ -297,22 +297,39 @@ export class ProductWorkflow extends Construct {
     for (const { task } of submits) task.next(finished);
     const definition = submitBy;
 
-    this.logGroup = new logs.LogGroup(this, 'Logs', {
-      // Step Functions delivers logs through CloudWatch vended logs: under this prefix it needs no log-group resource
-      // policy, which otherwise grows with every state machine until it hits the account's 5 KB policy limit.
-      logGroupName: `${VENDED_LOGS_PREFIX}${Stack.of(this).stackName}-${id}`,
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-
-    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
-      stateMachineType: sfn.StateMachineType.STANDARD,
-      queryLanguage: sfn.QueryLanguage.JSON_PATH,
+    ({ logGroup: this.logGroup, stateMachine: this.stateMachine } = standardMachine(this, id, {
       comment: `Render, store and complete a ${props.product} job (input {jobId, product}).`,
-      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      definition,
       timeout: props.timeout,
-      tracingEnabled: true,
-      logs: { destination: this.logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
-    });
+      logRetention: props.logRetention,
+    }));
   }
+}
+
+/**
+ * A Standard state machine (JSONPath), traced, logging every state with its data to its own log group: the product
+ * machines and the webhook machine (lib/webhook-workflow.ts) alike.
+ */
+export function standardMachine(
+  scope: Construct,
+  id: string,
+  props: { comment: string; definition: sfn.IChainable; timeout: Duration; logRetention: logs.RetentionDays },
+): { logGroup: logs.LogGroup; stateMachine: sfn.StateMachine } {
+  const logGroup = new logs.LogGroup(scope, 'Logs', {
+    // Step Functions delivers logs through CloudWatch vended logs: under this prefix it needs no log-group resource
+    // policy, which otherwise grows with every state machine until it hits the account's 5 KB policy limit.
+    logGroupName: `${VENDED_LOGS_PREFIX}${Stack.of(scope).stackName}-${id}`,
+    retention: props.logRetention,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const stateMachine = new sfn.StateMachine(scope, 'StateMachine', {
+    stateMachineType: sfn.StateMachineType.STANDARD,
+    queryLanguage: sfn.QueryLanguage.JSON_PATH,
+    comment: props.comment,
+    definitionBody: sfn.DefinitionBody.fromChainable(props.definition),
+    timeout: props.timeout,
+    tracingEnabled: true,
+    logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: true },
+  });
+  return { logGroup, stateMachine };
 }
