@@ -4,7 +4,7 @@
  * lambdas/products/responses.ts), generated at build time, so the functions that publish these schemas (the
  * discovery documents, the OpenAPI document, the 402's offers) carry the JSON and not the schema library. Run it
  * after changing a schema: `npx tsx bin/generate-schemas.ts`; test/unit/products/request-schemas.test.ts fails until
- * the files match.
+ * the files match. It also writes the agents' published schemas and the official x402 bazaar declarations (below).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,4 +70,159 @@ writeGenerated({
   imports: ["import type { AgentFamily } from './listing.js';", "import type { PublishedFamily } from './published.js';"],
   declaration: 'AGENT_PUBLISHED: Record<AgentFamily, PublishedFamily>',
   value: publishedFromSource(),
+});
+
+// The official x402 bazaar declarations (lambdas/jobs/bazaar.source.ts, lambdas/agents/bazaar.source.ts, built by
+// @x402/extensions),
+// written so that a function carries neither the package (its bazaar chunk brings ajv) nor a second copy of the
+// schemas and examples it already holds: every member equal to one of those is written as a reference to it, and a
+// member repeated across declarations (the package's schema skeleton) once as a shared constant. The value is the
+// package's output, member for member: test/unit/discovery/bazaar.test.ts holds the two equal.
+const bazaar = {
+  ...(await import('../lambdas/jobs/bazaar.source.js')),
+  ...(await import('../lambdas/agents/bazaar.source.js')),
+};
+const { REQUEST_JSON_SCHEMAS } = await import('../lambdas/products/request-schemas.generated.js');
+const { ACCEPTED_EXAMPLES } = await import('../lambdas/products/examples.js');
+const { AGENT_PUBLISHED } = await import('../lambdas/agents/published.generated.js');
+const { AGENT_EXAMPLES } = await import('../lambdas/agents/examples.js');
+
+interface Reference {
+  /** The TypeScript expression that names it in the generated module. */
+  expression: string;
+  value: unknown;
+}
+
+/** `NAME["key"]` for each member of a constant the generated module imports. */
+function membersOf(name: string, record: Record<string, unknown>, member?: string): Reference[] {
+  return Object.entries(record).map(([key, value]) => ({
+    expression: `${name}[${JSON.stringify(key)}]${member ? `.${member}` : ''}`,
+    value: member ? (value as Record<string, unknown>)[member] : value,
+  }));
+}
+
+/** Below this many characters of JSON, a repeated member (or string) is written out again rather than shared. */
+const SHARE_FROM = 16;
+
+/** `value` as a TypeScript expression: references where a member equals one, shared constants for repeats. */
+function sharedJson(value: unknown, references: Reference[]): { constants: string[]; expression: string } {
+  // Only members worth naming: a small one (`{}`) would tie unrelated members to whatever it happens to equal.
+  const named = new Map(
+    references.map((r): [string, string] => [JSON.stringify(r.value), r.expression]).filter(([json]) => json.length >= SHARE_FROM),
+  );
+  const seen = new Map<string, number>();
+  const count = (node: unknown): void => {
+    if (node !== null && typeof node === 'object' && named.has(JSON.stringify(node))) return;
+    const key = JSON.stringify(node);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    if (node !== null && typeof node === 'object') for (const child of Object.values(node)) count(child);
+  };
+  count(value);
+  const constants: string[] = [];
+  const shared = new Map<string, string>();
+  const emit = (node: unknown, top = false): string => {
+    const key = JSON.stringify(node);
+    const reference = named.get(key);
+    if (reference && typeof node === 'object') return reference;
+    if (shared.has(key)) return shared.get(key)!;
+    const body =
+      node === null || typeof node !== 'object'
+        ? key
+        : Array.isArray(node)
+          ? `[${node.map((child) => emit(child)).join(', ')}]`
+          : `{ ${Object.entries(node).map(([k, child]) => `${JSON.stringify(k)}: ${emit(child)}`).join(', ')} }`;
+    const shareable = typeof node === 'string' || (node !== null && typeof node === 'object');
+    if (!top && shareable && (seen.get(key) ?? 0) > 1 && key.length >= SHARE_FROM) {
+      const name = `SHARED_${constants.length}`;
+      constants.push(`const ${name} = ${body};`);
+      shared.set(key, name);
+      return name;
+    }
+    return body;
+  };
+  const expression = emit(value, true);
+  return { constants, expression };
+}
+
+function writeShared(generated: Omit<Generated, 'value'> & { value: unknown; references: Reference[] }): void {
+  const { constants, expression } = sharedJson(generated.value, generated.references);
+  // Built by a pure function, so a bundle that imports this module without using the constant drops it (a member
+  // access such as REQUEST_JSON_SCHEMAS["x"] at the top level would otherwise keep it, and what it names, alive).
+  const text = `// Generated by \`npx tsx bin/generate-schemas.ts\` from ${generated.from}.
+// Do not edit: ${generated.test} fails when this and the ${generated.source} disagree.
+${generated.imports.join('\n')}
+
+export const ${generated.declaration} = /* @__PURE__ */ (() => {
+${constants.map((line) => `  ${line}`).join('\n')}
+  return ${expression};
+})();
+`;
+  writeFileSync(join(root, generated.path), text);
+  console.log(`wrote ${generated.path}`);
+}
+
+const BAZAAR_TEST = 'test/unit/discovery/bazaar.test.ts';
+const BAZAAR_FROM = "@x402/extensions' declareDiscoveryExtension (lambdas/payments/core/bazaar.source.ts)";
+writeShared({
+  path: bazaar.GENERATED_PRODUCT_BAZAAR_PATH,
+  from: BAZAAR_FROM,
+  test: BAZAAR_TEST,
+  source: 'package',
+  imports: [
+    "import type { BazaarDeclaration } from '../payments/core/types.js';",
+    "import type { ProductId } from '../products/products.js';",
+    "import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';",
+    "import { ACCEPTED_EXAMPLES } from '../products/examples.js';",
+  ],
+  declaration: 'PRODUCT_BAZAAR: Record<ProductId, BazaarDeclaration>',
+  value: bazaar.productBazaarFromSource(),
+  references: [...membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS), ...membersOf('ACCEPTED_EXAMPLES', ACCEPTED_EXAMPLES)],
+});
+const agentReferences = [
+  ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'runRequestSchema'),
+  ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'inputSchema'),
+  ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'exampleResult'),
+  ...membersOf('AGENT_EXAMPLES', AGENT_EXAMPLES, 'input'),
+];
+writeShared({
+  path: bazaar.GENERATED_AGENT_BAZAAR_PATH,
+  from: BAZAAR_FROM,
+  test: BAZAAR_TEST,
+  source: 'package',
+  imports: [
+    "import type { BazaarDeclaration } from '../payments/core/types.js';",
+    "import { AGENT_PUBLISHED } from './published.generated.js';",
+    "import { AGENT_EXAMPLES } from './examples.js';",
+  ],
+  declaration: 'AGENT_BAZAAR: Record<string, BazaarDeclaration>',
+  value: bazaar.agentBazaarFromSource(),
+  references: agentReferences,
+});
+writeShared({
+  path: bazaar.GENERATED_MCP_BAZAAR_PATH,
+  from: BAZAAR_FROM,
+  test: BAZAAR_TEST,
+  source: 'package',
+  imports: [
+    "import type { BazaarDeclaration } from '../../payments/core/types.js';",
+    "import type { ProductId } from '../../products/products.js';",
+    "import { REQUEST_JSON_SCHEMAS } from '../../products/request-schemas.generated.js';",
+  ],
+  declaration: 'MCP_BAZAAR: Record<ProductId, BazaarDeclaration>',
+  value: bazaar.mcpBazaarFromSource(),
+  references: membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS),
+});
+writeShared({
+  path: bazaar.GENERATED_AGENT_MCP_BAZAAR_PATH,
+  from: BAZAAR_FROM,
+  test: BAZAAR_TEST,
+  source: 'package',
+  imports: [
+    "import type { BazaarDeclaration } from '../payments/core/types.js';",
+    "import { AGENT_PUBLISHED } from './published.generated.js';",
+    "import { AGENT_EXAMPLES } from './examples.js';",
+  ],
+  declaration: 'AGENT_MCP_BAZAAR: Record<string, BazaarDeclaration>',
+  value: bazaar.agentMcpBazaarFromSource(),
+  references: agentReferences,
 });

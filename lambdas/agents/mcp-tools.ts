@@ -18,6 +18,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerToolCalls, type ToolEntry } from '../protocols/mcp/calls.js';
 import { pinInitialize } from '../protocols/mcp/server.js';
+import { BAZAAR_META_KEY } from '../protocols/mcp/bazaar.js';
+import { AGENT_MCP_BAZAAR } from './bazaar-mcp.generated.js';
 import { routePath } from '../surfaces/routes.js';
 import { usdcNumber } from './money.js';
 import { ap2ModeOf, isToolEligible, publishedAgents, type AgentDefinition } from './registry.js';
@@ -65,6 +67,8 @@ export function createAgentMcpServer(deps: AgentMcpDeps): McpServer {
         outputSchema: agent.resultSchema,
         // An analysis of the arguments alone: no side effect but the bill, and a priced call bills every time.
         annotations: { readOnlyHint: true, idempotentHint: agent.price === 0n, openWorldHint: false },
+        // A priced tool carries its official bazaar declaration (lambdas/protocols/mcp/bazaar.ts).
+        ...(AGENT_MCP_BAZAAR[agent.slug] ? { _meta: { [BAZAAR_META_KEY]: AGENT_MCP_BAZAAR[agent.slug] } } : {}),
       },
       (args: unknown) => entry.run(args),
     );

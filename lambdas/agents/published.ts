@@ -16,6 +16,7 @@ import { routePath } from '../surfaces/routes.js';
 import { AGENT_EXAMPLES } from './examples.js';
 import type { AgentListing } from './listing.js';
 import { AGENT_PUBLISHED } from './published.generated.js';
+import { AGENT_BAZAAR } from './bazaar.generated.js';
 import { usdcNumber } from './money.js';
 
 /** One engine family as published: what every agent of the family shows. */
@@ -78,6 +79,7 @@ export function agentOffer(agent: AgentListing, baseUrl: string): Offer {
     accepts: ['x402'],
     legacyV1: true,
     docs: `${baseUrl}${routePath('AgentsOpenApi')}`,
-    bazaar: { category: 'agents', tags: agent.tags },
+    // A free agent's run is never challenged, so only priced agents have a declaration (./bazaar.source.ts).
+    bazaar: { category: 'agents', tags: agent.tags, ...(AGENT_BAZAAR[agent.slug] ? { declaration: AGENT_BAZAAR[agent.slug] } : {}) },
   };
 }

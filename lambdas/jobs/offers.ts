@@ -9,6 +9,7 @@ import { OPENAPI_PATH } from '../surfaces/routes.js';
 import { PRODUCTS, type ProductId } from '../products/products.js';
 import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';
 import { ACCEPTED_EXAMPLES } from '../products/examples.js';
+import { PRODUCT_BAZAAR } from './bazaar.generated.js';
 
 /**
  * The JSON Schema of a product's request body: generated at build time from its zod schema
@@ -32,7 +33,7 @@ export function productOffer(product: ProductId, baseUrl: string): Offer {
     timeoutSeconds: MAX_TIMEOUT_SECONDS,
     accepts: ALL_PAYMENT_KINDS,
     docs: `${baseUrl}${OPENAPI_PATH}`,
-    bazaar: { category: p.category, tags: p.tags },
+    bazaar: { category: p.category, tags: p.tags, declaration: PRODUCT_BAZAAR[product] },
   };
 }
 

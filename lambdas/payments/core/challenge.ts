@@ -55,6 +55,9 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
             tags: offer.bazaar.tags,
             input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
             output: { type: 'json', example: offer.outputExample },
+            // The official form beside the contract's fields: @x402/extensions' validateDiscoveryExtension reads
+            // only `info` and `schema` (it checks the one against the other), so both forms live in one object.
+            ...offer.bazaar.declaration,
           },
         }
       : {},

@@ -31,8 +31,18 @@ export interface Offer {
   legacyV1?: boolean;
   /** Where the terms are documented (the OpenAPI document). */
   docs?: string;
-  /** x402 bazaar discovery metadata. */
-  bazaar?: { category: string; tags: readonly string[] };
+  /** x402 bazaar discovery metadata: the contract's category and tags, and the route's official declaration. */
+  bazaar?: { category: string; tags: readonly string[]; declaration?: BazaarDeclaration };
+}
+
+/**
+ * A route's official x402 bazaar declaration (`info` + `schema`), computed at build time by @x402/extensions'
+ * declareDiscoveryExtension (lambdas/payments/core/bazaar.source.ts). Functions read it from a
+ * `*bazaar*.generated.ts` file, never from the package, whose bazaar chunk carries ajv.
+ */
+export interface BazaarDeclaration {
+  info: Record<string, unknown>;
+  schema: Record<string, unknown>;
 }
 
 /** A payment that passed verification: an x402 authorization or an agent-payment token, ready to lock and settle. */

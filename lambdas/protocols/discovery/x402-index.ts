@@ -1,7 +1,9 @@
 /**
  * The x402 discovery index (`/.well-known/x402`, byte-identical at `/.well-known/x402.json`).
  * Each resource's `accepts` and `extensions.bazaar` are taken from the very challenge the endpoint's 402 answers
- * (lambdas/payments/challenge.ts), so the index cannot advertise terms the endpoint does not enforce.
+ * (lambdas/payments/challenge.ts), so the index cannot advertise terms the endpoint does not enforce. The bazaar
+ * entry holds the contract's fields and, beside them, the official `info`/`schema` declaration @x402/extensions built
+ * for the route (lambdas/payments/core/bazaar.source.ts).
  */
 import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/products.js';
 import { paymentChallenge } from '../../jobs/offers.js';

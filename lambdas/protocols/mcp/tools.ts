@@ -17,6 +17,8 @@ import { logger } from '../../shared/logger.js';
 import { paymentInstructions, paymentPointer, paymentPointerSchema } from '../payment-pointer.js';
 import type { PayWithToken } from './token-port.js';
 import type { ToolEntry, ToolTable } from './calls.js';
+import { BAZAAR_META_KEY } from './bazaar.js';
+import { MCP_BAZAAR } from './bazaar.generated.js';
 
 export const TOKEN_MUSIC_TOOL = 'create_music_with_token';
 export const TOKEN_POLL_TOOL = 'get_music_with_token';
@@ -61,6 +63,7 @@ interface ToolConfig<I extends z.core.$ZodType> {
   inputSchema: I;
   outputSchema?: z.core.$ZodType;
   annotations: ToolAnnotations;
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -87,6 +90,8 @@ export function registerTools(server: McpServer, deps: ToolDeps): ToolTable {
         outputSchema: paymentPointerSchema,
         // No side effects: the tool only describes how to pay.
         annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        // A priced tool: its official bazaar declaration (lambdas/protocols/mcp/bazaar.ts).
+        _meta: { [BAZAAR_META_KEY]: MCP_BAZAAR[product] },
       },
       async (): Promise<CallToolResult> => {
         const pointer = paymentPointer(product, deps.baseUrl, deps.terms);
