@@ -7,6 +7,8 @@ export default defineConfig({
     pool: 'forks',
     env: { LOG_LEVEL: 'SILENT' },
     maxWorkers: 2,
+    // CDK apps synthesise into a temporary directory per test file, removed after it (test/support/cdk-outdir.ts).
+    setupFiles: ['./test/support/cdk-outdir.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
