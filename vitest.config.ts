@@ -7,7 +7,7 @@ export default defineConfig({
     pool: 'forks',
     env: { LOG_LEVEL: 'SILENT' },
     maxWorkers: 2,
-    // CDK apps synthesise into a temporary directory per test file, removed after it (test/support/cdk-outdir.ts).
+    // The cdk.out* directories of each test file's CDK apps are removed after it (test/support/cdk-outdir.ts).
     setupFiles: ['./test/support/cdk-outdir.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
