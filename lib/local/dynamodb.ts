@@ -185,7 +185,10 @@ export async function ensureTables(client: DynamoDBClient, tables: LocalTableDef
   for (const table of tables) {
     const indexes = (table.globalSecondaryIndexes ?? []) as GlobalSecondaryIndex[];
     if (!existing.has(table.tableName)) {
-      await client.send(
+      // A create whose answer was lost (a slow emulator: the SDK's retry then meets the table it made) or that another
+      // runtime on the same emulator won is a table that exists: its indexes are then checked like any other's.
+      await client
+        .send(
         new CreateTableCommand({
           TableName: table.tableName,
           KeySchema: table.keySchema,
@@ -195,7 +198,11 @@ export async function ensureTables(client: DynamoDBClient, tables: LocalTableDef
           // Local secondary indexes exist only from a table's creation (as on AWS, where adding one replaces the table).
           ...(table.localSecondaryIndexes?.length ? { LocalSecondaryIndexes: table.localSecondaryIndexes as LocalSecondaryIndex[] } : {}),
         }),
-      );
+        )
+        .catch(async (error: unknown) => {
+          if ((error as { name?: string }).name !== 'ResourceInUseException') throw error;
+          await addMissingIndexes(client, table, indexes);
+        });
     } else {
       await addMissingIndexes(client, table, indexes);
     }
