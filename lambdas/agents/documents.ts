@@ -6,7 +6,7 @@
  * fields beyond the spec's one-line descriptions are ours (README, "Agent studio documents").
  */
 import { formatUsd } from '../shared/money.js';
-import { paymentChallenge } from '../payments/core/challenge.js';
+import { discoveryExtensions, paymentChallenge } from '../payments/core/challenge.js';
 import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
@@ -147,7 +147,8 @@ export function agentX402Index(ctx: DiscoveryContext) {
         lastUpdated: AGENTS_UPDATED_AT,
         mimeType: 'application/json',
         accepts: terms.accepts,
-        extensions: terms.extensions,
+        // The discovery form: the 402's extensions with the contract's own bazaar fields beside the official ones.
+        extensions: discoveryExtensions(agentOffer(agent, ctx.base)),
         priceUsd: terms.priceUsd,
       };
     }),

@@ -82,13 +82,16 @@ describe('Discovery documents are served with caching headers', () => {
 });
 
 describe('Discovery index: the accepts entries equal what each 402 advertises', () => {
-  it.each(IDS)('%s: the 402 accepts[0] and bazaar extension equal the index entry on eip155:8453', async (id) => {
+  it.each(IDS)('%s: the 402 accepts[0] and bazaar extension equal the index entry on eip155:8453 (the index adds the contract input/output)', async (id) => {
     const index = await doc('/.well-known/x402');
     const body = await challenge(PAID[id].path);
     const resource = indexResource(index, id);
     expect(resource.accepts.find((a: any) => a.network === 'eip155:8453')).toEqual(body.accepts[0]);
     expect(resource.accepts.find((a: any) => a.network === 'base')).toEqual({ ...body.accepts[0], network: 'base' });
-    expect(resource.extensions.bazaar).toEqual(body.extensions.bazaar);
+    const { input, output, ...official } = resource.extensions.bazaar;
+    expect(official).toEqual(body.extensions.bazaar);
+    expect(input.body).toEqual(body.accepts[0].outputSchema.input.body);
+    expect(output.example).toEqual(body.accepts[0].outputSchema.output.example);
     expect(resource.priceUsd).toBe(body.accepts[0].extra.priceUsd);
   });
 
@@ -139,7 +142,9 @@ describe('Consistency: every published input schema is the one the endpoint enfo
     const [openapi, index, catalog, body] = await Promise.all([doc('/openapi.json'), doc('/.well-known/x402'), doc('/api/v1/catalog'), challenge(PAID[id].path)]);
     const ref = openapi.paths[PAID[id].path].post.requestBody.content['application/json'].schema.$ref as string;
     const published = openapi.components.schemas[ref.split('/').pop()!];
-    expect(published).toEqual(body.extensions.bazaar.input.body);
+    expect(published).toEqual(body.accepts[0].outputSchema.input.body);
+    expect(published).toEqual(body.extensions.bazaar.schema.properties.input.properties.body);
+    expect(published).toEqual(indexResource(index, id).extensions.bazaar.input.body);
     expect(published).toEqual(indexResource(index, id).accepts[0].outputSchema.input.body);
     expect(published).toEqual(catalog.products.find((p: any) => p.id === id).input_schema);
     expect(published.required).toEqual(['prompt']);

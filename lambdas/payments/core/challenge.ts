@@ -47,20 +47,44 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
     error,
     resource: { url: offer.resource, description: offer.description, mimeType: offer.mimeType },
     accepts: offer.legacyV1 ? [paymentRequirement(offer, terms), legacyRequirement(offer, terms)] : [paymentRequirement(offer, terms)],
-    extensions: offer.bazaar
-      ? {
-          bazaar: {
-            discoverable: true,
-            category: offer.bazaar.category,
-            tags: offer.bazaar.tags,
-            input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
-            output: { type: 'json', example: offer.outputExample },
-            // The official form beside the contract's fields: @x402/extensions' validateDiscoveryExtension reads
-            // only `info` and `schema` (it checks the one against the other), so both forms live in one object.
-            ...offer.bazaar.declaration,
-          },
-        }
-      : {},
+    extensions: challengeExtensions(offer),
+  };
+}
+
+/** A 402's `extensions`, by name (x402 v2: each `{ info, schema }`; bazaar also carries the contract's fields). */
+export type Extensions = Record<string, unknown> & { bazaar?: Record<string, unknown> };
+
+/**
+ * The extensions every 402 declares. The official client (@x402/core's x402Client) echoes all of them into the
+ * payment payload, so they ride back in PAYMENT-SIGNATURE, and API Gateway refuses a request whose request line and
+ * header values pass 10240 bytes: the 402 carries each thing once (test/unit/payments/header-budget.test.ts holds
+ * every route's echo inside the budget). So bazaar here is the official declaration (`info` + `schema`, which
+ * @x402/extensions' validateDiscoveryExtension reads) with the contract's `discoverable`, `category` and `tags`; the
+ * contract's `input` and `output` (the body schema and output example `accepts[].outputSchema` already carries) are
+ * the discovery documents' (`discoveryExtensions`).
+ */
+export function challengeExtensions(offer: Offer): Extensions {
+  if (!offer.bazaar) return {};
+  return { bazaar: { discoverable: true, category: offer.bazaar.category, tags: offer.bazaar.tags, ...offer.bazaar.declaration } };
+}
+
+/**
+ * The extensions as the discovery documents publish them (`/.well-known/x402` on both surfaces): the 402's, with the
+ * contract's own bazaar fields (`discoverable`, `category`, `tags`, `input`, `output`) beside the official form.
+ */
+export function discoveryExtensions(offer: Offer): Extensions {
+  const extensions = challengeExtensions(offer);
+  if (!offer.bazaar) return extensions;
+  return {
+    ...extensions,
+    bazaar: {
+      discoverable: true,
+      category: offer.bazaar.category,
+      tags: offer.bazaar.tags,
+      input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
+      output: { type: 'json', example: offer.outputExample },
+      ...offer.bazaar.declaration,
+    },
   };
 }
 

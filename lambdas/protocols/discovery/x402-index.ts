@@ -6,8 +6,8 @@
  * for the route (lambdas/payments/core/bazaar.source.ts).
  */
 import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/products.js';
-import { paymentChallenge } from '../../jobs/offers.js';
-import { underLegacyName } from '../../payments/core/challenge.js';
+import { paymentChallenge, productOffer } from '../../jobs/offers.js';
+import { discoveryExtensions, underLegacyName } from '../../payments/core/challenge.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
 import { NETWORKS } from '../../shared/networks.js';
@@ -99,7 +99,7 @@ export function discoveryResource(product: ProductId, ctx: DiscoveryContext) {
     lastUpdated: CATALOG_UPDATED_AT,
     mimeType: 'application/json',
     accepts: withLegacyAlias(challenge.accepts),
-    extensions: { bazaar: challenge.extensions.bazaar, skyfire: TOKEN_PAYMENT },
+    extensions: { ...discoveryExtensions(productOffer(product, ctx.base)), skyfire: TOKEN_PAYMENT },
     priceUsd: formatUsd(p.amount),
   };
 }

@@ -133,7 +133,11 @@ describe('Agent studio: the x402 index', () => {
     expect(index.resources.map((r) => r.resource)).toEqual(PRICED.map((a) => challengeOf(a).resource.url));
     for (const [i, agent] of PRICED.entries()) {
       expect(index.resources[i].accepts, agent.slug).toEqual(challengeOf(agent).accepts);
-      expect(index.resources[i].extensions).toEqual(challengeOf(agent).extensions);
+      // The discovery form: the 402's bazaar with the contract's own input and output beside it.
+      const { input, output, ...official } = (index.resources[i].extensions as { bazaar: Record<string, unknown> }).bazaar;
+      expect({ ...index.resources[i].extensions, bazaar: official }).toEqual(challengeOf(agent).extensions);
+      expect(input).toMatchObject({ method: 'POST', body: (challengeOf(agent).accepts[0] as { outputSchema: { input: { body: unknown } } }).outputSchema.input.body });
+      expect(output).toEqual({ type: 'json', example: expect.any(Object) });
       expect(index.resources[i]).toMatchObject({ method: 'POST', title: agent.name });
     }
     const listed = JSON.stringify(index);

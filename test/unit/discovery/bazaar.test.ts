@@ -20,9 +20,9 @@ import { BAZAAR_META_KEY } from '../../../lambdas/protocols/mcp/bazaar.js';
 import { mcpBazaarFromSource, productBazaarFromSource } from '../../../lambdas/jobs/bazaar.source.js';
 import { agentBazaarFromSource, agentMcpBazaarFromSource, pricedAgents } from '../../../lambdas/agents/bazaar.source.js';
 import { paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
-import { paymentChallenge as offerChallenge, headerChallenge } from '../../../lambdas/payments/core/challenge.js';
+import { paymentChallenge as offerChallenge, discoveryExtensions, headerChallenge } from '../../../lambdas/payments/core/challenge.js';
 import { agentOffer } from '../../../lambdas/agents/published.js';
-import { agentTerms } from '../../../lambdas/agents/documents.js';
+import { agentTerms, agentX402Index } from '../../../lambdas/agents/documents.js';
 import { AGENT_LISTINGS } from '../../../lambdas/agents/listing.js';
 import { discoveryIndex } from '../../../lambdas/protocols/discovery/x402-index.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../../lambdas/products/products.js';
@@ -62,24 +62,32 @@ describe('Bazaar: the generated declarations are what @x402/extensions builds no
   });
 });
 
-describe('Bazaar: every generation 402 carries the official declaration beside the contract fields', () => {
+describe('Bazaar: every generation 402 carries the official declaration with the contract\'s category and tags', () => {
   it.each(PRODUCT_IDS)('%s: validateDiscoveryExtension accepts extensions.bazaar of the body and of PAYMENT-REQUIRED', (id) => {
     const challenge = paymentChallenge(id, BASE, ctx.terms, REASON_MISSING);
     const bazaar = challenge.extensions.bazaar as Record<string, any>;
     expect(verdict(bazaar)).toEqual(VALID);
     expect(verdict(headerChallenge(challenge).extensions.bazaar)).toEqual(VALID);
-    // The contract's fields stay, and the official form describes the same POST and body schema.
-    expect(Object.keys(bazaar)).toEqual(['discoverable', 'category', 'tags', 'input', 'output', 'info', 'schema']);
-    expect(bazaar).toMatchObject({ discoverable: true, category: PRODUCTS[id].category, tags: PRODUCTS[id].tags, input: { method: 'POST', bodyType: 'json' } });
+    // The 402 says each thing once (the client echoes it in PAYMENT-SIGNATURE): the body schema and the output
+    // example are accepts[0].outputSchema's and the official info's; the contract's input/output are the index's.
+    expect(Object.keys(bazaar)).toEqual(['discoverable', 'category', 'tags', 'info', 'schema']);
+    expect(bazaar).toMatchObject({ discoverable: true, category: PRODUCTS[id].category, tags: PRODUCTS[id].tags });
     expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
-    expect(bazaar.schema.properties.input.properties.body).toEqual(bazaar.input.body);
-    expect(bazaar.info.output.example).toEqual(bazaar.output.example);
+    const { outputSchema } = challenge.accepts[0] as { outputSchema: { input: { body: unknown }; output: { example: unknown } } };
+    expect(bazaar.schema.properties.input.properties.body).toEqual(outputSchema.input.body);
+    expect(bazaar.info.output.example).toEqual(outputSchema.output.example);
   });
 
-  it.each(PRODUCT_IDS)('%s: the discovery index publishes the same validated bazaar', (id) => {
+  it.each(PRODUCT_IDS)('%s: the discovery index publishes the same validated bazaar with the contract\'s input and output', (id) => {
     const resource = discoveryIndex(ctx).resources.find((r) => r.resource === `${BASE}${PRODUCTS[id].path}`)!;
-    expect(resource.extensions.bazaar).toEqual(paymentChallenge(id, BASE, ctx.terms, '').extensions.bazaar);
-    expect(verdict(resource.extensions.bazaar)).toEqual(VALID);
+    const bazaar = resource.extensions.bazaar as Record<string, any>;
+    expect(Object.keys(bazaar)).toEqual(['discoverable', 'category', 'tags', 'input', 'output', 'info', 'schema']);
+    const { input, output, ...official } = bazaar;
+    expect(official).toEqual(paymentChallenge(id, BASE, ctx.terms, '').extensions.bazaar);
+    expect(input).toMatchObject({ method: 'POST', bodyType: 'json' });
+    expect(bazaar.schema.properties.input.properties.body).toEqual(input.body);
+    expect(bazaar.info.output.example).toEqual(output.example);
+    expect(verdict(bazaar)).toEqual(VALID);
     // The resource's service metadata passes the package's rules for it (printable ASCII, ≤ 32 chars, ≤ 5 tags).
     expect(isValidServiceName(resource.serviceName)).toBe(true);
     expect(sanitizeTags(resource.tags)).toEqual(resource.tags);
@@ -92,14 +100,23 @@ describe('Bazaar: every priced agent run’s 402 carries the official declaratio
     const bazaar = challenge.extensions.bazaar as Record<string, any>;
     expect(verdict(bazaar)).toEqual(VALID);
     expect(bazaar).toMatchObject({ discoverable: true, category: 'agents', tags: agent.tags });
-    expect(bazaar.schema.properties.input.properties.body).toEqual(bazaar.input.body);
-    // The per-agent terms document publishes the same extensions.
+    const { outputSchema } = challenge.accepts[0] as { outputSchema: { input: { body: unknown } } };
+    expect(bazaar.schema.properties.input.properties.body).toEqual(outputSchema.input.body);
+    // The per-agent terms document publishes the same extensions; the index, the discovery form (validated too).
     expect((agentTerms(agent, ctx) as { extensions: unknown }).extensions).toEqual(challenge.extensions);
+    // (An agent priced but not published has no index entry.)
+    const listed = agentX402Index(ctx).resources.find((r) => r.resource === challenge.resource.url);
+    expect(listed !== undefined).toBe(agent.deployment !== null);
+    if (listed) {
+      expect(listed.extensions).toEqual(discoveryExtensions(agentOffer(agent, BASE)));
+      expect(verdict((listed.extensions as { bazaar: unknown }).bazaar)).toEqual(VALID);
+    }
   });
 
-  it('a free agent’s offer carries the contract fields only (its run is never challenged)', () => {
+  it('a free agent’s offer carries no bazaar declaration in its (never served) challenge, the contract fields in discovery', () => {
     const free = AGENT_LISTINGS.find((agent) => agent.price === 0n)!;
     expect(offerChallenge(agentOffer(free, BASE), ctx.terms, '').extensions.bazaar).not.toHaveProperty('info');
+    expect(discoveryExtensions(agentOffer(free, BASE)).bazaar).not.toHaveProperty('info');
   });
 });
 

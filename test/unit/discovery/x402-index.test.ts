@@ -82,9 +82,10 @@ describe('Discovery index: each resource', () => {
     expect(duplicate).toEqual({ ...first, network: 'base' });
   });
 
-  it.each(IDS)('%s: extensions.bazaar equals the 402 bazaar: discoverable, category, tags, input body schema requiring prompt, output example', (id) => {
+  it.each(IDS)('%s: extensions.bazaar is the 402 bazaar with the contract fields: discoverable, category, tags, input body schema requiring prompt, output example', (id) => {
     const { bazaar } = resource(id).extensions as { bazaar: Record<string, any> };
-    expect(bazaar).toEqual(paymentChallenge(id, BASE, ctx.terms, REASON_MISSING).extensions.bazaar);
+    const { input, output, ...official } = bazaar;
+    expect(official).toEqual(paymentChallenge(id, BASE, ctx.terms, REASON_MISSING).extensions.bazaar);
     expect(bazaar).toMatchObject({ discoverable: true, category: SPEC_PRICES[id].category, input: { method: 'POST' }, output: { type: 'json' } });
     expect(bazaar.tags).toEqual(resource(id).tags);
     expect(bazaar.input.body.required).toEqual(['prompt']);
