@@ -376,6 +376,8 @@ export class PaycallStack extends Stack {
       grantItems(fn, workspaces, ['GetItem', 'UpdateItem']);
       grantItems(fn, creditLedger, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
       grantItems(fn, payments, STORE_ACTIONS.payments);
+      // A retried top-up (X-Idempotency-Key or the payment identifier) answers the first one's 200.
+      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);

@@ -34,7 +34,7 @@ function errorResponse(description: string, headers?: Record<string, unknown>) {
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid request: the body does not validate, or the agent could not read an input member (`field`)',
   404: 'Unknown or unpublished agent',
-  409: 'A request with this X-Idempotency-Key is still in flight',
+  409: 'A request with this X-Idempotency-Key (or payment identifier) is still in flight (idempotency_in_progress), or the payment identifier was already used for another request or price (payment_identifier_conflict)',
   429: 'Unpaid calls over the probe rate limit (Retry-After)',
   500: 'Internal error; nothing was charged',
   503: 'A dependency is unavailable, or a payment is not yet confirmed (settlement_pending); nothing else was charged',
@@ -321,6 +321,13 @@ function topUpOperation(route: RouteDef) {
     parameters: [
       { name: 'tier', in: 'query', required: false, description: 'USDC of credit to buy', schema: { type: 'integer', enum: tiers, default: DEFAULT_TOPUP_TIER } },
       ...paymentParameters(),
+      {
+        name: 'X-Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Up to 200 characters, per workspace and payer (or the payment identifier in the payload): a retried top-up answers the first 200 and credits once',
+        schema: { type: 'string', maxLength: 200 },
+      },
     ],
     responses: {
       '200': {
@@ -339,6 +346,7 @@ function topUpOperation(route: RouteDef) {
       '402': paymentRequired("Payment required: the tier's x402 v2 terms in the body and base64 in PAYMENT-REQUIRED"),
       '400': errorResponse('`tier` is not one of 1, 5, 20 (invalid_request)'),
       '401': unauthorized('Not a workspace key'),
+      '409': errorResponse(ERROR_TEXT[409]),
       '429': errorResponse('Unpaid calls over the probe rate limit (rate_limited)', RETRY_AFTER),
       '500': errorResponse('Internal error; nothing was charged'),
       '503': errorResponse('A dependency is unavailable, or the payment is not yet confirmed (settlement_pending)', RETRY_AFTER),

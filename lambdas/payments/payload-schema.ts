@@ -23,6 +23,8 @@ export const paymentPayloadSchema = z.object({
     amount: z.optional(z.string()),
     maxAmountRequired: z.optional(z.string()),
   }),
+  /** What the client echoed of the 402's extensions, and added (the `payment-identifier` id). */
+  extensions: z.optional(z.looseObject({})),
   payload: z.object({
     signature: hexString,
     authorization: z.object({

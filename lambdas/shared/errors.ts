@@ -65,7 +65,18 @@ export class IdempotentReplay extends Error {
 export class IdempotencyInProgressError extends Error {
   override name = 'IdempotencyInProgressError';
   constructor() {
-    super('A request with this X-Idempotency-Key is still being processed; retry shortly');
+    super('A request with this idempotency key (X-Idempotency-Key or payment identifier) is still being processed; retry shortly');
+  }
+}
+
+/**
+ * A payment identifier (x402 `payment-identifier`) already bound to another request of the same payer on this route:
+ * the extension's 409 Conflict. Nothing is processed and nothing charged.
+ */
+export class IdempotencyConflictError extends Error {
+  override name = 'IdempotencyConflictError';
+  constructor() {
+    super('This payment identifier was already used for a different request or price; use a new id for a new request');
   }
 }
 

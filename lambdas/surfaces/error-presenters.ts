@@ -7,6 +7,7 @@ import {
   AgentInputError,
   Ap2AuthorizationError,
   DependencyError,
+  IdempotencyConflictError,
   IdempotencyInProgressError,
   IdempotentReplay,
   InvalidWorkspaceKeyError,
@@ -43,6 +44,9 @@ export function generationErrors(error: unknown, request?: { event: { rawPath?: 
   }
   if (error instanceof IdempotencyInProgressError) {
     return json(409, { detail: error.message, code: 'idempotency_in_progress' }, { 'Retry-After': '2' });
+  }
+  if (error instanceof IdempotencyConflictError) {
+    return json(409, { detail: error.message, code: 'payment_identifier_conflict' });
   }
   // A storage, chain, facilitator or issuer failure before money moved: retryable, and nothing was charged.
   if (error instanceof DependencyError) {

@@ -1,7 +1,8 @@
 /**
  * POST /api/gateway/topup?tier=1|5|20 (spec: agent-studio endpoints; docs/decisions/0013). The Middy chain, in order:
  * frame (errors) ▸ probe rate limit (unpaid calls) ▸ workspace bearer (401, before any payment is read, verified
- * or charged) ▸ tier (400 for anything but 1, 5, 20; absent = 1) ▸ payment (402 with the tier's terms; x402 v2 in
+ * or charged) ▸ tier (400 for anything but 1, 5, 20; absent = 1) ▸ idempotency (X-Idempotency-Key or the payment
+ * identifier, per workspace and payer, bound to the tier: a retried top-up credits once) ▸ payment (402 with the tier's terms; x402 v2 in
  * PAYMENT-SIGNATURE, or v1 in the deprecated X-PAYMENT) ▸ the top-up (lambdas/credits/topup.ts) ▸ 200
  * `{ creditsAdded, transaction, payer }` with the receipt in PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for v1).
  */
@@ -10,11 +11,14 @@ import middy from '@middy/core';
 import { frame } from '../../middleware/http-frame.js';
 import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { payment, paymentHeaderOf, refusedPurchase } from '../../middleware/payment.js';
+import { idempotency } from '../../middleware/idempotency.js';
+import { IdempotencyStore } from '../../store/idempotency.js';
+import { payingParty } from '../../payments/core/party.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
 import { DynamoPaymentLedger } from '../../store/ledger.js';
 import { CreditStore, type Workspace } from '../../store/credits.js';
-import { paymentCore } from '../../payments/backend.js';
+import { paymentCore, paymentTerms } from '../../payments/backend.js';
 import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
 import { topUp, type TopUpDeps, type TopUpOutcome } from '../../credits/topup.js';
@@ -63,6 +67,14 @@ export function topUpEntry() {
     .use(probeRateLimit({ counter: new RateWindowStore() }))
     .use(workspaceBearer(credits))
     .use(readTier())
+    .use(
+      idempotency({
+        store: new IdempotencyStore(),
+        scope: (request) => `topup:${workspaceOf(request.context).workspaceId}`,
+        party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()),
+        binding: (request) => `tier=${tierOf(request)}`,
+      }),
+    )
     .use(payment({ offer: (request) => topUpOffer(tierOf(request), baseUrl(request.event, surface)), core: paymentCore }))
     .use({
       name: 'paid',

@@ -3,6 +3,7 @@
  * resource, schema) and the seller's terms (network, asset, payTo), so a document built from the same offer
  * cannot disagree with what the route charges.
  */
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { formatUsd } from '../../shared/money.js';
 import { NETWORKS, networkOf, type NetworkId } from '../../shared/networks.js';
 import { USDC_DOMAIN, X402_VERSION, type PaymentChallenge, type PaymentRequirement } from '../types.js';
@@ -61,11 +62,14 @@ export type Extensions = Record<string, unknown> & { bazaar?: Record<string, unk
  * every route's echo inside the budget). So bazaar here is the official declaration (`info` + `schema`, which
  * @x402/extensions' validateDiscoveryExtension reads) with the contract's `discoverable`, `category` and `tags`; the
  * contract's `input` and `output` (the body schema and output example `accepts[].outputSchema` already carries) are
- * the discovery documents' (`discoveryExtensions`).
+ * the discovery documents' (`discoveryExtensions`). `payment-identifier` is declared by @x402/extensions (optional).
  */
 export function challengeExtensions(offer: Offer): Extensions {
-  if (!offer.bazaar) return {};
-  return { bazaar: { discoverable: true, category: offer.bazaar.category, tags: offer.bazaar.tags, ...offer.bazaar.declaration } };
+  return {
+    ...(offer.bazaar ? { bazaar: { discoverable: true, category: offer.bazaar.category, tags: offer.bazaar.tags, ...offer.bazaar.declaration } } : {}),
+    // Optional: a payload's `id` is an idempotency key (lambdas/middleware/idempotency.ts).
+    [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+  };
 }
 
 /**

@@ -121,7 +121,7 @@ function components() {
         content: jsonContent('Error', { detail: 'Too many unpaid requests; retry later', code: 'rate_limited' }),
       },
       Conflict: {
-        description: 'A request with the same X-Idempotency-Key is still being processed (code idempotency_in_progress)',
+        description: 'A request with the same X-Idempotency-Key (or payment identifier) is still being processed (code idempotency_in_progress, with Retry-After), or the payment identifier was already used for another request or price (code payment_identifier_conflict)',
         headers: headerRefs('Service-API-Version', 'Retry-After'),
         content: jsonContent('Error'),
       },

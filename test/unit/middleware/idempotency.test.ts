@@ -344,3 +344,77 @@ describe('Request headers: two requests racing with the same key and body are ch
     expect(c.calls).toBe(1);
   });
 });
+
+describe('x402 payment-identifier: the payload’s id is the key when there is no X-Idempotency-Key', () => {
+  const ID = 'pay_0123456789abcdef0123456789abcdef';
+  /** A payload naming `id`, optionally another price or payer. */
+  const identified = (nonceByte: string, id = ID, edit: (wire: any) => void = () => {}) => {
+    const wire = x402Wire(nonceByte) as any;
+    wire.extensions = { 'payment-identifier': { info: { required: false, id }, schema: { type: 'object' } } };
+    edit(wire);
+    return encodeBase64Json(wire);
+  };
+  const withId = (signature: string, body = BODY, headers: Record<string, string> = {}) =>
+    httpEvent({ headers: { 'content-type': 'application/json', 'payment-signature': signature, ...headers }, body });
+
+  it('a re-signed payload with the same id replays the first answer under its own namespace', async () => {
+    const { store, c } = setup();
+    const first = await c.invoke(withId(identified('01')));
+    const retry = await c.invoke(withId(identified('02')));
+    expect(c.calls).toBe(1);
+    expect(retry.body).toBe(first.body);
+    expect([...store.records.keys()]).toEqual([`create_music#${PARTY}#pid:${ID}`]);
+  });
+
+  it('the same id with another body, or another price or payTo in the accepted terms, is 409 payment_identifier_conflict', async () => {
+    const { c } = setup();
+    await c.invoke(withId(identified('01')));
+    for (const conflicting of [
+      withId(identified('02'), JSON.stringify({ prompt: 'another song' })),
+      withId(identified('03', ID, (w) => (w.accepted.amount = '400000'))),
+      withId(identified('04', ID, (w) => (w.accepted.payTo = `0x${'44'.repeat(20)}`))),
+    ]) {
+      const result = await c.invoke(conflicting);
+      expect(result.statusCode).toBe(409);
+      expect(bodyOf(result)).toEqual({ detail: expect.any(String), code: 'payment_identifier_conflict' });
+    }
+    expect(c.calls).toBe(1);
+  });
+
+  it('a payload whose asset and payTo differ only in letter case is the same request', async () => {
+    const { c } = setup();
+    await c.invoke(withId(identified('01')));
+    const retry = await c.invoke(withId(identified('02', ID, (w) => (w.accepted.asset = w.accepted.asset.toLowerCase()))));
+    expect(retry.statusCode).toBe(202);
+    expect(c.calls).toBe(1);
+  });
+
+  it('X-Idempotency-Key wins when both are sent: the id is not recorded', async () => {
+    const { store, c } = setup();
+    await c.invoke(withId(identified('01'), BODY, { 'x-idempotency-key': 'k-1' }));
+    expect([...store.records.keys()]).toEqual([`create_music#${PARTY}#k-1`]);
+  });
+
+  it('another payer with the same id buys their own; a declaration without an id is no key', async () => {
+    const { store, c } = setup();
+    await c.invoke(withId(identified('01')));
+    const stranger = await c.invoke(withId(identified('02', ID, (w) => (w.payload.authorization.from = `0x${'33'.repeat(20)}`))));
+    expect(stranger.statusCode).toBe(202);
+    const echoed = await c.invoke(withId(identified('03', ID, (w) => delete w.extensions['payment-identifier'].info.id)));
+    expect(echoed.statusCode).toBe(202);
+    expect(c.calls).toBe(3);
+    expect(store.records.size).toBe(2);
+  });
+
+  it.each([['short', 'pay_123'], ['too long', `pay_${'a'.repeat(125)}`], ['a character outside the pattern', 'pay_0123456789abcdef.0123']])(
+    'an id that is %s is a 422 at the id, before any store or payment',
+    async (_case, id) => {
+      const { store, c } = setup();
+      const result = await c.invoke(withId(identified('01', id)));
+      expect(result.statusCode).toBe(422);
+      expect(bodyOf(result).detail[0]).toMatchObject({ loc: ['header', 'PAYMENT-SIGNATURE', 'extensions', 'payment-identifier', 'info', 'id'], type: 'payment_identifier_invalid' });
+      expect(store.calls).toEqual([]);
+      expect(c.calls).toBe(0);
+    },
+  );
+});
