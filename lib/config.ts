@@ -194,6 +194,12 @@ export const stackConfigSchema = z
      * hex, created once by the operator (README runbook).
      */
     serviceKeySecretName: secretName('paycall/service-key'),
+    /**
+     * The key that signs x402 offers and receipts (the offer-receipt extension, lambdas/payments/offer-receipt.ts;
+     * docs/decisions/0019): a secp256k1 private key, 32 bytes of hex (`0x` optional), created once by the operator
+     * (README runbook), never the pay-to wallet's. Its address is published in `/.well-known/x402`.
+     */
+    offerSigningKeySecretName: secretName('paycall/offer-signing-key'),
     ap2TrustedIssuers: z
       .string()
       .refine((text) => {

@@ -20,7 +20,7 @@ import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
  * (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the credit ledger, rate
  * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
  */
-export type RouteRole = 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
+export type RouteRole = 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'none';
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

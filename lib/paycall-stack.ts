@@ -32,6 +32,7 @@ import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
+import { OFFER_SIGNER_ENV } from '../lambdas/payments/offer-receipt.js';
 import { JOB_SECRETS_ENV } from '../lambdas/jobs/job-secrets.js';
 import { routeTable, SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
@@ -109,6 +110,8 @@ export class PaycallStack extends Stack {
   private readonly ap2MerchantKey: secretsmanager.ISecret;
   /** Per-job secrets (cancel tokens) derive from it: the paid generation routes and the cancel route read it. */
   private readonly serviceKey: secretsmanager.ISecret;
+  /** Signs x402 offers and receipts (lambdas/payments/offer-receipt.ts; docs/decisions/0019). */
+  private readonly offerSigningKey: secretsmanager.ISecret;
   /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
   private readonly reasoning?: AgentReasoningConfig;
 
@@ -132,6 +135,7 @@ export class PaycallStack extends Stack {
     }
     this.ap2MerchantKey = secretsmanager.Secret.fromSecretNameV2(this, 'Ap2MerchantKey', config.ap2MerchantKeySecretName);
     this.serviceKey = secretsmanager.Secret.fromSecretNameV2(this, 'ServiceKey', config.serviceKeySecretName);
+    this.offerSigningKey = secretsmanager.Secret.fromSecretNameV2(this, 'OfferSigningKey', config.offerSigningKeySecretName);
     if (config.rpcUrlSecretName) this.rpcUrlSecret = secretsmanager.Secret.fromSecretNameV2(this, 'RpcUrl', config.rpcUrlSecretName);
     const factory = new FunctionFactory(this, { projectRoot: PROJECT_ROOT, logRetention, allowMissingEntries: props.allowMissingEntries });
     this.functions = factory.functions;
@@ -351,6 +355,8 @@ export class PaycallStack extends Stack {
       this.grantRpcUrl(fn);
       // The 202 gives the payer the job's cancel token, derived from the service key.
       this.grantServiceKey(fn);
+      // Its 402s carry signed offers, its paid answers a signed receipt.
+      this.grantOfferSigner(fn);
     } else if (role === 'run') {
       grantItems(fn, runs, STORE_ACTIONS.runs);
       grantItems(fn, payments, STORE_ACTIONS.payments);
@@ -359,6 +365,7 @@ export class PaycallStack extends Stack {
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
       this.grantRpcUrl(fn);
+      this.grantOfferSigner(fn);
       // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
       // written in the idempotency table, which the run functions already have.
       this.grantMerchantKey(fn);
@@ -378,6 +385,7 @@ export class PaycallStack extends Stack {
       grantItems(fn, payments, STORE_ACTIONS.payments);
       // A retried top-up (X-Idempotency-Key or the payment identifier) answers the first one's 200.
       grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
+      this.grantOfferSigner(fn);
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.settlerKeySecret?.grantRead(fn);
@@ -390,6 +398,9 @@ export class PaycallStack extends Stack {
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [creditLedger.tableArn] }));
       fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [runs.tableArn] }));
       this.grantReasoning(fn);
+    } else if (role === 'offer-signer') {
+      // The x402 index publishes the offer-signing key's address.
+      this.grantOfferSigner(fn);
     } else if (role === 'merchant-key') {
       // The AP2 merchant's public key set is published from the private key (GET /.well-known/jwks.json).
       this.grantMerchantKey(fn);
@@ -440,6 +451,11 @@ export class PaycallStack extends Stack {
   }
 
   /** The service key (Secrets Manager), read by name through the function's grant: GetSecretValue on that secret alone. */
+  private grantOfferSigner(fn: lambda.IFunction): void {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.offerSigningKey.secretArn}-??????`] }));
+    (fn as lambda.Function).addEnvironment(OFFER_SIGNER_ENV.secretId, this.offerSigningKey.secretName);
+  }
+
   private grantServiceKey(fn: lambda.IFunction): void {
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.serviceKey.secretArn}-??????`] }));
     (fn as lambda.Function).addEnvironment(JOB_SECRETS_ENV.secretId, this.serviceKey.secretName);

@@ -6,11 +6,11 @@
  * fields beyond the spec's one-line descriptions are ours (README, "Agent studio documents").
  */
 import { formatUsd } from '../shared/money.js';
-import { discoveryExtensions, paymentChallenge } from '../payments/core/challenge.js';
+import { discoveryExtensions, discoveryRequirement, paymentChallenge } from '../payments/core/challenge.js';
 import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
-import type { DiscoveryContext } from '../protocols/discovery/context.js';
+import { offerReceiptMember, type DiscoveryContext } from '../protocols/discovery/context.js';
 import { findAgent, isToolEligible, publishedAgents, type AgentListing } from './listing.js';
 import { a2aAgentCard, a2aInterfaceUrl, a2aRootCard } from './a2a-card.js';
 import { agentInputSchema, agentOffer, engineId, publishedExample, resultJsonSchema, runPath } from './published.js';
@@ -129,6 +129,7 @@ export function agentX402Index(ctx: DiscoveryContext) {
   return {
     x402Version: X402_VERSION,
     settledBy: ctx.settledBy,
+    ...offerReceiptMember(ctx),
     count: priced.length,
     resources: priced.map((agent) => {
       const terms = pricedTerms(agent, ctx);
@@ -146,8 +147,9 @@ export function agentX402Index(ctx: DiscoveryContext) {
         docsUrl: agentLinks(ctx.base).openapi,
         lastUpdated: AGENTS_UPDATED_AT,
         mimeType: 'application/json',
-        accepts: terms.accepts,
-        // The discovery form: the 402's extensions with the contract's own bazaar fields beside the official ones.
+        // The discovery form: the 402's accepts each with its outputSchema, its extensions with the contract's own
+        // bazaar fields beside the official ones.
+        accepts: terms.accepts.map((entry) => ({ ...entry, outputSchema: discoveryRequirement(agentOffer(agent, ctx.base), ctx.terms).outputSchema })),
         extensions: discoveryExtensions(agentOffer(agent, ctx.base)),
         priceUsd: terms.priceUsd,
       };

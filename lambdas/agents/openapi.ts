@@ -490,6 +490,7 @@ function getRunOperation(route: RouteDef) {
 function operationOf(route: RouteDef) {
   switch (route.entry.replace(/\/run-[a-z-]+\.ts$/, '/run.ts')) {
     case 'lambdas/http/agents/documents.ts':
+    case 'lambdas/http/agents/x402-index.ts':
       return getOperation(route);
     case 'lambdas/http/agents/run.ts':
       return runOperation(route, AGENT_LISTINGS.find((a) => a.route === route.id && a.deployment !== null));

@@ -1,6 +1,7 @@
 /**
  * The Middy chain of a paid generation endpoint, in the order the architecture fixes:
- * frame (version ▸ errors) ▸ probe rate limit ▸ idempotency ▸ payment (402 before validation) ▸ validation (the
+ * frame (version ▸ errors) ▸ probe rate limit ▸ idempotency ▸ offer-receipt (signed offers on a 402, a signed receipt
+ * on a paid answer) ▸ payment (402 before validation) ▸ validation (the
  * schema, then the webhook URL's address) ▸ purchase. The handler parses nothing and decides nothing: it hands the verified payment and the valid body to
  * the purchase use case and presents its result.
  */
@@ -11,6 +12,7 @@ import { productOffer } from '../jobs/offers.js';
 import { frame } from '../middleware/http-frame.js';
 import { probeRateLimit } from '../middleware/rate-limit.js';
 import { idempotency } from '../middleware/idempotency.js';
+import { offerReceipts } from '../middleware/offer-receipt.js';
 import { payment, paymentHeaderOf } from '../middleware/payment.js';
 import { validateBody } from '../middleware/validation.js';
 import { checkWebhook } from '../middleware/webhook-url.js';
@@ -44,6 +46,7 @@ export function paidEntry(product: ProductId) {
     .use(frame(surface))
     .use(probeRateLimit({ counter: new RateWindowStore() }))
     .use(idempotency({ store: new IdempotencyStore(), scope: product, party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()) }))
+    .use(offerReceipts({ network: () => paymentTerms().network }))
     .use(payment({ offer: (request) => productOffer(product, baseUrl(request.event, surface)), core: paymentCore }))
     .use(validateBody(PRODUCTS[product].schema))
     .use(checkWebhook())

@@ -31,10 +31,11 @@ export interface RouteDef {
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
    * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs and finish one from its kept input; `cancel` = read a job, fail it, stop its execution, read the service key; `none` = nothing. Defaults:
+   * read runs and finish one from its kept input; `cancel` = read a job, fail it, stop its execution, read the service key;
+   * `offer-signer` = read the offer-signing key (the x402 indexes publish its address); `none` = nothing. Defaults:
    * `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'none';
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -117,8 +118,9 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
     entry: 'lambdas/http/song-page.ts',
   },
   // Discovery documents, all generated from the catalog (lambdas/products/catalog.ts).
-  ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts'),
-  ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts'),
+  // The x402 index publishes the offer-signing key's address (lambdas/payments/offer-receipt.ts).
+  ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts', undefined, 'offer-signer'),
+  ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts', 'DiscoveryX402', 'offer-signer'),
   ...doc('OpenApi', OPENAPI_PATH, 'lambdas/http/openapi.ts'),
   ...doc('Catalog', '/api/v1/catalog', 'lambdas/http/catalog.ts'),
   ...doc('Product', '/api/v1/products/{id}', 'lambdas/http/product.ts'),
@@ -140,7 +142,8 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   // The agent studio (lambdas/agents/registry.ts is its catalog). Documents are generated from the registry.
   ...agentDoc('AgentsCatalog', '/api/catalog', 'getCatalog', 'Catalog of currently published agents'),
   ...agentDoc('AgentsServices', '/api/services', 'getServices', 'Curated business service feed: schemas, examples, pricing, human review'),
-  ...agentDoc('AgentsX402', '/.well-known/x402', 'getX402Index', 'x402 discovery index of the priced published agents'),
+  // Its own entry: it alone reads the offer-signing key (to publish its address), so the other documents carry no signer.
+  { id: 'AgentsX402', method: 'GET', path: '/.well-known/x402', surface: 'agents', entry: 'lambdas/http/agents/x402-index.ts', operationId: 'getX402Index', summary: 'x402 discovery index of the priced published agents', access: 'offer-signer' },
   ...agentDoc('AgentsCard', '/.well-known/agent-card.json', 'getRootCard', 'Root capability card'),
   ...agentDoc('AgentCardOf', '/api/agents/{agent}/.well-known/agent-card.json', 'getAgentCard', 'Capability, provider and pricing of one agent'),
   ...agentDoc('AgentX402Of', '/api/agents/{agent}/.well-known/x402', 'getAgentX402', 'Current x402 terms of one agent'),
@@ -245,8 +248,8 @@ function agentRun(id: string, path: string, operationId: string): RouteDef {
   return { id, method: 'POST', path, surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
-function doc(id: string, path: string, entry: string, fn?: string): RouteDef[] {
-  return [{ id, method: 'GET', path, surface: 'generation', entry, access: 'none', ...(fn ? { fn } : {}) }];
+function doc(id: string, path: string, entry: string, fn?: string, access: RouteDef['access'] = 'none'): RouteDef[] {
+  return [{ id, method: 'GET', path, surface: 'generation', entry, access, ...(fn ? { fn } : {}) }];
 }
 
 /** What a workflow function is built from: its entry (exporting `handler`), Lambda timeout and memory. */

@@ -10,6 +10,8 @@
  *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
  * - `google-auth-library`, `ws` → stubs that throw when used (see those files): `@google/genai` imports them at the
  *   top, and API-key calls reach neither (about 300 KiB of each Gemini render function).
+ * - `@x402/core/http` → x402-core-http.mjs: a stub of the one name @x402/extensions' offer-receipt module imports
+ *   (for a client helper no function calls), about 60 KiB of every function that signs offers and receipts.
  * test/unit/bundling/vendor-aliases.test.ts bundles each with its alias and makes the call through it.
  */
 import path from 'node:path';
@@ -21,6 +23,7 @@ export function bundleAliases(projectRoot: string): Record<string, string> {
     '@smithy/service-error-classification': path.join(projectRoot, 'node_modules', '@smithy', 'service-error-classification', 'dist-es', 'index.js'),
     'google-auth-library': path.join(projectRoot, 'lib', 'bundling', 'google-auth-library.mjs'),
     ws: path.join(projectRoot, 'lib', 'bundling', 'ws.mjs'),
+    '@x402/core/http': path.join(projectRoot, 'lib', 'bundling', 'x402-core-http.mjs'),
   };
 }
 

@@ -29,6 +29,7 @@ import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
 import { AP2_ENV } from '../../lambdas/payments/ap2/merchant.js';
 import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
 import { localServiceKey } from './service-key.js';
+import { OFFER_SIGNER_ENV } from '../../lambdas/payments/offer-receipt.js';
 import { localAp2Keys } from './ap2-issuer.js';
 import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../../lambdas/payments/refund.js';
@@ -95,6 +96,8 @@ const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 const LOCAL_RPC_URL_SECRET = 'paycall/rpc-url';
 /** The service key's secret, as the default stack names it (lib/config.ts serviceKeySecretName). */
 const LOCAL_SERVICE_KEY_SECRET = 'paycall/service-key';
+/** The offer-signing key's secret, likewise (lib/config.ts offerSigningKeySecretName). */
+const LOCAL_OFFER_SIGNING_KEY_SECRET = 'paycall/offer-signing-key';
 
 export interface EmbeddedRuntime {
   info: RuntimeInfo;
@@ -181,6 +184,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // their grant, and the local test issuer the service trusts.
     const ap2 = await localAp2Keys(stateDir);
     const serviceKey = localServiceKey(stateDir);
+    const offerSigningKey = localServiceKey(stateDir, 'offer-signing-key');
     const secrets = await startLocalSecretsManager({
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),
@@ -189,6 +193,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         [REFUND_ENV.secretId]: settlerKeyPoolSecret(chain.refundKeyFile),
         [AP2_ENV.keySecretId]: ap2.merchantKey,
         [JOB_SECRETS_ENV.secretId]: serviceKey.value,
+        [OFFER_SIGNER_ENV.secretId]: offerSigningKey.value,
         [ENV.rpcUrlSecretId]: async () => chain.rpcUrl,
         ...providers.secretValues,
       }),
@@ -225,6 +230,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
       [AP2_ENV.keyFile]: ap2.merchantKeyFile,
       // In-process handlers read the service key through the local Secrets Manager under the name the template gives.
       [JOB_SECRETS_ENV.secretId]: LOCAL_SERVICE_KEY_SECRET,
+      [OFFER_SIGNER_ENV.secretId]: LOCAL_OFFER_SIGNING_KEY_SECRET,
     };
     await createTables(dynamo, definitions.tables, env);
     // Every AWS call a function makes is checked against its role's policy in the synthesized template (in each

@@ -3,6 +3,7 @@
  * seconds, and the first synthesis of a process several more; later stacks in the same file are cheap.
  */
 import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
+import { OFFER_SIGNER_ENV } from '../../lambdas/payments/offer-receipt.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, STATE_MACHINE_ENV, type PaycallStackProps } from '../../lib/paycall-stack.js';
@@ -334,6 +335,14 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(vars[JOB_SECRETS_ENV.secretId], entry.id).toBe(reader ? 'paycall/service-key' : undefined);
     }
     envNames.add(JOB_SECRETS_ENV.secretId);
+    // The offer-signing key's name (issue 24, offer-receipt): whatever answers a 402 or a paid answer (paid, run and
+    // top-up routes) signs offers and receipts; the x402 indexes publish its address; nothing else.
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
+      const signer = entry.kind === 'route' && ['paid', 'run', 'topup', 'offer-signer'].includes(entry.role);
+      expect(vars[OFFER_SIGNER_ENV.secretId], entry.id).toBe(signer ? 'paycall/offer-signing-key' : undefined);
+    }
+    envNames.add(OFFER_SIGNER_ENV.secretId);
     // The webhook machine's ARN (issue 23): whatever ends jobs starts it (the two ending tasks, the cancel route, the
     // sweeper); nothing else.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
@@ -583,9 +592,10 @@ describe('PaycallStack configuration', () => {
       expect(vars[ENV.facilitatorUrl]).toBe('https://facilitator.example.com');
       expect(vars[ENV.settlerKeySecretId]).toBeUndefined();
       // Without a settler key, the only secrets any function reads are the refund wallet's (refund task, sweeper),
-      // the AP2 merchant key (the agent run functions), the service key (paid generation routes, cancel) and a vendor's API key (its own render function).
+      // the AP2 merchant key (the agent run functions), the service key (paid generation routes, cancel), the
+      // offer-signing key (whatever signs offers and receipts, the x402 indexes) and a vendor's API key (its own render function).
       const secrets = actionsOf(resources, logicalId).filter((g) => g.action.startsWith('secretsmanager:'));
-      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key|service-key|gemini-api-key|fal-key|minimax-api-key)/.test(JSON.stringify(g.resource)))).toBe(true);
+      expect(secrets.every((g) => /secret:paycall\/(refund-key|ap2-merchant-key|service-key|offer-signing-key|gemini-api-key|fal-key|minimax-api-key)/.test(JSON.stringify(g.resource)))).toBe(true);
     }
     const params = Object.values((template.toJSON().Parameters ?? {}) as Record<string, { Default?: string }>);
     expect(params.filter((p: any) => p.Default === '/paycall/pay-to')).toEqual([]);

@@ -276,7 +276,7 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expect((decodePaymentRequiredHeader(legacy.headers.get('payment-required')!) as any).accepts[0].resource).toBe(`${agentsUrl}/api/agents/${BANK_REC}/run`);
   });
 
-  it('every document advertises exactly what the run routes 402 ask', async () => {
+  it('every document advertises exactly what the run routes 402 ask (the index adds each entry\'s outputSchema)', async () => {
     const { agentsUrl } = runtime();
     const f = fetchFrom('127.0.0.53');
     const catalog = await (await f(`${agentsUrl}/api/catalog`)).json();
@@ -291,10 +291,12 @@ describe('Agent studio runs (embedded, official clients)', () => {
       const asked = [...challenge.accepts, ...(await probe.json()).accepts];
       const terms = await (await f(agent.x402Url)).json();
       expect(terms.accepts).toEqual(asked);
-      expect(index.resources.find((r: any) => r.resource === agent.runUrl).accepts).toEqual(asked);
+      const listed = index.resources.find((r: any) => r.resource === agent.runUrl).accepts;
+      expect(listed.map(({ outputSchema, ...entry }: any) => entry)).toEqual(asked);
       const service = services.services.find((s: any) => s.slug === agent.slug);
       expect(service.pricing.amount).toBe(challenge.accepts[0].amount);
-      expect(challenge.accepts[0].outputSchema.input.body.properties.input).toEqual(service.inputSchema);
+      for (const entry of listed) expect(entry.outputSchema.input.body.properties.input).toEqual(service.inputSchema);
+      expect(challenge.extensions.bazaar.schema.properties.input.properties.body.properties.input).toEqual(service.inputSchema);
       const card = await (await f(agent.cardUrl)).json();
       expect(card.pricing.amount).toBe(challenge.accepts[0].amount);
     }

@@ -82,16 +82,21 @@ describe('Discovery documents are served with caching headers', () => {
 });
 
 describe('Discovery index: the accepts entries equal what each 402 advertises', () => {
-  it.each(IDS)('%s: the 402 accepts[0] and bazaar extension equal the index entry on eip155:8453 (the index adds the contract input/output)', async (id) => {
+  it.each(IDS)('%s: the 402 accepts[0] and bazaar extension equal the index entry on eip155:8453 (the index adds outputSchema and the contract input/output)', async (id) => {
     const index = await doc('/.well-known/x402');
     const body = await challenge(PAID[id].path);
     const resource = indexResource(index, id);
-    expect(resource.accepts.find((a: any) => a.network === 'eip155:8453')).toEqual(body.accepts[0]);
-    expect(resource.accepts.find((a: any) => a.network === 'base')).toEqual({ ...body.accepts[0], network: 'base' });
+    const { outputSchema, ...terms } = resource.accepts.find((a: any) => a.network === 'eip155:8453');
+    expect(terms).toEqual(body.accepts[0]);
+    expect(resource.accepts.find((a: any) => a.network === 'base')).toEqual({ ...body.accepts[0], outputSchema, network: 'base' });
     const { input, output, ...official } = resource.extensions.bazaar;
-    expect(official).toEqual(body.extensions.bazaar);
-    expect(input.body).toEqual(body.accepts[0].outputSchema.input.body);
-    expect(output.example).toEqual(body.accepts[0].outputSchema.output.example);
+    // The 402's offers are signed per answer (offer-receipt); the rest of its extensions are the index's.
+    const { 'offer-receipt': offers, ...declared } = body.extensions;
+    expect(offers.info.offers).toHaveLength(1);
+    expect(official).toEqual(declared.bazaar);
+    expect(input.body).toEqual(outputSchema.input.body);
+    expect(output.example).toEqual(outputSchema.output.example);
+    expect(output.example).toEqual(body.extensions.bazaar.info.output.example);
     expect(resource.priceUsd).toBe(body.accepts[0].extra.priceUsd);
   });
 
@@ -131,9 +136,12 @@ describe('Consistency: every price in every document equals the 402 amount', () 
     expect(await (await get('/llms.txt')).text()).toContain(`${accepted.extra.priceUsd} per call (${accepted.amount} USDC base units)`);
   });
 
-  it.each(IDS)('%s: the OpenAPI 402 example is exactly the 402 the endpoint answers', async (id) => {
+  it.each(IDS)('%s: the OpenAPI 402 example is exactly the 402 the endpoint answers, but for its signed offers', async (id) => {
     const openapi = await doc('/openapi.json');
-    expect(openapi.paths[PAID[id].path].post.responses['402'].content['application/json'].example).toEqual(await challenge(PAID[id].path));
+    const answered = await challenge(PAID[id].path);
+    const { 'offer-receipt': offers, ...extensions } = answered.extensions;
+    expect(offers.info.offers).toHaveLength(1);
+    expect(openapi.paths[PAID[id].path].post.responses['402'].content['application/json'].example).toEqual({ ...answered, extensions });
   });
 });
 
@@ -142,7 +150,6 @@ describe('Consistency: every published input schema is the one the endpoint enfo
     const [openapi, index, catalog, body] = await Promise.all([doc('/openapi.json'), doc('/.well-known/x402'), doc('/api/v1/catalog'), challenge(PAID[id].path)]);
     const ref = openapi.paths[PAID[id].path].post.requestBody.content['application/json'].schema.$ref as string;
     const published = openapi.components.schemas[ref.split('/').pop()!];
-    expect(published).toEqual(body.accepts[0].outputSchema.input.body);
     expect(published).toEqual(body.extensions.bazaar.schema.properties.input.properties.body);
     expect(published).toEqual(indexResource(index, id).extensions.bazaar.input.body);
     expect(published).toEqual(indexResource(index, id).accepts[0].outputSchema.input.body);

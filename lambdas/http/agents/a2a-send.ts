@@ -13,6 +13,7 @@ import { frame } from '../../middleware/http-frame.js';
 import { a2aVersion } from '../../middleware/a2a-version.js';
 import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { idempotency } from '../../middleware/idempotency.js';
+import { offerReceipts } from '../../middleware/offer-receipt.js';
 import { payment, paymentHeaderOf } from '../../middleware/payment.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
@@ -58,6 +59,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
       key: { read: (request) => messageIdOf(sendRequestOf(request)), name: 'message.messageId', loc: ['message', 'messageId'] },
     }),
   )
+  .use(offerReceipts({ network: () => paymentTerms().network }))
   .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENT_STUDIO)), core: paymentCore }), isDryRun))
   .use(validateSend())
   .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: mandatesOf, scope: (request) => `a2a:${agentOf(request).slug}` }))

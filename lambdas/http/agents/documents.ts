@@ -8,7 +8,7 @@ import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { matchPath, ROUTES } from '../../surfaces/routes.js';
 import { json, type HttpEvent } from '../../shared/http.js';
 import { findAgent } from '../../agents/listing.js';
-import { agentCard, agentCatalog, agentTerms, agentX402Index, rootCard, servicesFeed } from '../../agents/documents.js';
+import { agentCard, agentCatalog, agentTerms, rootCard, servicesFeed } from '../../agents/documents.js';
 import { templateBundle } from '../../agents/template.js';
 import { agentsOpenApi } from '../../agents/openapi.js';
 
@@ -46,8 +46,6 @@ export const handler = documentEntry({
         return jsonDocument(agentCatalog(ctx));
       case 'AgentsServices':
         return jsonDocument(servicesFeed(ctx));
-      case 'AgentsX402':
-        return jsonDocument(agentX402Index(ctx));
       case 'AgentsCard':
       case 'A2aCard':
       case 'A2aCardBeside':

@@ -10,6 +10,7 @@ import middy from '@middy/core';
 import { frame } from '../../middleware/http-frame.js';
 import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { idempotency } from '../../middleware/idempotency.js';
+import { offerReceipts } from '../../middleware/offer-receipt.js';
 import { payment, paymentHeaderOf, refusedPurchase } from '../../middleware/payment.js';
 import { validateBody } from '../../middleware/validation.js';
 import { ap2Authorization, offeredCheckout, successReceipt } from '../../middleware/ap2.js';
@@ -76,6 +77,7 @@ export function agentRunEntry(agents: readonly AgentDefinition[]) {
         party: (request) => payingParty(paymentHeaderOf(request), paymentTerms()),
       }),
     )
+    .use(offerReceipts({ network: () => paymentTerms().network }))
     .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore }), isDryRun))
     .use(validateRun())
     .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: runBodyMandates, scope: (request) => `run:${agentOf(request).slug}` }))

@@ -12,6 +12,7 @@ import { frame } from '../../middleware/http-frame.js';
 import { probeRateLimit } from '../../middleware/rate-limit.js';
 import { payment, paymentHeaderOf, refusedPurchase } from '../../middleware/payment.js';
 import { idempotency } from '../../middleware/idempotency.js';
+import { offerReceipts } from '../../middleware/offer-receipt.js';
 import { IdempotencyStore } from '../../store/idempotency.js';
 import { payingParty } from '../../payments/core/party.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
@@ -75,6 +76,7 @@ export function topUpEntry() {
         binding: (request) => `tier=${tierOf(request)}`,
       }),
     )
+    .use(offerReceipts({ network: () => paymentTerms().network }))
     .use(payment({ offer: (request) => topUpOffer(tierOf(request), baseUrl(request.event, surface)), core: paymentCore }))
     .use({
       name: 'paid',

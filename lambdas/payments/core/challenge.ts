@@ -19,6 +19,12 @@ export const REASON_MISSING = 'PAYMENT-SIGNATURE header is required';
 export const REASON_UNREADABLE = 'Payment authorization missing';
 export const REASON_TOKENS_NOT_ACCEPTED = 'Agent-payment tokens are not accepted here';
 
+/**
+ * An offer's x402 requirement as its 402 carries it: the contract's fields (spec, "Payment requirement"), no more.
+ * The official client echoes the requirement it accepts inside PAYMENT-SIGNATURE (`accepted`), so what the buyer
+ * needs only to discover the route (the body schema and an output example) is the discovery documents'
+ * (`discoveryRequirement`) and the bazaar declaration's, not the 402's.
+ */
 export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
   const amount = offer.amount.toString();
   return {
@@ -35,6 +41,13 @@ export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRe
     ...(offer.docs ? { docs: offer.docs } : {}),
     // The token's EIP-712 domain name is the network's (`USD Coin` on Base, `USDC` on Base Sepolia).
     extra: { name: networkOf(terms.network).tokenName, version: USDC_DOMAIN.version, decimals: USDC_DOMAIN.decimals, priceUsd: formatUsd(offer.amount) },
+  };
+}
+
+/** The requirement as the discovery documents list it: the 402's, with an `outputSchema` (input body shape, output example). */
+export function discoveryRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
+  return {
+    ...paymentRequirement(offer, terms),
     outputSchema: {
       input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
       output: { type: 'json', example: offer.outputExample },
@@ -61,8 +74,7 @@ export type Extensions = Record<string, unknown> & { bazaar?: Record<string, unk
  * header values pass 10240 bytes: the 402 carries each thing once (test/unit/payments/header-budget.test.ts holds
  * every route's echo inside the budget). So bazaar here is the official declaration (`info` + `schema`, which
  * @x402/extensions' validateDiscoveryExtension reads) with the contract's `discoverable`, `category` and `tags`; the
- * contract's `input` and `output` (the body schema and output example `accepts[].outputSchema` already carries) are
- * the discovery documents' (`discoveryExtensions`). `payment-identifier` is declared by @x402/extensions (optional).
+ * contract's `input` and `output` are the discovery documents' (`discoveryExtensions`), as `outputSchema` is. `payment-identifier` is declared by @x402/extensions (optional).
  */
 export function challengeExtensions(offer: Offer): Extensions {
   return {

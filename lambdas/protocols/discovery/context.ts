@@ -15,6 +15,25 @@ export interface DiscoveryContext {
   terms: PaymentTerms;
   /** `self` (the service submits the EIP-3009 transfer with its own gas key) or the remote facilitator's URL. */
   settledBy: string;
+  /** The address that signs this service's x402 offers and receipts (the x402 indexes publish it). */
+  offerSigner?: string;
+}
+
+/**
+ * The x402 indexes' `offerReceipt` member: who signs this service's offers and receipts (x402 offer-receipt,
+ * EIP-712), so a verifier can tie a recovered signer to the service (the extension's "signer authorization").
+ */
+export function offerReceiptMember(ctx: DiscoveryContext) {
+  if (!ctx.offerSigner) return {};
+  return {
+    offerReceipt: {
+      format: 'eip712',
+      signer: ctx.offerSigner,
+      kid: `did:pkh:eip155:1:${ctx.offerSigner}`,
+      domains: { offer: 'x402 offer', receipt: 'x402 receipt' },
+      receiptsIncludeTransaction: true,
+    },
+  };
 }
 
 export function discoveryContext(base: string): DiscoveryContext {

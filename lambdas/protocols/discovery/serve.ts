@@ -4,6 +4,7 @@
  * pure functions of the catalog, the configuration and the base URL, so a cached copy is never stale within one
  * deployment (a catalog change is a redeploy).
  */
+import { logger } from '../../shared/logger.js';
 import { createHash } from 'node:crypto';
 import middy from '@middy/core';
 import { documentFrame } from '../../middleware/document-frame.js';
@@ -86,6 +87,21 @@ export interface DocumentEntryOptions {
   surface?: Surface;
   /** Extra headers of a served document (e.g. Content-Disposition for a download). */
   headers?: (variant: string) => Record<string, string>;
+  /**
+   * The offer-signing address, for the documents that publish it (read through the function's grant, which only
+   * those documents' functions have): undefined for a variant that does not.
+   */
+  offerSigner?: (variant: string) => Promise<string> | undefined;
+}
+
+/** The offer-signing address, or undefined (logged) when the key cannot be read: the document goes out without it. */
+async function readSigner(pending: Promise<string> | undefined): Promise<string | undefined> {
+  try {
+    return await pending;
+  } catch (error) {
+    logger.error('offer-signing key not read: the index goes out without offerReceipt', { error: (error as Error).message });
+    return undefined;
+  }
 }
 
 /** The Middy chain of a document route: version ▸ errors ▸ the cached document. */
@@ -99,9 +115,11 @@ export function documentEntry(options: DocumentEntryOptions) {
     .handler(async (event) => {
       const base = baseUrl(event, surface);
       const variant = options.variant?.(event) ?? '';
-      const rejected = options.reject?.(variant, discoveryContext(base));
+      const signer = await readSigner(options.offerSigner?.(variant));
+      const ctx = { ...discoveryContext(base), ...(signer ? { offerSigner: signer } : {}) };
+      const rejected = options.reject?.(variant, ctx);
       if (rejected) return rejected;
-      const document = cache.get(`${base}\n${variant}`, () => options.build(discoveryContext(base), variant));
+      const document = cache.get(`${base}\n${variant}\n${signer ?? ''}`, () => options.build(ctx, variant));
       const answer = documentResponse(event, document);
       return options.headers ? { ...answer, headers: { ...answer.headers, ...options.headers(variant) } } : answer;
     });

@@ -7,9 +7,9 @@
  */
 import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } from '../../products/products.js';
 import { paymentChallenge, productOffer } from '../../jobs/offers.js';
-import { discoveryExtensions, underLegacyName } from '../../payments/core/challenge.js';
+import { discoveryExtensions, discoveryRequirement, underLegacyName } from '../../payments/core/challenge.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
-import { SERVICE, links, type DiscoveryContext } from './context.js';
+import { SERVICE, links, offerReceiptMember, type DiscoveryContext } from './context.js';
 import { NETWORKS } from '../../shared/networks.js';
 
 /** The third-party agent-payment token block: accepted in the same header in place of an x402 payload. */
@@ -70,11 +70,6 @@ export function acpBlock() {
   };
 }
 
-/** The `accepts` of a resource: exactly what its 402 advertises, then the same entry on the legacy alias. */
-function withLegacyAlias([requirement]: PaymentRequirement[]): PaymentRequirement[] {
-  return networkAliases(requirement);
-}
-
 /** A requirement, then the same requirement named by its network's x402 v1 name (`base`, `base-sepolia`). */
 export function networkAliases(requirement: PaymentRequirement): PaymentRequirement[] {
   return [requirement, underLegacyName(requirement)];
@@ -98,7 +93,7 @@ export function discoveryResource(product: ProductId, ctx: DiscoveryContext) {
     docsUrl: links(ctx.base).openapi,
     lastUpdated: CATALOG_UPDATED_AT,
     mimeType: 'application/json',
-    accepts: withLegacyAlias(challenge.accepts),
+    accepts: networkAliases(discoveryRequirement(productOffer(product, ctx.base), ctx.terms)),
     extensions: { ...discoveryExtensions(productOffer(product, ctx.base)), skyfire: TOKEN_PAYMENT },
     priceUsd: formatUsd(p.amount),
   };
@@ -108,6 +103,7 @@ export function discoveryIndex(ctx: DiscoveryContext) {
   return {
     x402Version: X402_VERSION,
     settledBy: ctx.settledBy,
+    ...offerReceiptMember(ctx),
     // This service is its own upstream: the index is generated from the catalog it serves at /api/v1/catalog.
     catalogSource: { upstream: links(ctx.base).catalog, servedFrom: links(ctx.base).discovery, fetchedAt: CATALOG_UPDATED_AT },
     count: PRODUCT_IDS.length,

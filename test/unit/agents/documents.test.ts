@@ -128,15 +128,17 @@ describe('Agent studio: per-agent x402 terms are the run route 402', () => {
 describe('Agent studio: the x402 index', () => {
   const index = agentX402Index(ctx);
 
-  it('lists exactly the priced published agents, each with the accepts of its 402', () => {
+  it('lists exactly the priced published agents, each with the accepts of its 402 (plus their outputSchema)', () => {
     expect(index).toMatchObject({ x402Version: 2, settledBy: 'self', count: PRICED.length });
     expect(index.resources.map((r) => r.resource)).toEqual(PRICED.map((a) => challengeOf(a).resource.url));
     for (const [i, agent] of PRICED.entries()) {
-      expect(index.resources[i].accepts, agent.slug).toEqual(challengeOf(agent).accepts);
+      const accepts = index.resources[i].accepts as { outputSchema?: { input: { body: unknown } } }[];
+      expect(accepts.map(({ outputSchema, ...terms }) => terms), agent.slug).toEqual(challengeOf(agent).accepts);
+      for (const entry of accepts) expect(entry.outputSchema!.input.body).toEqual(agentOffer(agent, BASE).inputSchema);
       // The discovery form: the 402's bazaar with the contract's own input and output beside it.
       const { input, output, ...official } = (index.resources[i].extensions as { bazaar: Record<string, unknown> }).bazaar;
       expect({ ...index.resources[i].extensions, bazaar: official }).toEqual(challengeOf(agent).extensions);
-      expect(input).toMatchObject({ method: 'POST', body: (challengeOf(agent).accepts[0] as { outputSchema: { input: { body: unknown } } }).outputSchema.input.body });
+      expect(input).toMatchObject({ method: 'POST', body: agentOffer(agent, BASE).inputSchema });
       expect(output).toEqual({ type: 'json', example: expect.any(Object) });
       expect(index.resources[i]).toMatchObject({ method: 'POST', title: agent.name });
     }

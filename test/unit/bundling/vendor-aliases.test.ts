@@ -111,3 +111,31 @@ describe('@google/genai without google-auth-library and ws', () => {
     expect(seen).toEqual([]);
   }, 60_000);
 });
+
+describe('@x402/extensions offer-receipt without @x402/core/http', () => {
+  it('a bundled function signs an offer and a receipt the package verifies; the bundle is ~50 KiB smaller', async () => {
+    const { out, kib, withoutKib } = await bundleAndRun(
+      'offer-receipt',
+      `import { signedOffers, withReceipt } from '${join(PROJECT_ROOT, 'lambdas/payments/offer-receipt.ts')}';
+       import { privateKeyToAccount } from 'viem/accounts';
+       const account = privateKeyToAccount('0x${'5'.repeat(64)}');
+       const challenge = { x402Version: 2, error: '', resource: { url: 'https://api.test/agent/image' }, extensions: {},
+         accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '150000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+           payTo: '0x2222222222222222222222222222222222222222', maxTimeoutSeconds: 300 }] };
+       const offers = await signedOffers(challenge, async () => account);
+       const settled = await withReceipt({ success: true, payer: '0x3333333333333333333333333333333333333333', transaction: '0x' + 'ab'.repeat(32), network: 'eip155:8453' },
+         'https://api.test/agent/image', 'eip155:8453', async () => account);
+       let decoded = 'decoded';
+       try { (await import('@x402/core/http')).decodePaymentResponseHeader('e30='); } catch (e) { decoded = e.message; }
+       console.log(JSON.stringify({ offers, receipt: settled.extensions['offer-receipt'], signer: account.address, decoded }));`,
+    );
+    const { offers, receipt, signer, decoded } = JSON.parse(out);
+    const { verifyOfferSignatureEIP712, verifyReceiptSignatureEIP712 } = await import('@x402/extensions/offer-receipt');
+    expect((await verifyOfferSignatureEIP712(offers.info.offers[0])).signer).toBe(signer);
+    const verified = await verifyReceiptSignatureEIP712(receipt.info.receipt);
+    expect(verified.signer).toBe(signer);
+    expect(verified.payload).toMatchObject({ resourceUrl: 'https://api.test/agent/image', transaction: `0x${'ab'.repeat(32)}` });
+    expect(decoded).toMatch(/^@x402\/core\/http is not bundled/);
+    expect(withoutKib - kib).toBeGreaterThan(40);
+  }, 60_000);
+});

@@ -20,7 +20,7 @@ import { MCP_BAZAAR } from '../../../lambdas/protocols/mcp/bazaar.generated.js';
 import { BAZAAR_META_KEY } from '../../../lambdas/protocols/mcp/bazaar.js';
 import { mcpBazaarFromSource, productBazaarFromSource } from '../../../lambdas/jobs/bazaar.source.js';
 import { agentBazaarFromSource, agentMcpBazaarFromSource, pricedAgents } from '../../../lambdas/agents/bazaar.source.js';
-import { paymentChallenge, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
+import { paymentChallenge, productOffer, REASON_MISSING } from '../../../lambdas/jobs/offers.js';
 import { paymentChallenge as offerChallenge, discoveryExtensions, headerChallenge } from '../../../lambdas/payments/core/challenge.js';
 import { agentOffer } from '../../../lambdas/agents/published.js';
 import { agentTerms, agentX402Index } from '../../../lambdas/agents/documents.js';
@@ -70,13 +70,13 @@ describe('Bazaar: every generation 402 carries the official declaration with the
     expect(verdict(bazaar)).toEqual(VALID);
     expect(verdict(headerChallenge(challenge).extensions.bazaar)).toEqual(VALID);
     // The 402 says each thing once (the client echoes it in PAYMENT-SIGNATURE): the body schema and the output
-    // example are accepts[0].outputSchema's and the official info's; the contract's input/output are the index's.
+    // example are the official declaration's; the contract's input/output and accepts' outputSchema are the index's.
     expect(Object.keys(bazaar)).toEqual(['discoverable', 'category', 'tags', 'info', 'schema']);
+    expect(challenge.accepts[0]).not.toHaveProperty('outputSchema');
     expect(bazaar).toMatchObject({ discoverable: true, category: PRODUCTS[id].category, tags: PRODUCTS[id].tags });
     expect(bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
-    const { outputSchema } = challenge.accepts[0] as { outputSchema: { input: { body: unknown }; output: { example: unknown } } };
-    expect(bazaar.schema.properties.input.properties.body).toEqual(outputSchema.input.body);
-    expect(bazaar.info.output.example).toEqual(outputSchema.output.example);
+    expect(bazaar.schema.properties.input.properties.body).toEqual(productOffer(id, BASE).inputSchema);
+    expect(bazaar.info.output.example).toEqual(productOffer(id, BASE).outputExample);
   });
 
   it.each(PRODUCT_IDS)('%s: the discovery index publishes the same validated bazaar with the contract\'s input and output', (id) => {
@@ -101,8 +101,7 @@ describe('Bazaar: every priced agent run’s 402 carries the official declaratio
     const bazaar = challenge.extensions.bazaar as Record<string, any>;
     expect(verdict(bazaar)).toEqual(VALID);
     expect(bazaar).toMatchObject({ discoverable: true, category: 'agents', tags: agent.tags });
-    const { outputSchema } = challenge.accepts[0] as { outputSchema: { input: { body: unknown } } };
-    expect(bazaar.schema.properties.input.properties.body).toEqual(outputSchema.input.body);
+    expect(bazaar.schema.properties.input.properties.body).toEqual(agentOffer(agent, BASE).inputSchema);
     // The per-agent terms document publishes the same extensions; the index, the discovery form (validated too).
     expect((agentTerms(agent, ctx) as { extensions: unknown }).extensions).toEqual(challenge.extensions);
     // (An agent priced but not published has no index entry.)

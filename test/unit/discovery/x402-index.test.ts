@@ -49,9 +49,11 @@ describe('Discovery index: each resource', () => {
     expect(r.tags.length).toBeGreaterThan(0);
   });
 
-  it.each(IDS)('%s: the eip155:8453 accepts entry equals the one its 402 advertises, with the spec terms', (id) => {
+  it.each(IDS)('%s: the eip155:8453 accepts entry is the one its 402 advertises plus its outputSchema, with the spec terms', (id) => {
     const [first] = resource(id).accepts;
-    expect(first).toEqual(paymentChallenge(id, BASE, ctx.terms, REASON_MISSING).accepts[0]);
+    const { outputSchema, ...terms } = first;
+    expect(terms).toEqual(paymentChallenge(id, BASE, ctx.terms, REASON_MISSING).accepts[0]);
+    expect(outputSchema).toBeDefined();
     expect(first).toMatchObject({
       scheme: 'exact',
       network: 'eip155:8453',

@@ -18,6 +18,8 @@ import { AGENTS } from '../../../lambdas/agents/registry.js';
 import { agentOffer } from '../../../lambdas/agents/offers.js';
 import { TOPUP_TIERS, topUpOffer, type TopUpTier } from '../../../lambdas/credits/offers.js';
 import type { Offer } from '../../../lambdas/payments/core/types.js';
+import { signedOffers } from '../../../lambdas/payments/offer-receipt.js';
+import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
 
 /** API Gateway (HTTP API) quotas: request line and header values, together. */
 const GATEWAY_LIMIT = 10_240;
@@ -35,6 +37,7 @@ const PATH_SLACK = 64;
 
 const terms = { network: 'eip155:8453', usdcAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const, payTo: '0x2222222222222222222222222222222222222222' as const };
 // Spend controls off: a buyer topping up $20 or buying a $4.99 video raises the client's $1 default cap.
+const offerSigner = privateKeyToAccount(generatePrivateKey());
 const client = new x402Client().register('eip155:8453', new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
 client.setSpendControls(false as never);
 
@@ -51,9 +54,12 @@ describe('the payment the official client builds from each 402 fits API Gateway'
 
   it.each(offers)('%s', async (_name, offer) => {
     const challenge = headerChallenge(paymentChallenge(offer, terms, 'PAYMENT-SIGNATURE header is required'));
+    // As it leaves the chain: with its signed offers (lambdas/middleware/offer-receipt.ts).
+    challenge.extensions[OFFER_RECEIPT] = await signedOffers(challenge, async () => offerSigner);
     const signature = encodePaymentSignatureHeader(await client.createPaymentPayload(challenge as never));
     const requestLine = `${offer.method} ${new URL(offer.resource).pathname} HTTP/1.1`.length + PATH_SLACK;
     const total = signature.length + requestLine + HOST.length + OTHER_HEADERS;
+    expect(challenge.extensions[OFFER_RECEIPT]).toBeDefined();
     expect(total, `PAYMENT-SIGNATURE is ${signature.length} bytes`).toBeLessThanOrEqual(GATEWAY_LIMIT);
   });
 });
