@@ -13,6 +13,7 @@
 import type { Offer } from '../payments/core/types.js';
 import { MAX_TIMEOUT_SECONDS } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
+import { AGENT_STUDIO } from '../surfaces/surface.js';
 import { AGENT_EXAMPLES } from './examples.js';
 import type { AgentListing } from './listing.js';
 import { AGENT_PUBLISHED } from './published.generated.js';
@@ -80,6 +81,7 @@ export function agentOffer(agent: AgentListing, baseUrl: string): Offer {
     legacyV1: true,
     docs: `${baseUrl}${routePath('AgentsOpenApi')}`,
     // A free agent's run is never challenged, so only priced agents have a declaration (./bazaar.source.ts).
+    serviceName: AGENT_STUDIO.identity.name,
     bazaar: { category: 'agents', tags: agent.tags, ...(AGENT_BAZAAR[agent.slug] ? { declaration: AGENT_BAZAAR[agent.slug] } : {}) },
   };
 }

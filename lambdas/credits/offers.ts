@@ -5,6 +5,7 @@
 import type { Offer } from '../payments/core/types.js';
 import { MAX_TIMEOUT_SECONDS } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
+import { AGENT_STUDIO } from '../surfaces/surface.js';
 import { usdcNumber } from '../shared/money.js';
 
 export const TOPUP_TIERS = { 1: 1_000_000n, 5: 5_000_000n, 20: 20_000_000n } as const;
@@ -32,6 +33,7 @@ export function topUpOffer(tier: TopUpTier, baseUrl: string): Offer {
     timeoutSeconds: MAX_TIMEOUT_SECONDS,
     accepts: ['x402'],
     legacyV1: true,
+    serviceName: AGENT_STUDIO.identity.name,
     docs: `${baseUrl}${routePath('AgentsOpenApi')}`,
   };
 }

@@ -10,6 +10,7 @@ import { PRODUCTS, type ProductId } from '../products/products.js';
 import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';
 import { ACCEPTED_EXAMPLES } from '../products/examples.js';
 import { PRODUCT_BAZAAR } from './bazaar.generated.js';
+import { GENERATION } from '../surfaces/surface.js';
 
 /**
  * The JSON Schema of a product's request body: generated at build time from its zod schema
@@ -33,6 +34,7 @@ export function productOffer(product: ProductId, baseUrl: string): Offer {
     timeoutSeconds: MAX_TIMEOUT_SECONDS,
     accepts: ALL_PAYMENT_KINDS,
     docs: `${baseUrl}${OPENAPI_PATH}`,
+    serviceName: GENERATION.identity.name,
     bazaar: { category: p.category, tags: p.tags, declaration: PRODUCT_BAZAAR[product] },
   };
 }

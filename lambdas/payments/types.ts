@@ -32,7 +32,8 @@ export interface PaymentRequirement {
 export interface PaymentChallenge {
   x402Version: 2;
   error: string;
-  resource: { url: string; description?: string; mimeType?: string };
+  /** `serviceName` and `tags`: the bazaar extension's service metadata, which a cataloging facilitator reads here. */
+  resource: { url: string; description?: string; mimeType?: string; serviceName?: string; tags?: readonly string[] };
   accepts: PaymentRequirement[];
   extensions: Record<string, unknown>;
 }

@@ -544,6 +544,15 @@ export const RESPONSE_JSON_SCHEMAS: Record<ResponseSchemaName, Record<string, un
           },
           "mimeType": {
             "type": "string"
+          },
+          "serviceName": {
+            "type": "string"
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "required": [

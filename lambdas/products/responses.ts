@@ -162,7 +162,7 @@ export const paymentChallengeSchema = z
   .object({
     x402Version: z.literal(2),
     error: z.string().describe('Reason'),
-    resource: z.object({ url, description: z.string().optional(), mimeType: z.string().optional() }),
+    resource: z.object({ url, description: z.string().optional(), mimeType: z.string().optional(), serviceName: z.string().optional(), tags: z.array(z.string()).optional() }),
     accepts: z.array(paymentRequirementSchema),
     extensions: z.record(z.string(), z.unknown()),
   })

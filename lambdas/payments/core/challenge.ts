@@ -59,7 +59,14 @@ export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: strin
   return {
     x402Version: X402_VERSION,
     error,
-    resource: { url: offer.resource, description: offer.description, mimeType: offer.mimeType },
+    resource: {
+      url: offer.resource,
+      description: offer.description,
+      mimeType: offer.mimeType,
+      // The bazaar extension's service metadata (@x402/extensions' sanitizeResourceServiceMetadata keeps both).
+      ...(offer.serviceName ? { serviceName: offer.serviceName } : {}),
+      ...(offer.bazaar?.tags.length ? { tags: offer.bazaar.tags } : {}),
+    },
     accepts: offer.legacyV1 ? [paymentRequirement(offer, terms), legacyRequirement(offer, terms)] : [paymentRequirement(offer, terms)],
     extensions: challengeExtensions(offer),
   };

@@ -31,6 +31,8 @@ export interface Offer {
   legacyV1?: boolean;
   /** Where the terms are documented (the OpenAPI document). */
   docs?: string;
+  /** Who sells, as the 402's `resource.serviceName` names it (bazaar service metadata: printable ASCII, ≤ 32). */
+  serviceName?: string;
   /** x402 bazaar discovery metadata: the contract's category and tags, and the route's official declaration. */
   bazaar?: { category: string; tags: readonly string[]; declaration?: BazaarDeclaration };
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isValidServiceName, sanitizeTags, validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
+import { isValidServiceName, sanitizeResourceServiceMetadata, sanitizeTags, validateDiscoveryExtension, validateDiscoveryExtensionSpec, type DiscoveryExtension } from '@x402/extensions/bazaar';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -25,6 +25,7 @@ import { paymentChallenge as offerChallenge, discoveryExtensions, headerChalleng
 import { agentOffer } from '../../../lambdas/agents/published.js';
 import { agentTerms, agentX402Index } from '../../../lambdas/agents/documents.js';
 import { AGENT_LISTINGS } from '../../../lambdas/agents/listing.js';
+import { topUpOffer } from '../../../lambdas/credits/offers.js';
 import { discoveryIndex } from '../../../lambdas/protocols/discovery/x402-index.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../../lambdas/products/products.js';
 import { createMcpServer } from '../../../lambdas/protocols/mcp/server.js';
@@ -117,6 +118,20 @@ describe('Bazaar: every priced agent run’s 402 carries the official declaratio
     const free = AGENT_LISTINGS.find((agent) => agent.price === 0n)!;
     expect(offerChallenge(agentOffer(free, BASE), ctx.terms, '').extensions.bazaar).not.toHaveProperty('info');
     expect(discoveryExtensions(agentOffer(free, BASE)).bazaar).not.toHaveProperty('info');
+  });
+});
+
+describe('Bazaar: every 402 names its service metadata on `resource`, as the package keeps it', () => {
+  const challenges = [
+    ...PRODUCT_IDS.map((id) => [id, paymentChallenge(id, BASE, ctx.terms, REASON_MISSING), PRODUCTS[id].tags] as const),
+    ...pricedAgents().map((agent) => [agent.slug, offerChallenge(agentOffer(agent, BASE), ctx.terms, REASON_MISSING), agent.tags] as const),
+    ['top-up', offerChallenge(topUpOffer(5, BASE), ctx.terms, REASON_MISSING), undefined] as const,
+  ];
+  it.each(challenges)('%s: serviceName and tags pass sanitizeResourceServiceMetadata unchanged', (_name, challenge, tags) => {
+    const { serviceName, tags: listed } = challenge.resource;
+    expect(serviceName).toMatch(/^Paycall /);
+    expect(listed).toEqual(tags);
+    expect(sanitizeResourceServiceMetadata(challenge.resource as never)).toEqual({ serviceName, ...(tags ? { tags } : {}) });
   });
 });
 
