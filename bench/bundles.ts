@@ -14,7 +14,7 @@ import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
-import { ENV } from '../lambdas/shared/config.js';
+import { ENV, WEBHOOK_MACHINE_ENV } from '../lambdas/shared/config.js';
 
 const SMALL_KIB = 150;
 const OTHER_KIB = 400;
@@ -45,6 +45,8 @@ const DEPLOYED_ENV: Record<string, string> = {
   [ENV.musicStateMachineArn]: `${ARN}:music`,
   [ENV.videoStateMachineArn]: `${ARN}:video`,
   [ENV.imageStateMachineArn]: `${ARN}:image`,
+  // Issue 23: the functions that end jobs (and the cancel route) start the webhook machine; checked at cold start.
+  [WEBHOOK_MACHINE_ENV]: `${ARN}:webhooks`,
 };
 
 /**

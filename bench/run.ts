@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
+import { signedOffers, withReceipt } from '../lambdas/payments/offer-receipt.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { countRoundTrips } from '../lambdas/store/dynamo.js';
 import { bundleReport } from './bundles.js';
@@ -127,6 +128,28 @@ console.log(
   `paid with a webhook / paid, interleaved: median ${(pair[1].median / pair[0].median).toFixed(2)}× (${pair[1].median.toFixed(1)} ms against ${pair[0].median.toFixed(1)} ms), ` +
     `p99 ${(pair[1].p99 / pair[0].p99).toFixed(2)}×; DynamoDB round trips ${pair[1].trips} against ${pair[0].trips}`,
 );
+
+// Issue 24, offer-receipt: what signing adds to each path. The 402 path above signs its offer (one EIP-712
+// signature) and the paid path its receipt; the rest of those paths is unchanged, so the signing's own cost, timed
+// here alone on the same process and key, is what they pay for it.
+{
+  const signTimes: number[] = [];
+  const receiptTimes: number[] = [];
+  const settled = { success: true, payer: buyers[0].address, transaction: `0x${'ab'.repeat(32)}`, network: challenge.accepts[0].network };
+  for (let i = 0; i < 5 + N; i++) {
+    let t = performance.now();
+    await signedOffers(challenge as never);
+    if (i >= 5) signTimes.push(performance.now() - t);
+    t = performance.now();
+    await withReceipt(settled, challenge.resource!.url, challenge.accepts[0].network);
+    if (i >= 5) receiptTimes.push(performance.now() - t);
+  }
+  const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
+  console.log(
+    `offer-receipt: signing a 402's offer ${median(signTimes).toFixed(2)} ms (${((100 * median(signTimes)) / results[0].median).toFixed(0)}% of the 402 path's median), ` +
+      `a receipt ${median(receiptTimes).toFixed(2)} ms (${((100 * median(receiptTimes)) / results[1].median).toFixed(1)}% of the paid path's), medians of ${N}`,
+  );
+}
 
 await agentStudioBench({ runtime, measure, context, n: N });
 

@@ -14,7 +14,7 @@
  * receipt cannot be signed goes out without it (logged), never a 5xx after money moved.
  */
 import { createEIP712OfferReceiptIssuer, createOfferReceiptExtension, declareOfferReceiptExtension, OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount, privateKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
 import { DependencyError } from '../shared/errors.js';
 import { loadSecret } from '../shared/secrets.js';
 import { isCaip2 } from './core/challenge.js';
@@ -29,15 +29,44 @@ class OfferSigningKeyError extends DependencyError {
   override name = 'OfferSigningKeyError';
 }
 
-function parseKey(raw: string, where: string): PrivateKeyAccount {
+function keyHex(raw: string, where: string): `0x${string}` {
   const hex = raw.trim().replace(/^0x/, '');
   // The value is the secret: the message says what is wrong with it, never what it is.
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new OfferSigningKeyError(`The offer-signing key in ${where} is not 32 bytes of hex`);
+  return `0x${hex}`;
+}
+
+function parseKey(raw: string, where: string): PrivateKeyAccount {
   try {
-    return privateKeyToAccount(`0x${hex}`);
-  } catch {
+    return privateKeyToAccount(keyHex(raw, where));
+  } catch (error) {
+    if (error instanceof OfferSigningKeyError) throw error;
     throw new OfferSigningKeyError(`The offer-signing key in ${where} is not a secp256k1 private key`);
   }
+}
+
+/**
+ * The offer-signing key's address alone, for the x402 indexes that publish it: no signing code in their bundles
+ * (`privateKeyToAddress`, not an account).
+ */
+export function offerSignerAddress(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return loadSecret(
+    { secretId: env[OFFER_SIGNER_ENV.secretId] },
+    {
+      // Its own name: the loader caches per name and source, and this one holds an address, not an account.
+      describe: 'offer-signing key (its address)',
+      parse: (raw, where) => {
+        try {
+          return privateKeyToAddress(keyHex(raw, where));
+        } catch (error) {
+          if (error instanceof OfferSigningKeyError) throw error;
+          throw new OfferSigningKeyError(`The offer-signing key in ${where} is not a secp256k1 private key`);
+        }
+      },
+      error: OfferSigningKeyError,
+      configureHint: `set ${OFFER_SIGNER_ENV.secretId}`,
+    },
+  );
 }
 
 /** The offer-signing account (read once per process through the function's grant; a failed read is retried). */

@@ -6,10 +6,10 @@
 import { documentEntry, jsonDocument } from '../../protocols/discovery/serve.js';
 import { AGENT_STUDIO } from '../../surfaces/surface.js';
 import { agentX402Index } from '../../agents/documents.js';
-import { offerSigner } from '../../payments/offer-receipt.js';
+import { offerSignerAddress } from '../../payments/offer-receipt.js';
 
 export const handler = documentEntry({
   surface: AGENT_STUDIO,
   build: (ctx) => jsonDocument(agentX402Index(ctx)),
-  offerSigner: async () => (await offerSigner()).address,
+  offerSigner: () => offerSignerAddress(),
 });

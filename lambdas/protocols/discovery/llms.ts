@@ -118,6 +118,7 @@ export function llmsFullTxt(ctx: DiscoveryContext): string {
     '- 429 `{detail, code: "rate_limited"}` with Retry-After: unpaid probes are limited to 20 per 60 seconds.',
     '- 5XX `{detail, code}`: nothing was charged; retry with backoff, reusing the same X-Idempotency-Key.',
     '- Retrying safely: send `X-Idempotency-Key`, or put an `id` in the payment payload (the x402 `payment-identifier` extension every 402 declares; `appendPaymentIdentifierToExtensions` from `@x402/extensions`): the same payer resending the same request with that key, even with a newly signed authorization, gets the first answer and is charged once.',
+    '- Proof of purchase: every 402 carries signed offers and every paid answer a signed receipt (the x402 `offer-receipt` extension, EIP-712) inside PAYMENT-RESPONSE, naming the payer, the network and the transaction; verify them with `@x402/extensions` against `offerReceipt.signer` in /.well-known/x402.',
     '',
     '## Versioning',
     '',
