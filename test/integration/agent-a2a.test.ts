@@ -114,7 +114,13 @@ describe('A2A 1.0 HTTP+JSON: message:send with the official client', () => {
     expect(isRestError(error) && error.statusCode).toBe(402);
     const challenge = decodePaymentRequiredHeader(error.headers['payment-required']) as any;
     const run = await fetchFrom('127.0.0.82')(`${agentsUrl}/api/agents/${BANK_REC}/run`, { method: 'POST', headers: V1, body: JSON.stringify({ input: BANK_INPUT }) });
-    expect(challenge).toEqual(decodePaymentRequiredHeader(run.headers.get('payment-required')!));
+    // The same challenge, but for the signed offers' validUntil (each 402 signs its own, valid from its own second).
+    const ofRun = decodePaymentRequiredHeader(run.headers.get('payment-required')!) as any;
+    const unsigned = (c: any) => {
+      const { 'offer-receipt': offers, ...extensions } = c.extensions;
+      return { challenge: { ...c, extensions }, offers: offers.info.offers.map(({ payload: { validUntil, ...terms }, signature, ...offer }: any) => ({ ...offer, payload: terms })) };
+    };
+    expect(unsigned(challenge)).toEqual(unsigned(ofRun));
   });
 
   it('@x402/fetch as fetchImpl pays the per-agent send: a ROLE_AGENT message whose data part is the right result, settled once; the same message resent is the same answer, uncharged', async () => {
