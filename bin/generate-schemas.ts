@@ -7,7 +7,7 @@
  * the files match. It also writes the agents' published schemas and the official x402 bazaar declarations (below).
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestJsonSchemasFromZod, GENERATED_SCHEMAS_PATH } from '../lambdas/products/request-schemas.source.js';
 import { responseJsonSchemasFromZod, GENERATED_RESPONSE_SCHEMAS_PATH } from '../lambdas/products/responses.js';
@@ -161,68 +161,45 @@ ${constants.map((line) => `  ${line}`).join('\n')}
   console.log(`wrote ${generated.path}`);
 }
 
-const BAZAAR_TEST = 'test/unit/discovery/bazaar.test.ts';
-const BAZAAR_FROM = "@x402/extensions' declareDiscoveryExtension (lambdas/payments/core/bazaar.source.ts)";
-writeShared({
-  path: bazaar.GENERATED_PRODUCT_BAZAAR_PATH,
-  from: BAZAAR_FROM,
-  test: BAZAAR_TEST,
-  source: 'package',
-  imports: [
-    "import type { BazaarDeclaration } from '../payments/core/types.js';",
+/** One generated bazaar module: the package's declarations, by key, with their references. */
+function writeBazaar(path: string, imports: string[], declaration: string, value: unknown, references: Reference[]): void {
+  writeShared({
+    path,
+    from: "@x402/extensions' declareDiscoveryExtension (lambdas/payments/core/bazaar.source.ts)",
+    test: 'test/unit/discovery/bazaar.test.ts',
+    source: 'package',
+    imports: [`import type { BazaarDeclaration } from '${posix.relative(posix.dirname(path), 'lambdas/payments/core/types.js')}';`, ...imports],
+    declaration,
+    value,
+    references,
+  });
+}
+
+writeBazaar(
+  bazaar.GENERATED_PRODUCT_BAZAAR_PATH,
+  [
     "import type { ProductId } from '../products/products.js';",
     "import { REQUEST_JSON_SCHEMAS } from '../products/request-schemas.generated.js';",
     "import { ACCEPTED_EXAMPLES } from '../products/examples.js';",
   ],
-  declaration: 'PRODUCT_BAZAAR: Record<ProductId, BazaarDeclaration>',
-  value: bazaar.productBazaarFromSource(),
-  references: [...membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS), ...membersOf('ACCEPTED_EXAMPLES', ACCEPTED_EXAMPLES)],
-});
+  'PRODUCT_BAZAAR: Record<ProductId, BazaarDeclaration>',
+  bazaar.productBazaarFromSource(),
+  [...membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS), ...membersOf('ACCEPTED_EXAMPLES', ACCEPTED_EXAMPLES)],
+);
+writeBazaar(
+  bazaar.GENERATED_MCP_BAZAAR_PATH,
+  ["import type { ProductId } from '../../products/products.js';", "import { REQUEST_JSON_SCHEMAS } from '../../products/request-schemas.generated.js';"],
+  'MCP_BAZAAR: Record<ProductId, BazaarDeclaration>',
+  bazaar.mcpBazaarFromSource(),
+  membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS),
+);
+// The agents' run routes and their MCP tools: the same imports and references.
+const agentImports = ["import { AGENT_PUBLISHED } from './published.generated.js';", "import { AGENT_EXAMPLES } from './examples.js';"];
 const agentReferences = [
   ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'runRequestSchema'),
   ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'inputSchema'),
   ...membersOf('AGENT_PUBLISHED', AGENT_PUBLISHED, 'exampleResult'),
   ...membersOf('AGENT_EXAMPLES', AGENT_EXAMPLES, 'input'),
 ];
-writeShared({
-  path: bazaar.GENERATED_AGENT_BAZAAR_PATH,
-  from: BAZAAR_FROM,
-  test: BAZAAR_TEST,
-  source: 'package',
-  imports: [
-    "import type { BazaarDeclaration } from '../payments/core/types.js';",
-    "import { AGENT_PUBLISHED } from './published.generated.js';",
-    "import { AGENT_EXAMPLES } from './examples.js';",
-  ],
-  declaration: 'AGENT_BAZAAR: Record<string, BazaarDeclaration>',
-  value: bazaar.agentBazaarFromSource(),
-  references: agentReferences,
-});
-writeShared({
-  path: bazaar.GENERATED_MCP_BAZAAR_PATH,
-  from: BAZAAR_FROM,
-  test: BAZAAR_TEST,
-  source: 'package',
-  imports: [
-    "import type { BazaarDeclaration } from '../../payments/core/types.js';",
-    "import type { ProductId } from '../../products/products.js';",
-    "import { REQUEST_JSON_SCHEMAS } from '../../products/request-schemas.generated.js';",
-  ],
-  declaration: 'MCP_BAZAAR: Record<ProductId, BazaarDeclaration>',
-  value: bazaar.mcpBazaarFromSource(),
-  references: membersOf('REQUEST_JSON_SCHEMAS', REQUEST_JSON_SCHEMAS),
-});
-writeShared({
-  path: bazaar.GENERATED_AGENT_MCP_BAZAAR_PATH,
-  from: BAZAAR_FROM,
-  test: BAZAAR_TEST,
-  source: 'package',
-  imports: [
-    "import type { BazaarDeclaration } from '../payments/core/types.js';",
-    "import { AGENT_PUBLISHED } from './published.generated.js';",
-    "import { AGENT_EXAMPLES } from './examples.js';",
-  ],
-  declaration: 'AGENT_MCP_BAZAAR: Record<string, BazaarDeclaration>',
-  value: bazaar.agentMcpBazaarFromSource(),
-  references: agentReferences,
-});
+writeBazaar(bazaar.GENERATED_AGENT_BAZAAR_PATH, agentImports, 'AGENT_BAZAAR: Record<string, BazaarDeclaration>', bazaar.agentBazaarFromSource(), agentReferences);
+writeBazaar(bazaar.GENERATED_AGENT_MCP_BAZAAR_PATH, agentImports, 'AGENT_MCP_BAZAAR: Record<string, BazaarDeclaration>', bazaar.agentMcpBazaarFromSource(), agentReferences);
