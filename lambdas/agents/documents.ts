@@ -6,7 +6,7 @@
  * fields beyond the spec's one-line descriptions are ours (README, "Agent studio documents").
  */
 import { formatUsd } from '../shared/money.js';
-import { discoveryExtensions, discoveryRequirement, paymentChallenge } from '../payments/core/challenge.js';
+import { callShape, discoveryExtensions, paymentChallenge } from '../payments/core/challenge.js';
 import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
@@ -133,6 +133,7 @@ export function agentX402Index(ctx: DiscoveryContext) {
     count: priced.length,
     resources: priced.map((agent) => {
       const terms = pricedTerms(agent, ctx);
+      const offer = agentOffer(agent, ctx.base);
       return {
         resource: terms.resource,
         method: 'POST',
@@ -149,8 +150,8 @@ export function agentX402Index(ctx: DiscoveryContext) {
         mimeType: 'application/json',
         // The discovery form: the 402's accepts each with its outputSchema, its extensions with the contract's own
         // bazaar fields beside the official ones.
-        accepts: terms.accepts.map((entry) => ({ ...entry, outputSchema: discoveryRequirement(agentOffer(agent, ctx.base), ctx.terms).outputSchema })),
-        extensions: discoveryExtensions(agentOffer(agent, ctx.base)),
+        accepts: terms.accepts.map((entry) => ({ ...entry, outputSchema: callShape(offer) })),
+        extensions: discoveryExtensions(offer),
         priceUsd: terms.priceUsd,
       };
     }),

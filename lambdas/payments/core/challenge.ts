@@ -44,15 +44,20 @@ export function paymentRequirement(offer: Offer, terms: PaymentTerms): PaymentRe
   };
 }
 
+/**
+ * What a discovery document says of an offer's call beyond its terms: the request (method, JSON body schema) and an
+ * example answer. The same pair is a requirement's `outputSchema` and the contract's bazaar `input`/`output`.
+ */
+export function callShape(offer: Offer) {
+  return {
+    input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
+    output: { type: 'json', example: offer.outputExample },
+  };
+}
+
 /** The requirement as the discovery documents list it: the 402's, with an `outputSchema` (input body shape, output example). */
 export function discoveryRequirement(offer: Offer, terms: PaymentTerms): PaymentRequirement {
-  return {
-    ...paymentRequirement(offer, terms),
-    outputSchema: {
-      input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
-      output: { type: 'json', example: offer.outputExample },
-    },
-  };
+  return { ...paymentRequirement(offer, terms), outputSchema: callShape(offer) };
 }
 
 export function paymentChallenge(offer: Offer, terms: PaymentTerms, error: string): PaymentChallenge {
@@ -81,11 +86,12 @@ export type Extensions = Record<string, unknown> & { bazaar?: Record<string, unk
  * header values pass 10240 bytes: the 402 carries each thing once (test/unit/payments/header-budget.test.ts holds
  * every route's echo inside the budget). So bazaar here is the official declaration (`info` + `schema`, which
  * @x402/extensions' validateDiscoveryExtension reads) with the contract's `discoverable`, `category` and `tags`; the
- * contract's `input` and `output` are the discovery documents' (`discoveryExtensions`), as `outputSchema` is. `payment-identifier` is declared by @x402/extensions (optional).
+ * contract's `input` and `output` are the discovery documents' (`discoveryExtensions`), as `outputSchema` is.
+ * `payment-identifier` is declared by @x402/extensions (optional).
  */
 export function challengeExtensions(offer: Offer): Extensions {
   return {
-    ...(offer.bazaar ? { bazaar: { discoverable: true, category: offer.bazaar.category, tags: offer.bazaar.tags, ...offer.bazaar.declaration } } : {}),
+    ...(offer.bazaar ? { bazaar: bazaarOf(offer.bazaar, {}) } : {}),
     // Optional: a payload's `id` is an idempotency key (lambdas/middleware/idempotency.ts).
     [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
   };
@@ -93,22 +99,16 @@ export function challengeExtensions(offer: Offer): Extensions {
 
 /**
  * The extensions as the discovery documents publish them (`/.well-known/x402` on both surfaces): the 402's, with the
- * contract's own bazaar fields (`discoverable`, `category`, `tags`, `input`, `output`) beside the official form.
+ * contract's own bazaar `input` and `output` beside the official form.
  */
 export function discoveryExtensions(offer: Offer): Extensions {
   const extensions = challengeExtensions(offer);
-  if (!offer.bazaar) return extensions;
-  return {
-    ...extensions,
-    bazaar: {
-      discoverable: true,
-      category: offer.bazaar.category,
-      tags: offer.bazaar.tags,
-      input: { type: 'http', method: offer.method, bodyType: 'json', body: offer.inputSchema },
-      output: { type: 'json', example: offer.outputExample },
-      ...offer.bazaar.declaration,
-    },
-  };
+  return offer.bazaar ? { ...extensions, bazaar: bazaarOf(offer.bazaar, callShape(offer)) } : extensions;
+}
+
+/** The bazaar member: the contract's fields (`call`: its input/output, in discovery documents only), then the official declaration. */
+function bazaarOf(bazaar: NonNullable<Offer['bazaar']>, call: Partial<ReturnType<typeof callShape>>): Record<string, unknown> {
+  return { discoverable: true, category: bazaar.category, tags: bazaar.tags, ...call, ...bazaar.declaration };
 }
 
 /**
