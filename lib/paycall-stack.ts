@@ -450,15 +450,23 @@ export class PaycallStack extends Stack {
     return secret;
   }
 
-  /** The service key (Secrets Manager), read by name through the function's grant: GetSecretValue on that secret alone. */
-  private grantOfferSigner(fn: lambda.IFunction): void {
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.offerSigningKey.secretArn}-??????`] }));
-    (fn as lambda.Function).addEnvironment(OFFER_SIGNER_ENV.secretId, this.offerSigningKey.secretName);
+  /** The service key (cancel tokens, webhook secrets): its name in the function's environment, read through its grant. */
+  private grantServiceKey(fn: lambda.IFunction): void {
+    this.grantSecretByName(fn, this.serviceKey, JOB_SECRETS_ENV.secretId);
   }
 
-  private grantServiceKey(fn: lambda.IFunction): void {
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.serviceKey.secretArn}-??????`] }));
-    (fn as lambda.Function).addEnvironment(JOB_SECRETS_ENV.secretId, this.serviceKey.secretName);
+  /** The offer-signing key (x402 offers and receipts, ADR 0019), likewise. */
+  private grantOfferSigner(fn: lambda.IFunction): void {
+    this.grantSecretByName(fn, this.offerSigningKey, OFFER_SIGNER_ENV.secretId);
+  }
+
+  /**
+   * GetSecretValue on one secret alone, named by the stack (fromSecretNameV2: its ARN ends in Secrets Manager's
+   * six-character suffix), and its name in `variable`.
+   */
+  private grantSecretByName(fn: lambda.IFunction, secret: secretsmanager.ISecret, variable: string): void {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${secret.secretArn}-??????`] }));
+    (fn as lambda.Function).addEnvironment(variable, secret.secretName);
   }
 
   /** The AP2 merchant key (Secrets Manager), read by name through the function's grant. */

@@ -28,7 +28,7 @@ import { sellerKeySecret, settlerKeyPoolSecret, startLocalSecretsManager, templa
 import { SECRETS_MANAGER_ENDPOINT } from '../../lambdas/shared/secrets.js';
 import { AP2_ENV } from '../../lambdas/payments/ap2/merchant.js';
 import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
-import { localServiceKey } from './service-key.js';
+import { localKeyFile } from './service-key.js';
 import { OFFER_SIGNER_ENV } from '../../lambdas/payments/offer-receipt.js';
 import { localAp2Keys } from './ap2-issuer.js';
 import { TOKEN_ENV } from '../../lambdas/payments/token/config.js';
@@ -183,8 +183,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // AP2 v0.2 (lib/local/ap2-issuer.ts): the merchant key, read by the run functions through Secrets Manager and
     // their grant, and the local test issuer the service trusts.
     const ap2 = await localAp2Keys(stateDir);
-    const serviceKey = localServiceKey(stateDir);
-    const offerSigningKey = localServiceKey(stateDir, 'offer-signing-key');
+    const serviceKey = localKeyFile(stateDir, 'service-key');
+    const offerSigningKey = localKeyFile(stateDir, 'offer-signing-key');
     const secrets = await startLocalSecretsManager({
       secrets: templateSecrets(definitions.environments, {
         [ENV.settlerKeySecretId]: settlerKeyPoolSecret(chain.settlerKeyFile),

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function localServiceKey(stateDir: string, name = 'service-key'): { file: string; value: () => Promise<string> } {
+/** 32 random bytes, hex, made once in `<stateDir>/<name>` and kept: the service key, the offer-signing key. */
+export function localKeyFile(stateDir: string, name: string): { file: string; value: () => Promise<string> } {
   const file = join(stateDir, name);
   try {
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
