@@ -2,7 +2,9 @@
  * Agent-payment tokens (`pay+jwt`, `kya-pay+jwt`) on the MCP surface: `create_music_with_token` is the MCP adapter
  * of the same payment core and purchase as a token in PAYMENT-SIGNATURE on POST /create-music — the core decides
  * on the product's offer, the purchase locks, charges and queues — and it presents the result as a tool result
- * (the accepted body: songId, pollUrl). A refusal is a tool error with the reason; nothing is charged or queued.
+ * (the accepted body: songId, pollUrl) whose `_meta["x402/payment-response"]` is the settlement response with its
+ * signed x402 receipt (./payment-response.ts). A refusal is a tool error with the reason and no receipt; nothing is
+ * charged or queued.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MusicRequest, ProductId } from '../../products/catalog.js';
@@ -13,6 +15,7 @@ import { purchaseDeps } from '../../jobs/deps.js';
 import { acceptedBody } from '../../jobs/views.js';
 import { urlsFor } from '../../jobs/urls.js';
 import { logger } from '../../shared/logger.js';
+import { settlementMeta } from './payment-response.js';
 
 export type PayWithToken = (token: string, product: ProductId, request: MusicRequest, baseUrl: string) => Promise<CallToolResult>;
 
@@ -25,7 +28,8 @@ export const NOT_TAKEN = 'The job could not be taken right now; nothing was char
 
 export const payWithToken: PayWithToken = async (token, product, request, baseUrl) => {
   try {
-    const decision = await paymentCore().decide(productOffer(product, baseUrl), { kind: 'token', token: token.trim() });
+    const offer = productOffer(product, baseUrl);
+    const decision = await paymentCore().decide(offer, { kind: 'token', token: token.trim() });
     if (decision.type !== 'verified') return refusal(decision.type === 'invalid' ? decision.reason : decision.challenge.error);
     // A tool result carries no job secrets (no cancel token, no webhook secret), so a `webhook` here is dropped: its
     // deliveries could not be verified. MCP clients poll (get_music_with_token).
@@ -39,7 +43,10 @@ export const payWithToken: PayWithToken = async (token, product, request, baseUr
     if (result.type === 'refused') return refusal(result.reason);
     if (result.type === 'unavailable') return refusal(NOT_TAKEN);
     const body = acceptedBody(result.job, urlsFor(baseUrl));
+    // A receipt only for a settled payment (a token's charge is never accepted unsettled, but the type allows it).
+    const meta = result.receipt ? await settlementMeta(result.receipt, offer.resource, { jobId: result.job.jobId }) : undefined;
     return {
+      ...(meta ? { _meta: meta } : {}),
       structuredContent: body,
       content: [{ type: 'text', text: `Queued. Poll ${String(body.pollUrl)} or call get_music_with_token with songId ${String(body.songId)}.` }],
     };
