@@ -33,6 +33,8 @@ export const CORS_POLICY: CorsPolicy = {
     'Service-API-Version',
     'Authorization',
     'Content-Type',
+    // x402 sign-in-with-x (the purchases lists, a job's cancel by its paying wallet).
+    'SIGN-IN-WITH-X',
     // What browser A2A and MCP clients send (A2A's version and extensions; MCP's Streamable HTTP headers).
     'A2A-Version',
     'A2A-Extensions',

@@ -18,9 +18,10 @@ import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
  * execution); `run`: agent runs (runs, payments, idempotency, rate windows, settler keys; no jobs, no executions);
  * `read`: read the jobs table; `run-read`: read the runs table; `cancel`: cancel a queued job; `poll`: read the jobs table and reconcile a reserved job
  * (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the credit ledger, rate
- * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing.
+ * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing. The
+ * route table's `access` (lambdas/surfaces/routes.ts) is the one list of them.
  */
-export type RouteRole = 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'none';
+export type RouteRole = NonNullable<RouteDef['access']>;
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =

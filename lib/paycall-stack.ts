@@ -27,8 +27,8 @@ import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
 import { CANCELLING_PROVIDERS, PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { GENERATION_CATALOG, providerEnvironment, providersServedBy, providerStatements, type GenerationCatalog, type StackProduct } from './render-providers.js';
-import { OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX } from '../lambdas/store/jobs.js';
-import { OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
+import { BUYER_JOBS_INDEX, OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX } from '../lambdas/store/jobs.js';
+import { BUYER_RUNS_INDEX, OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
@@ -412,6 +412,8 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const machine of Object.values(this.stateMachines)) machine.grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
+      // Or the payer's sign-in (issue 24): its nonce is used once (a conditional PutItem in the idempotency table).
+      grantItems(fn, idempotency, ['PutItem']);
       // A canceled job has ended: its webhook is delivered (issue 23).
       this.grantWebhookStart(fn);
       // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
@@ -428,10 +430,17 @@ export class PaycallStack extends Stack {
         }
         for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
       }
+    } else if (role === 'purchases') {
+      // GET /api/purchases (issue 24): the wallet's jobs from their `ByBuyer` index (Query), and the sign-in's nonce
+      // used once (a conditional PutItem in the idempotency table).
+      grantItems(fn, jobs, [], [BUYER_JOBS_INDEX]);
+      grantItems(fn, idempotency, ['PutItem']);
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: a consistent read of the run; a paid run the sweeper found paid without a result is
       // finished from its kept input (GetItem), recorded once (conditional UpdateItem), its input then dropped (DeleteItem).
-      grantItems(fn, runs, ['GetItem', 'UpdateItem', 'DeleteItem']);
+      // GET /api/purchases of the agent studio (the same function): the wallet's runs (Query ByBuyer), the nonce's PutItem.
+      grantItems(fn, runs, ['GetItem', 'UpdateItem', 'DeleteItem'], [BUYER_RUNS_INDEX]);
+      grantItems(fn, idempotency, ['PutItem']);
     } else if (role === 'poll') {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);

@@ -5,8 +5,18 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { OPEN_JOBS_INDEX, OPEN_JOBS_KEY, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY, OPEN_WEBHOOKS_INDEX, OPEN_WEBHOOKS_KEY } from '../lambdas/store/jobs.js';
-import { OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
+import {
+  BUYER_JOBS_INDEX,
+  BUYER_JOBS_KEY,
+  BUYER_JOBS_PROJECTION,
+  OPEN_JOBS_INDEX,
+  OPEN_JOBS_KEY,
+  OPEN_REFUNDS_INDEX,
+  OPEN_REFUNDS_KEY,
+  OPEN_WEBHOOKS_INDEX,
+  OPEN_WEBHOOKS_KEY,
+} from '../lambdas/store/jobs.js';
+import { BUYER_RUNS_INDEX, BUYER_RUNS_KEY, BUYER_RUNS_PROJECTION, OPEN_RUNS_INDEX, OPEN_RUNS_KEY } from '../lambdas/store/runs.js';
 import { LEDGER_BY_TIME_INDEX, LEDGER_BY_TIME_SORT, LEDGER_KEY, OPEN_TOPUPS_INDEX, OPEN_TOPUPS_KEY } from '../lambdas/store/credits.js';
 
 export interface Tables {
@@ -45,9 +55,12 @@ export function createTables(scope: Construct): Tables {
   sparseIndex(jobs, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY);
   // Sparse, likewise: only jobs whose webhook no delivery has taken yet (the sweeper starts those that ended).
   sparseIndex(jobs, OPEN_WEBHOOKS_INDEX, OPEN_WEBHOOKS_KEY);
+  // A wallet's purchases, newest first (GET /api/purchases): only x402-paid jobs carry the key.
+  buyerIndex(jobs, BUYER_JOBS_INDEX, BUYER_JOBS_KEY, BUYER_JOBS_PROJECTION);
   const runs = table('RunsTable', 'runId', true);
   // Sparse, likewise: only open paid runs (running, settlement-unknown) carry the key.
   sparseIndex(runs, OPEN_RUNS_INDEX, OPEN_RUNS_KEY);
+  buyerIndex(runs, BUYER_RUNS_INDEX, BUYER_RUNS_KEY, BUYER_RUNS_PROJECTION);
   // Workspace credit is money held for a buyer: kept like payments (PITR, deletion protection, Retain).
   const workspaces = table('WorkspacesTable', 'keyHash', true);
   const creditLedger = table('CreditLedgerTable', LEDGER_KEY.partition, true, LEDGER_KEY.sort);
@@ -81,5 +94,16 @@ function sparseIndex(table: dynamodb.Table, indexName: string, key: { partition:
     partitionKey: { name: key.partition, type: dynamodb.AttributeType.STRING },
     sortKey: { name: key.sort, type: dynamodb.AttributeType.STRING },
     projectionType: dynamodb.ProjectionType.ALL,
+  });
+}
+
+/** A wallet's purchases (issue 24): by payer, then `createdAt`, with the summary's attributes only (not the request). */
+function buyerIndex(table: dynamodb.Table, indexName: string, key: { partition: string; sort: string }, attributes: readonly string[]): void {
+  table.addGlobalSecondaryIndex({
+    indexName,
+    partitionKey: { name: key.partition, type: dynamodb.AttributeType.STRING },
+    sortKey: { name: key.sort, type: dynamodb.AttributeType.STRING },
+    projectionType: dynamodb.ProjectionType.INCLUDE,
+    nonKeyAttributes: [...attributes],
   });
 }

@@ -10,7 +10,7 @@ import { callShape, discoveryExtensions, paymentChallenge } from '../payments/co
 import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
-import { offerReceiptMember, type DiscoveryContext } from '../protocols/discovery/context.js';
+import { offerReceiptMember, signInMember, type DiscoveryContext } from '../protocols/discovery/context.js';
 import { findAgent, isToolEligible, publishedAgents, type AgentListing } from './listing.js';
 import { a2aAgentCard, a2aInterfaceUrl, a2aRootCard } from './a2a-card.js';
 import { agentInputSchema, agentOffer, engineId, publishedExample, resultJsonSchema, runPath } from './published.js';
@@ -130,6 +130,7 @@ export function agentX402Index(ctx: DiscoveryContext) {
     x402Version: X402_VERSION,
     settledBy: ctx.settledBy,
     ...offerReceiptMember(ctx),
+    ...signInMember(ctx, 'agents'),
     count: priced.length,
     resources: priced.map((agent) => {
       const terms = pricedTerms(agent, ctx);

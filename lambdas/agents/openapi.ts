@@ -17,6 +17,7 @@ import { DEFAULT_TOPUP_TIER, TOPUP_TIERS } from '../credits/offers.js';
 import { AGENT_LISTINGS, publishedAgents, type AgentListing } from './listing.js';
 import { runRequestJsonSchema, resultJsonSchema } from './published.js';
 import { usdcNumber } from './money.js';
+import { purchasesOperation, SIGN_IN_SCHEME } from '../purchases/document.js';
 
 const ERROR = { $ref: '#/components/schemas/Error' };
 const JSON_RPC_ERROR = { $ref: '#/components/schemas/JsonRpcError' };
@@ -506,8 +507,13 @@ function operationOf(route: RouteDef) {
       return mcpOperation(route);
     case 'lambdas/http/agents/jwks.ts':
       return jwksOperation(route);
-    case 'lambdas/http/agents/get-run.ts':
-      return getRunOperation(route);
+    case 'lambdas/http/agents/runs.ts':
+      if (route.id === 'GetRun') return getRunOperation(route);
+      return purchasesOperation(route, 'The agent runs this wallet paid for (their result at each `url`)', {
+        '400': errorResponse('A bad `limit` or `cursor` (invalid_request, its `issues`)'),
+        '500': errorResponse('Internal error'),
+        '503': errorResponse('A dependency is unavailable (unavailable)', RETRY_AFTER),
+      });
     default:
       throw new Error(`agent OpenAPI: no operation for ${route.id} (${route.entry})`);
   }
@@ -547,6 +553,7 @@ export function agentsOpenApi(base: string) {
       },
       securitySchemes: {
         [WORKSPACE_KEY]: { type: 'http', scheme: 'bearer', description: 'A workspace key (a UUID) from POST /api/workspaces' },
+        SignInWithX: SIGN_IN_SCHEME,
       },
     },
   };

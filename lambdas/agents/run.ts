@@ -184,7 +184,7 @@ export function newRun(deps: Pick<RunDeps, 'now' | 'newId'>, request: RunInput &
     status: 'running',
     inputSha256: sha256(JSON.stringify(request.input)),
     cost: mode === 'paid' || mode === 'credit' ? agent.price.toString() : '0',
-    ...(payment ? { payer: payment.payer, nonceKey: payment.nonceKey } : {}),
+    ...(payment ? { payer: payment.payer, buyer: payment.payer.toLowerCase(), nonceKey: payment.nonceKey } : {}),
     ...(workspaceId ? { workspaceId } : {}),
     createdAt: at,
     updatedAt: at,

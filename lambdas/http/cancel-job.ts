@@ -4,9 +4,13 @@
  * gets the full price back (lambdas/jobs/cancel.ts). One function serves the three routes.
  *
  * The proof is the job's cancel token (lambdas/jobs/job-secrets.ts), given once in the paid 202 beside `cancelUrl`,
- * sent as `Authorization: Bearer <cancelToken>`. It is checked before the job is read, so without it nobody learns
- * whether a job exists. Answers:
- * - 401 `unauthorized` (no bearer) or `invalid_token` (not this job's token), with `WWW-Authenticate`; nothing changes;
+ * sent as `Authorization: Bearer <cancelToken>`, or (issue 24) a sign-in-with-x from the wallet that paid for the job
+ * over x402 (lambdas/sign-in/siwx.ts; a job paid with an agent-payment token keeps only its token). Either is checked
+ * before the job is read, so without one nobody learns whether a job exists. Answers:
+ * - 402 with the sign-in declaration and `WWW-Authenticate: Bearer` (neither a bearer nor a sign-in, or a sign-in
+ *   refused), so the official client hook signs in and retries; nothing changes;
+ * - 401 `invalid_token` (not this job's token), with `WWW-Authenticate`; nothing changes;
+ * - 403 `not_payer`: signed in, but not as the wallet that paid for this job over x402; nothing changes;
  * - 404 `not_found`: no such job of this product;
  * - 200 with the job's poll body, now `failed` with `error: "canceled"` (music: `model_version: "failed"`) and its
  *   `refund` (`pending` until the sweeper's refund pass sends it); the same for a job already canceled;
@@ -16,7 +20,7 @@
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { baseUrl, bearerToken, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { assetConfig, checkAtColdStart, storeConfig, webhookConfig, workflowConfig } from '../shared/config.js';
+import { assetConfig, checkAtColdStart, signInConfig, storeConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 import { JobStore, type JobRecord } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';
 import { lazyRetry } from '../shared/lazy.js';
@@ -27,11 +31,13 @@ import { CANCELLERS } from '../jobs/cancellers.js';
 import { WebhookStarter, WorkflowStopper } from '../store/workflow.js';
 import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
-import { JOB_VIEWS } from '../jobs/views.js';
+import { JOB_VIEWS, pollUrl } from '../jobs/views.js';
+import { requireSignIn, SIGN_IN_HEADER } from '../sign-in/siwx.js';
+import { SignInNonceStore } from '../store/sign-in-nonces.js';
 import { urlsFor } from '../jobs/urls.js';
 import { GENERATION } from '../surfaces/surface.js';
 
-checkAtColdStart(storeConfig, assetConfig, workflowConfig, webhookConfig);
+checkAtColdStart(storeConfig, assetConfig, workflowConfig, webhookConfig, signInConfig);
 
 /**
  * The adapters of the providers whose queue takes cancellations (lambdas/jobs/cancellers.ts), each built on first use
@@ -58,6 +64,7 @@ async function atProvider(job: JobRecord): Promise<'canceled' | 'too-late' | 'un
 }
 
 const deps = { jobs: new JobStore(), workflow: new WorkflowStopper(), atProvider, webhooks: new WebhookStarter() };
+const nonces = new SignInNonceStore();
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -67,17 +74,31 @@ export const handler = middy<HttpEvent, HttpResult>()
     const target = cancelTarget(event.rawPath);
     if (!target) return json(404, { detail: 'Not a cancel route', code: 'not_found' });
     const { product, jobId } = target;
+    const base = baseUrl(event, GENERATION);
     const bearer = bearerToken(header(event, 'authorization'));
+    let signedIn: string | undefined;
     if (!bearer) {
-      return json(401, { detail: 'Send the job\'s cancel token, from its paid 202, as Authorization: Bearer <cancelToken>.', code: 'unauthorized' }, { 'WWW-Authenticate': 'Bearer', ...NO_STORE });
-    }
-    if (!isCancelToken(await serviceKey(), jobId, bearer)) {
+      signedIn = await requireSignIn(
+        header(event, SIGN_IN_HEADER),
+        {
+          url: `${pollUrl(product, jobId, base)}/cancel`,
+          network: signInConfig().X402_NETWORK,
+          statement: 'Sign in with the wallet that paid for this job, to cancel it.',
+          description: `Cancel ${product} job ${jobId}: its cancel token as a bearer, or a sign-in from the wallet that paid`,
+        },
+        nonces,
+        { 'WWW-Authenticate': 'Bearer', ...NO_STORE },
+      );
+    } else if (!isCancelToken(await serviceKey(), jobId, bearer)) {
       return json(401, { detail: 'This is not the cancel token of this job.', code: 'invalid_token' }, { 'WWW-Authenticate': 'Bearer error="invalid_token"', ...NO_STORE });
     }
     const job = await deps.jobs.get(jobId);
     if (!job || job.product !== product) return json(404, { detail: `No ${product} job ${jobId}`, code: 'not_found' }, NO_STORE);
+    if (signedIn !== undefined && !(job.paymentKind === 'x402' && job.payer?.toLowerCase() === signedIn.toLowerCase())) {
+      return json(403, { detail: 'The signed-in wallet did not pay for this job over x402; cancel it with its cancel token.', code: 'not_payer' }, NO_STORE);
+    }
     const outcome = await cancelJob(deps, job);
-    const body = JOB_VIEWS[product].poll(outcome.job, urlsFor(baseUrl(event, GENERATION)));
+    const body = JOB_VIEWS[product].poll(outcome.job, urlsFor(base));
     if (outcome.type === 'not-cancellable') {
       return json(409, { detail: outcome.reason, code: 'not_cancellable', job: body }, NO_STORE);
     }

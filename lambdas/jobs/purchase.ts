@@ -132,6 +132,7 @@ function newJob(deps: PurchaseDeps, input: PurchaseInput): JobRecord {
     request: input.request,
     provider: deps.providerFor(input.product),
     payer: payment.payer,
+    ...(payment.kind === 'x402' ? { buyer: payment.payer.toLowerCase() } : {}),
     paymentKind: payment.kind,
     amount: payment.amount.toString(),
     nonceKey: payment.nonceKey,

@@ -10,6 +10,7 @@ import { encodeBase64Json } from '../shared/http.js';
 import { logger } from '../shared/logger.js';
 import { offerSigner, signedOffers, withReceipt, type SettlementResponse } from '../payments/offer-receipt.js';
 import { LEGACY_RESPONSE_HEADER } from '../payments/core/header.js';
+import { TOKEN_NETWORK } from '../payments/token/charge.js';
 import type { PaymentChallenge } from '../payments/types.js';
 import type { HttpMiddleware } from './types.js';
 
@@ -50,7 +51,10 @@ export function offerReceipts(options: OfferReceiptOptions): HttpMiddleware {
         if (typeof value !== 'string') continue;
         try {
           const settled = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as SettlementResponse;
-          response.headers[name] = encodeBase64Json(await withReceipt(settled, resource, options.network(), signer));
+          // A token payment moved no money on a chain: its receipt says `token`, as its settlement response does
+          // (and as the MCP tool's receipt does, lambdas/protocols/mcp/payment-response.ts).
+          const network = settled.network === TOKEN_NETWORK ? TOKEN_NETWORK : options.network();
+          response.headers[name] = encodeBase64Json(await withReceipt(settled, resource, network, signer));
         } catch (cause) {
           // The paid answer stands without its receipt: never a 5xx after money moved.
           logger.error('receipt not signed: the paid answer goes out without it', { error: (cause as Error).message });

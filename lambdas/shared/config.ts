@@ -243,6 +243,12 @@ export const workflowConfig = /* @__PURE__ */ memo(() => {
   };
 });
 
+/**
+ * Sign-in-with-x (issue 24): the network a wallet signs in on is the one it pays on. Read alone (not through
+ * paymentConfig), so the sign-in routes need none of settlement's settings.
+ */
+export const signInConfig = /* @__PURE__ */ memo(() => parse({ X402_NETWORK: withDefault(oneOf(NETWORK_IDS), 'eip155:8453') }, 'sign-in'));
+
 export const httpConfig = /* @__PURE__ */ memo(() => {
   const env = parse(
     {

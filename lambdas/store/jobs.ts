@@ -37,6 +37,15 @@ export const OPEN_REFUNDS_KEY = { partition: 'refundOpen', sort: 'refundAt' } as
 export const OPEN_WEBHOOKS_INDEX = 'OpenWebhooks';
 export const OPEN_WEBHOOKS_KEY = { partition: 'webhookOpen', sort: 'updatedAt' } as const;
 
+/**
+ * The index of a wallet's purchases (issue 24, `GET /api/purchases`): `buyer` is the paying address in lower case,
+ * set on jobs paid over x402 (a token-paid job has no wallet of its own), sorted by `createdAt`; it projects what a
+ * purchase's summary shows, not the request.
+ */
+export const BUYER_JOBS_INDEX = 'ByBuyer';
+export const BUYER_JOBS_KEY = { partition: 'buyer', sort: 'createdAt' } as const;
+export const BUYER_JOBS_PROJECTION = ['product', 'status', 'amount', 'transaction', 'refund'] as const;
+
 /** A job's webhook deliveries so far (issue 23): exactly what its poll shows as `webhook`. */
 export interface WebhookState {
   attempts: number;
@@ -78,6 +87,8 @@ export interface JobRecord {
   request: Record<string, unknown>;
   provider: string;
   payer?: string;
+  /** x402 payer in lower case: the key of BUYER_JOBS_INDEX. */
+  buyer?: string;
   paymentKind?: 'x402' | 'token';
   nonceKey?: string;
   /** x402: Unix seconds after which the authorization can no longer be used (the sweeper voids only after it). */

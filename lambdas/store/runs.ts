@@ -27,6 +27,11 @@ export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['running', 'settlement-u
 export const OPEN_RUNS_INDEX = 'OpenRuns';
 export const OPEN_RUNS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as const;
 
+/** A wallet's paid runs (issue 24, `GET /api/purchases`): `buyer` is the payer in lower case, by `createdAt`. */
+export const BUYER_RUNS_INDEX = 'ByBuyer';
+export const BUYER_RUNS_KEY = { partition: 'buyer', sort: 'createdAt' } as const;
+export const BUYER_RUNS_PROJECTION = ['agent', 'status', 'cost', 'transaction', 'mode'] as const;
+
 export interface RunRecord {
   runId: string;
   agent: string;
@@ -38,6 +43,8 @@ export interface RunRecord {
   /** USDC base units, as a decimal string (what the run costs; 0 for free and dry runs). */
   cost: string;
   payer?: string;
+  /** The payer in lower case (paid runs): the key of BUYER_RUNS_INDEX. */
+  buyer?: string;
   nonceKey?: string;
   /** The workspace whose credit paid (a `credit` run). */
   workspaceId?: string;

@@ -31,11 +31,15 @@ export interface RouteDef {
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
    * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs and finish one from its kept input; `cancel` = read a job, fail it, stop its execution, read the service key;
-   * `offer-signer` = read the offer-signing key (the x402 indexes publish its address); `none` = nothing. Defaults:
+   * read runs, finish one from its kept input, and list a wallet's runs (their `ByBuyer` index; the sign-in nonce used
+   * once); `cancel` = read a job, fail it, stop its execution, read the service key;
+   * `offer-signer` = read the offer-signing key (the x402 indexes publish its address); `purchases` = a
+   * wallet's jobs (their `ByBuyer` index) and the single use of sign-in nonces; `none` = nothing. Defaults:
    * `paid` for paid routes, else `read`.
    */
-  access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'none';
+  access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'purchases' | 'none';
+  /** Takes a sign-in-with-x from the paying wallet (lambdas/sign-in/siwx.ts); the x402 indexes list these routes. */
+  signIn?: true;
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
   memoryMb?: number;
@@ -138,6 +142,8 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   MCP,
   { ...MCP, id: 'McpGet', method: 'GET', fn: 'Mcp' },
   { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
+  // The signed-in wallet's jobs (sign-in-with-x, issue 24); the agent studio has its runs' own.
+  { id: 'Purchases', method: 'GET', path: '/api/purchases', surface: 'generation', entry: 'lambdas/http/purchases.ts', operationId: 'list_purchases', summary: "The signed-in wallet's jobs, newest first (sign-in-with-x)", access: 'purchases', signIn: true },
 
   // The agent studio (lambdas/agents/registry.ts is its catalog). Documents are generated from the registry.
   ...agentDoc('AgentsCatalog', '/api/catalog', 'getCatalog', 'Catalog of currently published agents'),
@@ -157,7 +163,10 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   agentRun('RunExpensePolicy', '/api/agents/expense-policy-check-l8o5i/run', 'runPublishedAgent_expense_policy_check_l8o5i'),
   agentRun('RunPoMatch', '/api/agents/po-match-gate-mkgu0/run', 'runPublishedAgent_po_match_gate_mkgu0'),
   // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (issue 23).
-  { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/get-run.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
+  { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
+  // The signed-in wallet's paid runs (sign-in-with-x, issue 24): served by GetRun's function (ADR 0012: the stack is
+  // near CloudFormation's 500 resources), which already reads the runs.
+  { id: 'AgentsPurchases', method: 'GET', path: '/api/purchases', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'listAgentPurchases', summary: "The signed-in wallet's paid runs, newest first (sign-in-with-x)", access: 'run-read', signIn: true, fn: 'GetRun' },
 
   // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
   // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as
@@ -194,7 +203,7 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
 export const ROUTES: RouteDef[] = /* @__PURE__ */ routeTable(PRODUCTS);
 
 function cancelRoute(id: string, path: string, operationId: string): RouteDef {
-  return { id, method: 'POST', path, surface: 'generation', entry: 'lambdas/http/cancel-job.ts', operationId, summary: 'Cancel a queued job with its cancel token (bearer): failed "canceled", refunded', access: 'cancel' };
+  return { id, method: 'POST', path, surface: 'generation', entry: 'lambdas/http/cancel-job.ts', operationId, summary: 'Cancel a queued job with its cancel token (bearer) or a sign-in from the paying wallet: failed "canceled", refunded', access: 'cancel', signIn: true };
 }
 
 function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {

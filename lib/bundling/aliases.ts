@@ -10,8 +10,12 @@
  *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
  * - `google-auth-library`, `ws` → stubs that throw when used (see those files): `@google/genai` imports them at the
  *   top, and API-key calls reach neither (about 300 KiB of each Gemini render function).
- * - `@x402/core/http` → x402-core-http.mjs: a stub of the one name @x402/extensions' offer-receipt module imports
- *   (for a client helper no function calls), about 60 KiB of every function that signs offers and receipts.
+ * - `@x402/core/http` → x402-core-http.mjs: a stub of the two names @x402/extensions' offer-receipt and sign-in-with-x
+ *   modules import (for client helpers no function calls), about 60 KiB of every function that signs offers and
+ *   receipts or checks a sign-in.
+ * - `@noble/curves/ed25519`, `tweetnacl` → ed25519.mjs, tweetnacl.mjs: stubs that throw (a refused signature, in the
+ *   package) for @x402/extensions' Solana sign-in check, which no function reaches: the service declares only its EVM
+ *   network and refuses another chain first (lambdas/sign-in/siwx.ts). About 50 KiB of each function taking a sign-in.
  * test/unit/bundling/vendor-aliases.test.ts bundles each with its alias and makes the call through it.
  */
 import path from 'node:path';
@@ -24,6 +28,8 @@ export function bundleAliases(projectRoot: string): Record<string, string> {
     'google-auth-library': path.join(projectRoot, 'lib', 'bundling', 'google-auth-library.mjs'),
     ws: path.join(projectRoot, 'lib', 'bundling', 'ws.mjs'),
     '@x402/core/http': path.join(projectRoot, 'lib', 'bundling', 'x402-core-http.mjs'),
+    '@noble/curves/ed25519': path.join(projectRoot, 'lib', 'bundling', 'ed25519.mjs'),
+    tweetnacl: path.join(projectRoot, 'lib', 'bundling', 'tweetnacl.mjs'),
   };
 }
 

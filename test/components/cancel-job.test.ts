@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { chainReader, until } from '../support/refunds.js';
 import { cancel, cancelRuntime, fundedBuyer, jobOf, sweepLater } from '../support/cancel.js';
+import { signInHeader, signInInfo, signingFetch } from '../support/sign-in.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 const IMAGE_PRICE = 150_000n;
 let runtime: EmbeddedRuntime;
@@ -38,11 +40,11 @@ afterAll(async () => {
 
 /** Buys an image; its render is held before it starts, so the job stays `queued` until the test releases it. */
 async function queuedImage() {
-  const { address, pay } = await fundedBuyer(runtime, 1_000_000n);
+  const { address, account, pay } = await fundedBuyer(runtime, 1_000_000n);
   const response = await pay(`${runtime.info.baseUrl}/agent/image`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ prompt: 'a lighthouse at dusk', aspect_ratio: '1:1' }) });
   expect(response.status).toBe(202);
   const body = (await response.json()) as { jobId: string; pollUrl: string; cancelUrl: string; cancelToken: string; status: string };
-  return { address, body };
+  return { address, account, body };
 }
 
 /** The job's execution's status, through the local Step Functions endpoint (DescribeExecution). */
@@ -52,15 +54,16 @@ async function executionStatus(jobId: string) {
 }
 
 describe('Cancel a queued job: failed "canceled", its execution stopped, the full price refunded once', () => {
-  it('the paid 202 gives the cancel token and URL; no token or a wrong one is 401 and changes nothing; the token cancels; the sweeper refunds exactly once', async () => {
+  it('the paid 202 gives the cancel token and URL; no token is a 402 asking for a sign-in, a wrong one 401, and neither changes anything; the token cancels; the sweeper refunds exactly once', async () => {
     const { address, body } = await queuedImage();
     const balance = chainReader(runtime).balanceOf;
     expect(await balance(address)).toBe(1_000_000n - IMAGE_PRICE);
     expect(body).toMatchObject({ status: 'queued', cancelUrl: `${body.pollUrl}/cancel`, cancelToken: expect.stringMatching(/^ct_[A-Za-z0-9_-]{43}$/) });
     expect(await jobOf(body.jobId)).toMatchObject({ status: 'queued' });
 
+    // Neither the token nor a sign-in: 402 with the sign-in declaration (issue 24), the bearer offered beside it.
     const none = await cancel(body.cancelUrl);
-    expect(none).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    expect(none).toMatchObject({ status: 402, body: { accepts: [], extensions: { 'sign-in-with-x': { info: { uri: body.cancelUrl } } } } });
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
     const other = await queuedImage();
     const wrong = await cancel(body.cancelUrl, other.body.cancelToken); // another job's token
@@ -88,6 +91,32 @@ describe('Cancel a queued job: failed "canceled", its execution stopped, the ful
     release(other.body.jobId);
     expect(await until(() => jobOf(other.body.jobId), (j) => j?.status === 'completed', 'the other job')).toMatchObject({ status: 'completed' });
     expect(await cancel(other.body.cancelUrl, other.body.cancelToken)).toMatchObject({ status: 409, body: { code: 'not_cancellable', detail: expect.stringMatching(/completed/) } });
+  });
+
+  it('the wallet that paid cancels by signing in (sign-in-with-x, the official client hook); another wallet is 403 not_payer and a replayed sign-in a 402, changing nothing', async () => {
+    const { address, account, body } = await queuedImage();
+    const post = { method: 'POST' };
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const refused = await signingFetch(stranger)(body.cancelUrl, post);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'not_payer' });
+    expect(await jobOf(body.jobId)).toMatchObject({ status: 'queued' });
+
+    // The payer's own sign-in, by hand, used twice: the second is a replay (its nonce was used) and cancels nothing.
+    const header = await signInHeader(await signInInfo(body.cancelUrl, post), account, body.cancelUrl);
+    const first = await fetch(body.cancelUrl, { ...post, headers: { 'SIGN-IN-WITH-X': header } });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ jobId: body.jobId, status: 'failed', error: 'canceled', refund: { status: 'pending' } });
+    const replayed = await fetch(body.cancelUrl, { ...post, headers: { 'SIGN-IN-WITH-X': header } });
+    expect(replayed.status).toBe(402);
+    expect(await replayed.json()).toMatchObject({ error: 'Sign-in refused: invalid_siwx_nonce' });
+
+    // The official hook signs in by itself from the 402: the job is already canceled, the same answer again.
+    const again = await signingFetch(account)(body.cancelUrl, post);
+    expect(again.status).toBe(200);
+    release(body.jobId);
+    expect((await sweepLater()).refunded).toContain(body.jobId);
+    expect(await balance(address)).toBe(1_000_000n);
   });
 
   it('two cancels at once: one outcome for both, one refund', async () => {

@@ -135,7 +135,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         expect(res.DeletionPolicy).toBe('Delete');
       }
     }
-    // The sweeper's sparse indexes of open jobs and of refunds still owed (lambdas/store/jobs.ts); no other table has one.
+    // The sweeper's sparse indexes of open jobs and of refunds still owed (lambdas/store/jobs.ts), and a wallet's purchases.
     expect(s.resources[byName(s.stack.tables.jobs)].Properties.GlobalSecondaryIndexes).toEqual([
       {
         IndexName: 'OpenJobs',
@@ -162,6 +162,19 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         ],
         Projection: { ProjectionType: 'ALL' },
       },
+      // Issue 24: a wallet's purchases (GET /api/purchases), the summary's attributes only (not the request).
+      {
+        IndexName: 'ByBuyer',
+        KeySchema: [
+          { AttributeName: 'buyer', KeyType: 'HASH' },
+          { AttributeName: 'createdAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['product', 'status', 'amount', 'transaction', 'refund'] },
+      },
+    ]);
+    expect(s.resources[byName(s.stack.tables.runs)].Properties.GlobalSecondaryIndexes.map((index: any) => [index.IndexName, index.Projection])).toEqual([
+      ['OpenRuns', { ProjectionType: 'ALL' }],
+      ['ByBuyer', { ProjectionType: 'INCLUDE', NonKeyAttributes: ['agent', 'status', 'cost', 'transaction', 'mode'] }],
     ]);
     for (const t of [s.stack.tables.payments, s.stack.tables.idempotency, s.stack.tables.rateLimit, s.stack.tables.settlerLeases]) {
       expect(s.resources[byName(t)].Properties.GlobalSecondaryIndexes).toBeUndefined();
@@ -384,6 +397,23 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       }
     }
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
+  });
+
+  it('sign-in-with-x (issue 24): the purchases lists query only their ByBuyer index; the routes that take a sign-in use its nonce (PutItem on the idempotency table) and nothing more', () => {
+    const id = (table: { node: { defaultChild: unknown } }) => s.stack.getLogicalId(table.node.defaultChild as any);
+    const { jobs, runs, idempotency } = s.stack.tables;
+    const entryOf = (functionId: string) => Object.entries(s.stack.functionEntries).find(([, e]) => e.id === functionId)!;
+    const dynamo = (functionId: string) =>
+      actionsOf(s.resources, entryOf(functionId)[0])
+        .filter((g) => g.action.startsWith('dynamodb:'))
+        .map((g) => `${g.action} ${JSON.stringify(g.resource).includes('/index/ByBuyer') ? 'ByBuyer of ' : ''}${[jobs, runs, idempotency].map(id).find((t) => refersTo(g.resource, t))}`)
+        .sort();
+    expect(dynamo('Purchases')).toEqual([`dynamodb:PutItem ${id(idempotency)}`, `dynamodb:Query ByBuyer of ${id(jobs)}`].sort());
+    expect(dynamo('GetRun')).toEqual(
+      [`dynamodb:DeleteItem ${id(runs)}`, `dynamodb:GetItem ${id(runs)}`, `dynamodb:UpdateItem ${id(runs)}`, `dynamodb:Query ByBuyer of ${id(runs)}`, `dynamodb:PutItem ${id(idempotency)}`].sort(),
+    );
+    expect(dynamo(functionIdOf(ROUTES.find((r) => r.access === 'cancel')!))).toContain(`dynamodb:PutItem ${id(idempotency)}`);
+    expect(actionsOf(s.resources, entryOf('Purchases')[0]).filter((g) => !g.action.startsWith('dynamodb:') && !g.action.startsWith('xray:') && !g.action.startsWith('logs:'))).toEqual([]);
   });
 
   it('gives the poll role to exactly the three job polls (GET /api/songs, /agent/video, /agent/image by id)', () => {

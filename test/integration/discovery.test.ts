@@ -202,13 +202,13 @@ describe('Consistency: every published input schema is the one the endpoint enfo
 });
 
 describe('Documents read by their own tooling', () => {
-  it('/openapi.json is a valid OpenAPI 3.1 document with the spec\'s six operations and the three cancels', async () => {
+  it('/openapi.json is a valid OpenAPI 3.1 document with the spec\'s six operations, the three cancels and the wallet\'s purchases', async () => {
     const openapi = await doc('/openapi.json');
     const result = await new Validator().validate(openapi);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     const ids = Object.values(openapi.paths).flatMap((methods: any) => Object.values(methods).map((o: any) => o.operationId));
-    expect(ids.sort()).toEqual(['agent_image', 'agent_image_cancel', 'agent_image_status', 'agent_video', 'agent_video_cancel', 'agent_video_status', 'create_music', 'create_music_cancel', 'create_music_result']);
+    expect(ids.sort()).toEqual(['agent_image', 'agent_image_cancel', 'agent_image_status', 'agent_video', 'agent_video_cancel', 'agent_video_status', 'create_music', 'create_music_cancel', 'create_music_result', 'list_purchases']);
     expect(openapi.servers).toEqual([{ url: runtime().baseUrl }]);
   });
 

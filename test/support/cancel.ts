@@ -37,7 +37,7 @@ export async function fundedBuyer(runtime: EmbeddedRuntime, funds: bigint) {
     schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(account) }],
     spendControls: { maxAmountPerPayment: '$5' },
   } as never);
-  return { address: account.address, pay };
+  return { address: account.address, account, pay };
 }
 
 /** POST a cancel URL, with the cancel token as the bearer when given. */

@@ -14,7 +14,8 @@ import { RateWindowStore } from '../../store/rate-limit.js';
 import { CreditStore, type LedgerEntry } from '../../store/credits.js';
 import { hashWorkspaceKey, newWorkspaceKey } from '../../credits/keys.js';
 import { checkAtColdStart, storeConfig } from '../../shared/config.js';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { pageCursor, pageLimit, readPageCursor } from '../../shared/paging.js';
 import { json, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { usdcNumber } from '../../shared/money.js';
 import { AGENT_STUDIO } from '../../surfaces/surface.js';
@@ -24,7 +25,6 @@ import { randomUUID } from 'node:crypto';
 
 /** Workspaces one client address may create per window (free, so bounded). */
 export const WORKSPACE_LIMIT = { limit: 10, windowSeconds: 3600, policy: 'workspaces' } as const;
-export const LEDGER_PAGE = { default: 20, max: 100 } as const;
 
 let store: CreditStore | undefined;
 const credits = () => (store ??= new CreditStore());
@@ -84,27 +84,10 @@ async function create(): Promise<HttpResult> {
 
 /** `limit` (1–100, default 20) and the opaque `cursor` a previous page returned (it must be this workspace's). */
 export async function ledgerPage(workspaceId: string, query: Record<string, string | undefined>) {
-  const limitText = query.limit ?? String(LEDGER_PAGE.default);
-  if (!/^[1-9][0-9]{0,2}$/.test(limitText) || Number(limitText) > LEDGER_PAGE.max) {
-    throw new ValidationError([{ loc: ['query', 'limit'], msg: `limit is an integer from 1 to ${LEDGER_PAGE.max}`, type: 'int_range' }]);
-  }
-  const after = query.cursor === undefined ? undefined : readCursor(query.cursor, workspaceId);
-  const page = await credits().listEntries(workspaceId, Number(limitText), after);
-  return { entries: page.entries.map(entryView), nextCursor: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null };
-}
-
-function readCursor(cursor: string, workspaceId: string): Record<string, unknown> {
-  const invalid = () => new ValidationError([{ loc: ['query', 'cursor'], msg: 'cursor is not one this ledger returned', type: 'invalid_cursor' }]);
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const k = key as Record<string, unknown>;
-  const names = Object.keys(k ?? {}).sort().join(',');
-  if (names !== 'at,entryKey,workspaceId' || k.workspaceId !== workspaceId || typeof k.entryKey !== 'string' || typeof k.at !== 'string') throw invalid();
-  return k;
+  const limit = pageLimit(query);
+  const after = query.cursor === undefined ? undefined : readPageCursor(query.cursor, ['at', 'entryKey', 'workspaceId'], { name: 'workspaceId', value: workspaceId }, 'this ledger');
+  const page = await credits().listEntries(workspaceId, limit, after);
+  return { entries: page.entries.map(entryView), nextCursor: pageCursor(page.next) };
 }
 
 /** One ledger entry as the ledger route shows it: signed credits, and what ties it to money (a transaction, a run). */

@@ -3,7 +3,7 @@
  * the 402 and how payments settle. The builders take this as an argument (pure, testable without env); the entry
  * files read it from configuration once per document.
  */
-import { routePath } from '../../surfaces/routes.js';
+import { ROUTES, routePath, type SurfaceId } from '../../surfaces/routes.js';
 import { GENERATION } from '../../surfaces/surface.js';
 import { paymentTerms } from '../../payments/terms.js';
 import type { PaymentTerms } from '../../payments/core/challenge.js';
@@ -32,6 +32,22 @@ export function offerReceiptMember(ctx: DiscoveryContext) {
       kid: `did:pkh:eip155:1:${ctx.offerSigner}`,
       domains: { offer: 'x402 offer', receipt: 'x402 receipt' },
       receiptsIncludeTransaction: true,
+    },
+  };
+}
+
+/**
+ * The x402 indexes' `signIn` member (issue 24): the routes of the surface that take an x402 `sign-in-with-x` from the
+ * paying wallet (the route table's `signIn`), the chain it signs on and the header it comes in. Each route's 402
+ * carries the declaration itself (a fresh nonce each time); paid routes do not declare it (lambdas/sign-in/siwx.ts).
+ */
+export function signInMember(ctx: DiscoveryContext, surface: SurfaceId) {
+  return {
+    signIn: {
+      extension: 'sign-in-with-x',
+      header: 'SIGN-IN-WITH-X',
+      supportedChains: [{ chainId: ctx.terms.network, type: 'eip191' }],
+      routes: ROUTES.filter((route) => route.surface === surface && route.signIn).map((route) => `${ctx.base}${route.path}`),
     },
   };
 }

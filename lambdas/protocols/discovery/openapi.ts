@@ -15,6 +15,7 @@ import { GENERATION } from '../../surfaces/surface.js';
 const API_VERSION = GENERATION.version!.current;
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '../../middleware/idempotency.js';
 import { SERVICE, links, type DiscoveryContext } from './context.js';
+import { purchasesOperation, SIGN_IN_SCHEME } from '../../purchases/document.js';
 
 export const REQUEST_SCHEMA_NAMES: Record<ProductId, string> = {
   create_music: 'MusicRequest',
@@ -133,6 +134,7 @@ function components() {
     },
     securitySchemes: {
       CancelToken: { type: 'http', scheme: 'bearer', description: "A job's cancelToken, from its paid 202 (the cancel routes only)" },
+      SignInWithX: SIGN_IN_SCHEME,
     },
   };
 }
@@ -218,21 +220,37 @@ function cancelOperation(route: RouteDef, product: ProductId) {
     operationId: route.operationId,
     summary: `Cancel a queued ${PRODUCTS[product].category} job (its payer; refunded)`,
     description:
-      "Free. Send the job's cancelToken from the paid 202 as Authorization: Bearer <cancelToken>. A job whose render has not been handed to a " +
+      "Free. Send the job's cancelToken from the paid 202 as Authorization: Bearer <cancelToken>, or sign in (SIGN-IN-WITH-X) with the wallet " +
+      'that paid for it over x402 (without either: 402 with the sign-in declaration). A job whose render has not been handed to a ' +
       'provider (status queued) ends failed with error "canceled" and its full price is refunded automatically (refund.status pending, then refunded with its transaction). ' +
       'A job already canceled answers the same. Once the provider has it (processing), or it ended, the answer is 409 not_cancellable and nothing changes.',
     tags: [PRODUCTS[product].category],
     parameters: [{ name: param, in: 'path', required: true, schema: { type: 'string', minLength: 1 } }, ref('parameters', 'ServiceApiVersion')],
-    security: [{ CancelToken: [] }],
+    security: [{ CancelToken: [] }, { SignInWithX: [] }],
     responses: {
       '200': { description: 'Canceled: the job as its poll reads it (failed, error "canceled", refund)', headers: headerRefs('Service-API-Version'), content: jsonContent(RESULT_SCHEMAS[product].poll) },
       '400': ref('responses', 'BadRequest'),
-      '401': error('No bearer (unauthorized) or not this job\'s cancel token (invalid_token); nothing changes'),
+      '401': error('Not this job\'s cancel token (invalid_token); nothing changes'),
+      '402': { description: 'Neither a cancel token nor a sign-in, or a sign-in refused: the sign-in-with-x declaration (PAYMENT-REQUIRED); nothing changes', headers: headerRefs('Service-API-Version', 'PAYMENT-REQUIRED') },
+      '403': error('not_payer: the signed-in wallet did not pay for this job over x402 (a token-paid job is canceled with its token only); nothing changes'),
       '404': error('No such job (not_found)'),
       '409': error('not_cancellable: the render was handed to the provider, or the job ended; `detail` says which, `job` is its poll body'),
       '5XX': ref('responses', 'ServerError'),
     },
   };
+}
+
+function productOperation(route: RouteDef, ctx: DiscoveryContext) {
+  const product = productOf(route);
+  return route.paid ? paidOperation(route, product, ctx) : route.access === 'cancel' ? cancelOperation(route, product) : pollOperation(route, product);
+}
+
+/** GET /api/purchases (lambdas/http/purchases.ts): the signed-in wallet's jobs. */
+function generationPurchases(route: RouteDef) {
+  return purchasesOperation(route, 'The jobs this wallet paid for', {
+    '422': { description: 'A bad `limit` or `cursor` (its `loc`)', headers: headerRefs('Service-API-Version'), content: jsonContent('ValidationError') },
+    '5XX': ref('responses', 'ServerError'),
+  });
 }
 
 /** The routes the document lists: the generation routes of the route table that carry an operationId. */
@@ -280,8 +298,7 @@ function webhooks() {
 export function openApiDocument(ctx: DiscoveryContext) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of documentedRoutes()) {
-    const product = productOf(route);
-    const operation = route.paid ? paidOperation(route, product, ctx) : route.access === 'cancel' ? cancelOperation(route, product) : pollOperation(route, product);
+    const operation = route.access === 'purchases' ? generationPurchases(route) : productOperation(route, ctx);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
   return {

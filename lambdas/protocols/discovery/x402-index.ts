@@ -9,7 +9,7 @@ import { CATALOG_UPDATED_AT, PRODUCTS, PRODUCT_IDS, formatUsd, type ProductId } 
 import { paymentChallenge, productOffer } from '../../jobs/offers.js';
 import { discoveryExtensions, discoveryRequirement, underLegacyName } from '../../payments/core/challenge.js';
 import { X402_VERSION, type PaymentRequirement } from '../../payments/types.js';
-import { SERVICE, links, offerReceiptMember, type DiscoveryContext } from './context.js';
+import { SERVICE, links, offerReceiptMember, signInMember, type DiscoveryContext } from './context.js';
 import { NETWORKS } from '../../shared/networks.js';
 
 /** The third-party agent-payment token block: accepted in the same header in place of an x402 payload. */
@@ -104,6 +104,7 @@ export function discoveryIndex(ctx: DiscoveryContext) {
     x402Version: X402_VERSION,
     settledBy: ctx.settledBy,
     ...offerReceiptMember(ctx),
+    ...signInMember(ctx, 'generation'),
     // This service is its own upstream: the index is generated from the catalog it serves at /api/v1/catalog.
     catalogSource: { upstream: links(ctx.base).catalog, servedFrom: links(ctx.base).discovery, fetchedAt: CATALOG_UPDATED_AT },
     count: PRODUCT_IDS.length,

@@ -35,7 +35,7 @@ describe('OpenAPI document: validity', () => {
 });
 
 describe('OpenAPI document: the six operations of the spec, and the three cancels', () => {
-  it('lists exactly the three paid POSTs, their three free poll GETs with the spec operationIds, and the three cancel POSTs (issue 23, additive)', () => {
+  it('lists exactly the three paid POSTs, their three free poll GETs with the spec operationIds, the three cancel POSTs (issue 23, additive) and the purchases GET (issue 24, additive)', () => {
     expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort()).toEqual(
       [
         'POST /create-music create_music',
@@ -47,6 +47,7 @@ describe('OpenAPI document: the six operations of the spec, and the three cancel
         'POST /api/songs/{songId}/cancel create_music_cancel',
         'POST /agent/video/{jobId}/cancel agent_video_cancel',
         'POST /agent/image/{jobId}/cancel agent_image_cancel',
+        'GET /api/purchases list_purchases',
       ].sort(),
     );
   });

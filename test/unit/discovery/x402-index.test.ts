@@ -8,8 +8,8 @@ const index = discoveryIndex(ctx);
 const resource = (id: (typeof IDS)[number]) => index.resources.find((r) => r.resource === `${BASE}${SPEC_PRICES[id].path}`)!;
 
 describe('Discovery index: top level', () => {
-  it('has exactly x402Version 2, settledBy, catalogSource, count 3, resources and acp', () => {
-    expect(Object.keys(index).sort()).toEqual(['acp', 'catalogSource', 'count', 'resources', 'settledBy', 'x402Version']);
+  it('has exactly x402Version 2, settledBy, catalogSource, signIn, count 3, resources and acp', () => {
+    expect(Object.keys(index).sort()).toEqual(['acp', 'catalogSource', 'count', 'resources', 'settledBy', 'signIn', 'x402Version']);
     expect(index.x402Version).toBe(2);
     expect(index.settledBy).toBe('self');
     expect(index.count).toBe(3);
