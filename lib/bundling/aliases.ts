@@ -10,6 +10,11 @@
  *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
  * - `google-auth-library`, `ws` → stubs that throw when used (see those files): `@google/genai` imports them at the
  *   top, and API-key calls reach neither (about 300 KiB of each Gemini render function).
+ * - `@google/genai` → a trimmed copy of its Node ES module, written under node_modules/.cache/paycall at build time
+ *   (google-genai.ts): `GoogleGenAI` without the sub-clients its constructor builds and the getters for its "next gen"
+ *   clients, which kept the whole SDK in the bundle; the adapters use only `models` and `operations`. About 250 KiB of
+ *   each Gemini render function (RenderGoogleVeo 558 → 303 KiB, RenderGoogleLyria 637 → 382 KiB). It throws, naming
+ *   the SDK version, if the text it removes is not exactly as expected.
  * - `@x402/core/http` → x402-core-http.mjs: a stub of the two names @x402/extensions' offer-receipt and sign-in-with-x
  *   modules import (for client helpers no function calls), about 60 KiB of every function that signs offers and
  *   receipts or checks a sign-in.
@@ -19,6 +24,7 @@
  * test/unit/bundling/vendor-aliases.test.ts bundles each with its alias and makes the call through it.
  */
 import path from 'node:path';
+import { trimmedGoogleGenAI } from './google-genai.js';
 
 export function bundleAliases(projectRoot: string): Record<string, string> {
   return {
@@ -30,6 +36,7 @@ export function bundleAliases(projectRoot: string): Record<string, string> {
     '@x402/core/http': path.join(projectRoot, 'lib', 'bundling', 'x402-core-http.mjs'),
     '@noble/curves/ed25519': path.join(projectRoot, 'lib', 'bundling', 'ed25519.mjs'),
     tweetnacl: path.join(projectRoot, 'lib', 'bundling', 'tweetnacl.mjs'),
+    '@google/genai': trimmedGoogleGenAI(projectRoot),
   };
 }
 
