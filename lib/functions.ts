@@ -27,6 +27,7 @@ export type RouteRole = NonNullable<RouteDef['access']>;
 export type FunctionEntry =
   | { kind: 'route'; id: string; entry: string; role: RouteRole; route: RouteDef }
   | { kind: 'task'; id: string; entry: string; task: TaskFunctionDef }
+  | { kind: 'authorizer'; id: string; entry: string; task: TaskFunctionDef }
   | { kind: 'sweeper'; id: string; entry: string };
 
 /**

@@ -37,7 +37,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { Product } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
-import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { StackConfigError } from './config.js';
 import type { RouteRole } from './functions.js';
@@ -180,7 +180,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
       if (!apiSurfaces.has(documentSurface)) throw new Error(`monitoring: document function ${id} is on the ${documentSurface} surface, whose API has no 5xx alarm`);
       continue;
     }
-    const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : 'route';
+    const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : id === SIGN_IN_AUTHORIZER.id ? 'authorizer' : 'route';
     // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a
     // look. Tasks throw TransientRenderError on purpose and may be throttled (a render reservation, a low account
     // quota); the machine retries both, and a job that fails for good shows as ExecutionsFailed: only a backlog of

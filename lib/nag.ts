@@ -83,9 +83,9 @@ export function acknowledgeFindings(stack: PaycallStack): void {
     ack(fn, LATEST_RUNTIME, 'AwsSolutions-L1', 'Serverless-LambdaLatestVersion');
     ack(fn, BASIC_EXECUTION_ROLE, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]');
     ack(fn, XRAY, 'AwsSolutions-IAM5[Resource::*]');
-    if (entry.kind === 'route') {
+    if (entry.kind === 'route' || entry.kind === 'authorizer') {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
-      if (entry.role === 'cancel') {
+      if (entry.kind === 'route' && entry.role === 'cancel') {
         for (const machine of Object.values(stack.stateMachines)) {
           ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(machine));
         }

@@ -34,7 +34,7 @@ import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
 import { REFUND_ENV } from '../lambdas/payments/refund.js';
 import { OFFER_SIGNER_ENV } from '../lambdas/payments/offer-receipt.js';
 import { JOB_SECRETS_ENV } from '../lambdas/jobs/job-secrets.js';
-import { routeTable, SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
+import { routeTable, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
 import { loadStackConfig, type StackConfig, type StackConfigInput } from './config.js';
@@ -147,6 +147,10 @@ export class PaycallStack extends Stack {
     for (const product of Object.values(products)) startEnv[product.workflow.arnEnv] = this.stateMachines[product.id].stateMachineArn;
     const routes = routeTable(products);
 
+    // The sign-in authorizer (issue 24), shared by both APIs: it checks a sign-in-with-x and uses its nonce once (a
+    // conditional PutItem in the idempotency table); nothing else.
+    const signInAuthorizer = factory.make(SIGN_IN_AUTHORIZER.id, SIGN_IN_AUTHORIZER, commonEnv, { kind: 'authorizer', id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, task: SIGN_IN_AUTHORIZER });
+    grantItems(signInAuthorizer, this.tables.idempotency, ['PutItem']);
     let generationApi: apigwv2.HttpApi | undefined;
     const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[] = [];
     const withEdge = config.edge === 'cloudfront-waf';
@@ -165,16 +169,19 @@ export class PaycallStack extends Stack {
         functions: factory,
         environment,
         grant: (fn, role) => this.grantRoute(fn, role),
+        signInAuthorizer,
         throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
         logRetention,
       });
       surfaceApis.push({ surfaceApi, baseUrlEnv: surface.baseUrlEnv, pinned: publicBaseUrl !== undefined, domain });
+      // The authorizer names each surface's routes by the same base URL as the surface's functions.
+      if (publicBaseUrl) signInAuthorizer.addEnvironment(surface.baseUrlEnv, publicBaseUrl);
       if (domain) requireCertificateRegion(this, surfaceApi.prefix, domain, withEdge);
       // With the edge, the domain names the distribution instead (withEdge), so its calls pass the web ACL.
       if (domain && !withEdge) createApiDomain(this, surfaceApi.prefix, surfaceApi.api, domain);
       if (surface.id === 'generation') generationApi = surfaceApi.api;
     }
-    if (withEdge) this.edge = this.withEdge(surfaceApis, assets.logBucket);
+    if (withEdge) this.edge = this.withEdge(surfaceApis, assets.logBucket, signInAuthorizer);
     if (!generationApi) throw new Error('the generation surface has no routes');
     this.api = generationApi;
     this.sweeper(factory, startEnv);
@@ -204,7 +211,7 @@ export class PaycallStack extends Stack {
    * The edge in front of every API: each surface's documents name its distribution (unless a custom domain pins
    * the base URL), and every route function learns the origin token that makes the viewer's address believable.
    */
-  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[], logBucket: s3.IBucket): Edge {
+  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[], logBucket: s3.IBucket, signInAuthorizer: lambda.Function): Edge {
     const apis = surfaceApis.map(({ surfaceApi: { prefix, api }, domain }) => ({
       prefix,
       api,
@@ -219,6 +226,7 @@ export class PaycallStack extends Stack {
         if (!pinned) fn.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);
         fn.addEnvironment(ENV.edgeOriginToken, edge.originToken);
       }
+      if (!pinned) signInAuthorizer.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);
     }
     return edge;
   }
@@ -412,8 +420,6 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const machine of Object.values(this.stateMachines)) machine.grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
-      // Or the payer's sign-in (issue 24): its nonce is used once (a conditional PutItem in the idempotency table).
-      grantItems(fn, idempotency, ['PutItem']);
       // A canceled job has ended: its webhook is delivered (issue 23).
       this.grantWebhookStart(fn);
       // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
@@ -431,16 +437,14 @@ export class PaycallStack extends Stack {
         for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
       }
     } else if (role === 'purchases') {
-      // GET /api/purchases (issue 24): the wallet's jobs from their `ByBuyer` index (Query), and the sign-in's nonce
-      // used once (a conditional PutItem in the idempotency table).
+      // GET /api/purchases (issue 24): the wallet's jobs from their `ByBuyer` index (Query); the sign-in authorizer
+      // checked the wallet.
       grantItems(fn, jobs, [], [BUYER_JOBS_INDEX]);
-      grantItems(fn, idempotency, ['PutItem']);
     } else if (role === 'run-read') {
       // GET /api/runs/{runId}: a consistent read of the run; a paid run the sweeper found paid without a result is
       // finished from its kept input (GetItem), recorded once (conditional UpdateItem), its input then dropped (DeleteItem).
-      // GET /api/purchases of the agent studio (the same function): the wallet's runs (Query ByBuyer), the nonce's PutItem.
+      // GET /api/purchases of the agent studio (the same function): the wallet's runs (Query ByBuyer).
       grantItems(fn, runs, ['GetItem', 'UpdateItem', 'DeleteItem'], [BUYER_RUNS_INDEX]);
-      grantItems(fn, idempotency, ['PutItem']);
     } else if (role === 'poll') {
       grantItems(fn, jobs, ['GetItem']);
       this.grantPollReconcile(fn);

@@ -12,12 +12,14 @@ import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { functionIdOf, type RouteDef, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import type { Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
 import { CORS_POLICY } from './cors.js';
+import { SIGN_IN_IDENTITY_SOURCE, SURFACE_STAGE_VARIABLE } from '../lambdas/sign-in/context.js';
 
 export interface SurfaceApiProps {
   surface: Surface;
@@ -28,6 +30,8 @@ export interface SurfaceApiProps {
   environment: Record<string, string>;
   /** Grants a route function what its role may touch. */
   grant: (fn: lambda.IFunction, role: RouteRole) => void;
+  /** The sign-in authorizer's function (lambdas/http/sign-in-authorizer.ts), run before every `signIn` route. */
+  signInAuthorizer?: lambda.IFunction;
   /** Stage throttling of every route (requests per second, burst). */
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: logs.RetentionDays;
@@ -73,6 +77,15 @@ export class SurfaceApi {
     this.surface = surface.id;
     const prefix = (this.prefix = surface.id === 'generation' ? '' : pascal(surface.id));
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
+    // One authorizer per API (CDK binds an authorizer to one API), all of the one function: payload 2.0, simple
+    // responses, never cached (a sign-in's nonce is used once: a cached answer would accept a replay).
+    const signIn = props.signInAuthorizer
+      ? new HttpLambdaAuthorizer(`${prefix}SignInAuthorizer`, props.signInAuthorizer, {
+          responseTypes: [HttpLambdaResponseType.SIMPLE],
+          resultsCacheTtl: Duration.seconds(0),
+          identitySource: [SIGN_IN_IDENTITY_SOURCE],
+        })
+      : undefined;
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
     const keys = new Map<string, string>();
     for (const route of props.routes) {
@@ -95,7 +108,13 @@ export class SurfaceApi {
       if (owner !== undefined && owner !== fnId) throw new Error(`SurfaceApi: ${key} is served by both ${owner} and ${fnId}`);
       if (owner !== undefined) continue;
       keys.set(key, fnId);
-      this.api.addRoutes({ path: gatewayPath(route.path), methods: [apigwv2.HttpMethod[route.method]], integration: target.integration });
+      if (route.signIn && !signIn) throw new Error(`SurfaceApi: ${route.id} takes a sign-in but the ${surface.id} API has no sign-in authorizer`);
+      this.api.addRoutes({
+        path: gatewayPath(route.path),
+        methods: [apigwv2.HttpMethod[route.method]],
+        integration: target.integration,
+        ...(route.signIn ? { authorizer: signIn } : {}),
+      });
     }
     this.configureStage(scope, prefix, props);
     new CfnOutput(scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
@@ -107,6 +126,8 @@ export class SurfaceApi {
     const stage = this.api.defaultStage!.node.defaultChild as apigwv2.CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: props.throttle.rateLimit, throttlingBurstLimit: props.throttle.burstLimit };
     stage.accessLogSettings = { destinationArn: logGroup.logGroupArn, format: ACCESS_LOG_FORMAT };
+    // The sign-in authorizer, shared by both APIs, learns from it which surface a request is on.
+    stage.stageVariables = { [SURFACE_STAGE_VARIABLE]: props.surface.id };
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * The proof is the job's cancel token (lambdas/jobs/job-secrets.ts), given once in the paid 202 beside `cancelUrl`,
  * sent as `Authorization: Bearer <cancelToken>`, or (issue 24) a sign-in-with-x from the wallet that paid for the job
- * over x402 (lambdas/sign-in/siwx.ts; a job paid with an agent-payment token keeps only its token). Either is checked
+ * over x402 (checked by the sign-in authorizer before this function runs, lambdas/http/sign-in-authorizer.ts; a job paid with an agent-payment token keeps only its token). Either is checked
  * before the job is read, so without one nobody learns whether a job exists. Answers:
  * - 402 with the sign-in declaration and `WWW-Authenticate: Bearer` (neither a bearer nor a sign-in, or a sign-in
  *   refused), so the official client hook signs in and retries; nothing changes;
@@ -20,7 +20,7 @@
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
 import { baseUrl, bearerToken, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
-import { assetConfig, checkAtColdStart, signInConfig, storeConfig, webhookConfig, workflowConfig } from '../shared/config.js';
+import { assetConfig, checkAtColdStart, storeConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 import { JobStore, type JobRecord } from '../store/jobs.js';
 import { assetStoreFromConfig } from '../store/assets.js';
 import { lazyRetry } from '../shared/lazy.js';
@@ -31,13 +31,12 @@ import { CANCELLERS } from '../jobs/cancellers.js';
 import { WebhookStarter, WorkflowStopper } from '../store/workflow.js';
 import { cancelJob, cancelTarget } from '../jobs/cancel.js';
 import { isCancelToken, serviceKey } from '../jobs/job-secrets.js';
-import { JOB_VIEWS, pollUrl } from '../jobs/views.js';
-import { requireSignIn, SIGN_IN_HEADER } from '../sign-in/siwx.js';
-import { SignInNonceStore } from '../store/sign-in-nonces.js';
+import { JOB_VIEWS } from '../jobs/views.js';
+import { signedIn } from '../sign-in/context.js';
 import { urlsFor } from '../jobs/urls.js';
 import { GENERATION } from '../surfaces/surface.js';
 
-checkAtColdStart(storeConfig, assetConfig, workflowConfig, webhookConfig, signInConfig);
+checkAtColdStart(storeConfig, assetConfig, workflowConfig, webhookConfig);
 
 /**
  * The adapters of the providers whose queue takes cancellations (lambdas/jobs/cancellers.ts), each built on first use
@@ -64,7 +63,6 @@ async function atProvider(job: JobRecord): Promise<'canceled' | 'too-late' | 'un
 }
 
 const deps = { jobs: new JobStore(), workflow: new WorkflowStopper(), atProvider, webhooks: new WebhookStarter() };
-const nonces = new SignInNonceStore();
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
@@ -76,17 +74,14 @@ export const handler = middy<HttpEvent, HttpResult>()
     const { product, jobId } = target;
     const base = baseUrl(event, GENERATION);
     const bearer = bearerToken(header(event, 'authorization'));
-    let signedIn: string | undefined;
+    let wallet: string | undefined;
     if (!bearer) {
-      signedIn = await requireSignIn(
-        header(event, SIGN_IN_HEADER),
+      wallet = signedIn(
+        event,
         {
-          url: `${pollUrl(product, jobId, base)}/cancel`,
-          network: signInConfig().X402_NETWORK,
-          statement: 'Sign in with the wallet that paid for this job, to cancel it.',
           description: `Cancel ${product} job ${jobId}: its cancel token as a bearer, or a sign-in from the wallet that paid`,
+          missing: 'SIGN-IN-WITH-X header is required: sign in with the wallet that paid',
         },
-        nonces,
         { 'WWW-Authenticate': 'Bearer', ...NO_STORE },
       );
     } else if (!isCancelToken(await serviceKey(), jobId, bearer)) {
@@ -94,7 +89,7 @@ export const handler = middy<HttpEvent, HttpResult>()
     }
     const job = await deps.jobs.get(jobId);
     if (!job || job.product !== product) return json(404, { detail: `No ${product} job ${jobId}`, code: 'not_found' }, NO_STORE);
-    if (signedIn !== undefined && !(job.paymentKind === 'x402' && job.payer?.toLowerCase() === signedIn.toLowerCase())) {
+    if (wallet !== undefined && !(job.paymentKind === 'x402' && job.payer?.toLowerCase() === wallet.toLowerCase())) {
       return json(403, { detail: 'The signed-in wallet did not pay for this job over x402; cancel it with its cancel token.', code: 'not_payer' }, NO_STORE);
     }
     const outcome = await cancelJob(deps, job);

@@ -6,7 +6,6 @@ import { pollUrl } from '../jobs/views.js';
 import { GENERATION } from '../surfaces/surface.js';
 
 export const handler = purchasesEntry<JobRecord>(GENERATION, {
-  routeId: 'Purchases',
   index: () => ({ table: storeConfig().jobsTable, indexName: BUYER_JOBS_INDEX, keyName: 'jobId', keys: BUYER_JOBS_KEY }),
   view: (job, base) => ({
     kind: 'job',

@@ -2,7 +2,7 @@
  * `GET /api/purchases` (issue 24; additive to the spec), one on each surface: the signed-in wallet's purchases on that
  * surface — its jobs on the generation surface, its paid runs on the agent studio — newest first, `limit` (1–100,
  * default 20) a page, `cursor` the previous page's `nextCursor`. A buyer's history without an account: the proof is a
- * sign-in-with-x from the paying address (lambdas/sign-in/siwx.ts), fresh for each request (its nonce is used once),
+ * sign-in-with-x from the paying address (checked by the sign-in authorizer before this function runs: lambdas/http/sign-in-authorizer.ts), fresh for each request (its nonce is used once),
  * which the official client hook makes by itself from the 402. Each purchase names its poll or run URL (capabilities
  * that only the payer was given: this list goes to the payer alone), its price and its transaction.
  *
@@ -14,14 +14,12 @@
  */
 import middy from '@middy/core';
 import { frame } from '../middleware/http-frame.js';
-import { checkAtColdStart, httpConfig, signInConfig, storeConfig } from '../shared/config.js';
-import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../shared/http.js';
+import { checkAtColdStart, httpConfig, storeConfig } from '../shared/config.js';
+import { baseUrl, json, type HttpEvent, type HttpResult } from '../shared/http.js';
 import { pageLimit } from '../shared/paging.js';
 import { formatUsd } from '../shared/money.js';
-import { requireSignIn, SIGN_IN_HEADER } from '../sign-in/siwx.js';
-import { SignInNonceStore } from '../store/sign-in-nonces.js';
+import { signedIn } from '../sign-in/context.js';
 import { purchasesOf, type BuyerIndex } from '../store/purchases.js';
-import { routePath } from '../surfaces/routes.js';
 import type { Surface } from '../surfaces/surface.js';
 
 /** One purchase as the list shows it. */
@@ -42,8 +40,6 @@ export interface PurchaseView {
 }
 
 export interface PurchaseSource<T> {
-  /** The surface's route id of the list. */
-  routeId: string;
   index: () => BuyerIndex;
   view: (item: T, base: string) => PurchaseView;
 }
@@ -54,20 +50,17 @@ export function price(amount: string | undefined): Pick<PurchaseView, 'amount' |
 }
 
 export function purchasesEntry<T>(surface: Surface, source: PurchaseSource<T>) {
-  checkAtColdStart(storeConfig, httpConfig, signInConfig);
-  const nonces = new SignInNonceStore();
+  checkAtColdStart(storeConfig, httpConfig);
   return middy<HttpEvent, HttpResult>()
     .use(frame(surface))
     .handler(async (event) => {
       const query = event.queryStringParameters ?? {};
       const limit = pageLimit(query);
       const base = baseUrl(event, surface);
-      const address = await requireSignIn(header(event, SIGN_IN_HEADER), {
-        url: `${base}${routePath(source.routeId)}`,
-        network: signInConfig().X402_NETWORK,
-        statement: 'Sign in with the wallet that paid, to list its purchases.',
+      const address = signedIn(event, {
         description: 'Purchases of the signed-in wallet, newest first',
-      }, nonces);
+        missing: 'SIGN-IN-WITH-X header is required: sign in with the wallet that paid',
+      });
       const page = await purchasesOf<T>(source.index(), address.toLowerCase(), limit, query.cursor);
       return json(200, { address, purchases: page.items.map((item) => source.view(item, base)), nextCursor: page.nextCursor }, { 'Cache-Control': 'no-store' });
     });

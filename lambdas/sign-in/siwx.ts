@@ -4,11 +4,10 @@
  * address's history) and a job's cancel route (instead of its cancel token). Built on @x402/extensions' own
  * functions: the challenge is the package's declaration enriched by its server extension (fresh nonce, issuedAt,
  * expiry, domain and URI of this route), and a sign-in is read with `parseSIWxHeader`, checked with
- * `validateSIWxMessage` and `verifySIWxSignature`.
+ * `validateSIWxMessage` and `verifySIWxSignature`. Only the sign-in authorizer's function loads this module
+ * (lambdas/http/sign-in-authorizer.ts); the routes read its answer (./context.ts).
  *
- * A request without a valid sign-in is answered 402 with the declaration and no `accepts` (an auth-only route: there is
- * nothing to pay), so the official client hook (`createSIWxClientHook` with @x402/fetch) signs in and retries by
- * itself. A sign-in is accepted when, in this order:
+ * A sign-in is accepted when, in this order:
  * - the header parses (base64 JSON of the package's payload schema) and its nonce is 8–128 letters and digits (SIWE's
  *   alphabet; a longer one could not be a DynamoDB key);
  * - the message names this origin (domain = host, URI on this origin) and this route (the URI's path), was issued
@@ -17,9 +16,11 @@
  * - its signature recovers to its address (EOA, EIP-191; smart-contract wallets would need an RPC read, not offered);
  * - its nonce was never used before, on any instance (lambdas/store/sign-in-nonces.ts, a conditional put), checked
  *   last so a refused message burns nothing.
- * Paid 402s do not declare it: signing in grants no new work there, so the client hook would make a round trip that
- * cannot succeed, and the official client echoes every declared extension into PAYMENT-SIGNATURE, whose header budget
- * has no room for it (test/unit/payments/header-budget.test.ts). `/.well-known/x402` lists the routes that take it.
+ * A request without a valid sign-in is answered 402 with the declaration and no `accepts` (an auth-only route: there is
+ * nothing to pay), so the official client hook (`createSIWxClientHook` with @x402/fetch) signs in and retries by
+ * itself. Paid 402s do not declare it: signing in grants no new work there, so the client hook would make a round trip
+ * that cannot succeed, and the official client echoes every declared extension into PAYMENT-SIGNATURE, whose header
+ * budget has no room for it (test/unit/payments/header-budget.test.ts). `/.well-known/x402` lists the routes that take it.
  */
 import {
   createSIWxResourceServerExtension,
@@ -30,12 +31,8 @@ import {
   verifySIWxSignature,
   type SIWxPayload,
 } from '@x402/extensions/sign-in-with-x';
-import { PaymentRequiredError } from '../shared/errors.js';
-import { X402_VERSION, type PaymentChallenge } from '../payments/types.js';
 import type { SignInNonceStore } from '../store/sign-in-nonces.js';
 
-/** The request header a sign-in comes in (the package reads the extension's name; headers are case-insensitive). */
-export const SIGN_IN_HEADER = 'SIGN-IN-WITH-X';
 /** How long a challenge may be signed and a signed message used (the package's own default maximum age). */
 export const SIGN_IN_SECONDS = 300;
 /** SIWE's nonce alphabet and minimum; the maximum keeps the nonce's key well inside DynamoDB's 2048 bytes. */
@@ -47,7 +44,6 @@ export interface SignInRoute {
   /** CAIP-2 network of the sign-in (the network this service is paid on). */
   network: string;
   statement: string;
-  description: string;
 }
 
 /** No payments are recorded through the package's storage: who paid for what is the jobs' and runs' own record. */
@@ -59,17 +55,6 @@ export async function signInDeclaration(route: SignInRoute): Promise<Record<stri
   const declared = declareSIWxExtension({ network: route.network, statement: route.statement, expirationSeconds: SIGN_IN_SECONDS })[SIGN_IN_WITH_X];
   const enriched = await server.enrichPaymentRequiredResponse!(declared, { resourceInfo: { url: route.url }, requirements: [] } as never);
   return enriched as Record<string, unknown>;
-}
-
-/** The 402 of a route that takes a sign-in: nothing to pay, the declaration to sign. */
-export async function signInChallenge(route: SignInRoute, error: string): Promise<PaymentChallenge> {
-  return {
-    x402Version: X402_VERSION,
-    error,
-    resource: { url: route.url, description: route.description, mimeType: 'application/json' },
-    accepts: [],
-    extensions: { [SIGN_IN_WITH_X]: await signInDeclaration(route) },
-  };
 }
 
 export type SignIn = { ok: true; address: `0x${string}` } | { ok: false; reason: string };
@@ -93,22 +78,4 @@ export async function checkSignIn(header: string, route: SignInRoute, nonces: Si
   const keepUntil = Math.floor(now() / 1000) + 2 * SIGN_IN_SECONDS;
   if (!(await nonces.use(payload.nonce, verified.payer.toLowerCase(), keepUntil))) return { ok: false, reason: 'invalid_siwx_nonce' };
   return { ok: true, address: verified.payer as `0x${string}` };
-}
-
-/**
- * The signed-in address of a request to `route`, or the 402 that asks for a sign-in: without the header ("Sign in
- * with the wallet that paid"), or with one refused (its reason, a fresh challenge beside it).
- */
-export async function requireSignIn(
-  header: string | undefined,
-  route: SignInRoute,
-  nonces: SignInNonceStore,
-  extraHeaders: Record<string, string> = {},
-): Promise<`0x${string}`> {
-  if (header === undefined || header.trim() === '') {
-    throw new PaymentRequiredError(await signInChallenge(route, `${SIGN_IN_HEADER} header is required: sign in with the wallet that paid`), extraHeaders);
-  }
-  const signedIn = await checkSignIn(header, route, nonces);
-  if (!signedIn.ok) throw new PaymentRequiredError(await signInChallenge(route, `Sign-in refused: ${signedIn.reason}`), extraHeaders);
-  return signedIn.address;
 }

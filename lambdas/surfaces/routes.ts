@@ -31,14 +31,17 @@ export interface RouteDef {
    * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
    * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
    * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs, finish one from its kept input, and list a wallet's runs (their `ByBuyer` index; the sign-in nonce used
-   * once); `cancel` = read a job, fail it, stop its execution, read the service key;
+   * read runs, finish one from its kept input, and list a wallet's runs (their `ByBuyer` index); `cancel` = read a
+   * job, fail it, stop its execution, read the service key;
    * `offer-signer` = read the offer-signing key (the x402 indexes publish its address); `purchases` = a
-   * wallet's jobs (their `ByBuyer` index) and the single use of sign-in nonces; `none` = nothing. Defaults:
+   * wallet's jobs (their `ByBuyer` index); `none` = nothing. Defaults:
    * `paid` for paid routes, else `read`.
    */
   access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'purchases' | 'none';
-  /** Takes a sign-in-with-x from the paying wallet (lambdas/sign-in/siwx.ts); the x402 indexes list these routes. */
+  /**
+   * Takes a sign-in-with-x from the paying wallet: the sign-in authorizer runs before it (SIGN_IN_AUTHORIZER) and the
+   * route reads its answer (lambdas/sign-in/context.ts); the x402 indexes list these routes.
+   */
   signIn?: true;
   /** Lambda timeout in seconds (defaults to 10). */
   timeoutSeconds?: number;
@@ -287,6 +290,12 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
   // (lib/webhook-workflow.ts), not the products': a POST of at most 10 s and two DynamoDB calls.
   { id: 'DeliverWebhook', stateName: 'Deliver webhook', entry: 'lambdas/workflow/deliver-webhook.ts', timeoutSeconds: 30, memoryMb: 256 },
 ];
+
+/**
+ * The sign-in authorizer (issue 24, lambdas/http/sign-in-authorizer.ts): API Gateway's Lambda authorizer in front of
+ * every `signIn` route of both APIs (lib/surface-api.ts), the one function that checks a sign-in-with-x.
+ */
+export const SIGN_IN_AUTHORIZER: TaskFunctionDef = { id: 'SignInAuthorizer', entry: 'lambdas/http/sign-in-authorizer.ts', timeoutSeconds: 10, memoryMb: 256 };
 
 /** Scheduled sweeper: restarts durable jobs whose execution never started, fails jobs stuck past their deadline. */
 export const SWEEPER = { id: 'JobSweeper', entry: 'lambdas/workflow/sweep.ts', timeoutSeconds: 60, memoryMb: 256, everyMinutes: 1 };

@@ -7,6 +7,7 @@
 import type { HttpResult } from '../shared/http.js';
 import { a2aErrors, agentErrors, generationErrors } from './error-presenters.js';
 import { ROUTES, type RouteDef, type SurfaceId } from './routes.js';
+import { AGENTS_BASE_URL_ENV, GENERATION_BASE_URL_ENV } from './base-urls.js';
 
 /** What the outer frame of every entry (lambdas/middleware/http-frame.ts) needs of a surface. */
 export interface SurfaceFrame {
@@ -33,7 +34,7 @@ export interface Surface extends SurfaceFrame {
 export const GENERATION: Surface = {
   id: 'generation',
   description: 'Pay-per-call generation surface (x402)',
-  baseUrlEnv: 'PUBLIC_BASE_URL',
+  baseUrlEnv: GENERATION_BASE_URL_ENV,
   port: { env: 'GENERATION_PORT', default: 3000 },
   urlKey: 'baseUrl',
   version: { header: 'Service-API-Version', current: '1' },
@@ -55,7 +56,7 @@ export const GENERATION: Surface = {
 export const AGENT_STUDIO: Surface = {
   id: 'agents',
   description: 'Agent studio: published agents, paid runs (x402)',
-  baseUrlEnv: 'AGENTS_PUBLIC_BASE_URL',
+  baseUrlEnv: AGENTS_BASE_URL_ENV,
   port: { env: 'AGENTS_PORT', default: 3001 },
   urlKey: 'agentsUrl',
   version: null,

@@ -1,14 +1,17 @@
 /**
  * The local gateway: a Node HTTP server that does what API Gateway (HTTP API, payload 2.0) does in front of the
  * Lambdas — match the route table, build the event, invoke the route's function, write the result, answer CORS
- * (lib/cors.ts) — plus an `/assets/` route standing in for the CloudFront distribution in front of the asset bucket
- * (which, as deployed, has no CORS configuration).
+ * (lib/cors.ts), run the sign-in authorizer before the routes that take a sign-in (lib/surface-api.ts attaches it to
+ * the same routes: payload 2.0, simple responses, no caching, the API's `surface` stage variable as identity source)
+ * — plus an `/assets/` route standing in for the CloudFront distribution in front of the asset bucket (which, as
+ * deployed, has no CORS configuration).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
 import { isPreflight, preflightHeaders, responseHeaders } from '../cors.js';
+import { SURFACE_STAGE_VARIABLE } from '../../lambdas/sign-in/context.js';
 
 export interface GatewayOptions {
   port: number;
@@ -26,6 +29,10 @@ export interface GatewayOptions {
   local?: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<boolean>;
   /** Invokes the route's function (in its own instances: lib/local/functions/) with the event built here. */
   invoke: (route: RouteDef, event: unknown) => Promise<unknown>;
+  /** The stage's variables, in every event (the API's `surface`: lib/surface-api.ts). */
+  stageVariables?: Record<string, string>;
+  /** Invokes the sign-in authorizer's function with an authorizer event, for the routes that take a sign-in. */
+  authorize?: (event: unknown) => Promise<unknown>;
 }
 
 export interface Gateway {
@@ -96,7 +103,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const raw = await readBody(req, maxBody);
     if (!raw) return refuse(req, res, { status: 413, message: 'Request Entity Too Large' });
-    const event = buildEvent(req, url, method, route, params, raw);
+    const event = buildEvent(req, url, method, route, params, raw, options.stageVariables);
+    if (route.signIn) {
+      const refused = await authorize(route, event);
+      if (refused) return send(res, refused.status, { 'content-type': 'application/json' }, JSON.stringify({ message: refused.message }));
+    }
     let result: unknown;
     try {
       result = await options.invoke(route, event);
@@ -107,6 +118,31 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return send(res, timedOut ? 503 : 500, { 'content-type': 'application/json' }, JSON.stringify({ message: timedOut ? 'Service Unavailable' : 'Internal Server Error' }));
     }
     writeResult(res, result);
+  }
+
+  /**
+   * As API Gateway runs a REQUEST authorizer (payload 2.0, simple responses): its identity sources must all be present
+   * or the answer is 401 without calling it; a failure or a malformed answer is 500; `isAuthorized: false` is 403;
+   * else its `context` reaches the route as `requestContext.authorizer.lambda`. Returns the refusal, if any.
+   */
+  async function authorize(route: RouteDef, event: ReturnType<typeof buildEvent>): Promise<{ status: number; message: string } | undefined> {
+    if (!options.authorize) throw new Error(`route ${route.id} takes a sign-in but the gateway has no authorizer`);
+    // Its one identity source (SIGN_IN_IDENTITY_SOURCE in lambdas/sign-in/context.ts) is the stage's `surface` variable.
+    const identity = [event.stageVariables?.[SURFACE_STAGE_VARIABLE]];
+    if (identity.some((value) => !value)) return { status: 401, message: 'Unauthorized' };
+    const { body: _body, isBase64Encoded: _encoded, ...request } = event;
+    let answer: unknown;
+    try {
+      answer = await options.authorize({ ...request, type: 'REQUEST', routeArn: `arn:aws:execute-api:local:local:local/$default/${route.method}${route.path}`, identitySource: identity });
+    } catch (error) {
+      console.error(`[gateway] ${route.id} authorizer: ${(error as Error).name}: ${(error as Error).message}`);
+      return { status: 500, message: 'Internal Server Error' };
+    }
+    const simple = answer as { isAuthorized?: unknown; context?: unknown } | null;
+    if (!simple || typeof simple.isAuthorized !== 'boolean') return { status: 500, message: 'Internal Server Error' };
+    if (!simple.isAuthorized) return { status: 403, message: 'Forbidden' };
+    (event.requestContext as Record<string, unknown>).authorizer = { lambda: simple.context ?? {} };
+    return undefined;
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -195,7 +231,7 @@ function refuseUnparsed(error: NodeJS.ErrnoException, socket: Socket): void {
   socket.once('close', () => clearTimeout(linger));
 }
 
-function buildEvent(req: IncomingMessage, url: URL, method: string, route: RouteDef, params: Record<string, string>, raw: Buffer) {
+function buildEvent(req: IncomingMessage, url: URL, method: string, route: RouteDef, params: Record<string, string>, raw: Buffer, stageVariables?: Record<string, string>) {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -217,6 +253,7 @@ function buildEvent(req: IncomingMessage, url: URL, method: string, route: Route
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
     pathParameters: Object.keys(params).length ? params : undefined,
+    stageVariables,
     body: raw.length ? (text ? raw.toString('utf8') : raw.toString('base64')) : undefined,
     isBase64Encoded: !text,
     requestContext: {

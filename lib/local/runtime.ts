@@ -38,7 +38,8 @@ import { LocalFunctions } from './functions/registry.js';
 import { startLocalStepFunctions } from './stepfunctions.js';
 import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
-import { functionIdOf, SWEEPER } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf, SIGN_IN_AUTHORIZER, SWEEPER } from '../../lambdas/surfaces/routes.js';
+import { SURFACE_STAGE_VARIABLE } from '../../lambdas/sign-in/context.js';
 import type { SweepResult } from '../../lambdas/workflow/sweeper.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -143,6 +144,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         ready,
         local,
         invoke: (route, event) => functions.get(functionIdOf(route)).invoke(event),
+        // As each API's stage names its surface, and its sign-in routes run the one authorizer first (lib/surface-api.ts).
+        stageVariables: { [SURFACE_STAGE_VARIABLE]: surface.id },
+        authorize: (event) => functions.get(SIGN_IN_AUTHORIZER.id).invoke(event),
       });
       stops.push(() => gateways[surface.id].close());
     }

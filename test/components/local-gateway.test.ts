@@ -208,3 +208,62 @@ describe("CORS is answered as API Gateway answers it with the APIs' configuratio
     }
   });
 });
+
+describe('the sign-in authorizer, run before a route that takes a sign-in as API Gateway runs a REQUEST authorizer (payload 2.0, simple responses)', () => {
+  /** A gateway with one sign-in route and one plain route; `answer` is what the authorizer answers (or throws). */
+  async function withAuthorizer(answer: (event: any) => unknown, stageVariables: Record<string, string> | null = { surface: 'generation' }) {
+    const seen: { authorizer: any[]; route: any[] } = { authorizer: [], route: [] };
+    const g = await startGateway({
+      port: 0,
+      routes: [{ ...route('GET', '/api/purchases'), signIn: true }, route('GET', '/agent/image/{jobId}')],
+      ...(stageVariables ? { stageVariables } : {}),
+      authorize: async (event) => {
+        seen.authorizer.push(event);
+        return answer(event);
+      },
+      invoke: async (_route, event) => {
+        seen.route.push(event);
+        return { statusCode: 200, body: '{}' };
+      },
+    });
+    return { g, seen };
+  }
+
+  it('hands the route its context (requestContext.authorizer.lambda); the authorizer event has no body, its identity source is the stage variable', async () => {
+    const { g, seen } = await withAuthorizer(() => ({ isAuthorized: true, context: { signIn: 'accepted', address: '0xabc' } }));
+    try {
+      expect((await fetch(`${g.url}/api/purchases?limit=2`, { headers: { 'sign-in-with-x': 'x' } })).status).toBe(200);
+      expect(seen.route[0].requestContext.authorizer).toEqual({ lambda: { signIn: 'accepted', address: '0xabc' } });
+      expect(seen.route[0].stageVariables).toEqual({ surface: 'generation' });
+      const event = seen.authorizer[0];
+      expect(event).toMatchObject({ version: '2.0', type: 'REQUEST', identitySource: ['generation'], rawPath: '/api/purchases', rawQueryString: 'limit=2', headers: { 'sign-in-with-x': 'x' } });
+      expect(event.body).toBeUndefined();
+      // A route that takes no sign-in never runs it.
+      expect((await fetch(`${g.url}/agent/image/j1`)).status).toBe(200);
+      expect(seen.authorizer).toHaveLength(1);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('isAuthorized false is 403, a throw or a malformed answer 500, a missing identity source 401 without calling it; the route never runs', async () => {
+    const cases: [(event: any) => unknown, number, Record<string, string> | null][] = [
+      [() => ({ isAuthorized: false }), 403, { surface: 'agents' }],
+      [() => { throw new Error('boom'); }, 500, { surface: 'agents' }],
+      [() => ({ context: {} }), 500, { surface: 'agents' }],
+      [() => ({ isAuthorized: true }), 401, null],
+    ];
+    for (const [answer, status, stageVariables] of cases) {
+      const { g, seen } = await withAuthorizer(answer, stageVariables);
+      try {
+        const response = await fetch(`${g.url}/api/purchases`);
+        expect(response.status).toBe(status);
+        expect(await response.json()).toEqual({ message: { 401: 'Unauthorized', 403: 'Forbidden', 500: 'Internal Server Error' }[status] });
+        expect(seen.route).toHaveLength(0);
+        expect(seen.authorizer).toHaveLength(status === 401 ? 0 : 1);
+      } finally {
+        await g.close();
+      }
+    }
+  });
+});

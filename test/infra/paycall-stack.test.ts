@@ -10,7 +10,7 @@ import { PROJECT_ROOT, STATE_MACHINE_ENV, type PaycallStackProps } from '../../l
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { providerEnvironment } from '../../lib/render-providers.js';
 import { PROVIDER_SECRETS, providerSecret, providersFor } from '../../lambdas/render/providers.js';
-import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
@@ -51,12 +51,12 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     s = synth();
   });
 
-  it('has one Node.js 22 arm64 traced function per route, workflow task and the sweeper', () => {
+  it('has one Node.js 22 arm64 traced function per route, workflow task, the sign-in authorizer and the sweeper', () => {
     // CDK's own custom-resource handlers (the static-asset deployment) are not ours: only count entry functions.
     const fns = ofType(s.resources, 'AWS::Lambda::Function').filter(([logicalId]) => s.stack.functionEntries[logicalId]);
     // Every route of every served surface (the agent studio's too: test/infra/agents-stack.test.ts checks those).
-    expect(fns).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 1);
-    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 1);
+    expect(fns).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 2);
+    expect(Object.keys(s.stack.functionEntries)).toHaveLength(ROUTE_FUNCTIONS.length + WORKFLOW_TASKS.length + RENDER_FUNCTIONS.length + 2);
     for (const [logicalId, fn] of fns) {
       const entry = s.stack.functionEntries[logicalId];
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
@@ -76,6 +76,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     expect(entries.filter((e) => e.kind === 'route').map((e) => e.id).sort()).toEqual([...ROUTE_FUNCTIONS].sort());
     expect(entries.filter((e) => e.kind === 'task').map((e) => e.id).sort()).toEqual([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id).sort());
     expect(entries.filter((e) => e.kind === 'sweeper').map((e) => e.id)).toEqual([SWEEPER.id]);
+    expect(entries.filter((e) => e.kind === 'authorizer').map((e) => e.id)).toEqual([SIGN_IN_AUTHORIZER.id]);
     for (const logicalId of Object.keys(s.stack.functionEntries)) {
       expect(s.resources[logicalId]?.Type).toBe('AWS::Lambda::Function');
     }
@@ -392,14 +393,14 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       for (const v of smVars) {
         // Agent-studio functions start no execution (test/infra/agents-stack.test.ts).
         const agentRoute = entry.kind === 'route' && entry.route.surface === 'agents';
-        if (entry.kind === 'task' || agentRoute) expect(vars[v]).toBeUndefined();
+        if (entry.kind === 'task' || entry.kind === 'authorizer' || agentRoute) expect(vars[v]).toBeUndefined();
         else expect(vars[v], `${entry.id}: ${v}`).toEqual({ Ref: expect.any(String) });
       }
     }
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
   });
 
-  it('sign-in-with-x (issue 24): the purchases lists query only their ByBuyer index; the routes that take a sign-in use its nonce (PutItem on the idempotency table) and nothing more', () => {
+  it('sign-in-with-x (issue 24): one authorizer function before exactly the routes that take a sign-in, on both APIs (payload 2.0, simple responses, never cached, the stage\'s surface as identity source); it alone uses the nonce (PutItem on the idempotency table); the purchases lists query only their ByBuyer index', () => {
     const id = (table: { node: { defaultChild: unknown } }) => s.stack.getLogicalId(table.node.defaultChild as any);
     const { jobs, runs, idempotency } = s.stack.tables;
     const entryOf = (functionId: string) => Object.entries(s.stack.functionEntries).find(([, e]) => e.id === functionId)!;
@@ -408,12 +409,40 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         .filter((g) => g.action.startsWith('dynamodb:'))
         .map((g) => `${g.action} ${JSON.stringify(g.resource).includes('/index/ByBuyer') ? 'ByBuyer of ' : ''}${[jobs, runs, idempotency].map(id).find((t) => refersTo(g.resource, t))}`)
         .sort();
-    expect(dynamo('Purchases')).toEqual([`dynamodb:PutItem ${id(idempotency)}`, `dynamodb:Query ByBuyer of ${id(jobs)}`].sort());
-    expect(dynamo('GetRun')).toEqual(
-      [`dynamodb:DeleteItem ${id(runs)}`, `dynamodb:GetItem ${id(runs)}`, `dynamodb:UpdateItem ${id(runs)}`, `dynamodb:Query ByBuyer of ${id(runs)}`, `dynamodb:PutItem ${id(idempotency)}`].sort(),
-    );
-    expect(dynamo(functionIdOf(ROUTES.find((r) => r.access === 'cancel')!))).toContain(`dynamodb:PutItem ${id(idempotency)}`);
-    expect(actionsOf(s.resources, entryOf('Purchases')[0]).filter((g) => !g.action.startsWith('dynamodb:') && !g.action.startsWith('xray:') && !g.action.startsWith('logs:'))).toEqual([]);
+    const others = (functionId: string) => actionsOf(s.resources, entryOf(functionId)[0]).filter((g) => !g.action.startsWith('dynamodb:') && !g.action.startsWith('xray:') && !g.action.startsWith('logs:'));
+    expect(dynamo(SIGN_IN_AUTHORIZER.id)).toEqual([`dynamodb:PutItem ${id(idempotency)}`]);
+    expect(others(SIGN_IN_AUTHORIZER.id)).toEqual([]);
+    expect(dynamo('Purchases')).toEqual([`dynamodb:Query ByBuyer of ${id(jobs)}`]);
+    expect(others('Purchases')).toEqual([]);
+    expect(dynamo('GetRun')).toEqual([`dynamodb:DeleteItem ${id(runs)}`, `dynamodb:GetItem ${id(runs)}`, `dynamodb:UpdateItem ${id(runs)}`, `dynamodb:Query ByBuyer of ${id(runs)}`].sort());
+    expect(dynamo(functionIdOf(ROUTES.find((r) => r.access === 'cancel')!))).not.toContain(`dynamodb:PutItem ${id(idempotency)}`);
+
+    const authorizerFn = entryOf(SIGN_IN_AUTHORIZER.id)[0];
+    const authorizers = ofType(s.resources, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizers).toHaveLength(2);
+    const apis = ofType(s.resources, 'AWS::ApiGatewayV2::Api').map(([logicalId]) => logicalId);
+    for (const [, authorizer] of authorizers) {
+      expect(authorizer.Properties).toMatchObject({
+        AuthorizerType: 'REQUEST',
+        AuthorizerPayloadFormatVersion: '2.0',
+        EnableSimpleResponses: true,
+        AuthorizerResultTtlInSeconds: 0,
+        IdentitySource: ['$stageVariables.surface'],
+      });
+      expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(authorizerFn);
+    }
+    expect(authorizers.map(([, a]) => a.Properties.ApiId.Ref).sort()).toEqual(apis.sort());
+    // API Gateway may invoke it, from each API.
+    const permissions = ofType(s.resources, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(authorizerFn));
+    expect(permissions.map(([, p]) => p.Properties.Principal)).toEqual(['apigateway.amazonaws.com', 'apigateway.amazonaws.com']);
+    // Each stage names its surface.
+    const stages = ofType(s.resources, 'AWS::ApiGatewayV2::Stage').map(([, stage]) => stage.Properties.StageVariables);
+    expect(stages.sort((a, b) => a.surface.localeCompare(b.surface))).toEqual([{ surface: 'agents' }, { surface: 'generation' }]);
+    // Exactly the sign-in routes carry it (their route keys; the others none).
+    const routes = ofType(s.resources, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
+    const guarded = routes.filter((r) => r.AuthorizerId).map((r) => r.RouteKey).sort();
+    expect(guarded).toEqual(ROUTES.filter((r) => r.signIn).map((r) => `${r.method} ${r.path}`).sort());
+    for (const route of routes.filter((r) => r.AuthorizerId)) expect(route.AuthorizationType).toBe('CUSTOM');
   });
 
   it('gives the poll role to exactly the three job polls (GET /api/songs, /agent/video, /agent/image by id)', () => {

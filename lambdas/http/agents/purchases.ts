@@ -6,7 +6,6 @@ import { routePath } from '../../surfaces/routes.js';
 import { AGENT_STUDIO } from '../../surfaces/surface.js';
 
 export const handler = purchasesEntry<RunRecord>(AGENT_STUDIO, {
-  routeId: 'AgentsPurchases',
   index: () => ({ table: storeConfig().runsTable ?? '', indexName: BUYER_RUNS_INDEX, keyName: 'runId', keys: BUYER_RUNS_KEY }),
   view: (run, base) => ({
     kind: 'run',

@@ -1,6 +1,6 @@
 /**
  * Every function of the synthesized stack, each with its own instances (lib/local/functions/instances.ts): routes,
- * workflow tasks and the sweeper, with the timeout, memory, policy and environment the template gives them. Paid
+ * workflow tasks, the sign-in authorizer and the sweeper, with the timeout, memory, policy and environment the template gives them. Paid
  * and agent-run routes may run four instances at once (so races between instances are exercised), others two.
  */
 import type { LocalDefinitions } from '../asl.js';
@@ -16,7 +16,7 @@ export class LocalFunctions {
 
   define(definitions: Pick<LocalDefinitions, 'functions' | 'policies'> & Partial<Pick<LocalDefinitions, 'environments'>>): void {
     for (const entry of Object.values(definitions.functions)) {
-      const def = entry.kind === 'route' ? entry.route : entry.kind === 'task' ? entry.task : { timeoutSeconds: 60, memoryMb: 256 };
+      const def = entry.kind === 'route' ? entry.route : entry.kind === 'task' || entry.kind === 'authorizer' ? entry.task : { timeoutSeconds: 60, memoryMb: 256 };
       const spec: FunctionSpec = {
         id: entry.id,
         entry: entry.entry,
