@@ -25,7 +25,7 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 6;
+const CACHE_FORMAT = 7;
 /** The token issuer configuration of the local synthesis (the values are the local issuer's, set at run time). */
 const LOCAL_TOKEN_CONFIG = {
   tokenIssuer: 'local',
@@ -94,6 +94,8 @@ export interface LocalDefinitions {
    * a reference (a table name, a state machine ARN, an SSM parameter), which the embedded runtime supplies locally.
    */
   environments: Record<string, Record<string, string | null>>;
+  /** Function id → its reserved concurrency, where the template sets one (ReservedConcurrentExecutions > 0). */
+  reservedConcurrency: Record<string, number>;
   /** What the local resources are called: tables by environment variable (JOBS_TABLE → `jobs`), the asset bucket. */
   localNames: { tables: Record<string, string>; assetsBucket: string };
 }
@@ -345,6 +347,12 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
         Object.entries(stack.functionEntries).map(([logicalId, entry]) => {
           const vars = (resources[logicalId]?.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
           return [entry.id, Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, typeof value === 'string' ? value : null]))];
+        }),
+      ),
+      reservedConcurrency: Object.fromEntries(
+        Object.entries(stack.functionEntries).flatMap(([logicalId, entry]) => {
+          const reserved = resources[logicalId]?.Properties?.ReservedConcurrentExecutions;
+          return typeof reserved === 'number' && reserved > 0 ? [[entry.id, reserved]] : [];
         }),
       ),
       localNames: { tables: localTables, assetsBucket: LOCAL_ASSETS_BUCKET },

@@ -1,7 +1,13 @@
 /**
  * Every function of the synthesized stack, each with its own instances (lib/local/functions/instances.ts): routes,
- * workflow tasks, the sign-in authorizer and the sweeper, with the timeout, memory, policy and environment the template gives them. Paid
- * and agent-run routes may run four instances at once (so races between instances are exercised), others two.
+ * workflow tasks, the sign-in authorizer and the sweeper, with the timeout, memory, policy and environment the
+ * template gives them.
+ *
+ * How many instances of a function may run at once (as Lambda runs as many as the requests need, up to the account's
+ * concurrency): the template's reserved concurrency where it sets one (a render provider's function, the sweeper),
+ * else LOCAL_MAX_INSTANCES when set (the bench sets it to the buyers it drives: issue 25), else four for the paid
+ * and agent-run routes (so races between instances are exercised) and two for the rest. Each instance is a worker
+ * thread started on demand, like a cold start.
  */
 import type { LocalDefinitions } from '../asl.js';
 import { FunctionInstances, type FunctionSpec } from './instances.js';
@@ -14,7 +20,8 @@ export class LocalFunctions {
     private readonly log: (line: string) => void,
   ) {}
 
-  define(definitions: Pick<LocalDefinitions, 'functions' | 'policies'> & Partial<Pick<LocalDefinitions, 'environments'>>): void {
+  define(definitions: Pick<LocalDefinitions, 'functions' | 'policies'> & Partial<Pick<LocalDefinitions, 'environments' | 'reservedConcurrency'>>): void {
+    const cap = maxInstancesSetting();
     for (const entry of Object.values(definitions.functions)) {
       const def = entry.kind === 'route' ? entry.route : entry.kind === 'task' || entry.kind === 'authorizer' ? entry.task : { timeoutSeconds: 60, memoryMb: 256 };
       const spec: FunctionSpec = {
@@ -22,7 +29,7 @@ export class LocalFunctions {
         entry: entry.entry,
         timeoutSeconds: def.timeoutSeconds ?? 10,
         memoryMb: def.memoryMb ?? 256,
-        maxInstances: entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'run') ? 4 : 2,
+        maxInstances: definitions.reservedConcurrency?.[entry.id] ?? cap ?? (entry.kind === 'route' && (entry.role === 'paid' || entry.role === 'run') ? 4 : 2),
         environment: definitions.environments?.[entry.id],
       };
       this.byId.set(entry.id, new FunctionInstances(spec, { projectRoot: this.projectRoot, statements: definitions.policies[entry.id] ?? [], log: this.log }));
@@ -48,4 +55,12 @@ export class LocalFunctions {
   async stop(): Promise<void> {
     await Promise.all([...this.byId.values()].map((f) => f.stop()));
   }
+}
+
+/** LOCAL_MAX_INSTANCES: a positive integer, or unset (the defaults); anything else is refused at start. */
+export function maxInstancesSetting(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.LOCAL_MAX_INSTANCES?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[1-9][0-9]{0,3}$/.test(raw)) throw new Error(`LOCAL_MAX_INSTANCES must be a whole number from 1 to 9999, not ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
