@@ -1,6 +1,7 @@
 /**
  * `npm start`: the embedded default. Foreground; SIGINT/SIGTERM shut it down cleanly; state (jobs, assets,
  * accounts, the chain) lives in $LOCAL_STATE_DIR (default .local) and survives a restart, or a kill.
+ * $LOCAL_BLOCK_MS mines the chain's blocks on that interval (2000: Base's); unset or 0, a block per transaction.
  */
 import { startEmbedded } from '../lib/local/runtime.js';
 
@@ -15,6 +16,19 @@ function port(name: string, fallback: number): number {
   return value;
 }
 
+/** Ms between blocks; unset, empty or 0: automine. */
+function blockInterval(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(value)) {
+    console.error(`${name} must be a whole number of ms between blocks (e.g. 2000, as Base; 0 or unset: a block per transaction), got '${raw}'`);
+    process.exit(2);
+  }
+  return value === 0 ? undefined : value;
+}
+
+const blockIntervalMs = blockInterval('LOCAL_BLOCK_MS');
 const started = Date.now();
 const runtime = await startEmbedded({
   generationPort: port('GENERATION_PORT', 3000),
@@ -23,6 +37,7 @@ const runtime = await startEmbedded({
   tokenIssuerPort: port('TOKEN_ISSUER_PORT', 0),
   stateDir: process.env.LOCAL_STATE_DIR || '.local',
   blockingWaitMs: process.env.BLOCKING_WAIT_MS ? Number(process.env.BLOCKING_WAIT_MS) : undefined,
+  blockIntervalMs,
 }).catch((error: Error) => {
   console.error(`Could not start the embedded service: ${error.message}`);
   process.exit(1);
@@ -30,7 +45,8 @@ const runtime = await startEmbedded({
 
 const { info } = runtime;
 console.log(`Generation surface  ${info.baseUrl}   (POST /create-music, /agent/video, /agent/image)`);
-console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress})`);
+const blocks = runtime.chain.blockIntervalMs > 0 ? `a block every ${runtime.chain.blockIntervalMs} ms` : 'a block per transaction';
+console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress}, ${blocks})`);
 console.log(`Token issuer        ${info.tokenIssuerUrl}   (agent-payment tokens; npm run mint-token -- --buyer <id> --usd <amount> --fund <usd>)`);
 console.log(`Agent studio        ${String(info.agentsUrl)}   (GET /api/catalog; POST /api/agents/{agent}/run)`);
 console.log(`Pay to              ${info.payTo}`);

@@ -18,7 +18,13 @@
  *   authorization is judged at the time it was sent, not at the replay's. A replay that differs (a transaction hash,
  *   the head) stops the start rather than serve another chain.
  * - A last line cut by the kill is dropped (its change was never answered) and cut off the file.
- * - Interval mining is refused: a timer's blocks would land outside the journal.
+ * - EDR's interval mining (`evm_setIntervalMining`) is refused: its timer's blocks would land outside the journal.
+ *   The chain mines on an interval its own way (lib/local/chain.ts, `blockIntervalMs`): automine off with
+ *   `evm_setAutomine` and a timer sending `evm_mine`, both through the journal. A send then mines nothing (its line
+ *   has no `n`/`t`) and leaves its transaction pending, on replay as at first; each `evm_mine` line carries its block's
+ *   number and timestamp, so the replay mines the same pending transactions into the same block. A journal may end
+ *   with transactions pending (a stop, or a kill, between a send and the next block): they replay pending and are
+ *   mined at the start after (the clock's catch-up block, or the start-up setup's own `evm_mine`).
  * - One chain per state dir: a lock file names the process that holds it; a dead holder's lock is taken over.
  */
 import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -183,7 +189,9 @@ export async function journaledProvider(raw: Eip1193Like, file: string, header?:
   const change = async (method: string, params: unknown): Promise<unknown> => {
     if (broken) throw new ChainJournalError(`The chain journal refused an earlier change (${broken.message}); restart the service`);
     if (method === 'evm_setIntervalMining' && Array.isArray(params) && params[0] !== 0 && params[0] !== '0x0') {
-      throw new ChainJournalError('Interval mining is off on the embedded chain: blocks mined by a timer would be outside its journal');
+      throw new ChainJournalError(
+        "Interval mining is off on the embedded chain: blocks mined by EDR's timer would be outside its journal (blockIntervalMs, LOCAL_BLOCK_MS, mines on an interval through it)",
+      );
     }
     const result = await raw.request({ method, params: params as unknown[] });
     const entry: JournalEntry = { m: method, p: params };

@@ -9,6 +9,15 @@
  * at the next start, so a restart — or a crash — keeps every transaction, balance and receipt. The start-up setup
  * (the token's code and slots, the keys' gas, the buyers' USDC) only does what the replayed chain lacks: the token
  * is placed once, gas is topped up when below half, and a buyer holding less than `buyerUsdc` is minted the rest.
+ *
+ * Blocks: by default the chain automines, one block per transaction, mined before its send is answered. With
+ * `blockIntervalMs` it mines as Base does, a block every so many ms taking every pending transaction: a paid answer
+ * then waits for its transfer's block (half an interval on average). EDR's own interval timer would mine blocks the
+ * journal never sees, so automine is switched off through the journal (`evm_setAutomine`) and a timer here mines with
+ * `evm_mine` through the journal, at each wall-clock multiple of the interval when something is pending: each block
+ * is a journal line with its timestamp, and a replay mines the same blocks. The setting of the current start wins:
+ * the start-up setup runs on automine (the replayed chain's leftover pending transactions mined first), then the
+ * interval, if any, is switched on.
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -73,6 +82,11 @@ export interface LocalChainOptions {
   artifactCacheDir?: string;
   /** How many settlement keys (the pool the settler leases from); default 4. */
   settlerCount?: number;
+  /**
+   * Ms between blocks, as Base's 2 s: a block at each multiple of it (wall clock) that has a transaction pending.
+   * Undefined or 0: automine, a block per transaction (the default).
+   */
+  blockIntervalMs?: number;
 }
 
 export interface LocalChain {
@@ -96,6 +110,8 @@ export interface LocalChain {
   buyers: KeyPair[];
   /** The in-process provider, for callers in the same process that want to skip HTTP. */
   provider: Eip1193Like;
+  /** Ms between blocks it mines (a block at each multiple that has a transaction pending); 0: automine. */
+  blockIntervalMs: number;
   fund(address: Address, amountBaseUnits: bigint): Promise<Hex>;
   balanceOf(address: Address): Promise<bigint>;
   stop(): Promise<void>;
@@ -205,7 +221,11 @@ export function isNonceCollision(error: unknown): boolean {
 
 export async function startLocalChain(options: LocalChainOptions): Promise<LocalChain> {
   const { stateDir, port = 0, buyerCount = 3, buyerUsdc = 1_000_000_000n, settlerCount = 4, network = LOCAL_NETWORK } = options;
+  const blockIntervalMs = options.blockIntervalMs ?? 0;
   if (settlerCount < 1) throw new LocalChainError('settlerCount must be at least 1');
+  if (!Number.isSafeInteger(blockIntervalMs) || blockIntervalMs < 0) {
+    throw new LocalChainError(`blockIntervalMs must be a whole number of ms (0: automine), got ${String(options.blockIntervalMs)}`);
+  }
   if (!NETWORKS[network]) throw new LocalChainError(`Unknown network ${network}; supported: ${Object.keys(NETWORKS).join(', ')}`);
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   let journal: OpenJournal;
@@ -227,7 +247,15 @@ export async function startLocalChain(options: LocalChainOptions): Promise<Local
     if (setup.status === 'rejected') throw setup.reason;
     if (simulator.status === 'rejected') throw simulator.reason;
     const [accounts, runtimeCode] = setup.value;
-    return await prepare(connection!, journal, accounts, runtimeCode, { network, stateDir, port, buyerCount, buyerUsdc, settlerCount });
+    return await prepare(connection!, journal, accounts, runtimeCode, {
+      network,
+      stateDir,
+      port,
+      buyerCount,
+      buyerUsdc,
+      settlerCount,
+      blockIntervalMs,
+    });
   } catch (error) {
     // A half-started chain must not keep the process alive (e.g. when the port is taken), nor its state dir locked.
     await connection?.close().catch(() => undefined);
@@ -248,7 +276,7 @@ async function prepare(
   journal: OpenJournal,
   accounts: LocalAccounts,
   runtimeCode: Hex,
-  { network, stateDir, port, buyerCount, buyerUsdc, settlerCount }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
+  { network, stateDir, port, buyerCount, buyerUsdc, settlerCount, blockIntervalMs }: Required<Omit<LocalChainOptions, 'artifactCacheDir'>>,
 ): Promise<LocalChain> {
   const { chainId, usdcAddress, tokenName } = NETWORKS[network];
   const settlers = [accounts.settler, ...(accounts.extraSettlers ?? []).slice(0, settlerCount - 1)];
@@ -264,6 +292,12 @@ async function prepare(
   const reader: PublicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
   const rpc = (method: string, params: unknown[]) => provider.request({ method, params });
   const same = (a: unknown, b: string) => String(a).toLowerCase() === b.toLowerCase();
+
+  // The setup runs on automine, whatever the last start ran with (its evm_setAutomine is in the journal). A chain
+  // stopped, or killed, under interval mining may have replayed with transactions still pending (sent, journaled,
+  // not yet mined): they get their block now, before anything else is sent.
+  if ((await rpc('hardhat_getAutomine', [])) !== true) await rpc('evm_setAutomine', [true]);
+  if ((await pendingTransactions(provider)) > 0) await rpc('evm_mine', []);
 
   if (!same(await rpc('eth_getCode', [usdcAddress, 'latest']), runtimeCode)) await rpc('hardhat_setCode', [usdcAddress, runtimeCode]);
   const slots: [number, Hex][] = [[0, pad(accounts.minter.address)], [1, shortStringSlot(tokenName)]];
@@ -295,9 +329,12 @@ async function prepare(
     if (held < buyerUsdc) await fund(buyer.address, buyerUsdc - held);
   }
 
+  // Interval mining from here on, before anyone else can send.
+  if (blockIntervalMs > 0) await rpc('evm_setAutomine', [false]);
   const server = await startRpcServer(provider, port).catch((error: NodeJS.ErrnoException) => {
     throw new LocalChainError(`Cannot serve JSON-RPC on 127.0.0.1:${port}: ${error.code ?? error.message}`);
   });
+  const miner = blockIntervalMs > 0 ? mineEvery(provider, blockIntervalMs) : undefined;
   let stopped: Promise<void> | undefined;
   return {
     rpcUrl: server.url,
@@ -314,14 +351,65 @@ async function prepare(
     refundKeyFile,
     buyers: accounts.buyers.slice(0, buyerCount).map((b) => ({ ...b })),
     provider,
+    blockIntervalMs,
     fund,
     balanceOf,
     stop: () =>
       (stopped ??= (async () => {
+        // The timer first (and the block it may be mining): no block after stop() returns, none on a closed simulator.
+        await miner?.stop();
         await server.close();
         await connection.close();
         journal.release();
       })()),
+  };
+}
+
+/** How many transactions the next block would take (the mempool's executable ones). */
+async function pendingTransactions(provider: Eip1193Like): Promise<number> {
+  return Number(await provider.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['pending'] }));
+}
+
+/**
+ * Interval mining through the journal: at each wall-clock multiple of `intervalMs`, a block (`evm_mine`, through the
+ * journaled provider, so it is a journal line with its timestamp) when a transaction is pending, none otherwise (an
+ * idle chain neither grows nor moves). One mine at a time: the next tick is set once a tick has ended, at the next
+ * multiple after it (a slow mine skips the multiples it overran). The timer does not keep the process alive. A
+ * failed tick is reported once per distinct message and the timer goes on (the journal refuses every change after
+ * a failed append, so its message repeats until a restart).
+ */
+function mineEvery(provider: Eip1193Like, intervalMs: number): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> = Promise.resolve();
+  let lastError: string | undefined;
+  const schedule = (after: number) => {
+    if (stopped) return;
+    const target = (Math.floor(Math.max(after, Date.now()) / intervalMs) + 1) * intervalMs;
+    timer = setTimeout(() => tick(target), target - Date.now());
+    timer.unref();
+  };
+  const tick = (target: number) => {
+    timer = undefined;
+    ticking = (async () => {
+      try {
+        if (!stopped && (await pendingTransactions(provider)) > 0 && !stopped) await provider.request({ method: 'evm_mine', params: [] });
+        lastError = undefined;
+      } catch (error) {
+        const message = (error as Error)?.message ?? String(error);
+        if (message !== lastError) console.error(`Local chain: interval mining failed: ${message}`);
+        lastError = message;
+      }
+    })();
+    void ticking.then(() => schedule(target));
+  };
+  schedule(Date.now());
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await ticking;
+    },
   };
 }
 

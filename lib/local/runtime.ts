@@ -66,6 +66,8 @@ export interface EmbeddedOptions {
   renderProviders?: Record<ProductId, ProviderName>;
   /** The network the local chain stands in for (lib/local/chain.ts); default Base mainnet. */
   network?: NetworkId;
+  /** Ms between the local chain's blocks, as Base's 2000 (lib/local/chain.ts); undefined or 0: a block per transaction. */
+  blockIntervalMs?: number;
   /**
    * Tests only: awaited before a state machine's task state invokes its function, as a task waits on AWS for a
    * throttled function (its render function's reservation full) — so a job can be held `queued` before its render
@@ -167,7 +169,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
           ...(options.network ? { network: options.network } : {}),
         },
       }),
-      startLocalChain({ port: options.chainPort, stateDir, network: options.network }),
+      startLocalChain({ port: options.chainPort, stateDir, network: options.network, blockIntervalMs: options.blockIntervalMs }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
       startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),
