@@ -138,8 +138,21 @@ export interface LoadResult {
   errors: string[];
 }
 
-/** Every lane loops `perLane` paid requests back to back; no lane starts one after `budgetMs` or once `guard` objects. */
-export async function concurrent(lanes: PayingFetch[], url: string, body: string, perLane: number, budgetMs: number, guard: Guard = async () => undefined): Promise<LoadResult> {
+/**
+ * Every lane loops `perLane` paid requests back to back; no lane starts one after `budgetMs` or once `guard` objects.
+ * With `thinkMs`, each lane first pauses a random time up to that before each request (not counted in its latency):
+ * buyers that arrive at random moments, not in step with the answers before them (a block-timed chain would otherwise
+ * line every request up just after a block).
+ */
+export async function concurrent(
+  lanes: PayingFetch[],
+  url: string,
+  body: string,
+  perLane: number,
+  budgetMs: number,
+  guard: Guard = async () => undefined,
+  thinkMs = 0,
+): Promise<LoadResult> {
   const outcomes: Outcome[] = [];
   const start = performance.now();
   const deadline = start + budgetMs;
@@ -153,6 +166,7 @@ export async function concurrent(lanes: PayingFetch[], url: string, body: string
           if (objection) stoppedBy ??= objection;
         }
         if (stoppedBy) return;
+        if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * thinkMs));
         outcomes.push(await paidOnce(pay, url, body));
       }
     }),

@@ -3,8 +3,9 @@
  * paid path and the poll path, measured in-process against the embedded runtime's real parts; the same for the agent
  * studio's runs (bench/agents.ts: 402, dry, paid and free runs, and the engine alone); then bundle size
  * and cold import time of every function, bundled the way CDK bundles them; then our paid path over HTTP side by side
- * with the official x402 reference (bench/reference.ts): latency, throughput at c=4 and c=16, ours/reference ratios
- * and the on-chain settlement count of each. Prints figures; asserts nothing.
+ * with the official x402 reference at automine, 2000 ms and 200 ms blocks (bench/block-time.ts): latency and
+ * throughput at 1 to 64 buyers, CPU per paid request by part, ours/reference ratios and issue 25's goals, and the
+ * on-chain settlement count of each. Prints figures; asserts nothing.
  */
 import { cpus } from 'node:os';
 import { createServer } from 'node:http';
@@ -157,8 +158,11 @@ await agentStudioBench({ runtime, measure, context, n: N });
 await quiesce(20_000);
 await bundleReport();
 
-// Our paid path over HTTP next to the official @x402/express + @x402/core facilitator, on the same chain.
-let exitCode = (await compareWithReferenceReported(runtime)) ? 0 : 1;
+// Our paid path over HTTP next to the official @x402/express + @x402/core facilitator, on the same chain, at each
+// block setting: each on a runtime of its own, so this one is stopped first.
+receiver.close();
+await close();
+let exitCode = (await compareWithReferenceReported()) ? 0 : 1;
 
 // The render adapters against their wire-level fakes (task-side overhead and bytes through memory per asset).
 try {
@@ -169,6 +173,4 @@ try {
   exitCode = 1;
 }
 
-receiver.close();
-await close();
 process.exit(exitCode);

@@ -248,6 +248,12 @@ export const stackConfigSchema = z
       .default(30),
     /** How long a paid POST with asyncMode off waits for the job before answering 202 (API Gateway caps at 30 s). */
     blockingWaitMs: int(0, 28_000).default(25_000),
+    /**
+     * How often a settlement's receipt is asked for while the paid answer waits (ms, RECEIPT_POLL_MS): the answer goes
+     * out at most this long after the transfer's block. Lower is faster and costs more RPC requests (about one per
+     * interval during the wait for the next block: on Base, a second on average).
+     */
+    receiptPollMs: int(10, 5_000).default(50),
     /** Seconds the state machine waits between render checks. */
     renderCheckSeconds: int(1, 300).default(5),
     /** Checks after which a still-running render is failed with RenderTimeout. */

@@ -261,6 +261,7 @@ export class PaycallStack extends Stack {
       // providerEnvName upper-cases any id: it is typed for the real products only.
       ...Object.fromEntries(Object.keys(this.products).map((product) => [providerEnvName(product as ProductId), config.renderProviders[product]])),
       [ENV.blockingWaitMs]: String(config.blockingWaitMs),
+      [ENV.receiptPollMs]: String(config.receiptPollMs),
       ...(config.facilitatorMode === 'remote' ? { [ENV.facilitatorUrl]: config.facilitatorUrl! } : {}),
       ...(this.settlerKeySecret ? { [ENV.settlerKeySecretId]: this.settlerKeySecret.secretName } : {}),
     };

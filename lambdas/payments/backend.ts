@@ -37,6 +37,7 @@ export function paymentBackend(): PaymentBackend {
           settlerKeyFile: config.settlerKeyFile,
           settlerKeySecretId: config.settlerKeySecretId,
           gasFloorWei: config.settlerGasFloorWei,
+          receiptPollMs: config.receiptPollMs,
         },
         leases: new DynamoSettlerLeases(),
       }),

@@ -117,7 +117,7 @@ function readerOf(client: Client): ChainReader {
     readContract: (args) => readContract(client, args as ContractCall),
     estimateContractGas: (args) => estimateContractGas(client, args as ContractCall),
     estimateFeesPerGas: (args) => estimateFeesPerGas(client, args),
-    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args as { hash: Hex; timeout?: number }),
+    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args as { hash: Hex; timeout?: number; pollingInterval?: number }),
     getTransactionCount: (args) => getTransactionCount(client, args),
     getBalance: (args) => getBalance(client, args as { address: Address }),
     getBlockNumber: (args) => getBlockNumber(client, args),

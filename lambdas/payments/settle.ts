@@ -58,6 +58,8 @@ export interface SelfSettlerConfig extends SettlerKeySource {
   rpcUrl: string;
   /** A key with less native gas than this (wei) takes no new settlement. */
   gasFloorWei?: bigint;
+  /** How often the receipt is asked for while the answer waits (ms); default the reader's own interval. */
+  receiptPollMs?: number;
 }
 
 export interface SelfSettlerOptions {
@@ -228,7 +230,7 @@ export class SelfSettler implements PaymentSettler {
       // Bounded by the caller's deadline: past it the outcome is unknown (broadcast) and the chain decides later.
       const untilDeadline = (options.deadline ?? Infinity) - Date.now();
       const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
-      const receipt = await this.publicClient.waitForTransactionReceipt({ hash, timeout });
+      const receipt = await this.publicClient.waitForTransactionReceipt({ hash, timeout, ...(this.config.receiptPollMs ? { pollingInterval: this.config.receiptPollMs } : {}) });
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };

@@ -15,6 +15,7 @@ export const ENV = {
   workspacesTable: 'WORKSPACES_TABLE',
   creditLedgerTable: 'CREDIT_LEDGER_TABLE',
   settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
+  receiptPollMs: 'RECEIPT_POLL_MS',
   assetsBucket: 'ASSETS_BUCKET',
   assetsDir: 'ASSETS_DIR',
   assetsPublicUrl: 'ASSETS_PUBLIC_URL',
@@ -150,6 +151,11 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
       FACILITATOR_URL: optional(url()),
       SETTLER_KEY_SECRET_ID: optional(text()),
       SETTLER_KEY_FILE: optional(text()),
+      /**
+       * How often a settlement's receipt is asked for while the buyer waits (ms): on Base a transfer lands in the
+       * next 2 s block, so the answer waits for the block and then at most this long (issue 25; README "On AWS").
+       */
+      RECEIPT_POLL_MS: withDefault(integer(10, 5_000), 50),
       /** A settlement key with less native gas than this (wei) takes no new settlement. */
       SETTLER_GAS_FLOOR_WEI: withDefault(text((raw) => (/^\d+$/.test(raw) ? undefined : 'must be a whole number of wei')), '20000000000000'),
     },
@@ -180,6 +186,7 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
     settlerKeySecretId: env.SETTLER_KEY_SECRET_ID,
     settlerKeyFile: env.SETTLER_KEY_FILE,
     settlerGasFloorWei: BigInt(env.SETTLER_GAS_FLOOR_WEI),
+    receiptPollMs: env.RECEIPT_POLL_MS,
   };
 });
 export type PaymentConfig = ReturnType<typeof paymentConfig>;

@@ -109,6 +109,8 @@ export interface EmbeddedRuntime {
   dynamodbPid: number | undefined;
   /** The OS thread ids of the function instances running now (the bench splits this process's CPU time by them). */
   functionThreadIds(): number[];
+  /** The same, by function id. */
+  functionThreadIdsById(): Record<string, number[]>;
   stop(): Promise<void>;
 }
 
@@ -307,7 +309,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
     renameSync(`${runtimeFile}.tmp`, runtimeFile);
-    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), stop: stopAll };
+    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), functionThreadIdsById: () => functions.threadIdsByFunction(), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

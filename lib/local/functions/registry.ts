@@ -52,6 +52,11 @@ export class LocalFunctions {
     return [...this.byId.values()].flatMap((f) => f.threadIds());
   }
 
+  /** The OS thread ids of each function's running instances, by function id (the bench splits CPU by function). */
+  threadIdsByFunction(): Record<string, number[]> {
+    return Object.fromEntries([...this.byId].map(([id, f]) => [id, f.threadIds()]));
+  }
+
   async stop(): Promise<void> {
     await Promise.all([...this.byId.values()].map((f) => f.stop()));
   }
