@@ -97,9 +97,24 @@ async function extension(signer: () => Promise<PrivateKeyAccount>) {
 export async function signedOffers(challenge: PaymentChallenge, signer: () => Promise<PrivateKeyAccount> = offerSigner): Promise<Record<string, unknown> | undefined> {
   const requirements = challenge.accepts.filter((entry) => isCaip2(entry.network));
   if (requirements.length === 0) return undefined;
-  const enrich = (await extension(signer)).enrichPaymentRequiredResponse!;
-  return (await enrich(DECLARATION, { paymentRequiredResponse: challenge, requirements } as never)) as Record<string, unknown> | undefined;
+  const ext = await extension(signer);
+  // An offer signs its resource, its entry's terms and its second (validUntil counts whole seconds from now), and
+  // ECDSA here is deterministic (RFC 6979): the same route's 402s within one second sign the very same offers, so
+  // they are signed once a second per instance (issue 25: an unpaid probe precedes every paid call).
+  const key = JSON.stringify([challenge.resource?.url, requirements.map((r) => [r.scheme, r.network, r.asset, r.payTo, r.amount, r.maxTimeoutSeconds]), Math.floor(Date.now() / 1000)]);
+  const hit = offersSigned.get(key);
+  if (hit && hit.extension === ext) return hit.offers;
+  const offers = (await ext.enrichPaymentRequiredResponse!(DECLARATION, { paymentRequiredResponse: challenge, requirements } as never)) as Record<string, unknown> | undefined;
+  if (offers) {
+    if (offersSigned.size >= OFFERS_KEPT) offersSigned.delete(offersSigned.keys().next().value!);
+    offersSigned.set(key, { extension: ext, offers });
+  }
+  return offers;
 }
+
+/** Offers signed this second, by what they sign (a few routes' worth: the oldest is dropped first). */
+const offersSigned = new Map<string, { extension: ReturnType<typeof extensionOf>; offers: Record<string, unknown> }>();
+const OFFERS_KEPT = 32;
 
 /** A settlement response (what PAYMENT-RESPONSE carries) as this service writes it. */
 export interface SettlementResponse {

@@ -200,9 +200,11 @@ export class SelfSettler implements PaymentSettler {
     ] as const;
     const call = { address: payment.asset, abi: usdcAbi, functionName: 'transferWithAuthorization', args } as const;
 
-    // One stage before any key is leased: gas estimation runs the call against the chain (a doomed authorization
-    // reverts here, with its reason, and nothing is spent) while the fees are read; neither depends on the sender's
-    // nonce (nor, for this call, on the sender), so a lease covers only reading the nonce, signing and the send.
+    // Gas estimation runs the call against the chain (a doomed authorization reverts there, with its reason, and
+    // nothing is spent) while the fees are read and a key is leased (issue 25: the three wait on different services);
+    // neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on the sender), so the
+    // lease's held section still begins at the nonce read. A doomed authorization gives its key back at once.
+    const key = this.takeFreeKey(pool, options.deadline);
     let prepared: Prepared;
     try {
       const [gas, fees] = await Promise.all([
@@ -219,9 +221,13 @@ export class SelfSettler implements PaymentSettler {
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       };
     } catch (error) {
+      const taken = await key.catch(() => undefined);
+      if (taken?.ok) await this.release(taken.lease, undefined);
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
-    const sent = await this.sendWithFreeKey(pool, prepared, options.deadline);
+    const taken = await key;
+    if (!taken.ok) return taken;
+    const sent = await this.sendWith(taken.signer, taken.lease, prepared);
     if (!sent.ok) return sent;
     const { hash } = sent;
 
@@ -263,8 +269,8 @@ export class SelfSettler implements PaymentSettler {
     return this.fees.value;
   }
 
-  /** Takes the lease of a key with gas (in random order, so instances spread over the pool) and sends with it. */
-  private async sendWithFreeKey(pool: Signer[], tx: Prepared, deadline?: number): Promise<SendOutcome> {
+  /** Takes the lease of a key with gas (in random order, so instances spread over the pool). */
+  private async takeFreeKey(pool: Signer[], deadline?: number): Promise<{ ok: true; signer: Signer; lease: KeyLease } | Extract<SettleResult, { ok: false }>> {
     const holder = randomUUID();
     const waitUntil = Math.min(deadline ?? Infinity, Date.now() + this.keyWaitMs);
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
@@ -274,7 +280,7 @@ export class SelfSettler implements PaymentSettler {
       }
       for (const signer of shuffled(fuelled)) {
         const lease = await this.leases.acquire(signer.account.address, holder, this.leaseMs);
-        if (lease) return this.sendWith(signer, lease, tx);
+        if (lease) return { ok: true, signer, lease };
       }
       if (Date.now() >= waitUntil) {
         return { ok: false, reason: 'Settlement is back-pressured: every settlement key is busy', broadcast: false, retryAfterSeconds: 1 };

@@ -101,6 +101,23 @@ describe('Settlement key lease: the held section stays inside the lease', () => 
     expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
   }, 20_000);
 
+  it('the key is leased while the gas is estimated (issue 25); a doomed authorization, refused by the estimate, gives the key back at once and sends nothing', async () => {
+    const spent = await payment();
+    const first = await instance().settle(spent);
+    expect(first.ok).toBe(true);
+    const before = await count();
+    // The same authorization again: its estimate reverts (used), by which time the key was leased beside it.
+    proxy.on('eth_estimateGas', { delayMs: 300, times: 1 });
+    const again = await instance({ viaProxy: true }).settle(spent);
+    expect(again).toMatchObject({ ok: false, broadcast: false, reason: expect.stringMatching(/^Settlement refused before broadcast/) });
+    expect(proxy.seen).not.toContain('eth_sendRawTransaction');
+    expect(await leaseRow()).toMatchObject({ holder: undefined });
+    // The next settlement takes the key at once (a held lease would make it wait for the lease to lapse).
+    const started = Date.now();
+    expect(await nonceOf(await instance().settle(await payment()))).toBe(before);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  }, 20_000);
+
   it('a holder whose lease was taken over while it read the nonce does not broadcast; the newer holder sends with no nonce collision', async () => {
     const [old, newer] = [await payment(), await payment()];
     const before = await count();

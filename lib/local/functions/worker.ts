@@ -6,7 +6,7 @@ import { readlinkSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { asFunction, installIamEnforcement } from '../iam/enforce.js';
+import { installIamEnforcement, runThreadAs } from '../iam/enforce.js';
 import type { PolicyStatement } from '../iam/policy.js';
 
 export interface WorkerData {
@@ -26,6 +26,7 @@ export type ResultMessage =
 
 const data = workerData as WorkerData;
 installIamEnforcement({ [data.functionId]: data.statements }, (line) => console.error(line));
+runThreadAs(data.functionId);
 const handler = (await import(pathToFileURL(resolve(data.projectRoot, data.entry)).href)).handler as (event: unknown, context: unknown) => Promise<unknown>;
 
 parentPort!.on('message', (message: InvocationMessage) => {
@@ -37,7 +38,7 @@ parentPort!.on('message', (message: InvocationMessage) => {
     getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
     callbackWaitsForEmptyEventLoop: false,
   };
-  asFunction(data.functionId, () => handler(message.payload, context)).then(
+  Promise.resolve().then(() => handler(message.payload, context)).then(
     (result) => parentPort!.postMessage({ id: message.id, ok: true, result: result === undefined ? null : result } satisfies ResultMessage),
     (error: unknown) => {
       const e = error instanceof Error ? error : new Error(String(error));

@@ -5,8 +5,8 @@
  * (JSON protocols: 400 AccessDeniedException; S3: 403 AccessDenied; Bedrock: 403 AccessDeniedException), so the
  * handler sees the same error it would see deployed.
  *
- * Which function is calling is carried by AsyncLocalStorage: the local gateway, the Step Functions runner and the
- * sweeper run each invocation inside `asFunction(id, …)`. Requests made outside any function (the runtime's own
+ * Which function is calling is the thread's (a function instance's worker thread runs one function: `runThreadAs`) or
+ * is carried by AsyncLocalStorage where one thread runs several (`asFunction(id, …)`: tests, the bench). Requests made outside any function (the runtime's own
  * table creation, a test reading a table) are an operator's, and are not checked.
  *
  * Not modelled: resource policies (bucket, key, secret policies), SCPs and permission boundaries, KMS key policies,
@@ -21,14 +21,25 @@ import { accessDeniedMessage, evaluateRequests, type PolicyStatement } from './p
 import { authorizationOf, principalOf, UnmodelledRequestError, type Protocol } from './requests.js';
 
 const calling = new AsyncLocalStorage<string>();
+/**
+ * The function a whole thread runs as: a function instance's worker thread runs one function only
+ * (lib/local/functions/worker.ts), so it needs no per-invocation context — which would turn on AsyncLocalStorage's
+ * promise hooks for every promise of the instance, a cost Lambda does not have.
+ */
+let threadFunction: string | undefined;
 
 /** Runs `work` as function `functionId` (a route, task or sweeper id): its AWS calls are checked against its policy. */
 export function asFunction<T>(functionId: string, work: () => T): T {
   return calling.run(functionId, work);
 }
 
+/** Every AWS call of this thread is function `functionId`'s (a function instance's worker thread). */
+export function runThreadAs(functionId: string): void {
+  threadFunction = functionId;
+}
+
 export function callingFunction(): string | undefined {
-  return calling.getStore();
+  return calling.getStore() ?? threadFunction;
 }
 
 export interface Denial {

@@ -29,6 +29,37 @@ const challenge = (): PaymentChallenge => ({ x402Version: 2, error: 'PAYMENT-SIG
 const SETTLED = { success: true, payer: `0x${'33'.repeat(20)}`, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' };
 
 describe('signedOffers', () => {
+  it('signs a route\'s offers once a second (issue 25): the same terms in the same second are the same signed offers; another second, resource or price signs anew', async () => {
+    const counting = privateKeyToAccount(generatePrivateKey());
+    let signatures = 0;
+    const sign = counting.signTypedData.bind(counting);
+    const spied = { ...counting, signTypedData: (params: Parameters<typeof sign>[0]) => (signatures++, sign(params)) } as typeof counting;
+    const spiedSigner = async () => spied;
+    const base = Date.UTC(2026, 10, 27, 12, 0, 0);
+    const now = Date.now;
+    try {
+      Date.now = () => base + 100;
+      const first = await signedOffers(challenge(), spiedSigner);
+      Date.now = () => base + 900;
+      expect(await signedOffers(challenge(), spiedSigner)).toBe(first);
+      expect(signatures).toBe(1);
+      Date.now = () => base + 1_000;
+      const next = (await signedOffers(challenge(), spiedSigner)) as { info: { offers: EIP712SignedOffer[] } };
+      expect(signatures).toBe(2);
+      expect(next.info.offers[0].payload.validUntil).toBe((first as typeof next).info.offers[0].payload.validUntil + 1);
+      const dearer = challenge();
+      dearer.accepts[0] = { ...ENTRY, amount: '150001' } as never;
+      await signedOffers(dearer, spiedSigner);
+      const elsewhere = challenge();
+      elsewhere.resource = { url: `${RESOURCE}x` };
+      await signedOffers(elsewhere, spiedSigner);
+      expect(signatures).toBe(4);
+    } finally {
+      Date.now = now;
+    }
+  });
+
+
   it('signs one offer per x402 v2 entry (not the legacy `base` one), at its index, valid for maxTimeoutSeconds', async () => {
     const member = (await signedOffers(challenge(), signer)) as { info: { offers: EIP712SignedOffer[] }; schema: unknown };
     expect(member.info.offers).toHaveLength(1);
