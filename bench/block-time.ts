@@ -19,7 +19,7 @@
  * simulator), DynamoDB Local's JVM, the reference's process and the client's process are reported beside it. On AWS
  * only the service's own is ours to pay for in CPU; the rest is AWS's, the chain's and the buyer's.
  *
- * Settings: BENCH_BLOCKS (`automine,2000,200`), BENCH_LEVELS (`1,4,16,64`), BENCH_PER_LANE (`1:12,4:6,16:3,64:2`:
+ * Settings: BENCH_BLOCKS (`automine,2000,2000p,200`; `p`: with Flashblocks preconfirmations), BENCH_LEVELS (`1,4,16,64`), BENCH_PER_LANE (`1:12,4:6,16:3,64:2`:
  * paid requests per buyer at each level), BENCH_REFERENCE_POLL_MS (the reference's receipt polling; default viem's
  * own for Base, 1000). Prints figures and whether issue 25's goals are met; asserts nothing.
  */
@@ -51,15 +51,20 @@ const PHASE_BUDGET_MS = Number(process.env.BENCH_PHASE_MS ?? 120_000);
 export interface BlockMode {
   label: string;
   blockIntervalMs?: number;
+  /** A Flashblocks-aware endpoint in front of the chain (docs/decisions/0021): `<ms>p` in BENCH_BLOCKS. */
+  preconfirmations?: boolean;
 }
 
 function modes(): BlockMode[] {
-  return (process.env.BENCH_BLOCKS ?? 'automine,2000,200').split(',').map((raw) => {
+  return (process.env.BENCH_BLOCKS ?? 'automine,2000,2000p,200').split(',').map((raw) => {
     const text = raw.trim();
     if (text === 'automine' || text === '0') return { label: 'automine (a block per transaction)' };
-    const ms = Number(text);
-    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`BENCH_BLOCKS: '${text}' is neither automine nor a whole number of ms`);
-    return { label: `a block every ${ms} ms`, blockIntervalMs: ms };
+    const preconfirmations = text.endsWith('p');
+    const ms = Number(preconfirmations ? text.slice(0, -1) : text);
+    if (!Number.isInteger(ms) || ms <= 0) throw new Error(`BENCH_BLOCKS: '${text}' is neither automine nor a whole number of ms (with p: preconfirmations)`);
+    return preconfirmations
+      ? { label: `a block every ${ms} ms, Flashblocks preconfirmations every 200 ms`, blockIntervalMs: ms, preconfirmations }
+      : { label: `a block every ${ms} ms`, blockIntervalMs: ms };
   });
 }
 
@@ -385,7 +390,7 @@ function printCpu(r: ModeResult): void {
 /** Issue 25's goals, each with its figure, as met or missed. */
 function printGoals(results: ModeResult[]): void {
   console.log('\nIssue 25 goals (ours against the reference in the same run):');
-  const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms);
+  const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms && !r.mode.preconfirmations);
   const single = (r: ModeResult, key: SideSpec['key']) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
   const line = (met: boolean, text: string) => console.log(`- ${met ? 'met' : 'MISSED'}: ${text}`);
   const slow = byInterval(2000);
@@ -400,6 +405,12 @@ function printGoals(results: ModeResult[]): void {
         line(p.load.throughput >= 1.5 * q.throughput && failed === 0, `2000 ms blocks, ${key}, ${p.concurrency} buyers: ${f(p.load.throughput, 2)} paid/s = ${f(p.load.throughput / q.throughput, 2)}× the reference's (goal ≥ 1.5×), ${failed} failed`);
       }
     }
+  }
+  const preconf = results.find((r) => r.mode.blockIntervalMs === 2000 && r.mode.preconfirmations);
+  if (preconf) {
+    const ours = single(preconf, 'generation');
+    const ref = single(preconf, 'reference');
+    if (ours && ref) line(ours.p50 <= 0.3 * ref.p50, `2000 ms blocks with preconfirmations, generation: single paid p50 ${f(ours.p50)} ms = ${f(ours.p50 / ref.p50, 2)}× the reference's ${f(ref.p50)} ms (goal ≤ 0.3×; the reference takes no preconfirmation)`);
   }
   const fast = byInterval(200);
   if (fast) {
@@ -426,7 +437,7 @@ function printGoals(results: ModeResult[]): void {
 // ---------- the whole comparison ----------
 
 async function runMode(mode: BlockMode, levelsToRun: number[]): Promise<ModeResult> {
-  const { runtime, close, stateDir } = await benchRuntime({ blockIntervalMs: mode.blockIntervalMs });
+  const { runtime, close, stateDir } = await benchRuntime({ blockIntervalMs: mode.blockIntervalMs, preconfirmations: mode.preconfirmations });
   const client = await startClient();
   let reference: ReferenceHandle | undefined;
   try {

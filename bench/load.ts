@@ -29,17 +29,21 @@ export class SourceAddresses {
   private readonly agents: Agent[] = [];
   constructor(private readonly block: number) {}
 
-  /** A fetch for lane `lane` whose source address changes every `perAddress` calls. */
+  /** Calls made so far by each lane, across every fetch made for it (so a lane never comes back to an address early). */
+  private readonly calls = new Map<number, { calls: number; agent?: Agent }>();
+
+  /** A fetch for lane `lane` whose source address changes every `perAddress` calls of that lane. */
   fetchFor(lane: number, perAddress = 16): typeof fetch {
-    let calls = 0;
-    let agent: Agent | undefined;
+    let state = this.calls.get(lane);
+    if (!state) this.calls.set(lane, (state = { calls: 0 }));
+    const own = state;
     return ((input: RequestInfo | URL, init?: RequestInit) => {
-      if (calls++ % perAddress === 0) {
-        const k = Math.floor(calls / perAddress);
-        agent = new Agent({ localAddress: `127.${this.block}.${lane + 1}.${(k % 250) + 1}`, keepAliveTimeout: 10_000 });
-        this.agents.push(agent);
+      if (own.calls++ % perAddress === 0 || !own.agent) {
+        const k = Math.floor(own.calls / perAddress);
+        own.agent = new Agent({ localAddress: `127.${this.block}.${lane + 1}.${(k % 250) + 1}`, keepAliveTimeout: 10_000 });
+        this.agents.push(own.agent);
       }
-      return fetch(input, { ...init, dispatcher: agent } as RequestInit);
+      return fetch(input, { ...init, dispatcher: own.agent } as RequestInit);
     }) as typeof fetch;
   }
 

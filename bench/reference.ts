@@ -13,9 +13,16 @@ import { compareUnderBlockTimes } from './block-time.js';
  * An embedded runtime of its own for a bench run (free ports, a fresh state dir, quiet; its chain mining every
  * `blockIntervalMs` when given); `close` removes it all.
  */
-export async function benchRuntime(options: { blockIntervalMs?: number } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
+export async function benchRuntime(options: { blockIntervalMs?: number; preconfirmations?: boolean } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
-  const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}) });
+  const runtime = await startEmbedded({
+    generationPort: 0,
+    chainPort: 0,
+    stateDir,
+    log: () => {},
+    ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}),
+    ...(options.preconfirmations ? { preconfirmations: true } : {}),
+  });
   return {
     runtime,
     stateDir,

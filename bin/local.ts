@@ -29,6 +29,8 @@ function blockInterval(name: string): number | undefined {
 }
 
 const blockIntervalMs = blockInterval('LOCAL_BLOCK_MS');
+// LOCAL_PRECONF=1: a Flashblocks-aware endpoint in front of the chain (docs/decisions/0021); a job's 202 on its preconfirmation.
+const preconfirmations = process.env.LOCAL_PRECONF === '1' || process.env.LOCAL_PRECONF === 'true';
 const started = Date.now();
 const runtime = await startEmbedded({
   generationPort: port('GENERATION_PORT', 3000),
@@ -38,6 +40,7 @@ const runtime = await startEmbedded({
   stateDir: process.env.LOCAL_STATE_DIR || '.local',
   blockingWaitMs: process.env.BLOCKING_WAIT_MS ? Number(process.env.BLOCKING_WAIT_MS) : undefined,
   blockIntervalMs,
+  preconfirmations,
 }).catch((error: Error) => {
   console.error(`Could not start the embedded service: ${error.message}`);
   process.exit(1);
@@ -45,7 +48,7 @@ const runtime = await startEmbedded({
 
 const { info } = runtime;
 console.log(`Generation surface  ${info.baseUrl}   (POST /create-music, /agent/video, /agent/image)`);
-const blocks = runtime.chain.blockIntervalMs > 0 ? `a block every ${runtime.chain.blockIntervalMs} ms` : 'a block per transaction';
+const blocks = `${runtime.chain.blockIntervalMs > 0 ? `a block every ${runtime.chain.blockIntervalMs} ms` : 'a block per transaction'}${preconfirmations ? ', 200 ms preconfirmations' : ''}`;
 console.log(`Chain JSON-RPC      ${info.rpcUrl}   (chain id ${info.chainId}, USDC ${info.usdcAddress}, ${blocks})`);
 console.log(`Token issuer        ${info.tokenIssuerUrl}   (agent-payment tokens; npm run mint-token -- --buyer <id> --usd <amount> --fund <usd>)`);
 console.log(`Agent studio        ${String(info.agentsUrl)}   (GET /api/catalog; POST /api/agents/{agent}/run)`);

@@ -112,6 +112,17 @@ export const stackConfigSchema = z
       .string()
       .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/rpc-url')
       .optional(),
+    /**
+     * A Flashblocks-aware RPC endpoint of the network (Base's preconfirmations: docs/decisions/0021), or the secret
+     * holding it (`preconfRpcUrlSecretName`, as `rpcUrlSecretName`). Set, a generation job's paid 202 goes out on its
+     * transfer's preconfirmed receipt (about 200 ms after the send on Base) and its delivery waits for the sealed block;
+     * agent runs and top-ups, which deliver at once, still wait for the block. One or the other, not both.
+     */
+    preconfRpcUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+    preconfRpcUrlSecretName: z
+      .string()
+      .regex(/^[a-zA-Z0-9/_+=.@-]{1,512}$/, 'must be a Secrets Manager secret name like paycall/preconf-rpc-url')
+      .optional(),
     facilitatorMode: z.enum(['self', 'remote']).default('self'),
     facilitatorUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     /** Secrets Manager secret name of the settlement gas key (self mode). Never a key value. */
@@ -324,6 +335,9 @@ export const stackConfigSchema = z
     }
     if (c.edgeTotalRateLimit < c.edgeRateLimit) {
       ctx.addIssue({ code: 'custom', path: ['edgeTotalRateLimit'], message: `must be at least edgeRateLimit (${c.edgeRateLimit})` });
+    }
+    if (c.preconfRpcUrl !== undefined && c.preconfRpcUrlSecretName !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['preconfRpcUrlSecretName'], message: 'must not be set with preconfRpcUrl (the URL is either in the secret or in the context)' });
     }
     if (c.rpcUrl !== undefined && c.rpcUrlSecretName !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['rpcUrlSecretName'], message: 'must not be set with rpcUrl (the URL is either in the secret or in the context)' });

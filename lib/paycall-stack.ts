@@ -328,6 +328,9 @@ export class PaycallStack extends Stack {
     this.grantServiceKey(taskFns.DeliverWebhook);
     this.grantWebhookStart(taskFns.MarkCompleted);
     this.grantWebhookStart(taskFns.MarkFailed);
+    // A job answered on a preconfirmed payment is completed once its transfer is in a sealed block (ADR 0021): Mark
+    // completed asks the chain (and records the landing on the job, with the UpdateItem it already has).
+    this.grantRpcUrl(taskFns.MarkCompleted);
 
     const machines: Record<string, sfn.StateMachine> = {};
     for (const { id: product, workflow, providers } of Object.values(this.products)) {
@@ -366,6 +369,8 @@ export class PaycallStack extends Stack {
       this.grantServiceKey(fn);
       // Its 402s carry signed offers, its paid answers a signed receipt.
       this.grantOfferSigner(fn);
+      // Its job's payment may be answered on a preconfirmed receipt (ADR 0021): the endpoint, or its secret.
+      this.grantPreconfRpcUrl(fn as lambda.Function);
     } else if (role === 'run') {
       grantItems(fn, runs, STORE_ACTIONS.runs);
       grantItems(fn, payments, STORE_ACTIONS.payments);
@@ -529,6 +534,21 @@ export class PaycallStack extends Stack {
     // Imported by name, its ARN lacks the 6 characters Secrets Manager appends to every secret's (as grantRead adds).
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.rpcUrlSecret.secretArn}-??????`] }));
   }
+
+  /**
+   * The preconfirmation endpoint (context `preconfRpcUrl` or `preconfRpcUrlSecretName`; ADR 0021), for the paid
+   * generation routes only: the endpoint's URL, or its secret's name and GetSecretValue on that secret alone.
+   */
+  private grantPreconfRpcUrl(fn: lambda.Function): void {
+    const { preconfRpcUrl, preconfRpcUrlSecretName } = this.config;
+    if (preconfRpcUrl) fn.addEnvironment(ENV.preconfRpcUrl, preconfRpcUrl);
+    if (!preconfRpcUrlSecretName) return;
+    fn.addEnvironment(ENV.preconfRpcUrlSecretId, preconfRpcUrlSecretName);
+    this.preconfRpcUrlSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'PreconfRpcUrl', preconfRpcUrlSecretName);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.preconfRpcUrlSecret.secretArn}-??????`] }));
+  }
+
+  private preconfRpcUrlSecret?: secretsmanager.ISecret;
 
   /** StartExecution of the webhook machine, and its ARN: for whatever ends jobs (lambdas/webhooks/start.ts). */
   private grantWebhookStart(fn: lambda.IFunction): void {

@@ -37,6 +37,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { ContentRefusedError, RenderError, TransientRenderError } from '../lambdas/render/provider.js';
+import { PaymentNotFinalError } from '../lambdas/workflow/tasks.js';
 import { WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderStateName, type RenderStep } from '../lambdas/workflow/render-functions.js';
 import type { ProviderName } from '../lambdas/render/providers.js';
@@ -76,6 +77,11 @@ export const WORKFLOW_ERRORS = {
   /** A render the model refused for its content (`refusal: 'content'`): the job fails, the execution does not. */
   contentRefused: ContentRefusedError.errorName,
   timeout: 'RenderTimeout',
+  /**
+   * Mark completed found the job's payment preconfirmed, not yet in a sealed block (docs/decisions/0021): retried
+   * until the authorization can no longer pay (then PaymentNeverLanded fails the job, caught as any failure).
+   */
+  paymentNotFinal: PaymentNotFinalError.errorName,
   /** The execution's provider has no render branch in this product's machine. */
   unknownProvider: 'UnknownRenderProvider',
   /** A refund that may pass if retried (lambdas/jobs/refund.ts). */
@@ -179,6 +185,16 @@ export class ProductWorkflow extends Construct {
     };
     const renderTasks = [...submits, ...checks].map(({ task }) => task);
     for (const task of [...renderTasks, store, markCompleted, markFailed, refund]) task.addRetry(throttledRetry);
+    // Before the catch-all: a delivery waiting for its payment's sealed block is retried, a few seconds apart at first,
+    // for longer than any authorization stays valid (300 s), so the job ends completed or failed, never stuck.
+    markCompleted.addRetry({
+      errors: [WORKFLOW_ERRORS.paymentNotFinal],
+      interval: Duration.seconds(2),
+      backoffRate: 1.5,
+      maxDelay: Duration.seconds(30),
+      maxAttempts: 30,
+      jitterStrategy: sfn.JitterType.FULL,
+    });
     for (const task of [...renderTasks, store, markCompleted]) {
       task.addRetry(transientRetry);
       task.addCatch(markFailed, { errors: [sfn.Errors.ALL], resultPath: '$.error' });

@@ -72,7 +72,9 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
   annotate(keys);
   const { payment } = input;
 
-  const outcome = await purchase(deps, payment, jobItem(deps, job, payment), { log, deadline: input.deadline });
+  // A job delivers nothing until its render is done, and its delivery waits for the sealed block: its payment is
+  // answered on a preconfirmed receipt where a preconfirmation endpoint is configured (docs/decisions/0021).
+  const outcome = await purchase(deps, payment, jobItem(deps, job, payment), { log, deadline: input.deadline, preconfirmation: payment.kind === 'x402' });
   switch (outcome.type) {
     case 'refused':
     case 'unavailable':
@@ -88,7 +90,7 @@ export async function purchaseJob(deps: PurchaseDeps, input: PurchaseInput): Pro
   // From here on money has moved: start, and answer whatever a dependency does.
   const { receipt } = outcome;
   if (outcome.recorded) {
-    Object.assign(job, { status: 'queued', transaction: receipt.transaction });
+    Object.assign(job, { status: 'queued', transaction: receipt.transaction, ...(receipt.preconfirmed ? { preconfirmed: true } : {}) });
     try {
       await deps.workflow.start(job);
     } catch (error) {
@@ -118,7 +120,7 @@ function jobItem(deps: PurchaseDeps, job: JobRecord, payment: AcceptedPayment): 
     // Refused to the buyer (a 402): the webhook goes with the job, since no 202 gave its secret.
     refused: (reason) => deps.jobs.voidItem(job.jobId, reason, true),
     unknown: (reason) => (payment.kind === 'token' ? deps.jobs.voidItem(job.jobId, reason, true) : undefined),
-    settled: (transaction) => deps.jobs.queueItem(job.jobId, transaction),
+    settled: (transaction, _work, receipt) => deps.jobs.queueItem(job.jobId, transaction, receipt.preconfirmed === true),
   };
 }
 

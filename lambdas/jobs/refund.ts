@@ -16,10 +16,13 @@ import type { Hex } from '../payments/types.js';
 import { PRODUCTS } from '../products/products.js';
 import { logger } from '../shared/logger.js';
 import { countRefund } from '../shared/metrics.js';
+import { resolvePreconfirmed, type PreconfirmedDeps } from './preconfirmed.js';
 
 export interface RefundDeps {
-  jobs: Pick<JobRefundStore, 'get' | 'setRefund'>;
+  jobs: Pick<JobRefundStore, 'get' | 'setRefund' | 'dropRefund'>;
   refunder: Refunder;
+  /** Where a payment answered on its preconfirmation stands (docs/decisions/0021): nothing is refunded before it landed. */
+  preconfirmed?: PreconfirmedDeps;
 }
 
 export type RefundOutcome = 'refunded' | 'already-refunded' | 'owed' | 'failed' | 'retry' | 'not-owed';
@@ -39,6 +42,17 @@ export async function refundFailedJob(deps: RefundDeps, jobId: string): Promise<
   const job = await deps.jobs.get(jobId);
   if (!job || job.status !== 'failed' || !refundOwed(job)) return 'not-owed';
   if (job.refund?.status === 'refunded') return 'already-refunded';
+  // A payment answered on its preconfirmation is refunded once it is in a sealed block, and never if it did not land.
+  if (job.preconfirmed) {
+    if (!deps.preconfirmed) throw new TransientRefundError(`Refund of job ${jobId} waits: this task cannot tell where its preconfirmed payment stands`);
+    const finality = await resolvePreconfirmed(deps.preconfirmed, job);
+    if (finality === 'pending') throw new TransientRefundError(`Refund of job ${jobId} waits for its payment's sealed block`);
+    if (finality === 'never') {
+      await deps.jobs.dropRefund(jobId);
+      logger.warn('no refund: the preconfirmed payment never landed', { jobId, payer: job.payer });
+      return 'not-owed';
+    }
+  }
   if (job.paymentKind === 'token') {
     if (job.refund?.owed !== 'token') {
       await deps.jobs.setRefund(jobId, { status: 'pending', owed: 'token' });

@@ -11,7 +11,7 @@ import { DynamoSettlerLeases } from '../store/settler-leases.js';
 import { tokenConfig } from './token/config.js';
 import { TokenVerifier } from './token/verify.js';
 import { TokenCharger } from './token/charge.js';
-import { ViemPaymentVerifier } from './verify.js';
+import { publicClientFor, ViemPaymentVerifier } from './verify.js';
 import { SelfSettler, RemoteFacilitatorSettler, RemoteFacilitatorVerifier } from './settle.js';
 
 export interface PaymentBackend {
@@ -40,6 +40,7 @@ export function paymentBackend(): PaymentBackend {
           receiptPollMs: config.receiptPollMs,
         },
         leases: new DynamoSettlerLeases(),
+        ...(config.preconfRpcUrl ? { preconfReader: publicClientFor(config.preconfRpcUrl) } : {}),
       }),
     };
   }

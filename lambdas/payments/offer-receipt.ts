@@ -137,7 +137,8 @@ export async function withReceipt(
   caip2Network: string,
   signer: () => Promise<PrivateKeyAccount> = offerSigner,
 ): Promise<SettlementResponse> {
-  if (!response.success || !response.payer || !response.transaction) return response;
+  // A preconfirmed transfer is not yet a settled payment (docs/decisions/0021): no receipt until it is in a block.
+  if (!response.success || !response.payer || !response.transaction || response.preconfirmed === true) return response;
   const enrich = (await extension(signer)).enrichSettlementResponse!;
   const result = { ...response, network: caip2Network };
   const receipt = await enrich(DECLARATION, { result, transportContext: { request: { adapter: { getUrl: () => resourceUrl } } } } as never);

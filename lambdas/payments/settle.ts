@@ -68,6 +68,8 @@ export interface SelfSettlerOptions {
   leases: SettlerLeases;
   /** Defaults to the shared client for config.rpcUrl. */
   publicClient?: ChainReader;
+  /** Receipts from a preconfirmation-aware endpoint (Base Flashblocks), for settlements that accept them. */
+  preconfReader?: ChainReader;
   /** The key pool; defaults to the configured file or secret. */
   loadKeys?: () => Promise<Hex[]>;
   receiptTimeoutMs?: number;
@@ -151,6 +153,7 @@ interface Prepared {
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
   private readonly publicClient: ChainReader;
+  private readonly preconfReader?: ChainReader;
   private readonly loadKeys: () => Promise<Hex[]>;
   private readonly leases: SettlerLeases;
   private readonly receiptTimeoutMs: number;
@@ -164,6 +167,7 @@ export class SelfSettler implements PaymentSettler {
     this.config = options.config;
     this.leases = options.leases;
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
+    this.preconfReader = options.preconfReader;
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
     this.keyWaitMs = options.keyWaitMs ?? 10_000;
@@ -231,12 +235,15 @@ export class SelfSettler implements PaymentSettler {
     if (!sent.ok) return sent;
     const { hash } = sent;
 
+    // A purchase that delivers nothing before the block is sealed takes the preconfirmed receipt (docs/decisions/0021).
+    const preconfirmed = options.preconfirmation === true && this.preconfReader !== undefined;
+    const receipts = preconfirmed ? this.preconfReader! : this.publicClient;
     let status: 'success' | 'reverted';
     try {
       // Bounded by the caller's deadline: past it the outcome is unknown (broadcast) and the chain decides later.
       const untilDeadline = (options.deadline ?? Infinity) - Date.now();
       const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
-      const receipt = await this.publicClient.waitForTransactionReceipt({ hash, timeout, ...(this.config.receiptPollMs ? { pollingInterval: this.config.receiptPollMs } : {}) });
+      const receipt = await receipts.waitForTransactionReceipt({ hash, timeout, ...(this.config.receiptPollMs ? { pollingInterval: this.config.receiptPollMs } : {}) });
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };
@@ -248,7 +255,7 @@ export class SelfSettler implements PaymentSettler {
       // transaction can never be included again), so the lock may be released like any refusal before broadcast.
       return { ok: false, reason: `Settlement transaction ${hash} reverted`, broadcast: false };
     }
-    return { ok: true, transaction: hash, network: payment.network, payer: payment.payer };
+    return { ok: true, transaction: hash, network: payment.network, payer: payment.payer, ...(preconfirmed ? { preconfirmed: true as const } : {}) };
   }
 
   /**

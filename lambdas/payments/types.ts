@@ -59,7 +59,8 @@ export interface VerifiedPayment {
 export type VerifyResult = { ok: true; payment: VerifiedPayment } | { ok: false; reason: string };
 
 export type SettleResult =
-  | { ok: true; transaction: Hex; network: string; payer: Hex }
+  /** `preconfirmed`: the receipt came from the preconfirmation endpoint; the sealed block is still to come. */
+  | { ok: true; transaction: Hex; network: string; payer: Hex; preconfirmed?: true }
   | {
       ok: false;
       reason: string;
@@ -84,11 +85,16 @@ export interface PaymentSettler {
 export interface ChargeOptions {
   /** Epoch ms: stop waiting for a receipt by then (the outcome is then unknown, `broadcast: true`). */
   deadline?: number;
+  /**
+   * A preconfirmed receipt will do (docs/decisions/0021): the purchase delivers nothing before the block is sealed
+   * (a generation job). Without a preconfirmation endpoint configured, the sealed receipt is waited for as always.
+   */
+  preconfirmation?: boolean;
 }
 
 /** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */
 export type ChargeResult =
-  | { ok: true; transaction: string; network: string; payer: string }
+  | { ok: true; transaction: string; network: string; payer: string; preconfirmed?: true }
   | { ok: false; reason: string; broadcast: boolean; retryAfterSeconds?: number; unavailable?: boolean };
 
 /** The receipt carried, base64-encoded, in the PAYMENT-RESPONSE header. */
@@ -97,6 +103,8 @@ export interface PaymentReceipt {
   transaction: string;
   network: string;
   payer: string;
+  /** The transfer was preconfirmed, not yet sealed in a block (docs/decisions/0021); absent once it is. */
+  preconfirmed?: true;
 }
 
 export { encodeBase64Json } from '../shared/http.js';

@@ -16,6 +16,8 @@ export const ENV = {
   creditLedgerTable: 'CREDIT_LEDGER_TABLE',
   settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
   receiptPollMs: 'RECEIPT_POLL_MS',
+  preconfRpcUrl: 'PRECONF_RPC_URL',
+  preconfRpcUrlSecretId: 'PRECONF_RPC_URL_SECRET_ID',
   assetsBucket: 'ASSETS_BUCKET',
   assetsDir: 'ASSETS_DIR',
   assetsPublicUrl: 'ASSETS_PUBLIC_URL',
@@ -156,6 +158,12 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
        * next 2 s block, so the answer waits for the block and then at most this long (issue 25; README "On AWS").
        */
       RECEIPT_POLL_MS: withDefault(integer(10, 5_000), 50),
+      /**
+       * A Flashblocks-aware RPC endpoint (Base's preconfirmations), or the secret holding it: a generation job's
+       * payment is answered on its preconfirmed receipt, its delivery waits for the sealed block (docs/decisions/0021).
+       */
+      PRECONF_RPC_URL: optional(url()),
+      PRECONF_RPC_URL_SECRET_ID: optional(text()),
       /** A settlement key with less native gas than this (wei) takes no new settlement. */
       SETTLER_GAS_FLOOR_WEI: withDefault(text((raw) => (/^\d+$/.test(raw) ? undefined : 'must be a whole number of wei')), '20000000000000'),
     },
@@ -187,6 +195,9 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
     settlerKeyFile: env.SETTLER_KEY_FILE,
     settlerGasFloorWei: BigInt(env.SETTLER_GAS_FLOOR_WEI),
     receiptPollMs: env.RECEIPT_POLL_MS,
+    /** Undefined without one; else the URL, or a reference to the secret holding it (as `rpcUrl`). */
+    preconfRpcUrl:
+      env.PRECONF_RPC_URL ?? (env.PRECONF_RPC_URL_SECRET_ID === undefined ? undefined : `${RPC_URL_SECRET_PREFIX}${encodeURIComponent(env.PRECONF_RPC_URL_SECRET_ID)}`),
   };
 });
 export type PaymentConfig = ReturnType<typeof paymentConfig>;

@@ -5,7 +5,7 @@
  * checkout (TTL `expiresAt`), after which the checkout itself has expired.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, isConditionalFailure } from './dynamo.js';
+import { sendConditional } from './dynamo.js';
 import { storeConfig } from '../shared/config.js';
 
 /** Keys of this store in the idempotency table: never an X-Idempotency-Key scope (those start `run:`/`a2a:`…). */
@@ -18,18 +18,12 @@ export class CheckoutNonceStore {
 
   /** True when this call used the nonce; false when it was used before. */
   async use(nonce: string, checkoutExpiresAt: number, runScope: string, now: number): Promise<boolean> {
-    try {
-      await documentClient().send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { pk: `${CHECKOUT_NONCE_PREFIX}${nonce}`, usedAt: now, scope: runScope, expiresAt: checkoutExpiresAt + KEEP_AFTER_EXPIRY_SECONDS },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: `${CHECKOUT_NONCE_PREFIX}${nonce}`, usedAt: now, scope: runScope, expiresAt: checkoutExpiresAt + KEEP_AFTER_EXPIRY_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 }

@@ -1,7 +1,7 @@
 /** One DynamoDB document client per process (module scope), pointed at DynamoDB Local when configured. */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConditionalCheckFailedException, DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { InitializeMiddleware, MetadataBearer } from '@smithy/types';
 import { storeConfig } from '../shared/config.js';
 import { DependencyError } from '../shared/errors.js';
@@ -71,6 +71,17 @@ const raiseDependencyErrors: InitializeMiddleware<object, MetadataBearer> =
 
 export function isConditionalFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException;
+}
+
+/** Sends a conditional write: true when it was written, false when its condition failed (anything else throws). */
+export async function sendConditional(command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await documentClient().send(command as PutCommand);
+    return true;
+  } catch (error) {
+    if (isConditionalFailure(error)) return false;
+    throw error;
+  }
 }
 
 /** A transaction cancelled because one of its conditions failed (not a conflict or a throttle). */

@@ -3,7 +3,7 @@
  * use it. Apart from JobStore so the functions that never refund (the polls, the paid routes) do not carry it.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, isConditionalFailure } from './dynamo.js';
+import { sendConditional } from './dynamo.js';
 import { listOpen, type OpenIndex } from './open-index.js';
 import { JobStore, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY, type JobRecord, type JobRefund } from './jobs.js';
 
@@ -14,28 +14,39 @@ export class JobRefundStore extends JobStore {
    */
   async setRefund(jobId: string, refund: JobRefund): Promise<boolean> {
     const open = refund.status !== 'refunded';
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { jobId },
-          UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
-          ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
-          ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
-          ExpressionAttributeValues: {
-            ':refund': refund,
-            ':at': this.now().toISOString(),
-            ':failed': 'failed',
-            ':refunded': 'refunded',
-            ...(open ? { ':open': refund.status } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
+        ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
+        ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
+        ExpressionAttributeValues: {
+          ':refund': refund,
+          ':at': this.now().toISOString(),
+          ':failed': 'failed',
+          ':refunded': 'refunded',
+          ...(open ? { ':open': refund.status } : {}),
+        },
+      }),
+    );
+  }
+
+  /**
+   * No refund is owed after all: the job's preconfirmed payment never landed (docs/decisions/0021). Its refund record
+   * and open-refund key go; a refund already `refunded` is never touched (returns false).
+   */
+  async dropRefund(jobId: string): Promise<boolean> {
+    return sendConditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: 'REMOVE #refund, #refundOpen, #refundAt',
+        ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
+        ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':refunded': 'refunded' },
+      }),
+    );
   }
 
   /** Failed paid jobs whose refund is still owed (pending or failed) and last changed before `olderThan`. */

@@ -3,7 +3,7 @@
  * JobStore so the functions that never deliver or sweep webhooks (the polls) do not carry it.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, isConditionalFailure } from './dynamo.js';
+import { sendConditional } from './dynamo.js';
 import { listOpen, type OpenIndex } from './open-index.js';
 import { OPEN_WEBHOOKS_INDEX, OPEN_WEBHOOKS_KEY, type JobRecord, type WebhookState, type WebhookTarget } from './jobs.js';
 import { storeConfig } from '../shared/config.js';
@@ -17,22 +17,16 @@ export class JobWebhookStore {
    * attempt that lost a race (a retried task, a second delivery the sweeper started) records nothing (false).
    */
   async record(jobId: string, state: WebhookState, target: WebhookTarget, previousAttempts: number, open: boolean): Promise<boolean> {
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { jobId },
-          UpdateExpression: `SET #webhook = :state, #target = :target${open ? ', #open = :delivering' : ' REMOVE #open'}`,
-          ConditionExpression: '#webhook.#attempts = :previous',
-          ExpressionAttributeNames: { '#webhook': 'webhook', '#target': 'webhookTarget', '#attempts': 'attempts', '#open': OPEN_WEBHOOKS_KEY.partition },
-          ExpressionAttributeValues: { ':state': state, ':target': target, ':previous': previousAttempts, ...(open ? { ':delivering': 'delivering' } : {}) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: `SET #webhook = :state, #target = :target${open ? ', #open = :delivering' : ' REMOVE #open'}`,
+        ConditionExpression: '#webhook.#attempts = :previous',
+        ExpressionAttributeNames: { '#webhook': 'webhook', '#target': 'webhookTarget', '#attempts': 'attempts', '#open': OPEN_WEBHOOKS_KEY.partition },
+        ExpressionAttributeValues: { ':state': state, ':target': target, ':previous': previousAttempts, ...(open ? { ':delivering': 'delivering' } : {}) },
+      }),
+    );
   }
 
   /** Jobs with a webhook no delivery has taken yet, last moved before `olderThan` (open ones too: the caller skips them). */

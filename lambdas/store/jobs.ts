@@ -5,7 +5,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../products/catalog.js';
 import type { OutputRole, RenderMetadata } from '../render/provider.js';
-import { documentClient, isConditionalFailure } from './dynamo.js';
+import { documentClient, sendConditional } from './dynamo.js';
 import type { LedgerItem } from './ledger.js';
 import { listOpen, transition, type OpenIndex } from './open-index.js';
 import { storeConfig } from '../shared/config.js';
@@ -90,6 +90,11 @@ export interface JobRecord {
   /** x402 payer in lower case: the key of BUYER_JOBS_INDEX. */
   buyer?: string;
   paymentKind?: 'x402' | 'token';
+  /**
+   * The x402 transfer was answered on its preconfirmation and its sealed block has not been seen yet: nothing of the
+   * job is delivered, and no refund is sent, until it has (docs/decisions/0021).
+   */
+  preconfirmed?: boolean;
   nonceKey?: string;
   /** x402: Unix seconds after which the authorization can no longer be used (the sweeper voids only after it). */
   validBefore?: number;
@@ -132,8 +137,9 @@ export class JobStore {
   }
 
   /** The ledger item that makes a reserved job durable work (`queued`) with its receipt, as the payment settles. */
-  queueItem(jobId: string, transaction: string): LedgerItem {
-    return { Update: this.update(jobId, 'queued', ['reserved'], { transaction }) };
+  /** `preconfirmed`: the transfer is preconfirmed, its sealed block still to come (docs/decisions/0021). */
+  queueItem(jobId: string, transaction: string, preconfirmed = false): LedgerItem {
+    return { Update: this.update(jobId, 'queued', ['reserved'], { transaction, ...(preconfirmed ? { preconfirmed: true } : {}) }) };
   }
 
   /**
@@ -170,26 +176,20 @@ export class JobStore {
    */
   async claimReconcile(jobId: string, intervalSeconds: number): Promise<boolean> {
     const now = this.now();
-    try {
-      await documentClient().send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { jobId },
-          UpdateExpression: 'SET #claimed = :now',
-          ConditionExpression: '#status = :reserved AND (attribute_not_exists(#claimed) OR #claimed <= :before)',
-          ExpressionAttributeNames: { '#claimed': 'reconcileClaimedAt', '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':now': now.toISOString(),
-            ':before': new Date(now.getTime() - intervalSeconds * 1000).toISOString(),
-            ':reserved': 'reserved',
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { jobId },
+        UpdateExpression: 'SET #claimed = :now',
+        ConditionExpression: '#status = :reserved AND (attribute_not_exists(#claimed) OR #claimed <= :before)',
+        ExpressionAttributeNames: { '#claimed': 'reconcileClaimedAt', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':before': new Date(now.getTime() - intervalSeconds * 1000).toISOString(),
+          ':reserved': 'reserved',
+        },
+      }),
+    );
   }
 
   /** Records the provider's id of the job's render (operators look renders up by it); never moves the job. */
@@ -225,17 +225,11 @@ export class JobStore {
   }
 
   private async transition(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>): Promise<boolean> {
-    try {
-      await documentClient().send(new UpdateCommand(this.update(jobId, to, from, set)));
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(new UpdateCommand(this.update(jobId, to, from, set)));
   }
 
   /** The update that moves a job from one of `from` to `to` (touching `updatedAt`) and sets `set`'s defined members. */
-  private update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>) {
+  protected update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>) {
     return transition(this.index(), { id: jobId, to, from, open: !FINAL_STATUSES.includes(to), at: this.now().toISOString(), set });
   }
 

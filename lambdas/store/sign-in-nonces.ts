@@ -5,7 +5,7 @@
  * is too old to be accepted anyway.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, isConditionalFailure } from './dynamo.js';
+import { sendConditional } from './dynamo.js';
 import { storeConfig } from '../shared/config.js';
 
 /** Keys of this store in the idempotency table: never an idempotency scope or an AP2 checkout nonce. */
@@ -16,18 +16,12 @@ export class SignInNonceStore {
 
   /** True when this call used the nonce; false when it was used before. `keepUntil`: Unix seconds. */
   async use(nonce: string, address: string, keepUntil: number): Promise<boolean> {
-    try {
-      await documentClient().send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { pk: `${SIGN_IN_NONCE_PREFIX}${nonce}`, address, expiresAt: keepUntil },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalFailure(error)) return false;
-      throw error;
-    }
+    return sendConditional(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: `${SIGN_IN_NONCE_PREFIX}${nonce}`, address, expiresAt: keepUntil },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 }

@@ -1,5 +1,6 @@
 /** The sweeper's dependencies, built once per process (the scheduled Lambda and the embedded runtime's start). */
 import { JobRefundStore } from '../store/job-refunds.js';
+import { JobCompletionStore } from '../store/job-completions.js';
 import { JobWebhookStore } from '../store/job-webhooks.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
@@ -25,7 +26,7 @@ export function sweepDeps(): SweepDeps {
       ledger: new DynamoPaymentLedger(),
       workflow: new WorkflowStarter(),
       paidOnChain: (payment) => paidOnChain(payment),
-      refunds: { jobs, refunder: refunder() },
+      refunds: { jobs, refunder: refunder(), preconfirmed: { jobs: new JobCompletionStore(), paidOnChain: (payment) => paidOnChain(payment) } },
       webhooks: { jobs: new JobWebhookStore(), starter: new WebhookStarter() },
     };
   }

@@ -20,9 +20,11 @@ import {
   type RenderStatus,
   type Refusal,
 } from '../render/provider.js';
-import type { JobStore } from '../store/jobs.js';
+import type { JobRecord, JobStore } from '../store/jobs.js';
+import { PaymentPreconfirmedError } from '../store/job-completions.js';
 import type { WebhookStarter } from '../store/workflow.js';
 import { startWebhook } from '../jobs/webhook-start.js';
+import { PAYMENT_NEVER_LANDED, resolvePreconfirmed, type PreconfirmedDeps } from '../jobs/preconfirmed.js';
 import { GENERIC_FAILURE } from '../jobs/views.js';
 import { logger } from '../shared/logger.js';
 import { countRender, wanted as metricsWanted } from '../shared/metrics.js';
@@ -30,6 +32,8 @@ import type { TraceKeys } from '../shared/tracing.js';
 
 export interface TaskDeps {
   jobs: Pick<JobStore, 'get' | 'markProcessing' | 'recordProviderJob' | 'complete' | 'fail'>;
+  /** Where a job paid on a preconfirmed receipt stands (docs/decisions/0021); only Mark completed has it. */
+  preconfirmed?: PreconfirmedDeps;
   /** The render provider of that name (the job row's `provider`, as its purchase recorded it); only the tasks that call one have it. */
   provider?: (name: string) => Promise<RenderProvider>;
   assets: () => AssetStore;
@@ -138,16 +142,56 @@ export async function storeAsset(
   return { assets, metadata: input.render.metadata ?? {} };
 }
 
+/**
+ * A job whose preconfirmed payment has not been seen in a sealed block yet: Mark completed is retried (lib/workflow.ts)
+ * until it is, or until the authorization can no longer pay us.
+ */
+export class PaymentNotFinalError extends Error {
+  static readonly errorName = 'PaymentNotFinal';
+  override name = PaymentNotFinalError.errorName;
+}
+
+/** A job whose preconfirmed payment never landed: it is failed (nothing delivered, nothing refunded) and the execution ends failed. */
+export class PaymentNeverLandedError extends Error {
+  static readonly errorName = 'PaymentNeverLanded';
+  override name = PaymentNeverLandedError.errorName;
+}
+
 export async function markCompleted(
   deps: TaskDeps,
   input: ExecutionInput & { stored: { assets: Partial<Record<OutputRole, string>>; metadata: RenderMetadata }; render?: RenderState },
 ): Promise<{ status: 'completed' }> {
-  const moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
+  // Delivery waits for the sealed block of a payment answered on its preconfirmation (docs/decisions/0021): the
+  // completion's own condition finds it, with the row, so the common path reads nothing more.
+  let moved: boolean;
+  try {
+    moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
+  } catch (error) {
+    if (!(error instanceof PaymentPreconfirmedError)) throw error;
+    await awaitSealedPayment(deps, input, error.job);
+    moved = await deps.jobs.complete(input.jobId, input.stored.assets, input.stored.metadata);
+  }
   if (!moved) logger.warn('job was already final when marking completed', { jobId: input.jobId });
   else await countRenderEnd(deps, input, 'completed');
   // Whether or not this task moved it (a retried task), an ended job's webhook is started once (named by the job).
   if (deps.webhooks) await startWebhook(deps.webhooks, await deps.jobs.get(input.jobId));
   return { status: 'completed' };
+}
+
+/**
+ * A job about to be completed whose payment was answered on its preconfirmation: returns once the transfer is sealed
+ * (and recorded); throws PaymentNotFinalError while it may still land, and fails the job (nothing delivered, nothing
+ * refunded) with PaymentNeverLandedError once it can no longer.
+ */
+async function awaitSealedPayment(deps: TaskDeps, input: ExecutionInput, job: JobRecord): Promise<void> {
+  if (!deps.preconfirmed) throw new Error('Mark completed cannot tell where a preconfirmed payment stands');
+  const finality = await resolvePreconfirmed(deps.preconfirmed, job);
+  if (finality === 'final') return;
+  if (finality === 'pending') throw new PaymentNotFinalError(`job ${input.jobId}: its transfer is preconfirmed, not yet in a sealed block`);
+  if (await deps.jobs.fail(input.jobId, PAYMENT_NEVER_LANDED, ['queued', 'processing'], false)) await countRenderEnd(deps, input, 'failed');
+  logger.warn('preconfirmed payment never landed: the job is failed, nothing delivered or refunded', { jobId: input.jobId, transaction: job.transaction });
+  if (deps.webhooks && job.webhookTarget) await startWebhook(deps.webhooks, await deps.jobs.get(input.jobId));
+  throw new PaymentNeverLandedError(PAYMENT_NEVER_LANDED);
 }
 
 export interface StepError {

@@ -40,6 +40,7 @@ import { readAssetForServing } from '../../lambdas/store/file-assets.js';
 import { PLACEHOLDER_COVER_KEY } from '../../lambdas/jobs/urls.js';
 import { functionIdOf, SIGN_IN_AUTHORIZER, SWEEPER } from '../../lambdas/surfaces/routes.js';
 import { SURFACE_STAGE_VARIABLE } from '../../lambdas/sign-in/context.js';
+import { startPreconfRpc } from './preconf-rpc.js';
 import type { SweepResult } from '../../lambdas/workflow/sweeper.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -69,6 +70,12 @@ export interface EmbeddedOptions {
   /** Ms between the local chain's blocks, as Base's 2000 (lib/local/chain.ts); undefined or 0: a block per transaction. */
   blockIntervalMs?: number;
   /**
+   * A Flashblocks-aware endpoint in front of the chain (lib/local/preconf-rpc.ts; docs/decisions/0021), given to the
+   * stack as its preconfirmation endpoint: a generation job's 202 goes out on the preconfirmed receipt, its delivery
+   * waits for the sealed block. Meaningful with `blockIntervalMs` (under automine every transaction is sealed at once).
+   */
+  preconfirmations?: boolean;
+  /**
    * Tests only: awaited before a state machine's task state invokes its function, as a task waits on AWS for a
    * throttled function (its render function's reservation full) — so a job can be held `queued` before its render
    * is submitted, and a race between a task and an HTTP route can be ordered.
@@ -97,6 +104,7 @@ export interface RuntimeInfo {
 const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 /** The secret the functions read the local chain's RPC URL from (RPC_URL stays for in-process code and tools). */
 const LOCAL_RPC_URL_SECRET = 'paycall/rpc-url';
+const LOCAL_PRECONF_RPC_URL_SECRET = 'paycall/preconf-rpc-url';
 /** The service key's secret, as the default stack names it (lib/config.ts serviceKeySecretName). */
 const LOCAL_SERVICE_KEY_SECRET = 'paycall/service-key';
 /** The offer-signing key's secret, likewise (lib/config.ts offerSigningKeySecretName). */
@@ -167,6 +175,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
           ...reasoningContext(),
           // The chain's URL is read from a secret, as a keyed provider URL is on AWS (and the grants are exercised).
           rpcUrlSecretName: LOCAL_RPC_URL_SECRET,
+          ...(options.preconfirmations ? { preconfRpcUrlSecretName: LOCAL_PRECONF_RPC_URL_SECRET } : {}),
           // A stack for the chain's network (a Sepolia staging stack when it stands in for Sepolia).
           ...(options.network ? { network: options.network } : {}),
         },
@@ -190,6 +199,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     // SDK and their grants. The runtime itself (and `npm run fund`, `npm run mint-token`) keeps reading the files.
     // AP2 v0.2 (lib/local/ap2-issuer.ts): the merchant key, read by the run functions through Secrets Manager and
     // their grant, and the local test issuer the service trusts.
+    const preconf = options.preconfirmations ? await startPreconfRpc({ chainRpcUrl: chain.rpcUrl }) : undefined;
+    if (preconf) stops.push(() => preconf.stop());
     const ap2 = await localAp2Keys(stateDir);
     const serviceKey = localKeyFile(stateDir, 'service-key');
     const offerSigningKey = localKeyFile(stateDir, 'offer-signing-key');
@@ -203,6 +214,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
         [JOB_SECRETS_ENV.secretId]: serviceKey.value,
         [OFFER_SIGNER_ENV.secretId]: offerSigningKey.value,
         [ENV.rpcUrlSecretId]: async () => chain.rpcUrl,
+        ...(preconf ? { [ENV.preconfRpcUrlSecretId]: async () => preconf.url } : {}),
         ...providers.secretValues,
       }),
     });

@@ -446,6 +446,20 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     for (const route of routes.filter((r) => r.AuthorizerId)) expect(route.AuthorizationType).toBe('CUSTOM');
   });
 
+  it("each product's Mark completed retries PaymentNotFinal (ADR 0021), a few seconds apart, for longer than an authorization lives, before its catch", () => {
+    for (const machine of Object.values(s.stack.stateMachines)) {
+      const states = asl(s.resources[s.stack.getLogicalId(machine.node.defaultChild as any)].Properties.DefinitionString).States;
+      const mark = states['Mark completed'];
+      const at = mark.Retry.findIndex((r: any) => r.ErrorEquals.includes('PaymentNotFinal'));
+      expect(mark.Retry[at]).toMatchObject({ ErrorEquals: ['PaymentNotFinal'], IntervalSeconds: 2, BackoffRate: 1.5, MaxDelaySeconds: 30, MaxAttempts: 30 });
+      expect(mark.Catch.map((c: any) => c.ErrorEquals)).toEqual([['States.ALL']]);
+    }
+    // 2, 3, 4.5, … capped at 30 s: well past an authorization's 300 s.
+    let total = 0;
+    for (let i = 0, wait = 2; i < 30; i++, wait = Math.min(wait * 1.5, 30)) total += wait;
+    expect(total).toBeGreaterThan(600);
+  });
+
   it('gives the poll role to exactly the three job polls (GET /api/songs, /agent/video, /agent/image by id)', () => {
     const polls = Object.values(s.stack.functionEntries).filter((e) => e.kind === 'route' && e.role === 'poll');
     expect(polls.map((e) => e.id).sort()).toEqual(['GetImage', 'GetSong', 'GetVideo']);

@@ -32,10 +32,10 @@ function synth(extra: Record<string, unknown> = {}, nag = false) {
   return { stack, assembly, resources: Template.fromStack(stack).toJSON().Resources as Resources };
 }
 
-/** The functions that send chain requests: verify and settle, reconcile, refund. */
+/** The functions that send chain requests: verify and settle, reconcile, refund, and Mark completed (ADR 0021). */
 function touchesChain(entry: FunctionEntry): boolean {
   if (entry.kind === 'route') return ['paid', 'run', 'topup', 'poll'].includes(entry.role);
-  return entry.kind === 'sweeper' || (entry.kind === 'task' && entry.id === 'RefundPayment');
+  return entry.kind === 'sweeper' || (entry.kind === 'task' && (entry.id === 'RefundPayment' || entry.id === 'MarkCompleted'));
 }
 
 /** The grants of a function that name the RPC URL's secret. */
@@ -64,7 +64,7 @@ describe('PaycallStack: the RPC URL read from Secrets Manager (rpcUrlSecretName)
     const readers = Object.entries(s.stack.functionEntries).filter(([logicalId]) => rpcSecretGrants(s.resources, logicalId).length > 0);
     const chain = Object.entries(s.stack.functionEntries).filter(([, entry]) => touchesChain(entry));
     expect(readers.map(([id]) => id).sort()).toEqual(chain.map(([id]) => id).sort());
-    expect(chain.map(([, e]) => e.id)).toEqual(expect.arrayContaining(['RefundPayment', SWEEPER.id]));
+    expect(chain.map(([, e]) => e.id)).toEqual(expect.arrayContaining(['RefundPayment', 'MarkCompleted', SWEEPER.id]));
     for (const [logicalId, entry] of chain) {
       const grants = rpcSecretGrants(s.resources, logicalId);
       expect(grants.map((g) => g.action), entry.id).toEqual(['secretsmanager:GetSecretValue']);
@@ -99,5 +99,39 @@ describe('PaycallStack: the RPC URL in the context (rpcUrl, or the network’s p
     expect(() => parseStackConfig({ rpcUrl: keyed, rpcUrlSecretName: SECRET })).toThrow(/context key "rpcUrlSecretName" must not be set with rpcUrl/);
     expect(() => parseStackConfig({ rpcUrl: keyed, rpcUrlSecretName: SECRET })).not.toThrow(/the-api-key/);
     expect(() => parseStackConfig({ rpcUrlSecretName: 'paycall/rpc url' })).toThrow(/context key "rpcUrlSecretName" must be a Secrets Manager secret name/);
+  });
+});
+
+describe('PaycallStack: a preconfirmation endpoint (issue 25, ADR 0021)', () => {
+  const PRECONF_SECRET = 'paycall/preconf-rpc-url';
+  const preconfGrants = (resources: Resources, logicalId: string) => actionsOf(resources, logicalId).filter((g) => JSON.stringify(g.resource).includes(`secret:${PRECONF_SECRET}`));
+  const paid = (entry: FunctionEntry) => entry.kind === 'route' && entry.role === 'paid';
+
+  it('preconfRpcUrlSecretName: the paid generation routes alone are told its name and may GetSecretValue on it', () => {
+    const s = synth({ preconfRpcUrlSecretName: PRECONF_SECRET });
+    const entries = Object.entries(s.stack.functionEntries);
+    // The three paid routes and MCP's function (its token-paid tool buys a job; a token is never preconfirmed).
+    expect(entries.filter(([, e]) => paid(e)).map(([, e]) => e.id).sort()).toEqual(['AgentImage', 'AgentVideo', 'CreateMusic', 'Mcp']);
+    for (const [logicalId, entry] of entries) {
+      const vars = s.resources[logicalId].Properties.Environment.Variables;
+      expect(vars[ENV.preconfRpcUrlSecretId], entry.id).toBe(paid(entry) ? PRECONF_SECRET : undefined);
+      expect(vars[ENV.preconfRpcUrl], entry.id).toBeUndefined();
+      const grants = preconfGrants(s.resources, logicalId);
+      expect(grants.map((g) => g.action), entry.id).toEqual(paid(entry) ? ['secretsmanager:GetSecretValue'] : []);
+    }
+  });
+
+  it('preconfRpcUrl: the paid generation routes alone get the URL; without either, nothing changes; both are refused', () => {
+    const s = synth({ preconfRpcUrl: 'https://preconf.example.com' });
+    for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
+      expect(s.resources[logicalId].Properties.Environment.Variables[ENV.preconfRpcUrl], entry.id).toBe(paid(entry) ? 'https://preconf.example.com' : undefined);
+    }
+    const plain = synth();
+    for (const [logicalId] of Object.entries(plain.stack.functionEntries)) {
+      const vars = plain.resources[logicalId].Properties.Environment.Variables;
+      expect(vars[ENV.preconfRpcUrl]).toBeUndefined();
+      expect(vars[ENV.preconfRpcUrlSecretId]).toBeUndefined();
+    }
+    expect(() => parseStackConfig({ preconfRpcUrl: 'https://preconf.example.com', preconfRpcUrlSecretName: PRECONF_SECRET })).toThrow(/preconfRpcUrlSecretName/);
   });
 });

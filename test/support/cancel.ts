@@ -14,7 +14,7 @@ import { asFunction } from '../../lib/local/iam/enforce.js';
 import { SWEEPER } from '../../lambdas/surfaces/routes.js';
 
 /** An embedded runtime for a cancellation test, and its stop; the refund pass runs here as the sweeper's does. */
-export async function cancelRuntime(name: string, options: Pick<EmbeddedOptions, 'beforeTask' | 'renderProviders'>): Promise<{ runtime: EmbeddedRuntime; stop: () => Promise<void> }> {
+export async function cancelRuntime(name: string, options: Pick<EmbeddedOptions, 'beforeTask' | 'renderProviders' | 'blockIntervalMs' | 'preconfirmations'>): Promise<{ runtime: EmbeddedRuntime; stop: () => Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), `${name}-`));
   const runtime = await startEmbedded({ generationPort: 0, chainPort: 0, stateDir, log: () => {}, renderWaitMs: 50, sweepIntervalMs: 0, ...options });
   // With the sweeper's variable naming the refund wallet's secret (the template gives it to the sweeper and the refund task).

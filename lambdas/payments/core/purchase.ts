@@ -34,8 +34,11 @@ export interface PurchasedItem<W> {
   refused(reason: string, when: 'work' | 'settle'): LedgerItems;
   /** Money may have moved: the lock stays `uncertain` with this; undefined leaves the lock and the item as they are. */
   unknown(reason: string, work: W): LedgerItems | undefined;
-  /** The receipt is recorded with this (a credit top-up: its entry and the balance); `work` is what the work step returned. */
-  settled(transaction: string, work: W): LedgerItems;
+  /**
+   * The receipt is recorded with this (a credit top-up: its entry and the balance); `work` is what the work step
+   * returned, `receipt` the settlement's (preconfirmed or sealed: docs/decisions/0021).
+   */
+  settled(transaction: string, work: W, receipt: PaymentReceipt): LedgerItems;
 }
 
 /** Work done after the lock and before money moves; a throw releases the lock (nothing moved) with `reasonOf`. */
@@ -64,7 +67,7 @@ export async function purchase<W>(
   deps: PurchaseSkeletonDeps,
   payment: AcceptedPayment,
   item: PurchasedItem<W>,
-  options: { log: Logger; deadline?: number; work?: PurchaseWork<W> },
+  options: { log: Logger; deadline?: number; work?: PurchaseWork<W>; preconfirmation?: boolean },
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
   try {
@@ -90,7 +93,7 @@ export async function purchase<W>(
     await deps.ledger.markCharging(payment.nonceKey);
   }
 
-  const settlement = await deps.settle(payment, { deadline: options.deadline });
+  const settlement = await deps.settle(payment, { deadline: options.deadline, ...(options.preconfirmation ? { preconfirmation: true } : {}) });
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
     count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
@@ -123,7 +126,7 @@ export async function purchase<W>(
   const { receipt } = settlement;
   countPaid(item.sold, payment.amount);
   try {
-    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work));
+    await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work, receipt));
     return { type: 'settled', receipt, recorded: true, work };
   } catch (error) {
     log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: receipt.transaction });

@@ -108,7 +108,10 @@ export class PaymentCore {
       result = await this.deps.x402().settler.settle(payment, options);
     }
     if (result.ok) {
-      return { type: 'settled', receipt: { success: true, transaction: result.transaction, network: result.network, payer: result.payer } };
+      return {
+        type: 'settled',
+        receipt: { success: true, transaction: result.transaction, network: result.network, payer: result.payer, ...(result.preconfirmed ? { preconfirmed: true as const } : {}) },
+      };
     }
     if (result.broadcast) return { type: 'unknown-outcome', reason: result.reason };
     if (result.unavailable) return { type: 'unavailable', reason: result.reason };

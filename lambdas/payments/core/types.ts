@@ -75,4 +75,6 @@ export type Settlement =
 export interface SettleOptions {
   /** Epoch ms: stop waiting for a receipt by then (the outcome is then unknown). */
   deadline?: number;
+  /** A preconfirmed receipt will do (lambdas/payments/types.ts ChargeOptions). */
+  preconfirmation?: boolean;
 }

@@ -111,7 +111,7 @@ export function installIamEnforcement(policies: Record<string, PolicyStatement[]
   handlers.forEach((prototype, i) => {
     const original = originals[i];
     prototype.handle = function handle(this: unknown, request, options) {
-      const functionId = calling.getStore();
+      const functionId = callingFunction();
       const verdict = functionId === undefined ? undefined : decide(policies, functionId, request);
       if (!verdict) return original.call(this, request, options);
       denials.push(verdict.denial);

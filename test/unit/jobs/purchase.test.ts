@@ -262,7 +262,8 @@ describe('purchaseJob: the blocking wait', () => {
     const d = deps({ jobs: { ...deps().jobs, get: vi.fn(async () => ({ status: 'processing' }) as JobRecord) }, sleep: advancing(slept) });
     const deadline = Date.now() + 150;
     const result = await purchaseJob(d, { ...input, blockingWaitMs: 25_000, deadline });
-    expect(d.settle).toHaveBeenCalledWith(payment, { deadline });
+    // An x402 job takes a preconfirmed receipt where one is configured (ADR 0021); its delivery waits for the block.
+    expect(d.settle).toHaveBeenCalledWith(payment, { deadline, preconfirmation: true });
     expect(result.type).toBe('accepted');
     // The 25 s budget was cut to the deadline: the waits asked for add up to at most the 150 ms left.
     expect(slept.length).toBeGreaterThan(0);
