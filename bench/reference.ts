@@ -22,6 +22,12 @@ export async function benchRuntime(options: { blockIntervalMs?: number; preconfi
     log: () => {},
     ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}),
     ...(options.preconfirmations ? { preconfirmations: true } : {}),
+    // A key's nonces are sent one instance at a time (ADR 0005): a deployment serving tens of concurrent buyers runs a
+    // pool of keys, as the runbook says; eight here.
+    settlerKeys: 8,
+    // Renders run on these same two cores here (on AWS in their own Lambdas): two at a time, as an operator reserving
+    // render concurrency would have it, so the paid path is not measured under a pile of cold render instances.
+    context: { renderReservedConcurrency: '2' },
   });
   return {
     runtime,

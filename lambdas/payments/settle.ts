@@ -251,6 +251,9 @@ export class SelfSettler implements PaymentSettler {
       await sent.released;
     }
     if (status !== 'success') {
+      // A preconfirmed revert is not final (docs/decisions/0021): the sealed block may still order it otherwise, so
+      // the outcome stays unknown and the sealed chain decides (the sweeper reconciles it), the lock kept.
+      if (preconfirmed) return { ok: false, reason: `Settlement transaction ${hash} preconfirmed as reverted; its sealed block decides`, broadcast: true };
       // A reverted transferWithAuthorization moved nothing and left the authorization unused (and the mined
       // transaction can never be included again), so the lock may be released like any refusal before broadcast.
       return { ok: false, reason: `Settlement transaction ${hash} reverted`, broadcast: false };

@@ -55,6 +55,9 @@ export async function startPreconfRpc(options: { chainRpcUrl: string; flashblock
     } catch {
       status = '0x0';
     }
+    // Sealed meanwhile (the call then ran on the state after it): the sealed receipt is the answer.
+    const sealed = await chain('eth_getTransactionReceipt', [hash]);
+    if (sealed) return sealed;
     const latest = BigInt((await chain('eth_blockNumber', [])) as string);
     return {
       transactionHash: hash,

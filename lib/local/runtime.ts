@@ -75,6 +75,10 @@ export interface EmbeddedOptions {
    * waits for the sealed block. Meaningful with `blockIntervalMs` (under automine every transaction is sealed at once).
    */
   preconfirmations?: boolean;
+  /** How many settlement keys the chain funds and the settler leases from (lib/local/chain.ts; default 4). */
+  settlerKeys?: number;
+  /** More CDK context for the synthesized stack (e.g. `renderReservedConcurrency`), as `cdk deploy -c` would take. */
+  context?: Record<string, string>;
   /**
    * Tests only: awaited before a state machine's task state invokes its function, as a task waits on AWS for a
    * throttled function (its render function's reservation full) — so a job can be held `queued` before its render
@@ -176,11 +180,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
           // The chain's URL is read from a secret, as a keyed provider URL is on AWS (and the grants are exercised).
           rpcUrlSecretName: LOCAL_RPC_URL_SECRET,
           ...(options.preconfirmations ? { preconfRpcUrlSecretName: LOCAL_PRECONF_RPC_URL_SECRET } : {}),
+          ...options.context,
           // A stack for the chain's network (a Sepolia staging stack when it stands in for Sepolia).
           ...(options.network ? { network: options.network } : {}),
         },
       }),
-      startLocalChain({ port: options.chainPort, stateDir, network: options.network, blockIntervalMs: options.blockIntervalMs }),
+      startLocalChain({ port: options.chainPort, stateDir, network: options.network, blockIntervalMs: options.blockIntervalMs, settlerCount: options.settlerKeys }),
       startDynamoLocal({ dir: join(stateDir, 'dynamodb') }),
       startLocalTokenIssuer({ port: options.tokenIssuerPort ?? 0, stateDir }),
       startLocalS3({ dir: join(stateDir, 's3'), buckets: [LOCAL_ASSETS_BUCKET] }),

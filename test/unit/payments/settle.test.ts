@@ -270,3 +270,64 @@ describe('Settler key pool', () => {
     expect(junk?.message).not.toContain('not-a-key-secret-value');
   });
 });
+
+describe('SelfSettler: a preconfirmed receipt (issue 25, docs/decisions/0021)', () => {
+  /** A node on loopback that takes any raw transaction (answering its hash) and nothing else. */
+  async function node() {
+    const { createServer } = await import('node:http');
+    const { keccak256 } = await import('viem');
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        const { id, method, params } = JSON.parse(text);
+        const result = method === 'eth_sendRawTransaction' ? keccak256(params[0]) : null;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(r)) };
+  }
+
+  /** A reader whose receipts say `status`, and which answers the settlement's other reads. */
+  function reader(status: 'success' | 'reverted', seen: string[], name: string) {
+    return {
+      estimateContractGas: async () => 60_000n,
+      estimateFeesPerGas: async () => ({ maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }),
+      getBalance: async () => 10n ** 18n,
+      getTransactionCount: async () => 0,
+      waitForTransactionReceipt: async () => (seen.push(name), { status }),
+    } as never;
+  }
+
+  async function settleWith(preconfStatus: 'success' | 'reverted', preconfirmation: boolean) {
+    const rpc = await node();
+    const seen: string[] = [];
+    try {
+      const settler = new SelfSettler({
+        config: { chainId: 8453, rpcUrl: rpc.url },
+        leases: memoryLeases(),
+        loadKeys: async () => [KEY],
+        publicClient: reader('success', seen, 'sealed'),
+        preconfReader: reader(preconfStatus, seen, 'preconf'),
+      });
+      return { result: await settler.settle(await verifiedPayment(), { preconfirmation }), seen };
+    } finally {
+      await rpc.close();
+    }
+  }
+
+  it('a settlement that takes one waits on the preconfirmation endpoint and says so; one that does not waits for the sealed receipt', async () => {
+    const taken = await settleWith('success', true);
+    expect(taken.seen).toEqual(['preconf']);
+    expect(taken.result).toMatchObject({ ok: true, preconfirmed: true });
+    const sealed = await settleWith('success', false);
+    expect(sealed.seen).toEqual(['sealed']);
+    expect(sealed.result.ok && 'preconfirmed' in sealed.result).toBe(false);
+  });
+
+  it('a preconfirmed revert is an unknown outcome (broadcast), never a refusal that releases the lock: the sealed block decides', async () => {
+    const { result } = await settleWith('reverted', true);
+    expect(result).toMatchObject({ ok: false, broadcast: true, reason: expect.stringMatching(/preconfirmed as reverted/) });
+  });
+});
