@@ -123,6 +123,8 @@ export interface EmbeddedRuntime {
   functionThreadIds(): number[];
   /** The same, by function id. */
   functionThreadIdsById(): Record<string, number[]>;
+  /** Starts `count` instances of a function ahead of traffic, one after another, as provisioned concurrency would. */
+  prewarm(functionId: string, count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -326,7 +328,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
     renameSync(`${runtimeFile}.tmp`, runtimeFile);
-    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), functionThreadIdsById: () => functions.threadIdsByFunction(), stop: stopAll };
+    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), functionThreadIdsById: () => functions.threadIdsByFunction(), prewarm: (id, count) => functions.prewarm(id, count), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

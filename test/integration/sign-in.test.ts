@@ -120,8 +120,9 @@ describe('a wallet signs in with the official client hook and gets its own purch
       createdAt: expect.any(String),
     });
 
-    // The run's result, again, from the URL the signed-in list gave.
-    const fetched = await fetchFrom(nextIp())(listed[1].url);
+    // The run's result, again, from the URL the signed-in list gave, through the same signing client (the run's URL
+    // is the buyer's capability: it asks for no sign-in, so the hook passes the answer through).
+    const fetched = await signedIn(listed[1].url);
     expect(fetched.status).toBe(200);
     expect((await fetched.json()).result).toEqual(answers[0].result);
 

@@ -42,6 +42,11 @@ export class LocalFunctions {
     return found;
   }
 
+  /** Starts `count` instances of function `id` ahead of traffic (FunctionInstances.prewarm). */
+  prewarm(id: string, count: number): Promise<void> {
+    return this.get(id).prewarm(count);
+  }
+
   /** Instances started so far, by function (for tests and the start-up log). */
   started(): Record<string, number> {
     return Object.fromEntries([...this.byId].map(([id, f]) => [id, f.started]));
