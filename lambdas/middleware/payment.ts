@@ -11,6 +11,7 @@ import type { PaymentCore } from '../payments/core/server.js';
 import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js';
 import type { Offer, PaymentRefusal } from '../payments/core/types.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
+import { chainChecksOf, chainRefusal } from '../payments/core/chain-checks.js';
 
 /**
  * The request's payment header, read and classified once; the rate limit, idempotency and payment share it. Where
@@ -57,7 +58,8 @@ export function payment(options: PaymentOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
     const offer = options.offer(request);
     request.internal.offer = offer;
-    const decision = await options.core().decide(offer, paymentHeaderOf(request));
+    // The chain reads are left in flight to overlap the purchase's ledger lock (issue 25; core/chain-checks.ts).
+    const decision = await options.core().decide(offer, paymentHeaderOf(request), { deferChainChecks: true });
     switch (decision.type) {
       case 'challenge':
       case 'invalid':
@@ -66,5 +68,18 @@ export function payment(options: PaymentOptions): HttpMiddleware {
         request.internal.payment = decision.payment;
     }
   };
-  return { name: 'payment', before };
+  /**
+   * A request that failed after its payment was verified but before any purchase (its body refused, a webhook URL
+   * refused): if the chain refuses the payment, that is the answer — 402 comes first, as when it was all checked
+   * before — and a chain that could not be read is a 503. Any other answer stands.
+   */
+  const onError = async (request: HttpRequest) => {
+    const error = request.error;
+    if (!request.internal.payment || !request.internal.offer || error instanceof PaymentRequiredError || error instanceof DependencyError) return;
+    const checks = await chainChecksOf(request.internal.payment);
+    if (checks.ok) return;
+    const refusal = chainRefusal(checks);
+    request.error = 'refused' in refusal ? paymentRequired(options.core().refusal(request.internal.offer, refusal.refused)) : new DependencyError(refusal.unavailable);
+  };
+  return { name: 'payment', before, onError };
 }

@@ -54,7 +54,15 @@ export interface VerifiedPayment {
   nonceKey: string;
   payload: PaymentPayload;
   requirement: PaymentRequirement;
+  /**
+   * The verification's chain reads (balance, authorization unused) still in flight, when the caller asked for them to
+   * overlap the ledger lock (issue 25; lambdas/payments/core/chain-checks.ts). Never rejects.
+   */
+  chainChecks?: Promise<ChainChecks>;
 }
+
+/** What the verification's chain reads found: pays, refused with a reason, or could not be read. */
+export type ChainChecks = { ok: true } | { ok: false; reason: string } | { ok: false; unavailable: string };
 
 export type VerifyResult = { ok: true; payment: VerifiedPayment } | { ok: false; reason: string };
 
@@ -74,7 +82,8 @@ export type SettleResult =
 
 /** Verifies a decoded payload against the requirement of the endpoint being paid. */
 export interface PaymentVerifier {
-  verify(payload: PaymentPayload, requirement: PaymentRequirement): Promise<VerifyResult>;
+  /** `deferChainChecks`: verified once the off-chain checks pass, the chain reads left in `payment.chainChecks`. */
+  verify(payload: PaymentPayload, requirement: PaymentRequirement, options?: { deferChainChecks?: boolean }): Promise<VerifyResult>;
 }
 
 /** Moves the money: self-settlement with a gas key, or a remote facilitator. */

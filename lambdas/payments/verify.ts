@@ -8,7 +8,7 @@ import { getAddress, isAddressEqual, recoverTypedDataAddress, type Address, type
 import { publicClientFor } from './chain-client.js';
 import { DependencyError } from '../shared/errors.js';
 import { canonicalNetwork } from '../shared/networks.js';
-import type { Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
+import type { ChainChecks, Hex, PaymentPayload, PaymentRequirement, PaymentVerifier, VerifiedPayment, VerifyResult } from './types.js';
 import { transferWithAuthorizationTypes, usdcAbi } from './usdc-abi.js';
 
 /** Settlement needs this many seconds of validity left; x402 facilitators use the same margin. */
@@ -187,12 +187,25 @@ export class ViemPaymentVerifier implements PaymentVerifier {
     this.now = options.now ?? unixNow;
   }
 
-  async verify(payload: PaymentPayload, requirement: PaymentRequirement): Promise<VerifyResult> {
+  async verify(payload: PaymentPayload, requirement: PaymentRequirement, options: { deferChainChecks?: boolean } = {}): Promise<VerifyResult> {
     const checked = await checkOffChain(payload, requirement, this.chainId, this.now());
     if (!checked.ok) return checked;
     const { payment } = checked;
-    const nonce = payload.payload.authorization.nonce as Hex;
+    if (options.deferChainChecks) {
+      // Left in flight beside the ledger lock (issue 25): settled here into a value, so it never rejects unheard.
+      const chainChecks = this.readChain(payment).then(
+        (result): ChainChecks => (result.ok ? { ok: true } : result),
+        (error: unknown): ChainChecks => ({ ok: false, unavailable: (error as Error).message }),
+      );
+      return { ok: true, payment: { ...payment, chainChecks } };
+    }
+    const result = await this.readChain(payment);
+    return result.ok ? { ok: true, payment } : result;
+  }
 
+  /** The chain's word on a payment that passed the off-chain checks: its nonce unused, its payer's balance enough. */
+  private async readChain(payment: VerifiedPayment): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const nonce = payment.payload.payload.authorization.nonce as Hex;
     let balance: bigint;
     let used: boolean;
     try {
@@ -220,7 +233,7 @@ export class ViemPaymentVerifier implements PaymentVerifier {
     if (balance < payment.amount) {
       return fail(`Insufficient USDC balance: ${payment.payer} holds ${balance}, needs ${payment.amount}`);
     }
-    return { ok: true, payment };
+    return { ok: true };
   }
 }
 

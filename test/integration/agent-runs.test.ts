@@ -230,6 +230,18 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expect(await dry.json()).toMatchObject({ code: 'invalid_request' });
   });
 
+  it('issue 25: an unfunded payer with unreadable input is answered 402 with the balance reason, not 400 (the chain reads ran beside the lock)', async () => {
+    const { agentsUrl } = runtime();
+    const buyer = await freshBuyer(0n);
+    const response = await payingFetch(buyer.privateKey, '127.0.0.59')(`${agentsUrl}/api/agents/${BANK_REC}/run`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ input: { bankStatement: 'Date,Description\n2026-11-01,no amounts here', bookEntries: BOOKS } }),
+    });
+    expect(response.status).toBe(402);
+    expect((await response.json()).error).toBe(`Insufficient USDC balance: ${buyer.address} holds 0, needs 60000`);
+  });
+
   it('a dry run is free: it validates fully, states the price, and shows a preview, not the paid result', async () => {
     const { agentsUrl } = runtime();
     const response = await fetchFrom('127.0.0.50')(`${agentsUrl}/api/agents/${BANK_REC}/run`, {

@@ -2,7 +2,8 @@
  * Rules of the paid request (spec: Authentication, Errors, Asynchronous mode rules, Limits, Versioning) against
  * the embedded service and its chain: one payment pays for one job, idempotency, 402/422/400/429 shapes.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { fundFromState } from '../../bin/fund.js';
 import { fetchFrom, freshBuyer, runtime, transfersFrom, usdcBalance } from '../support/buyer.js';
 import { challengeOf, signedHeader } from '../support/sign.js';
 
@@ -103,6 +104,28 @@ describe('Never charged: a paid request that fails validation (422)', () => {
     const good = await post('/agent/image', '{"prompt":"a lighthouse"}', { 'PAYMENT-SIGNATURE': header });
     expect(good.status).toBe(202);
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
+  });
+});
+
+describe('Issue 25: the chain reads run beside the ledger lock, and still decide first', () => {
+  it('an unfunded payer: 402 with the balance reason before its invalid body is judged; the lock released, the same authorization pays once funded', async () => {
+    const info = runtime();
+    const buyer = await freshBuyer(0n);
+    const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
+    const header = await signedHeader(buyer.privateKey, challenge);
+    const reason = `Insufficient USDC balance: ${buyer.address} holds 0, needs 150000`;
+
+    const invalid = await post('/agent/image', '{"prompt": 42}', { 'PAYMENT-SIGNATURE': header });
+    expect(invalid.status).toBe(402);
+    expect((await invalid.json()).error).toBe(reason);
+    const valid = await post('/agent/image', '{"prompt":"a lighthouse"}', { 'PAYMENT-SIGNATURE': header });
+    expect(valid.status).toBe(402);
+    expect((await valid.json()).error).toBe(reason);
+
+    await fundFromState(inject('stateDir'), buyer.address, 150_000n);
+    const paid = await post('/agent/image', '{"prompt":"a lighthouse"}', { 'PAYMENT-SIGNATURE': header });
+    expect(paid.status).toBe(202);
+    expect(await transfersFrom(buyer.address)).toEqual([{ to: info.payTo, value: 150_000n }]);
   });
 });
 

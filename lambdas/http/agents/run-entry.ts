@@ -141,6 +141,8 @@ export function whenPriced(inner: HttpMiddleware, dryRun: (request: HttpRequest)
       if (agentOf(request).price === 0n || dryRun(request)) return;
       await inner.before!(request);
     },
+    // A payment verified before the body was refused: the chain's refusal still answers first (402 before 400/422).
+    ...(inner.onError ? { onError: inner.onError } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ import type { PaymentReceipt } from '../types.js';
 import { PaymentAlreadyUsedError, type LedgerItems, type PaymentLedger } from '../../store/ledger.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { count, countPaid } from '../../shared/metrics.js';
+import { chainChecksOf, chainRefusal } from './chain-checks.js';
 import { METRIC_NAMES } from '../../shared/metric-names.js';
 
 /** What one purchased item writes at each step of the skeleton, each in that step's ledger transaction. */
@@ -70,11 +71,28 @@ export async function purchase<W>(
   options: { log: Logger; deadline?: number; work?: PurchaseWork<W>; preconfirmation?: boolean },
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
-  try {
-    await deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve);
-  } catch (error) {
-    if (error instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: error.message };
-    throw error;
+  // The lock is written while the verification's chain reads, if left in flight, finish (issue 25: ./chain-checks.ts).
+  const [locked, chain] = await Promise.all([
+    deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve).then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+    chainChecksOf(payment),
+  ]);
+  if (locked !== undefined) {
+    if (locked instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: locked.message };
+    throw locked;
+  }
+  if (!chain.ok) {
+    // The chain refused the payment (or could not be read) after the lock was written: nothing moved, released.
+    const refusal = chainRefusal(chain);
+    const reason = 'refused' in refusal ? refusal.refused : refusal.unavailable;
+    try {
+      await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', item.refused(reason, 'settle'));
+    } catch (error) {
+      log.error('could not release the lock of a payment the chain refused; the sweeper does', { error: (error as Error).message });
+    }
+    return 'refused' in refusal ? { type: 'refused', reason } : { type: 'unavailable', reason };
   }
 
   let work: W;

@@ -63,7 +63,11 @@ export class PaymentCore {
     return { type: 'invalid', reason, headers, get challenge() { return build(); } };
   }
 
-  async decide(offer: Offer, header: PaymentHeader): Promise<PaymentDecision> {
+  /**
+   * `deferChainChecks`: an x402 payment is verified once its off-chain checks pass, its chain reads left in flight
+   * (`payment.chainChecks`) for the purchase to await beside its ledger lock (issue 25; ./chain-checks.ts).
+   */
+  async decide(offer: Offer, header: PaymentHeader, options: { deferChainChecks?: boolean } = {}): Promise<PaymentDecision> {
     switch (header.kind) {
       case 'none':
         return this.refusal(offer);
@@ -89,7 +93,7 @@ export class PaymentCore {
         const payload = header.legacy
           ? { ...header.payload, resource: { url: requirement.resource }, accepted: { ...header.payload.accepted, asset: requirement.asset } }
           : header.payload;
-        const result = await this.deps.x402().verifier.verify(payload, requirement);
+        const result = await this.deps.x402().verifier.verify(payload, requirement, options);
         if (result.ok) return { type: 'verified', payment: result.payment };
         logger.info('payment refused', { reason: result.reason, payer: header.payload.payload.authorization.from, offer: offer.id });
         return this.refusal(offer, result.reason);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { purchaseJob, type JobPurchase, type PurchaseDeps, type PurchaseInput } from '../../../lambdas/jobs/purchase.js';
 import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLock } from '../../../lambdas/store/ledger.js';
 import type { AcceptedPayment, Offer, Settlement, SettleOptions } from '../../../lambdas/payments/core/types.js';
-import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
+import type { ChainChecks, VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { VerifiedTokenPayment } from '../../../lambdas/payments/token/verify.js';
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
 
@@ -149,6 +149,35 @@ describe('purchaseJob: the paid request, in order', () => {
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'insufficient funds', 'nothing-moved', voidMark('job-1', 'insufficient funds'));
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
+  });
+
+  it('issue 25: the lock is written while the chain reads finish; a chain refusal then voids and releases it, never settles', async () => {
+    let answer!: (checks: ChainChecks) => void;
+    const chainChecks = new Promise<ChainChecks>((resolve) => (answer = resolve));
+    const order: string[] = [];
+    const d = recording(order);
+    const pending = purchaseJob(d, { ...input, payment: { ...payment, chainChecks } as VerifiedPayment });
+    await vi.waitFor(() => expect(order).toEqual(['lock'])); // locked before the chain answered
+    answer({ ok: false, reason: 'Insufficient USDC balance: 0xabc holds 0, needs 150000' });
+    expect(await pending).toEqual({ type: 'refused', reason: 'Insufficient USDC balance: 0xabc holds 0, needs 150000' });
+    expect(order).toEqual(['lock', 'markFailed']);
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'Insufficient USDC balance: 0xabc holds 0, needs 150000', 'nothing-moved', voidMark('job-1', 'Insufficient USDC balance: 0xabc holds 0, needs 150000'));
+  });
+
+  it('issue 25: a chain that could not be read releases the lock too (the authorization pays later): unavailable', async () => {
+    const d = deps();
+    const chainChecks = Promise.resolve<ChainChecks>({ ok: false, unavailable: 'Could not read payment state from the chain: timeout' });
+    expect(await purchaseJob(d, { ...input, payment: { ...payment, chainChecks } as VerifiedPayment })).toEqual({ type: 'unavailable', reason: 'Could not read payment state from the chain: timeout' });
+    expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'Could not read payment state from the chain: timeout', 'nothing-moved', voidMark('job-1', 'Could not read payment state from the chain: timeout'));
+    expect(d.settle).not.toHaveBeenCalled();
+  });
+
+  it('issue 25: a used authorization still refuses on the lock, whatever the chain reads say', async () => {
+    const d = deps();
+    d.ledger.lock.mockRejectedValue(new PaymentAlreadyUsedError());
+    const chainChecks = Promise.resolve<ChainChecks>({ ok: true });
+    expect(await purchaseJob(d, { ...input, payment: { ...payment, chainChecks } as VerifiedPayment })).toEqual({ type: 'refused', reason: 'Payment authorization already used' });
+    expect(d.ledger.markFailed).not.toHaveBeenCalled();
   });
 
   it('back-pressured settler: voids and releases (nothing moved), refused with its Retry-After', async () => {

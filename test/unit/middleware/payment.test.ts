@@ -15,7 +15,7 @@ import { validateBody } from '../../../lambdas/middleware/validation.js';
 import { classifyPaymentHeader, type PaymentHeader } from '../../../lambdas/payments/core/header.js';
 import { PaymentCore } from '../../../lambdas/payments/core/server.js';
 import type { Offer, PaymentDecision } from '../../../lambdas/payments/core/types.js';
-import type { PaymentChallenge, VerifiedPayment } from '../../../lambdas/payments/types.js';
+import type { ChainChecks, PaymentChallenge, VerifiedPayment } from '../../../lambdas/payments/types.js';
 import { musicRequestSchema } from '../../../lambdas/products/catalog.js';
 import { productOffer } from '../../../lambdas/jobs/offers.js';
 import { GENERATION } from '../../../lambdas/surfaces/surface.js';
@@ -141,6 +141,48 @@ describe('Asynchronous mode rule 6: the 402 comes before body validation', () =>
     const c = chain([...frame(GENERATION), payment({ offer: () => offerFor('api.test'), core: () => core }), validateBody(musicRequestSchema)]);
     const result = await c.invoke(httpEvent({ headers: {}, body: undefined }));
     expect(result.statusCode).toBe(402);
+  });
+});
+
+describe('Issue 25: the chain reads left in flight beside the lock still answer 402 before the body is judged', () => {
+  /** A verified payment whose chain reads (deferred by the verifier) end as `checks`; a core that builds refusals. */
+  function deferred(checks: ChainChecks) {
+    const paid = { ...VERIFIED, chainChecks: Promise.resolve(checks) } as VerifiedPayment;
+    const { core } = fakeCore({ type: 'verified', payment: paid });
+    const refusal = vi.fn((_offer: Offer, reason: string) => ({ type: 'invalid', reason, headers: {}, challenge: { ...CHALLENGE, error: reason } }));
+    Object.assign(core, { refusal });
+    const c = chain([...frame(GENERATION), payment({ offer: () => offerFor('api.test'), core: () => core }), validateBody(musicRequestSchema)]);
+    return { c, core, refusal };
+  }
+  const badBody = () => withSignature(x402Header(), { 'content-type': 'application/json' });
+  const invalid = (event: ReturnType<typeof withSignature>) => ({ ...event, body: '{"prompt":42}' });
+
+  it('asks the core to defer the chain reads', async () => {
+    const { c, core } = deferred({ ok: true });
+    await c.invoke(withSignature(x402Header(), { 'content-type': 'application/json' }));
+    expect(vi.mocked(core.decide).mock.calls[0][2]).toEqual({ deferChainChecks: true });
+  });
+
+  it('a payer without the balance and an invalid body: 402 with the balance reason, not 422', async () => {
+    const { c, refusal } = deferred({ ok: false, reason: 'Insufficient USDC balance: 0x22 holds 0, needs 500000' });
+    const result = await c.invoke(invalid(badBody()));
+    expect(result.statusCode).toBe(402);
+    expect(bodyOf(result).error).toBe('Insufficient USDC balance: 0x22 holds 0, needs 500000');
+    expect(refusal).toHaveBeenCalledTimes(1);
+    expect(c.calls).toBe(0);
+  });
+
+  it('a chain that could not be read and an invalid body: 503 (we could not check), not 422', async () => {
+    const { c } = deferred({ ok: false, unavailable: 'Could not read payment state from the chain: connection refused' });
+    const result = await c.invoke(invalid(badBody()));
+    expect(result.statusCode).toBe(503);
+  });
+
+  it('a payment the chain accepts and an invalid body: the 422 stands', async () => {
+    const { c, refusal } = deferred({ ok: true });
+    const result = await c.invoke(invalid(badBody()));
+    expect(result.statusCode).toBe(422);
+    expect(refusal).not.toHaveBeenCalled();
   });
 });
 

@@ -231,6 +231,37 @@ describe('Payment verification: the wallet holds enough USDC and the nonce is fr
   });
 });
 
+describe('Issue 25: deferChainChecks verifies on the off-chain checks and leaves the chain reads in flight', () => {
+  it('a payer without the balance is verified at once; its chainChecks then refuse with the same reason', async () => {
+    const buyer = newBuyer();
+    const payload = await signedPayment(buyer, requirement);
+    const { verifier: v } = verifier({ balance: 499_999n });
+    const result = await v.verify(payload, requirement, { deferChainChecks: true });
+    if (!result.ok) throw new Error(result.reason);
+    expect(await result.payment.chainChecks).toEqual({ ok: false, reason: `Insufficient USDC balance: ${buyer.address} holds 499999, needs 500000` });
+  });
+
+  it('a payment the chain accepts: chainChecks ok', async () => {
+    const payload = await signedPayment(newBuyer(), requirement);
+    const result = await verifier().verifier.verify(payload, requirement, { deferChainChecks: true });
+    expect(result.ok && (await result.payment.chainChecks)).toEqual({ ok: true });
+  });
+
+  it('a chain that cannot be read: chainChecks never rejects, it says unavailable', async () => {
+    const payload = await signedPayment(newBuyer(), requirement);
+    const { verifier: v } = verifier({ fail: new Error('connect ECONNREFUSED 127.0.0.1:8545') });
+    const result = await v.verify(payload, requirement, { deferChainChecks: true });
+    expect(result.ok && (await result.payment.chainChecks)).toEqual({ ok: false, unavailable: 'Could not read payment state from the chain: connect ECONNREFUSED 127.0.0.1:8545' });
+  });
+
+  it('an off-chain refusal is still a refusal at once, with no chain read', async () => {
+    const payload = await signedPayment(newBuyer(), requirementFor({ payTo: OTHER }));
+    const { verifier: v, calls } = verifier();
+    expect((await v.verify(payload, requirement, { deferChainChecks: true })).ok).toBe(false);
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('A payment is bound to its resource (issue 11, defect 5)', () => {
   it('refuses a payment whose payload names another route, with no chain read', async () => {
     const payload = await signedPayment(newBuyer(), requirement);
