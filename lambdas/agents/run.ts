@@ -111,7 +111,7 @@ function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>, 
     sold: run.agent,
     // The input is kept beside the run until it ends (expiring), so a run that dies after its transfer can be finished.
     reserve: deps.runs.reserveItem(run, input),
-    refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`),
+    refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`, undefined, true),
     // The result is kept, withheld, with the run: if the chain shows the transfer landed, the run is recorded with it.
     unknown: (reason, result) => deps.runs.unknownItem(run.runId, reason, result),
     settled: (transaction, result) => deps.runs.doneItem(run.runId, transaction, result, engine()),

@@ -145,16 +145,12 @@ export class JobStore {
   /**
    * The ledger item that voids a reserved job whose payment did not settle (final `failed`). `refusedToBuyer`: the
    * paying request itself was refused (a 402), so its buyer holds no webhook secret and its webhook is dropped (no
-   * delivery); a job voided later (its 202 given while the outcome was unknown) keeps it, and its end is delivered.
+   * delivery), and it was never a purchase: it leaves the wallet's purchases (the `buyer` key of that sparse index).
+   * A job voided later (its 202 given while the outcome was unknown) keeps both, and its end is delivered.
    */
   voidItem(jobId: string, reason: string, refusedToBuyer = false): LedgerItem {
-    const update = this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` });
-    // A move to a final status ends in `REMOVE #open`: the webhook's index key is removed beside it.
-    if (refusedToBuyer) {
-      update.UpdateExpression += ', #hook';
-      Object.assign(update.ExpressionAttributeNames, { '#hook': OPEN_WEBHOOKS_KEY.partition });
-    }
-    return { Update: update };
+    const remove = refusedToBuyer ? [OPEN_WEBHOOKS_KEY.partition, BUYER_JOBS_KEY.partition] : [];
+    return { Update: this.update(jobId, 'failed', ['reserved'], { error: `Payment not settled: ${reason}` }, remove) };
   }
 
   /**
@@ -229,8 +225,8 @@ export class JobStore {
   }
 
   /** The update that moves a job from one of `from` to `to` (touching `updatedAt`) and sets `set`'s defined members. */
-  protected update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>) {
-    return transition(this.index(), { id: jobId, to, from, open: !FINAL_STATUSES.includes(to), at: this.now().toISOString(), set });
+  protected update(jobId: string, to: JobStatus, from: JobStatus[], set: Record<string, unknown>, remove: readonly string[] = []) {
+    return transition(this.index(), { id: jobId, to, from, open: !FINAL_STATUSES.includes(to), at: this.now().toISOString(), set, remove });
   }
 
   private index(): OpenIndex {

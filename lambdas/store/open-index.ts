@@ -26,6 +26,8 @@ export interface Transition {
   at: string;
   /** More attributes to set; undefined members are left alone. */
   set: Record<string, unknown>;
+  /** Attributes to remove (a sparse index's key, say), beside the open index's key when `to` is final. */
+  remove?: readonly string[];
 }
 
 /** The UpdateCommand input that moves a row from one of `from` to `to`, or fails its condition. */
@@ -41,10 +43,12 @@ export function transition(index: OpenIndex, move: Transition) {
   }
   const fromKeys = move.from.map((status, i) => ((values[`:from${i}`] = status), `:from${i}`));
   if (move.open) assignments.push('#open = :to');
+  const removed = move.open ? [] : ['#open'];
+  for (const key of move.remove ?? []) removed.push(((names[`#${key}`] = key), `#${key}`));
   return {
     TableName: index.table,
     Key: { [index.keyName]: move.id },
-    UpdateExpression: `SET ${assignments.join(', ')}${move.open ? '' : ' REMOVE #open'}`,
+    UpdateExpression: `SET ${assignments.join(', ')}${removed.length ? ` REMOVE ${removed.join(', ')}` : ''}`,
     ConditionExpression: `attribute_exists(${index.keyName}) AND #status IN (${fromKeys.join(', ')})`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,

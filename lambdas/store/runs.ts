@@ -144,8 +144,9 @@ export class RunStore {
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */
-  failItem(runId: string, error: string, from: readonly RunStatus[] = ['running']): LedgerItems {
-    return [{ Update: this.update(runId, 'failed', from, { error }) }, this.dropInput(runId)];
+  /** `unlisted`: nothing was charged and the buyer was answered so (a 402, or the work's error): not a purchase, so it leaves the wallet's purchases (the `buyer` key of that sparse index). */
+  failItem(runId: string, error: string, from: readonly RunStatus[] = ['running'], unlisted = false): LedgerItems {
+    return [{ Update: this.update(runId, 'failed', from, { error }, unlisted ? [BUYER_RUNS_KEY.partition] : []) }, this.dropInput(runId)];
   }
 
   /**
@@ -194,8 +195,8 @@ export class RunStore {
   }
 
   /** The update that moves a run from one of `from` to `to` (touching `updatedAt`, keeping `openStatus` in step). */
-  private update(runId: string, to: RunStatus, from: readonly RunStatus[], set: Record<string, unknown>) {
-    return transition(this.index(), { id: runId, to, from, open: OPEN_RUN_STATUSES.includes(to), at: this.now().toISOString(), set });
+  private update(runId: string, to: RunStatus, from: readonly RunStatus[], set: Record<string, unknown>, remove: readonly string[] = []) {
+    return transition(this.index(), { id: runId, to, from, open: OPEN_RUN_STATUSES.includes(to), at: this.now().toISOString(), set, remove });
   }
 
   private index(): OpenIndex {

@@ -94,6 +94,22 @@ describe('a wallet signs in with the official client hook and gets its own purch
     expect(theirs).toEqual({ address: stranger.address, purchases: [], nextCursor: null });
   });
 
+  it('an attempt the chain refused (402: the wallet could not pay) is not a purchase on either surface', async () => {
+    const { baseUrl, agentsUrl } = runtime();
+    const { privateKey } = await freshBuyer(0n);
+    const account = privateKeyToAccount(privateKey);
+    const pay = payingFetch(privateKey, nextIp());
+    const job = await pay(`${baseUrl}/agent/image`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ prompt: 'a quiet harbour' }) });
+    expect(job.status).toBe(402);
+    expect((await job.json()).error).toBe(`Insufficient USDC balance: ${account.address} holds 0, needs ${IMAGE_PRICE}`);
+    const run = await pay(`${agentsUrl}/api/agents/${BANK_REC}/run`, { method: 'POST', headers: JSON_TYPE, body: runBody('12.00') });
+    expect(run.status).toBe(402);
+    for (const base of [baseUrl, agentsUrl]) {
+      const list = await (await signingFetch(account, fetchFrom(nextIp()))(`${base}/api/purchases`)).json();
+      expect(list).toEqual({ address: account.address, purchases: [], nextCursor: null });
+    }
+  });
+
   it("agent studio: its paid runs newest first, a page at a time; a run's result is fetched again from its URL; another wallet's cursor is refused", async () => {
     const { agentsUrl } = runtime();
     const b = await buyer();

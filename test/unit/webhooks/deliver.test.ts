@@ -157,13 +157,13 @@ describe('startWebhook', () => {
   });
 });
 
-describe('JobStore.voidItem: the webhook of a purchase refused to its buyer goes with it', () => {
-  it('removes the OpenWebhooks key only when the paying request itself was refused', async () => {
+describe('JobStore.voidItem: the webhook of a purchase refused to its buyer goes with it, and so does its place in the wallet\'s purchases', () => {
+  it('removes the OpenWebhooks and ByBuyer keys only when the paying request itself was refused', async () => {
     const { JobStore } = await import('../../../lambdas/store/jobs.js');
     const store = new JobStore('jobs');
     const refused = store.voidItem(JOB_ID, 'insufficient funds', true).Update!;
-    expect(refused.UpdateExpression).toMatch(/ REMOVE #open, #hook$/);
-    expect(refused.ExpressionAttributeNames).toMatchObject({ '#open': 'openStatus', '#hook': 'webhookOpen' });
+    expect(refused.UpdateExpression).toMatch(/ REMOVE #open, #webhookOpen, #buyer$/);
+    expect(refused.ExpressionAttributeNames).toMatchObject({ '#open': 'openStatus', '#webhookOpen': 'webhookOpen', '#buyer': 'buyer' });
     // Voided later (its 202 was given while the outcome was unknown): the webhook stays, to be delivered.
     const later = store.voidItem(JOB_ID, 'authorization expired').Update!;
     expect(later.UpdateExpression).toMatch(/ REMOVE #open$/);
