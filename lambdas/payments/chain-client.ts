@@ -36,8 +36,6 @@ import {
 } from 'viem';
 import {
   estimateFeesPerGas,
-  getBlockNumber,
-  getContractEvents,
   getTransactionCount,
   sendRawTransaction,
 } from 'viem/actions';
@@ -107,8 +105,6 @@ export type ChainReader = Pick<
   | 'waitForTransactionReceipt'
   | 'getTransactionCount'
   | 'getBalance'
-  | 'getBlockNumber'
-  | 'getContractEvents'
 >;
 
 /** Binds the reads to `client` as viem's publicActions does (their generics are viem's, hence the cast). */
@@ -120,8 +116,6 @@ function readerOf(client: Client): ChainReader {
     waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args as { hash: Hex; timeout?: number; pollingInterval?: number }),
     getTransactionCount: (args) => getTransactionCount(client, args),
     getBalance: (args) => getBalance(client, args as { address: Address }),
-    getBlockNumber: (args) => getBlockNumber(client, args),
-    getContractEvents: (args) => getContractEvents(client, args),
   };
   return reader as unknown as ChainReader;
 }

@@ -4,7 +4,8 @@
  * embedded runtime and the tests import the real packages.
  *
  * - `aws-xray-sdk-core` → aws-xray-sdk-core.mjs: the SDK's namespace without the AWS SDK v2 patchers and semver,
- *   the plugins and SQL (about 37 KB of every function; see that file and test/unit/observability/xray-bundle.test.ts).
+ *   the plugins and SQL (about 37 KB of every function; see that file and test/unit/observability/xray-bundle.test.ts),
+ *   over a copy of the SDK whose AWS call whitelist names only the calls the functions make (xray-sdk.ts: 8 KiB more).
  * - `@smithy/node-http-handler` → its own ES module build: esbuild otherwise takes the package's CommonJS build, which
  *   pulls in all of `@smithy/core` (about 105 KiB of every function that sets a Bedrock client's HTTP/1.1 handler);
  *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
@@ -25,10 +26,11 @@
  */
 import path from 'node:path';
 import { trimmedGoogleGenAI } from './google-genai.js';
+import { trimmedXraySdk } from './xray-sdk.js';
 
 export function bundleAliases(projectRoot: string): Record<string, string> {
   return {
-    'aws-xray-sdk-core': path.join(projectRoot, 'lib', 'bundling', 'aws-xray-sdk-core.mjs'),
+    'aws-xray-sdk-core': trimmedXraySdk(projectRoot),
     '@smithy/node-http-handler': path.join(projectRoot, 'node_modules', '@smithy', 'node-http-handler', 'dist-es', 'index.js'),
     '@smithy/service-error-classification': path.join(projectRoot, 'node_modules', '@smithy', 'service-error-classification', 'dist-es', 'index.js'),
     'google-auth-library': path.join(projectRoot, 'lib', 'bundling', 'google-auth-library.mjs'),

@@ -3,7 +3,9 @@
  * annotations": the functions are bundled with a trimmed `aws-xray-sdk-core` (lib/bundling/aliases.ts). A traced
  * handler is bundled twice, as CDK bundles it with the alias and without it, and each bundle runs in a fresh Node
  * process set up as Lambda sets one up (trace header, daemon address); both send the X-Ray daemon the same
- * documents: the invocation's subsegment with its annotations and the captured DynamoDB call's subsegment.
+ * documents: the invocation's subsegment with its annotations and the captured DynamoDB and S3 calls' subsegments,
+ * with the parameters the SDK's whitelist records (the trimmed copy keeps only the calls the functions make:
+ * lib/bundling/xray-sdk.ts).
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { execFileSync } from 'node:child_process';
@@ -19,12 +21,16 @@ const TRACE_ROOT = '1-5759e988-bd862e3fe1be46a994272793';
 
 const ENTRY = `
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { S3Client, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { annotate, traceClient, traced } from ${JSON.stringify(join(PROJECT_ROOT, 'lambdas/shared/tracing.ts'))};
 const db = traceClient(new DynamoDBClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1,
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+const s3 = traceClient(new S3Client({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, forcePathStyle: true,
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
 export const handler = traced(async (event) => {
   annotate({ payer: '0xabc' });
   await db.send(new GetItemCommand({ TableName: 'jobs', Key: { id: { S: event.jobId } } })).catch(() => {});
+  await s3.send(new HeadObjectCommand({ Bucket: 'assets', Key: 'songs/' + event.jobId + '.mp3' })).catch(() => {});
   return 'done';
 }, (event) => ({ jobId: event.jobId, product: 'agent_image' }));
 `;
@@ -71,7 +77,7 @@ async function bundleAndInvoke(name: string, alias: Record<string, string>): Pro
     },
   });
   expect(out.trim()).toBe('done');
-  await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+  await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
   return received.map((message) => {
     const [header, body] = message.split('\n');
     expect(JSON.parse(header)).toEqual({ format: 'json', version: 1 });
@@ -108,6 +114,8 @@ describe('Operability: the trimmed X-Ray SDK the functions bundle traces as the 
     });
     const call = trimmed.find((d) => d.name === 'DynamoDB');
     expect(call).toMatchObject({ parent: '## index.handler', namespace: 'aws', aws: { operation: 'GetItem', table_name: 'jobs' } });
+    const head = trimmed.find((d) => d.name === 'S3');
+    expect(head).toMatchObject({ parent: '## index.handler', namespace: 'aws', aws: { operation: 'HeadObject', bucket_name: 'assets', key: 'songs/job-1.mp3' } });
     expect(trimmed).toEqual(whole);
   });
 });

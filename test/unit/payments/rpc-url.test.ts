@@ -19,6 +19,8 @@ import { publicClientFor } from '../../../lambdas/payments/chain-client.js';
 import { rpcRequest } from '../../../lambdas/payments/reconcile.js';
 
 const KEY = 'k3y-0f-the-pr0vider';
+/** Any address: the fake node answers 0x2a to every request. */
+const ACCOUNT = '0x000000000000000000000000000000000000dEaD';
 const reference = (secretId: string) => `${RPC_URL_SECRET_PREFIX}${encodeURIComponent(secretId)}`;
 
 /** Every text an error carries, its causes' and viem's details included, as a log line would print it. */
@@ -99,8 +101,8 @@ describe('The RPC URL read from its secret', () => {
     sm.on(GetSecretValueCommand, { SecretId: 'plain/rpc' }).resolves({ SecretString: `${base}/v2/${KEY}\n` });
     const rpcUrl = reference('plain/rpc');
     const reader = publicClientFor(rpcUrl);
-    expect(await reader.getBlockNumber()).toBe(42n);
-    expect(await reader.getBlockNumber({ cacheTime: 0 })).toBe(42n);
+    expect(await reader.getBalance({ address: ACCOUNT })).toBe(42n);
+    expect(await reader.getBalance({ address: ACCOUNT })).toBe(42n);
     expect(await rpcRequest(rpcUrl, 'eth_blockNumber', [])).toBe('0x2a');
     expect(paths).toEqual([`/v2/${KEY}`, `/v2/${KEY}`, `/v2/${KEY}`]);
     expect(sm.commandCalls(GetSecretValueCommand)).toHaveLength(1);
@@ -129,14 +131,14 @@ describe('The RPC URL read from its secret', () => {
 
   it('a secret that cannot be read is named, with the AWS error, and nothing else', async () => {
     sm.on(GetSecretValueCommand).rejects(Object.assign(new Error('not authorized'), { name: 'AccessDeniedException' }));
-    const error = await failure(publicClientFor(reference('denied/rpc')).getBlockNumber());
+    const error = await failure(publicClientFor(reference('denied/rpc')).getBalance({ address: ACCOUNT }));
     expect(printed(error)).toContain('Cannot read RPC URL secret denied/rpc: AccessDeniedException');
   });
 
   it('an HTTP failure quotes the reference, never the URL', async () => {
     sm.on(GetSecretValueCommand, { SecretId: 'http/rpc' }).resolves({ SecretString: `${base}/v2/${KEY}` });
     status = 503;
-    const viaViem = await failure(publicClientFor(reference('http/rpc')).getBlockNumber());
+    const viaViem = await failure(publicClientFor(reference('http/rpc')).getBalance({ address: ACCOUNT }));
     const viaReconciler = await failure(rpcRequest(reference('http/rpc'), 'eth_blockNumber', []));
     expect(printed(viaViem)).toContain('URL: secretsmanager:http%2Frpc');
     expect(printed(viaReconciler)).toContain('eth_blockNumber: HTTP 503');
@@ -152,7 +154,7 @@ describe('The RPC URL read from its secret', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     sm.on(GetSecretValueCommand, { SecretId: 'down/rpc' }).resolves({ SecretString: `http://127.0.0.1:${port}/v2/${KEY}?apikey=${KEY}` });
-    const viaViem = await failure(publicClientFor(reference('down/rpc')).getBlockNumber());
+    const viaViem = await failure(publicClientFor(reference('down/rpc')).getBalance({ address: ACCOUNT }));
     const viaReconciler = await failure(rpcRequest(reference('down/rpc'), 'eth_blockNumber', []));
     for (const error of [viaViem, viaReconciler]) {
       expect(printed(error)).toMatch(/ECONNREFUSED|fetch failed/);
