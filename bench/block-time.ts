@@ -297,6 +297,17 @@ interface Phase {
   load: LoadResult;
   cpu: CpuSplit;
   onChain: string;
+  /** JSON-RPC requests the chain answered during the timed load, per paid answer: receipt polls, and all methods. */
+  rpc: { receipts: number; all: number };
+}
+
+/** Requests per paid answer between two readings of the chain's counts (lib/local/rpc-server.ts). */
+function rpcPerPaid(before: Record<string, number>, after: Record<string, number>, paid: number): Phase['rpc'] {
+  const delta = (method?: string) =>
+    Object.entries(after)
+      .filter(([m]) => method === undefined || m === method)
+      .reduce((n, [m, count]) => n + count - (before[m] ?? 0), 0);
+  return { receipts: delta('eth_getTransactionReceipt') / Math.max(1, paid), all: delta() / Math.max(1, paid) };
 }
 
 async function measureSide(
@@ -324,11 +335,13 @@ async function measureSide(
     const warm = await client.run({ url: side.url, body: side.body, buyers: buyers.slice(0, concurrency), perLane: WARM_PER_LANE, budgetMs: PHASE_BUDGET_MS, sourceBlock: side.sourceBlock });
     await quiesce(QUIET_MS);
     const before = cpuNow();
+    const callsBefore = runtime.chain.rpcCalls();
     // Buyers arrive at random moments of the block (a pause of up to one block before each request, not timed),
     // as independent buyers do; back to back, every request would start just after the block its previous answer
     // waited for, and wait a whole block each time.
     const load = await client.run({ url: side.url, body: side.body, buyers: buyers.slice(0, concurrency), perLane: perLane(concurrency), budgetMs: PHASE_BUDGET_MS, sourceBlock: side.sourceBlock, thinkMs });
     const after = cpuNow();
+    const rpc = rpcPerPaid(callsBefore, runtime.chain.rpcCalls(), load.ok);
     // The last transfers may still be in their block when the answers are in (a reference answers after its receipt;
     // ours too, but a 202 that took the reconcile path answers before): wait for the chain to catch up.
     const paid = warm.ok + load.ok;
@@ -347,7 +360,7 @@ async function measureSide(
     const onChain = exact
       ? `one Transfer per paid answer (${paid} with the warm-up's${pending ? `, and ${pending} answered 503 settlement_pending` : ''}${extra ? `, and ${extra} paid after the client gave up` : ''})${warmFailed}`
       : `MISMATCH: ${s.transfers} Transfers, +${s.delta} base units, ${paid} paid answers with the warm-up's${warmFailed}`;
-    phases.push({ concurrency, load, cpu: split(before, after, side.functionId, gatewayMs, load.ok), onChain });
+    phases.push({ concurrency, load, cpu: split(before, after, side.functionId, gatewayMs, load.ok), onChain, rpc });
   }
   return phases;
 }
@@ -374,15 +387,15 @@ function printMode(r: ModeResult): void {
     `Reference: @x402/express + in-process @x402/core facilitator on viem's base chain (receipt polled every ${r.referencePollMs} ms), 200 JSON. ` +
       `Ours: generation 202 (POST /agent/image) and agent run 200 (bank-rec), self-settled. Latency = the unpaid probe (402) + the paid request.`,
   );
-  console.log('| buyers | side | paid ok / attempted | paid req/s | p50 ms | p99 ms | on chain |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| buyers | side | paid ok / attempted | paid req/s | p50 ms | p99 ms | chain RPC requests per paid answer: receipt polls / all | on chain |');
+  console.log('|---|---|---|---|---|---|---|---|');
   const keys = ['reference', 'generation', 'run'] as const;
   const concurrencies = r.sides.reference.phases.map((p) => p.concurrency);
   for (const [i, c] of concurrencies.entries()) {
     for (const key of keys) {
       const p = r.sides[key].phases[i];
       const failed = p.load.errors.length ? ` (${p.load.errors.join('; ')})` : '';
-      console.log(`| ${c} | ${key} | ${p.load.ok} / ${p.load.attempted}${failed} | ${f(p.load.throughput, 2)} | ${f(p.load.p50)} | ${f(p.load.p99)} | ${p.onChain} |`);
+      console.log(`| ${c} | ${key} | ${p.load.ok} / ${p.load.attempted}${failed} | ${f(p.load.throughput, 2)} | ${f(p.load.p50)} | ${f(p.load.p99)} | ${f(p.rpc.receipts, 1)} / ${f(p.rpc.all, 1)} | ${p.onChain} |`);
     }
   }
   console.log('\n| buyers | generation/reference p50 | run/reference p50 | generation/reference paid req/s | run/reference paid req/s |');

@@ -30,6 +30,8 @@ const EDGE_LIMIT = { message: `must be a whole number of requests from ${WAF_RAT
 /** Base mainnet USDC (FiatTokenV2_2). */
 export const BASE_USDC_ADDRESS = NETWORKS['eip155:8453'].usdcAddress;
 export const BASE_CHAIN_ID = NETWORKS['eip155:8453'].chainId;
+/** Base (an OP Stack chain) makes a block every 2 s, on mainnet and Sepolia alike. */
+export const BASE_BLOCK_TIME_MS = 2000;
 
 /** CloudWatch Logs accepts only these retention periods (aws-logs RetentionDays). */
 export const LOG_RETENTION_DAYS = [
@@ -265,6 +267,12 @@ export const stackConfigSchema = z
      * interval during the wait for the next block: on Base, a second on average).
      */
     receiptPollMs: int(10, 5_000).default(50),
+    /**
+     * The chain's block interval (ms, BLOCK_TIME_MS; default Base's 2000, mainnet's and Sepolia's alike). The receipt wait sleeps
+     * until just before the next block is due and polls only around it (lambdas/payments/block-clock.ts): about four
+     * requests per paid answer instead of one per `receiptPollMs` of the wait. 0: poll from the send throughout.
+     */
+    blockTimeMs: int(0, 60_000).optional(),
     /** Seconds the state machine waits between render checks. */
     renderCheckSeconds: int(1, 300).default(5),
     /** Checks after which a still-running render is failed with RenderTimeout. */
@@ -439,6 +447,7 @@ export function parseStackConfig(raw: Record<string, unknown>, products: Generat
     usdcAddress: result.data.usdcAddress ?? network.usdcAddress,
     rpcUrl: result.data.rpcUrl ?? network.rpcUrl,
     chainId: network.chainId,
+    blockTimeMs: result.data.blockTimeMs ?? BASE_BLOCK_TIME_MS,
   };
 }
 

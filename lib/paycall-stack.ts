@@ -262,6 +262,7 @@ export class PaycallStack extends Stack {
       ...Object.fromEntries(Object.keys(this.products).map((product) => [providerEnvName(product as ProductId), config.renderProviders[product]])),
       [ENV.blockingWaitMs]: String(config.blockingWaitMs),
       [ENV.receiptPollMs]: String(config.receiptPollMs),
+      [ENV.blockTimeMs]: String(config.blockTimeMs),
       ...(config.facilitatorMode === 'remote' ? { [ENV.facilitatorUrl]: config.facilitatorUrl! } : {}),
       ...(this.settlerKeySecret ? { [ENV.settlerKeySecretId]: this.settlerKeySecret.secretName } : {}),
     };

@@ -38,6 +38,7 @@ export function paymentBackend(): PaymentBackend {
           settlerKeySecretId: config.settlerKeySecretId,
           gasFloorWei: config.settlerGasFloorWei,
           receiptPollMs: config.receiptPollMs,
+          blockTimeMs: config.blockTimeMs,
         },
         leases: new DynamoSettlerLeases(),
         ...(config.preconfRpcUrl ? { preconfReader: publicClientFor(config.preconfRpcUrl) } : {}),

@@ -5,9 +5,9 @@
  * ChainReader, so the tests and the local chain can still hand one in.
  *
  * Four are our own, each a plain JSON-RPC request: a contract read (`eth_call` of a view function), a contract gas
- * estimate (`eth_estimateGas`), a balance (`eth_getBalance`) and the wait for a receipt (`eth_getTransactionReceipt`,
- * asked at once and then every polling interval: viem's asks for the block number first and sets up a block
- * watcher, one more request and a timer chain per settlement for a chain that has the receipt at once). viem's readContract, estimateContractGas and getBalance go through its general `call`
+ * estimate (`eth_estimateGas`), a balance (`eth_getBalance`) and a receipt (`eth_getTransactionReceipt`, which
+ * ./block-clock.ts polls around the blocks it expects; viem's wait asks for the block number first and sets up a block
+ * watcher, one more request and a timer chain per settlement). viem's readContract, estimateContractGas and getBalance go through its general `call`
  * and transaction preparation (multicall batching, deployless calls with their bytecode constants, CCIP-Read, account
  * and fee filling), about 40 KB of every paid function for features these two calls never use. Their failures are
  * turned into the same errors viem's would be (getContractError: a revert carries its decoded reason).
@@ -17,7 +17,7 @@
  * `rpcUrl` may be a reference to the secret holding the URL (./rpc-url.ts): the transport resolves it on first use.
  */
 import {
-  WaitForTransactionReceiptTimeoutError,
+  TransactionReceiptNotFoundError,
   createClient,
   decodeFunctionResult,
   formatTransactionReceipt,
@@ -55,22 +55,11 @@ async function getBalance(client: Client, { address }: { address: Address }): Pr
   return hexToBigInt((await client.request({ method: 'eth_getBalance', params: [address, 'latest'] } as never)) as Hex);
 }
 
-/**
- * A transaction's receipt: asked for at once, then every `pollingInterval` ms until `timeout` ms have passed
- * (viem's timeout error then, as viem's own wait throws). A failed request fails the wait, as viem's does.
- */
-async function waitForTransactionReceipt(
-  client: Client,
-  { hash, timeout = 180_000, pollingInterval = client.pollingInterval }: { hash: Hex; timeout?: number; pollingInterval?: number },
-): Promise<TransactionReceipt> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const receipt = (await client.request({ method: 'eth_getTransactionReceipt', params: [hash] } as never)) as RpcTransactionReceipt | null;
-    if (receipt) return formatTransactionReceipt(receipt);
-    const left = deadline - Date.now();
-    if (left <= 0) throw new WaitForTransactionReceiptTimeoutError({ hash });
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pollingInterval, left)));
-  }
+/** A transaction's receipt, one `eth_getTransactionReceipt`; viem's TransactionReceiptNotFoundError while in no block. */
+async function getTransactionReceipt(client: Client, { hash }: { hash: Hex }): Promise<TransactionReceipt> {
+  const receipt = (await client.request({ method: 'eth_getTransactionReceipt', params: [hash] } as never)) as RpcTransactionReceipt | null;
+  if (!receipt) throw new TransactionReceiptNotFoundError({ hash });
+  return formatTransactionReceipt(receipt);
 }
 
 /** A view function's result, read with one `eth_call` at the latest block. */
@@ -102,7 +91,7 @@ export type ChainReader = Pick<
   | 'readContract'
   | 'estimateContractGas'
   | 'estimateFeesPerGas'
-  | 'waitForTransactionReceipt'
+  | 'getTransactionReceipt'
   | 'getTransactionCount'
   | 'getBalance'
 >;
@@ -113,7 +102,7 @@ function readerOf(client: Client): ChainReader {
     readContract: (args) => readContract(client, args as ContractCall),
     estimateContractGas: (args) => estimateContractGas(client, args as ContractCall),
     estimateFeesPerGas: (args) => estimateFeesPerGas(client, args),
-    waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args as { hash: Hex; timeout?: number; pollingInterval?: number }),
+    getTransactionReceipt: (args) => getTransactionReceipt(client, args as { hash: Hex }),
     getTransactionCount: (args) => getTransactionCount(client, args),
     getBalance: (args) => getBalance(client, args as { address: Address }),
   };

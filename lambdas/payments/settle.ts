@@ -32,6 +32,7 @@ import { usdcAbi } from './usdc-abi.js';
 import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
 import { classifySendFailure, type SendFailure } from './send-rejection.js';
+import { BlockClock, waitForReceipt } from './block-clock.js';
 
 /**
  * The shortest receipt wait, whatever the deadline: short enough to stay inside the answer margin (3 s) when
@@ -60,6 +61,11 @@ export interface SelfSettlerConfig extends SettlerKeySource {
   gasFloorWei?: bigint;
   /** How often the receipt is asked for while the answer waits (ms); default the reader's own interval. */
   receiptPollMs?: number;
+  /**
+   * The chain's block interval (ms): the sealed receipt is asked for around the blocks this instance expects, not
+   * from the send throughout (./block-clock.ts). Undefined or 0: from the send.
+   */
+  blockTimeMs?: number;
 }
 
 export interface SelfSettlerOptions {
@@ -79,6 +85,8 @@ export interface SelfSettlerOptions {
   leaseMs?: number;
 }
 
+/** The receipt's polling interval when none is configured (the chain client's own). */
+const DEFAULT_RECEIPT_POLL_MS = 250;
 /** A lease outlives any send (a few RPC round trips); one its holder never released lapses after this. */
 const LEASE_MS = 10_000;
 /**
@@ -162,6 +170,8 @@ export class SelfSettler implements PaymentSettler {
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
   private readonly gasFloorWei: bigint;
   private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
+  /** When this instance expects the chain's blocks (sealed receipts only: a preconfirmation comes every 200 ms). */
+  private readonly clock: BlockClock;
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
@@ -173,6 +183,7 @@ export class SelfSettler implements PaymentSettler {
     this.keyWaitMs = options.keyWaitMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.gasFloorWei = options.config.gasFloorWei ?? 0n;
+    this.clock = new BlockClock(options.config.blockTimeMs ?? 0, options.config.receiptPollMs ?? DEFAULT_RECEIPT_POLL_MS);
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
@@ -243,7 +254,8 @@ export class SelfSettler implements PaymentSettler {
       // Bounded by the caller's deadline: past it the outcome is unknown (broadcast) and the chain decides later.
       const untilDeadline = (options.deadline ?? Infinity) - Date.now();
       const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
-      const receipt = await receipts.waitForTransactionReceipt({ hash, timeout, ...(this.config.receiptPollMs ? { pollingInterval: this.config.receiptPollMs } : {}) });
+      // A preconfirmation comes every 200 ms: asked for from the send (a clock without an interval).
+      const receipt = await waitForReceipt(receipts, preconfirmed ? new BlockClock(0, this.clock.pollMs) : this.clock, { hash, timeout });
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };

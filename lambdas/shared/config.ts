@@ -16,6 +16,7 @@ export const ENV = {
   creditLedgerTable: 'CREDIT_LEDGER_TABLE',
   settlerGasFloorWei: 'SETTLER_GAS_FLOOR_WEI',
   receiptPollMs: 'RECEIPT_POLL_MS',
+  blockTimeMs: 'BLOCK_TIME_MS',
   preconfRpcUrl: 'PRECONF_RPC_URL',
   preconfRpcUrlSecretId: 'PRECONF_RPC_URL_SECRET_ID',
   assetsBucket: 'ASSETS_BUCKET',
@@ -158,6 +159,8 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
        * next 2 s block, so the answer waits for the block and then at most this long (issue 25; README "On AWS").
        */
       RECEIPT_POLL_MS: withDefault(integer(10, 5_000), 50),
+      /** The chain's block interval (ms): the receipt wait polls around the blocks it expects; 0, from the send throughout. */
+      BLOCK_TIME_MS: withDefault(integer(0, 60_000), 0),
       /**
        * A Flashblocks-aware RPC endpoint (Base's preconfirmations), or the secret holding it: a generation job's
        * payment is answered on its preconfirmed receipt, its delivery waits for the sealed block (docs/decisions/0021).
@@ -195,6 +198,7 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
     settlerKeyFile: env.SETTLER_KEY_FILE,
     settlerGasFloorWei: BigInt(env.SETTLER_GAS_FLOOR_WEI),
     receiptPollMs: env.RECEIPT_POLL_MS,
+    blockTimeMs: env.BLOCK_TIME_MS,
     /** Undefined without one; else the URL, or a reference to the secret holding it (as `rpcUrl`). */
     preconfRpcUrl:
       env.PRECONF_RPC_URL ?? (env.PRECONF_RPC_URL_SECRET_ID === undefined ? undefined : `${RPC_URL_SECRET_PREFIX}${encodeURIComponent(env.PRECONF_RPC_URL_SECRET_ID)}`),

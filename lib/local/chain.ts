@@ -112,6 +112,8 @@ export interface LocalChain {
   provider: Eip1193Like;
   /** Ms between blocks it mines (a block at each multiple that has a transaction pending); 0: automine. */
   blockIntervalMs: number;
+  /** JSON-RPC requests its HTTP front has answered, by method (lib/local/rpc-server.ts). */
+  rpcCalls(): Record<string, number>;
   fund(address: Address, amountBaseUnits: bigint): Promise<Hex>;
   balanceOf(address: Address): Promise<bigint>;
   stop(): Promise<void>;
@@ -352,6 +354,7 @@ async function prepare(
     buyers: accounts.buyers.slice(0, buyerCount).map((b) => ({ ...b })),
     provider,
     blockIntervalMs,
+    rpcCalls: () => server.calls(),
     fund,
     balanceOf,
     stop: () =>

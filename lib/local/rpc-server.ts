@@ -12,6 +12,8 @@ export interface Eip1193Like {
 export interface RpcServer {
   url: string;
   port: number;
+  /** Requests answered so far by method, a batch's each counted (the bench reports the receipt polls per payment). */
+  calls(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -25,8 +27,15 @@ interface RpcRequest {
 }
 
 export async function startRpcServer(provider: Eip1193Like, port: number, host = '127.0.0.1'): Promise<RpcServer> {
+  const calls = new Map<string, number>();
+  const counted: Eip1193Like = {
+    request: (args) => {
+      calls.set(args.method, (calls.get(args.method) ?? 0) + 1);
+      return provider.request(args);
+    },
+  };
   const server = http.createServer((req, res) => {
-    handle(provider, req, res).catch(() => res.destroy());
+    handle(counted, req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -39,6 +48,7 @@ export async function startRpcServer(provider: Eip1193Like, port: number, host =
   return {
     url: `http://${host}:${actual}`,
     port: actual,
+    calls: () => Object.fromEntries(calls),
     close: () =>
       new Promise<void>((resolve) => {
         // Keep-alive sockets from viem's fetch would otherwise hold close() open.

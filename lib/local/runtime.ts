@@ -182,6 +182,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
           // The chain's URL is read from a secret, as a keyed provider URL is on AWS (and the grants are exercised).
           rpcUrlSecretName: LOCAL_RPC_URL_SECRET,
           ...(options.preconfirmations ? { preconfRpcUrlSecretName: LOCAL_PRECONF_RPC_URL_SECRET } : {}),
+          // The local chain's pace, as the network's is on AWS: no schedule under automine (a block per transaction).
+          blockTimeMs: String(options.blockIntervalMs ?? 0),
           ...options.context,
           // A stack for the chain's network (a Sepolia staging stack when it stands in for Sepolia).
           ...(options.network ? { network: options.network } : {}),

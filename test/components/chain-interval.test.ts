@@ -200,6 +200,46 @@ describe('Local chain mining every blockIntervalMs', () => {
     expect(((await rpcOf(third)('eth_getTransactionReceipt', now)) as Receipt)?.status).toBe('0x1');
   });
 
+  it('a settler that knows the block interval asks for its receipt around the block, not from the send throughout, and answers as soon', async () => {
+    const blockMs = 1_000;
+    const pollMs = 25;
+    const chain = await start(await stateDir(), blockMs);
+    const requirement = requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo });
+    const config = { chainId: chain.chainId, rpcUrl: chain.rpcUrl, settlerKeyFile: chain.settlerKeyFile, receiptPollMs: pollMs };
+    const verifier = new ViemPaymentVerifier({ config });
+    const buyer = privateKeyToAccount(chain.buyers[0].privateKey);
+    const receiptPolls = () => chain.rpcCalls().eth_getTransactionReceipt ?? 0;
+
+    /** Settlements sent at the given offsets into a block: each one's receipt polls and its delay after its block. */
+    async function settleAt(settler: SelfSettler, offsets: number[]) {
+      const seen: { polls: number; lateMs: number }[] = [];
+      for (const offset of offsets) {
+        await sleep((offset - (Date.now() % blockMs) + blockMs) % blockMs);
+        const checked = await verifier.verify(await signedPayment(buyer, requirement), requirement);
+        if (!checked.ok) throw new Error(checked.reason);
+        const polls = receiptPolls();
+        const settled = await settler.settle(checked.payment);
+        const answeredAt = Date.now();
+        if (!settled.ok) throw new Error(settled.reason);
+        // The chain mines at each multiple of the interval: the answer's delay after the block that holds it.
+        seen.push({ polls: receiptPolls() - polls, lateMs: answeredAt % blockMs });
+      }
+      return seen;
+    }
+
+    const offsets = [150, 420, 610, 880, 300];
+    const unpaced = await settleAt(new SelfSettler({ config, leases: memoryLeases() }), offsets);
+    const paced = new SelfSettler({ config: { ...config, blockTimeMs: blockMs }, leases: memoryLeases() });
+    // Its first settlement polls from the send and learns when the blocks come; the others are paced.
+    const [learning, ...rest] = await settleAt(paced, [200, ...offsets]);
+    expect(learning.polls).toBeGreaterThan(5);
+    const total = (list: { polls: number }[]) => list.reduce((n, s) => n + s.polls, 0);
+    expect(total(rest)).toBeLessThanOrEqual(total(unpaced) / 2);
+    for (const s of rest) expect(s.polls).toBeLessThanOrEqual(6);
+    // As soon: each answer within a few polls of its block, as polling throughout answers.
+    for (const s of [...unpaced, ...rest]) expect(s.lateMs).toBeLessThan(250);
+  }, 30_000);
+
   it('refuses a blockIntervalMs that is not a whole number of ms', async () => {
     const dir = await stateDir();
     await expect(start(dir, -1)).rejects.toThrow(/blockIntervalMs must be a whole number of ms/);

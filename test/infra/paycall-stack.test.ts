@@ -380,6 +380,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       for (const product of PRODUCT_IDS) expect(vars[providerEnvName(product)]).toBe('local');
       expect(vars[ENV.blockingWaitMs]).toBe('25000');
       expect(vars[ENV.receiptPollMs]).toBe('50');
+      expect(vars[ENV.blockTimeMs]).toBe('2000');
       for (const key of [ENV.jobsTable, ENV.paymentsTable, ENV.idempotencyTable, ENV.rateLimitTable, ENV.assetsBucket]) {
         expect(vars[key], `${entry.id}: ${key}`).toEqual({ Ref: expect.any(String) });
       }

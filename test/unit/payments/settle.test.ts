@@ -296,7 +296,7 @@ describe('SelfSettler: a preconfirmed receipt (issue 25, docs/decisions/0021)', 
       estimateFeesPerGas: async () => ({ maxFeePerGas: 10n, maxPriorityFeePerGas: 1n }),
       getBalance: async () => 10n ** 18n,
       getTransactionCount: async () => 0,
-      waitForTransactionReceipt: async () => (seen.push(name), { status }),
+      getTransactionReceipt: async () => (seen.push(name), { status }),
     } as never;
   }
 
