@@ -1,12 +1,17 @@
 /**
- * The X-Ray SDK copy the functions bundle keeps the AWS call whitelist entries of the calls they make, and only those
- * (lib/bundling/xray-sdk.ts): every S3 command a function sends is in it (a new one would otherwise be traced without
- * its bucket and key), DynamoDB whole, and a name the SDK's list lacks is refused rather than kept as nothing.
+ * The X-Ray SDK copy the functions bundle (lib/bundling/xray-sdk.ts) keeps the AWS call whitelist entries of the calls
+ * they make, and only those: every S3 command a function sends is in it (a new one would otherwise be traced without
+ * its bucket and key), DynamoDB whole, and a name the SDK's list lacks is refused rather than kept as nothing. Its
+ * middleware utilities are a stand-in whose one call on Lambda does nothing, refused for an SDK that calls more.
+ * (test/unit/observability/xray-bundle.test.ts runs a bundle of the copy as Lambda would, and compares its traces.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { trimWhitelist, XRAY_WHITELIST } from '../../../lib/bundling/xray-sdk.js';
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { lambdaMwUtils, trimWhitelist, XRAY_WHITELIST } from '../../../lib/bundling/xray-sdk.js';
 import { PROJECT_ROOT } from '../../../lib/local/runtime.js';
 
 const whole = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'node_modules/aws-xray-sdk-core/dist/lib/resources/aws_whitelist.json'), 'utf8'));
@@ -44,5 +49,24 @@ describe('The X-Ray whitelist the functions bundle', () => {
   it('refuses a service or an operation the SDK does not list', () => {
     expect(() => trimWhitelist(whole, { kinesis: 'all' })).toThrow(/no service kinesis/);
     expect(() => trimWhitelist(whole, { s3: ['getObject', 'selectObjectContentX'] })).toThrow(/no s3 selectObjectContentX/);
+  });
+
+  it('stands in for the middleware utilities on Lambda: turning centralized sampling off does nothing, anything else throws', () => {
+    const sdk = path.join(PROJECT_ROOT, 'node_modules/aws-xray-sdk-core/dist/lib');
+    const lambdaEnv = readFileSync(path.join(sdk, 'env/aws_lambda.js'), 'utf8');
+    const mwUtils = readFileSync(path.join(sdk, 'middleware/mw_utils.js'), 'utf8');
+    const dir = mkdtempSync(path.join(tmpdir(), 'mw-utils-'));
+    try {
+      writeFileSync(path.join(dir, 'mw_utils.js'), lambdaMwUtils(lambdaEnv, mwUtils, 'x'));
+      const standIn = createRequire(import.meta.url)(path.join(dir, 'mw_utils.js'));
+      expect(standIn.disableCentralizedSampling()).toBeUndefined();
+      expect(() => standIn.resolveSampling()).toThrow(/middleware resolveSampling is not bundled/);
+      expect(() => standIn.setSamplingRules({})).toThrow(/not bundled/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // An SDK whose Lambda set-up asks the module for more, or whose module has another function, is refused.
+    expect(() => lambdaMwUtils(`${lambdaEnv}\nmwUtils.setSamplingRules(rules);`, mwUtils, '9.9.9')).toThrow(/aws-xray-sdk-core 9\.9\.9: its Lambda set-up uses/);
+    expect(() => lambdaMwUtils(lambdaEnv, mwUtils.replace('    setDefaultName: function', '    setAnything: function () {},\n    setDefaultName: function'), '9.9.9')).toThrow(/update it for this SDK version/);
   });
 });
