@@ -5,7 +5,8 @@
  *
  * - `aws-xray-sdk-core` → aws-xray-sdk-core.mjs: the SDK's namespace without the AWS SDK v2 patchers and semver,
  *   the plugins and SQL (about 37 KB of every function; see that file and test/unit/observability/xray-bundle.test.ts),
- *   over a copy of the SDK whose AWS call whitelist names only the calls the functions make (xray-sdk.ts: 8 KiB more).
+ *   over a copy of the SDK whose AWS call whitelist names only the calls the functions make, and without the
+ *   incoming-request middleware's samplers, which nothing on Lambda asks (xray-sdk.ts: about 22 KiB more).
  * - `@smithy/node-http-handler` → its own ES module build: esbuild otherwise takes the package's CommonJS build, which
  *   pulls in all of `@smithy/core` (about 105 KiB of every function that sets a Bedrock client's HTTP/1.1 handler);
  *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
