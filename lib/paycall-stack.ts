@@ -531,9 +531,7 @@ export class PaycallStack extends Stack {
    * ones without this grant never send a chain request.
    */
   private grantRpcUrl(fn: lambda.IFunction): void {
-    if (!this.rpcUrlSecret) return;
-    // Imported by name, its ARN lacks the 6 characters Secrets Manager appends to every secret's (as grantRead adds).
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.rpcUrlSecret.secretArn}-??????`] }));
+    if (this.rpcUrlSecret) grantSecretValue(fn, this.rpcUrlSecret);
   }
 
   /**
@@ -546,7 +544,7 @@ export class PaycallStack extends Stack {
     if (!preconfRpcUrlSecretName) return;
     fn.addEnvironment(ENV.preconfRpcUrlSecretId, preconfRpcUrlSecretName);
     this.preconfRpcUrlSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'PreconfRpcUrl', preconfRpcUrlSecretName);
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${this.preconfRpcUrlSecret.secretArn}-??????`] }));
+    grantSecretValue(fn, this.preconfRpcUrlSecret);
   }
 
   private preconfRpcUrlSecret?: secretsmanager.ISecret;
@@ -609,4 +607,10 @@ export function productsStartedBy(fnId: string, catalog: GenerationCatalog): str
   const products = Object.values(catalog).filter((product) => product.routes.pay === fnId).map((product) => product.id);
   if (!products.length) throw new Error(`lib/paycall-stack.ts: paid function ${fnId} starts no product's machine`);
   return products;
+}
+
+/** GetSecretValue on a secret imported by name, whose ARN lacks the 6 characters Secrets Manager appends to every
+ * secret's (as grantRead adds them). */
+function grantSecretValue(fn: lambda.IFunction, secret: secretsmanager.ISecret): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${secret.secretArn}-??????`] }));
 }

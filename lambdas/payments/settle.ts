@@ -59,7 +59,7 @@ export interface SelfSettlerConfig extends SettlerKeySource {
   rpcUrl: string;
   /** A key with less native gas than this (wei) takes no new settlement. */
   gasFloorWei?: bigint;
-  /** How often the receipt is asked for while the answer waits (ms); default the reader's own interval. */
+  /** How often the receipt is asked for while the answer waits (ms); default 250. */
   receiptPollMs?: number;
   /**
    * The chain's block interval (ms): the sealed receipt is asked for around the blocks this instance expects, not
@@ -170,8 +170,10 @@ export class SelfSettler implements PaymentSettler {
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
   private readonly gasFloorWei: bigint;
   private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
-  /** When this instance expects the chain's blocks (sealed receipts only: a preconfirmation comes every 200 ms). */
+  /** When this instance expects the chain's blocks: sealed receipts are asked for around them. */
   private readonly clock: BlockClock;
+  /** No schedule: a preconfirmation comes every 200 ms, so it is asked for from the send. */
+  private readonly fromSend: BlockClock;
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
@@ -184,6 +186,7 @@ export class SelfSettler implements PaymentSettler {
     this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.gasFloorWei = options.config.gasFloorWei ?? 0n;
     this.clock = new BlockClock(options.config.blockTimeMs ?? 0, options.config.receiptPollMs ?? DEFAULT_RECEIPT_POLL_MS);
+    this.fromSend = new BlockClock(0, this.clock.pollMs);
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
@@ -254,8 +257,7 @@ export class SelfSettler implements PaymentSettler {
       // Bounded by the caller's deadline: past it the outcome is unknown (broadcast) and the chain decides later.
       const untilDeadline = (options.deadline ?? Infinity) - Date.now();
       const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
-      // A preconfirmation comes every 200 ms: asked for from the send (a clock without an interval).
-      const receipt = await waitForReceipt(receipts, preconfirmed ? new BlockClock(0, this.clock.pollMs) : this.clock, { hash, timeout });
+      const receipt = await waitForReceipt(receipts, preconfirmed ? this.fromSend : this.clock, { hash, timeout });
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };

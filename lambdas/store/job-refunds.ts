@@ -7,6 +7,11 @@ import { sendConditional } from './dynamo.js';
 import { listOpen, type OpenIndex } from './open-index.js';
 import { JobStore, OPEN_REFUNDS_INDEX, OPEN_REFUNDS_KEY, type JobRecord, type JobRefund } from './jobs.js';
 
+/** A failed job whose refund, if it has one, was not sent yet: the condition of every write to its refund record. */
+const NOT_YET_REFUNDED = '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)';
+const NOT_YET_REFUNDED_VALUES = { ':failed': 'failed', ':refunded': 'refunded' };
+const REFUND_NAMES = { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' };
+
 export class JobRefundStore extends JobStore {
   /**
    * Records a refund's progress on a failed job. A refund already `refunded` is never changed (returns false), so two
@@ -19,13 +24,12 @@ export class JobRefundStore extends JobStore {
         TableName: this.table,
         Key: { jobId },
         UpdateExpression: `SET #refund = :refund, #refundAt = :at${open ? ', #refundOpen = :open' : ''}${open ? '' : ' REMOVE #refundOpen'}`,
-        ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
-        ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
+        ConditionExpression: NOT_YET_REFUNDED,
+        ExpressionAttributeNames: REFUND_NAMES,
         ExpressionAttributeValues: {
           ':refund': refund,
           ':at': this.now().toISOString(),
-          ':failed': 'failed',
-          ':refunded': 'refunded',
+          ...NOT_YET_REFUNDED_VALUES,
           ...(open ? { ':open': refund.status } : {}),
         },
       }),
@@ -42,9 +46,9 @@ export class JobRefundStore extends JobStore {
         TableName: this.table,
         Key: { jobId },
         UpdateExpression: 'REMOVE #refund, #refundOpen, #refundAt',
-        ConditionExpression: '#status = :failed AND (attribute_not_exists(#refund) OR #refund.#refundStatus <> :refunded)',
-        ExpressionAttributeNames: { '#refund': 'refund', '#refundAt': 'refundAt', '#refundOpen': 'refundOpen', '#status': 'status', '#refundStatus': 'status' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':refunded': 'refunded' },
+        ConditionExpression: NOT_YET_REFUNDED,
+        ExpressionAttributeNames: REFUND_NAMES,
+        ExpressionAttributeValues: NOT_YET_REFUNDED_VALUES,
       }),
     );
   }

@@ -7,7 +7,7 @@ import { traced } from '../shared/tracing.js';
 import { WebhookStarter } from '../store/workflow.js';
 import { checkAtColdStart, paymentConfig, webhookConfig } from '../shared/config.js';
 import { JobCompletionStore } from '../store/job-completions.js';
-import { paidOnChain, type OnChainPayment } from '../payments/core/paid-on-chain.js';
+import { preconfirmedDeps } from './preconfirmed-deps.js';
 
 // Built (and the configuration checked) at cold start, not on the first task. This task ends jobs, so it starts their
 // webhook deliveries (issue 23).
@@ -15,7 +15,7 @@ checkAtColdStart(webhookConfig, paymentConfig);
 // A job answered on a preconfirmed payment is completed only once its transfer is in a sealed block
 // (docs/decisions/0021): the chain is asked through the function's RPC URL.
 const jobs = new JobCompletionStore();
-const deps = { ...taskDeps(), jobs, webhooks: new WebhookStarter(), preconfirmed: { jobs, paidOnChain: (payment: OnChainPayment) => paidOnChain(payment) } };
+const deps = { ...taskDeps(), jobs, webhooks: new WebhookStarter(), preconfirmed: preconfirmedDeps(jobs) };
 
 // A throttled or unavailable dependency is a TransientRenderError: the state machine retries it with back-off.
 // Whatever the invocation counted is written as it ends (lambdas/shared/metrics.ts). Traced with the job's id and

@@ -5,17 +5,16 @@
  */
 import { refundFailedJob } from '../jobs/refund.js';
 import { JobRefundStore } from '../store/job-refunds.js';
-import { JobCompletionStore } from '../store/job-completions.js';
 import { paymentConfig } from '../shared/config.js';
 import { traced } from '../shared/tracing.js';
 import { jobKeys, type ExecutionInput } from './tasks.js';
 import { refunder } from './refund-deps.js';
-import { paidOnChain, type OnChainPayment } from '../payments/core/paid-on-chain.js';
+import { preconfirmedDeps } from './preconfirmed-deps.js';
 
 paymentConfig();
 const jobs = new JobRefundStore();
 
 // A preconfirmed payment is refunded once it is in a sealed block, never if it did not land (docs/decisions/0021).
-const preconfirmed = { jobs: new JobCompletionStore(), paidOnChain: (payment: OnChainPayment) => paidOnChain(payment) };
+const preconfirmed = preconfirmedDeps();
 
 export const handler = traced(async (input: ExecutionInput) => ({ refund: await refundFailedJob({ jobs, refunder: refunder(), preconfirmed }, input.jobId) }), jobKeys);

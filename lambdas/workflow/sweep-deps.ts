@@ -1,6 +1,5 @@
 /** The sweeper's dependencies, built once per process (the scheduled Lambda and the embedded runtime's start). */
 import { JobRefundStore } from '../store/job-refunds.js';
-import { JobCompletionStore } from '../store/job-completions.js';
 import { JobWebhookStore } from '../store/job-webhooks.js';
 import { DynamoPaymentLedger } from '../store/ledger.js';
 import { RunStore } from '../store/runs.js';
@@ -9,6 +8,7 @@ import { WebhookStarter, WorkflowStarter } from '../store/workflow.js';
 import { paidOnChain } from '../payments/core/paid-on-chain.js';
 import type { SweepDeps } from './sweeper.js';
 import { refunder } from './refund-deps.js';
+import { preconfirmedDeps } from './preconfirmed-deps.js';
 import { paymentConfig, webhookConfig, workflowConfig } from '../shared/config.js';
 
 let deps: SweepDeps | undefined;
@@ -26,7 +26,7 @@ export function sweepDeps(): SweepDeps {
       ledger: new DynamoPaymentLedger(),
       workflow: new WorkflowStarter(),
       paidOnChain: (payment) => paidOnChain(payment),
-      refunds: { jobs, refunder: refunder(), preconfirmed: { jobs: new JobCompletionStore(), paidOnChain: (payment) => paidOnChain(payment) } },
+      refunds: { jobs, refunder: refunder(), preconfirmed: preconfirmedDeps() },
       webhooks: { jobs: new JobWebhookStore(), starter: new WebhookStarter() },
     };
   }

@@ -9,8 +9,9 @@
  * (LOCAL_BLOCK_MS), so a transaction preconfirmed here is sealed at the next block, unless it is dropped
  * (`hardhat_dropTransaction`: the preconfirmation that never lands, which the tests make happen).
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 export interface PreconfRpc {
   url: string;
@@ -97,7 +98,7 @@ export async function startPreconfRpc(options: { chainRpcUrl: string; flashblock
 
   const server = createServer((req, res) => {
     void (async () => {
-      const text = await readAll(req);
+      const text = await bodyText(req);
       const parsed = JSON.parse(text) as JsonRpcRequest | JsonRpcRequest[];
       const result = Array.isArray(parsed) ? await Promise.all(parsed.map(answer)) : await answer(parsed);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
@@ -116,11 +117,3 @@ export async function startPreconfRpc(options: { chainRpcUrl: string; flashblock
   };
 }
 
-function readAll(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FileAssetStore, isValidAssetKey } from '../../lambdas/store/file-assets.js';
+import { buffer } from 'node:stream/consumers';
 
 export interface LocalS3 {
   url: string;
@@ -41,7 +42,7 @@ export async function startLocalS3(options: { dir: string; buckets: string[]; po
     if (!key || !isValidAssetKey(key)) return s3Error(res, 400, 'InvalidArgument', 'Unsupported object key for the local S3 endpoint', head);
 
     if (method === 'PUT') {
-      const body = decodeBody(req, await readAll(req));
+      const body = decodeBody(req, await buffer(req));
       await store.put(key, body, req.headers['content-type'] ?? 'application/octet-stream');
       res.writeHead(200, { ETag: etag(body), 'x-amz-request-id': 'local' }).end();
       return;
@@ -78,12 +79,6 @@ export async function startLocalS3(options: { dir: string; buckets: string[]; po
         server.closeAllConnections();
       }),
   };
-}
-
-async function readAll(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**

@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localSecretArn } from './asl.js';
+import { buffer } from 'node:stream/consumers';
 
 /** A secret's current SecretString, read when a request asks for it. */
 export type SecretValue = () => Promise<string>;
@@ -56,7 +57,7 @@ export async function startLocalSecretsManager(options: { secrets: Record<string
   });
 
   async function answer(req: IncomingMessage): Promise<Record<string, unknown>> {
-    const text = (await readAll(req)).toString('utf8');
+    const text = (await buffer(req)).toString('utf8');
     if (!req.headers.authorization) throw new ServiceError('MissingAuthenticationTokenException', 'Missing Authentication Token');
     const target = String(req.headers['x-amz-target'] ?? '');
     if (req.method !== 'POST' || !target.startsWith(TARGET_PREFIX)) throw new ServiceError('UnknownOperationException', `Unknown operation ${target}`);
@@ -125,12 +126,6 @@ export async function startLocalSecretsManager(options: { secrets: Record<string
 function versionOf(name: string, value: string): string {
   const hex = createHash('sha256').update(`${name}\0${value}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-async function readAll(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function reply(res: ServerResponse, status: number, body: unknown, errorType?: string): void {

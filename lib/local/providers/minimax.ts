@@ -17,6 +17,7 @@ import type { MusicRequest } from '../../../lambdas/products/catalog.js';
 import { defaultFfmpegPath } from '../../../lambdas/render/local/ffmpeg.js';
 import { renderMusic } from '../../../lambdas/render/local/music/render-music.js';
 import type { FakeOptions, ProviderFake } from './index.js';
+import { text as bodyText } from 'node:stream/consumers';
 
 export interface RecordedMiniMaxRequest {
   method: string;
@@ -63,7 +64,7 @@ export async function startMiniMaxFake(options: FakeOptions): Promise<MiniMaxFak
       res.end(file);
       return;
     }
-    const raw = await readBody(req);
+    const raw = await bodyText(req);
     const record: RecordedMiniMaxRequest = {
       method: req.method ?? '',
       path,
@@ -174,15 +175,6 @@ function parse(raw: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
