@@ -6,7 +6,9 @@
  * - the reference (bench/reference-server.ts, in a process of its own): `@x402/express` with an in-process `@x402/core`
  *   facilitator settling with a viem wallet on viem's `base` chain, as the official facilitator examples do;
  * - ours, a generation 202 (`POST /agent/image`: settled, its job started, the render left to the workflow);
- * - ours, an agent run (`POST /api/agents/bank-rec-…/run`: settled, the analysis answered in the 200).
+ * - ours, an agent run (`POST /api/agents/bank-rec-…/run`: settled, the analysis answered in the 200);
+ * - ours, at one buyer, an agent run with model reasoning (PO match, AGENT_REASONING), the Bedrock fake answering
+ *   Converse in BENCH_MODEL_MS (default 1500; 0 leaves this side out): the model is asked once the transfer is sent.
  * Each side is measured at 1, 4, 16 and 64 concurrent buyers (BENCH_LEVELS): paid ok/attempted, paid req/s, p50 and
  * p99 of the whole exchange as the buyer sees it (the unpaid probe's 402 and the paid request). The embedded runtime
  * may run as many instances of a function as there are buyers (LOCAL_MAX_INSTANCES, as Lambda would). Every paid
@@ -37,11 +39,18 @@ import type { RouteDef } from '../lambdas/surfaces/routes.js';
 import { freshBuyers, quiesce, settlementLedger, type Buyer, type LoadResult } from './load.js';
 import type { ClientRequest } from './client-process.js';
 import { benchRuntime } from './reference.js';
+import { findAgent } from '../lambdas/agents/registry.js';
+import { LOCAL_MODEL_MS } from '../lib/local/agent-reasoning.js';
 
 const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
 const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
 const BENCH_PROMPT = 'benchmark lighthouse at dusk';
 const IMAGE_PRICE = 150_000n;
+/** The agent the reasoning side runs (AGENT_REASONING names it for the bench's runtime), on a PO and its own invoice. */
+const REASONING_AGENT = findAgent('po-match-gate-mkgu0')!;
+const BENCH_PO = 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00';
+/** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS, default 1500 ms: a short tool answer); 0: none. */
+const modelMs = () => Number(process.env.BENCH_MODEL_MS ?? 1500);
 const RUN_PRICE = 60_000n;
 /** Longest wait for this process to go idle before a measurement (our render jobs drain in the background). */
 const QUIET_MS = 60_000;
@@ -281,7 +290,7 @@ async function gatewayPerRequest(client: ClientHandle): Promise<number> {
 // ---------- one side, one mode ----------
 
 interface SideSpec {
-  key: 'reference' | 'generation' | 'run';
+  key: 'reference' | 'generation' | 'run' | 'reasoning';
   name: string;
   expect: string;
   url: string;
@@ -376,7 +385,9 @@ const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
 interface ModeResult {
   mode: BlockMode;
-  sides: Record<SideSpec['key'], { spec: SideSpec; phases: Phase[] }>;
+  sides: Record<Exclude<SideSpec['key'], 'reasoning'>, { spec: SideSpec; phases: Phase[] }> & { reasoning?: { spec: SideSpec; phases: Phase[] } };
+  /** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS); 0: no reasoning side. */
+  modelMs: number;
   referencePollMs: number;
   gatewayMs: number;
 }
@@ -406,6 +417,18 @@ function printMode(r: ModeResult): void {
     const run = r.sides.run.phases[i].load;
     console.log(`| ${c} | ${f(g.p50 / ref.p50, 2)}× | ${f(run.p50 / ref.p50, 2)}× | ${f(g.throughput / ref.throughput, 2)}× | ${f(run.throughput / ref.throughput, 2)}× |`);
   }
+  const reasoning = r.sides.reasoning?.phases[0];
+  const plain = r.sides.run.phases.find((p) => p.concurrency === 1)?.load;
+  if (reasoning && plain) {
+    const failed = reasoning.load.errors.length ? ` (${reasoning.load.errors.join('; ')})` : '';
+    console.log(
+      `\nAgent run with model reasoning (${REASONING_AGENT.slug}; the Bedrock fake answering Converse in ${r.modelMs} ms), one buyer: ` +
+        `${reasoning.load.ok} / ${reasoning.load.attempted} paid${failed}, p50 ${f(reasoning.load.p50)} ms, p99 ${f(reasoning.load.p99)} ms; ${reasoning.onChain}. ` +
+        `The model is asked once the transfer is sent, so it works while the block is awaited: asked before the send, as until 2026-11-28, ` +
+        `the run would take about the plain run's p50 plus the model's time (${f(plain.p50)} + ${r.modelMs} = ${f(plain.p50 + r.modelMs)} ms; ` +
+        `here ${f(reasoning.load.p50 - r.modelMs)} ms beyond the model's).`,
+    );
+  }
 }
 
 function printCpu(r: ModeResult): void {
@@ -426,7 +449,7 @@ function printCpu(r: ModeResult): void {
 function printGoals(results: ModeResult[]): void {
   console.log('\nIssue 25 goals (ours against the reference in the same run):');
   const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms && !r.mode.preconfirmations);
-  const single = (r: ModeResult, key: SideSpec['key']) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
+  const single = (r: ModeResult, key: Exclude<SideSpec['key'], 'reasoning'>) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
   const line = (met: boolean, text: string) => console.log(`- ${met ? 'met' : 'MISSED'}: ${text}`);
   const slow = byInterval(2000);
   if (slow) {
@@ -494,15 +517,31 @@ async function runMode(mode: BlockMode, levelsToRun: number[]): Promise<ModeResu
         functionId: 'RunBankRec',
         sourceBlock: 13,
       },
+      ...(modelMs() > 0
+        ? [
+            {
+              key: 'reasoning' as const,
+              name: `ours, agent run 200 with model reasoning (the model answering in ${modelMs()} ms)`,
+              expect: '200',
+              url: `${String(info.agentsUrl)}/api/agents/${REASONING_AGENT.slug}/run`,
+              body: JSON.stringify({ input: { purchaseOrder: BENCH_PO, invoice: BENCH_PO } }),
+              price: REASONING_AGENT.price,
+              functionId: 'RunPoMatch',
+              sourceBlock: 14,
+            },
+          ]
+        : []),
     ];
     const buyers = Object.fromEntries(sides.map((s) => [s.key, freshBuyers(lanes)])) as Record<SideSpec['key'], Buyer[]>;
     await fundAll(runtime, stateDir, Object.values(buyers).flat(), IMAGE_PRICE * BigInt(requestsPerBuyer));
     const gatewayMs = await gatewayPerRequest(client);
     const cpuNow = sampler(runtime, { reference: reference.pid, client: client.pid });
     const ledger = settlementLedger(info.rpcUrl, info.usdcAddress as Address, payTo);
-    const result = { mode, sides: {} as ModeResult['sides'], referencePollMs: reference.pollingIntervalMs, gatewayMs };
+    const result = { mode, sides: {} as ModeResult['sides'], referencePollMs: reference.pollingIntervalMs, gatewayMs, modelMs: modelMs() };
     for (const side of sides) {
-      result.sides[side.key] = { spec: side, phases: await measureSide(runtime, mode.blockIntervalMs ?? 0, side, buyers[side.key], client, cpuNow, gatewayMs, ledger, levelsToRun) };
+      // The reasoning side is measured at one buyer: what it shows is the model's time beside the block's.
+      const at = side.key === 'reasoning' ? [1] : levelsToRun;
+      result.sides[side.key] = { spec: side, phases: await measureSide(runtime, mode.blockIntervalMs ?? 0, side, buyers[side.key], client, cpuNow, gatewayMs, ledger, at) };
     }
     return result;
   } finally {
@@ -548,6 +587,11 @@ function reviveBigints(result: ModeResult): ModeResult {
 export async function compareUnderBlockTimes(): Promise<boolean> {
   const levelsToRun = levels();
   process.env.LOCAL_MAX_INSTANCES ??= String(Math.max(...levelsToRun));
+  if (modelMs() > 0) {
+    // The reasoning side's agent reasons, on a Bedrock fake that takes a model's time (the other sides' agents do not).
+    process.env.AGENT_REASONING = REASONING_AGENT.slug;
+    process.env[LOCAL_MODEL_MS] = String(modelMs());
+  }
   console.log(
     `\nPaid path side by side under block times (issue 25): ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} at the start; ` +
       `the embedded runtime may run ${process.env.LOCAL_MAX_INSTANCES} instances of a function (LOCAL_MAX_INSTANCES); ` +

@@ -7,9 +7,9 @@
  *  1. lock the authorization and write the run `running`: one ledger transaction, before anything else;
  *  2. run the engine. Input it cannot read (AgentInputError) or a failure of ours: close the run `failed` and
  *     release the lock in one transaction (nothing moved) → `invalid-input` (400) or the error is rethrown (500);
- *     for an agent with model reasoning (ADR 0009), the model then answers too, cross-checked by the engine (whose
- *     hard facts win); any model failure answers the engine's result, so the model never fails a paid run;
- *  3. settle through the payment core:
+ *  3. settle through the payment core. For an agent with model reasoning (ADR 0009) the model answers too, asked once
+ *     the transfer is sent so that it works while the block is awaited, cross-checked by the engine (whose hard facts
+ *     win); any model failure answers the engine's result, so the model never fails a paid run:
  *     - refused / unavailable: nothing moved; close the run `failed`, release the lock → 402 / 503, no result;
  *     - unknown outcome (broadcast, no receipt): keep the lock, mark the run `settlement-unknown`, withhold the
  *       result → 503 naming the run; an operator (or the chain) decides;
@@ -69,19 +69,18 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   }
   const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, payer: payment.payer } });
 
-  let engine = agent.engine.id;
-  const work: PurchaseWork<unknown> = {
-    run: async () => {
-      const done = await paidWork(deps, agent, request.input, { deadline: request.deadline, runId: run.runId, log });
-      engine = done.engine;
-      return done.result;
-    },
+  // The engine reads the input before money moves (input it cannot read is the 400); the model, for an agent with
+  // reasoning, answers while the transfer's block is awaited (it cannot fail the run: ADR 0009).
+  const how = { deadline: request.deadline, runId: run.runId, log };
+  const work: PurchaseWork<Worked> = {
+    run: () => engineWork(agent, request.input),
     reasonOf: (error) => (error instanceof AgentInputError ? `input rejected: ${error.message}` : 'the agent failed'),
+    ...(deps.reasoner?.covers(agent) ? { whileSettling: (rules: Worked) => reasoned(deps.reasoner!, agent, request.input, rules, how) } : {}),
   };
 
-  let outcome: PurchaseOutcome<unknown>;
+  let outcome: PurchaseOutcome<Worked>;
   try {
-    outcome = await purchase(deps, payment, runItem(deps, run, request.input, () => engine), { log, deadline: request.deadline, work });
+    outcome = await purchase(deps, payment, runItem(deps, run, request.input), { log, deadline: request.deadline, work });
   } catch (error) {
     if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
     log.error('agent failed; nothing settled', { error: (error as Error).message });
@@ -97,7 +96,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
     case 'settled':
       // Money has moved: the buyer gets the result whatever the record did.
       log.info('run settled', { transaction: outcome.receipt.transaction });
-      return { type: 'done', answer: answer(run, agent, outcome.work, { settled: true, engine }), receipt: outcome.receipt };
+      return { type: 'done', answer: answer(run, agent, outcome.work.result, { settled: true, engine: outcome.work.engine }), receipt: outcome.receipt };
   }
 }
 
@@ -105,7 +104,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
  * A paid run as the skeleton's purchased item: `running` with the lock, `failed` when nothing moved (no result kept),
  * `settlement-unknown` when money may have moved (the result withheld), `done` with the receipt and the result.
  */
-function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>, engine: () => string): PurchasedItem<unknown> {
+function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>): PurchasedItem<Worked> {
   return {
     ref: `run#${run.runId}`,
     sold: run.agent,
@@ -113,30 +112,41 @@ function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>, 
     reserve: deps.runs.reserveItem(run, input),
     refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`, undefined, true),
     // The result is kept, withheld, with the run: if the chain shows the transfer landed, the run is recorded with it.
-    unknown: (reason, result) => deps.runs.unknownItem(run.runId, reason, result),
-    settled: (transaction, result) => deps.runs.doneItem(run.runId, transaction, result, engine()),
+    unknown: (reason, work) => deps.runs.unknownItem(run.runId, reason, work.result),
+    settled: (transaction, work) => deps.runs.doneItem(run.runId, transaction, work.result, work.engine),
   };
 }
 
+/** What a paid run's work produced, and what produced it (`outputs.engine`, the run record's `engine`). */
+type Worked = { result: unknown; engine: string };
+
+/** The engine's analysis; input it cannot read throws AgentInputError. */
+function engineWork(agent: AgentDefinition, input: Record<string, unknown>): Worked {
+  return { result: analyse(agent, input), engine: agent.engine.id };
+}
+
+/** The model's answer cross-checked by the engine's `rules` (ADR 0009); any failure answers the engine's. */
+async function reasoned(reasoner: AgentReasoner, agent: AgentDefinition, input: Record<string, unknown>, rules: Worked, how: { deadline?: number; runId: string; log: Logger }): Promise<Worked> {
+  try {
+    return await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId });
+  } catch (error) {
+    how.log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
+    return rules;
+  }
+}
+
 /**
- * The work a paid run sells: the engine's analysis, then, for an agent with model reasoning (ADR 0009), the model's
- * answer cross-checked by the engine. A model failure answers the engine's result: the model never fails a paid run.
- * Input the engine cannot read throws AgentInputError.
+ * The work a run billed from credit sells, in one go: the engine's analysis, then, for an agent with model reasoning
+ * (ADR 0009), the model's answer cross-checked by the engine. Input the engine cannot read throws AgentInputError.
  */
 export async function paidWork(
   deps: Pick<RunDeps, 'reasoner'>,
   agent: AgentDefinition,
   input: Record<string, unknown>,
   how: { deadline?: number; runId: string; log: Logger },
-): Promise<{ result: unknown; engine: string }> {
-  const result = analyse(agent, input);
-  if (!deps.reasoner?.covers(agent)) return { result, engine: agent.engine.id };
-  try {
-    return await deps.reasoner.reason(agent, input, result, { deadline: how.deadline, runId: how.runId });
-  } catch (error) {
-    how.log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
-    return { result, engine: agent.engine.id };
-  }
+): Promise<Worked> {
+  const rules = engineWork(agent, input);
+  return deps.reasoner?.covers(agent) ? reasoned(deps.reasoner, agent, input, rules, how) : rules;
 }
 
 /** A free run or a dry run: no money moves; the run is recorded finished. */

@@ -248,6 +248,12 @@ export class SelfSettler implements PaymentSettler {
     const sent = await this.sendWith(taken.signer, taken.lease, prepared);
     if (!sent.ok) return sent;
     const { hash } = sent;
+    // The node took it: what waits only for the money to be on its way may start beside the receipt wait.
+    try {
+      options.onBroadcast?.();
+    } catch {
+      // the caller's hook never fails a settlement
+    }
 
     // A purchase that delivers nothing before the block is sealed takes the preconfirmed receipt (docs/decisions/0021).
     const preconfirmed = options.preconfirmation === true && this.preconfReader !== undefined;

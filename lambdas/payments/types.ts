@@ -99,6 +99,12 @@ export interface ChargeOptions {
    * (a generation job). Without a preconfirmation endpoint configured, the sealed receipt is waited for as always.
    */
   preconfirmation?: boolean;
+  /**
+   * Called once, when the node has taken the transfer and before its receipt is awaited: money is about to move, so
+   * work that waits for nothing more (an agent's model reasoning) may run beside the block wait. Never called when
+   * nothing was sent; a settler that cannot tell when it sent (a remote facilitator, a token's issuer) never calls it.
+   */
+  onBroadcast?: () => void;
 }
 
 /** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */

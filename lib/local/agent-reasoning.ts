@@ -7,6 +7,12 @@
 import { REASONING_ENV } from '../../lambdas/agents/reasoning/config.js';
 import type { ProviderFake } from './providers/index.js';
 
+/**
+ * How long the Bedrock fake started here takes to answer a Converse request (a model's time; 0 by default): the bench
+ * sets it to measure a reasoning run under block times. Not applied to a fake the image provider already runs.
+ */
+export const LOCAL_MODEL_MS = 'LOCAL_MODEL_MS';
+
 /** The stack context of the reasoning variables set in `env`. */
 export function reasoningContext(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const context: Record<string, string> = {};
@@ -29,7 +35,9 @@ export async function startLocalReasoning(
     return { env: {}, stop: async () => {} };
   }
   const { startBedrockFake } = await import('./providers/bedrock.js');
-  const fake: ProviderFake = await startBedrockFake({ stateDir: options.stateDir, apiKey: 'unused', log: options.log });
+  const converseMs = Number(env[LOCAL_MODEL_MS] ?? 0);
+  if (!Number.isInteger(converseMs) || converseMs < 0) throw new Error(`${LOCAL_MODEL_MS}: '${env[LOCAL_MODEL_MS]}' is not a whole number of ms`);
+  const fake: ProviderFake = await startBedrockFake({ stateDir: options.stateDir, apiKey: 'unused', log: options.log, converseMs });
   options.log(`[local] agent reasoning (${agents}): the Bedrock runtime SDK talks to a wire-level fake (${Object.values(fake.env).join(', ')})`);
   return { env: fake.env, stop: () => fake.stop() };
 }

@@ -208,3 +208,23 @@ describe('under the local IAM enforcement', () => {
     }
   });
 });
+
+describe('the fake taking a model’s time (LOCAL_MODEL_MS, for the bench)', () => {
+  it('startLocalReasoning gives its fake the time from LOCAL_MODEL_MS: a Converse answer comes no sooner, and is the same answer', async () => {
+    const { startLocalReasoning } = await import('../../lib/local/agent-reasoning.js');
+    await expect(startLocalReasoning({}, { stateDir: dir, log: () => {} }, { AGENT_REASONING: VENDOR_RISK.slug, LOCAL_MODEL_MS: 'soon' })).rejects.toThrow(/LOCAL_MODEL_MS/);
+    const slow = await startLocalReasoning({}, { stateDir: dir, log: () => {} }, { AGENT_REASONING: VENDOR_RISK.slug, LOCAL_MODEL_MS: '400' });
+    try {
+      const input = { vendorProfile: PROFILE };
+      const expected = rules(VENDOR_RISK, input);
+      const timed = new ConverseReasoner(reasoningConfig({ AGENT_REASONING: VENDOR_RISK.slug, AGENT_REASONING_MODEL: MODEL, ...slow.env })!);
+      const started = performance.now();
+      const { result, engine } = await timed.reason(VENDOR_RISK, input, expected);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+      expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
+      expect((result as Record<string, any>).note).toBe(`Model reading: ${expected.note}`);
+    } finally {
+      await slow.stop();
+    }
+  });
+});

@@ -204,3 +204,42 @@ describe('Settlement key lease: a broadcast the node refused leaves the nonce fr
     expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
   });
 });
+
+describe('The settler says when the node took the transfer (issue 25: work beside the block wait)', () => {
+  const rpc = (method: string, ...params: unknown[]) => chain.provider.request({ method, params });
+
+  it('once, with the transfer in the pool and its block not yet made; the receipt is then awaited as before', async () => {
+    const p = await payment();
+    const before = await count();
+    await rpc('evm_setAutomine', false);
+    try {
+      let calls = 0;
+      let atHook: Promise<number[]> | undefined;
+      const settling = instance().settle(p, {
+        onBroadcast: () => {
+          calls += 1;
+          atHook = Promise.all([reader.getTransactionCount({ address: key, blockTag: 'pending' }), count()]);
+        },
+      });
+      for (let i = 0; i < 200 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Sent (the pending count took it), not mined (the latest did not).
+      expect(await atHook).toEqual([before + 1, before]);
+      await rpc('evm_mine');
+      expect(await nonceOf(await settling)).toBe(before);
+      expect(calls).toBe(1);
+    } finally {
+      await rpc('evm_setAutomine', true);
+    }
+  });
+
+  it('never when nothing was sent: a doomed authorization (the estimate reverts), a broadcast the node refused', async () => {
+    const used = await payment();
+    expect(await instance().settle(used)).toMatchObject({ ok: true });
+    let calls = 0;
+    const onBroadcast = () => void (calls += 1);
+    expect(await instance().settle(used, { onBroadcast })).toMatchObject({ ok: false, broadcast: false, reason: expect.stringMatching(/^Settlement refused before broadcast/) });
+    proxy.on('eth_sendRawTransaction', { error: { code: -32000, message: 'nonce too low: next nonce 7, tx nonce 6' }, times: 1 });
+    expect(await instance({ viaProxy: true }).settle(await payment(), { onBroadcast })).toMatchObject({ ok: false, broadcast: false, reason: expect.stringMatching(/^Settlement transaction refused by the node/) });
+    expect(calls).toBe(0);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Model-backed reasoning for an agent's paid run (ADR 0009), through Bedrock `Converse` with one tool whose input
  * schema is the agent's result JSON Schema and a tool choice that forces it. Steps:
- *  1. the deterministic engine has already read the input (unreadable input was a 400 before any of this);
+ *  1. the deterministic engine has already read the input (unreadable input was a 400 before any of this); in a paid
+ *     run over x402 the transfer has been sent too, and its block is awaited meanwhile (lambdas/agents/run.ts);
  *  2. Converse: system = the engine's rules summarised, user = the input as data; one attempt, bounded by the
  *     configured timeout and by the run's deadline (settlement must still fit);
  *  3. the tool-use input is validated with the agent's zod result schema;
@@ -21,7 +22,10 @@ import { systemPrompt, toolName, userPrompt } from './prompts.js';
 
 /** An input longer than this (characters of its JSON) is not sent: the engine answers alone. */
 export const MAX_PROMPT_CHARS = 200_000;
-/** Left before the run's deadline for settlement; the model gets what remains, up to its own timeout. */
+/**
+ * Left before the run's deadline for what must follow the model (the receipt, whose wait a paid run's model now shares
+ * since it is asked once the transfer is sent, and the run's record); the model gets what remains, up to its timeout.
+ */
 export const SETTLEMENT_RESERVE_MS = 12_000;
 const MIN_CALL_MS = 500;
 

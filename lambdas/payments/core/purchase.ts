@@ -12,7 +12,8 @@
  *     - refused / unavailable: nothing moved; release the lock with the item's `refused` entry;
  *     - unknown outcome: money may have moved; the item's `unknown` entry marks the lock `uncertain` with it, or,
  *       when the item has none for this payment (an x402 job: the chain decides later), both stay as they are;
- *  5. settled: record the receipt with the item's `settled` entry (given the work's result).
+ *  5. settled: record the receipt with the item's `settled` entry (given the work's result, finished by the work's
+ *     `whileSettling` part, which began when the transfer was sent: it runs beside the block wait).
  * A write that fails after the settlement's outcome is known is logged, never thrown: the sweeper reconciles it,
  * and a buyer who paid is never answered with an error.
  */
@@ -46,6 +47,14 @@ export interface PurchasedItem<W> {
 export interface PurchaseWork<W> {
   run: () => Promise<W> | W;
   reasonOf: (error: unknown) => string;
+  /**
+   * More work on `run`'s result that can neither fail the purchase nor change whether it is one (an agent's model
+   * reasoning, whose failures answer the engine's result): begun when the settler says the transfer left for the node,
+   * so it runs while the block is awaited rather than before the send, and never when nothing was sent. What it
+   * returns is what `settled` records (a throw keeps `run`'s result). A settler that does not say when it sent (a remote
+   * facilitator, a token's issuer): begun once settled. An unknown outcome records `run`'s result, without waiting.
+   */
+  whileSettling?: (work: W) => Promise<W>;
 }
 
 export interface PurchaseSkeletonDeps {
@@ -111,7 +120,14 @@ export async function purchase<W>(
     await deps.ledger.markCharging(payment.nonceKey);
   }
 
-  const settlement = await deps.settle(payment, { deadline: options.deadline, ...(options.preconfirmation ? { preconfirmation: true } : {}) });
+  const { whileSettling } = options.work ?? {};
+  let finishing: Promise<W> | undefined;
+  const finish = (done: W) => (finishing ??= whileSettling!(done).catch(() => done));
+  const settlement = await deps.settle(payment, {
+    deadline: options.deadline,
+    ...(options.preconfirmation ? { preconfirmation: true } : {}),
+    ...(whileSettling ? { onBroadcast: () => void finish(work) } : {}),
+  });
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
     count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
@@ -140,9 +156,11 @@ export async function purchase<W>(
       : { type: 'refused', reason: settlement.reason };
   }
 
-  // From here on money has moved: record it, and answer whatever the record does.
+  // From here on money has moved: record it (with the work finished beside the block wait), and answer whatever the
+  // record does.
   const { receipt } = settlement;
   countPaid(item.sold, payment.amount);
+  if (whileSettling) work = await finish(work);
   try {
     await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work, receipt));
     return { type: 'settled', receipt, recorded: true, work };

@@ -77,4 +77,6 @@ export interface SettleOptions {
   deadline?: number;
   /** A preconfirmed receipt will do (lambdas/payments/types.ts ChargeOptions). */
   preconfirmation?: boolean;
+  /** Called once the transfer left for the node, before the receipt is awaited (lambdas/payments/types.ts ChargeOptions). */
+  onBroadcast?: () => void;
 }

@@ -74,7 +74,8 @@ export interface BedrockFake extends ProviderFake {
   busyMs(): number;
 }
 
-export async function startBedrockFake(options: FakeOptions & { regions?: string[] }): Promise<BedrockFake> {
+/** `converseMs`: a Converse answer is written this long after its request came (a model's time; the bench sets it). */
+export async function startBedrockFake(options: FakeOptions & { regions?: string[]; converseMs?: number }): Promise<BedrockFake> {
   const regions = options.regions ?? STABILITY_REGIONS;
   const requests: RecordedBedrockRequest[] = [];
   const sockets = new Set<Socket>();
@@ -104,6 +105,7 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
     busy += fakeMs;
     record.fakeMs = fakeMs;
     if (reply === 'hang') return; // the socket stays open until the client gives up or the fake stops
+    if (options.converseMs && record.path.endsWith('/converse')) await new Promise((resolve) => setTimeout(resolve, options.converseMs));
     record.status = reply.status;
     const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.from(JSON.stringify(reply.body));
     record.responseBytes = body.length;
