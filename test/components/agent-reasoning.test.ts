@@ -86,7 +86,8 @@ describe('agreement: the model’s wording, the engine’s facts', () => {
 
     const sent = fake.requests.slice(calls);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ method: 'POST', path: `/model/${encodeURIComponent(MODEL)}/converse`, modelId: MODEL, region: 'us-east-1', status: 200 });
+    // Over the Bedrock runtime client's own HTTP/2 handler (the function bundles no HTTP/1.1 one for it).
+    expect(sent[0]).toMatchObject({ method: 'POST', path: `/model/${encodeURIComponent(MODEL)}/converse`, modelId: MODEL, region: 'us-east-1', status: 200, httpVersion: '2.0' });
     const body = sent[0].body as Record<string, any>;
     expect(body.toolConfig.toolChoice).toEqual({ tool: { name: 'vendor-risk_result' } });
     expect(body.toolConfig.tools[0].toolSpec.inputSchema.json).toEqual(resultJsonSchema(VENDOR_RISK));

@@ -108,7 +108,8 @@ describe('bedrock-stability: parameters and outputs', () => {
   it('1:1 PNG: one signed InvokeModel of the configured model, the picture stored as is under the job, metadata from the file', async () => {
     const { jobId, renderId, status } = await render({ prompt, aspectRatio: '1:1', outputFormat: 'png' });
     const call = fake.requests.at(-1)!;
-    expect(call).toMatchObject({ method: 'POST', path: `/model/${encodeURIComponent(MODEL)}/invoke`, modelId: MODEL, region: 'us-west-2', status: 200 });
+    // Over the HTTP/1.1 handler the adapter sets (the fake speaks HTTP/2 as well, on the same port).
+    expect(call).toMatchObject({ method: 'POST', path: `/model/${encodeURIComponent(MODEL)}/invoke`, modelId: MODEL, region: 'us-west-2', status: 200, httpVersion: '1.1' });
     expect(call.body).toEqual({ prompt, aspect_ratio: '1:1', output_format: 'png', seed: expect.any(Number) });
     // The render id is Bedrock's request id (the job row keeps it for operators).
     expect(renderId).toMatch(/^[0-9a-f-]{36}$/);

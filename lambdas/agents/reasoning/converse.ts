@@ -67,19 +67,20 @@ export class ConverseReasoner implements AgentReasoner {
 
   /**
    * The Bedrock client, built on the first reasoned run: its SDK is imported then, not with the function, so a cold
-   * start that reasons about nothing (a 402, a dry run, an agent without reasoning) does not load it. HTTP/1.1 with
-   * explicit timeouts (the client's default is HTTP/2, for streams we do not use); one attempt: a retry would spend
-   * the settlement's time, and the engine's answer is always there instead. A failed import is not kept: the next
-   * run tries again (this one answers the engine's result).
+   * start that reasons about nothing (a 402, a dry run, an agent without reasoning) does not load it. The client's own
+   * HTTP/2 handler (the Lambda runtime's SDK brings it; importing an HTTP/1.1 one put ~14 KiB in every run function),
+   * given the request timeout; each call is cut off at its budget anyway. One attempt: a retry would spend the run's
+   * time, and the engine's answer is always there instead. A failed import is not kept: the next run tries again
+   * (this one answers the engine's result).
    */
   private readonly connect = lazyRetry(async (): Promise<Bedrock> => {
-    const [sdk, http] = await Promise.all([import('@aws-sdk/client-bedrock-runtime'), import('@smithy/node-http-handler')]);
+    const sdk = await import('@aws-sdk/client-bedrock-runtime');
     return {
       client: new sdk.BedrockRuntimeClient({
         region: this.config.region,
         endpoint: this.config.endpoint,
         maxAttempts: 1,
-        requestHandler: new http.NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: this.config.timeoutMs }),
+        requestHandler: { requestTimeout: this.config.timeoutMs },
       }),
       Converse: sdk.ConverseCommand,
     };

@@ -20,10 +20,14 @@
  * `[fake:malformed]` → a 200 whose JSON body is cut off. Each answer carries `x-fake-busy-ms`, the fake's own time.
  *
  * The same server answers `POST /model/{modelId}/converse` for the agent reasoning adapter (./bedrock-converse.ts).
+ * It speaks HTTP/1.1 and HTTP/2 on one port, as Bedrock does (there over TLS, here cleartext: a connection opening
+ * with HTTP/2's preface is HTTP/2): the image adapter sets an HTTP/1.1 handler, the reasoning adapter keeps the Bedrock
+ * runtime client's default, HTTP/2. Each recorded request names its `httpVersion`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import jpeg from 'jpeg-js';
 import { paint } from '../../../lambdas/render/local/image/painter.js';
 import { encodePng } from '../../../lambdas/render/local/image/png.js';
@@ -53,7 +57,13 @@ const KEYS = new Set(['prompt', 'negative_prompt', 'aspect_ratio', 'output_forma
 export type BedrockMarker = 'content-filter' | '429' | '500' | 'hang' | 'malformed';
 const MARKERS: BedrockMarker[] = ['content-filter', '429', '500', 'hang', 'malformed'];
 
+type Request = IncomingMessage | Http2ServerRequest;
+/** HTTP/2's compatibility response has the members the fake uses, alike. */
+type Response = ServerResponse;
+
 export interface RecordedBedrockRequest {
+  /** '1.1' or '2.0'. */
+  httpVersion?: string;
   method: string;
   path: string;
   modelId?: string;
@@ -81,24 +91,34 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
   const sockets = new Set<Socket>();
   let busy = 0;
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: Request, res: Response) => {
     handle(req, res).catch((error: unknown) => {
       options.log(`[bedrock-fake] ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) awsError(res, 500, 'InternalServerException', 'The server encountered an internal error.');
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  const http1 = createHttp1Server(onRequest);
+  const http2 = createHttp2Server((req, res: Http2ServerResponse) => onRequest(req, res as unknown as ServerResponse));
+  // One port for both: a connection whose first bytes are HTTP/2's preface ("PRI * HTTP/2.0…") goes to the HTTP/2
+  // server, any other to the HTTP/1.1 one; the bytes read to tell are given back to the socket first.
+  const server = createTcpServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      socket.unshift(first);
+      (first.subarray(0, 3).toString('latin1') === 'PRI' ? http2 : http1).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
   });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: Request, res: Response): Promise<void> {
     const started = performance.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
-    const record: RecordedBedrockRequest = { method: req.method ?? '', path };
+    const record: RecordedBedrockRequest = { method: req.method ?? '', path, httpVersion: req.httpVersion };
     requests.push(record);
     const reply = answer(req, raw, record);
     const fakeMs = performance.now() - started;
@@ -122,7 +142,7 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
   const error = (status: number, errorType: string, message: string): Reply => ({ status, errorType, body: { message } });
   const malformed = (detail: string) => error(400, 'ValidationException', `Malformed input request: ${detail}, please reformat your input and try again.`);
 
-  function answer(req: IncomingMessage, raw: Buffer, record: RecordedBedrockRequest): Reply {
+  function answer(req: Request, raw: Buffer, record: RecordedBedrockRequest): Reply {
     const match = /^\/model\/([^/]+)\/(invoke|converse)$/.exec(record.path);
     if (!match) return error(404, 'UnknownOperationException', `Unknown operation ${req.method} ${record.path}`);
     if (req.method !== 'POST') return error(405, 'UnknownOperationException', `Method ${req.method} not allowed`);
@@ -197,7 +217,7 @@ export async function startBedrockFake(options: FakeOptions & { regions?: string
   };
 }
 
-function awsError(res: ServerResponse, status: number, errorType: string, message: string): void {
+function awsError(res: Response, status: number, errorType: string, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': errorType, 'x-amzn-requestid': randomUUID() });
   res.end(JSON.stringify({ message }));
 }
