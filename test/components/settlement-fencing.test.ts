@@ -221,7 +221,7 @@ describe('The settler says when the node took the transfer (issue 25: work besid
           atHook = Promise.all([reader.getTransactionCount({ address: key, blockTag: 'pending' }), count()]);
         },
       });
-      for (let i = 0; i < 200 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 1000 && calls === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       // Sent (the pending count took it), not mined (the latest did not).
       expect(await atHook).toEqual([before + 1, before]);
       await rpc('evm_mine');
