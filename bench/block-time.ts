@@ -50,7 +50,7 @@ const IMAGE_PRICE = 150_000n;
 const REASONING_AGENT = findAgent('po-match-gate-mkgu0')!;
 const BENCH_PO = 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00';
 /** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS, default 1500 ms: a short tool answer); 0: none. */
-const modelMs = () => Number(process.env.BENCH_MODEL_MS ?? 1500);
+const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 1500);
 const RUN_PRICE = 60_000n;
 /** Longest wait for this process to go idle before a measurement (our render jobs drain in the background). */
 const QUIET_MS = 60_000;
@@ -383,11 +383,12 @@ function countOf(errors: string[], part: string): number {
 
 const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 
+/** The sides measured at every level against the reference (the reasoning side is at one buyer only). */
+type ComparedKey = Exclude<SideSpec['key'], 'reasoning'>;
+
 interface ModeResult {
   mode: BlockMode;
-  sides: Record<Exclude<SideSpec['key'], 'reasoning'>, { spec: SideSpec; phases: Phase[] }> & { reasoning?: { spec: SideSpec; phases: Phase[] } };
-  /** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS); 0: no reasoning side. */
-  modelMs: number;
+  sides: Record<ComparedKey, { spec: SideSpec; phases: Phase[] }> & { reasoning?: { spec: SideSpec; phases: Phase[] } };
   referencePollMs: number;
   gatewayMs: number;
 }
@@ -422,11 +423,11 @@ function printMode(r: ModeResult): void {
   if (reasoning && plain) {
     const failed = reasoning.load.errors.length ? ` (${reasoning.load.errors.join('; ')})` : '';
     console.log(
-      `\nAgent run with model reasoning (${REASONING_AGENT.slug}; the Bedrock fake answering Converse in ${r.modelMs} ms), one buyer: ` +
+      `\nAgent run with model reasoning (${REASONING_AGENT.slug}; the Bedrock fake answering Converse in ${MODEL_MS} ms), one buyer: ` +
         `${reasoning.load.ok} / ${reasoning.load.attempted} paid${failed}, p50 ${f(reasoning.load.p50)} ms, p99 ${f(reasoning.load.p99)} ms; ${reasoning.onChain}. ` +
         `The model is asked once the transfer is sent, so it works while the block is awaited: asked before the send, as until 2026-11-28, ` +
-        `the run would take about the plain run's p50 plus the model's time (${f(plain.p50)} + ${r.modelMs} = ${f(plain.p50 + r.modelMs)} ms; ` +
-        `here ${f(reasoning.load.p50 - r.modelMs)} ms beyond the model's).`,
+        `the run would take about the plain run's p50 plus the model's time (${f(plain.p50)} + ${MODEL_MS} = ${f(plain.p50 + MODEL_MS)} ms; ` +
+        `here ${f(reasoning.load.p50 - MODEL_MS)} ms beyond the model's).`,
     );
   }
 }
@@ -449,7 +450,7 @@ function printCpu(r: ModeResult): void {
 function printGoals(results: ModeResult[]): void {
   console.log('\nIssue 25 goals (ours against the reference in the same run):');
   const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms && !r.mode.preconfirmations);
-  const single = (r: ModeResult, key: Exclude<SideSpec['key'], 'reasoning'>) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
+  const single = (r: ModeResult, key: ComparedKey) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
   const line = (met: boolean, text: string) => console.log(`- ${met ? 'met' : 'MISSED'}: ${text}`);
   const slow = byInterval(2000);
   if (slow) {
@@ -517,11 +518,11 @@ async function runMode(mode: BlockMode, levelsToRun: number[]): Promise<ModeResu
         functionId: 'RunBankRec',
         sourceBlock: 13,
       },
-      ...(modelMs() > 0
+      ...(MODEL_MS > 0
         ? [
             {
               key: 'reasoning' as const,
-              name: `ours, agent run 200 with model reasoning (the model answering in ${modelMs()} ms)`,
+              name: `ours, agent run 200 with model reasoning (the model answering in ${MODEL_MS} ms)`,
               expect: '200',
               url: `${String(info.agentsUrl)}/api/agents/${REASONING_AGENT.slug}/run`,
               body: JSON.stringify({ input: { purchaseOrder: BENCH_PO, invoice: BENCH_PO } }),
@@ -537,7 +538,7 @@ async function runMode(mode: BlockMode, levelsToRun: number[]): Promise<ModeResu
     const gatewayMs = await gatewayPerRequest(client);
     const cpuNow = sampler(runtime, { reference: reference.pid, client: client.pid });
     const ledger = settlementLedger(info.rpcUrl, info.usdcAddress as Address, payTo);
-    const result = { mode, sides: {} as ModeResult['sides'], referencePollMs: reference.pollingIntervalMs, gatewayMs, modelMs: modelMs() };
+    const result = { mode, sides: {} as ModeResult['sides'], referencePollMs: reference.pollingIntervalMs, gatewayMs };
     for (const side of sides) {
       // The reasoning side is measured at one buyer: what it shows is the model's time beside the block's.
       const at = side.key === 'reasoning' ? [1] : levelsToRun;
@@ -587,10 +588,10 @@ function reviveBigints(result: ModeResult): ModeResult {
 export async function compareUnderBlockTimes(): Promise<boolean> {
   const levelsToRun = levels();
   process.env.LOCAL_MAX_INSTANCES ??= String(Math.max(...levelsToRun));
-  if (modelMs() > 0) {
+  if (MODEL_MS > 0) {
     // The reasoning side's agent reasons, on a Bedrock fake that takes a model's time (the other sides' agents do not).
     process.env.AGENT_REASONING = REASONING_AGENT.slug;
-    process.env[LOCAL_MODEL_MS] = String(modelMs());
+    process.env[LOCAL_MODEL_MS] = String(MODEL_MS);
   }
   console.log(
     `\nPaid path side by side under block times (issue 25): ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} at the start; ` +

@@ -9,12 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { startBedrockFake, type BedrockFake } from '../../lib/local/providers/bedrock.js';
 import { AGENTS } from '../../lambdas/agents/registry.js';
 import type { AgentReasoner } from '../../lambdas/agents/reasoning/converse.js';
-import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { verifiedPayment } from '../support/verified-payment.js';
 
 const BANK_REC = AGENTS.find((a) => a.slug.startsWith('bank-rec-discrepancy-finder'))!;
 const MODEL = 'amazon.nova-pro-v1:0';
@@ -47,16 +46,11 @@ describe('a paid reasoning run: the model works while the transfer waits for its
     const { runAgent } = await import('../../lambdas/agents/run.js');
     const { RunStore } = await import('../../lambdas/store/runs.js');
     const { DynamoPaymentLedger } = await import('../../lambdas/store/ledger.js');
-    const { paymentBackend, paymentCore } = await import('../../lambdas/payments/backend.js');
+    const { paymentCore } = await import('../../lambdas/payments/backend.js');
     const { ConverseReasoner } = await import('../../lambdas/agents/reasoning/converse.js');
     const { reasoningConfig } = await import('../../lambdas/agents/reasoning/config.js');
 
-    const buyer = privateKeyToAccount(generatePrivateKey());
-    await runtime.chain.fund(buyer.address, 1_000_000n);
-    const price = BANK_REC.price.toString();
-    const requirement = { ...requirementFor({ asset: runtime.chain.usdcAddress, payTo: runtime.chain.payTo }), amount: price, maxAmountRequired: price };
-    const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
-    if (!verified.ok) throw new Error(verified.reason);
+    const { payment } = await verifiedPayment(runtime.chain, BANK_REC.price);
 
     const model = new ConverseReasoner(reasoningConfig({ AGENT_REASONING: BANK_REC.slug, AGENT_REASONING_MODEL: MODEL, BEDROCK_RUNTIME_ENDPOINT: fake.url })!);
     const seen: { pendingTransactions: number; latestBefore: bigint }[] = [];
@@ -77,7 +71,7 @@ describe('a paid reasoning run: the model works while the transfer waits for its
     try {
       outcome = await runAgent(
         { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner },
-        { agent: BANK_REC, input: INPUT, dryRun: false, payment: verified.payment, deadline: Date.now() + 20_000 },
+        { agent: BANK_REC, input: INPUT, dryRun: false, payment, deadline: Date.now() + 20_000 },
       );
     } finally {
       await rpc('evm_setAutomine', true);

@@ -9,14 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startEmbedded, type EmbeddedRuntime } from '../../lib/local/runtime.js';
 import { asFunction } from '../../lib/local/iam/enforce.js';
 import { SWEEPER } from '../../lambdas/surfaces/routes.js';
 import { AGENTS, agentExample } from '../../lambdas/agents/registry.js';
 import type { VerifiedPayment } from '../../lambdas/payments/types.js';
 import type { RunRecord } from '../../lambdas/store/runs.js';
-import { requirementFor, signedPayment } from '../unit/payments/fixtures.js';
+import { verifiedPayment } from '../support/verified-payment.js';
 
 const BANK_REC = AGENTS.find((a) => a.slug.startsWith('bank-rec-discrepancy-finder'))!;
 const MINUTE = 60_000;
@@ -48,15 +47,8 @@ async function modules() {
 
 /** A buyer's verified authorization for one run of BANK_REC, funded on the local chain. */
 async function paidAuthorization(): Promise<{ payment: VerifiedPayment; payer: `0x${string}` }> {
-  const { paymentBackend } = await modules();
-  const { chain } = runtime;
-  const buyer = privateKeyToAccount(generatePrivateKey());
-  await chain.fund(buyer.address, 1_000_000n);
-  const price = BANK_REC.price.toString();
-  const requirement = { ...requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }), amount: price, maxAmountRequired: price };
-  const verified = await paymentBackend().verifier.verify(await signedPayment(buyer, requirement), requirement);
-  if (!verified.ok) throw new Error(verified.reason);
-  return { payment: verified.payment, payer: buyer.address };
+  const { buyer, payment } = await verifiedPayment(runtime.chain, BANK_REC.price);
+  return { payment, payer: buyer.address };
 }
 
 /**

@@ -122,11 +122,12 @@ export async function purchase<W>(
 
   const { whileSettling } = options.work ?? {};
   let finishing: Promise<W> | undefined;
-  const finish = (done: W) => (finishing ??= whileSettling!(done).catch(() => done));
+  // Once, and never a throw (not even a synchronous one): after the money moved, the work's own result answers.
+  const finish = () => (finishing ??= (async () => whileSettling!(work))().catch(() => work));
   const settlement = await deps.settle(payment, {
     deadline: options.deadline,
     ...(options.preconfirmation ? { preconfirmation: true } : {}),
-    ...(whileSettling ? { onBroadcast: () => void finish(work) } : {}),
+    ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
   });
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
@@ -160,7 +161,7 @@ export async function purchase<W>(
   // record does.
   const { receipt } = settlement;
   countPaid(item.sold, payment.amount);
-  if (whileSettling) work = await finish(work);
+  if (whileSettling) work = await finish();
   try {
     await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work, receipt));
     return { type: 'settled', receipt, recorded: true, work };
