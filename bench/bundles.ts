@@ -1,6 +1,7 @@
 /**
- * Bundle every function the way the stack bundles it (esbuild, ESM, node22, minified, AWS SDK v3 external as the
- * Lambda runtime provides it) and measure its size and cold import time in a fresh Node process, beside the goals of
+ * Bundle every function the way the stack bundles it (esbuild, ESM, node22, minified, AWS SDK v3 and Powertools
+ * external as the Lambda runtime and AWS's Powertools layer provide them) and measure its size and cold import time
+ * in a fresh Node process (which imports Powertools from node_modules, as a function imports it from the layer), beside the goals of
  * issue 11 (a document or poll function — a GET route, but for a protocol endpoint's GET — at most 150 KiB, any
  * other at most 400 KiB; a paid function's cold import at or below the reference's). The reference is
  * bench/reference-entry.ts (Express + `@x402/express`), bundled and imported the same way.
@@ -76,7 +77,7 @@ export async function bundleReport(): Promise<void> {
   await build(functionBuildOptions(join(PROJECT_ROOT, 'bench', 'reference-entry.ts'), referenceFile, {}));
   const referenceKiB = statSync(referenceFile).size / 1024;
 
-  console.log(`\nFunction bundles (esbuild, minified ESM, @aws-sdk/* external); cold import = fresh node process, median of ${RUNS}`);
+  console.log(`\nFunction bundles (esbuild, minified ESM, @aws-sdk/* and @aws-lambda-powertools/* external); cold import = fresh node process importing them from node_modules, median of ${RUNS}`);
   console.log(
     `Goals (issues 11, 22): documents and polls (GET routes, but for a protocol endpoint's GET) ≤ ${SMALL_KIB} KiB, every other function ≤ ${OTHER_KIB} KiB but the MCP servers (no goal); a paid function's cold import ≤ the reference's.`,
   );

@@ -1,6 +1,6 @@
 /**
  * How every function of the stack is built: Node.js 22 (arm64, or x86_64 with the bundled ffmpeg), bundled with
- * local esbuild (no Docker), traced, with its own log group; and the record of what each synthesised function runs,
+ * local esbuild (no Docker), traced, with AWS's Powertools layer and its own log group; and the record of what each synthesised function runs,
  * which the embedded runtime reads to map the template back to handler entries.
  */
 import { existsSync } from 'node:fs';
@@ -9,8 +9,10 @@ import { Duration, RemovalPolicy, Size, type Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { ENV } from '../lambdas/shared/config.js';
 import { bundleAliasArgs } from './bundling/aliases.js';
+import { BUNDLE_EXTERNALS, powertoolsLayerParameter, powertoolsVersion } from './bundling/externals.js';
 import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
 
 /**
@@ -52,10 +54,25 @@ export class FunctionFactory {
   /** Synthesised logical id of each AWS::Lambda::Function → what it runs. */
   readonly entries: Record<string, FunctionEntry> = {};
 
+  private powertools?: lambda.ILayerVersion;
+
   constructor(
     private readonly stack: Stack,
     private readonly options: FunctionFactoryOptions,
   ) {}
+
+  /**
+   * AWS's Powertools layer at the installed version (lib/bundling/externals.ts, docs/decisions/0022): its ARN in the
+   * stack's region is the value of AWS's public SSM parameter for that version, resolved by CloudFormation at deploy.
+   */
+  private powertoolsLayer(): lambda.ILayerVersion {
+    this.powertools ??= lambda.LayerVersion.fromLayerVersionArn(
+      this.stack,
+      'PowertoolsLayer',
+      ssm.StringParameter.valueForStringParameter(this.stack, powertoolsLayerParameter(powertoolsVersion(this.options.projectRoot))),
+    );
+    return this.powertools;
+  }
 
   make(
     id: string,
@@ -78,6 +95,8 @@ export class FunctionFactory {
       timeout: Duration.seconds(def.timeoutSeconds ?? 10),
       ...(limits.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: limits.reservedConcurrency } : {}),
       tracing: lambda.Tracing.ACTIVE,
+      // The Powertools packages every bundle leaves out (lib/bundling/externals.ts).
+      layers: [this.powertoolsLayer()],
       logGroup,
       environment: { ...environment, ...(withFfmpeg ? { [ENV.ffmpegPath]: FFMPEG_LAMBDA_PATH } : {}) },
       projectRoot: this.options.projectRoot,
@@ -108,8 +127,8 @@ function bundling(withFfmpeg: boolean, projectRoot: string) {
     mainFields: ['module', 'main'],
     // ESM bundles of CommonJS dependencies still call require(): give them one.
     banner: "import { createRequire as __paycallCreateRequire } from 'node:module'; const require = __paycallCreateRequire(import.meta.url);",
-    // The nodejs22.x runtime ships AWS SDK v3; keeping it out makes bundles small and bundling fast.
-    externalModules: ['@aws-sdk/*'],
+    // The runtime ships AWS SDK v3 and the Powertools layer the rest (lib/bundling/externals.ts).
+    externalModules: [...BUNDLE_EXTERNALS],
     // Trimmed stand-ins for heavy packages (lib/bundling/aliases.ts).
     esbuildArgs: bundleAliasArgs(projectRoot),
     ...(withFfmpeg ? { commandHooks: ffmpegHooks() } : {}),

@@ -10,6 +10,7 @@
  * envelope. Deployment: `live` names the version that runs (immutable or not); `null` means not published: the agent
  * is in no document and its routes answer 404.
  */
+import type { RunRouteId } from '../surfaces/paths.js';
 import type { AGENT_EXAMPLES } from './examples.js';
 
 export type AgentKind = 'published' | 'company-employee' | 'relay';
@@ -41,8 +42,8 @@ export interface AgentListing {
   humanReview: readonly string[];
   kind: AgentKind;
   deployment: AgentDeployment | null;
-  /** The route id of its fixed run route (lambdas/surfaces/routes.ts), if it has one. */
-  route?: string;
+  /** The route id of its fixed run route (lambdas/surfaces/paths.ts RUN_PATHS), if it has one. */
+  route?: Exclude<RunRouteId, 'RunAgent'>;
   /** A relay's upstream resource: what served the run (the resource-run envelope names it). */
   relay?: { resource: string; provider: string };
   /**

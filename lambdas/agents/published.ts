@@ -6,13 +6,13 @@
  * test/unit/agents/published.test.ts fails when it is stale), so the documents function carries the JSON and not
  * the schema library nor the engines' code. The run path still validates with the zod schemas (offers.ts).
  *
- * An Offer carries price, resource, schema and example; the resource URL comes from the route table (its fixed
- * route, or the generic run route), so the run route's 402 and every document (x402 index, per-agent terms,
+ * An Offer carries price, resource, schema and example; the resource URL comes from the run paths the route table is built
+ * from (lambdas/surfaces/paths.ts: its fixed route, or the generic run route), so the run route's 402 and every document (x402 index, per-agent terms,
  * cards, services feed, OpenAPI) are built from the same object.
  */
 import type { Offer } from '../payments/core/types.js';
 import { MAX_TIMEOUT_SECONDS } from '../payments/types.js';
-import { routePath } from '../surfaces/routes.js';
+import { AGENTS_OPENAPI_PATH, RUN_PATHS } from '../surfaces/paths.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
 import { AGENT_EXAMPLES } from './examples.js';
 import type { AgentListing } from './listing.js';
@@ -61,7 +61,7 @@ export function publishedExample(agent: AgentListing): { input: Record<string, s
 
 /** The path a buyer runs an agent at: its fixed route, else the generic route with its slug. */
 export function runPath(agent: AgentListing): string {
-  return agent.route ? routePath(agent.route) : routePath('RunAgent').replace('{agent}', encodeURIComponent(agent.slug));
+  return agent.route ? RUN_PATHS[agent.route] : RUN_PATHS.RunAgent.replace('{agent}', encodeURIComponent(agent.slug));
 }
 
 export function agentOffer(agent: AgentListing, baseUrl: string): Offer {
@@ -79,7 +79,7 @@ export function agentOffer(agent: AgentListing, baseUrl: string): Offer {
     // Priced live runs are paid with x402 (v2, and v1 during migration); agent-payment tokens are a generation-surface rail.
     accepts: ['x402'],
     legacyV1: true,
-    docs: `${baseUrl}${routePath('AgentsOpenApi')}`,
+    docs: `${baseUrl}${AGENTS_OPENAPI_PATH}`,
     // A free agent's run is never challenged, so only priced agents have a declaration (./bazaar.source.ts).
     serviceName: AGENT_STUDIO.identity.name,
     bazaar: { category: 'agents', tags: agent.tags, ...(AGENT_BAZAAR[agent.slug] ? { declaration: AGENT_BAZAAR[agent.slug] } : {}) },

@@ -1,6 +1,7 @@
 /**
  * X-Ray traces (Powertools Tracer) that an operator can find by job, run, payer, product or agent.
  *
+ * - On Lambda the Tracer and its X-Ray SDK come from AWS's Powertools layer, outside the bundle (docs/decisions/0022).
  * - One Tracer per process, named like the function's logs and metrics (service.ts). Lambda's active tracing
  *   (lib/functions.ts) records every invocation; each gets a subsegment of its own (Lambda's segment takes no
  *   annotations) with the `ColdStart` and `Service` annotations, and the use cases add theirs with annotate().

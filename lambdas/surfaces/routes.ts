@@ -2,11 +2,13 @@
  * THE route table. CDK creates one function and one API route per entry (one HTTP API per surface); the local
  * gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
  * lists the generation routes. A path is spelled only here, except a product's paid and poll paths, which are the
- * catalog's (lambdas/products/products.ts: the products are data a paid function reads without this table);
+ * catalog's (lambdas/products/products.ts: the products are data a paid function reads without this table), and the
+ * run and A2A send paths, which paths.ts spells for the functions that read them without this table;
  * everything else (documents, payment terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
  * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */
 import { PRODUCTS, type Product } from '../products/products.js';
+import { A2A_BASES, AGENTS_OPENAPI_PATH, a2aSendPath, RUN_PATHS, type RunRouteId } from './paths.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type SurfaceId = 'generation' | 'agents';
@@ -157,14 +159,14 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   ...agentDoc('AgentCardOf', '/api/agents/{agent}/.well-known/agent-card.json', 'getAgentCard', 'Capability, provider and pricing of one agent'),
   ...agentDoc('AgentX402Of', '/api/agents/{agent}/.well-known/x402', 'getAgentX402', 'Current x402 terms of one agent'),
   ...agentDoc('AgentTemplate', '/api/agents/{agent}/template', 'getAgentTemplate', 'Portable template bundle (flow, run client, README) as a JSON attachment'),
-  ...agentDoc('AgentsOpenApi', '/openapi.json', 'getOpenApi', 'This document'),
+  ...agentDoc('AgentsOpenApi', AGENTS_OPENAPI_PATH, 'getOpenApi', 'This document'),
   { id: 'AgentsPlayground', method: 'GET', path: '/playground', surface: 'agents', entry: 'lambdas/http/agents/playground.ts', access: 'none' },
-  agentRun('RunAgent', '/api/agents/{agent}/run', 'runAgent'),
+  agentRun('RunAgent', 'runAgent'),
   // The concrete agents' fixed run routes (their slugs; the registry names each agent's route id).
-  agentRun('RunVendorRisk', '/api/agents/vendor-risk-read-q0jjq/run', 'runPublishedAgent_vendor_risk_read_q0jjq'),
-  agentRun('RunBankRec', '/api/agents/bank-rec-discrepancy-finder-bw0tt/run', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
-  agentRun('RunExpensePolicy', '/api/agents/expense-policy-check-l8o5i/run', 'runPublishedAgent_expense_policy_check_l8o5i'),
-  agentRun('RunPoMatch', '/api/agents/po-match-gate-mkgu0/run', 'runPublishedAgent_po_match_gate_mkgu0'),
+  agentRun('RunVendorRisk', 'runPublishedAgent_vendor_risk_read_q0jjq'),
+  agentRun('RunBankRec', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
+  agentRun('RunExpensePolicy', 'runPublishedAgent_expense_policy_check_l8o5i'),
+  agentRun('RunPoMatch', 'runPublishedAgent_po_match_gate_mkgu0'),
   // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (issue 23).
   { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
   // The signed-in wallet's paid runs (sign-in-with-x, issue 24): served by GetRun's function (ADR 0012: the stack is
@@ -174,15 +176,15 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
   // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as
   // the run route does; every other operation is answered by one function that holds no state (no tasks are kept).
-  { id: 'AgentA2aCard', method: 'GET', path: '/api/agents/{agent}/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getAgentA2aCard', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
-  { id: 'A2aCard', method: 'GET', path: '/api/a2a', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCard', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
+  { id: 'AgentA2aCard', method: 'GET', path: A2A_BASES.agent, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getAgentA2aCard', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
+  { id: 'A2aCard', method: 'GET', path: A2A_BASES.root, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCard', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
   // Where an A2A client given the root interface URL (`…/api/a2a`) looks for its card: `.well-known/agent-card.json`
   // resolved against that URL. The same card.
   { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCardBeside', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none', fn: 'AgentsCard' },
-  a2aSend('AgentA2aSend', '/api/agents/{agent}/a2a', 'sendAgentA2aMessage'),
-  { ...a2aSend('A2aSend', '/api/a2a', 'sendRootA2aMessage'), fn: 'AgentA2aSend' },
-  ...a2aOperations('AgentA2a', '/api/agents/{agent}/a2a', 'Agent'),
-  ...a2aOperations('A2a', '/api/a2a', 'Root'),
+  a2aSend('AgentA2aSend', A2A_BASES.agent, 'sendAgentA2aMessage'),
+  { ...a2aSend('A2aSend', A2A_BASES.root, 'sendRootA2aMessage'), fn: 'AgentA2aSend' },
+  ...a2aOperations('AgentA2a', A2A_BASES.agent, 'Agent'),
+  ...a2aOperations('A2a', A2A_BASES.root, 'Root'),
 
   // Workspaces and prepaid credit (docs/decisions/0013): the three free routes share one function (ADR 0012).
   workspaceRoute('CreateWorkspace', 'POST', '/api/workspaces', 'Create a workspace: its key, shown once', 'createWorkspace'),
@@ -214,7 +216,7 @@ function workspaceRoute(id: string, method: HttpMethod, path: string, summary: s
 }
 
 function a2aSend(id: string, base: string, operationId: string): RouteDef {
-  return { id, method: 'POST', path: `${base}/message:send`, surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+  return { id, method: 'POST', path: a2aSendPath(base), surface: 'agents', entry: 'lambdas/http/agents/a2a-send.ts', operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
 /**
@@ -253,11 +255,11 @@ function agentDoc(id: string, path: string, operationId: string, summary: string
   return [{ id, method: 'GET', path, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId, summary, access: 'none' }];
 }
 
-function agentRun(id: string, path: string, operationId: string): RouteDef {
+function agentRun(id: RunRouteId, operationId: string): RouteDef {
   // A concrete agent's fixed route (RunVendorRisk) has its own entry (run-vendor-risk.ts), built from its agent's
   // family alone so that its bundle carries one engine; the generic route's (run.ts) runs every agent.
   const entry = id === 'RunAgent' ? 'lambdas/http/agents/run.ts' : entryOf(id, 'lambdas/http/agents');
-  return { id, method: 'POST', path, surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
+  return { id, method: 'POST', path: RUN_PATHS[id], surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
 function doc(id: string, path: string, entry: string, fn?: string, access: RouteDef['access'] = 'none'): RouteDef[] {
@@ -307,34 +309,4 @@ export function routePath(id: string): string {
   return route.path;
 }
 
-/**
- * Match a concrete path against a route path template; returns path parameters or null. A segment is a literal, or
- * one `{param}` with an optional literal prefix and suffix (`{taskId}:cancel`, as A2A's `tasks/{id}:cancel`); a
- * parameter never matches an empty string, and API Gateway's greedy `{proxy+}` is not used.
- */
-export function matchPath(template: string, path: string): Record<string, string> | null {
-  const t = template.split('/');
-  const p = path.split('/');
-  if (t.length !== p.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < t.length; i++) {
-    const param = PARAM_SEGMENT.exec(t[i]);
-    if (!param) {
-      if (t[i] !== p[i]) return null;
-      continue;
-    }
-    const [, prefix, name, suffix] = param;
-    const segment = p[i];
-    if (segment.length <= prefix.length + suffix.length || !segment.startsWith(prefix) || !segment.endsWith(suffix)) return null;
-    let value: string;
-    try {
-      value = decodeURIComponent(segment.slice(prefix.length, segment.length - suffix.length));
-    } catch {
-      return null; // a malformed escape names no resource
-    }
-    params[name] = value;
-  }
-  return params;
-}
-
-const PARAM_SEGMENT = /^([^{}]*)\{([A-Za-z_][A-Za-z0-9_]*)\}([^{}]*)$/;
+export { matchPath } from './paths.js';

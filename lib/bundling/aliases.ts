@@ -3,13 +3,8 @@
  * esbuild and bench/bundles.ts to its own, so the bench measures what deploys. Only the bundles see them: the
  * embedded runtime and the tests import the real packages.
  *
- * - `aws-xray-sdk-core` → aws-xray-sdk-core.mjs: the SDK's namespace without the AWS SDK v2 patchers and semver,
- *   the plugins and SQL (about 37 KB of every function; see that file and test/unit/observability/xray-bundle.test.ts),
- *   over a copy of the SDK whose AWS call whitelist names only the calls the functions make, and without the
- *   incoming-request middleware's samplers, which nothing on Lambda asks (xray-sdk.ts: about 22 KiB more).
  * - `@smithy/node-http-handler` → its own ES module build: esbuild otherwise takes the package's CommonJS build, which
- *   pulls in all of `@smithy/core` (about 105 KiB of every function that sets a Bedrock client's HTTP/1.1 handler);
- *   `@smithy/service-error-classification` (the X-Ray SDK's AWS SDK v3 patcher) likewise, a little in every function.
+ *   pulls in all of `@smithy/core` (about 105 KiB of every function that sets a Bedrock client's HTTP/1.1 handler).
  * - `google-auth-library`, `ws` → stubs that throw when used (see those files): `@google/genai` imports them at the
  *   top, and API-key calls reach neither (about 300 KiB of each Gemini render function).
  * - `@google/genai` → a trimmed copy of its Node ES module, written under node_modules/.cache/paycall at build time
@@ -26,14 +21,12 @@
  * test/unit/bundling/vendor-aliases.test.ts bundles each with its alias and makes the call through it.
  */
 import path from 'node:path';
+import { BUNDLE_EXTERNALS } from './externals.js';
 import { trimmedGoogleGenAI } from './google-genai.js';
-import { trimmedXraySdk } from './xray-sdk.js';
 
 export function bundleAliases(projectRoot: string): Record<string, string> {
   return {
-    'aws-xray-sdk-core': trimmedXraySdk(projectRoot),
     '@smithy/node-http-handler': path.join(projectRoot, 'node_modules', '@smithy', 'node-http-handler', 'dist-es', 'index.js'),
-    '@smithy/service-error-classification': path.join(projectRoot, 'node_modules', '@smithy', 'service-error-classification', 'dist-es', 'index.js'),
     'google-auth-library': path.join(projectRoot, 'lib', 'bundling', 'google-auth-library.mjs'),
     ws: path.join(projectRoot, 'lib', 'bundling', 'ws.mjs'),
     '@x402/core/http': path.join(projectRoot, 'lib', 'bundling', 'x402-core-http.mjs'),
@@ -50,7 +43,7 @@ export function bundleAliasArgs(projectRoot: string): Record<string, string[]> {
 
 /**
  * esbuild options of a function bundle as CDK builds it (lib/functions.ts `bundling()`: minified ESM for node22,
- * `@aws-sdk/*` external, a `require` for CommonJS dependencies), for the builds outside CDK: the bench's size and
+ * BUNDLE_EXTERNALS left out, a `require` for CommonJS dependencies), for the builds outside CDK: the bench's size and
  * cold-import figures and the X-Ray bundle test.
  */
 export function functionBuildOptions(entry: string, outfile: string, alias: Record<string, string>) {
@@ -62,7 +55,7 @@ export function functionBuildOptions(entry: string, outfile: string, alias: Reco
     format: 'esm' as const,
     minify: true,
     outfile,
-    external: ['@aws-sdk/*'],
+    external: [...BUNDLE_EXTERNALS],
     alias,
     banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
     logLevel: 'silent' as const,

@@ -4,7 +4,10 @@
  */
 import { JOB_SECRETS_ENV } from '../../lambdas/jobs/job-secrets.js';
 import { OFFER_SIGNER_ENV } from '../../lambdas/payments/offer-receipt.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
+import { POWERTOOLS_PACKAGES, powertoolsLayerParameter, powertoolsVersion } from '../../lib/bundling/externals.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, STATE_MACHINE_ENV, type PaycallStackProps } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
@@ -80,6 +83,23 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     for (const logicalId of Object.keys(s.stack.functionEntries)) {
       expect(s.resources[logicalId]?.Type).toBe('AWS::Lambda::Function');
     }
+  });
+
+  it("gives every function AWS's Powertools layer at the installed Powertools version, whose packages the bundles leave out (docs/decisions/0022)", () => {
+    const version = powertoolsVersion(PROJECT_ROOT);
+    for (const name of POWERTOOLS_PACKAGES) {
+      expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules', '@aws-lambda-powertools', name, 'package.json'), 'utf8')).version).toBe(version);
+    }
+    // The layer's ARN is AWS's public SSM parameter for that version, resolved by CloudFormation in the stack's region.
+    const parameters = Object.entries(s.template.toJSON().Parameters as Record<string, { Type: string; Default: string }>).filter(
+      ([, p]) => p.Default === powertoolsLayerParameter(version),
+    );
+    expect(parameters).toHaveLength(1);
+    const [layerParameter, { Type }] = parameters[0];
+    expect(powertoolsLayerParameter(version)).toBe(`/aws/service/powertools/typescript/generic/all/${version}`);
+    expect(Type).toBe('AWS::SSM::Parameter::Value<String>');
+    const fns = ofType(s.resources, 'AWS::Lambda::Function').filter(([logicalId]) => s.stack.functionEntries[logicalId]);
+    for (const [, fn] of fns) expect(fn.Properties.Layers).toEqual([{ Ref: layerParameter }]);
   });
 
   it('gives every function log group an explicit retention', () => {

@@ -18,14 +18,14 @@ import { payment, paymentHeaderOf } from '../../middleware/payment.js';
 import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
 import { IdempotencyStore } from '../../store/idempotency.js';
-import { paymentCore, paymentTerms } from '../../payments/backend.js';
+import { paymentTerms, x402PaymentCore } from '../../payments/x402-backend.js';
 import { payingParty } from '../../payments/core/party.js';
 import type { AcceptedPayment } from '../../payments/core/types.js';
 import { answerDeadline, baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { AGENT_STUDIO, AGENTS_A2A } from '../../surfaces/surface.js';
-import { matchPath, routePath } from '../../surfaces/routes.js';
+import { A2A_BASES, a2aSendPath, matchPath } from '../../surfaces/paths.js';
 import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registry.js';
 import { agentOffer } from '../../agents/offers.js';
 import { runAgent } from '../../agents/run.js';
@@ -60,7 +60,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
     }),
   )
   .use(offerReceipts({ network: () => paymentTerms().network }))
-  .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENT_STUDIO)), core: paymentCore }), isDryRun))
+  .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, AGENT_STUDIO)), core: x402PaymentCore }), isDryRun))
   .use(validateSend())
   .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: mandatesOf, scope: (request) => `a2a:${agentOf(request).slug}` }))
   .handler(async (event, context) => {
@@ -119,7 +119,7 @@ function resolveAgent(): HttpMiddleware {
     name: 'agent',
     before: (request) => {
       const { event } = request;
-      const atRoot = matchPath(routePath('A2aSend'), event.rawPath) !== null;
+      const atRoot = matchPath(a2aSendPath(A2A_BASES.root), event.rawPath) !== null;
       let named: string | undefined;
       if (atRoot) {
         const value = serviceParameter(sendRequestOf(request), 'agent');
@@ -130,7 +130,7 @@ function resolveAgent(): HttpMiddleware {
         }
         named = value;
       } else {
-        named = event.pathParameters?.agent ?? matchPath(routePath('AgentA2aSend'), event.rawPath)?.agent;
+        named = event.pathParameters?.agent ?? matchPath(a2aSendPath(A2A_BASES.agent), event.rawPath)?.agent;
       }
       const agent = named ? findAgent(named) : undefined;
       if (!agent) throw new NotFoundError(`No published agent '${named ?? ''}'`);

@@ -8,7 +8,7 @@
 import { header } from '../../shared/http.js';
 import { AP2_EXTENSION_URI, EXTENSIONS_HEADERS } from '../../shared/a2a.js';
 import type { HttpRequest } from '../../middleware/types.js';
-import { paymentTerms } from '../../payments/backend.js';
+import { paymentTerms } from '../../payments/x402-backend.js';
 import type { Sale } from '../../payments/ap2/merchant.js';
 import { CHECKOUT_MANDATE_KEY, PAYMENT_MANDATE_KEY, RISK_DATA_KEY, type PresentedMandates } from '../../payments/ap2/verify.js';
 import type { AgentDefinition } from '../../agents/registry.js';

@@ -22,7 +22,7 @@ import { RateWindowStore } from '../../store/rate-limit.js';
 import { IdempotencyStore } from '../../store/idempotency.js';
 import { DynamoPaymentLedger } from '../../store/ledger.js';
 import { RunStore } from '../../store/runs.js';
-import { paymentCore, paymentTerms } from '../../payments/backend.js';
+import { paymentTerms, x402PaymentCore } from '../../payments/x402-backend.js';
 import { payingParty } from '../../payments/core/party.js';
 import type { AcceptedPayment } from '../../payments/core/types.js';
 import { encodeBase64Json } from '../../payments/types.js';
@@ -31,7 +31,7 @@ import { answerDeadline, baseUrl, json, rawBody, type HttpEvent, type HttpResult
 import { checkAtColdStart, paymentConfig, storeConfig } from '../../shared/config.js';
 import { AgentInputError, NotFoundError, SettlementPendingError } from '../../shared/errors.js';
 import { AGENT_STUDIO } from '../../surfaces/surface.js';
-import { matchPath, routePath } from '../../surfaces/routes.js';
+import { matchPath, RUN_PATHS } from '../../surfaces/paths.js';
 import { ap2ModeOf, type AgentDefinition } from '../../agents/definition.js';
 import { findIn } from '../../agents/listing.js';
 import { agentOffer, runRequestSchema } from '../../agents/offers.js';
@@ -55,7 +55,7 @@ interface RunContext extends Context {
 let deps: RunDeps | undefined;
 /** The run use case's dependencies, built once per instance (the A2A send entry shares them). */
 export function runDeps(): RunDeps {
-  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o), reasoner: configuredReasoner() };
+  deps ??= { runs: new RunStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => x402PaymentCore().settle(p, o), reasoner: configuredReasoner() };
   return deps;
 }
 
@@ -78,7 +78,7 @@ export function agentRunEntry(agents: readonly AgentDefinition[]) {
       }),
     )
     .use(offerReceipts({ network: () => paymentTerms().network }))
-    .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: paymentCore }), isDryRun))
+    .use(whenPriced(payment({ offer: (request) => agentOffer(agentOf(request), baseUrl(request.event, surface)), core: x402PaymentCore }), isDryRun))
     .use(validateRun())
     .use(ap2Authorization({ ...ap2Options(isDryRun), mandates: runBodyMandates, scope: (request) => `run:${agentOf(request).slug}` }))
     .handler(async (event, context) => {
@@ -121,7 +121,7 @@ function resolveAgent(agents: readonly AgentDefinition[]): HttpMiddleware {
   return {
     name: 'agent',
     before: (request) => {
-      const named = request.event.pathParameters?.agent ?? matchPath(routePath('RunAgent'), request.event.rawPath)?.agent;
+      const named = request.event.pathParameters?.agent ?? matchPath(RUN_PATHS.RunAgent, request.event.rawPath)?.agent;
       const agent = named ? findIn(agents, named) : undefined;
       if (!agent) throw new NotFoundError(`No published agent '${named ?? ''}'`);
       request.internal.agent = agent;
@@ -190,7 +190,7 @@ export function completedRun(outcome: RunOutcome, agent: AgentDefinition, base: 
   switch (outcome.type) {
     case 'refused':
     case 'unavailable':
-      return refusedPurchase(outcome, agentOffer(agent, base), paymentCore);
+      return refusedPurchase(outcome, agentOffer(agent, base), x402PaymentCore);
     case 'invalid-input':
       throw new AgentInputError(outcome.field, outcome.message.replace(`${outcome.field}: `, ''));
     case 'settlement-unknown':

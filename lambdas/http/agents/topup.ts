@@ -19,7 +19,7 @@ import type { HttpMiddleware, HttpRequest } from '../../middleware/types.js';
 import { RateWindowStore } from '../../store/rate-limit.js';
 import { DynamoPaymentLedger } from '../../store/ledger.js';
 import { CreditStore, type Workspace } from '../../store/credits.js';
-import { paymentCore, paymentTerms } from '../../payments/backend.js';
+import { paymentTerms, x402PaymentCore } from '../../payments/x402-backend.js';
 import { encodeBase64Json } from '../../payments/types.js';
 import { LEGACY_RESPONSE_HEADER } from '../../payments/core/header.js';
 import { topUp, type TopUpDeps, type TopUpOutcome } from '../../credits/topup.js';
@@ -33,7 +33,7 @@ import { workspaceBearer, workspaceOf } from './workspace-auth.js';
 
 let deps: TopUpDeps | undefined;
 function topUpDeps(): TopUpDeps {
-  deps ??= { credits: new CreditStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => paymentCore().settle(p, o) };
+  deps ??= { credits: new CreditStore(), ledger: new DynamoPaymentLedger(), settle: (p, o) => x402PaymentCore().settle(p, o) };
   return deps;
 }
 let store: CreditStore | undefined;
@@ -77,7 +77,7 @@ export function topUpEntry() {
       }),
     )
     .use(offerReceipts({ network: () => paymentTerms().network }))
-    .use(payment({ offer: (request) => topUpOffer(tierOf(request), baseUrl(request.event, surface)), core: paymentCore }))
+    .use(payment({ offer: (request) => topUpOffer(tierOf(request), baseUrl(request.event, surface)), core: x402PaymentCore }))
     .use({
       name: 'paid',
       before: (request) => {
@@ -97,7 +97,7 @@ function presentTopUp(outcome: TopUpOutcome, tier: TopUpTier, base: string, lega
   switch (outcome.type) {
     case 'refused':
     case 'unavailable':
-      return refusedPurchase(outcome, topUpOffer(tier, base), paymentCore);
+      return refusedPurchase(outcome, topUpOffer(tier, base), x402PaymentCore);
     case 'pending':
       throw new TopUpPendingError(outcome.entryKey, outcome.reason);
     case 'credited': {
