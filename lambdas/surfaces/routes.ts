@@ -3,7 +3,8 @@
  * gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
  * lists the generation routes. A path is spelled only here, except a product's paid and poll paths, which are the
  * catalog's (lambdas/products/products.ts: the products are data a paid function reads without this table), and the
- * run and A2A send paths, which paths.ts spells for the functions that read them without this table;
+ * paths in paths.ts (the run routes, the A2A interfaces, the agent studio's OpenAPI), which the run and A2A send
+ * functions read without this table;
  * everything else (documents, payment terms) names a route by id. Entry paths are relative to the project root (entry files export `handler`).
  * It lives in lambdas/ because functions read it (paths for documents and offers); lib/ imports it, never the reverse.
  */

@@ -1,7 +1,7 @@
 /**
  * Agent-payment tokens (spec: Authentication item 3) against the embedded service and its local token issuer:
  * a pay+jwt / kya-pay+jwt token in PAYMENT-SIGNATURE pays any generation endpoint; every bad token gets a 402,
- * is not charged and queues nothing.
+ * is not charged and queues nothing; the agent studio, whose offers take x402 alone, refuses even a good one.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { SignJWT, generateKeyPair, importJWK, type JWK } from 'jose';
+import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { fetchFrom, pollUntil, runtime } from '../support/buyer.js';
 
 const IP = '127.0.0.14';
@@ -119,5 +120,30 @@ describe('Bad tokens are refused with 402, not charged, nothing queued', () => {
     expect(statuses).toEqual([202, 402, 402, 402, 402]);
     expect(await balance(buyer)).toBe('850000');
     await refused(token, buyer, /already used/);
+  });
+});
+
+describe('The agent studio takes x402 alone: a good token is refused there, not charged', () => {
+  it('a priced agent run and an A2A send answer 402 "not accepted here" to a token that would pay /agent/image', async () => {
+    const { agentsUrl } = runtime();
+    const buyer = await newBuyer('1');
+    const token = await mint(buyer, '0.50');
+    const run = await f(`${agentsUrl}/api/agents/bank-rec-discrepancy-finder-bw0tt/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'PAYMENT-SIGNATURE': token },
+      body: JSON.stringify({ input: { bankStatement: 'Date,Description,Amount\n11/02/2026,Deposit,1.00', bookEntries: 'Date,Description,Amount\n11/02/2026,Deposit,1.00' } }),
+    });
+    expect(run.status).toBe(402);
+    expect(decodePaymentRequiredHeader(run.headers.get('payment-required')!)).toMatchObject({ error: 'Agent-payment tokens are not accepted here' });
+    const send = await f(`${agentsUrl}/api/agents/bank-rec-discrepancy-finder-bw0tt/a2a/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/a2a+json', 'A2A-Version': '1.0', 'PAYMENT-SIGNATURE': token },
+      body: JSON.stringify({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { bankStatement: 'Date,Description,Amount', bookEntries: 'Date,Description,Amount' } }] } }),
+    });
+    expect(send.status).toBe(402);
+    expect(decodePaymentRequiredHeader(send.headers.get('payment-required')!)).toMatchObject({ error: 'Agent-payment tokens are not accepted here' });
+    expect(await balance(buyer)).toBe('1000000');
+    // The same token still pays where tokens are taken: nothing was spent on the refusals.
+    expect((await pay('/agent/image', token)).status).toBe(202);
   });
 });
