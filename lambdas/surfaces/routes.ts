@@ -309,5 +309,3 @@ export function routePath(id: string): string {
   if (!route) throw new Error(`route ${id} is not in lib/routes.ts`);
   return route.path;
 }
-
-export { matchPath } from './paths.js';

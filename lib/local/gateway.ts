@@ -9,7 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
-import { matchPath, type RouteDef } from '../../lambdas/surfaces/routes.js';
+import { matchPath } from '../../lambdas/surfaces/paths.js';
+import type { RouteDef } from '../../lambdas/surfaces/routes.js';
 import { isPreflight, preflightHeaders, responseHeaders } from '../cors.js';
 import { SURFACE_STAGE_VARIABLE } from '../../lambdas/sign-in/context.js';
 

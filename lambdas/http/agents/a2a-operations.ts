@@ -17,7 +17,8 @@ import { a2aVersion } from '../../middleware/a2a-version.js';
 import { json, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { AGENTS_A2A } from '../../surfaces/surface.js';
-import { matchPath, ROUTES, type RouteDef } from '../../surfaces/routes.js';
+import { matchPath } from '../../surfaces/paths.js';
+import { ROUTES, type RouteDef } from '../../surfaces/routes.js';
 import { findAgent } from '../../agents/listing.js';
 import { A2A_CONTENT_TYPE, extendedCardUnsupported, pushUnsupported, statusBody, streamingUnsupported, taskNotFound } from '../../shared/a2a.js';
 

@@ -5,7 +5,8 @@
  */
 import { documentEntry, jsonDocument } from '../../protocols/discovery/serve.js';
 import { AGENT_STUDIO } from '../../surfaces/surface.js';
-import { matchPath, ROUTES } from '../../surfaces/routes.js';
+import { matchPath } from '../../surfaces/paths.js';
+import { ROUTES } from '../../surfaces/routes.js';
 import { json, type HttpEvent } from '../../shared/http.js';
 import { findAgent } from '../../agents/listing.js';
 import { agentCard, agentCatalog, agentTerms, rootCard, servicesFeed } from '../../agents/documents.js';

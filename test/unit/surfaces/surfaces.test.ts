@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchPath, ROUTES, routePath } from '../../../lambdas/surfaces/routes.js';
+import { matchPath } from '../../../lambdas/surfaces/paths.js';
+import { ROUTES, routePath } from '../../../lambdas/surfaces/routes.js';
 import { AGENT_STUDIO, GENERATION, servedSurfaces, SURFACES, surfaceRoutes } from '../../../lambdas/surfaces/surface.js';
 import { gatewayPath } from '../../../lib/surface-api.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../../lambdas/products/catalog.js';
