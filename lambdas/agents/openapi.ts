@@ -186,8 +186,9 @@ function a2aSendOperation(route: RouteDef) {
     responses: {
       '200': a2aResponse('`{message}`: a direct ROLE_AGENT message; the run facts ride in `metadata["x-service"]`', PAYMENT_RESPONSE),
       '402': paymentRequired('Payment required: the run route\'s x402 v2 challenge in the body and base64 in PAYMENT-REQUIRED', A2A_CONTENT_TYPE),
-      '400': a2aResponse('VersionNotSupported, ContentTypeNotSupported, or INVALID_PARAMS (the request or the agent input does not validate; AP2 authorization refused)'),
-      '404': a2aResponse('Unknown or unpublished agent'),
+      '400': a2aResponse('VersionNotSupported, or INVALID_PARAMS (the request or the agent input does not validate; AP2 authorization refused)'),
+      '404': a2aResponse('Unknown or unpublished agent; TaskNotFound when the message names a task (message.taskId or referenceTaskIds): none are kept, nothing is charged'),
+      '415': a2aResponse('ContentTypeNotSupported: the request Content-Type, or a message part in a media type the agent does not take'),
       '409': a2aResponse('A send with this messageId is still in flight'),
       '429': a2aResponse('Unpaid calls over the probe rate limit', RETRY_AFTER),
       '500': a2aResponse('Internal error; nothing was charged'),

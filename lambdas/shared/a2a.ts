@@ -28,12 +28,16 @@ export type A2aReason =
   | 'VERSION_NOT_SUPPORTED'
   | 'INVALID_PARAMS';
 
-/** The spec's HTTP status and google.rpc status name of each A2A error. */
+/**
+ * The spec's HTTP status and google.rpc status name of each A2A error (§5.4). ContentTypeNotSupported is 415, as the
+ * 1.0 mapping table and the official TCK have it; @a2a-js/sdk's server answers 400 there, but its client types the
+ * error by the ErrorInfo reason, so either status reads as the same error.
+ */
 const MAPPING: Record<A2aReason, { code: number; status: string }> = {
   TASK_NOT_FOUND: { code: 404, status: 'NOT_FOUND' },
   PUSH_NOTIFICATION_NOT_SUPPORTED: { code: 400, status: 'FAILED_PRECONDITION' },
   UNSUPPORTED_OPERATION: { code: 400, status: 'FAILED_PRECONDITION' },
-  CONTENT_TYPE_NOT_SUPPORTED: { code: 400, status: 'INVALID_ARGUMENT' },
+  CONTENT_TYPE_NOT_SUPPORTED: { code: 415, status: 'INVALID_ARGUMENT' },
   VERSION_NOT_SUPPORTED: { code: 400, status: 'FAILED_PRECONDITION' },
   INVALID_PARAMS: { code: 400, status: 'INVALID_ARGUMENT' },
 };
@@ -74,6 +78,10 @@ export const extendedCardUnsupported = () =>
   new A2aError('UNSUPPORTED_OPERATION', 'No extended agent card (capabilities.extendedAgentCard is false)');
 export const pushUnsupported = () =>
   new A2aError('PUSH_NOTIFICATION_NOT_SUPPORTED', 'Push notifications are not supported (capabilities.pushNotifications is false)');
+export const mediaTypeUnsupported = (mediaType: string, accepted: readonly string[]) =>
+  new A2aError('CONTENT_TYPE_NOT_SUPPORTED', `A message part of media type '${mediaType}' is not supported; this agent takes ${accepted.join(', ')}`, {
+    mediaType,
+  });
 export const requestMalformed = (message: string, violations?: FieldViolation[]) => new A2aError('INVALID_PARAMS', message, undefined, violations);
 
 /** google.rpc.Status as the A2A HTTP+JSON binding sends it. */

@@ -21,6 +21,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { privateKeyToAccount } from 'viem/accounts';
 import { fetchFrom, freshBuyer, payingFetch, runtime, transfersFrom, type FetchLike } from '../support/buyer.js';
+import { challengeOf, signedHeader } from '../support/sign.js';
 
 const BANK_REC = 'bank-rec-discrepancy-finder-bw0tt';
 const FREE = 'export-to-transactions-x7f3a';
@@ -323,12 +324,22 @@ describe('A2A 1.0 HTTP+JSON: every error route on the wire', () => {
     expect(good.headers.get('content-type')).toContain(A2A_JSON);
     expect((await good.json()).message).toMatchObject({ role: 'ROLE_AGENT', parts: [{ mediaType: 'application/json', data: { count: 4 } }] });
 
-    await expectStatus(await f(freeSend, { method: 'POST', headers: { 'A2A-Version': '1.0', 'Content-Type': 'text/plain' }, body: JSON.stringify(ok) }), 400, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
+    // ContentTypeNotSupported is 415 (A2A 1.0 §5.4): the request's Content-Type, or a part the agent cannot take.
+    await expectStatus(await f(freeSend, { method: 'POST', headers: { 'A2A-Version': '1.0', 'Content-Type': 'text/plain' }, body: JSON.stringify(ok) }), 415, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
     const twoParts = { message: { ...ok.message, messageId: 'two', parts: [...ok.message.parts, { text: 'hi' }] } };
-    const bad = await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(twoParts) }), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
-    expect(bad.error.details[1].fieldViolations[0].field).toBe('message.parts');
+    const withText = await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(twoParts) }), 415, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
+    expect(withText.error.details[0].metadata).toEqual({ mediaType: 'text/plain' });
     const textOnly = { message: { ...ok.message, messageId: 'text', parts: [{ text: 'reconcile please' }] } };
-    await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(textOnly) }), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
+    await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(textOnly) }), 415, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
+    const csvFile = { message: { ...ok.message, messageId: 'file', parts: [{ raw: Buffer.from(STATEMENT).toString('base64'), mediaType: 'text/csv', filename: 'statement.csv' }] } };
+    const csv = await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(csvFile) }), 415, 'INVALID_ARGUMENT', 'CONTENT_TYPE_NOT_SUPPORTED');
+    expect(csv.error.details[0].metadata).toEqual({ mediaType: 'text/csv' });
+    // Two JSON data parts are a shape problem, not a media type one.
+    const twoData = { message: { ...ok.message, messageId: 'two-data', parts: [...ok.message.parts, ...ok.message.parts] } };
+    const bad = await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(twoData) }), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
+    expect(bad.error.details[1].fieldViolations[0].field).toBe('message.parts');
+    const jsonCharset = { message: { ...ok.message, messageId: crypto.randomUUID(), parts: [{ data: { export: STATEMENT }, mediaType: 'application/json; charset=utf-8' }] } };
+    expect((await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(jsonCharset) })).status).toBe(200);
     const wrongInput = { message: { ...ok.message, messageId: 'wrong', parts: [{ data: { export: STATEMENT, extra: 'x' } }] } };
     await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: JSON.stringify(wrongInput) }), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
     await expectStatus(await f(freeSend, { method: 'POST', headers: V1, body: 'not json' }), 400, 'INVALID_ARGUMENT', 'INVALID_PARAMS');
@@ -349,6 +360,38 @@ describe('A2A 1.0 HTTP+JSON: every error route on the wire', () => {
       expect((await missing.json()).error).toMatchObject({ code: 404, status: 'NOT_FOUND', details: [{ reason: 'NOT_FOUND', domain: 'agent-studio.paycall' }] });
     }
     expect((await f(`${runtime().agentsUrl}/api/agents/no-such-agent/a2a/tasks`, { headers: V1 })).status).toBe(404);
+  });
+
+  it('a send naming a task (message.taskId or referenceTaskIds) is TaskNotFound on both interfaces, before any payment is read: a paid one is not charged', async () => {
+    const buyer = await freshBuyer();
+    const message = (extra: Record<string, unknown>, metadata?: Record<string, unknown>) =>
+      JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: BANK_INPUT, mediaType: 'application/json' }], ...extra, ...(metadata ? { metadata } : {}) } });
+    // A good payment for this agent's send, signed by the official client from the send's own 402.
+    const withVersion: FetchLike = (url, init) => f(url, { ...init, headers: { ...(init?.headers as Record<string, string>), 'A2A-Version': '1.0' } });
+    const payment = await signedHeader(buyer.privateKey, await challengeOf(withVersion, `${base()}/message:send`));
+    const paid = { ...V1, 'PAYMENT-SIGNATURE': payment };
+    for (const [url, metadata] of [
+      [`${base()}/message:send`, undefined],
+      [`${root()}/message:send`, { 'x-service': { agent: BANK_REC } }],
+    ] as const) {
+      for (const [extra, named] of [
+        [{ taskId: 'task-we-never-made' }, 'task-we-never-made'],
+        [{ referenceTaskIds: ['earlier-task'] }, 'earlier-task'],
+        [{ taskId: '', referenceTaskIds: ['', 'other-task'] }, 'other-task'],
+      ] as const) {
+        // Unpaid: TaskNotFound, not the 402 challenge.
+        const unpaid = await expectStatus(await f(url, { method: 'POST', headers: V1, body: message(extra, metadata) }), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
+        expect(unpaid.error.details[0].metadata).toEqual({ taskId: named });
+        // Paid: the same, and the payment is neither settled nor spent.
+        const refused = await expectStatus(await f(url, { method: 'POST', headers: paid, body: message(extra, metadata) }), 404, 'NOT_FOUND', 'TASK_NOT_FOUND');
+        expect(refused.error.details[0].metadata).toEqual({ taskId: named });
+      }
+    }
+    expect(await transfersFrom(buyer.address)).toEqual([]);
+    // The payment was good all along: the same header pays a send that names no task, once.
+    const answered = await f(`${base()}/message:send`, { method: 'POST', headers: paid, body: message({}) });
+    expect(answered.status).toBe(200);
+    expect(await transfersFrom(buyer.address)).toEqual([{ to: runtime().payTo, value: 60_000n }]);
   });
 
   it('the unpaid priced send: 402 before the body is read, the run route challenge (v2 in PAYMENT-REQUIRED, v1 in the body)', async () => {

@@ -7,11 +7,19 @@
 import * as z from '../../shared/zod.js';
 import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
 import { toIssue } from '../../middleware/validation.js';
-import { A2aError, isA2aContentType, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
+import { A2aError, isA2aContentType, mediaTypeUnsupported, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
 import { isAp2Part } from './ap2.js';
 
 export interface SendRequest {
-  message?: { messageId?: unknown; contextId?: unknown; role?: unknown; parts?: unknown; metadata?: unknown };
+  message?: {
+    messageId?: unknown;
+    contextId?: unknown;
+    taskId?: unknown;
+    referenceTaskIds?: unknown;
+    role?: unknown;
+    parts?: unknown;
+    metadata?: unknown;
+  };
   metadata?: unknown;
 }
 
@@ -39,6 +47,19 @@ export function messageIdOf(request: SendRequest | undefined): string | undefine
   return typeof id === 'string' ? id : undefined;
 }
 
+/**
+ * The task a send names, by `message.taskId` or `message.referenceTaskIds`: this interface answers with direct
+ * messages and keeps no tasks, so every named task is one it does not have (A2A 1.0 §3.4.2: TaskNotFoundError).
+ * Only string ids count here; another type is the strict read's invalid parameter.
+ */
+export function namedTaskOf(request: SendRequest | undefined): string | undefined {
+  const message = request?.message;
+  if (!isObject(message)) return undefined;
+  if (typeof message.taskId === 'string' && message.taskId !== '') return message.taskId;
+  const references = Array.isArray(message.referenceTaskIds) ? (message.referenceTaskIds as unknown[]) : [];
+  return references.find((id): id is string => typeof id === 'string' && id !== '');
+}
+
 export interface ValidSend {
   messageId: string;
   contextId?: string;
@@ -60,9 +81,19 @@ export function validSend(contentType: string | undefined, request: SendRequest 
   if (typeof message.messageId !== 'string' || message.messageId === '') problems.push(issue(['message', 'messageId'], 'a non-empty string is required'));
   if (message.role !== 'ROLE_USER') problems.push(issue(['message', 'role'], 'must be ROLE_USER'));
   if (message.contextId !== undefined && typeof message.contextId !== 'string') problems.push(issue(['message', 'contextId'], 'must be a string'));
+  if (message.taskId !== undefined && message.taskId !== '' && typeof message.taskId !== 'string') problems.push(issue(['message', 'taskId'], 'must be a string'));
+  if (message.referenceTaskIds !== undefined && !(Array.isArray(message.referenceTaskIds) && message.referenceTaskIds.every((id) => typeof id === 'string'))) {
+    problems.push(issue(['message', 'referenceTaskIds'], 'must be an array of strings'));
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
   const parts = Array.isArray(message.parts) ? (message.parts as unknown[]) : [];
   // AP2's extra data parts (mandates, risk data) ride beside the input part and are not it (./ap2.ts).
   const inputs = parts.flatMap((part, index) => (isAp2Part(part) ? [] : [index]));
+  // A part in a media type the agent does not take is ContentTypeNotSupported (§3.1.1), before its shape is read.
+  for (const index of inputs) {
+    const mediaType = mediaTypeOf(parts[index]);
+    if (mediaType !== undefined && !INPUT_MEDIA_TYPES.includes(mediaType)) throw mediaTypeUnsupported(mediaType, INPUT_MEDIA_TYPES);
+  }
   const at = inputs.length === 1 ? inputs[0] : 0;
   const data = inputs.length === 1 && isObject(parts[at]) ? (parts[at] as Record<string, unknown>).data : undefined;
   if (inputs.length !== 1 || !isObject(data)) {
@@ -78,6 +109,23 @@ export function validSend(contentType: string | undefined, request: SendRequest 
     ...(typeof message.contextId === 'string' && message.contextId !== '' ? { contextId: message.contextId } : {}),
     input: parsed.data as Record<string, unknown>,
   };
+}
+
+/** What every published agent takes as input (the cards' defaultInputModes): one JSON object. */
+export const INPUT_MEDIA_TYPES: readonly string[] = ['application/json'];
+
+/**
+ * A part's media type: its `mediaType` (without parameters), else the one its content implies: text/plain for text,
+ * application/json for data; a file (raw or url) without one is application/octet-stream. Undefined for a value that
+ * is no part at all (the shape check says why).
+ */
+function mediaTypeOf(part: unknown): string | undefined {
+  if (!isObject(part)) return undefined;
+  if (typeof part.mediaType === 'string' && part.mediaType.trim() !== '') return part.mediaType.split(';')[0].trim().toLowerCase();
+  if ('text' in part) return 'text/plain';
+  if ('data' in part) return 'application/json';
+  if ('raw' in part || 'url' in part) return 'application/octet-stream';
+  return undefined;
 }
 
 function issue(loc: (string | number)[], msg: string): ValidationIssue {

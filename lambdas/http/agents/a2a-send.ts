@@ -1,7 +1,8 @@
 /**
  * POST /api/agents/{agent}/a2a/message:send and POST /api/a2a/message:send (the agent named in the metadata member
  * `x-service.agent`): A2A 1.0 SendMessage over HTTP+JSON, run as the run route runs (lambdas/http/agents/run-entry.ts)
- * with the same pieces: frame (A2A's presenter) ▸ A2A version (400) ▸ agent (404) ▸ probe rate limit ▸ duplicate
+ * with the same pieces: frame (A2A's presenter) ▸ A2A version (400) ▸ agent (404) ▸ a named task (404 TaskNotFound:
+ * none are kept, so none is known, and nothing is verified or charged) ▸ probe rate limit ▸ duplicate
  * key = the message id, per agent and payer ▸ payment for a priced live run (402: the run route's challenge) ▸ the
  * SendMessage request (one data part holding the agent's input: 400) ▸ run ▸ a direct ROLE_AGENT message whose one
  * data part is the agent's result; the run's facts ride in the message metadata (`x-service`).
@@ -30,8 +31,8 @@ import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registr
 import { agentOffer } from '../../agents/offers.js';
 import { runAgent } from '../../agents/run.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
-import { A2A_CONTENT_TYPE, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
-import { messageIdOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
+import { A2A_CONTENT_TYPE, requestMalformed, SERVICE_METADATA_KEY, taskNotFound } from '../../shared/a2a.js';
+import { messageIdOf, namedTaskOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
 import { ap2Answer, ap2Options, completedRun, runDeps, whenPriced } from './run-entry.js';
 import { ap2Authorization } from '../../middleware/ap2.js';
 import type { AuthorizedCheckout } from '../../payments/ap2/verify.js';
@@ -50,6 +51,7 @@ export const handler = middy<HttpEvent, HttpResult, Error, SendContext>()
   .use(frame(AGENTS_A2A))
   .use(a2aVersion())
   .use(resolveAgent())
+  .use(noTaskNamed())
   .use(probeRateLimit({ counter: new RateWindowStore() }))
   .use(
     idempotency({
@@ -136,6 +138,20 @@ function resolveAgent(): HttpMiddleware {
       if (!agent) throw new NotFoundError(`No published agent '${named ?? ''}'`);
       request.internal.agent = agent;
       request.internal.legacyV1 = true;
+    },
+  };
+}
+
+/**
+ * A send that continues a task (or refers to tasks) names tasks this interface never created: it keeps none. Refused
+ * before the payment is read, so a paid send naming one is neither verified nor settled.
+ */
+function noTaskNamed(): HttpMiddleware {
+  return {
+    name: 'noTaskNamed',
+    before: (request) => {
+      const taskId = namedTaskOf(sendRequestOf(request));
+      if (taskId !== undefined) throw taskNotFound(taskId);
     },
   };
 }

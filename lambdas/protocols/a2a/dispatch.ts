@@ -72,6 +72,9 @@ function sendMessage(params: Record<string, unknown>, ctx: A2aContext): unknown 
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
     throw new RpcError(RPC.invalidParams, 'SendMessage needs params.message');
   }
+  // Continuing a task, or referring to one, names a task this interface never created: it keeps none (§3.4.2).
+  const named = namedTask(message as Record<string, unknown>);
+  if (named !== undefined) taskNotFound({ id: named });
   const skill = selectSkill(message, params.metadata);
   const pointer = paymentPointer(skill, ctx.baseUrl, ctx.terms);
   const newId = ctx.newId ?? randomUUID;
@@ -88,6 +91,12 @@ function sendMessage(params: Record<string, unknown>, ctx: A2aContext): unknown 
       metadata: { skillId: skill },
     },
   };
+}
+
+function namedTask(message: Record<string, unknown>): string | undefined {
+  if (typeof message.taskId === 'string' && message.taskId !== '') return message.taskId;
+  const references = Array.isArray(message.referenceTaskIds) ? (message.referenceTaskIds as unknown[]) : [];
+  return references.find((id): id is string => typeof id === 'string' && id !== '');
 }
 
 function taskNotFound(params: Record<string, unknown>): never {

@@ -61,6 +61,13 @@ describe('A2A tasks, streaming and push notifications', () => {
     expect((answerA2a(rpc('GetTask', { id: 't1' }), ctx) as any).error).toMatchObject({ code: -32001, message: expect.stringContaining("'t1'") });
     expect((answerA2a(rpc('CancelTask', { id: 't1' }), ctx) as any).error.code).toBe(-32001);
   });
+  it('answers TaskNotFound to a SendMessage that continues or refers to a task: it never created one', () => {
+    const onTask = send({ taskId: 'task-7', parts: [dataPart], metadata: { skillId: 'agent_image' } });
+    expect(onTask.error).toMatchObject({ code: -32001, message: expect.stringContaining("'task-7'") });
+    expect(send({ referenceTaskIds: ['task-8'], parts: [dataPart], metadata: { skillId: 'agent_image' } }).error.code).toBe(-32001);
+    // The SDK's empty defaults name no task.
+    expect(send({ taskId: '', referenceTaskIds: [], parts: [dataPart], metadata: { skillId: 'agent_image' } }).result.message.role).toBe('ROLE_AGENT');
+  });
   it('lists no tasks', () => {
     expect((answerA2a(rpc('ListTasks', {}), ctx) as any).result).toEqual({ tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
   });

@@ -112,7 +112,7 @@ describe('A2A error bodies (google.rpc.Status, typed by ErrorInfo.reason)', () =
       [streamingUnsupported(), 400, 'FAILED_PRECONDITION', UnsupportedOperationError],
       [pushUnsupported(), 400, 'FAILED_PRECONDITION', PushNotificationNotSupportedError],
       [(() => { try { checkVersion(undefined, undefined); } catch (e) { return e; } })(), 400, 'FAILED_PRECONDITION', VersionNotSupportedError],
-      [new A2aError('CONTENT_TYPE_NOT_SUPPORTED', 'no'), 400, 'INVALID_ARGUMENT', ContentTypeNotSupportedError],
+      [new A2aError('CONTENT_TYPE_NOT_SUPPORTED', 'no'), 415, 'INVALID_ARGUMENT', ContentTypeNotSupportedError],
     ] as const;
     for (const [error, code, status, type] of cases) {
       const answer = a2aErrors(error);
