@@ -9,7 +9,7 @@
  * allowed, over http or https; every other refused range stays refused everywhere.
  */
 import { promises as dns } from 'node:dns';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { MAX_WEBHOOK_URL_LENGTH } from '../products/products.js';
 
 export interface WebhookPolicy {
@@ -29,81 +29,75 @@ export function webhookPolicy(env: NodeJS.ProcessEnv = process.env): WebhookPoli
   return { allowLoopback: env[WEBHOOK_LOOPBACK_ENV] === 'true' };
 }
 
-interface Range {
-  bits: number;
-  base: bigint;
-  prefix: number;
+/** One refused range: a BlockList holding it (and, for an IPv4 range, the IPv6 forms that reach it) and its name. */
+interface Rule {
+  list: BlockList;
   reason: RefusalReason;
 }
 
-function range(cidr: string, reason: RefusalReason): Range {
+/**
+ * IPv6 prefixes whose addresses carry an IPv4 address and reach it: judged as that IPv4 address. `at` is where the
+ * 32 bits sit: the last 32 (IPv4-mapped, RFC 4291; IPv4-translated, RFC 2765; NAT64's well-known prefix, RFC 6052)
+ * or the 32 after the 16-bit prefix (6to4, RFC 3056, which a relay turns back into IPv4).
+ */
+const V4_EMBEDDINGS: { prefix: string; bits: number; at: 'tail' | 'after-prefix' }[] = [
+  { prefix: '::ffff:', bits: 96, at: 'tail' },
+  { prefix: '::ffff:0:', bits: 96, at: 'tail' },
+  { prefix: '64:ff9b::', bits: 96, at: 'tail' },
+  { prefix: '2002:', bits: 16, at: 'after-prefix' },
+];
+
+function v4Rule(cidr: string, reason: RefusalReason): Rule {
   const [address, prefix] = cidr.split('/');
-  const bits = isIP(address) === 4 ? 32 : 128;
-  return { bits, base: bits === 32 ? v4Value(address) : v6Value(address), prefix: Number(prefix ?? bits), reason };
-}
-
-// Order matters: the first range that holds an address names the reason (metadata hosts before their link-local or
-// unique-local range).
-const V4_RANGES: Range[] = [
-  range('0.0.0.0/8', 'unspecified'),
-  range('127.0.0.0/8', 'loopback'),
-  range('169.254.169.254/32', 'metadata'), // EC2 instance metadata
-  range('169.254.170.2/32', 'metadata'), // ECS task metadata and credentials
-  range('169.254.0.0/16', 'link-local'),
-  range('10.0.0.0/8', 'private'),
-  range('100.64.0.0/10', 'private'), // carrier-grade NAT
-  range('172.16.0.0/12', 'private'),
-  range('192.168.0.0/16', 'private'),
-  range('192.0.0.0/24', 'reserved'), // IETF protocol assignments
-  range('198.18.0.0/15', 'reserved'), // benchmarking
-  range('224.0.0.0/4', 'multicast'),
-  range('255.255.255.255/32', 'reserved'), // broadcast, inside 240/4 but named for clarity
-  range('240.0.0.0/4', 'reserved'),
-];
-
-const V6_RANGES: Range[] = [
-  range('::/128', 'unspecified'),
-  range('::1/128', 'loopback'),
-  range('fd00:ec2::254/128', 'metadata'), // EC2 instance metadata over IPv6
-  range('fc00::/7', 'private'), // unique local
-  range('fe80::/10', 'link-local'),
-  range('fec0::/10', 'private'), // deprecated site-local, still routed inside some networks
-  range('ff00::/8', 'multicast'),
-];
-
-/** IPv6 forms that carry an IPv4 address in their last 32 bits and reach it: judged as that IPv4 address. */
-const V6_EMBEDDING_V4: Range[] = [
-  range('::ffff:0:0/96', 'reserved'), // IPv4-mapped
-  range('64:ff9b::/96', 'reserved'), // NAT64 well-known prefix
-];
-
-function v4Value(address: string): bigint {
-  return address.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
-}
-
-/** The 128-bit value of a valid IPv6 address (a dotted IPv4 tail allowed); the caller has checked it with isIP. */
-function v6Value(address: string): bigint {
-  let text = address;
-  const dotted = /:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const v4 = v4Value(dotted[1]);
-    text = `${text.slice(0, dotted.index)}:${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
+  const length = Number(prefix);
+  const list = new BlockList();
+  list.addSubnet(address, length, 'ipv4');
+  for (const embedding of V4_EMBEDDINGS) {
+    const [a, b, c, d] = address.split('.').map(Number);
+    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
+    const v6 = embedding.at === 'tail' ? `${embedding.prefix}${address}` : `${embedding.prefix}${hex(a, b)}:${hex(c, d)}::`;
+    list.addSubnet(v6, embedding.bits + length, 'ipv6');
   }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const zeros = tail === undefined ? [] : Array<string>(8 - headGroups.length - tailGroups.length).fill('0');
-  return [...headGroups, ...zeros, ...tailGroups].reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
+  return { list, reason };
 }
 
-function holds(r: Range, value: bigint): boolean {
-  const shift = BigInt(r.bits - r.prefix);
-  return value >> shift === r.base >> shift;
+function v6Rule(cidr: string, reason: RefusalReason): Rule {
+  const [address, prefix] = cidr.split('/');
+  const list = new BlockList();
+  list.addSubnet(address, Number(prefix), 'ipv6');
+  return { list, reason };
 }
 
-function reasonFor(value: bigint, ranges: Range[]): RefusalReason | undefined {
-  return ranges.find((r) => holds(r, value))?.reason;
-}
+// Order matters: the first rule that holds an address names the reason (`::` and `::1` before the IPv4-compatible
+// range that holds them, metadata hosts before their link-local or unique-local range).
+const RULES: Rule[] = [
+  v6Rule('::/128', 'unspecified'),
+  v6Rule('::1/128', 'loopback'),
+  // IPv4-compatible (::a.b.c.d), deprecated by RFC 4291 §2.5.5.1: no receiver has a reason to be written so, and a
+  // stack that still honours it would reach the IPv4 address behind it, so it is refused whatever it embeds.
+  v6Rule('::/96', 'reserved'),
+  v4Rule('0.0.0.0/8', 'unspecified'),
+  v4Rule('127.0.0.0/8', 'loopback'),
+  v4Rule('169.254.169.254/32', 'metadata'), // EC2 instance metadata
+  v4Rule('169.254.170.2/32', 'metadata'), // ECS task metadata and credentials
+  v4Rule('169.254.0.0/16', 'link-local'),
+  v4Rule('10.0.0.0/8', 'private'),
+  v4Rule('100.64.0.0/10', 'private'), // carrier-grade NAT
+  v4Rule('172.16.0.0/12', 'private'),
+  v4Rule('192.168.0.0/16', 'private'),
+  v4Rule('192.0.0.0/24', 'reserved'), // IETF protocol assignments
+  v4Rule('198.18.0.0/15', 'reserved'), // benchmarking
+  v4Rule('224.0.0.0/4', 'multicast'),
+  v4Rule('255.255.255.255/32', 'reserved'), // broadcast, inside 240/4 but named for clarity
+  v4Rule('240.0.0.0/4', 'reserved'),
+  v6Rule('fd00:ec2::254/128', 'metadata'), // EC2 instance metadata over IPv6
+  v6Rule('fc00::/7', 'private'), // unique local
+  v6Rule('fe80::/10', 'link-local'),
+  v6Rule('fec0::/10', 'private'), // deprecated site-local, still routed inside some networks
+  v6Rule('ff00::/8', 'multicast'),
+  // NAT64's local-use prefix (RFC 8215) translates into whatever IPv4 network its operator chose: inside one.
+  v6Rule('64:ff9b:1::/48', 'private'),
+];
 
 /** Strips the brackets of a URL host and a zone id (fe80::1%eth0), which say nothing about where the address is. */
 function bareAddress(address: string): string {
@@ -116,15 +110,13 @@ function bareAddress(address: string): string {
 export function addressReason(address: string): RefusalReason | undefined {
   const bare = bareAddress(address);
   const family = isIP(bare);
-  if (family === 4) return reasonFor(v4Value(bare), V4_RANGES);
   // Not an address at all: nothing to connect to that we can vouch for.
-  if (family !== 6) return 'reserved';
-  const value = v6Value(bare);
-  if (V6_EMBEDDING_V4.some((r) => holds(r, value))) return reasonFor(value & 0xffffffffn, V4_RANGES);
-  return reasonFor(value, V6_RANGES);
+  if (family === 0) return 'reserved';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return RULES.find((rule) => rule.list.check(bare, type))?.reason;
 }
 
-/** Why a receiver at this IP address (v4 or v6, including IPv4-mapped IPv6) is refused, or undefined when it is allowed. */
+/** Why a receiver at this IP address (v4 or v6, including the IPv6 forms that embed an IPv4 address) is refused, or undefined when it is allowed. */
 export function refusedAddress(address: string, policy: WebhookPolicy): string | undefined {
   const reason = addressReason(address);
   if (reason === 'loopback' && policy.allowLoopback) return undefined;

@@ -1,6 +1,7 @@
 /**
  * The webhook network guard, without a network: which receiver addresses are refused and named how (every refused
- * range at its edges, IPv4-mapped and NAT64 forms judged as their IPv4), loopback only on the embedded default, and
+ * range at its edges; the IPv6 forms that embed an IPv4 address — IPv4-mapped, IPv4-translated, NAT64, 6to4 — judged as
+ * that IPv4 address, and the deprecated IPv4-compatible form refused whatever it holds), loopback only on the embedded default, and
  * the URL check a buyer meets before anything is charged (scheme, credentials, length, resolution, any bad address).
  */
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,32 @@ describe('refusedAddress: refused ranges, named', () => {
     ['64:ff9b::a9fe:a9fe', 'metadata'],
     ['64:ff9b::7f00:1', 'loopback'],
     ['64:ff9b::8.8.8.8', undefined],
+    ['0:0:0:0:0:ffff:7f00:1', 'loopback'],
+    // IPv4-translated (RFC 2765)
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::ffff:0:8.8.8.8', undefined],
+    // NAT64's local-use prefix (RFC 8215): an operator's own network
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1::8.8.8.8', 'private'],
+    // 6to4 (RFC 3056): the IPv4 address in the 32 bits after 2002::/16
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:a00:5:1::1', 'private'],
+    ['2002:c0a8:101::', 'private'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:a9fe:1::', 'link-local'],
+    ['2002:808:808::1', undefined],
+    ['2001::1', undefined],
+    // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291): refused whatever it holds, in every spelling
+    ['::7f00:1', 'reserved'],
+    ['::127.0.0.1', 'reserved'],
+    ['0:0:0:0:0:0:7f00:1', 'reserved'],
+    ['[::7f00:1]', 'reserved'],
+    ['::a00:5', 'reserved'],
+    ['::a9fe:a9fe', 'reserved'],
+    ['::8.8.8.8', 'reserved'],
+    ['::2', 'reserved'],
     ['[::1]', 'loopback'],
     ['8.8.8.8', undefined],
     ['1.1.1.1', undefined],
@@ -99,7 +126,7 @@ describe('refusedAddress: refused ranges, named', () => {
 });
 
 describe('refusedAddress: loopback only on the embedded default', () => {
-  it.each(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '64:ff9b::127.0.0.1'])('%s', (address) => {
+  it.each(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1', '64:ff9b::127.0.0.1', '2002:7f00:1::'])('%s', (address) => {
     expect(refusedAddress(address, aws)).toBe('loopback');
     expect(refusedAddress(address, embedded)).toBeUndefined();
   });
@@ -110,6 +137,8 @@ describe('refusedAddress: loopback only on the embedded default', () => {
     ['fd00:ec2::254', 'metadata'],
     ['fe80::1', 'link-local'],
     ['0.0.0.0', 'unspecified'],
+    ['::7f00:1', 'reserved'],
+    ['::127.0.0.1', 'reserved'],
   ])('%s stays refused (%s) under allowLoopback', (address, reason) => {
     expect(refusedAddress(address, embedded)).toBe(reason);
   });
@@ -198,6 +227,33 @@ describe('checkWebhookUrl: before anything is charged', () => {
     });
     expect((await checkWebhookUrl('https://8.8.8.8/hook', aws, lookup)).ok).toBe(true);
     expect(lookup.asked.length).toBe(asked);
+  });
+
+  it('refuses the IPv6 spellings of a loopback, private or metadata IPv4 address, as the URL parser writes them', async () => {
+    const asked = lookup.asked.length;
+    for (const [url, msg] of [
+      ['https://[::7f00:1]/hook', 'Webhook URL resolves to a reserved address (::7f00:1)'],
+      ['https://[::127.0.0.1]/hook', 'Webhook URL resolves to a reserved address (::7f00:1)'],
+      ['https://[0:0:0:0:0:0:7f00:1]/hook', 'Webhook URL resolves to a reserved address (::7f00:1)'],
+      ['https://[::ffff:0:10.0.0.5]/hook', 'Webhook URL resolves to a private address (::ffff:0:a00:5)'],
+      ['https://[64:ff9b::169.254.169.254]/hook', 'Webhook URL resolves to a metadata address (64:ff9b::a9fe:a9fe)'],
+      ['https://[2002:7f00:1::1]/hook', 'Webhook URL resolves to a loopback address (2002:7f00:1::1)'],
+    ]) {
+      expect(await checkWebhookUrl(url, aws, lookup), url).toEqual({ ok: false, msg });
+    }
+    // The deprecated IPv4-compatible form is refused on the embedded default too: loopback there is 127.0.0.1 or ::1.
+    expect(await checkWebhookUrl('http://[::7f00:1]:8080/hook', embedded, lookup)).toEqual({ ok: false, msg: 'Webhook URL must use https' });
+    expect(await checkWebhookUrl('https://[::7f00:1]:8080/hook', embedded, lookup)).toEqual({ ok: false, msg: 'Webhook URL resolves to a reserved address (::7f00:1)' });
+    expect(lookup.asked.length).toBe(asked);
+  });
+
+  it('refuses a name that resolves to an IPv6 form of a refused IPv4 address', async () => {
+    const rebinding = fakeLookup({ 'compat.example.com': ['::7f00:1'], 'sixto4.example.com': ['2002:a9fe:a9fe::1'] });
+    expect(await checkWebhookUrl('https://compat.example.com/', aws, rebinding)).toEqual({ ok: false, msg: 'Webhook URL resolves to a reserved address (::7f00:1)' });
+    expect(await checkWebhookUrl('https://sixto4.example.com/', embedded, rebinding)).toEqual({
+      ok: false,
+      msg: 'Webhook URL resolves to a metadata address (2002:a9fe:a9fe::1)',
+    });
   });
 
   it('refuses 169.254.169.254 as metadata even under allowLoopback', async () => {
