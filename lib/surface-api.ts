@@ -19,7 +19,8 @@ import { functionIdOf, type RouteDef, type SurfaceId } from '../lambdas/surfaces
 import type { Surface } from '../lambdas/surfaces/surface.js';
 import type { FunctionFactory, RouteRole } from './functions.js';
 import { CORS_POLICY } from './cors.js';
-import { SIGN_IN_IDENTITY_SOURCE, SURFACE_STAGE_VARIABLE } from '../lambdas/sign-in/context.js';
+import { SURFACE_STAGE_VARIABLE } from '../lambdas/sign-in/context.js';
+import { SIGN_IN_IDENTITY_SOURCES } from './sign-in-authorizer.js';
 
 export interface SurfaceApiProps {
   surface: Surface;
@@ -78,12 +79,13 @@ export class SurfaceApi {
     const prefix = (this.prefix = surface.id === 'generation' ? '' : pascal(surface.id));
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     // One authorizer per API (CDK binds an authorizer to one API), all of the one function: payload 2.0, simple
-    // responses, never cached (a sign-in's nonce is used once: a cached answer would accept a replay).
+    // responses, never cached (a sign-in's nonce is used once: a cached answer would accept a replay), and an identity
+    // source every request to its routes carries (lib/sign-in-authorizer.ts), so API Gateway never answers 401 for it.
     const signIn = props.signInAuthorizer
       ? new HttpLambdaAuthorizer(`${prefix}SignInAuthorizer`, props.signInAuthorizer, {
           responseTypes: [HttpLambdaResponseType.SIMPLE],
           resultsCacheTtl: Duration.seconds(0),
-          identitySource: [SIGN_IN_IDENTITY_SOURCE],
+          identitySource: [...SIGN_IN_IDENTITY_SOURCES],
         })
       : undefined;
     const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();

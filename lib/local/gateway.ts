@@ -2,7 +2,7 @@
  * The local gateway: a Node HTTP server that does what API Gateway (HTTP API, payload 2.0) does in front of the
  * Lambdas — match the route table, build the event, invoke the route's function, write the result, answer CORS
  * (lib/cors.ts), run the sign-in authorizer before the routes that take a sign-in (lib/surface-api.ts attaches it to
- * the same routes: payload 2.0, simple responses, no caching, the API's `surface` stage variable as identity source)
+ * the same routes: payload 2.0, simple responses, no caching, lib/sign-in-authorizer.ts's identity source)
  * — plus an `/assets/` route standing in for the CloudFront distribution in front of the asset bucket (which, as
  * deployed, has no CORS configuration).
  */
@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { matchPath } from '../../lambdas/surfaces/paths.js';
 import type { RouteDef } from '../../lambdas/surfaces/routes.js';
 import { isPreflight, preflightHeaders, responseHeaders } from '../cors.js';
-import { SURFACE_STAGE_VARIABLE } from '../../lambdas/sign-in/context.js';
+import { SIGN_IN_IDENTITY_SOURCES } from '../sign-in-authorizer.js';
 
 export interface GatewayOptions {
   port: number;
@@ -34,6 +34,8 @@ export interface GatewayOptions {
   stageVariables?: Record<string, string>;
   /** Invokes the sign-in authorizer's function with an authorizer event, for the routes that take a sign-in. */
   authorize?: (event: unknown) => Promise<unknown>;
+  /** The authorizer's identity sources, as API Gateway selection expressions (default: lib/sign-in-authorizer.ts's). */
+  authorizerIdentitySources?: readonly string[];
 }
 
 export interface Gateway {
@@ -56,6 +58,8 @@ const NOT_FOUND = { status: 404, message: 'Not Found' } as const;
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Lambda's synchronous invocation payload limit (6 MB) binds before the HTTP API's (10 MB).
   const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024;
+  // Checked before the port opens: an identity source this gateway cannot evaluate is a configuration error.
+  const identitySources = (options.authorizerIdentitySources ?? SIGN_IN_IDENTITY_SOURCES).map(identitySource);
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     void (async () => {
@@ -123,14 +127,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   /**
    * As API Gateway runs a REQUEST authorizer (payload 2.0, simple responses): its identity sources must all be present
-   * or the answer is 401 without calling it; a failure or a malformed answer is 500; `isAuthorized: false` is 403;
-   * else its `context` reaches the route as `requestContext.authorizer.lambda`. Returns the refusal, if any.
+   * and non-empty or the answer is 401 without calling it; a failure or a malformed answer is 500; `isAuthorized:
+   * false` is 403; else its `context` reaches the route as `requestContext.authorizer.lambda`. Returns the refusal, if
+   * any.
    */
   async function authorize(route: RouteDef, event: ReturnType<typeof buildEvent>): Promise<{ status: number; message: string } | undefined> {
     if (!options.authorize) throw new Error(`route ${route.id} takes a sign-in but the gateway has no authorizer`);
-    // Its one identity source (SIGN_IN_IDENTITY_SOURCE in lambdas/sign-in/context.ts) is the stage's `surface` variable.
-    const identity = [event.stageVariables?.[SURFACE_STAGE_VARIABLE]];
-    if (identity.some((value) => !value)) return { status: 401, message: 'Unauthorized' };
+    const identity = identitySources.map((select) => select(event));
+    if (!identity.every((value): value is string => !!value)) return { status: 401, message: 'Unauthorized' };
     const { body: _body, isBase64Encoded: _encoded, ...request } = event;
     let answer: unknown;
     try {
@@ -162,6 +166,31 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       }),
   };
+}
+
+type GatewayEvent = ReturnType<typeof buildEvent>;
+
+/** The `$context` variables an identity source may name here (API Gateway has more; none is used as one). */
+const CONTEXT_VARIABLES: Record<string, (event: GatewayEvent) => string | undefined> = {
+  routeKey: (event) => event.requestContext.routeKey,
+  requestId: (event) => event.requestContext.requestId,
+  stage: (event) => event.requestContext.stage,
+  httpMethod: (event) => event.requestContext.http.method,
+  'identity.sourceIp': (event) => event.requestContext.http.sourceIp,
+};
+
+/**
+ * An identity source (an API Gateway selection expression) as the value it selects from a request: a header (names
+ * case-insensitive), a query string parameter (case-sensitive), a stage variable or a context variable. One this
+ * gateway cannot evaluate fails the start, never a request.
+ */
+function identitySource(expression: string): (event: GatewayEvent) => string | undefined {
+  const [, kind, name] = /^\$(request\.header|request\.querystring|stageVariables|context)\.(.+)$/.exec(expression) ?? [];
+  if (kind === 'request.header') return (event) => event.headers[name.toLowerCase()];
+  if (kind === 'request.querystring') return (event) => event.queryStringParameters?.[name];
+  if (kind === 'stageVariables') return (event) => event.stageVariables?.[name];
+  if (kind === 'context' && Object.hasOwn(CONTEXT_VARIABLES, name)) return CONTEXT_VARIABLES[name];
+  throw new Error(`gateway: identity source ${expression} is not one this gateway evaluates`);
 }
 
 /** A key that does not decode, or an asset that cannot be read (a directory, say), is no asset: 404 as S3 answers. */

@@ -210,13 +210,20 @@ describe("CORS is answered as API Gateway answers it with the APIs' configuratio
 });
 
 describe('the sign-in authorizer, run before a route that takes a sign-in as API Gateway runs a REQUEST authorizer (payload 2.0, simple responses)', () => {
-  /** A gateway with one sign-in route and one plain route; `answer` is what the authorizer answers (or throws). */
-  async function withAuthorizer(answer: (event: any) => unknown, stageVariables: Record<string, string> | null = { surface: 'generation' }) {
+  /**
+   * A gateway with one sign-in route and one plain route; `answer` is what the authorizer answers (or throws), and
+   * `identitySources` what the authorizer's identity sources are (lib/sign-in-authorizer.ts's unless given).
+   */
+  async function withAuthorizer(
+    answer: (event: any) => unknown,
+    { stageVariables = { surface: 'generation' }, identitySources }: { stageVariables?: Record<string, string> | null; identitySources?: string[] } = {},
+  ) {
     const seen: { authorizer: any[]; route: any[] } = { authorizer: [], route: [] };
     const g = await startGateway({
       port: 0,
       routes: [{ ...route('GET', '/api/purchases'), signIn: true }, route('GET', '/agent/image/{jobId}')],
       ...(stageVariables ? { stageVariables } : {}),
+      ...(identitySources ? { authorizerIdentitySources: identitySources } : {}),
       authorize: async (event) => {
         seen.authorizer.push(event);
         return answer(event);
@@ -228,15 +235,17 @@ describe('the sign-in authorizer, run before a route that takes a sign-in as API
     });
     return { g, seen };
   }
+  const accepted = () => ({ isAuthorized: true, context: { signIn: 'accepted', address: '0xabc' } });
 
-  it('hands the route its context (requestContext.authorizer.lambda); the authorizer event has no body, its identity source is the stage variable', async () => {
-    const { g, seen } = await withAuthorizer(() => ({ isAuthorized: true, context: { signIn: 'accepted', address: '0xabc' } }));
+  it('hands the route its context (requestContext.authorizer.lambda); the authorizer event has no body, its identity source is the route key', async () => {
+    const { g, seen } = await withAuthorizer(accepted);
     try {
       expect((await fetch(`${g.url}/api/purchases?limit=2`, { headers: { 'sign-in-with-x': 'x' } })).status).toBe(200);
       expect(seen.route[0].requestContext.authorizer).toEqual({ lambda: { signIn: 'accepted', address: '0xabc' } });
       expect(seen.route[0].stageVariables).toEqual({ surface: 'generation' });
       const event = seen.authorizer[0];
-      expect(event).toMatchObject({ version: '2.0', type: 'REQUEST', identitySource: ['generation'], rawPath: '/api/purchases', rawQueryString: 'limit=2', headers: { 'sign-in-with-x': 'x' } });
+      expect(event).toMatchObject({ version: '2.0', type: 'REQUEST', identitySource: ['GET /api/purchases'], rawPath: '/api/purchases', rawQueryString: 'limit=2', headers: { 'sign-in-with-x': 'x' } });
+      expect(event.stageVariables).toEqual({ surface: 'generation' });
       expect(event.body).toBeUndefined();
       // A route that takes no sign-in never runs it.
       expect((await fetch(`${g.url}/agent/image/j1`)).status).toBe(200);
@@ -246,24 +255,72 @@ describe('the sign-in authorizer, run before a route that takes a sign-in as API
     }
   });
 
-  it('isAuthorized false is 403, a throw or a malformed answer 500, a missing identity source 401 without calling it; the route never runs', async () => {
-    const cases: [(event: any) => unknown, number, Record<string, string> | null][] = [
-      [() => ({ isAuthorized: false }), 403, { surface: 'agents' }],
-      [() => { throw new Error('boom'); }, 500, { surface: 'agents' }],
-      [() => ({ context: {} }), 500, { surface: 'agents' }],
-      [() => ({ isAuthorized: true }), 401, null],
+  it('runs it on every request to the route: one with no sign-in, no header, no query and no stage variable still reaches it (the route answers the 402)', async () => {
+    const { g, seen } = await withAuthorizer(() => ({ isAuthorized: true, context: { signIn: 'none' } }), { stageVariables: null });
+    try {
+      expect((await fetch(`${g.url}/api/purchases`)).status).toBe(200);
+      expect(seen.authorizer).toHaveLength(1);
+      expect(seen.authorizer[0].identitySource).toEqual(['GET /api/purchases']);
+      expect(seen.route[0].requestContext.authorizer).toEqual({ lambda: { signIn: 'none' } });
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('isAuthorized false is 403, a throw or a malformed answer 500; the route never runs', async () => {
+    const cases: [(event: any) => unknown, number][] = [
+      [() => ({ isAuthorized: false }), 403],
+      [() => { throw new Error('boom'); }, 500],
+      [() => ({ context: {} }), 500],
     ];
-    for (const [answer, status, stageVariables] of cases) {
-      const { g, seen } = await withAuthorizer(answer, stageVariables);
+    for (const [answer, status] of cases) {
+      const { g, seen } = await withAuthorizer(answer, { stageVariables: { surface: 'agents' } });
       try {
         const response = await fetch(`${g.url}/api/purchases`);
         expect(response.status).toBe(status);
-        expect(await response.json()).toEqual({ message: { 401: 'Unauthorized', 403: 'Forbidden', 500: 'Internal Server Error' }[status] });
+        expect(await response.json()).toEqual({ message: { 403: 'Forbidden', 500: 'Internal Server Error' }[status] });
         expect(seen.route).toHaveLength(0);
-        expect(seen.authorizer).toHaveLength(status === 401 ? 0 : 1);
+        expect(seen.authorizer).toHaveLength(1);
       } finally {
         await g.close();
       }
     }
+  });
+
+  it('an identity source that is missing or empty is 401 {"message":"Unauthorized"} without calling it, as API Gateway answers; each one present, it is called with their values', async () => {
+    const { g, seen } = await withAuthorizer(accepted, { identitySources: ['$request.header.Sign-In-With-X', '$request.querystring.who', '$stageVariables.surface', '$context.routeKey'] });
+    try {
+      const ask = (query: string, headers: Record<string, string>) => fetch(`${g.url}/api/purchases${query}`, { headers });
+      for (const [query, headers] of [
+        ['?who=me', {}],
+        ['?who=me', { 'sign-in-with-x': '' }],
+        ['', { 'sign-in-with-x': 'x' }],
+        ['?who=', { 'sign-in-with-x': 'x' }],
+        ['?WHO=me', { 'sign-in-with-x': 'x' }],
+      ] as const) {
+        const response = await ask(query, headers);
+        expect(response.status, `${query} ${JSON.stringify(headers)}`).toBe(401);
+        expect(await response.json()).toEqual({ message: 'Unauthorized' });
+      }
+      expect(seen.authorizer).toHaveLength(0);
+      expect(seen.route).toHaveLength(0);
+      expect((await ask('?who=me', { 'Sign-In-With-X': 'x' })).status).toBe(200);
+      expect(seen.authorizer.map((event) => event.identitySource)).toEqual([['x', 'me', 'generation', 'GET /api/purchases']]);
+    } finally {
+      await g.close();
+    }
+    // A stage variable the stage does not set is missing too.
+    const unset = await withAuthorizer(accepted, { stageVariables: null, identitySources: ['$stageVariables.surface'] });
+    try {
+      expect((await fetch(`${unset.g.url}/api/purchases`)).status).toBe(401);
+      expect(unset.seen.authorizer).toHaveLength(0);
+    } finally {
+      await unset.g.close();
+    }
+  });
+
+  it('refuses to start with an identity source it cannot evaluate (never a 401 per request)', async () => {
+    await expect(withAuthorizer(accepted, { identitySources: ['$context.authorizer.claims'] })).rejects.toThrow(/identity source \$context\.authorizer\.claims/);
+    await expect(withAuthorizer(accepted, { identitySources: ['method.request.header.Auth'] })).rejects.toThrow(/identity source/);
   });
 });

@@ -422,7 +422,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
   });
 
-  it('sign-in-with-x (issue 24): one authorizer function before exactly the routes that take a sign-in, on both APIs (payload 2.0, simple responses, never cached, the stage\'s surface as identity source); it alone uses the nonce (PutItem on the idempotency table); the purchases lists query only their ByBuyer index', () => {
+  it('sign-in-with-x (issue 24): one authorizer function before exactly the routes that take a sign-in, on both APIs (payload 2.0, simple responses, never cached, the route key as identity source); it alone uses the nonce (PutItem on the idempotency table); the purchases lists query only their ByBuyer index', () => {
     const id = (table: { node: { defaultChild: unknown } }) => s.stack.getLogicalId(table.node.defaultChild as any);
     const { jobs, runs, idempotency } = s.stack.tables;
     const entryOf = (functionId: string) => Object.entries(s.stack.functionEntries).find(([, e]) => e.id === functionId)!;
@@ -449,7 +449,9 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         AuthorizerPayloadFormatVersion: '2.0',
         EnableSimpleResponses: true,
         AuthorizerResultTtlInSeconds: 0,
-        IdentitySource: ['$stageVariables.surface'],
+        // API Gateway answers 401 without calling the authorizer when an identity source is missing or empty: the
+        // route key, which every request that reached a route has, never is (lib/sign-in-authorizer.ts).
+        IdentitySource: ['$context.routeKey'],
       });
       expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(authorizerFn);
     }
