@@ -34,14 +34,23 @@ export function rawBody(event: HttpEvent): string {
 
 /**
  * Absolute base URL of the surface that serves the request: pinned by the surface's variable (PUBLIC_BASE_URL for
- * the generation surface), or from the request (API Gateway sets the forwarded headers).
+ * the generation surface), else the API's own domain as the deployment knows it, `requestContext.domainName` (the
+ * execute-api host or the custom domain the request came to; the embedded gateway puts its own listen address there).
+ * Never a request header: `Host` and `X-Forwarded-Proto` are the client's to write, and the sign-in check takes this
+ * origin as the one a wallet's signature must name, so a header would let another site's sign-in pass here.
+ * API Gateway serves HTTPS only; a loopback domain is the embedded gateway, which serves plain HTTP.
  */
 export function baseUrl(event: HttpEvent, surface: { baseUrlEnv: string } = { baseUrlEnv: 'PUBLIC_BASE_URL' }): string {
   const configured = httpConfig().publicBaseUrls[surface.baseUrlEnv];
   if (configured) return configured;
-  const proto = header(event, 'x-forwarded-proto') ?? 'https';
-  const host = header(event, 'host') ?? event.requestContext.domainName;
-  return `${proto}://${host}`;
+  const domain = event.requestContext.domainName;
+  return `${isLoopbackHost(domain) ? 'http' : 'https'}://${domain}`;
+}
+
+/** A host (with or without a port) on the loopback interface: localhost, 127.0.0.0/8 or [::1]. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /** `?async=false` is the only way to block; only the literal `true` selects async, anything else counts as false. */

@@ -21,7 +21,7 @@ export interface Surface extends SurfaceFrame {
   id: SurfaceId;
   /** Description of its HTTP API. */
   description: string;
-  /** The variable that pins its public base URL (else the request's forwarded host decides). */
+  /** The variable that pins its public base URL (else the API's own domain, requestContext.domainName, decides). */
   baseUrlEnv: string;
   /** Its port on the embedded default. */
   port: { env: string; default: number };

@@ -73,6 +73,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   server.on('clientError', refuseUnparsed);
 
+  // Set as soon as the server listens, before any request can reach `serve`.
+  let ownHost = '127.0.0.1';
   const bySpecificity = [...options.routes].sort((a, b) => parameters(a.path) - parameters(b.path));
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = URL.parse(req.url ?? '/', 'http://local');
@@ -108,7 +110,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const raw = await readBody(req, maxBody);
     if (!raw) return refuse(req, res, { status: 413, message: 'Request Entity Too Large' });
-    const event = buildEvent(req, url, method, route, params, raw, options.stageVariables);
+    const event = buildEvent(req, url, method, route, params, raw, ownHost, options.stageVariables);
     if (route.signIn) {
       const refused = await authorize(route, event);
       if (refused) return send(res, refused.status, { 'content-type': 'application/json' }, JSON.stringify({ message: refused.message }));
@@ -155,8 +157,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolveListen());
   });
   const port = (server.address() as AddressInfo).port;
+  ownHost = `127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${ownHost}`,
     port,
     server,
     close: () =>
@@ -261,7 +264,16 @@ function refuseUnparsed(error: NodeJS.ErrnoException, socket: Socket): void {
   socket.once('close', () => clearTimeout(linger));
 }
 
-function buildEvent(req: IncomingMessage, url: URL, method: string, route: RouteDef, params: Record<string, string>, raw: Buffer, stageVariables?: Record<string, string>) {
+function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  method: string,
+  route: RouteDef,
+  params: Record<string, string>,
+  raw: Buffer,
+  ownHost: string,
+  stageVariables?: Record<string, string>,
+) {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -269,7 +281,8 @@ function buildEvent(req: IncomingMessage, url: URL, method: string, route: Route
   }
   const sourceIp = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
-  headers['x-forwarded-proto'] ??= 'http';
+  // The scheme this gateway serves, over whatever the client sent.
+  headers['x-forwarded-proto'] = 'http';
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
   const text = raw.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
@@ -289,8 +302,10 @@ function buildEvent(req: IncomingMessage, url: URL, method: string, route: Route
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0],
+      // The API's own domain as the deployment knows it (API Gateway: the execute-api or custom domain the request
+      // was routed by), here this gateway's listen address: never the client's Host header.
+      domainName: ownHost,
+      domainPrefix: ownHost.split('.')[0],
       http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp, userAgent: headers['user-agent'] ?? '' },
       requestId: randomUUID(),
       routeKey: `${route.method} ${route.path}`,

@@ -6,6 +6,7 @@
  * transaction, and a run's result is fetched again from its URL. Refused: a signature from another wallet, a replayed
  * nonce (also when three copies race), a message for another origin or another route, a cursor of another wallet.
  */
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { SIGN_IN_WITH_X } from '@x402/extensions/sign-in-with-x';
@@ -195,3 +196,57 @@ describe('a sign-in that does not prove the paying wallet, for this origin and r
     expect(await refusal('bm90IGpzb24')).toBe('Sign-in refused: invalid_siwx_header');
   });
 });
+
+/** A GET with headers a browser's fetch may not set (`Host`), from `sourceIp`: what another site's server can send. */
+function rawGet(url: string, headers: Record<string, string>, sourceIp: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'GET', headers, localAddress: sourceIp }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('the sign-in origin is the service’s own, never a request header', () => {
+  it('a wallet’s sign-in for another site (evil.example) is refused with Host: evil.example and X-Forwarded-Proto: https, on both surfaces; the 402 declares our origin whatever Host says', async () => {
+    const { baseUrl, agentsUrl } = runtime();
+    const ip = nextIp();
+    const f = fetchFrom(ip);
+    const owner = await buyer();
+    // The owner has something to lose on both surfaces: a paid image job and a paid run.
+    const image = await owner.pay(`${baseUrl}/agent/image`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ prompt: 'a lighthouse at dawn' }) });
+    expect(image.status).toBe(202);
+    const run = await owner.pay(`${agentsUrl}/api/agents/${BANK_REC}/run`, { method: 'POST', headers: JSON_TYPE, body: runBody('12.34') });
+    expect(run.status).toBe(200);
+
+    const forged = { Host: 'evil.example', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' };
+    for (const base of [baseUrl, agentsUrl]) {
+      const ours = `${base}/api/purchases`;
+      const theirs = 'https://evil.example/api/purchases';
+      // Asked with the other site's Host, the 402 still declares this origin and route.
+      const asked = await rawGet(ours, forged, ip);
+      expect(asked.status).toBe(402);
+      const declared = decodePaymentRequiredHeader(asked.headers['payment-required'] as string).extensions![SIGN_IN_WITH_X] as Awaited<ReturnType<typeof signInInfo>>;
+      expect(declared.info).toMatchObject({ domain: new URL(base).host, uri: ours, resources: [ours] });
+
+      // The wallet signs in on evil.example, with a nonce of ours the other site relayed: refused here, whatever Host says.
+      const elsewhere = { ...declared, info: { ...declared.info, domain: 'evil.example', uri: theirs, resources: [theirs] } };
+      const signed = await signInHeader(elsewhere, owner.account, theirs);
+      const refused = await rawGet(ours, { ...forged, 'SIGN-IN-WITH-X': signed }, ip);
+      expect(refused.status).toBe(402);
+      expect(JSON.parse(refused.body).error).toBe('Sign-in refused: invalid_siwx_domain_mismatch');
+      expect(refused.body).not.toContain(owner.address.toLowerCase().slice(2, 12));
+
+      // The same wallet signing in for this origin sees its purchase, with any Host.
+      const own = await signInHeader(await signInInfo(ours, {}, f), owner.account, ours);
+      const mine = await rawGet(ours, { ...forged, 'SIGN-IN-WITH-X': own }, ip);
+      expect(mine.status).toBe(200);
+      expect(JSON.parse(mine.body).purchases).toHaveLength(1);
+    }
+  });
+});
+

@@ -24,7 +24,7 @@ export function parseOrigins(raw: string | undefined): string[] {
 export interface ServiceOrigin {
   /** The configured public base URL (PUBLIC_BASE_URL); unset when the base URL is taken from the request. */
   publicBaseUrl?: string;
-  /** The base URL this request reached, built from its Host header. */
+  /** The base URL this request reached (the API's own domain, never a request header: lambdas/shared/http.ts). */
   requestBase: string;
 }
 

@@ -261,7 +261,7 @@ describe('Agent studio: the OpenAPI document', () => {
       const perAgent = route.path.includes('{agent}');
       const name = route.id.replace(/^(AgentA2a|A2a)/, '');
       const expected: Record<string, string[]> = {
-        Send: ['200', '400', '402', '404', '409', '429', '500', '503'],
+        Send: ['200', '400', '402', '404', '409', '415', '429', '500', '503'],
         Stream: ['400', '500'],
         SubscribePost: ['400', '500'],
         SubscribeGet: ['400', '500'],
@@ -278,6 +278,8 @@ describe('Agent studio: the OpenAPI document', () => {
     }
     expect(opOf(byId('AgentA2aStream')).responses['400'].description).toMatch(/UnsupportedOperation/);
     expect(opOf(byId('A2aGetTask')).responses['404'].description).toMatch(/TaskNotFound/);
+    expect(opOf(byId('AgentA2aSend')).responses['404'].description).toMatch(/TaskNotFound/);
+    expect(opOf(byId('A2aSend')).responses['415'].description).toMatch(/ContentTypeNotSupported/);
     expect(opOf(byId('AgentA2aCancelTask')).responses['404'].description).toMatch(/TaskNotFound/);
     expect(opOf(byId('A2aCreatePushConfig')).responses['400'].description).toMatch(/PushNotificationNotSupported/);
   });

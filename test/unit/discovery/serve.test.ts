@@ -8,12 +8,12 @@ import { PAY_TO, USDC } from './fixtures.js';
 type Handler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 const load = async (entry: string): Promise<Handler> => (await import(`../../../lambdas/http/${entry}.ts`)).handler;
 
-function event(rawPath: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>): HttpEvent {
+function event(rawPath: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>, domainName = 'api.test'): HttpEvent {
   return {
     rawPath,
-    headers: { host: 'api.test', 'x-forwarded-proto': 'https', ...headers },
+    headers: { host: domainName, 'x-forwarded-proto': 'https', ...headers },
     pathParameters,
-    requestContext: { domainName: 'api.test', http: { method: 'GET', path: rawPath, sourceIp: '127.0.0.1' } },
+    requestContext: { domainName, http: { method: 'GET', path: rawPath, sourceIp: '127.0.0.1' } },
   } as unknown as HttpEvent;
 }
 const call = async (entry: string, e: HttpEvent) => (await load(entry))(e, {} as Context);
@@ -48,11 +48,14 @@ describe('Discovery documents: caching headers', () => {
     }
     expect((await call('openapi', event('/openapi.json', { 'if-none-match': '"stale"' }))).statusCode).toBe(200);
   });
-  it('builds per base URL: another host gets its own URLs and another ETag', async () => {
+  it('builds per base URL: another of the API’s domains gets its own URLs and another ETag; a Host header changes nothing', async () => {
     const a = await call('catalog', event('/api/v1/catalog'));
-    const b = await call('catalog', event('/api/v1/catalog', { host: 'other.test' }));
+    const b = await call('catalog', event('/api/v1/catalog', {}, undefined, 'other.test'));
     expect(JSON.parse(b.body as string).url).toBe('https://other.test/api/v1/catalog');
     expect(b.headers.ETag).not.toBe(a.headers.ETag);
+    const forged = await call('catalog', event('/api/v1/catalog', { host: 'evil.example', 'x-forwarded-proto': 'http' }));
+    expect(JSON.parse(forged.body as string).url).toBe('https://api.test/api/v1/catalog');
+    expect(forged.headers.ETag).toBe(a.headers.ETag);
   });
   it('refuses an unsupported Service-API-Version with 400 unsupported_api_version', async () => {
     const r = await call('agent-card', event('/.well-known/agent-card.json', { 'service-api-version': '2' }));
