@@ -141,6 +141,28 @@ describe('agent-studio MCP: the tools (official SDK client, no key)', () => {
       await client.close();
     }
   });
+
+  it('tools/call without params, without a name, or with params not an object is -32602 with a one-line message', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['no params', {}, /^MCP error -32602: Invalid params: params: /],
+      ['params without name', { params: { arguments: {} } }, /^MCP error -32602: Invalid params: params\.name: /],
+      ['params a number', { params: 7 }, /^MCP error -32602: Invalid params: params of tools\/call must be an object /],
+      ['params null', { params: null }, /^MCP error -32602: Invalid params: params of tools\/call must be an object /],
+      ['arguments not an object', { params: { name: EXPORT_TX, arguments: [] } }, /^MCP error -32602: Invalid params: params\.arguments: /],
+    ];
+    for (const [what, extra, message] of cases) {
+      const response = await f(`${runtime().agentsUrl}/api/mcp`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'call-1', method: 'tools/call', ...extra }),
+      });
+      expect(response.status, what).toBe(200);
+      const body = await response.json();
+      expect(body, what).toEqual({ jsonrpc: '2.0', id: 'call-1', error: { code: -32602, message: expect.stringMatching(message) } });
+      expect(body.error.message, what).not.toMatch(/\n/);
+      expect(body.error.message.length, what).toBeLessThan(200);
+    }
+  });
 });
 
 describe('agent-studio MCP: the bearer', () => {

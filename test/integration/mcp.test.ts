@@ -174,6 +174,29 @@ describe('MCP error handling: protocol errors are JSON-RPC errors, execution err
     expect(body.result).toBeUndefined();
   });
 
+  it('answers tools/call without params, without a name, or with params not an object with -32602 and a one-line message', async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['no params', {}, /^MCP error -32602: Invalid params: params: /],
+      ['params without name', { params: { arguments: { prompt: 'x' } } }, /^MCP error -32602: Invalid params: params\.name: /],
+      ['params a string', { params: 'agent_image' }, /^MCP error -32602: Invalid params: params of tools\/call must be an object /],
+      ['params an array', { params: ['agent_image'] }, /^MCP error -32602: Invalid params: params of tools\/call must be an object /],
+      ['name not a string', { params: { name: 42, arguments: {} } }, /^MCP error -32602: Invalid params: params\.name: /],
+      ['arguments not an object', { params: { name: 'agent_image', arguments: 'a red fox' } }, /^MCP error -32602: Invalid params: params\.arguments: /],
+    ];
+    for (const [what, extra, message] of cases) {
+      const response = await f(`${runtime().baseUrl}/api/mcp`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'MCP-Protocol-Version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', ...extra }),
+      });
+      expect(response.status, what).toBe(200);
+      const body = await response.json();
+      expect(body, what).toEqual({ jsonrpc: '2.0', id: 11, error: { code: -32602, message: expect.stringMatching(message) } });
+      expect(body.error.message, what).not.toMatch(/\n/);
+      expect(body.error.message.length, what).toBeLessThan(200);
+    }
+  });
+
   it('keeps a refused payment a tool execution error (result isError: true)', async () => {
     const buyer = `mcp-unfunded-${Date.now()}`;
     const { token } = await issuerPost('/mint', { buyer, usd: '0.50' });

@@ -1,15 +1,17 @@
 /**
  * One HTTP exchange of an MCP endpoint (the generation surface's, the agent studio's): Origin check, then the SDK's web-standard Streamable HTTP transport in
  * stateless JSON mode. The SDK owns the protocol (JSON-RPC parsing, 406 without `Accept: application/json,
- * text/event-stream`, 415, 202 for notifications, tool argument validation); this file only adapts the event.
+ * text/event-stream`, 415, 202 for notifications, tool argument validation); this file only adapts the event, and
+ * answers a request whose `params` is not an object itself (-32602, which the transport would call a parse error).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { baseUrl, header, json, type HttpEvent, type HttpResult } from '../../shared/http.js';
+import { baseUrl, header, json, rawBody, type HttpEvent, type HttpResult } from '../../shared/http.js';
 import { logger } from '../../shared/logger.js';
 import { httpConfig } from '../../shared/config.js';
 import { isAllowedOrigin } from './origin.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createMcpServer } from './server.js';
+import { paramsNotAnObject } from './calls.js';
 import type { ToolDeps } from './tools.js';
 import { toHttpResult, toWebRequest } from './web.js';
 
@@ -45,6 +47,9 @@ export async function handleMcp(event: HttpEvent, endpoint: McpEndpoint): Promis
   if (event.requestContext.http.method.toUpperCase() !== 'POST') {
     return rpcError(405, 'Method not allowed: this MCP endpoint is stateless; POST JSON-RPC messages', { Allow: 'POST' });
   }
+
+  const malformed = paramsNotAnObject(rawBody(event));
+  if (malformed) return json(200, malformed);
 
   const server = endpoint.server(base);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -85,6 +85,37 @@ describe('MCP endpoint: stateless Streamable HTTP', () => {
     const result = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' }), generationMcp(deps));
     expect(JSON.parse(result.body!).result.tools).toHaveLength(5);
   });
+  it('answers a request whose params is not an object with -32602 for its id; a notification or batch so formed stays the SDK\'s 400', async () => {
+    for (const params of ['agent_image', 7, null, ['agent_image']]) {
+      const result = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }), generationMcp(deps));
+      expect(result.statusCode, JSON.stringify(params)).toBe(200);
+      expect(JSON.parse(result.body!)).toEqual({
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32602, message: 'MCP error -32602: Invalid params: params of tools/call must be an object (tools/call takes params {"name": <tool>, "arguments": {…}})' },
+      });
+    }
+    const list = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 'l', method: 'tools/list', params: 'all' }), generationMcp(deps));
+    expect(JSON.parse(list.body!).error).toEqual({ code: -32602, message: 'MCP error -32602: Invalid params: params of tools/list must be an object' });
+    for (const message of [{ jsonrpc: '2.0', method: 'notifications/initialized', params: 'x' }, [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'x' }]]) {
+      const result = await handleMcp(mcpPost(message), generationMcp(deps));
+      expect(result.statusCode).toBe(400);
+      expect(JSON.parse(result.body!).error.code).toBe(-32700);
+    }
+  });
+  it('answers tools/call without params or without a name with -32602 and one line, not the parser\'s dump', async () => {
+    for (const [extra, problem] of [
+      [{}, 'params: Invalid input: expected object, received undefined'],
+      [{ params: { arguments: { prompt: 'x' } } }, 'params.name: Invalid input: expected string, received undefined'],
+    ] as const) {
+      const result = await handleMcp(mcpPost({ jsonrpc: '2.0', id: 4, method: 'tools/call', ...extra }, { 'mcp-protocol-version': '2025-06-18' }), generationMcp(deps));
+      expect(JSON.parse(result.body!)).toEqual({
+        jsonrpc: '2.0',
+        id: 4,
+        error: { code: -32602, message: `MCP error -32602: Invalid params: ${problem} (tools/call takes params {"name": <tool>, "arguments": {…}})` },
+      });
+    }
+  });
   it('leaves the Accept rule to the SDK: 406 unless the client accepts JSON and SSE', async () => {
     const result = await handleMcp(mcpPost(initialize('2025-06-18'), { accept: 'application/json' }), generationMcp(deps));
     expect(result.statusCode).toBe(406);
