@@ -22,12 +22,18 @@ function bySlug(declare: (agent: AgentListing) => BazaarDeclaration): Record<str
   return Object.fromEntries(pricedAgents().map((agent) => [agent.slug, declare(agent)]));
 }
 
-/** Every priced agent's run route (POST, the run request body `{ input }`), by slug. */
+/**
+ * Every priced agent's run route (POST, the run request body `{ input }`), by slug. Without an output example: the
+ * 402 carries this declaration and the client echoes it in PAYMENT-SIGNATURE, where a whole sample result (a vendor
+ * profile's flags and documents to collect, a reconciliation's exceptions) made the paid request too large for API
+ * Gateway behind the CloudFront edge. The example answer stays where nothing echoes it: the discovery index's
+ * `output` (lambdas/protocols/discovery/agents.ts), the services feed and the OpenAPI document.
+ */
 export function agentBazaarFromSource(): Record<string, BazaarDeclaration> {
   return bySlug((agent) => {
-    // The offer's body schema and answer example do not depend on the base URL.
+    // The offer's body schema does not depend on the base URL.
     const offer = agentOffer(agent, 'https://service.invalid');
-    return declarePost({ input: AGENT_EXAMPLES[agent.family].input }, offer.inputSchema, offer.outputExample);
+    return declarePost({ input: AGENT_EXAMPLES[agent.family].input }, offer.inputSchema);
   });
 }
 

@@ -11,8 +11,9 @@ import { bazaarResourceServerExtension, declareDiscoveryExtension, type DeclareD
 import type { BazaarDeclaration } from './types.js';
 
 /** The declaration of a POST route with a JSON body: an example body, its schema and an example answer. */
-export function declarePost(example: Record<string, unknown>, bodySchema: Record<string, unknown>, answer: unknown): BazaarDeclaration {
-  const { bazaar } = declareDiscoveryExtension({ bodyType: 'json', input: example, inputSchema: bodySchema, output: { example: answer } });
+export function declarePost(example: Record<string, unknown>, bodySchema: Record<string, unknown>, answer?: unknown): BazaarDeclaration {
+  const output = answer === undefined ? {} : { output: { example: answer } };
+  const { bazaar } = declareDiscoveryExtension({ bodyType: 'json', input: example, inputSchema: bodySchema, ...output });
   type Context = Parameters<NonNullable<typeof bazaarResourceServerExtension.enrichDeclaration>>[1];
   const context = { method: 'POST', adapter: {} } as unknown as Context;
   const { info, schema } = bazaarResourceServerExtension.enrichDeclaration!(bazaar, context) as BazaarDeclaration;

@@ -101,12 +101,7 @@ const BEHIND_EDGE: Way = { host: 'abcde01234.execute-api.us-east-1.amazonaws.com
  * not (the test fails once it fits, so the list cannot outlive the problem, nor hide a new one). What the 402 echoes
  * weighs a third more in PAYMENT-SIGNATURE (base64).
  */
-const SHORT_BEHIND_EDGE: Record<string, string> = {
-  // 60 bytes past the limit itself at the longest CloudFront headers.
-  'vendor-risk-read-q0jjq': "its 402 echoes a ~1.1 KB bazaar example output (a whole sample result) and a ~550-byte resource description",
-  'bank-rec-discrepancy-finder-bw0tt': "its 402 echoes ~1.1 KB of bazaar input and output examples and a ~500-byte resource description",
-  'po-match-gate-mkgu0': "its 402 echoes a ~0.7 KB bazaar input example and a ~450-byte resource description",
-};
+const SHORT_BEHIND_EDGE: Record<string, string> = {};
 
 const terms = { network: 'eip155:8453', usdcAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' as const, payTo: '0x2222222222222222222222222222222222222222' as const };
 // Spend controls off: a buyer topping up $20 or buying a $4.99 video raises the client's $1 default cap.
