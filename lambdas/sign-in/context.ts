@@ -1,5 +1,5 @@
 /**
- * What a route that takes a sign-in-with-x reads (issue 24): the outcome of the stack's sign-in authorizer
+ * What a route that takes a sign-in-with-x reads: the outcome of the stack's sign-in authorizer
  * (lambdas/http/sign-in-authorizer.ts), which API Gateway runs before the route (lib/surface-api.ts; the embedded
  * gateway likewise) and hands over in `requestContext.authorizer.lambda`. The route functions never load
  * @x402/extensions' sign-in code (its SIWE parser alone is ~200 KiB): only the authorizer's function does.
@@ -19,11 +19,6 @@ export const SIGN_IN_HEADER = 'SIGN-IN-WITH-X';
 export const SIGN_IN_EXTENSION = 'sign-in-with-x';
 /** The stage variable naming the surface an API serves: the one authorizer function serves both APIs. */
 export const SURFACE_STAGE_VARIABLE = 'surface';
-/**
- * The authorizer's identity source: the surface, always set on the stage, so API Gateway calls the authorizer on
- * every request (with no cache, an identity source only decides that; one that is missing answers 401 uncalled).
- */
-export const SIGN_IN_IDENTITY_SOURCE = `$stageVariables.${SURFACE_STAGE_VARIABLE}`;
 
 /** The authorizer's answer, as `requestContext.authorizer.lambda`. */
 export type SignInContext =
