@@ -32,6 +32,8 @@ const CDK_CONTEXT = JSON.parse(readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')
 const STACK_NAME = CDK_CONTEXT.stackName as string;
 const CERTIFICATE_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
 const JOB_ID = 'job_01EXAMPLE';
+// The CLI would otherwise look for a newer version of itself and send telemetry: this machine has no network.
+const OFFLINE_CDK = { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', CDK_DISABLE_CLI_TELEMETRY: 'true' };
 const ISSUER = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
 
 /** What a placeholder of the runbook stands for here, most specific first. Each must still occur in the runbook. */
@@ -205,8 +207,8 @@ describe('Deploy runbook: every command an operator types is run or classified',
 
   function cdkList(context: Record<string, string>) {
     const outdir = mkdtempSync(path.join(tmpdir(), 'runbook-cdk-'));
-    const args = ['cdk', 'ls', ...Object.entries(context).flatMap(([k, v]) => ['-c', `${k}=${v}`]), '-o', outdir];
-    return run('npx', args, { cwd: ROOT, timeout: 180_000, env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' } }).then(({ stdout, stderr }) => ({ stdout, stderr, outdir }));
+    const args = ['cdk', 'ls', ...Object.entries(context).flatMap(([k, v]) => ['-c', `${k}=${v}`]), '-o', outdir, '--no-notices'];
+    return run('npx', args, { cwd: ROOT, timeout: 180_000, env: OFFLINE_CDK }).then(({ stdout, stderr }) => ({ stdout, stderr, outdir }));
   }
 
   const callsOf = (service: string, operation: string) =>
@@ -378,7 +380,7 @@ describe('Deploy runbook: every command an operator types is run or classified',
 
     it('step 2: npx cdk bootstrap takes the environment (the pinned CLI prints its template)', async () => {
       expect(bootstraps).toHaveLength(1);
-      const { stdout } = await run('npx', ['cdk', ...bootstraps[0].argv, '--show-template'], { cwd: ROOT, env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' } });
+      const { stdout } = await run('npx', ['cdk', ...bootstraps[0].argv, '--show-template', '--no-notices'], { cwd: ROOT, env: OFFLINE_CDK });
       expect(stdout).toContain('CdkBootstrapVersion');
     });
   });
