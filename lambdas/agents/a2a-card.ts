@@ -4,7 +4,9 @@
  * (the root interface at `/api/a2a`, one skill per published agent, named in `message.metadata["x-service"].agent`).
  * Every card says what the interface does: no streaming, no push notifications, no extended card; the AP2 v0.2
  * merchant extension is advertised (never `required: true`; see ap2Extension), and the x402 terms are named as an extension whose URI is the
- * terms document. lambdas/agents/documents.ts adds the capability, provider, pricing and link members.
+ * terms document. A card holds only what the A2A 1.0 AgentCard defines (a strict parser refuses any other member):
+ * the studio's own facts — capability, pricing, links, each skill's price — ride in a data-only extension
+ * (cardDataExtension), whose params lambdas/agents/documents.ts builds.
  */
 import { formatUsd } from '../shared/money.js';
 import { routePath } from '../surfaces/routes.js';
@@ -63,6 +65,28 @@ function x402Extension(uri: string, ctx: DiscoveryContext, priced: AgentListing[
   };
 }
 
+/** What the agent studio says of a card beyond the AgentCard's members: the params of its data-only extension. */
+export type CardData = Record<string, unknown>;
+
+/**
+ * A2A's "data-only extension": structured facts in the card that change no request or answer, so never required.
+ * Its URI is the services feed, the document that lists the same facts (schemas, pricing, links) for every agent.
+ */
+export function cardDataExtension(ctx: DiscoveryContext, params: CardData) {
+  return {
+    uri: cardDataExtensionUri(ctx.base),
+    description:
+      "The agent studio's own facts about this card, which the AgentCard has no member for (data only): per agent its " +
+      'capability (run endpoint, request and result schemas, example, human review), pricing and links; at the root ' +
+      'the payment rails, the dry run, the common terms and each skill\'s price and card. The services feed at this URI ' +
+      'lists the same per agent.',
+    required: false,
+    params,
+  };
+}
+
+const cardDataExtensionUri = (base: string) => `${base}${routePath('AgentsServices')}`;
+
 function capabilities(extensions: Record<string, unknown>[]) {
   return { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions };
 }
@@ -83,8 +107,8 @@ function skill(agent: AgentListing, atRoot: boolean) {
   };
 }
 
-/** The A2A members of one agent's card. */
-export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUrl: string) {
+/** One agent's card; `data`: the studio's facts about it, carried in the data-only extension. */
+export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUrl: string, data: CardData) {
   return {
     name: agent.name,
     description: agent.description,
@@ -92,15 +116,19 @@ export function a2aAgentCard(agent: AgentListing, ctx: DiscoveryContext, termsUr
     provider: { organization: AGENT_STUDIO.identity.provider, url: ctx.base },
     version: agent.deployment!.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
-    capabilities: capabilities([ap2Extension(ctx, agent), ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : [])]),
+    capabilities: capabilities([
+      ap2Extension(ctx, agent),
+      ...(agent.price > 0n ? [x402Extension(termsUrl, ctx, [agent])] : []),
+      cardDataExtension(ctx, data),
+    ]),
     defaultInputModes: JSON_MODES,
     defaultOutputModes: JSON_MODES,
     skills: [skill(agent, false)],
   };
 }
 
-/** The A2A members of the aggregate card: the root interface, one skill per published agent. */
-export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string) {
+/** The aggregate card: the root interface, one skill per published agent; `data` as for an agent's card. */
+export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string, data: CardData) {
   const agents = publishedAgents();
   const identity = AGENT_STUDIO.identity;
   return {
@@ -110,7 +138,7 @@ export function a2aRootCard(ctx: DiscoveryContext, indexUrl: string) {
     provider: { organization: identity.provider, url: ctx.base },
     version: identity.version,
     documentationUrl: `${ctx.base}${routePath('AgentsOpenApi')}`,
-    capabilities: capabilities([ap2Extension(ctx), x402Extension(indexUrl, ctx, agents.filter((a) => a.price > 0n))]),
+    capabilities: capabilities([ap2Extension(ctx), x402Extension(indexUrl, ctx, agents.filter((a) => a.price > 0n)), cardDataExtension(ctx, data)]),
     defaultInputModes: JSON_MODES,
     defaultOutputModes: JSON_MODES,
     skills: agents.map((agent) => skill(agent, true)),

@@ -11,7 +11,7 @@ import { X402_VERSION } from '../payments/types.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
 import { offerReceiptMember, signInMember, type DiscoveryContext } from '../protocols/discovery/context.js';
-import { findAgent, isToolEligible, publishedAgents, type AgentListing } from './listing.js';
+import { isToolEligible, publishedAgents, type AgentListing } from './listing.js';
 import { a2aAgentCard, a2aInterfaceUrl, a2aRootCard } from './a2a-card.js';
 import { agentInputSchema, agentOffer, engineId, publishedExample, resultJsonSchema, runPath } from './published.js';
 import { usdcNumber } from './money.js';
@@ -161,12 +161,12 @@ export function agentX402Index(ctx: DiscoveryContext) {
 
 /**
  * GET /api/agents/{agent}/.well-known/agent-card.json (and the same card at GET /api/agents/{agent}/a2a): an A2A 1.0
- * AgentCard (lambdas/agents/a2a-card.ts) that also carries the spec's capability, provider and pricing members.
+ * AgentCard (lambdas/agents/a2a-card.ts) whose data-only extension carries the spec's capability and pricing
+ * (the provider is the card's own member) and the links.
  */
 export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base, agent);
-  return {
-    ...a2aAgentCard(agent, ctx, links.agentX402!),
+  return a2aAgentCard(agent, ctx, links.agentX402!, {
     capability: {
       slug: agent.slug,
       id: agent.legacyId,
@@ -181,24 +181,21 @@ export function agentCard(agent: AgentListing, ctx: DiscoveryContext) {
     },
     pricing: pricing(agent, ctx),
     links: { x402: links.agentX402, template: links.template, services: links.services, openapi: links.openapi },
-  };
+  });
 }
 
 /**
  * GET /.well-known/agent-card.json on the agent studio (and GET /api/a2a): the root capability card, the aggregate
- * A2A 1.0 AgentCard (root interface, one skill per published agent), with its payment capabilities, pricing and links.
+ * A2A 1.0 AgentCard (root interface, one skill per published agent), whose data-only extension carries the payment
+ * rails, the common pricing terms, each skill's price and card (keyed by skill id) and the links.
  */
 export function rootCard(ctx: DiscoveryContext) {
   const links = agentLinks(ctx.base);
-  const card = a2aRootCard(ctx, links.x402);
-  return {
-    ...card,
-    capabilities: { ...card.capabilities, payments: ['x402 v2 (PAYMENT-SIGNATURE)', 'x402 v1 (X-PAYMENT, deprecated)'], dryRun: true },
+  return a2aRootCard(ctx, links.x402, {
+    payments: ['x402 v2 (PAYMENT-SIGNATURE)', 'x402 v1 (X-PAYMENT, deprecated)'],
+    dryRun: true,
     pricing: { currency: 'USDC', network: ctx.terms.network, asset: ctx.terms.usdcAddress, payTo: ctx.terms.payTo, model: 'per successful paid call' },
-    skills: card.skills.map((skill) => {
-      const agent = findAgent(skill.id)!;
-      return { ...skill, priceUsdc: usdcNumber(agent.price), card: agentLinks(ctx.base, agent).agentCard };
-    }),
+    skills: Object.fromEntries(publishedAgents().map((agent) => [agent.slug, { priceUsdc: usdcNumber(agent.price), card: agentLinks(ctx.base, agent).agentCard }])),
     links: { ...links, a2a: a2aInterfaceUrl(ctx.base) },
-  };
+  });
 }

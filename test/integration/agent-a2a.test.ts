@@ -81,8 +81,11 @@ describe('A2A 1.0 HTTP+JSON: the cards', () => {
     expect(wellKnown.supportedInterfaces).toEqual([{ url: `${agentsUrl}/api/agents/${BANK_REC}/a2a`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }]);
     expect(wellKnown.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
     expect(wellKnown.capabilities.extensions.map((e: any) => e.uri)).toContain('https://github.com/google-agentic-commerce/ap2/v1');
-    // The spec's capability, provider and pricing members are still there.
-    expect(wellKnown).toMatchObject({ capability: { slug: BANK_REC }, provider: { organization: 'Paycall' }, pricing: { amount: '60000', currency: 'USDC' } });
+    // The spec's capability, provider and pricing are still there: the provider a member of the card, capability and
+    // pricing in the studio's data-only extension (the card holds nothing A2A 1.0 does not define).
+    expect(wellKnown.provider).toMatchObject({ organization: 'Paycall' });
+    const data = wellKnown.capabilities.extensions.find((e: any) => e.uri === `${agentsUrl}/api/services`);
+    expect(data).toMatchObject({ required: false, params: { capability: { slug: BANK_REC }, pricing: { amount: '60000', currency: 'USDC' } } });
     // The SDK's reading of the card (protobuf JSON) keeps the interface and the skill.
     const card = AgentCard.fromJSON(wellKnown);
     expect(card.skills.map((s) => s.id)).toEqual([BANK_REC]);

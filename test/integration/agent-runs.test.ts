@@ -310,7 +310,8 @@ describe('Agent studio runs (embedded, official clients)', () => {
       for (const entry of listed) expect(entry.outputSchema.input.body.properties.input).toEqual(service.inputSchema);
       expect(challenge.extensions.bazaar.schema.properties.input.properties.body.properties.input).toEqual(service.inputSchema);
       const card = await (await f(agent.cardUrl)).json();
-      expect(card.pricing.amount).toBe(challenge.accepts[0].amount);
+      const cardData = card.capabilities.extensions.find((e: any) => e.uri === `${agentsUrl}/api/services`).params;
+      expect(cardData.pricing.amount).toBe(challenge.accepts[0].amount);
     }
   });
 

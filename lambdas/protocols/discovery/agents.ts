@@ -35,9 +35,10 @@ function skill(product: ProductId, ctx: DiscoveryContext) {
 }
 
 /**
- * A2A 1.0 names its interfaces in `supportedInterfaces` (the first is preferred). The card also carries the 0.3
- * top-level `protocolVersion`/`url`/`preferredTransport` so older card readers find the same JSON-RPC endpoint; 1.0
- * readers (e.g. @a2a-js/sdk) treat a card with `supportedInterfaces` as 1.0 and ignore those members.
+ * A2A 1.0 names its interfaces in `supportedInterfaces` (the first is preferred). The card holds only the members the
+ * 1.0 AgentCard defines: a strict parser refuses any other, so 0.3's top-level `protocolVersion`/`url`/
+ * `preferredTransport` are not written (a 0.3 client would speak 0.3's methods to a 1.0 interface anyway), and the
+ * prices live in the pricing extension's params.
  */
 export function agentCard(ctx: DiscoveryContext) {
   const l = links(ctx.base);
@@ -46,9 +47,6 @@ export function agentCard(ctx: DiscoveryContext) {
     name: SERVICE.name,
     description: SERVICE.summary,
     version: SERVICE.version,
-    protocolVersion: A2A_PROTOCOL_VERSION,
-    url: l.a2a,
-    preferredTransport: 'JSONRPC',
     supportedInterfaces: [{ url: l.a2a, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
     provider: { organization: SERVICE.provider, url: ctx.base },
     documentationUrl: l.openapi,

@@ -4,13 +4,17 @@ import { agentCard, aiPluginManifest } from '../../../lambdas/protocols/discover
 import { llmsFullTxt, llmsTxt } from '../../../lambdas/protocols/discovery/llms.js';
 import { productInputSchema } from '../../../lambdas/jobs/offers.js';
 import { BASE, IDS, PAY_TO, SPEC_PRICES, USDC, ctx } from './fixtures.js';
+import { agentCardProblems } from '../../support/a2a-agent-card-schema.js';
 
 const card = agentCard(ctx);
 
 describe('A2A agent card (/.well-known/agent-card.json, /.well-known/agent.json)', () => {
   it('is A2A 1.0 with its preferred (first) interface JSON-RPC at {base_url}/a2a', () => {
     expect(card.supportedInterfaces[0]).toEqual({ url: `${BASE}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
-    expect(card).toMatchObject({ protocolVersion: '1.0', url: `${BASE}/a2a`, preferredTransport: 'JSONRPC' });
+  });
+  it('holds only what the A2A 1.0 AgentCard defines (0.3\'s top-level url, preferredTransport and protocolVersion are gone)', () => {
+    expect(agentCardProblems(card)).toEqual([]);
+    for (const member of ['url', 'preferredTransport', 'protocolVersion']) expect(card, member).not.toHaveProperty(member);
   });
   it('offers neither streaming nor push notifications', () => {
     expect(card.capabilities).toMatchObject({ streaming: false, pushNotifications: false });

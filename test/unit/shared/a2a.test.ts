@@ -1,7 +1,8 @@
 /**
  * The agent studio's A2A 1.0 HTTP+JSON pieces without a server: every card is a valid A2A 1.0 AgentCard (the members
- * a2a-lint and the proto require) that keeps the spec's capability, provider and pricing members; the version rule;
- * the google.rpc.Status bodies the SDK types errors from.
+ * a2a-lint and the proto require, and nothing else: the AgentCard schema with every object closed) that keeps the
+ * spec's capability, provider and pricing, the studio's own facts in its data-only extension; the version rule; the
+ * google.rpc.Status bodies the SDK types errors from.
  */
 import { describe, expect, it } from 'vitest';
 import { AgentCard } from '@a2a-js/sdk';
@@ -20,6 +21,7 @@ import { A2aError, checkVersion, pushUnsupported, streamingUnsupported, taskNotF
 import { a2aErrors } from '../../../lambdas/surfaces/error-presenters.js';
 import { AgentInputError, NotFoundError, RateLimitedError, ValidationError } from '../../../lambdas/shared/errors.js';
 import type { DiscoveryContext } from '../../../lambdas/protocols/discovery/context.js';
+import { agentCardProblems } from '../../support/a2a-agent-card-schema.js';
 
 const BASE = 'https://agents.example';
 const ctx: DiscoveryContext = {
@@ -44,10 +46,19 @@ function expectValidA2aCard(card: any, interfaceUrl: string) {
   }
   // 0.3's top-level members are gone (a 1.0 reader ignores them; a 0.3 reader would call the wrong endpoint).
   for (const member of ['url', 'preferredTransport', 'protocolVersion']) expect(card, member).not.toHaveProperty(member);
+  // Nothing the A2A 1.0 AgentCard does not define, anywhere in it.
+  expect(agentCardProblems(card)).toEqual([]);
   // The SDK's own reading keeps what matters.
   const parsed = AgentCard.fromJSON(card);
   expect(parsed.supportedInterfaces[0]).toMatchObject({ url: interfaceUrl, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' });
   expect(parsed.skills.map((s) => s.id)).toEqual(card.skills.map((s: any) => s.id));
+}
+
+/** The params of the card's data-only extension: the studio's own facts (URI: the services feed). */
+function cardData(card: any) {
+  const extension = card.capabilities.extensions.find((e: any) => e.uri === `${BASE}/api/services`);
+  expect(extension, 'the data-only extension').toMatchObject({ required: false, params: expect.any(Object) });
+  return extension.params;
 }
 
 describe('A2A cards of the agent studio', () => {
@@ -57,8 +68,11 @@ describe('A2A cards of the agent studio', () => {
       expectValidA2aCard(card, `${BASE}/api/agents/${agent.slug}/a2a`);
       expect(card.skills).toHaveLength(1);
       expect(card.skills[0]).toMatchObject({ id: agent.slug, name: agent.name, tags: [...agent.tags] });
-      expect(card.capability).toMatchObject({ slug: agent.slug, id: agent.legacyId, kind: agent.kind, a2a: `${BASE}/api/agents/${agent.slug}/a2a` });
-      expect(card.pricing).toMatchObject({ amount: agent.price.toString(), currency: 'USDC' });
+      const data = cardData(card);
+      expect(data.capability).toMatchObject({ slug: agent.slug, id: agent.legacyId, kind: agent.kind, a2a: `${BASE}/api/agents/${agent.slug}/a2a` });
+      expect(data.capability.endpoint).toMatch(new RegExp(`^${BASE}/api/agents/.+/run$`));
+      expect(data.pricing).toMatchObject({ amount: agent.price.toString(), currency: 'USDC' });
+      expect(data.links).toMatchObject({ x402: `${BASE}/api/agents/${agent.slug}/.well-known/x402` });
     });
   }
 
@@ -67,8 +81,13 @@ describe('A2A cards of the agent studio', () => {
     expectValidA2aCard(card, `${BASE}/api/a2a`);
     expect(card.skills.map((s: any) => s.id)).toEqual(publishedAgents().map((a) => a.slug));
     for (const skill of card.skills) expect(skill.description).toContain(`"x-service"].agent = "${skill.id}"`);
-    expect(card.capabilities).toMatchObject({ payments: expect.any(Array), dryRun: true });
-    expect(card.pricing).toMatchObject({ currency: 'USDC', network: 'eip155:8453' });
+    const data = cardData(card);
+    expect(data).toMatchObject({ payments: expect.any(Array), dryRun: true, pricing: { currency: 'USDC', network: 'eip155:8453' } });
+    // Each skill's price and card, keyed by skill id.
+    expect(Object.keys(data.skills)).toEqual(card.skills.map((s: any) => s.id));
+    for (const agent of publishedAgents()) {
+      expect(data.skills[agent.slug]).toEqual({ priceUsdc: Number(agent.price) / 1e6, card: `${BASE}/api/agents/${agent.slug}/.well-known/agent-card.json` });
+    }
   });
 });
 
