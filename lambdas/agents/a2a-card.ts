@@ -11,13 +11,13 @@
 import { formatUsd } from '../shared/money.js';
 import { routePath } from '../surfaces/routes.js';
 import { AGENT_STUDIO } from '../surfaces/surface.js';
-import { A2A_PROTOCOL_VERSION, AP2_EXTENSION_URI, SERVICE_METADATA_KEY } from '../shared/a2a.js';
+import { A2A_PROTOCOL_VERSION, AGENT_MEDIA_TYPES, AP2_EXTENSION_URI, SERVICE_METADATA_KEY } from '../shared/a2a.js';
 import type { DiscoveryContext } from '../protocols/discovery/context.js';
 import { publishedAgents, type AgentListing } from './listing.js';
 import { publishedExample } from './published.js';
 
 export { AP2_EXTENSION_URI };
-const JSON_MODES = ['application/json'];
+const JSON_MODES = [...AGENT_MEDIA_TYPES];
 
 /** The interface URL of one agent, or of the root when no agent is given. */
 export function a2aInterfaceUrl(base: string, agent?: AgentListing): string {

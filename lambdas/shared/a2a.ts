@@ -17,6 +17,11 @@ export const SERVICE_METADATA_KEY = 'x-service';
 export const AP2_EXTENSION_URI = 'https://github.com/google-agentic-commerce/ap2/v1';
 /** The headers that activate extensions (§3.2.6), and the deprecated spelling AP2's samples still send. */
 export const EXTENSIONS_HEADERS = ['A2A-Extensions', 'X-A2A-Extensions'] as const;
+/**
+ * The media types every published agent takes and answers (its card's input and output modes): one JSON object. A
+ * message part in another is ContentTypeNotSupported.
+ */
+export const AGENT_MEDIA_TYPES: readonly string[] = ['application/json'];
 /** What a request without a version speaks (§3.6.2). */
 export const ABSENT_VERSION = '0.3';
 

@@ -7,7 +7,7 @@
 import * as z from '../../shared/zod.js';
 import { ValidationError, type ValidationIssue } from '../../shared/errors.js';
 import { toIssue } from '../../middleware/validation.js';
-import { A2aError, isA2aContentType, mediaTypeUnsupported, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
+import { A2aError, AGENT_MEDIA_TYPES, isA2aContentType, mediaTypeUnsupported, requestMalformed, SERVICE_METADATA_KEY } from '../../shared/a2a.js';
 import { isAp2Part } from './ap2.js';
 
 export interface SendRequest {
@@ -92,7 +92,7 @@ export function validSend(contentType: string | undefined, request: SendRequest 
   // A part in a media type the agent does not take is ContentTypeNotSupported (§3.1.1), before its shape is read.
   for (const index of inputs) {
     const mediaType = mediaTypeOf(parts[index]);
-    if (mediaType !== undefined && !INPUT_MEDIA_TYPES.includes(mediaType)) throw mediaTypeUnsupported(mediaType, INPUT_MEDIA_TYPES);
+    if (mediaType !== undefined && !AGENT_MEDIA_TYPES.includes(mediaType)) throw mediaTypeUnsupported(mediaType, AGENT_MEDIA_TYPES);
   }
   const at = inputs.length === 1 ? inputs[0] : 0;
   const data = inputs.length === 1 && isObject(parts[at]) ? (parts[at] as Record<string, unknown>).data : undefined;
@@ -110,9 +110,6 @@ export function validSend(contentType: string | undefined, request: SendRequest 
     input: parsed.data as Record<string, unknown>,
   };
 }
-
-/** What every published agent takes as input (the cards' defaultInputModes): one JSON object. */
-export const INPUT_MEDIA_TYPES: readonly string[] = ['application/json'];
 
 /**
  * A part's media type: its `mediaType` (without parameters), else the one its content implies: text/plain for text,
