@@ -47,7 +47,7 @@ import { createEdge, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
-import { WebhookWorkflow } from './webhook-workflow.js';
+import { WEBHOOK_STATE_MACHINE_OUTPUT, WebhookWorkflow } from './webhook-workflow.js';
 import { STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
 
 export { type FunctionEntry, type RouteRole };
@@ -205,6 +205,11 @@ export class PaycallStack extends Stack {
         description: `The ${product.id} state machine; a job's execution is this ARN with :execution: for :stateMachine:, then :<jobId>`,
       });
     }
+    // A job's webhook deliveries run as one execution of their own machine, named by the job id too.
+    new CfnOutput(this, WEBHOOK_STATE_MACHINE_OUTPUT, {
+      value: this.webhookMachine.stateMachineArn,
+      description: "The webhook delivery state machine; a job's delivery execution is this ARN with :execution: for :stateMachine:, then :<jobId>",
+    });
   }
 
   /**
