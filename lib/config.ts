@@ -79,6 +79,12 @@ const domainName = z.string().regex(DOMAIN_NAME, 'must be a host name like api.e
 export const CERTIFICATE_ARN = /^arn:aws(-[a-z]+)*:acm:([a-z]{2}(-[a-z]+)+-\d):\d{12}:certificate\/[0-9a-f-]{36}$/;
 const certificateArn = z.string().regex(CERTIFICATE_ARN, 'must be an ACM certificate ARN like arn:aws:acm:us-east-1:123456789012:certificate/<id>');
 export const certificateRegion = (arn: string): string => CERTIFICATE_ARN.exec(arn)![2];
+/**
+ * A KMS key by its key ARN (a multi-Region key's `mrk-` id too): an IAM policy cannot name a key by its alias. The
+ * region is read back from it (kmsKeyRegion): Secrets Manager encrypts a secret only with a key of its own region.
+ */
+export const KMS_KEY_ARN = /^arn:aws(-[a-z]+)*:kms:([a-z]{2}(-[a-z]+)+-\d):\d{12}:key\/(mrk-[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+export const kmsKeyRegion = (arn: string): string => KMS_KEY_ARN.exec(arn)![2];
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A reservation: a whole number of executions, 0 (or unset) meaning none reserved; normalised to undefined then. */
@@ -213,6 +219,15 @@ export const stackConfigSchema = z
      * (README runbook), never the pay-to wallet's. Its address is published in `/.well-known/x402`.
      */
     offerSigningKeySecretName: secretName('paycall/offer-signing-key'),
+    /**
+     * The customer managed KMS key the operator's secrets above are encrypted with, when not Secrets Manager's default
+     * (aws/secretsmanager): every function that reads a secret may then kms:Decrypt with it, through Secrets Manager of
+     * the stack's region only (lib/grants.ts SecretGrants). Unset, a secret under another key cannot be read.
+     */
+    secretsKmsKeyArn: z
+      .string()
+      .regex(KMS_KEY_ARN, 'must be a KMS key ARN like arn:aws:kms:us-east-1:123456789012:key/<key id> (a key ARN, not an alias)')
+      .optional(),
     ap2TrustedIssuers: z
       .string()
       .refine((text) => {

@@ -48,7 +48,7 @@ import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutpu
 import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 import { WEBHOOK_STATE_MACHINE_OUTPUT, WebhookWorkflow } from './webhook-workflow.js';
-import { STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
+import { SecretGrants, STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
 
 export { type FunctionEntry, type RouteRole };
 
@@ -114,12 +114,15 @@ export class PaycallStack extends Stack {
   private readonly offerSigningKey: secretsmanager.ISecret;
   /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
   private readonly reasoning?: AgentReasoningConfig;
+  /** Every read of a secret goes through it: with `secretsKmsKeyArn`, the reader may decrypt with that key too. */
+  private readonly secrets: SecretGrants;
 
   constructor(scope: Construct, id: string, props: PaycallStackProps = {}) {
     super(scope, id, props);
     const products = (this.products = props.products ?? GENERATION_CATALOG);
     const config = (this.config = loadStackConfig(this, props.config, products));
     this.reasoning = loadReasoningConfig(this);
+    this.secrets = new SecretGrants(this, config.secretsKmsKeyArn);
     const logRetention = config.logRetentionDays as logs.RetentionDays;
     this.tables = createTables(this);
     const assets = createAssetDelivery(this, PROJECT_ROOT);
@@ -319,7 +322,7 @@ export class PaycallStack extends Stack {
       taskFns[render.id] = fn;
       // Outputs, manifests and vendor records under the job's prefix, read back by the check.
       grantObjects(fn, this.assetsBucket, { read: true, write: true });
-      for (const { secret } of secrets) secret.grantRead(fn);
+      for (const { secret } of secrets) this.secrets.read(fn, secret);
       for (const name of served) for (const statement of providerStatements(this, name, config)) fn.addToRolePolicy(statement);
     }
     // Least privilege, task by task: every task reads its job and moves it by conditional updates (never creates one).
@@ -368,8 +371,8 @@ export class PaycallStack extends Stack {
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
       this.grantStart(fn, productsStartedBy(fn.node.id, this.products));
-      this.settlerKeySecret?.grantRead(fn);
-      this.tokenSellerKey?.grantRead(fn);
+      this.secrets.read(fn, this.settlerKeySecret);
+      this.secrets.read(fn, this.tokenSellerKey);
       this.grantRpcUrl(fn);
       // The 202 gives the payer the job's cancel token, derived from the service key.
       this.grantServiceKey(fn);
@@ -383,7 +386,7 @@ export class PaycallStack extends Stack {
       grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.settlerKeySecret?.grantRead(fn);
+      this.secrets.read(fn, this.settlerKeySecret);
       this.grantRpcUrl(fn);
       this.grantOfferSigner(fn);
       // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
@@ -408,7 +411,7 @@ export class PaycallStack extends Stack {
       this.grantOfferSigner(fn);
       grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
       grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.settlerKeySecret?.grantRead(fn);
+      this.secrets.read(fn, this.settlerKeySecret);
       this.grantRpcUrl(fn);
     } else if (role === 'credit') {
       // A credit-billed call (lambdas/agents/credit-run.ts): the bearer's workspace (GetItem), then one transaction of
@@ -443,7 +446,7 @@ export class PaycallStack extends Stack {
         const which = providerSecret(provider);
         if (which) {
           const key = this.vendorKey(which);
-          key.grantRead(fn);
+          this.secrets.read(fn, key);
           cancelFn.addEnvironment(PROVIDER_SECRETS[which].env, key.secretName);
         }
         for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
@@ -490,13 +493,13 @@ export class PaycallStack extends Stack {
    * six-character suffix), and its name in `variable`.
    */
   private grantSecretByName(fn: lambda.IFunction, secret: secretsmanager.ISecret, variable: string): void {
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${secret.secretArn}-??????`] }));
+    this.secrets.value(fn, secret);
     (fn as lambda.Function).addEnvironment(variable, secret.secretName);
   }
 
   /** The AP2 merchant key (Secrets Manager), read by name through the function's grant. */
   private grantMerchantKey(fn: lambda.IFunction): void {
-    this.ap2MerchantKey.grantRead(fn);
+    this.secrets.read(fn, this.ap2MerchantKey);
     (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
   }
 
@@ -524,8 +527,8 @@ export class PaycallStack extends Stack {
 
   /** Refunds (lambdas/payments/refund.ts): the refund wallet's key, the settler's keys and leases. */
   private grantRefund(fn: lambda.IFunction): void {
-    this.refundKeySecret.grantRead(fn);
-    this.settlerKeySecret?.grantRead(fn);
+    this.secrets.read(fn, this.refundKeySecret);
+    this.secrets.read(fn, this.settlerKeySecret);
     grantItems(fn, this.tables.settlerLeases, STORE_ACTIONS.settlerLeases);
     this.grantRpcUrl(fn);
   }
@@ -536,7 +539,7 @@ export class PaycallStack extends Stack {
    * ones without this grant never send a chain request.
    */
   private grantRpcUrl(fn: lambda.IFunction): void {
-    if (this.rpcUrlSecret) grantSecretValue(fn, this.rpcUrlSecret);
+    if (this.rpcUrlSecret) this.secrets.value(fn, this.rpcUrlSecret);
   }
 
   /**
@@ -549,7 +552,7 @@ export class PaycallStack extends Stack {
     if (!preconfRpcUrlSecretName) return;
     fn.addEnvironment(ENV.preconfRpcUrlSecretId, preconfRpcUrlSecretName);
     this.preconfRpcUrlSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'PreconfRpcUrl', preconfRpcUrlSecretName);
-    grantSecretValue(fn, this.preconfRpcUrlSecret);
+    this.secrets.value(fn, this.preconfRpcUrlSecret);
   }
 
   private preconfRpcUrlSecret?: secretsmanager.ISecret;
@@ -612,10 +615,4 @@ export function productsStartedBy(fnId: string, catalog: GenerationCatalog): str
   const products = Object.values(catalog).filter((product) => product.routes.pay === fnId).map((product) => product.id);
   if (!products.length) throw new Error(`lib/paycall-stack.ts: paid function ${fnId} starts no product's machine`);
   return products;
-}
-
-/** GetSecretValue on a secret imported by name, whose ARN lacks the 6 characters Secrets Manager appends to every
- * secret's (as grantRead adds them). */
-function grantSecretValue(fn: lambda.IFunction, secret: secretsmanager.ISecret): void {
-  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [`${secret.secretArn}-??????`] }));
 }
