@@ -85,6 +85,11 @@ export const certificateRegion = (arn: string): string => CERTIFICATE_ARN.exec(a
  */
 export const KMS_KEY_ARN = /^arn:aws(-[a-z]+)*:kms:([a-z]{2}(-[a-z]+)+-\d):\d{12}:key\/(mrk-[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 export const kmsKeyRegion = (arn: string): string => KMS_KEY_ARN.exec(arn)![2];
+/** Keys of which at most one may be set: the URL either in the context or in a secret. */
+export const EXCLUSIVE_KEYS = [
+  ['rpcUrl', 'rpcUrlSecretName'],
+  ['preconfRpcUrl', 'preconfRpcUrlSecretName'],
+] as const;
 /** Context values given with `-c key=value` arrive as strings: accept "30" for 30 and "true" for true. */
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 /** A reservation: a whole number of executions, 0 (or unset) meaning none reserved; normalised to undefined then. */
@@ -359,11 +364,10 @@ export const stackConfigSchema = z
     if (c.edgeTotalRateLimit < c.edgeRateLimit) {
       ctx.addIssue({ code: 'custom', path: ['edgeTotalRateLimit'], message: `must be at least edgeRateLimit (${c.edgeRateLimit})` });
     }
-    if (c.preconfRpcUrl !== undefined && c.preconfRpcUrlSecretName !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['preconfRpcUrlSecretName'], message: 'must not be set with preconfRpcUrl (the URL is either in the secret or in the context)' });
-    }
-    if (c.rpcUrl !== undefined && c.rpcUrlSecretName !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['rpcUrlSecretName'], message: 'must not be set with rpcUrl (the URL is either in the secret or in the context)' });
+    for (const [url, secret] of EXCLUSIVE_KEYS) {
+      if (c[url] !== undefined && c[secret] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [secret], message: `must not be set with ${url} (the URL is either in the secret or in the context)` });
+      }
     }
     if (c.facilitatorMode === 'remote' && !c.facilitatorUrl) {
       ctx.addIssue({
@@ -395,6 +399,119 @@ export type StackConfig = Omit<z.output<typeof stackConfigSchema>, 'usdcAddress'
 };
 
 export const CONFIG_KEYS = Object.keys(stackConfigSchema.shape) as (keyof StackConfigInput)[];
+export type ConfigKey = keyof StackConfigInput;
+
+/**
+ * An example of a context key, as `-c key=value` gives it. test/infra/nag.test.ts synthesises every key of the schema
+ * from this table with cdk-nag, each alone and then all together, and test/infra/config-options.test.ts fails for a
+ * key without an example: an option cannot be added without its `cdk synth` being checked.
+ */
+export interface ConfigExample {
+  /** The value; a function of the stack's region where it names something that must live there (an ARN). */
+  value: string | ((region: string) => string);
+  /** Keys synthesised with it, from their own examples: those it needs to mean anything (a pair, a mode) or that tune it. */
+  with?: readonly ConfigKey[];
+  /**
+   * It changes only values the template holds anyway (an environment variable, a threshold, a name inside an ARN),
+   * never which resources, statements or properties there are: synthesised once with every other such key, a
+   * template the nag test holds to the default's shape.
+   */
+  valuesOnly?: true;
+}
+
+const values = (value: string): ConfigExample => ({ value, valuesOnly: true });
+const TOKEN_KEYS = ['tokenIssuer', 'tokenJwksUrl', 'tokenChargeUrl', 'tokenSellerId', 'tokenSellerKeySecretName'] as const;
+const certificate = (n: number) => (region: string) => `arn:aws:acm:${region}:123456789012:certificate/0000000${n}-1111-2222-3333-444444444444`;
+
+/** One example per context key of the schema, in its order. */
+export const CONFIG_EXAMPLES: Record<ConfigKey, ConfigExample> = {
+  network: values('eip155:84532'),
+  usdcAddress: values('0x3333333333333333333333333333333333333333'),
+  payTo: values('0x2222222222222222222222222222222222222222'),
+  payToParameter: values('/paycall/staging/pay-to'),
+  rpcUrl: values('https://base.example.com'),
+  rpcUrlSecretName: { value: 'paycall/rpc-url' },
+  preconfRpcUrl: values('https://preconf.base.example.com'),
+  preconfRpcUrlSecretName: { value: 'paycall/preconf-rpc-url' },
+  facilitatorMode: { value: 'remote', with: ['facilitatorUrl'] },
+  facilitatorUrl: { value: 'https://facilitator.example.com', with: ['facilitatorMode'] },
+  settlerKeySecretName: values('paycall/staging/settler-key'),
+  // A model adapter rather than the default synthesiser (the nag test also synthesises every other provider).
+  ...perProduct(providerKey, (product): ConfigExample => ({ value: providersFor(product).filter((p) => p !== 'local').at(-1)! })),
+  bedrockRegion: values('us-east-1'),
+  bedrockImageModel: values('stability.stable-image-ultra-v1:1'),
+  lyriaModel: values('lyria-3-clip-preview'),
+  minimaxModel: values('music-2.5'),
+  veoModel: values('veo-3.1-generate-preview'),
+  falVideoModel: values('fal-ai/veo3.1'),
+  refundKeySecretName: values('paycall/staging/refund-key'),
+  geminiApiKeySecretName: values('paycall/staging/gemini-api-key'),
+  falKeySecretName: values('paycall/staging/fal-key'),
+  minimaxApiKeySecretName: values('paycall/staging/minimax-api-key'),
+  settlerGasFloorWei: values('30000000000000'),
+  gasPerSettlementWei: values('3000000000000'),
+  expectedPaidPerHour: values('1000'),
+  runwayHours: values('48'),
+  expectedRefundsPerDay: values('50'),
+  refundWalletFloorUsdc: values('12.5'),
+  // The four of the issuer come together (the schema refuses some without the others); the seller key's name with them.
+  tokenIssuer: { value: 'https://issuer.example.com', with: TOKEN_KEYS.filter((k) => k !== 'tokenIssuer') },
+  tokenJwksUrl: { value: 'https://issuer.example.com/jwks.json', with: ['tokenIssuer'] },
+  tokenChargeUrl: { value: 'https://issuer.example.com/charge', with: ['tokenIssuer'] },
+  tokenSellerId: { value: 'seller-1', with: ['tokenIssuer'] },
+  tokenSellerKeySecretName: { value: 'paycall/staging/token-seller-key', with: ['tokenIssuer'] },
+  ap2MerchantKeySecretName: values('paycall/staging/ap2-merchant-key'),
+  serviceKeySecretName: values('paycall/staging/service-key'),
+  offerSigningKeySecretName: values('paycall/staging/offer-signing-key'),
+  secretsKmsKeyArn: { value: (region) => `arn:aws:kms:${region}:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab` },
+  ap2TrustedIssuers: values(
+    '{"keys":[{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0","kid":"issuer-1"}]}',
+  ),
+  bundleFfmpeg: { value: 'false' },
+  publicBaseUrl: values('https://api.example.com'),
+  domainName: { value: 'api.example.com', with: ['certificateArn'] },
+  certificateArn: { value: certificate(1), with: ['domainName'] },
+  agentsDomainName: { value: 'agents.example.com', with: ['agentsCertificateArn'] },
+  agentsCertificateArn: { value: certificate(2), with: ['agentsDomainName'] },
+  // Two addresses, as the runbook's example: each is a resource of the template.
+  alarmEmail: { value: 'ops@example.com,oncall@example.com' },
+  alarmTopicArn: { value: (region) => `arn:aws:sns:${region}:123456789012:oncall` },
+  logRetentionDays: values('90'),
+  blockingWaitMs: values('20000'),
+  receiptPollMs: values('100'),
+  blockTimeMs: values('1000'),
+  renderCheckSeconds: values('10'),
+  renderMaxChecks: values('60'),
+  ...perProduct(checkSecondsKey, () => values('20')),
+  ...perProduct(maxChecksKey, () => values('30')),
+  workflowTimeoutMinutes: values('120'),
+  renderReservedConcurrency: { value: '10' },
+  sweeperReservedConcurrency: { value: '1' },
+  apiRateLimit: values('20'),
+  apiBurstLimit: values('40'),
+  edge: { value: 'cloudfront-waf', with: ['edgeRateLimit', 'edgeTotalRateLimit'] },
+  edgeRateLimit: { value: '200', with: ['edge'] },
+  edgeTotalRateLimit: { value: '5000', with: ['edge'] },
+};
+
+/** The example value of `key` for a stack in `region`. */
+export function exampleValue(key: ConfigKey, region: string): string {
+  const example = CONFIG_EXAMPLES[key];
+  if (!example) throw new Error(`lib/config.ts CONFIG_EXAMPLES has no example of the context key "${key}"`);
+  return typeof example.value === 'function' ? example.value(region) : example.value;
+}
+
+/** The context the examples of `keys` give, with the keys each is synthesised with (theirs too, transitively), for `region`. */
+export function exampleContext(keys: readonly ConfigKey[], region: string): Record<string, string> {
+  const context: Record<string, string> = {};
+  const pending = [...keys];
+  for (let key = pending.shift(); key !== undefined; key = pending.shift()) {
+    if (Object.hasOwn(context, key)) continue;
+    context[key] = exampleValue(key, region);
+    pending.push(...(CONFIG_EXAMPLES[key].with ?? []));
+  }
+  return context;
+}
 
 export class StackConfigError extends Error {
   constructor(message: string) {

@@ -121,7 +121,8 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   const stack = Stack.of(scope);
   const namespace = stackMetricNamespace(stack.stackName);
   const topic = alarmTopic(scope);
-  // Nobody hears an alarm unless someone is subscribed: each address confirms the link SNS mails it.
+  // Nobody hears an alarm unless someone is subscribed: each address confirms the link SNS mails it. No dead-letter
+  // queue for these e-mails: the template has no room for its two resources (lib/nag.ts says what is lost).
   for (const email of props.alarmEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
   const actions = [new cloudwatchActions.SnsAction(topic)];
   if (props.alarmTopicArn) actions.push(new cloudwatchActions.SnsAction(externalTopic(scope, props.alarmTopicArn)));

@@ -1,10 +1,11 @@
 /**
  * cdk-nag 3 (lib/nag.ts): the AwsSolutions and Serverless packs run as CDK validation plugins when the app
  * synthesizes, and the report CDK writes to the cloud assembly (validation-report.json, as `cdk synth` writes it to
- * cdk.out) holds no unacknowledged finding, errors or warnings, for every configuration the README documents (each
- * render provider, agent reasoning, Sepolia staging, the remote facilitator, tokens, …): a finding that only one
- * context's resources raise fails that context's `cdk synth` just the same. Every acknowledgment sits on the
- * construct it concerns, with its reason; the findings that were cheap to fix are fixed and asserted here.
+ * cdk.out) holds no unacknowledged finding, errors or warnings, for every context key there is: a finding that only
+ * one key's resources raise fails that `cdk synth` just the same. The keys come from where they are declared (the
+ * schema's examples, lib/config.ts CONFIG_EXAMPLES; the reasoning keys; every render provider), so a key added there
+ * is synthesised here, alone and with all the others. Every acknowledgment sits on the construct it concerns, with
+ * its reason; the findings that were cheap to fix are fixed and asserted here.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,14 +15,14 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
-import { readCdkJsonContext } from '../../lib/config.js';
+import { CONFIG_EXAMPLES, CONFIG_KEYS, EXCLUSIVE_KEYS, exampleContext, exampleValue, readCdkJsonContext, type ConfigKey } from '../../lib/config.js';
 import { applyNag } from '../../lib/nag.js';
 import { JOB_FILE_DAYS, JOB_FILE_PREFIXES, NONCURRENT_VERSION_DAYS } from '../../lib/assets.js';
 import { VENDED_LOGS_PREFIX } from '../../lib/workflow.js';
 import { JOB_TTL_SECONDS } from '../../lambdas/store/jobs.js';
-import { PRODUCT_IDS, type ProductId } from '../../lambdas/products/catalog.js';
-import { providersFor } from '../../lambdas/render/providers.js';
-import { reasonableAgents } from '../../lib/agent-reasoning.js';
+import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
+import { providerContextKey, providersFor } from '../../lambdas/render/providers.js';
+import { REASONING_CONTEXT_KEYS, reasonableAgents } from '../../lib/agent-reasoning.js';
 
 interface ValidationReport {
   title: string;
@@ -35,16 +36,18 @@ function newApp(): App {
 }
 
 /**
- * Synthesizes the stack as bin/app.ts does (packs and acknowledgments; its name from the `stackName` context, as
- * there) with `extra` context over cdk.json's, and reads the validation report.
+ * Synthesizes the stack as bin/app.ts does under `cdk synth` (packs and acknowledgments; its name from the
+ * `stackName` context; version reporting on, so the template holds CDKMetadata, a resource CloudFormation counts
+ * against its 500) with `extra` context over cdk.json's, and reads the validation report.
  */
 function synthWithNag(env?: Environment, extra: Record<string, unknown> = {}) {
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], ...extra } });
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:version-reporting': true, ...extra } });
   const stack = new PaycallStack(app, String(extra.stackName ?? 'Gen'), { allowMissingEntries: true, env });
   applyNag(app, stack);
   const assembly = app.synth();
   const report = JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
-  return { app, stack, report };
+  const template = assembly.getStackArtifact(stack.artifactId).template as Record<string, Record<string, unknown> | undefined>;
+  return { app, stack, report, template };
 }
 
 /** Each configuration is synthesized once per file, whichever test asks first. */
@@ -62,65 +65,101 @@ function findings(report: ValidationReport): string[] {
   );
 }
 
+/**
+ * What cdk-nag's rules look at, without the values: which resources, properties, statements, outputs and rules there
+ * are, every string, number and boolean replaced by its type, and no function's environment variables (values a
+ * function reads, whichever are set).
+ */
+function shape(node: unknown, key?: string): unknown {
+  if (node === null || typeof node !== 'object') return typeof node;
+  if (Array.isArray(node)) return node.map((child) => shape(child));
+  return Object.fromEntries(Object.entries(node).filter(([k]) => !(key === 'Environment' && k === 'Variables')).map(([k, child]) => [k, shape(child, k)]));
+}
+const templateShape = (t: Record<string, unknown>) => shape({ Resources: t.Resources, Outputs: t.Outputs, Rules: t.Rules, Conditions: t.Conditions });
+
 beforeAll(async () => {
   context = await readCdkJsonContext(PROJECT_ROOT);
 });
 
-const PROVIDER_KEYS: Record<ProductId, string> = { create_music: 'musicProvider', agent_video: 'videoProvider', agent_image: 'imageProvider' };
-const LITERAL_ENV: Environment = { account: '123456789012', region: 'eu-west-1' };
-const DEFAULT = 'the default (cdk.json)';
-const REMOTE = 'facilitatorMode=remote';
-/** The edge (lib/edge.ts) needs us-east-1: agnostic here (a template rule), literal below; not part of EVERYTHING's eu-west-1. */
-const EDGE = 'edge=cloudfront-waf, edgeRateLimit=200';
+/** The region of the examples' ARNs (and of the literal environment); the edge's is us-east-1. */
+const REGION = 'eu-west-1';
+const LITERAL_ENV: Environment = { account: '123456789012', region: REGION };
 const EDGE_ENV: Environment = { account: '123456789012', region: 'us-east-1' };
-/** A custom domain per surface (lib/custom-domain.ts); its certificates in the region the stack is synthesised for. */
-const DOMAIN = 'domainName, certificateArn, agentsDomainName, agentsCertificateArn';
-const domains = (region: string): Record<string, unknown> => ({
-  domainName: 'api.example.com',
-  certificateArn: `arn:aws:acm:${region}:123456789012:certificate/00000001-1111-2222-3333-444444444444`,
-  agentsDomainName: 'agents.example.com',
-  agentsCertificateArn: `arn:aws:acm:${region}:123456789012:certificate/00000002-1111-2222-3333-444444444444`,
-});
+const DEFAULT = 'the default (cdk.json)';
+
+type Named = [name: string, extra: Record<string, string>];
+const sameContext = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+const named = (extra: Record<string, string>): Named => [Object.entries(extra).map(([k, v]) => `${k}=${v}`).join(', '), extra];
+
+/** Context keys read outside the schema: agent reasoning (lib/agent-reasoning.ts) and the stack's name (bin/app.ts). */
+const OTHER_EXAMPLES: Record<(typeof REASONING_CONTEXT_KEYS)[number] | 'stackName', string> = {
+  agentReasoning: reasonableAgents().join(','),
+  agentReasoningModel: 'amazon.nova-lite-v1:0',
+  agentReasoningRegion: 'us-west-2',
+  stackName: 'PaycallStaging',
+};
+const reasoning = Object.fromEntries(REASONING_CONTEXT_KEYS.map((key) => [key, OTHER_EXAMPLES[key]]));
+
+/** The keys whose examples change only values: one synthesis for all of them (its shape is held to the default's below). */
+const VALUES_KEYS = CONFIG_KEYS.filter((key) => CONFIG_EXAMPLES[key].valuesOnly);
+const VALUES = `the ${VALUES_KEYS.length} keys that change only values, together`;
 
 /**
- * Every configuration the README documents (its "Render providers", "Model reasoning", "On AWS" and runbook
- * sections), each over cdk.json's context as `cdk synth -c key=value` gives it. The provider choices come from the
- * provider list itself, so a provider added there is checked here without editing this list.
+ * One synthesis per context key (with the keys its example names: a pair, a mode), those that change only values
+ * together, every render provider (the examples name one per product), reasoning and the stack's name; the same
+ * context reached from two keys (a pair) is synthesised once.
  */
-const DOCUMENTED_CONTEXTS: [name: string, extra: Record<string, unknown>][] = [
+const PER_OPTION = ([
   [DEFAULT, {}],
+  ...CONFIG_KEYS.filter((key) => !CONFIG_EXAMPLES[key].valuesOnly).map((key) => named(exampleContext([key], REGION))),
   ...PRODUCT_IDS.flatMap((product) =>
     providersFor(product)
       .filter((provider) => provider !== 'local')
-      .map((provider): [string, Record<string, unknown>] => [`${PROVIDER_KEYS[product]}=${provider}`, { [PROVIDER_KEYS[product]]: provider }]),
+      .map((provider) => named({ [providerContextKey(product)]: provider })),
   ),
-  [`agentReasoning=<all ${reasonableAgents().length} agents a model may reason>`, { agentReasoning: reasonableAgents().join(',') }],
-  ['Sepolia staging (network=eip155:84532, stackName=PaycallStaging)', { network: 'eip155:84532', stackName: 'PaycallStaging' }],
-  [REMOTE, { facilitatorMode: 'remote', facilitatorUrl: 'https://facilitator.example.com' }],
-  [
-    'agent-payment tokens (tokenIssuer, tokenJwksUrl, tokenChargeUrl, tokenSellerId)',
-    { tokenIssuer: 'https://issuer.example.com', tokenJwksUrl: 'https://issuer.example.com/jwks.json', tokenChargeUrl: 'https://issuer.example.com/charge', tokenSellerId: 'seller-1' },
-  ],
-  ['bundleFfmpeg=false', { bundleFfmpeg: 'false' }],
-  ['payTo, rpcUrl and publicBaseUrl given', { payTo: '0x2222222222222222222222222222222222222222', rpcUrl: 'https://base.example.com', publicBaseUrl: 'https://api.example.com' }],
-  ['renderReservedConcurrency=10, sweeperReservedConcurrency=1', { renderReservedConcurrency: '10', sweeperReservedConcurrency: '1' }],
-  [EDGE, { edge: 'cloudfront-waf', edgeRateLimit: '200' }],
-  [DOMAIN, domains(LITERAL_ENV.region!)],
-];
+  [VALUES, exampleContext(VALUES_KEYS, REGION)],
+  [`${REASONING_CONTEXT_KEYS.join(', ')} (all ${reasonableAgents().length} agents a model may reason)`, reasoning],
+  named({ stackName: OTHER_EXAMPLES.stackName }),
+] satisfies Named[]).filter(([, extra], i, all) => all.findIndex(([, other]) => sameContext(other, extra)) === i);
 
+/** Every example at once, as given (no companions drawn in): `keys` of the schema and the keys read elsewhere. */
+const together = (keys: readonly ConfigKey[], region: string): Record<string, string> => ({
+  ...Object.fromEntries(keys.map((key) => [key, exampleValue(key, region)])),
+  ...OTHER_EXAMPLES,
+});
+/** The edge's keys: its CloudFront web ACL exists only in us-east-1, where `edge` puts the stack. */
+const EDGE_KEYS = Object.keys(exampleContext(['edge'], REGION)) as ConfigKey[];
+const [URL_SIDE, SECRET_SIDE] = [EXCLUSIVE_KEYS.map(([url]) => url), EXCLUSIVE_KEYS.map(([, secret]) => secret)];
 /**
- * Everything the separate contexts add, together (self-settlement kept, so the settler key's grants are there too):
- * the last provider listed wins for each product, with tokens, reasoning and staging.
+ * All the keys together, twice, each exclusive choice made once each way. In eu-west-1 (literal): every key but the
+ * edge's, the URLs in their secrets (EXCLUSIVE_KEYS) and self-settlement (facilitatorMode left unset: the settler
+ * key's grants are there too). In us-east-1 (literal), the edge's region: every key, the URLs in the context and the
+ * remote facilitator.
  */
-const EVERYTHING = 'every documented choice at once, region and account literal';
-const everything = (): Record<string, unknown> => Object.assign({}, ...DOCUMENTED_CONTEXTS.filter(([name]) => name !== REMOTE && name !== EDGE).map(([, extra]) => extra));
-const edgeAndEverything = (): Record<string, unknown> => ({ ...everything(), ...DOCUMENTED_CONTEXTS.find(([name]) => name === EDGE)![1], ...domains(EDGE_ENV.region!) });
+const EVERYTHING = `every key at once but the edge's, ${SECRET_SIDE.join(' and ')} rather than ${URL_SIDE.join(' and ')}, self-settlement, in ${REGION}`;
+const everything = () => together(CONFIG_KEYS.filter((key) => !EDGE_KEYS.includes(key) && !(URL_SIDE as readonly string[]).includes(key) && key !== 'facilitatorMode'), REGION);
+const EDGE_EVERYTHING = `every key at once, ${URL_SIDE.join(' and ')} rather than ${SECRET_SIDE.join(' and ')}, the remote facilitator, in ${EDGE_ENV.region}`;
+const edgeEverything = () => together(CONFIG_KEYS.filter((key) => !(SECRET_SIDE as readonly string[]).includes(key)), EDGE_ENV.region!);
 
 describe('the AwsSolutions and Serverless packs', () => {
-  it.each(DOCUMENTED_CONTEXTS)('report no unacknowledged error or warning with %s', (name, extra) => {
+  it('synthesise every context key: alone (or with the keys its example names), and in an all-keys synthesis', () => {
+    const alone = new Set(PER_OPTION.flatMap(([, extra]) => Object.keys(extra)));
+    expect(CONFIG_KEYS.filter((key) => !alone.has(key))).toEqual([]);
+    const all = new Set([...Object.keys(everything()), ...Object.keys(edgeEverything())]);
+    expect([...CONFIG_KEYS, ...Object.keys(OTHER_EXAMPLES)].filter((key) => !all.has(key))).toEqual([]);
+    // Only the exclusive choices are left out of the us-east-1 one.
+    expect(CONFIG_KEYS.filter((key) => !Object.hasOwn(edgeEverything(), key))).toEqual(SECRET_SIDE);
+  });
+
+  it.each(PER_OPTION)('report no unacknowledged error or warning with %s', (name, extra) => {
     const s = synthOnce(name, extra);
     expect(s.report.title).toBe('Validation Report');
     expect(findings(s.report)).toEqual([]);
+  });
+
+  it(`${VALUES} give the default's template but for its values (else give the key its own synthesis: no valuesOnly)`, () => {
+    const values = synthOnce(VALUES, exampleContext(VALUES_KEYS, REGION)).template;
+    expect(templateShape(values)).toEqual(templateShape(synthOnce(DEFAULT, {}).template));
   });
 
   it('report none either when the environment makes region and account literal (as `cdk synth` does)', () => {
@@ -131,10 +170,20 @@ describe('the AwsSolutions and Serverless packs', () => {
     expect(findings(synthOnce(EVERYTHING, everything(), LITERAL_ENV).report)).toEqual([]);
   });
 
-  it(`report none with ${EDGE} and every other choice, in us-east-1 with a literal account`, () => {
-    const s = synthOnce(`${EDGE} + ${EVERYTHING}`, edgeAndEverything(), EDGE_ENV);
+  it(`report none with ${EDGE_EVERYTHING}`, () => {
+    const s = synthOnce(EDGE_EVERYTHING, edgeEverything(), EDGE_ENV);
     expect(Object.keys(s.stack.edge!.distributions)).toHaveLength(2);
     expect(findings(s.report)).toEqual([]);
+  });
+
+  it.each([
+    [EVERYTHING, LITERAL_ENV],
+    [EDGE_EVERYTHING, EDGE_ENV],
+  ] as const)("%s stays within CloudFormation's 500 resources, CDKMetadata included", (name, env) => {
+    const s = synthOnce(name, name === EVERYTHING ? everything() : edgeEverything(), env);
+    const resources = Object.keys(s.template.Resources ?? {});
+    expect(resources).toContain('CDKMetadata');
+    expect(resources.length).toBeLessThanOrEqual(500);
   });
 
   it('do run: without the acknowledgments the same stack fails synthesis with their findings', () => {
@@ -145,11 +194,11 @@ describe('the AwsSolutions and Serverless packs', () => {
   });
 
   it.each([
-    [DEFAULT, {}, undefined],
-    [EVERYTHING, undefined, LITERAL_ENV],
-    [`${EDGE} + ${EVERYTHING}`, edgeAndEverything(), EDGE_ENV],
-  ] as const)('acknowledge each finding on its own construct, with a reason, never on the stack or the app (%s)', (name, extra, env) => {
-    const s = synthOnce(name, extra ?? everything(), env);
+    [DEFAULT, undefined],
+    [EVERYTHING, LITERAL_ENV],
+    [EDGE_EVERYTHING, EDGE_ENV],
+  ] as const)('acknowledge each finding on its own construct, with a reason, never on the stack or the app (%s)', (name, env) => {
+    const s = synthOnce(name, name === DEFAULT ? {} : name === EVERYTHING ? everything() : edgeEverything(), env);
     const acknowledged: { path: string; id: string; reason: string }[] = [];
     for (const construct of s.app.node.findAll()) {
       for (const entry of construct.node.metadata) {
