@@ -48,3 +48,9 @@ it('the README names every context key the app reads', () => {
   const named = (key: string) => new RegExp(`\`${key}\`|\`${key}/|\\b${key}=`).test(readme);
   expect([...CONFIG_KEYS, ...REASONING_CONTEXT_KEYS, 'stackName'].filter((key) => !named(key))).toEqual([]);
 });
+
+it("cdk.json's context sets only keys the app reads (besides CDK's own feature flags): a stale key would be ignored in silence", () => {
+  const context = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../cdk.json'), 'utf8')).context as Record<string, unknown>;
+  const read = new Set<string>([...CONFIG_KEYS, ...REASONING_CONTEXT_KEYS, 'stackName']);
+  expect(Object.keys(context).filter((key) => !key.startsWith('@aws-cdk/') && !read.has(key))).toEqual([]);
+});
