@@ -148,11 +148,11 @@ describe('rule 3: missing tax id or tax form', () => {
   });
 
   it('"we will provide our tax ID later" is missing', () => {
-    expect(run(`${BASE} We will provide our tax ID later.`).flags).toEqual(['missing tax id: tax id stated as not provided yet']);
+    expect(run(`${BASE} We will provide our tax ID later.`).flags).toEqual(['missing tax id: tax id stated as not provided yet ("We will provide our tax ID later.")']);
   });
 
   it('"no W-9 yet" is missing even with an EIN quoted (the signed form is what payables files)', () => {
-    expect(run(`${BASE} EIN 98-7654321. No W-9 yet.`).flags).toEqual(['missing tax id: W-9 stated as not provided']);
+    expect(run(`${BASE} EIN 98-7654321. No W-9 yet.`).flags).toEqual(['missing tax id: W-9 stated as not provided ("No W-9 yet.")']);
   });
 
   it('an EU VAT number alone is enough', () => {
@@ -168,14 +168,14 @@ describe('rule 4: young company (reference date 2026-11-01 unless the profile st
     // 2026-03-15 is after 2025-11-01 (reference minus 365 days) → young. Collect incorporation + references.
     expect(run(`${BASE} Incorporated on 2026-03-15 in Nevada.`)).toMatchObject({
       grade: 'MEDIUM RISK',
-      flags: ['young company: founded 2026-03-15, not shown to be 12 months old on 2026-11-01'],
+      flags: ['young company: founded 2026-03-15, not shown to be 12 months old on 2026-11-01 ("Incorporated on 2026-03-15 in Nevada.")'],
       collect: [DOCS.incorporation, DOCS.references],
     });
   });
 
   it('a year alone counts as its last day: 2025 may be under 12 months old, 2024 cannot be', () => {
     // 2025 spans 2025-01-01..2025-12-31; 2025-12-31 > 2025-11-01 → flag. 2024-12-31 ≤ 2025-11-01 → no flag.
-    expect(run(`${BASE} Established 2025.`).flags).toEqual(['young company: founded 2025, not shown to be 12 months old on 2026-11-01']);
+    expect(run(`${BASE} Established 2025.`).flags).toEqual(['young company: founded 2025, not shown to be 12 months old on 2026-11-01 ("Established 2025.")']);
     expect(run(`${BASE} Established 2024.`)).toEqual(LOW);
   });
 
@@ -195,7 +195,7 @@ describe('rule 5: PO box only', () => {
   it('a P.O. Box with no street → flag, collect proof of street address', () => {
     expect(run(`${BASE} Mailing address: P.O. Box 4471, Reno, NV 89505.`)).toMatchObject({
       grade: 'MEDIUM RISK',
-      flags: ['PO box only address: P.O. Box 4471 with no street address'],
+      flags: ['PO box only address: P.O. Box 4471 with no street address ("Mailing address: P.O. Box 4471, Reno, NV 89505.")'],
       collect: [DOCS.address],
     });
   });
@@ -206,7 +206,9 @@ describe('rule 5: PO box only', () => {
   });
 
   it('Postfach only is flagged', () => {
-    expect(run(`${BASE} Anschrift: Postfach 1234, 80331 München.`).flags).toEqual(['PO box only address: Postfach 1234 with no street address']);
+    expect(run(`${BASE} Anschrift: Postfach 1234, 80331 München.`).flags).toEqual([
+      'PO box only address: Postfach 1234 with no street address ("Vendor: Sierra Office Supply Inc. Incorporated 2011. EIN 88-1234567. W-9 on file. Bank verified by call-back. Net 30. Anschrift: Postfach 1234, 80331 Munchen.")',
+    ]);
   });
 });
 
@@ -214,11 +216,11 @@ describe('rule 6: payment redirection', () => {
   it('a bank-detail change request by email', () => {
     // Prose email; "please update our bank details" is a change request. Nothing else is wrong → MEDIUM, hold.
     const email = `${CLEAN}\n\nHi Accounts team,\nPlease update our bank details for all future invoices; our new account is with Revolut.\nThanks, Dana`;
-    expect(run(email)).toMatchObject({ grade: 'MEDIUM RISK', decision: 'hold', flags: ['payment redirection: bank-detail change requested'], collect: [DOCS.bankLetter] });
+    expect(run(email)).toMatchObject({ grade: 'MEDIUM RISK', decision: 'hold', flags: ['payment redirection: bank-detail change requested ("Please update our bank details for all future invoices; our new account is with Revolut.")'], collect: [DOCS.bankLetter] });
   });
 
   it("payment to a partner's account is a third-party payment", () => {
-    expect(run(`${CLEAN} Please remit all payments to our partner's account in Hong Kong.`).flags).toEqual(['payment redirection: payment to a third party']);
+    expect(run(`${CLEAN} Please remit all payments to our partner's account in Hong Kong.`).flags).toEqual(['payment redirection: payment to a third party ("Please remit all payments to our partner\'s account in Hong Kong.")']);
   });
 
   it('a negated statement is no request: "we will never ask you to change our bank details"', () => {
@@ -230,14 +232,14 @@ describe('rule 7: upfront payment', () => {
   it('"100% prepayment before shipment" → flag', () => {
     expect(run(`${CLEAN} Terms changed: 100% prepayment before shipment.`)).toMatchObject({
       grade: 'MEDIUM RISK',
-      flags: ['upfront payment demand: "100% prepayment"'],
+      flags: ['upfront payment demand: "100% prepayment" ("Terms changed: 100% prepayment before shipment.")'],
       collect: [DOCS.guarantee],
     });
   });
 
   it('"cannot ship without payment in advance" is still a demand', () => {
     // The condition "without" is closer to the phrase than "cannot": payment in advance is required.
-    expect(run(`${CLEAN} We cannot ship without payment in advance.`).flags).toEqual(['upfront payment demand: "payment in advance"']);
+    expect(run(`${CLEAN} We cannot ship without payment in advance.`).flags).toEqual(['upfront payment demand: "payment in advance" ("We cannot ship without payment in advance.")']);
   });
 
   it('"no deposit required" is not', () => {
@@ -262,7 +264,10 @@ describe('rule 8: unverifiable identity', () => {
     expect(r).toMatchObject({
       grade: 'MEDIUM RISK',
       decision: 'hold',
-      flags: ['unverifiable identity: cannot provide references', 'unverifiable identity: refuses call-back verification'],
+      flags: [
+        'unverifiable identity: cannot provide references ("We cannot provide references.")',
+        'unverifiable identity: refuses call-back verification ("Please do not call; contact by email only.")',
+      ],
       collect: [DOCS.references, DOCS.bankLetter],
     });
   });
@@ -284,17 +289,18 @@ describe('grading: two or more areas → HIGH RISK, hold', () => {
     expect(r.grade).toBe('HIGH RISK');
     expect(r.decision).toBe('hold');
     expect(r.flags).toEqual([
-      'missing tax id: W-9 stated as not provided',
+      'missing tax id: W-9 stated as not provided ("W-9 to follow.")',
       'young company: in business about 2 month(s)',
-      'PO box only address: PO Box 88 with no street address',
-      'payment redirection: bank-detail change requested',
-      'upfront payment demand: "Advance payment"',
+      'PO box only address: PO Box 88 with no street address ("Dear customer, we are GlobalParts Trading, founded 2 months ago. Our address is PO Box 88, Wilmington DE.")',
+      'payment redirection: bank-detail change requested ("Subject: URGENT - new banking details")',
+      'upfront payment demand: "Advance payment" ("We have changed our bank, please send all payments to the new account below. Advance payment is required for the next order.")',
       'unverifiable identity: free webmail contact only (yahoo.com)',
       'unverifiable identity: no website, company registration or tax number to check the company against',
     ]);
     expect(r.collect).toEqual([DOCS.taxForm, DOCS.incorporation, DOCS.references, DOCS.address, DOCS.bankLetter, DOCS.guarantee]);
     expect(r.note).toBe(
-      'Hold: 6 red-flag areas (missing tax id, young company, PO box only address, payment redirection, upfront payment demand, unverifiable identity); onboard only once the listed documents are collected and checked.',
+      'Hold: 6 red-flag areas (missing tax id, young company, PO box only address, payment redirection, upfront payment demand, unverifiable identity); onboard only once the listed documents are collected and checked.' +
+        ' Do not change payment details or pay on the strength of this document: call the vendor back at the number already on file (not one given in the document).',
     );
   });
 });

@@ -161,6 +161,7 @@ export function answerLines(text: string, from: number): string[] {
   const found: string[] = [];
   let at = from;
   let blank = 0;
+  let asked = 0;
   while (at < text.length && found.length < 4) {
     const nl = text.indexOf('\n', at + 1);
     const line = text.slice(at + 1, nl < 0 ? text.length : nl);
@@ -169,6 +170,8 @@ export function answerLines(text: string, from: number): string[] {
       if (found.length === 0 && ++blank <= 2) continue;
       break;
     }
+    // A bilingual form asks the question again in its second language before the boxes.
+    if (found.length === 0 && /\?\s*$/.test(line) && !BOX_LINE.test(line) && ++asked <= 2) continue;
     if (found.length > 0 && !BOX_LINE.test(line)) break;
     found.push(line.slice(0, 200));
     if (!BOX_LINE.test(line)) break;

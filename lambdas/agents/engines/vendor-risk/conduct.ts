@@ -3,7 +3,7 @@
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
 import { B, E, matches, negatedBefore } from './text.js';
-import { hasTaxNumber } from './signals.js';
+import { hasTaxNumber, lineOf, readTaxNumbers } from './signals.js';
 
 const W = "[\\p{L}'-]+";
 
@@ -25,7 +25,23 @@ const REDIRECT: { re: RegExp; what: string }[] = [
   },
   {
     what: 'bank-detail change requested',
-    re: new RegExp(`${B}(?:we|we've|we\\s+have)\\s+(?:recently\\s+)?(?:changed|switched|moved)\\s+(?:our\\s+)?bank(?:s|ing)?${E}`, 'giu'),
+    re: new RegExp(`${B}(?:we|we've|we\\s+have|has|have|is|are)\\s+(?:recently\\s+|now\\s+)?(?:changed|switched|moved|moving|changing|switching)\\s+(?:our\\s+|its\\s+|their\\s+)?(?:receivables\\s+|remittance\\s+|operating\\s+)?(?:bank(?:s|ing)?|account)${E}`, 'giu'),
+  },
+  {
+    // "Change of remittance bank", "Banking information update", "Updated Remittance Information".
+    what: 'bank-detail change requested',
+    re: new RegExp(
+      `${B}(?:(?:change|update)\\s+(?:of|to|in)\\s+(?:our\\s+)?(?:remittance|receiving|payment|bank(?:ing)?)\\s*(?:bank|account|details|information|instructions)?|(?:bank(?:ing)?|remittance|payment|remit-?to)\\s+(?:details|information|info|instructions|account)\\s+(?:update|change)|updated\\s+(?:remittance|banking|bank|payment|remit-?to)\\s+(?:information|info|details|instructions|account))${E}`,
+      'giu',
+    ),
+  },
+  {
+    // "all payments must be remitted to our new account", "send ACH payments ... to the new account below".
+    what: 'bank-detail change requested',
+    re: new RegExp(
+      `${B}(?:pay(?:ments?)?|remit(?:ted|tance)?|send|wire|transfer|paid)(?:\\s+${W}){0,8}?\\s+(?:to|into)\\s+(?:our|the|this)\\s+(?:new|updated|different|alternate|alternative)\\s+(?:bank\\s+)?(?:account|bank)${E}`,
+      'giu',
+    ),
   },
   {
     what: 'payment to a third party',
@@ -44,17 +60,50 @@ const REDIRECT: { re: RegExp; what: string }[] = [
   },
 ];
 
-export function findPaymentRedirection(text: string): string[] {
-  const found = new Set<string>();
+export function findPaymentRedirection(text: string, vendorNames: string[] = []): string[] {
+  const found = new Map<string, string>();
   for (const { re, what } of REDIRECT) {
     if (found.has(what)) continue;
     for (const m of matches(re, text)) {
       if (negatedBefore(text, m.index)) continue;
-      found.add(what);
+      found.set(what, lineOf(text, m.index));
       break;
     }
   }
-  return [...found].map((w) => w);
+  const payee = payeeMismatch(text, vendorNames);
+  if (payee && !found.has('payment to a third party')) found.set('payment to a third party', payee);
+  return [...found].map(([what, line]) => `${what} ("${line}")`);
+}
+
+// ---- payee name ---------------------------------------------------------------------------------------------------
+
+const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee(?:\s+name)?|beneficiary(?:\s+name)?|account\s+(?:name|holder(?:\s+name)?)|name\s+on\s+(?:the\s+)?account|pay\s+to\s+the\s+order\s+of)(?![\p{L}])(?!\s+(?:bank|address|country|iban|swift|code|type|information|details))\s*[:-]?\s*([^\n;()|]{3,80})/giu;
+const LEGAL_WORDS = new Set(
+  'inc incorporated llc l l c ltd limited co company corp corporation gmbh ag sa s a de cv sl srl spa bv nv plc pty lp llp the and of group'.split(' '),
+);
+export const nameTokens = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 1 && !LEGAL_WORDS.has(w));
+
+/**
+ * A payee or account holder whose name is not the vendor's: paying it pays someone else. Compared word by word with
+ * every name the document gives the vendor (legal name, trading name, sender, signature), legal-form words aside;
+ * when the document names no vendor nothing is compared.
+ */
+export function payeeMismatch(text: string, vendorNames: string[]): string | undefined {
+  const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
+  if (vendors.length === 0) return undefined;
+  for (const m of matches(PAYEE, text)) {
+    const payee = nameTokens(m[1].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank).*$/i, ''));
+    if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
+    if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[1].trim())) continue;
+    const same = vendors.some((v) => payee.every((w) => v.includes(w)) || v.every((w) => payee.includes(w)));
+    if (!same) return lineOf(text, m.index);
+  }
+  return undefined;
 }
 
 // ---- upfront payment ---------------------------------------------------------------------------------------------
@@ -64,6 +113,8 @@ const UPFRONT = new RegExp(
     `100\\s*%\\s*(?:of\\s+(?:the\\s+)?(?:total|order|invoice|contract)\\s+(?:value\\s+|amount\\s+)?)?(?:payment\\s+)?(?:pre-?payment|prepaid|advance|in\\s+advance|up-?front|deposit|before|prior|on\\s+order|with\\s+order|at\\s+order)` +
     `|(?:payment|paid|pay|payable|funds|wire|wired|transfer|cash)\\s+(?:(?:is|are|must|be|to|required|due|in\\s+full|made|sent)\\s+)*(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production|work|we\\s+ship|goods|release)|prior\\s+to\\s+(?:shipment|shipping|delivery|dispatch|production|work|release))` +
     `|(?:advance|up-?front)\\s+payments?|pre-?payments?|prepaid\\s+(?:orders?\\s+)?only|cash\\s+in\\s+advance` +
+    `|(?:\\d{1,3}\\s*%\\s+)?(?:t\\/?t|telegraphic\\s+transfer|wire(?:\\s+transfer)?|bank\\s+transfer|ach)\\s+(?:payment\\s+)?(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production))` +
+    `|\\d{1,3}\\s*%\\s+(?:payable\\s+|due\\s+)?(?:on|upon|at|with)\\s+(?:order|signing|contract|po|purchase\\s+order|order\\s+confirmation|confirmation)` +
     `|(?:deposit|down\\s*payment)\\s+(?:(?:of\\s+\\d+\\s*%|is|required|due|payable)\\s+)*(?:before|prior\\s+to|upon\\s+order|with\\s+(?:the\\s+)?order|to\\s+start)` +
     `|\\d{1,3}\\s*%\\s+(?:deposit|down\\s*payment|advance)` +
     `)${E}`,
@@ -75,7 +126,7 @@ export function findUpfrontPayment(text: string): string | undefined {
   for (const m of matches(UPFRONT, text)) {
     if (negatedBefore(text, m.index, true)) continue;
     if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
-    return `"${m[0].replace(/\s+/g, ' ')}"`;
+    return `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`;
   }
   return undefined;
 }
@@ -96,7 +147,8 @@ const REGISTRATION = new RegExp(
 const REFUSED_DOCS = new RegExp(
   `${B}(?:(?:cannot|can't|can\\s+not|unable\\s+to|will\\s+not|won't|refuse[sd]?\\s+to|decline[sd]?\\s+to|do\\s+not|don't|not\\s+able\\s+to)\\s+(?:${W}\\s+){0,2}(?:provide|give|share|supply|offer|disclose)\\s+(?:${W}\\s+){0,2}(references|registration|certificate\\s+of\\s+incorporation|company\\s+number|business\\s+licen[cs]e)` +
     `|no\\s+(?:trade\\s+|customer\\s+|client\\s+|business\\s+|bank\\s+)?(references)(?!\\s+(?:needed|required))` +
-    `|(references)\\s*[:-]?\\s*(?:none|not\\s+available|unavailable|n/?a|withheld|confidential|declined|refused))${E}`,
+    // "References: none yet" is a new company's missing track record (young company), not a refusal.
+    `|(references)\\s*[:-]?\\s*(?:none(?!\\s+yet)|not\\s+available|unavailable|n/?a|withheld|confidential|declined|refused))${E}`,
   'iu',
 );
 const REFUSED_CALLBACK = new RegExp(
@@ -113,29 +165,62 @@ export interface IdentityGaps {
   papers: boolean;
 }
 
-export function findIdentityGaps(text: string): IdentityGaps {
+/** What the e-mail layer knows about who wrote the document (email.ts); absent for a form or notes. */
+export interface SenderEvidence {
+  /** The buyer's own domains: their addresses never vouch for the vendor. */
+  buyerDomains: Set<string>;
+  /** Header findings that the sender is not who it claims (Reply-To elsewhere, failed authentication, look-alike). */
+  spoofing: string[];
+}
+
+/** A host name as written in a web address or a bare "example.com": the whole name, "meridianpolymer.com.cy" included. */
+const HOST =
+  /(?:https?:\/\/|(?<![@\p{L}\p{N}._%+-]))(?:www\.)?((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(?:com|net|org|info|biz|io|co|design|tech|app|dev|ai|shop|store|online|site|example|[a-z]{2}))(?![\p{L}\p{N}-]|\.[\p{L}\p{N}])/giu;
+
+/** Domains a text names as websites (www., https://, "Website:", a bare example.com). */
+export function websiteDomains(text: string): string[] {
+  return [...matches(HOST, text)].map((m) => m[1].toLowerCase().replace(/^www\./, '')).filter((d) => !/^\d+\./.test(d));
+}
+
+export function emailDomains(text: string): string[] {
+  return [...matches(EMAIL, text)].map((m) => m[1].toLowerCase());
+}
+
+export const isFreeMail = (domain: string) => FREE_MAIL.test(domain);
+
+/** Licences and registrations that name the business: a second anchor beside its tax number. */
+const LICENCE = new RegExp(`${B}(?:business\\s+)?licen[cs]e\\s*(?:no\\.?|number|#)?\\s*[:#-]?\\s*[A-Z]{0,3}[\\s-]?\\d`, 'iu');
+
+export function findIdentityGaps(text: string, sender?: SenderEvidence): IdentityGaps {
   const details: string[] = [];
   let papers = false;
-  const domains = [...matches(EMAIL, text)].map((m) => m[1].toLowerCase());
+  const buyer = sender?.buyerDomains ?? new Set<string>();
+  const ofBuyer = (d: string) => [...buyer].some((b) => d === b || d.endsWith(`.${b}`));
+  const domains = emailDomains(text).filter((d) => !ofBuyer(d));
   const free = domains.filter((d) => FREE_MAIL.test(d));
   const companyDomain = domains.length > free.length;
-  const website = [...matches(WEBSITE, text)].some((m) => !FREE_MAIL.test(m[0].replace(/^.*?[:\s/]+(?=[\p{L}\p{N}])/u, '').replace(/^www\./i, '')));
-  if (free.length > 0 && !companyDomain) {
+  const website = websiteDomains(text).some((d) => !FREE_MAIL.test(d) && !ofBuyer(d));
+  const taxNumber = hasTaxNumber(text) || !!readTaxNumbers(text).number;
+  const registration = REGISTRATION.test(text) || LICENCE.test(text);
+  // Webmail alone is common for sole traders; with a tax number and a registration or licence to check, the
+  // business can still be verified.
+  if (free.length > 0 && !companyDomain && !(taxNumber && registration)) {
     details.push(`free webmail contact only (${[...new Set(free)].join(', ')})`);
     papers = true;
   }
-  if (!website && !companyDomain && !REGISTRATION.test(text) && !hasTaxNumber(text)) {
+  if (!website && !companyDomain && !registration && !taxNumber) {
     details.push('no website, company registration or tax number to check the company against');
     papers = true;
   }
+  for (const s of sender?.spoofing ?? []) details.push(s);
   const docs = REFUSED_DOCS.exec(text);
   const references = !!docs && /references/i.test(docs[0]);
   if (docs) {
-    details.push(references ? 'cannot provide references' : `will not provide ${(docs[1] ?? '').toLowerCase() || 'registration papers'}`);
+    details.push(references ? `cannot provide references ("${lineOf(text, docs.index)}")` : `will not provide ${(docs[1] ?? '').toLowerCase() || 'registration papers'} ("${lineOf(text, docs.index)}")`);
     if (!references) papers = true;
   }
-  const callback = REFUSED_CALLBACK.test(text);
-  if (callback) details.push('refuses call-back verification');
+  const refused = REFUSED_CALLBACK.exec(text);
+  const callback = !!refused || (sender?.spoofing.length ?? 0) > 0;
+  if (refused) details.push(`refuses call-back verification ("${lineOf(text, refused.index)}")`);
   return { details, references, callback, papers };
 }
-

@@ -11,6 +11,8 @@ import { findJurisdictions } from './jurisdictions.js';
 import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly, findTaxGap, findYoungCompany } from './signals.js';
 import { normalise } from './text.js';
+import { readDocument, type VendorDocument } from './document.js';
+import { screeningFindings } from './questions.js';
 
 /** Flag areas in RULES.md order; the flag string starts with the label. */
 const AREAS = {
@@ -22,6 +24,7 @@ const AREAS = {
   payment: 'payment redirection',
   upfront: 'upfront payment demand',
   identity: 'unverifiable identity',
+  other: 'other',
 } as const;
 type Area = keyof typeof AREAS;
 
@@ -34,38 +37,58 @@ export const DOCS = {
   bankLetter: "bank letter or voided cheque in the vendor's name, confirmed by call-back to a number already on file",
   guarantee: 'advance-payment bank guarantee or letter of credit (or standard terms instead of prepayment)',
   references: 'two trade references',
+  answers: 'a complete, signed answer to every screening question',
+  explanation: 'compliance review of the declared matter (court, insolvency or conviction records and the vendor\'s explanation)',
 } as const;
 
 interface Flag {
   area: Area;
+  /** For area "other": what the red flag is; each distinct one is its own area. */
+  what?: string;
   detail: string;
   collect: string[];
 }
 
-function detect(text: string): Flag[] {
+const areaKey = (f: Flag) => (f.area === 'other' ? `other: ${f.what}` : AREAS[f.area]);
+
+function detect(doc: VendorDocument): Flag[] {
   const flags: Flag[] = [];
   const add = (area: Area, detail: string, ...collect: string[]) => flags.push({ area, detail, collect });
+  const prose = doc.prose;
 
-  for (const j of findJurisdictions(text)) {
+  // A form export's questions are read against its answer cells (negation.ts); an e-mail's transport headers are not prose.
+  for (const j of findJurisdictions(doc.email ? prose : doc.text)) {
     if (j.level === 'sanctioned') add('sanctioned', `${j.name} (${j.basis})`, DOCS.screening);
     else add('jurisdiction', `${j.name} (${j.basis})`, DOCS.screening, DOCS.ownership);
   }
-  const tax = findTaxGap(text);
+  const tax = findTaxGap(prose);
   if (tax) add('tax', tax, DOCS.taxForm);
-  const young = findYoungCompany(text);
+  const young = findYoungCompany(prose, doc.date);
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
-  const box = findPoBoxOnly(text);
+  const box = findPoBoxOnly(prose);
   if (box) add('pobox', box, DOCS.address);
-  for (const what of findPaymentRedirection(text)) add('payment', what, DOCS.bankLetter);
-  const upfront = findUpfrontPayment(text);
+  for (const what of findPaymentRedirection(prose, doc.vendorNames)) add('payment', what, DOCS.bankLetter);
+  const upfront = findUpfrontPayment(prose);
   if (upfront) add('upfront', upfront, DOCS.guarantee);
-  const id = findIdentityGaps(text);
+  const id = findIdentityGaps(prose, doc.sender);
   for (const detail of id.details) {
     const collect: string[] = [];
     if (id.papers) collect.push(DOCS.incorporation);
     if (id.references) collect.push(DOCS.references);
     if (id.callback) collect.push(DOCS.bankLetter);
     add('identity', detail, ...collect);
+  }
+  const placed = flags.some((f) => f.area === 'sanctioned' || f.area === 'jurisdiction');
+  for (const s of screeningFindings(doc.text, doc.form)) {
+    // A named sanctioned or high-risk place already carries the sanctions question's concern.
+    if (s.topic === 'sanctions' && placed) continue;
+    const unanswered = /left unanswered|answer unclear/.test(s.area);
+    flags.push({
+      area: 'other',
+      what: s.area.replace(/^other: /, ''),
+      detail: `"${s.quote}"`,
+      collect: s.topic === 'sanctions' || s.topic === 'pep' ? [unanswered ? DOCS.answers : DOCS.screening] : [unanswered ? DOCS.answers : DOCS.explanation],
+    });
   }
   const order = Object.keys(AREAS);
   return flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
@@ -76,11 +99,20 @@ function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'n
   if (sanctioned.length > 0) {
     return { grade: 'HIGH RISK', decision: 'decline', note: `Decline: sanctioned jurisdiction (${sanctioned.join(', ')}); do not onboard or pay without a compliance review.` };
   }
-  const areas = [...new Set(flags.map((f) => f.area))];
+  const areas = [...new Set(flags.map(areaKey))];
   if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: 'No red flags found; onboard under the standard process.' };
-  const named = areas.map((a) => AREAS[a]).join(', ');
   const grade = areas.length >= 2 ? 'HIGH RISK' : 'MEDIUM RISK';
-  return { grade, decision: 'hold', note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${named}); onboard only once the listed documents are collected and checked.` };
+  const callBack = flags.some((f) => f.area === 'payment')
+    ? ' Do not change payment details or pay on the strength of this document: call the vendor back at the number already on file (not one given in the document).'
+    : '';
+  const unread = flags.some((f) => f.area === 'other' && /left unanswered|answer unclear/.test(f.what ?? ''))
+    ? ' A screening question is unanswered or unreadable: that cannot be taken as a no.'
+    : '';
+  return {
+    grade,
+    decision: 'hold',
+    note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${areas.join(', ')}); onboard only once the listed documents are collected and checked.${callBack}${unread}`,
+  };
 }
 
 export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = {
@@ -90,10 +122,10 @@ export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = 
     if (typeof raw !== 'string') throw new AgentInputError('vendorProfile', 'must be a string');
     const text = normalise(raw);
     if (text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
-    const flags = detect(text);
+    const flags = detect(readDocument(text));
     return {
       ...decide(flags),
-      flags: flags.map((f) => `${AREAS[f.area]}: ${f.detail}`),
+      flags: flags.map((f) => (f.area === 'other' ? `other: ${f.what}: ${f.detail}` : `${AREAS[f.area]}: ${f.detail}`)),
       collect: [...new Set(flags.flatMap((f) => f.collect))],
     };
   },

@@ -19,18 +19,110 @@ export function hasTaxNumber(text: string): boolean {
 
 const W_FORM = new RegExp(`${B}(?:form\\s+)?W-?\\s?(?:9|8\\s?-?BEN(?:-?E)?|8\\s?-?ECI)${E}`, 'giu');
 const FORM_MISSING_BEFORE =
-  /(?<![\p{L}])(?:no|not|without|missing|awaiting|pending|unsigned|unable\s+to\s+provide|cannot\s+provide|can't\s+provide|refuse[sd]?\s+to\s+provide|will\s+(?:send|provide|submit|follow\s+up\s+with))\s+(?:(?:a|the|our|any|signed|completed|copy\s+of)\s+)*$/iu;
+  /(?<![\p{L}])(?:no|not|without|missing|awaiting|pending|unsigned|unable\s+to\s+provide|cannot\s+provide|can't\s+provide|refuse[sd]?\s+to\s+provide|(?:will|'ll)\s+(?:send|provide|submit|complete|forward|return|follow\s+up\s+with)|to\s+follow(?:\s+with)?)\s+(?:(?:a|the|our|any|signed|completed|copy\s+of)\s+)*$/iu;
 const FORM_MISSING_AFTER =
   /^\s*(?:form\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+|will\s+be\s+|to\s+be\s+)?(?:not|no|none|pending|to\s+follow|to\s+come|outstanding|missing|later|requested|tbd|tba|provided\s+later|sent\s+later|unavailable|expired|unsigned|coming|being\s+prepared|in\s+progress)(?![\p{L}])/iu;
 const FORM_PRESENT_AFTER =
-  /^\s*(?:form\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+been\s+|have\s+been\s+)?(?:on\s+file|attached|enclosed|received|provided|submitted|signed|included|collected|yes|y|ok|completed|uploaded|in\s+hand|verified|filed|\u2713|\u2714|x)(?![\p{L}])/iu;
+  /^\s*(?:form\s*)?(?:\([^)]{0,30}\)\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+been\s+|have\s+been\s+)?(?:on\s+file|attached|enclosed|received|provided|submitted|signed|included|collected|yes|y|ok|completed|uploaded|in\s+hand|verified|filed|\u2713|\u2714|x)(?![\p{L}])/iu;
 const FORM_PRESENT_BEFORE = /(?<![\p{L}])(?:attached|enclosed|signed|completed|received|have|has|provided|submitted|uploaded)\s+(?:(?:a|the|our|is|are|its|your|copy\s+of)\s+)*$/iu;
 const TAXID_LATER = new RegExp(
   `${B}(?:(?:no|without|missing)\\s+(?:${TAX_LABEL})|(?:will|to)\\s+(?:provide|send|supply|share)\\s+(?:(?:the|our|a|its)\\s+)?(?:${TAX_LABEL})|(?:${TAX_LABEL})\\s*[:-]?\\s*(?:is\\s+|will\\s+be\\s+)?(?:pending|to\\s+follow|later|not\\s+(?:available|provided|yet)|unavailable|tbd|tba|none|applied\\s+for))${E}`,
   'iu',
 );
 
-/** The tax-documentation gap, or undefined when a tax number or a W-9 / W-8 on file is shown. */
+/** Tax-number labels of the forms vendors send (US, EU, UK, Canada, Latin America, Türkiye, CIS…). */
+const TIN_LABEL = new RegExp(
+  `${B}(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|` +
+    `tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|` +
+    `USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale)${E}`,
+  'giu',
+);
+/** What may stand between a label and its value: punctuation and the label's own words ("NIF (tax id):", "Tax ID / EIN:"). */
+const FILLER = /^(?:[\s:#=/().\[-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
+/** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
+const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
+/** A value that says the number is not there yet. */
+const NOT_YET =
+  /^(?:we\s+|i\s+|it\s+|they\s+)?(?:is\s+|are\s+|will\s+be\s+)?(?:applied\s+for|pending|to\s+follow|to\s+come|will\s+(?:have\s+to\s+)?follow|(?:will|'ll)\s+(?:send|provide|complete|supply|submit|forward|give)|tbd|tba|later|awaiting|not\s+(?:yet|available|provided)|unavailable|none|n\/a|after\s+(?:approval|(?:the\s+)?first\s+order))(?![\p{L}])/iu;
+
+const digits = (s: string) => (s.match(/\d/g) ?? []).length;
+
+export interface TaxReading {
+  /** The line that shows a tax number. */
+  number?: string;
+  /** The line that says the number is not there yet. */
+  notYet?: string;
+}
+
+/** Labelled tax numbers, on the label's line or (a pasted PDF form) on the next non-blank line under it. */
+export function readTaxNumbers(text: string): TaxReading {
+  const out: TaxReading = {};
+  for (const m of matches(TIN_LABEL, text)) {
+    const label = m[0];
+    // Short capitalised labels (INN, RUT, CIF…) are words too ("Holiday Inn"): they count only in capitals.
+    if (/^[A-Za-z]{2,4}$/.test(label) && label !== label.toUpperCase()) continue;
+    const lineEnd = text.indexOf('\n', m.index);
+    const rest = text.slice(m.index + label.length, lineEnd < 0 ? text.length : lineEnd);
+    const value = rest.slice(FILLER.exec(rest)?.[0].length ?? 0);
+    const here = NUMBER_VALUE.exec(value);
+    if (here && digits(here[0]) >= 6) {
+      out.number ??= lineOf(text, m.index);
+      continue;
+    }
+    if (NOT_YET.test(value)) {
+      out.notYet ??= lineOf(text, m.index);
+      continue;
+    }
+    if (value.trim() !== '' || lineEnd < 0) continue;
+    const below = nextLine(text, lineEnd);
+    if (!below) continue;
+    const whole = /^\s*[A-Z]{0,4}[\s-]?\d[\d \-/.]*\s*$/iu.test(below.text);
+    if (whole && digits(below.text) >= 6) out.number ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
+    else if (NOT_YET.test(below.text.trim())) out.notYet ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
+  }
+  return out;
+}
+
+function nextLine(text: string, from: number): { text: string } | undefined {
+  let at = from;
+  for (let k = 0; k < 3 && at >= 0 && at < text.length; k++) {
+    const nl = text.indexOf('\n', at + 1);
+    const line = text.slice(at + 1, nl < 0 ? text.length : nl);
+    if (line.trim() !== '') return { text: line };
+    at = nl;
+  }
+  return undefined;
+}
+
+/**
+ * The evidence a flag quotes: the trimmed line holding `index`, or, when the line is long (a one-line profile), the
+ * sentence holding it; clipped either way.
+ */
+export function lineOf(text: string, index: number, max = 160): string {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  const nl = text.indexOf('\n', index);
+  let line = text.slice(start, nl < 0 ? text.length : nl);
+  if (line.length > max) {
+    const at = index - start;
+    const ends = [...line.matchAll(/(?<!(?:^|[\s.(])\p{L}|(?<![\p{L}])(?:No|St|Co|Mr|Ms|Dr|Reg|Ave))[.!?;](?=\s+\p{Lu})/gu)].map((m) => m.index! + 1);
+    const from = Math.max(0, ...ends.filter((e) => e <= at));
+    const to = Math.min(line.length, ...ends.filter((e) => e > at));
+    line = line.slice(from, to);
+  }
+  line = line.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * Signs that the document is about a vendor already in the payables file (an invoice, a notice about open
+ * invoices or the vendor record): its tax id is in the master file, so a document that merely does not repeat it
+ * shows no gap. A statement that the number is not there still counts.
+ */
+const EXISTING_VENDOR =
+  /(?<![\p{L}])(?:(?:vendor|supplier)\s+(?:file|record|master)|have\s+on\s+file\s+for\s+us|(?:open|outstanding|unpaid)(?:\s+and\s+future)?\s+invoices|next\s+payment\s+run|valued\s+customer|customer\s*(?:#|no\.?\s|number|account)|(?:attached|enclosed)\s+(?:is|are|please\s+find)\s+(?:our\s+)?invoice|invoices?\s+dated)/iu;
+const UNCHANGED_ID = /(?<![\p{L}])(?:EIN|tax\s+id|TIN)(?![\p{L}])[^.\n]{0,60}(?:unchanged|remain|stay\s+the\s+same)/iu;
+
+/** The tax-documentation gap (with the line it rests on), or undefined when a tax number or a W-9 / W-8 on file is shown. */
 export function findTaxGap(text: string): string | undefined {
   let present = false;
   let stated: string | undefined;
@@ -38,30 +130,57 @@ export function findTaxGap(text: string): string | undefined {
     const form = m[0].replace(/^form\s+/i, '').replace(/\s/g, '').toUpperCase();
     const before = clauseBefore(text, m.index).slice(-60);
     const after = clauseAfter(text, m.index + m[0].length, 60);
-    if (FORM_MISSING_BEFORE.test(before) || FORM_MISSING_AFTER.test(after)) stated ??= `${form} stated as not provided`;
+    if (FORM_MISSING_BEFORE.test(before) || FORM_MISSING_AFTER.test(after)) stated ??= `${form} stated as not provided ("${lineOf(text, m.index)}")`;
     else if (FORM_PRESENT_AFTER.test(after) || FORM_PRESENT_BEFORE.test(before)) present = true;
   }
-  if (present) return undefined;
+  // A promise to send the form later outweighs another sentence that mentions the form: it is not on file today.
   if (stated) return stated;
-  if (TAXID_LATER.test(text)) return 'tax id stated as not provided yet';
-  if (!hasTaxNumber(text)) return 'no EIN/TIN/VAT number and no W-9 or W-8BEN on file';
-  return undefined;
+  const read = readTaxNumbers(text);
+  if (present || read.number || hasTaxNumber(text)) return undefined;
+  if (read.notYet) return `tax id stated as not provided yet ("${read.notYet}")`;
+  const later = TAXID_LATER.exec(text);
+  if (later) return `tax id stated as not provided yet ("${lineOf(text, later.index)}")`;
+  if (EXISTING_VENDOR.test(text) || UNCHANGED_ID.test(text)) return undefined;
+  return 'no EIN/TIN/VAT number and no W-9 or W-8BEN on file';
 }
 
 // ---- young company -----------------------------------------------------------------------------------------------
 
 /** The reference date when the profile states none ("as of 2026-11-01"): the publication date of rules@1. */
 export const REFERENCE_DATE = '2026-11-01';
-const AS_OF = /(?<![\p{L}])(?:as\s+(?:of|at)|review\s+date|reviewed\s+on|date\s+of\s+review|assessment\s+date)\s*[:-]?\s*/giu;
+const AS_OF = /(?<![\p{L}])(?:as\s+(?:of|at)|review\s+date|reviewed(?:\s+on)?|date\s+of\s+review|assessment\s+date)\s*[:-]?\s*/giu;
 
-export function referenceDay(text: string): { day: number; stated: boolean } {
+/** A date the document itself carries (an e-mail's Date header, a form's submission time), as the review date. */
+export interface DocumentDate {
+  day: number;
+  text: string;
+}
+
+/**
+ * The review date: a stated "as of" / review date; else the document's own date (the e-mail's Date header, the
+ * form's submission time, a "Submitted:" / "received" / "Date:" label); else the rules' constant. A numeric date
+ * that could be read day-first or month-first takes its earlier reading (the company then looks younger).
+ */
+export function referenceDay(text: string, documentDate?: DocumentDate): { day: number; stated: boolean; text: string } {
   for (const m of matches(AS_OF, text)) {
-    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24), true);
-    if (d) return { day: d.earliest, stated: true };
+    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
+    if (d && dayPrecise(d)) return { day: d.earliest, stated: true, text: d.text };
+  }
+  if (documentDate) return { day: documentDate.day, stated: true, text: documentDate.text };
+  for (const m of matches(DOC_DATE, text)) {
+    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
+    if (d && dayPrecise(d)) return { day: d.earliest, stated: true, text: d.text };
   }
   const [y, mo, da] = REFERENCE_DATE.split('-').map(Number);
-  return { day: dayNumber(y, mo, da), stated: false };
+  return { day: dayNumber(y, mo, da), stated: false, text: REFERENCE_DATE };
 }
+
+/** A date to the day, or a numeric one that could be read either way (not a month or a year alone). */
+const dayPrecise = (d: DaySpan) => d.earliest === d.latest || /\d{1,2}[./-]\d{1,2}[./-]\d{4}/.test(d.text);
+
+/** Labels of the date a vendor document was made or received ("Submitted: 02/10/2026", "received 01/21/2026"). */
+const DOC_DATE =
+  /(?<![\p{L}])(?:submitted(?:\s+on)?|received(?:\s+on)?|opened|date\s+completed|completed\s+on|form\s+returned|returned\s+on|fecha(?:\s*\/\s*date)?|date)\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
 
 const FOUNDED = new RegExp(
   `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|in\\s+business\\s+since|operating\\s+since|trading\\s+since)${E}`,
@@ -88,14 +207,15 @@ function months(count: string, unit: string): number {
  * Why the vendor cannot be shown to be at least 12 months old, or undefined. Of several founding dates the oldest
  * counts (a company founded in 1998 and re-registered last year is not young).
  */
-export function findYoungCompany(text: string): string | undefined {
-  const ref = referenceDay(text);
+export function findYoungCompany(text: string, documentDate?: DocumentDate): string | undefined {
+  const ref = referenceDay(text, documentDate);
   const refText = isoDay(ref.day);
   const oneYearBefore = ref.day - 365;
   let oldest: DaySpan | undefined;
+  let oldestAt = 0;
   for (const m of matches(FOUNDED, text)) {
     const d = firstDate(clauseAfter(text, m.index + m[0].length, 60));
-    if (d && (!oldest || d.latest < oldest.latest)) oldest = d;
+    if (d && (!oldest || d.latest < oldest.latest)) [oldest, oldestAt] = [d, m.index];
   }
   let relMonths: number | undefined;
   for (const m of matches(RELATIVE, text)) {
@@ -106,7 +226,7 @@ export function findYoungCompany(text: string): string | undefined {
   }
   if (relMonths !== undefined && relMonths >= 12) return undefined;
   if (oldest && oldest.latest <= oneYearBefore) return undefined;
-  if (oldest) return `founded ${oldest.text}, not shown to be 12 months old on ${refText}`;
+  if (oldest) return `founded ${oldest.text}, not shown to be 12 months old on ${refText} ("${lineOf(text, oldestAt)}")`;
   if (relMonths !== undefined) return `in business about ${Math.max(0, Math.round(relMonths))} month(s)`;
   if (NEWLY.test(text)) return 'described as newly formed';
   return undefined;
@@ -115,9 +235,24 @@ export function findYoungCompany(text: string): string | undefined {
 // ---- PO box only -------------------------------------------------------------------------------------------------
 
 const PO_BOX = new RegExp(
-  `${B}(?:p\\.?\\s?o\\.?\\s?box|post\\s+office\\s+box|postfach|post\\s+box|pob(?=\\s*\\d)|bo[iî]te\\s+postale|b\\.?p\\.?(?=\\s*\\d)|apartado(?:\\s+(?:postal|de\\s+correos))?|casilla(?:\\s+postal)?|caixa\\s+postal|postbus|postboks)(?:\\s*(?:no\\.?|number|#)?\\s*\\d[\\d-]*)?`,
+  `${B}(?:p\\.?\\s?o\\.?\\s?box|post\\s+office\\s+box|postfach|post\\s+box|pob(?=\\s*\\d)|bo[iî]te\\s+postale|b\\.?p\\.?(?=\\s*\\d)|apartado(?:\\s+(?:postal|de\\s+correos))?|casilla(?:\\s+postal)?|caixa\\s+postal|postbus|postboks` +
+    // A private mailbox at a mail-receiving agency ("548 Market St PMB 72914") is a rented box too.
+    `|pmb|private\\s+mail\\s*box|virtual\\s+(?:mail\\s*box|mailing\\s+address|office\\s+address)|mail\\s*drop)(?:\\s*(?:no\\.?|number|#)?\\s*\\d[\\d-]*)?`,
   'giu',
 );
+/** Where the address a box belongs to ends: a line, a cell, a semicolon, or a sentence end that is not "St." or "No.". */
+const SEGMENT_END = /\n|\t|\||;|(?<!\b(?:st|ave|rd|blvd|dr|ln|ct|pl|no|ste|apt|p\.o|p|o))\.\s/giu;
+
+function segmentAround(text: string, start: number, end: number): [number, number] {
+  let from = 0;
+  const before = text.slice(Math.max(0, start - 300), start);
+  SEGMENT_END.lastIndex = 0;
+  for (let m = SEGMENT_END.exec(before); m; m = SEGMENT_END.exec(before)) from = Math.max(0, start - 300) + m.index + m[0].length;
+  SEGMENT_END.lastIndex = 0;
+  const after = SEGMENT_END.exec(text.slice(end, end + 300));
+  return [from, after ? end + after.index : Math.min(text.length, end + 300)];
+}
+
 const STREET_TYPES =
   'street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|court|ct|place|pl|plaza|square|sq|highway|hwy|parkway|pkwy|terrace|circle|cir|trail|pike|row|crescent|close|mews|walk|quay|wharf|broadway';
 const STREETS = [
@@ -127,16 +262,21 @@ const STREETS = [
   /(?<![\p{L}])(?:rue|via|viale|calle|avenida|rua|carrer|ul\.|ulica|corso|piazza)\s+[\p{L}' -]{2,40}?,?\s*\d+/iu,
 ];
 
+/**
+ * A box with no street address anywhere else. The street of the address a box sits in is the mail agency's
+ * ("548 Market St PMB 72914"), so the whole address segment of each box is set aside before looking for a street.
+ */
 export function findPoBoxOnly(text: string): string | undefined {
-  let box: string | undefined;
+  let box: { text: string; at: number } | undefined;
   let rest = '';
   let last = 0;
   for (const m of matches(PO_BOX, text)) {
-    box ??= m[0].trim();
-    rest += text.slice(last, m.index) + ' ';
-    last = m.index + m[0].length;
+    box ??= { text: m[0].trim(), at: m.index };
+    const [from, to] = segmentAround(text, m.index, m.index + m[0].length);
+    if (from >= last) rest += text.slice(last, from) + ' ';
+    last = Math.max(last, to);
   }
   if (!box) return undefined;
   rest += text.slice(last);
-  return STREETS.some((re) => re.test(rest)) ? undefined : `${box} with no street address`;
+  return STREETS.some((re) => re.test(rest)) ? undefined : `${box.text} with no street address ("${lineOf(text, box.at)}")`;
 }

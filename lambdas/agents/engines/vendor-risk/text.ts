@@ -23,7 +23,10 @@ export function normalise(text: string): string {
     .replace(/[\u2018\u2019\u02BC\u0060\u00B4]/g, "'")
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\r\n?/g, '\n')
-    .replace(/[^\S\n\t]/gu, ' ');
+    .replace(/[^\S\n\t]/gu, ' ')
+    // Dotted leaders ("Formed ........ 2025-12-03", ". . . . S") join a label to its value: read them as a colon.
+    .replace(/ *(?:\.{4,}|(?:\. ){2,}\.) */g, ': ')
+    .replace(/:(?: *:)+/g, ':');
 }
 
 const LOOKBACK = 160;
@@ -121,12 +124,12 @@ const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase())
  * either day-first or month-first spans both readings.
  */
 const DATE_FORMS: { re: RegExp; read: (m: RegExpExecArray) => DaySpan | undefined }[] = [
-  { re: new RegExp(`(?<!\\d)(\\d{4})-(\\d{1,2})(?:-(\\d{1,2}))?(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[1], +m[2], m[3] ? +m[3] : undefined) },
+  { re: new RegExp(`(?<!\\d)(\\d{4})([-/])(\\d{1,2})(?:\\2(\\d{1,2}))?(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[1], +m[3], m[4] ? +m[4] : undefined) },
   {
-    re: /(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4})(?!\d)/u,
+    re: /(?<![\d-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)/u,
     read: (m) => {
-      const a = span(m[0], +m[3], +m[2], +m[1]);
-      const b = span(m[0], +m[3], +m[1], +m[2]);
+      const a = span(m[0], +m[4], +m[3], +m[1]);
+      const b = span(m[0], +m[4], +m[1], +m[3]);
       if (!a || !b) return a ?? b;
       return { earliest: Math.min(a.earliest, b.earliest), latest: Math.max(a.latest, b.latest), text: m[0] };
     },

@@ -1,0 +1,174 @@
+/**
+ * The screening questions of a questionnaire, read one by one as a reviewer reads them: every question, not only
+ * the ones that name countries. Three layouts: a form tool's export (the question is the column header, the answer
+ * the cell), a question line with its answer on the same line ("…?  Y/N: Y", "…? [ ] Yes [x] No"), and a question
+ * whose answer sits on the lines under it (tick boxes, a bare Yes/No), a bilingual question's second language
+ * included. Answers are Yes/No in any of their spellings (Y/N, 1/0 from Typeform, Sí, ticked boxes); a statement
+ * phrased negatively ("The company has never been convicted…  Y/N: N") turns N into the red flag. A screening
+ * question left blank cannot be read as a no: it is reported as unanswered.
+ */
+import type { FormExport } from './form.js';
+
+export type Reading = 'yes' | 'no' | 'blank' | 'unclear';
+
+export interface ScreeningFinding {
+  /** The red-flag area, "other: <what>". */
+  area: string;
+  topic: Topic;
+  /** The question and its answer as written (and the explanation under it, when given). */
+  quote: string;
+}
+
+export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy' | 'debarment' | 'breach';
+
+/** Screening topics, most specific first: a question may name several ("sanctions list or a government official"). */
+const TOPICS: { topic: Topic; re: RegExp; flag: string }[] = [
+  { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, flag: 'conviction or investigation for fraud, bribery or corruption declared' },
+  { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, flag: 'pending litigation declared' },
+  { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, flag: 'bankruptcy or insolvency declared' },
+  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, flag: 'owner or director is a government official (politically exposed person)' },
+  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, flag: 'sanctions exposure declared' },
+  { topic: 'debarment', re: /debar|suspended\s+or\s+excluded|excluded\s+from\s+(?:federal|government|public)/i, flag: 'debarment or exclusion declared' },
+  { topic: 'breach', re: /data\s+breach|security\s+(?:breach|incident)/i, flag: 'data breach declared' },
+];
+
+const UNANSWERED: Record<Topic, string> = {
+  sanctions: 'sanctions-exposure question left unanswered',
+  pep: 'government-official (PEP) question left unanswered',
+  conviction: 'conviction question left unanswered',
+  litigation: 'litigation question left unanswered',
+  bankruptcy: 'insolvency question left unanswered',
+  debarment: 'debarment question left unanswered',
+  breach: 'data-breach question left unanswered',
+};
+
+const YES = /^(?:yes|y|si|oui|ja|sim|true|1|x)$/i;
+const NO = /^(?:no|n|non|nein|nao|none|nil|never|false|0|n\/a|na|not\s+applicable|nope)$/i;
+const BOX = /\[\s*([xX✓✔*•]?)\s*\]|\(\s*([xX✓✔*•]?)\s*\)|([☐□☒☑■✅])/gu;
+const TICKED = /[xX✓✔*•☒☑■✅]/u;
+const NEGATION = /(?<![\p{L}])(?:no|not|never|none|free\s+of|without)(?![\p{L}])/iu;
+const YN_MARK = /(?<![\p{L}])(?:y\s*\/\s*n|yes\s*\/\s*no|s[ií]\s*\/\s*no)\s*[:-]?/iu;
+/** "If yes, please explain", "Details" columns are where an answer is explained, not asked. */
+const NOT_A_QUESTION = /^\s*(?:if\s+(?:yes|so|no|unsure)|please\s+(?:explain|describe|give|list)|details?|explanation|comments?)/i;
+
+/** One answer as written: tick boxes, a Y/N mark, a bare word, or prose. */
+export function readAnswer(raw: string): Reading {
+  const text = raw.replace(YN_MARK, ' ').trim();
+  const boxes = [...text.matchAll(BOX)];
+  if (boxes.length > 0) {
+    const boxFirst = text.startsWith(boxes[0][0]);
+    const labels: string[] = [];
+    boxes.forEach((b, k) => {
+      if (!TICKED.test(b[0])) return;
+      const from = boxFirst ? b.index! + b[0].length : k === 0 ? 0 : boxes[k - 1].index! + boxes[k - 1][0].length;
+      const to = boxFirst ? boxes[k + 1]?.index ?? text.length : b.index!;
+      labels.push(text.slice(from, to).replace(/[:\-]/g, ' ').trim());
+    });
+    if (labels.length === 0) return 'blank';
+    const words = labels.map((l) => l.split(/\s*\/\s*|\s+/).filter(Boolean));
+    if (words.every((w) => w.some((x) => YES.test(x)) && !w.some((x) => NO.test(x)))) return 'yes';
+    if (words.every((w) => w.some((x) => NO.test(x)) && !w.some((x) => YES.test(x)))) return 'no';
+    return 'unclear';
+  }
+  if (text === '' || /^[_\s.-]*$/.test(text)) return 'blank';
+  const first = /^[\p{L}\p{N}/]+/u.exec(text)?.[0] ?? '';
+  if (YES.test(first)) return 'yes';
+  if (NO.test(first) || /^not\s+applicable/i.test(text)) return 'no';
+  return NEGATION.test(text) ? 'no' : 'unclear';
+}
+
+/** Whether a question is phrased so that "yes" is the clean answer ("No director is a public official.  Y/N: Y"). */
+function negativelyPhrased(question: string): boolean {
+  const q = question.replace(/^\s*(?:[A-Z]{0,2}\d+[a-z]?[.)]?|[a-z][.)])\s*/i, '');
+  if (!q.includes('?')) return NEGATION.test(q);
+  return /^(?:is|are|has|have|does|do|was|were)\s+(?:[\p{L}'-]+\s+){0,3}?(?:not|never|free\s+of)(?![\p{L}])/iu.test(q);
+}
+
+function topicsOf(question: string): typeof TOPICS {
+  return TOPICS.filter((t) => t.re.test(question));
+}
+
+interface Asked {
+  question: string;
+  answer: string;
+  quote: string;
+}
+
+function finding(asked: Asked): ScreeningFinding | undefined {
+  if (NOT_A_QUESTION.test(asked.question)) return undefined;
+  const topics = topicsOf(asked.question);
+  if (topics.length === 0) return undefined;
+  const reading = readAnswer(asked.answer);
+  const t = topics[0];
+  if (reading === 'blank') return { area: `other: ${UNANSWERED[t.topic]}`, topic: t.topic, quote: asked.quote };
+  if (reading === 'unclear') return { area: `other: ${t.flag.replace(/ declared$/, '')} answer unclear`, topic: t.topic, quote: asked.quote };
+  const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
+  return risk ? { area: `other: ${t.flag}`, topic: t.topic, quote: asked.quote } : undefined;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const QUESTION_END = /\?(?=[^?]*$)/;
+const EXPLANATION = /^\s*(?:explanation|details?|detalle|if\s+yes|comments?)\b/i;
+const ANSWER_LINE = /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|y|n|s[ií])(?![\p{L}])|(?:y\s*\/\s*n|yes\s*\/\s*no)\s*:)/iu;
+
+/** Questions asked in the text, with their answers (same line, or the lines under them). */
+function textQuestions(text: string): Asked[] {
+  const lines = text.split('\n');
+  const out: Asked[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let question: string;
+    let rest: string;
+    const q = QUESTION_END.exec(line);
+    const mark = YN_MARK.exec(line);
+    if (q && (!mark || mark.index > q.index)) {
+      question = line.slice(0, q.index + 1);
+      rest = line.slice(q.index + 1);
+    } else if (mark && mark.index > 10) {
+      question = line.slice(0, mark.index);
+      rest = line.slice(mark.index);
+    } else continue;
+    if (topicsOf(question).length === 0) continue;
+    const quoteLines = [line.trim()];
+    let j = i;
+    if (rest.trim() === '') {
+      // The answer is under the question, after any further question lines (a bilingual form asks twice).
+      j = i + 1;
+      while (j < lines.length && (lines[j].trim() === '' || (QUESTION_END.test(lines[j]) && !ANSWER_LINE.test(lines[j])))) {
+        if (lines[j].trim() !== '') quoteLines.push(lines[j].trim());
+        if (j - i > 4) break;
+        j++;
+      }
+      if (j >= lines.length || !ANSWER_LINE.test(lines[j])) continue;
+      rest = lines[j];
+      quoteLines.push(lines[j].trim());
+    } else if (!YN_MARK.test(rest) && !ANSWER_LINE.test(rest)) {
+      continue;
+    }
+    const next = lines[j + 1];
+    if (next !== undefined && EXPLANATION.test(next)) quoteLines.push(clip(next.trim(), 160));
+    out.push({ question, answer: rest, quote: clip(quoteLines.join(' / '), 320) });
+  }
+  return out;
+}
+
+function formQuestions(form: FormExport): Asked[] {
+  return form.cells
+    .filter((c) => c.header.includes('?') || YN_MARK.test(c.header))
+    .map((c) => ({ question: c.header, answer: c.value, quote: `${clip(c.header, 200)} → ${c.value === '' ? '(blank)' : clip(c.value, 120)}` }));
+}
+
+/** Every screening question whose answer is a red flag, blank or unreadable, once per area. */
+export function screeningFindings(text: string, form: FormExport | undefined): ScreeningFinding[] {
+  const asked = form ? formQuestions(form) : textQuestions(text);
+  const seen = new Set<string>();
+  const out: ScreeningFinding[] = [];
+  for (const a of asked) {
+    const f = finding(a);
+    if (f && !seen.has(f.area)) {
+      seen.add(f.area);
+      out.push(f);
+    }
+  }
+  return out;
+}
