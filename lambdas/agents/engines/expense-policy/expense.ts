@@ -7,8 +7,10 @@ import { AgentInputError } from '../port.js';
 import { parseCents } from '../text/amount.js';
 import { dayNumberOf, isoDate } from '../text/dates.js';
 import { detectDelimiter, readCsv } from '../text/table.js';
+import { alcoholLines, readDocument, type Entry, type Receipt } from './document.js';
 import { textFacts, type Facts } from './line.js';
-import { ALCOHOL, categoriesIn, fareClassIn } from './words.js';
+import type { Trip } from './mileage.js';
+import { ALCOHOL, FINE, categoriesIn, fareClassIn } from './words.js';
 
 /** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
 export interface Item extends Omit<Facts, 'cents'> {
@@ -17,6 +19,20 @@ export interface Item extends Omit<Facts, 'cents'> {
   cents: bigint;
   /** The date as YYYY-MM-DD, numeric dates read in one order for the whole claim (see `dateOrder`). */
   date?: string;
+  /** The line the claim rests on, quoted in violations. */
+  evidence?: string;
+  /** A pasted receipt or folio: its charge lines, tip and subtotal, and its arithmetic when it does not add up. */
+  parts?: Receipt["lines"];
+  tip?: { cents: bigint; base: bigint };
+  unreconciled?: string;
+  /** The foreign amount the claim was charged in, and how it became the claim's currency. */
+  foreign?: { cents: bigint; currency: string; own: boolean; text: string };
+  /** Reference numbers (agreement, ticket, confirmation) and the merchant: what identifies the same claim twice. */
+  refs?: string[];
+  merchant?: string;
+  /** A pre-approval recorded on the item: found approved (with its limit), or named but not found. */
+  preapproval?: { id: string; approved: boolean; limit?: bigint; text: string };
+  mileage?: { trip: Trip; allowance?: { cents: bigint; tiers: { tenths: bigint; milli: bigint; cents: bigint }[] } };
 }
 
 export interface Claim {
@@ -48,10 +64,10 @@ type Field = keyof typeof K;
 const FIELDS = Object.keys(K) as Field[];
 const CONTAINER = has('items', 'expenses', 'lines', 'claims');
 
-export function readExpense(text: string): Claim {
+export function readExpense(text: string, currency = 'USD'): Claim {
   const t = text.normalize('NFKC').trim();
   if (t.length === 0) throw new AgentInputError(FIELD, 'is empty');
-  const items = /^[[{]/.test(t) ? jsonItems(t) : csvHeader(t) ? csvItems(t) : textItems(t);
+  const items = /^[[{]/.test(t) ? jsonItems(t) : csvHeader(t) ? csvItems(t) : documentItems(t, currency);
   if (items.length === 0) throw new AgentInputError(FIELD, 'no expense with an amount found (e.g. "$42.50")');
   return datesOf(items);
 }
@@ -64,14 +80,44 @@ function jsonItems(text: string): Item[] {
     throw new AgentInputError(FIELD, 'looks like JSON but does not parse');
   }
   let list: unknown[];
+  let approvals: Map<string, Record<string, unknown>> = new Map();
   if (Array.isArray(parsed)) list = parsed;
   else if (isObject(parsed)) {
     const entries = Object.entries(parsed);
     const container = entries.find(([k, v]) => CONTAINER.has(key(k)) && Array.isArray(v));
     const hasAmount = entries.some(([k]) => K.amount.has(key(k)));
-    list = container && !hasAmount ? (container[1] as unknown[]) : [parsed];
+    // A report's own "total" is the sum of its items, not an expense: the items are the claim when they carry amounts.
+    const itemised = container !== undefined && (container[1] as unknown[]).some((v) => isObject(v) && Object.keys(v).some((k) => K.amount.has(key(k))));
+    list = container && (!hasAmount || itemised) ? (container[1] as unknown[]) : [parsed];
+    approvals = approvalRecords(entries);
   } else throw new AgentInputError(FIELD, 'JSON must be an expense object or a list of them');
-  return list.map((entry, i) => jsonItem(entry, i + 1, `item ${i + 1}`));
+  return list.map((entry, i) => {
+    const item = jsonItem(entry, i + 1, `item ${i + 1}`);
+    const id = isObject(entry) ? Object.entries(entry).find(([k, v]) => /approv/i.test(k) && typeof v === 'string' && v.trim() !== '')?.[1] : undefined;
+    if (typeof id === 'string') {
+      const record = approvals.get(id.trim().toLowerCase());
+      const status = String(record?.status ?? record?.state ?? '').toLowerCase();
+      const scope = Object.values(record ?? {}).filter((v) => typeof v === 'string').join(' ');
+      const limit = /\bup to\s+(?:US)?\$\s?([\d,]+(?:\.\d{2})?)/i.exec(scope)?.[1];
+      item.preapproval = {
+        id: id.trim(),
+        approved: record !== undefined && (status === '' || /^(?:approved|granted|valid|active)$/.test(status)),
+        limit: limit ? parseCents(limit) : undefined,
+        text: record ? JSON.stringify(record).slice(0, 200) : id.trim(),
+      };
+    }
+    return item;
+  });
+}
+
+/** A report's pre-approval records ({ "preapprovals": [{ "id", "status", "scope" }] }) by id. */
+function approvalRecords(entries: [string, unknown][]): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [k, v] of entries) {
+    if (!/approv/i.test(k) || !Array.isArray(v)) continue;
+    for (const r of v) if (isObject(r) && typeof r.id === 'string') out.set(r.id.trim().toLowerCase(), r);
+  }
+  return out;
 }
 
 /**
@@ -119,16 +165,96 @@ function csvItems(text: string): Item[] {
   });
 }
 
-function textItems(text: string): Item[] {
+/** A pasted document (document.ts): its entries, each with the receipt typed under it, and the receipts of their own. */
+function documentItems(text: string, currency: string): Item[] {
+  const { entries, receipts } = readDocument(text);
   const items: Item[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const lower = line.replace(/\s+/g, ' ').trim().toLowerCase();
-    if (lower.length === 0) continue;
-    const facts = textFacts(lower, true);
-    if (facts.cents === undefined) continue;
-    items.push({ index: items.length + 1, label: line.trim().slice(0, 60), ...facts, cents: facts.cents });
+  for (const e of entries) items.push(entryItem(e, items.length + 1, currency));
+  for (const r of receipts) items.push(receiptItem(r, items.length + 1));
+  if (items.length === 0) {
+    // No layout recognised: each line that carries an amount is one expense, as before.
+    for (const line of text.split(/\r?\n/)) {
+      const lower = line.replace(/\s+/g, ' ').trim().toLowerCase();
+      if (lower.length === 0) continue;
+      const facts = textFacts(lower, true);
+      if (facts.cents === undefined) continue;
+      items.push({ index: items.length + 1, label: line.trim().slice(0, 60), ...facts, cents: facts.cents, evidence: line.trim() });
+    }
   }
   return items;
+}
+
+function entryItem(e: Entry, index: number, policyCurrency: string): Item {
+  const lower = e.text.toLowerCase();
+  const facts = textFacts(lower.length > 20_000 ? lower.slice(0, 20_000) : lower, true, e.text.includes('\n'));
+  let cents = e.amount.cents;
+  let currency = e.amount.currency ?? facts.currency;
+  let foreign: Item['foreign'];
+  if (e.converted && currency !== undefined && e.converted.amt.currency === policyCurrency && currency !== policyCurrency) {
+    foreign = { cents, currency, own: e.converted.own, text: e.converted.text.trim() };
+    if (!e.converted.own) {
+      cents = e.converted.amt.cents;
+      currency = policyCurrency;
+    }
+  }
+  const cell = e.receiptCell?.toLowerCase();
+  const receiptCell = cell === undefined || cell === 'n/a' ? undefined : /^y/.test(cell);
+  const base: Item = {
+    index,
+    label: e.first.text.slice(0, 60),
+    ...facts,
+    cents,
+    currency,
+    foreign,
+    people: e.people ?? facts.people,
+    receipt: receiptCell ?? facts.receipt ?? (e.receipt ? true : undefined),
+    evidence: e.first.text,
+    refs: refsIn(e.text),
+    merchant: e.first.label.slice(0, 40),
+  };
+  if (FINE.test(lower)) base.category = 'fines';
+  if (e.receipt) mergeReceipt(base, e.receipt);
+  return base;
+}
+
+function receiptItem(r: Receipt, index: number): Item {
+  const lower = r.context.toLowerCase();
+  const facts = textFacts(lower.length > 20_000 ? lower.slice(0, 20_000) : lower, false, true);
+  const item: Item = {
+    index,
+    label: r.totalLine.slice(0, 60),
+    ...facts,
+    cents: r.total.cents,
+    currency: r.total.currency ?? facts.currency,
+    receipt: true,
+    evidence: r.totalLine,
+    refs: [],
+  };
+  mergeReceipt(item, r);
+  return item;
+}
+
+/** A receipt's itemisation on the expense it supports: alcohol lines, tip, nights, and its arithmetic. */
+function mergeReceipt(item: Item, r: Receipt): void {
+  item.parts = r.lines;
+  item.receipt = item.receipt ?? true;
+  const alcohol = alcoholLines(r);
+  item.alcohol = alcohol.length > 0 ? alcohol.reduce((a, p) => a + p.cents, 0n) : undefined;
+  if (item.alcohol !== undefined) item.alcoholLines = alcohol.map((p) => `${p.text.replace(/\s+\S+$/, '')} ${fmtAmount(p.cents)}`);
+  if (r.tip !== undefined) item.tip = { cents: r.tip, base: r.subtotal ?? r.lines.filter((p) => p.kind === 'item').reduce((a, p) => a + p.cents, 0n) };
+  item.unreconciled = r.unreconciled;
+  item.nights = item.nights ?? r.nights;
+  item.category = item.category ?? categoriesIn(r.context.toLowerCase())[0];
+  if (item.category === 'lodging' || (item.category === undefined && r.nights !== undefined)) item.category = 'lodging';
+}
+
+function fmtAmount(cents: bigint): string {
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+}
+
+/** Reference numbers written in a claim (agreement, ticket, confirmation): runs of 6+ digits that are not dates. */
+function refsIn(text: string): string[] {
+  return [...new Set((text.match(/(?<![\d.,/-])\d{6,}(?![\d.,/-]\d)/g) ?? []).filter((d) => !/^(?:19|20)\d{6}$/.test(d)))];
 }
 
 function jsonItem(entry: unknown, index: number, where: string): Item {
@@ -163,10 +289,14 @@ function jsonItem(entry: unknown, index: number, where: string): Item {
   }
   const dateText = typeof f.date === 'string' && f.date.trim() !== '' ? f.date.trim().slice(0, 40) : facts.dateText;
   const named = description.slice(0, 60) || (typeof f.category === 'string' ? f.category : '');
+  const fine = FINE.test(description.toLowerCase());
   return {
+    evidence: Object.values(entry).filter((v) => typeof v === 'string' || typeof v === 'number').join(', ').slice(0, 200),
+    refs: refsIn(description),
+    merchant: typeof f.merchant === 'string' ? f.merchant.trim().toLowerCase() : undefined,
     index,
     label: (dateText && named ? `${dateText.slice(0, 10)} ${named}` : named) || `item ${index}`,
-    category: category ?? facts.category,
+    category: fine ? 'fines' : category ?? facts.category,
     cents,
     currency: typeof f.currency === 'string' ? f.currency.trim().toUpperCase() : facts.currency,
     people: jsonCount(f.people, what('attendees')) ?? facts.people,

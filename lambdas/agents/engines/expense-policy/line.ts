@@ -17,6 +17,8 @@ export interface Facts {
   fareClass?: FareClass;
   /** Alcohol included in the amount: none, an itemised amount, or mentioned without an amount. */
   alcohol: bigint | 'unknown' | undefined;
+  /** The receipt lines the alcohol amount was read from, as written. */
+  alcoholLines?: string[];
   /** The expense date as written ("2026-02-01", "01/02/2026", "Feb 1, 2026"). */
   dateText?: string;
 }
@@ -30,8 +32,9 @@ const INCLUDED = /\b(?:incl|including|includes|inclusive of|of which)\b/;
  * `bare`, else the first bare two-decimal number), alcohol ("incl. $60 wine": itemised; "incl. 2 bottles of wine":
  * unknown), people, nights, days, receipt, fare class, category and date.
  */
-export function textFacts(lower: string, bare = false): Facts {
+export function textFacts(lower: string, bare = false, lenient = false): Facts {
   const bad = (token: string) => {
+    if (lenient) return;
     throw new AgentInputError(FIELD, `amount "${token.slice(0, 40)}" is not readable`);
   };
   let cents: bigint | undefined;
@@ -68,7 +71,9 @@ export function textFacts(lower: string, bare = false): Facts {
     if (n === undefined) continue;
     const next = tokens[i + 1];
     if (PEOPLE.has(next ?? '') || (tokens[i - 1] === 'of' && /^(?:party|table|group)$/.test(tokens[i - 2] ?? ''))) people ??= n;
-    else if (next === 'night' || next === 'nights') nights ??= n;
+    else if (/^(?:guests|covers|pax|attendees|persons)$/.test(tokens[i - 1] ?? '')) people ??= n; // "Guests: 1"
+    else if (next === 'of' && tokens[i + 2] === 'us') people ??= n; // "the 3 of us"
+    else if (next === 'night' || next === 'nights' || next === 'nächte') nights ??= n;
     else if (next === 'day' || next === 'days') days ??= n;
   }
   return {

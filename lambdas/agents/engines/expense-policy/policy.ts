@@ -22,9 +22,29 @@ export interface Threshold {
   text: string;
 }
 
+export interface Rate {
+  /** Cents per unit with two extra decimals (0.725 → 7250), so rates below a cent stay exact. */
+  milli: bigint;
+  unit: 'mile' | 'km';
+  /** The tier: units already claimed in the year up to which (from `after`) this rate applies. */
+  after: bigint;
+  upTo?: bigint;
+  text: string;
+}
+
 export interface Policy {
+  /** "Tips are reimbursable up to 20% of the pre-tax food and beverage amount": basis points of the pre-tax amount. */
+  tipCap?: { bp: bigint; text: string };
+  perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
+  mileage: Rate[];
+  /** Words of personal charges the policy refuses ("minibar", "movie"): deducted from a receipt or folio. */
+  personal: Map<string, string>;
+  /** "Expenses not described in this policy are not reimbursable": the sentence. */
+  scope?: string;
+  /** Every category the policy's sentences name, for the scope rule. */
+  described: Set<Category>;
   caps: Cap[];
-  receipts: Threshold[];
+  receipts: (Threshold & { except: Category[] })[];
   approvals: (Threshold & { approver: string })[];
   forbiddenCategories: Map<Category, string>;
   alcoholForbidden?: string;
@@ -37,42 +57,160 @@ export interface Policy {
 }
 
 const NOT_ALLOWED =
-  /\b(?:not|non)[- ](?:reimbursable|reimbursed|allowed|permitted|covered|eligible|claimable|refundable)\b|\bprohibited\b|\bcannot be (?:reimbursed|claimed|expensed)\b|\b(?:will|do|does) not (?:be )?reimburse|\bno reimbursement\b|\bnever (?:be )?reimbursed\b/;
+  /\b(?:not|non)[- ](?:reimbursable|reimbursed|allowed|permitted|covered|eligible|claimable|refundable)\b|\bprohibited\b|\bcannot be (?:reimbursed|claimed|expensed)\b|\b(?:will|do|does) not (?:be )?reimburse|\b(?:don't|doesn't|won't|do not|does not) (?:pay for|cover|reimburse)|\bno reimbursement\b|\bnever (?:be )?reimbursed\b/;
 const CAP =
   /\b(?:cap|caps|capped|up to|limit|limits|limited|maximum|max|exceed|no more than|at most|allowance|ceiling)\b/;
 const PER_PERSON = /\bper (?:person|head|attendee|guest|diner|employee|participant)\b|\beach (?:person|attendee|guest)\b|\/person\b/;
 const PER_NIGHT = /\bper night\b|\bnightly\b|\beach night\b|\ba night\b|\/night\b/;
-const PER_DAY = /\bper day\b|\bdaily\b|\beach day\b|\ba day\b|\/day\b|\bper diem\b/;
+const PER_DAY = /\bper (?:calendar |travel )?day\b|\bdaily\b|\beach day\b|\ba day\b|\/day\b|\bper diem\b/;
 const INCLUSIVE = /\bat least\b|\bor more\b|\bor above\b|\bor over\b|\bor higher\b|\band above\b|\band over\b|\bequal to or\b/;
 const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|need|needs)\b/;
 
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), currency: 'USD', understood: 0, notUnderstood: [],
+    forbiddenClasses: new Map(), currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    described: new Set(),
   };
   const currencies = new Set<string>();
-  for (const sentence of sentences(text)) {
+  let stated: string | undefined;
+  for (const { sentence, context } of sentences(text)) {
     const s = sentence.toLowerCase();
     let badMoney = false;
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
-    const found = badMoney ? 0 : readSentence(s, sentence, money[0]?.cents, policy);
+    if (/\bp (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
+    stated ??= statedCurrency(s);
+    for (const c of categoriesIn(s)) policy.described.add(c);
+    for (const c of context) policy.described.add(c);
+    let found = readExtra(s, sentence, policy);
+    // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
+    const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
+    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, money[0]?.cents, policy);
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
-  if (currencies.size === 1) policy.currency = [...currencies][0];
+  if (stated) policy.currency = stated;
+  else if (currencies.size === 1) policy.currency = [...currencies][0];
   return policy;
 }
 
-/** Lines, then sentences ending in . ! ? or ; followed by a space; bullets and numbering dropped; headings skipped. */
-function sentences(text: string): string[] {
-  const out: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
+const CURRENCY_NAMES: [RegExp, string][] = [
+  [/\b(?:us dollars?|usd|u\.s\. dollars?)\b/, 'USD'], [/\b(?:canadian dollars?|cad)\b/, 'CAD'],
+  [/\b(?:australian dollars?|aud)\b/, 'AUD'], [/\b(?:euros?|eur)\b/, 'EUR'], [/\b(?:pounds? sterling|sterling|gbp)\b/, 'GBP'],
+];
+
+/** "Reimbursement is in USD", "paid in pounds sterling", "in Canadian dollars": the currency the policy pays in. */
+function statedCurrency(s: string): string | undefined {
+  if (!/\b(?:paid|reimbursed|reimbursement|reimbursements|payment|currency|allowance|amounts are)\b/.test(s)) return undefined;
+  const found = CURRENCY_NAMES.filter(([re]) => re.test(s));
+  return found.length === 1 ? found[0][1] : undefined;
+}
+
+const PERSONAL_WORDS = ['minibar', 'mini-bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
+  'laundry', 'dry cleaning', 'room service', 'toiletries', 'clothing', 'newspaper'];
+
+/** Tip caps, per diem rates, mileage rates, personal folio charges and the scope rule; returns how many. */
+function readExtra(s: string, original: string, policy: Policy): number {
+  let found = 0;
+  const pct = /(\d{1,2}(?:\.\d{1,2})?)\s?%/.exec(s);
+  if (/\b(?:tips?|gratuit(?:y|ies))\b/.test(s) && pct && /\b(?:up to|maximum|max|at most|no more than|capped|limit)\b/.test(s)) {
+    policy.tipCap = { bp: percentBp(pct[1]), text: original };
+    found++;
+  }
+  if (/\b(?:per diem|m&ie|meal allowance|daily allowance|verpflegungspauschale)\b/.test(s) || (policy.perDiem && /\bper diem\b|\ballowance\b/.test(s))) {
+    for (const clause of s.split(/[,;](?=\s*(?:eur|usd|gbp|\$|€|£|\d))|;/)) {
+      const money = moneyIn(clause, () => undefined)[0];
+      const partialDay = /\b(?:first|last|arrival|departure|travel begins|travel ends|partial|begins|ends)\b/.test(clause);
+      const fullDay = /\b(?:full day|full-day|each day|per day|each full|for each)\b/.test(clause);
+      if (partialDay && (money || pct)) {
+        policy.perDiem ??= { text: [] };
+        if (money) policy.perDiem.partial = money.cents;
+        else if (pct) policy.perDiem.partialBp = percentBp(pct[1]);
+        policy.perDiem.text.push(original);
+        found = 1;
+      } else if (money && (fullDay || !partialDay)) {
+        policy.perDiem ??= { text: [] };
+        policy.perDiem.full ??= money.cents;
+        policy.perDiem.text.push(original);
+        found = 1;
+      }
+    }
+  }
+  for (const m of s.matchAll(/(?:(us\$|c\$|\$|€|£)\s?(\d+(?:\.\d{1,4})?)|(\d{1,3}(?:\.\d{1,2})?)\s?(p|c|cents?)\b)\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g)) {
+    const milli = m[2] !== undefined ? decimalMilli(m[2]) : decimalMilli(m[3]) / 100n;
+    const unit = m[5].startsWith('mile') ? 'mile' : 'km';
+    const upTo = /\b(?:first|up to|below)\s+([\d,]{3,7})\b/.exec(s)?.[1];
+    const after = /\b(?:after|above|over|beyond|exceeding)\s+([\d,]{3,7})\b/.exec(s)?.[1];
+    policy.mileage.push({
+      milli, unit, after: after ? BigInt(after.replace(/,/g, '')) : 0n, upTo: upTo ? BigInt(upTo.replace(/,/g, '')) : undefined, text: original,
+    });
+    found++;
+    break;
+  }
+  if (NOT_ALLOWED.test(s) || /\bare personal\b|\bpersonal expenses?\b/.test(s)) {
+    for (const w of PERSONAL_WORDS) if (new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`).test(s)) policy.personal.set(w, original);
+    if (/\bnot (?:described|covered|listed|mentioned)\b|\boutside (?:the scope|this policy)\b/.test(s) && NOT_ALLOWED.test(s)) {
+      policy.scope = original;
+      found++;
+    }
+  }
+  return found;
+}
+
+function percentBp(p: string): bigint {
+  const [w, f = ''] = p.split('.');
+  return BigInt(w) * 100n + BigInt((f + '00').slice(0, 2));
+}
+
+/** "0.725" → 7250 (cents × 100). */
+function decimalMilli(d: string): bigint {
+  const [w, f = ''] = d.split('.');
+  return BigInt(w) * 10000n + BigInt((f + '0000').slice(0, 4));
+}
+
+/**
+ * Lines, then sentences ending in . ! ? or ; followed by a space; bullets and numbering dropped; headings skipped. Each
+ * sentence carries the categories of the heading it sits under ("Lodging", "Hotels.", a table row's first cell), so
+ * "Up to $210.00 per night" under "Lodging" is a lodging cap.
+ */
+function sentences(text: string): { sentence: string; context: Category[] }[] {
+  const out: { sentence: string; context: Category[] }[] = [];
+  let heading: Category[] = [];
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line.length === 0) continue;
+    const indented = /^\s/.test(rawLine);
+    // A table row: its first cell names what the rest of the row is about.
+    const cells = line.includes('|') ? line.split('|').map((c) => c.trim()) : [line];
+    if (cells.length >= 3) {
+      const rowCats = categoriesIn(cells[0].toLowerCase());
+      if (rowCats.length > 0) heading = rowCats;
+      for (const cell of cells.slice(1)) {
+        const c = trimEnd(cell, '.;! \t').trim();
+        if (c.length > 0 && /\d/.test(c)) out.push({ sentence: c, context: heading });
+      }
+      continue;
+    }
+    const words = line.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
+    const headingLike = words.length <= 5 && !/\d/.test(line.replace(/^[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '')) && !/[.!?;]\s*\S/.test(line) &&
+      !/[.!?;]$/.test(line) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(line);
+    if (headingLike && !indented) {
+      heading = categoriesIn(line.toLowerCase());
+      if (/:$/.test(line) || heading.length > 0 || words.length <= 3) continue;
+    }
+    let first = true;
     for (const part of line.split(/(?<=[.!?;])\s+/)) {
-      const s = trimEnd(part.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, ''), '.;! \t').trim();
+      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
-      out.push(s);
+      // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
+      if (first && s.split(/\s+/).length <= 2 && categoriesIn(s.toLowerCase()).length > 0) {
+        heading = categoriesIn(s.toLowerCase());
+        first = false;
+        continue;
+      }
+      first = false;
+      out.push({ sentence: s, context: heading });
     }
   }
   return out;
@@ -101,16 +239,32 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     return found;
   }
   if (s.includes('receipt') && MUST.test(s)) {
-    policy.receipts.push({ cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories, text: original });
+    const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
+    const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
+    policy.receipts.push({
+      cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
+      except: except ? categoriesIn(except[1]) : [],
+    });
     return found + 1;
   }
   if (notAllowed) {
     if (ALCOHOL.test(s)) {
       policy.alcoholForbidden = original;
       found++;
-    } else if (cents === undefined && categories.length > 0) {
-      for (const c of categories) policy.forbiddenCategories.set(c, original);
-      found++;
+    }
+    if (cents === undefined) {
+      // A list ("alcohol, entertainment, personal items, fines"): each part names at most one category, and a
+      // qualified part ("airfare booked outside the portal", "rental upgrades") forbids no whole category.
+      let any = false;
+      for (const part of s.split(/[,;:]|\band\b|\bor\b/)) {
+        if (/\b(?:outside|unless|without|except|booked|upgrades?|valet|terminal|personal preference)\b/.test(part)) continue;
+        const c = categoriesIn(part)[0];
+        if (c !== undefined && !ALCOHOL.test(part)) {
+          policy.forbiddenCategories.set(c, original);
+          any = true;
+        }
+      }
+      if (any) found++;
     }
     return found;
   }

@@ -1,25 +1,43 @@
 /** Vocabulary shared by the policy and expense readers. Word-list regexes only: linear on any input. */
 import { parseCents } from '../text/amount.js';
 
-export type Category = 'meals' | 'lodging' | 'airfare' | 'ground' | 'car rental' | 'entertainment';
+export type Category =
+  | 'meals' | 'lodging' | 'airfare' | 'ground' | 'car rental' | 'entertainment' | 'per diem' | 'fines' | 'parking' | 'rail'
+  | 'mileage' | 'fuel' | 'baggage' | 'registration' | 'supplies';
 export type FareClass = 'economy' | 'premium economy' | 'business' | 'first';
 
+/** A per diem is a meal allowance, never a meal: its words are taken out before the meal words are tried. */
+const PER_DIEM = /\b(?:per diems?|m&ie|meal allowances?|daily allowances?|subsistence allowances?|verpflegungspauschalen?|verpflegungsmehraufwand)\b/g;
+/** A fine is a fine whatever category it was filed under ("Parking" for a parking citation). */
+export const FINE = /\b(?:fines?(?! dining| wines?)|penalt(?:y|ies)|citations?|(?:traffic|parking|speeding) tickets?|towing|impound|toll violations?|tolls violations?)\b/;
+
 const CATEGORIES: [Category, RegExp][] = [
+  ['fines', FINE],
   ['car rental', /\b(?:rental cars?|car rentals?|car hire)\b/],
   ['meals', /\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\b/],
   ['lodging', /\b(?:hotels?|lodging|accommodations?|motels?)\b/],
   ['airfare', /\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\b/],
   ['ground', /\b(?:taxis?|cabs?|rideshares?|ride-share|uber|lyft|ground transport(?:ation)?)\b/],
-  ['entertainment', /\bentertainment\b/],
+  ['entertainment', /\b(?:entertainment|sporting events?|concerts?|theatre|theater|golf)\b/],
+  ['parking', /\b(?:parking|garage)\b/],
+  ['rail', /\b(?:rail|trains?|amtrak|railway|railroad)\b/],
+  ['mileage', /\b(?:mileage|personal (?:car|vehicle)|own (?:car|vehicle))\b/],
+  ['fuel', /\b(?:fuel|gas(?:oline)?|petrol|refuel)\b/],
+  ['baggage', /\b(?:bag(?:gage)? fees?|checked bags?|baggage)\b/],
+  ['registration', /\b(?:registrations?|conference pass|admission|trade fairs?)\b/],
+  ['supplies', /\b(?:supplies|printing|office depot|staples)\b/],
 ];
 
 /** Every category a (lower-cased) text names, in list order. */
 export function categoriesIn(text: string): Category[] {
-  return CATEGORIES.filter(([, re]) => re.test(text)).map(([c]) => c);
+  const rest = text.replace(PER_DIEM, ' ');
+  const found = CATEGORIES.filter(([, re]) => re.test(rest)).map(([c]) => c);
+  return rest !== text ? ['per diem', ...found] : found;
 }
 
+/** Alcohol by its kind, the grape or style a menu names it by, or a beer sold under its brewery's name. */
 export const ALCOHOL =
-  /\b(?:alcohol|alcoholic|wine|wines|beers?|liquor|spirits|cocktails?|champagne|prosecco|whiske?y|vodka|gin|rum|tequila|sake|bar tab)\b/;
+  /\b(?:alcohol|alcoholic|wine|wines|beers?|liquor|spirits|cocktails?|champagne|prosecco|cava|whiske?y|bourbon|scotch|vodka|gin|rum|tequila|mezcal|sake|soju|bar tab|ale|ipa|lager|pilsner|stout|porter|cider|margaritas?|martinis?|mojitos?|negronis?|sangria|mimosas?|spritz|pinot|merlot|cabernet|chardonnay|sauvignon|riesling|malbec|syrah|shiraz|zinfandel|rosé|rose wine|chianti|rioja|bordeaux|sancerre|brut|anchor steam|heineken|budweiser|bud light|corona|stella artois|guinness|modelo|sam adams|samuel adams|blue moon|coors|miller lite|peroni|asahi|sapporo|kirin)\b/;
 
 /** The fare class a text names; "business" alone only when `bare` (a class field), never in free text. */
 export function fareClassIn(text: string, bare = false): FareClass | undefined {
@@ -27,6 +45,9 @@ export function fareClassIn(text: string, bare = false): FareClass | undefined {
   if (/\bfirst(?: |-)?class\b/.test(text) || (bare && /^\s*first\s*$/.test(text))) return 'first';
   if (/\bbusiness(?: |-)?class\b/.test(text) || (bare && /^\s*business\s*$/.test(text))) return 'business';
   if (/\b(?:economy|coach)\b/.test(text)) return 'economy';
+  // "Cabin: Business (Polaris)", "Main Cabin": the cabin named by the field an itinerary or report prints.
+  const cabin = /\bcabin\s*[:=]?\s*(business|first|premium economy|main|economy|coach)\b|\bmain cabin\b/.exec(text);
+  if (cabin) return cabin[1] === 'business' ? 'business' : cabin[1] === 'first' ? 'first' : cabin[1] === 'premium economy' ? 'premium economy' : 'economy';
   return undefined;
 }
 
@@ -39,7 +60,7 @@ export function fareClassesIn(text: string): FareClass[] {
   return found;
 }
 
-const SIGN = /[$€£]|\b(?:usd|eur|gbp|cad|aud)\b/i;
+const SIGN = /[$€£¥]|\b(?:usd|eur|gbp|cad|aud|jpy)\b/i;
 
 export interface Money {
   cents: bigint;
@@ -50,9 +71,9 @@ export interface Money {
 
 /** A date written as one token ("2026-02-01", "01/02/2026", "04.03.26"): never an amount. */
 export const DATE_TOKEN = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2}))$/;
-const CODE = /^(?:\$|€|£|usd|eur|gbp|cad|aud|us\$)$/i;
+const CODE = /^(?:\$|€|£|¥|usd|eur|gbp|cad|aud|jpy|us\$)$/i;
 const NUMBER = /^\d[\d,.]*$/;
-const CODE_AFTER = /^(?:usd|eur|gbp|cad|aud|dollars?|euros?|pounds?|\$|€|£)$/;
+const CODE_AFTER = /^(?:usd|eur|gbp|cad|aud|jpy|dollars?|euros?|pounds?|\$|€|£|¥)$/;
 
 /** Whitespace tokens, with brackets and trailing punctuation trimmed; a token over 40 characters is blanked. */
 export function moneyTokens(text: string): string[] {
@@ -83,6 +104,8 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
     }
     if (candidate === undefined) continue;
     const cents = parseCents(candidate.replace(/\.$/, ''));
+    // "$0.725 per mile", "(1.2655)": a rate, not an amount; it is read by the rules that use rates.
+    if (cents === undefined && /\d[.,]\d{3,}(?:\D*)$/.test(candidate) && !/[,.]\d{3}(?:\D*)$/.test(candidate)) continue;
     if (cents === undefined) {
       bad(candidate);
       continue;
@@ -101,6 +124,7 @@ export function bareAmountIn(text: string): bigint | undefined {
 }
 
 export function currencyOf(text: string): string | undefined {
+  if (text.includes('¥') || /jpy/i.test(text)) return 'JPY';
   if (text.includes('€') || /eur/i.test(text)) return 'EUR';
   if (text.includes('£') || /gbp/i.test(text)) return 'GBP';
   if (/cad/i.test(text)) return 'CAD';

@@ -1,0 +1,90 @@
+/**
+ * The rules a practitioner applies across a claim's items rather than to one item:
+ * 1. the same expense claimed twice (same amount, same merchant or category, and the same reference number or date)
+ *    is paid once; the repeat is flagged and not reimbursed;
+ * 2. a per diem is the policy's rate per day, the partial rate on the first and last day of the trip where the policy
+ *    says so; a day claimed above its rate is flagged and paid at the rate;
+ * 3. a per-day cap ("up to $85 per calendar day") applies to the day's items of the category together.
+ */
+import type { Checked, Finding } from './engine.js';
+import type { Item } from './expense.js';
+import type { Policy } from './policy.js';
+
+export type ItemResult = Checked & { item: Item; withReceipt?: bigint };
+
+export function claimChecks(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+  duplicates(results, m);
+  perDiem(results, policy, m);
+  pooledCaps(results, policy, m);
+}
+
+const flag = (r: ItemResult, text: string) => r.findings.push({ severity: 'flag', text } satisfies Finding);
+const name = (r: ItemResult) => `item ${r.item.index} (${r.item.label})`;
+
+function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
+  results.forEach((r, j) => {
+    const a = r.item;
+    const first = results.slice(0, j).find(({ item: b }) => {
+      if (b.cents !== a.cents || (b.currency ?? '') !== (a.currency ?? '')) return false;
+      const sameWho = (a.merchant && b.merchant && a.merchant === b.merchant) || (a.category !== undefined && a.category === b.category);
+      const sharedRef = (a.refs ?? []).find((x) => (b.refs ?? []).includes(x));
+      return sameWho && (sharedRef !== undefined || (a.date !== undefined && a.date === b.date && a.label === b.label));
+    });
+    if (!first) return;
+    const ref = (a.refs ?? []).find((x) => (first.item.refs ?? []).includes(x));
+    flag(r, `duplicate claim: the same ${m(a.cents)} as ${name(first)}${ref ? `, same reference ${ref}` : ', same date and merchant'} ` +
+      `("${(a.evidence ?? a.label).slice(0, 160)}"); paid once, ${m(r.allowed)} not reimbursed`);
+    r.allowed = 0n;
+    r.open = false;
+  });
+}
+
+function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+  const rates = policy.perDiem;
+  if (!rates || rates.full === undefined) return;
+  const days = results.filter((r) => r.item.category === 'per diem' && r.open);
+  const dates = days.map((r) => r.item.date).filter((d): d is string => d !== undefined).sort();
+  const [firstDay, lastDay] = [dates[0], dates[dates.length - 1]];
+  const partial = rates.partial ?? (rates.partialBp !== undefined ? (rates.full * rates.partialBp + 5000n) / 10000n : undefined);
+  const over: string[] = [];
+  let excessTotal = 0n;
+  let anchor: ItemResult | undefined;
+  for (const r of days) {
+    const edge = partial !== undefined && dates.length > 1 && (r.item.date === firstDay || r.item.date === lastDay);
+    const rate = edge ? partial! : rates.full;
+    if (r.eligible <= rate) continue;
+    const excess = r.eligible - rate;
+    over.push(`${r.item.date ?? r.item.label} claimed ${m(r.eligible)} where ${edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate is` : 'the full-day rate is'} ${m(rate)}`);
+    r.allowed -= excess;
+    excessTotal += excess;
+    anchor ??= r;
+  }
+  if (anchor) {
+    flag(anchor, `per diem above the allowance ("${[...new Set(rates.text)].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`);
+  }
+}
+
+function pooledCaps(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+  for (const cap of policy.caps) {
+    if (cap.period !== 'day' || cap.perPerson) continue;
+    const byDay = new Map<string, ItemResult[]>();
+    for (const r of results) {
+      if (!r.pooled || r.item.category !== cap.category || r.item.date === undefined) continue;
+      byDay.set(r.item.date, [...(byDay.get(r.item.date) ?? []), r]);
+    }
+    for (const [day, group] of byDay) {
+      const counted = group.filter((r) => r.open);
+      const total = counted.reduce((a, r) => a + r.allowed, 0n);
+      if (total <= cap.cents) continue;
+      let excess = total - cap.cents;
+      const parts = counted.map((r) => `${r.item.merchant || r.item.label} ${m(r.allowed)}`).join(' + ');
+      flag(counted[counted.length - 1], `${cap.category} on ${day} total ${m(total)} (${parts}), over the ${m(cap.cents)} daily cap ("${cap.text}"); ${m(excess)} not reimbursed`);
+      for (const r of [...counted].reverse()) {
+        const cut = excess < r.allowed ? excess : r.allowed;
+        r.allowed -= cut;
+        excess -= cut;
+        if (excess === 0n) break;
+      }
+    }
+  }
+}

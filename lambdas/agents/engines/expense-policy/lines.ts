@@ -1,0 +1,111 @@
+/**
+ * One line of a pasted document, read as a practitioner scans it: its indentation, the money on it (currency-marked
+ * amounts in any position, and bare two-decimal figures such as receipt columns print), the label before the money,
+ * and what kind of line it is (an item, a subtotal, a tax or tip line, a total, a payment, a balance). Rates ("$0.725",
+ * "1.2655") and unit prices ("@9.00") are not amounts; dates, times, phone numbers and ids are not either.
+ */
+import { parseCents } from '../text/amount.js';
+import { DATE_TOKEN, currencyOf } from './words.js';
+
+export interface Amt {
+  cents: bigint;
+  currency?: string;
+  /** Character offset in the line. */
+  at: number;
+}
+
+export type Kind = 'blank' | 'sep' | 'plain' | 'item' | 'subtotal' | 'total' | 'balance' | 'tax' | 'tip' | 'payment';
+
+export interface Line {
+  n: number;
+  raw: string;
+  indent: number;
+  text: string;
+  lower: string;
+  amts: Amt[];
+  /** The words before the first amount, lower case, a leading date dropped. */
+  label: string;
+  kind: Kind;
+  /** Starts with a date ("03/23/2026", "2/11", "Feb 5") or a list marker ("1)", "2.", "-"). */
+  dated: boolean;
+  marked: boolean;
+}
+
+const CODES = 'USD|EUR|GBP|CAD|AUD|JPY|CHF';
+const CODE_TOKEN = new RegExp(`^(?:${CODES}|US\\$|C\\$|A\\$|[$€£¥])$`, 'i');
+const MONEYISH = /^[-(]?(?:US\$|C\$|A\$|[$€£¥])?-?\d[\d.,'\u00a0]*(?:[€£¥])?\)?$/i;
+const LEAD_DATE = /^(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\.?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?: \d{4})?)(?=\s|$)/i;
+const MARKER = /^(?:\d{1,2}[.)]|[-*•·]|\(\d{1,2}\)|[a-z][.)])\s+/i;
+
+/** Every amount on a line, left to right. */
+export function amountsIn(line: string): Amt[] {
+  const out: Amt[] = [];
+  const re = /\S+/g;
+  const tokens: { t: string; at: number }[] = [];
+  for (let m = re.exec(line); m !== null; m = re.exec(line)) tokens.push({ t: m[0], at: m.index });
+  for (let i = 0; i < tokens.length; i++) {
+    let t = tokens[i].t.replace(/[,;:]+$/, '').replace(/\.$/, '').replace(/\/[a-z].*$/i, '');
+    if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%')) continue;
+    if (DATE_TOKEN.test(t.replace(/[()]/g, ''))) continue;
+    let code: string | undefined;
+    let codeAfter = false;
+    if (CODE_TOKEN.test(t) && i + 1 < tokens.length) {
+      const next = tokens[i + 1].t.replace(/[,;:]+$/, '').replace(/\.$/, '');
+      if (MONEYISH.test(next) && /\d/.test(next) && !DATE_TOKEN.test(next)) {
+        code = t;
+        t = next;
+        i++;
+      } else continue;
+    } else if (i + 1 < tokens.length && CODE_TOKEN.test(tokens[i + 1].t.replace(/[,;:.]+$/, '')) && /\d$/.test(t)) {
+      code = tokens[i + 1].t.replace(/[,;:.]+$/, '');
+      codeAfter = true;
+    }
+    if (!MONEYISH.test(t) || !/\d/.test(t)) continue;
+    const marked = code !== undefined || /[$€£¥]/.test(t);
+    const digits = t.replace(/^[-(]+|[)]+$/g, '').replace(/^(?:US\$|C\$|A\$|[$€£¥])/i, '').replace(/[€£¥]$/, '').replace(/^-/, '');
+    // A bare figure is money only with two decimals (7.50, 1.190,03); a marked one may be whole (¥66,300, $75).
+    if (!marked && !/^\d{1,3}(?:[.,'\u00a0]\d{3})*[.,]\d{2}$|^\d+[.,]\d{2}$/.test(digits)) continue;
+    if (/[.,]\d{3,}$/.test(digits) && !/^\d{1,3}(?:[,.'\u00a0]\d{3})+$/.test(digits)) continue; // a rate
+    const cents = parseCents(t.replace(/^(?:US\$|C\$|A\$)/i, '$'));
+    if (cents === undefined) continue;
+    const sign = `${code ?? ''}${t}`;
+    const currency = /C\$/i.test(sign) ? 'CAD' : /A\$/i.test(sign) ? 'AUD' : currencyOf(sign.replace(/^US\$/i, '$'));
+    out.push({ cents, currency, at: tokens[i].at });
+    if (codeAfter) i++;
+  }
+  return out;
+}
+
+const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total)\b|合計/;
+const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b/;
+const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva)\b|税/;
+const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge)\b/;
+const PAYMENT =
+  /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
+
+export function readLines(text: string): Line[] {
+  return text.split(/\r?\n/).map((raw, n) => {
+    const indent = raw.length - raw.trimStart().length;
+    const text = raw.trim().replace(/\s+/g, ' ');
+    const lower = text.toLowerCase();
+    const amts = raw.length > 4000 ? [] : amountsIn(raw.trim());
+    const first = amts[0];
+    const before = first ? raw.trim().slice(0, first.at) : raw.trim();
+    const lead = LEAD_DATE.exec(before.trim());
+    const label = (lead ? before.trim().slice(lead[0].length) : before).toLowerCase().replace(/[\s:.#*|/-]+$/, '').replace(/\s+/g, ' ').trim();
+    const dated = LEAD_DATE.test(text);
+    const marked = MARKER.test(text) && !/^[-*=_]{3,}/.test(text);
+    let kind: Kind;
+    if (text.length === 0) kind = 'blank';
+    else if (/^[-=_*~·.+|\s]{5,}$/.test(text)) kind = 'sep';
+    else if (amts.length === 0) kind = 'plain';
+    else if (/\bsub-?total\b/.test(label)) kind = 'subtotal';
+    else if (BALANCE.test(label)) kind = 'balance';
+    else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';
+    else if (amts.some((a) => a.cents < 0n) || PAYMENT.test(label)) kind = 'payment';
+    else if (TIP.test(label)) kind = 'tip';
+    else if (TAX.test(label) && label.split(' ').length <= 6 && !/[+,]/.test(label)) kind = 'tax';
+    else kind = 'item';
+    return { n: n + 1, raw, indent, text, lower, amts, label, kind, dated, marked };
+  });
+}
