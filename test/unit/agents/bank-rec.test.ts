@@ -92,8 +92,9 @@ describe('bank-rec: hand-worked fixtures', () => {
     // 500.00: Jan 30 → Feb 5 is 6 days: matched, timing_difference 0. −75.00: Jan 1 → Jan 12 is 11 days: not paired,
     // so bank −75 missing_in_books (−75.00) and the book entry missing_on_bank (−(−75) = +75.00).
     // Net: (500 − 75) − (500 − 75) = 0 = −75 + 75 + 0, yet not reconciled: two items are unexplained.
+    // matched counts the items that agree outright: the 6-day deposit is reported as a timing difference instead.
     const r = rec(bank, books);
-    expect(r.matched).toBe(1);
+    expect(r.matched).toBe(0);
     expect(r.net_unreconciled).toBe(0);
     expect(r.reconciled).toBe(false);
     expect(shape(r)).toEqual([
@@ -110,7 +111,7 @@ describe('bank-rec: hand-worked fixtures', () => {
     // +500.00 booked Jan 30, on the bank Feb 5 (6 days): matched, one timing difference, net 0.
     const r = rec('Date,Description,Amount\n2026-02-05,DEPOSIT,500.00\n', 'Date,Description,Amount\n2026-01-30,Client A,500.00\n');
     expect(r.reconciled).toBe(true);
-    expect(r.matched).toBe(1);
+    expect(r.matched).toBe(0);
     expect(shape(r)).toEqual([['timing_difference', 0]]);
     expect(r.note).toBe('Reconciled: the 1 bank line matches the books (1 timing difference).');
   });
@@ -206,7 +207,7 @@ describe('bank-rec: hand-worked fixtures', () => {
   it('10. a check number booked twice is a duplicate, not an outstanding check', () => {
     const bank = 'Date,Description,Amount\n2026-03-08,CHECK 1200,-60.00\n';
     const books = 'Date,Description,Check Number,Amount\n2026-03-03,Window cleaner,1200,-60.00\n2026-03-10,Window cleaner,1200,-60.00\n';
-    // Step 1 pairs check 1200 with the earlier book row (row 1). Book row 2 repeats check 1200 at the same amount →
+    // Step 1 pairs check 1200 with the book row dated closest (row 2, 2 days). Book row 1 repeats check 1200 at the same amount →
     // duplicate_in_books −(−60) = +60.00. Net: −60 − (−120) = +60.00.
     const r = rec(bank, books);
     expect(r.matched).toBe(1);
@@ -235,9 +236,11 @@ describe('bank-rec: hand-worked fixtures', () => {
     expect(r).toMatchObject({ reconciled: true, matched: 2, exceptions: [] });
   });
 
-  it('13. both sides empty (headers only)', () => {
-    const r = rec('Date,Description,Amount\n', 'Date,Description,Amount\n');
-    expect(r).toEqual({ reconciled: true, matched: 0, exceptions: [], net_unreconciled: 0, note: 'Reconciled: both sides have no transactions.' });
+  it('13. a side with no transactions (a header only) is not a statement to reconcile: refused, naming it', () => {
+    const empty = 'Date,Description,Amount\n';
+    const line = 'Date,Description,Amount\n2026-01-05,Coffee,-4.50\n';
+    expect(() => bankRecEngine.analyse({ bankStatement: empty, bookEntries: line })).toThrow('bankStatement: has no transactions');
+    expect(() => bankRecEngine.analyse({ bankStatement: line, bookEntries: '[]' })).toThrow('bookEntries: has no transactions');
   });
 });
 
@@ -283,7 +286,7 @@ describe('bank-rec: hostile input', () => {
   });
 
   it('control characters in a description are not echoed', () => {
-    const r = rec('Date,Description,Amount\n2026-01-05,"a\u0007b\u2028c",1.00\n', 'Date,Description,Amount\n');
+    const r = rec('Date,Description,Amount\n2026-01-05,"a\u0007b\u2028c",1.00\n', 'Date,Description,Amount\n2026-01-05,Other,-2.00\n');
     expect(r.exceptions[0].detail).toContain('"a b c"');
   });
 

@@ -18,6 +18,8 @@ export interface Line extends Transaction {
   ref?: string;
   /** The description in lower case, words only, for "same description" comparisons. */
   descKey: string;
+  /** Distinctive tokens of the description and reference (with a digit, 4+ characters), upper case, letters and digits. */
+  tokens: string[];
   paired: boolean;
 }
 
@@ -26,7 +28,7 @@ export interface Pair {
   book: Line;
   /** exact: same amount (a match); mismatch: identified as one item, amounts differ. */
   kind: 'exact' | 'mismatch';
-  by: 'check number' | 'reference' | 'amount and date' | 'date and description';
+  by: 'check number' | 'reference' | 'amount and date' | 'date and description' | 'reference in the text';
   /** Bank date − book date, in days. */
   days: number;
 }
@@ -45,7 +47,10 @@ export function toLine(t: Transaction, side: Line['side']): Line {
     else if (ref && /^\d{1,8}$/.test(ref)) check = ref;
   }
   const descKey = t.description.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return { ...t, side, ref, check, descKey, paired: false };
+  const tokens = [...new Set(`${t.description} ${t.reference ?? ''}`.toUpperCase().split(/[\s,;:()[\]{}"'#*=+?]+/)
+    .map((w) => w.replace(/[^A-Z0-9]/g, ''))
+    .filter((w) => w.length >= 4 && /\d/.test(w) && !/^(?:19|20)\d\d$/.test(w)))];
+  return { ...t, side, ref, check, descKey, tokens, paired: false };
 }
 
 export function pairLines(bank: Line[], books: Line[]): Pair[] {
@@ -67,6 +72,34 @@ export function pairLines(bank: Line[], books: Line[]): Pair[] {
   return pairs;
 }
 
+/**
+ * 8. A reference one side quotes in its text and the other holds (found on no other line of either side), dates
+ * within TIMING_DAYS, different amounts: the same item at a different amount, or at the right amount with the wrong
+ * sign (a refund booked as a payment).
+ */
+export function pairByQuotedReference(bank: Line[], books: Line[]): Pair[] {
+  const count = (lines: Line[]) => {
+    const n = new Map<string, number>();
+    for (const l of lines) for (const t of l.tokens) n.set(t, (n.get(t) ?? 0) + 1);
+    return n;
+  };
+  const [onBank, inBooks] = [count(bank), count(books)];
+  const unique = (t: string) => onBank.get(t) === 1 && inBooks.get(t) === 1;
+  const open = (l: Line) => !l.paired;
+  const fits = (b: Line, k: Line) =>
+    b.amountCents !== k.amountCents && Math.abs(b.date - k.date) <= TIMING_DAYS &&
+    (b.amountCents < 0n === k.amountCents < 0n || b.amountCents === -k.amountCents) &&
+    b.tokens.some((t) => unique(t) && k.tokens.includes(t));
+  const pairs: Pair[] = [];
+  for (const b of bank.filter(open)) {
+    const mine = books.filter((k) => open(k) && fits(b, k));
+    if (mine.length !== 1 || bank.filter((o) => open(o) && fits(o, mine[0])).length !== 1) continue;
+    b.paired = mine[0].paired = true;
+    pairs.push({ bank: b, book: mine[0], kind: 'mismatch', by: 'reference in the text', days: b.date - mine[0].date });
+  }
+  return pairs;
+}
+
 type Key = (l: Line) => string | undefined | false | '';
 
 function group(lines: Line[], key: Key): Map<string, Line[]> {
@@ -81,13 +114,18 @@ function group(lines: Line[], key: Key): Map<string, Line[]> {
   return map;
 }
 
+/** Each bank line takes the open book entry of its key dated closest to it (the earlier row on a tie). */
 function exactByKey(bank: Line[], books: Line[], key: Key, pair: (b: Line, k: Line) => void): void {
   const index = group(books, key);
   for (const b of bank) {
     const k = b.paired ? undefined : key(b);
     const list = k ? index.get(k) : undefined;
-    const book = list?.shift();
-    if (book) pair(b, book);
+    if (!list || list.length === 0) continue;
+    let best = 0;
+    // A key shared by many entries (the same amount and check number) is rare: the scan stays short.
+    for (let i = 1; i < Math.min(list.length, 50); i++) if (Math.abs(list[i].date - b.date) < Math.abs(list[best].date - b.date)) best = i;
+    const [book] = list.splice(best, 1);
+    pair(b, book);
   }
 }
 

@@ -75,3 +75,40 @@ export function formatCents(cents: bigint): string {
 export function centsToNumber(cents: bigint): number {
   return Number(formatCents(cents));
 }
+
+export type DecimalMark = '.' | ',';
+
+const CORE = /\d(?:[\d.,'\u00a0\u202f ]*\d)?/;
+const GROUPED: Record<DecimalMark, RegExp> = {
+  '.': /^(\d{1,3}(?:([,'\u00a0\u202f ])\d{3})?(?:\2\d{3})*|\d+)(?:\.(\d{1,2}))?$/,
+  ',': /^(\d{1,3}(?:([.'\u00a0\u202f ])\d{3})?(?:\2\d{3})*|\d+)(?:,(\d{1,2}))?$/,
+};
+
+/**
+ * Money read under one decimal convention decided for the whole document ("1.234" is 1234.00 where the decimal mark
+ * is a comma, "1,234" is 1234.00 where it is a point); signs, currency and parentheses as parseCents reads them.
+ */
+export function parseMoney(text: string, mark: DecimalMark): bigint | undefined {
+  const core = CORE.exec(text);
+  if (!core) return undefined;
+  const m = GROUPED[mark].exec(core[0]);
+  if (!m) return undefined;
+  const plain = `${m[1].replace(/[^\d]/g, '')}${m[3] === undefined ? '' : `.${m[3]}`}`;
+  return parseCents(text.slice(0, core.index) + plain + text.slice(core.index + core[0].length));
+}
+
+/**
+ * The decimal mark a document uses, from the figures that show it: "1.234,56" or "12,50" (comma), "1,234.56" or
+ * "12.50" (point). The majority wins; a document with no such figure (or a tie) reads with a point.
+ */
+export function decimalMarkOf(cells: Iterable<string>): { mark: DecimalMark; comma: number; point: number } {
+  let comma = 0;
+  let point = 0;
+  for (const cell of cells) {
+    const core = CORE.exec(cell)?.[0];
+    if (!core) continue;
+    if (/,\d{1,2}$/.test(core) || /\.\d{3},/.test(core)) comma++;
+    else if (/\.\d{1,2}$/.test(core) || /,\d{3}\./.test(core)) point++;
+  }
+  return { mark: comma > point ? ',' : '.', comma, point };
+}

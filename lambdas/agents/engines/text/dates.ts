@@ -76,3 +76,34 @@ function dayNumber(y: number, m: number, d: number): number | undefined {
   // Date.UTC rolls 31 Feb into March; the day exists only if it round-trips.
   return new Date(days * 86_400_000).getUTCDate() === d ? days : undefined;
 }
+
+/** "20260330" (the compact form of bank files) → "2026-03-30"; anything else unchanged. */
+export const expandCompactDate = (text: string) => text.trim().replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3');
+
+export interface DateOrderEvidence {
+  /** What the dates themselves settle: a first number above 12 (day first) or a second one (month first). */
+  order?: DateOrder;
+  /** A date such as 09/03/2026 that reads differently in the two orders (and nothing settled which). */
+  ambiguous?: string;
+  /** Both orders proven: the rows that prove each. */
+  conflict?: string;
+}
+
+/** What a set of numeric year-last dates (slash or dash; dotted dates are always day first) says about their order. */
+export function dateOrderEvidence(texts: Iterable<string>): DateOrderEvidence {
+  let dayFirst: string | undefined;
+  let monthFirst: string | undefined;
+  let ambiguous: string | undefined;
+  for (const t of texts) {
+    const m = YEAR_LAST.exec(clean(t));
+    if (!m || m[2] === '.') continue;
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    if (a > 12) dayFirst ??= t.trim();
+    else if (b > 12) monthFirst ??= t.trim();
+    else if (a !== b) ambiguous ??= t.trim();
+  }
+  if (dayFirst && monthFirst) return { conflict: `dates mix day-first (${dayFirst}) and month-first (${monthFirst}) forms` };
+  if (dayFirst) return { order: 'dmy' };
+  if (monthFirst) return { order: 'mdy' };
+  return ambiguous ? { ambiguous } : {};
+}

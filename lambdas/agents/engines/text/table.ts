@@ -210,7 +210,7 @@ function typeDirection(type: string, books: boolean): number {
 const abs = (n: bigint) => (n < 0n ? -n : n);
 const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
-function readJson(text: string, field: string, maxRows: number): { headers: string[]; rows: RawRow[] } {
+export function readJson(text: string, field: string, maxRows: number): { headers: string[]; rows: RawRow[] } {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -263,6 +263,23 @@ export function readCsv(
   maxRows: number,
   delimiterChar = detectDelimiter(text),
 ): { headers: string[]; rows: RawRow[] } {
+  const records = readRecords(text, field, maxRows, delimiterChar);
+  if (records.length === 0) throw new AgentInputError(field, 'has no header row (it is empty or blank)');
+  const [header, ...rows] = records;
+  const width = header.cells.length;
+  rows.forEach((r, k) => {
+    if (r.cells.length > width && r.cells.slice(width).some((c) => c !== '')) {
+      throw new AgentInputError(
+        field,
+        `row ${k + 1} (line ${r.line}) has ${r.cells.length} cells but the header has ${width} (an amount with a thousands separator must be quoted)`,
+      );
+    }
+  });
+  return { headers: header.cells, rows };
+}
+
+/** Every non-blank record of delimited text, with the line it starts on (a quoted cell may span lines). */
+export function readRecords(text: string, field: string, maxRows: number, delimiterChar: string): RawRow[] {
   const delimiter = delimiterChar.charCodeAt(0);
   const records: RawRow[] = [];
   let cells: string[] = [];
@@ -313,18 +330,7 @@ export function readCsv(
   }
   if (inQuotes) throw new AgentInputError(field, `line ${recordLine}: a quoted cell is never closed`);
   endRecord();
-  if (records.length === 0) throw new AgentInputError(field, 'has no header row (it is empty or blank)');
-  const [header, ...rows] = records;
-  const width = header.cells.length;
-  rows.forEach((r, k) => {
-    if (r.cells.length > width && r.cells.slice(width).some((c) => c !== '')) {
-      throw new AgentInputError(
-        field,
-        `row ${k + 1} (line ${r.line}) has ${r.cells.length} cells but the header has ${width} (an amount with a thousands separator must be quoted)`,
-      );
-    }
-  });
-  return { headers: header.cells, rows };
+  return records;
 }
 
 /** The delimiter seen most often outside quotes on the first non-blank line; comma on a tie. */

@@ -1,0 +1,144 @@
+/**
+ * What each column of a bank or ledger table holds, from its header (in English, German, French and Dutch exports)
+ * or, for a table without one, from what its cells hold. Pure functions over cell text.
+ */
+import { parseMoney } from './amount.js';
+import { expandCompactDate, readDate } from './dates.js';
+
+export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference';
+
+const list = (s: string) => s.split('|');
+/** Exact header names (normalised: no accents, lower case, words only, a trailing currency dropped), best first. */
+const NAMES: [Role, string[]][] = [
+  ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after')],
+  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date')],
+  ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum')],
+  ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk')],
+  ['debit', list('debit|debits|debit amount|dr|soll|debet')],
+  ['credit', list('credit|credits|credit amount|cr|haben')],
+  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af')],
+  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij')],
+  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt')],
+  ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben')],
+  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id')],
+];
+/** Words that claim a header no exact name claimed, tried in this order. */
+const WORDS: [Role, string[]][] = [
+  ['balance', ['balance', 'saldo', 'solde']],
+  ['debit', ['debit', 'debits', 'soll']],
+  ['credit', ['credit', 'credits', 'haben']],
+  ['out', ['withdrawal', 'withdrawals', 'payments']],
+  ['in', ['deposit', 'deposits', 'receipts']],
+  ['date', ['date', 'datum']],
+  ['reference', ['reference', 'ref', 'check', 'cheque', 'kundenreferenz']],
+  ['amount', ['amount', 'betrag', 'bedrag']],
+  ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck']],
+];
+const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|jpy|inr|zar|sgd|hkd)$/;
+
+export const normaliseHeader = (h: string) =>
+  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/#/g, ' no ').replace(/[^a-z0-9]+/g, ' ').trim();
+
+export interface Columns {
+  one: Partial<Record<Role, number>>;
+  /** Every column that holds description text, in order (descriptions are joined). */
+  descriptions: number[];
+  /** Every column that could be the signed amount (several currency columns: the filled one is chosen later). */
+  amounts: number[];
+}
+
+/** Role → column. Each column serves one role; exact names beat words; a header that is only a currency is an amount. */
+export function mapColumns(headers: string[]): Columns {
+  const norm = headers.map((h) => {
+    const n = normaliseHeader(h);
+    const stripped = n.replace(CURRENCY, '').trim();
+    return stripped === '' && n !== '' ? '=currency' : stripped;
+  });
+  const role: (Role | undefined)[] = norm.map((h) => NAMES.find(([, names]) => names.includes(h))?.[0]);
+  norm.forEach((h, i) => {
+    if (role[i] || h === '' || /\baccount\b/.test(h)) return;
+    if (h === '=currency') role[i] = 'amount';
+    else role[i] = WORDS.find(([, words]) => h.split(' ').some((w) => words.includes(w)))?.[0];
+  });
+  const one: Partial<Record<Role, number>> = {};
+  const descriptions: number[] = [];
+  const amounts: number[] = [];
+  role.forEach((r, i) => {
+    if (r === 'description') descriptions.push(i);
+    else if (r === 'amount') amounts.push(i);
+    else if (r === 'date' && one.date !== undefined) one.valueDate ??= i;
+    else if (r === 'reference' && one.reference !== undefined) {
+      // The better-ranked reference name wins ("Ref" over "No").
+      const rank = (k: number) => NAMES[3][1].indexOf(norm[k]);
+      if (rank(i) >= 0 && (rank(one.reference) < 0 || rank(i) < rank(one.reference))) one.reference = i;
+    } else if (r) one[r] ??= i;
+  });
+  if (amounts.length > 0) one.amount = amounts[0];
+  // A table whose only date is the value date dates its lines by it.
+  if (one.date === undefined && one.valueDate !== undefined) [one.date, one.valueDate] = [one.valueDate, undefined];
+  return { one, descriptions, amounts };
+}
+
+/** True when a header row names a date column and a money column: the table starts below it. */
+export function isHeaderRow(cells: string[]): boolean {
+  const c = mapColumns(cells).one;
+  const exactDate = cells.some((h) => NAMES[1][1].includes(normaliseHeader(h)) || NAMES[2][1].includes(normaliseHeader(h)));
+  return exactDate && c.date !== undefined && [c.amount, c.out, c.in, c.debit, c.credit].some((i) => i !== undefined);
+}
+
+const MARKERS: [string, string][] = [['S', 'H'], ['AF', 'BIJ'], ['D', 'C'], ['DR', 'CR'], ['DEBIT', 'CREDIT'], ['RD', 'RC']];
+/**
+ * A column whose every filled cell is one of a pair of direction marks (S/H, Af/Bij, D/C, Dr/Cr, Debit/Credit):
+ * the index and the pair ([debit-side mark, credit-side mark]); found by content, whatever its header.
+ */
+export function markerColumn(rows: string[][], skip: Set<number>): { col: number; pair: [string, string] } | undefined {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  for (let col = 0; col < width; col++) {
+    if (skip.has(col)) continue;
+    const values = rows.map((r) => (r[col] ?? '').trim().toUpperCase());
+    const filled = values.filter((v) => v !== '');
+    if (filled.length < Math.max(1, rows.length * 0.8)) continue;
+    const pair = MARKERS.find(([d, c]) => filled.every((v) => v === d || v === c) && filled.includes(d) && filled.includes(c));
+    if (pair) return { col, pair };
+  }
+  return undefined;
+}
+
+const isDate = (t: string) => {
+  const s = expandCompactDate(t);
+  return readDate(s, 'mdy') !== undefined || readDate(s, 'dmy') !== undefined;
+};
+const isMoney = (t: string) => /\d[.,]\d{2}\b/.test(t) && (parseMoney(t, '.') !== undefined || parseMoney(t, ',') !== undefined);
+
+/**
+ * A table without a header: its columns identified by their content. The date column is the first whose cells are
+ * dates; money columns hold figures with cents; when there are two, the one that is the running balance of the
+ * other is proven by arithmetic (`balanceOf`). Returns synthetic header names for the interpreter, or undefined.
+ */
+export function guessHeaders(rows: string[][], balanceOf: (amount: number, balance: number) => boolean): string[] | undefined {
+  if (rows.length === 0) return undefined;
+  const width = Math.max(...rows.map((r) => r.length));
+  const share = (col: number, test: (t: string) => boolean) =>
+    rows.filter((r) => (r[col] ?? '').trim() !== '' && test(r[col].trim())).length / rows.length;
+  const headers = new Array<string>(width).fill('');
+  const cols = [...Array(width).keys()];
+  const date = cols.find((c) => share(c, isDate) >= 0.8);
+  if (date === undefined) return undefined;
+  headers[date] = 'Date';
+  const money = cols.filter((c) => c !== date && share(c, isMoney) >= 0.8);
+  if (money.length === 0) return undefined;
+  if (money.length === 1) headers[money[0]] = 'Amount';
+  else {
+    const pair = money.flatMap((a) => money.filter((b) => b !== a).map((b) => [a, b] as const)).find(([a, b]) => balanceOf(a, b));
+    if (!pair) return undefined;
+    headers[pair[0]] = 'Amount';
+    headers[pair[1]] = 'Balance';
+  }
+  const rest = cols.filter((c) => headers[c] === '');
+  const ref = rest.find((c) => share(c, (t) => /^\d{1,8}$/.test(t)) > 0 && rows.every((r) => /^(\d{1,8})?$/.test((r[c] ?? '').trim())));
+  if (ref !== undefined) headers[ref] = 'Reference';
+  const avg = (c: number) => rows.reduce((s, r) => s + (/[a-z]/i.test(r[c] ?? '') ? (r[c] ?? '').length : 0), 0);
+  const text = rest.filter((c) => c !== ref && avg(c) > 0).sort((a, b) => avg(b) - avg(a))[0];
+  if (text !== undefined) headers[text] = 'Description';
+  return headers;
+}

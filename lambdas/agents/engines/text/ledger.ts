@@ -1,0 +1,252 @@
+/**
+ * A grid of cells (a CSV export, a JSON array, key-value blocks, a pasted statement) read as a practitioner reads a
+ * bank or ledger table: find the header row below any title or summary block (or, with no header, identify the
+ * columns by content), skip the rows that are balances or totals, and settle each convention from the document's own
+ * evidence: the decimal mark, the date order, and the direction of the money (a signed column, Debit/Credit or
+ * in/out columns, a D/C-type mark, each with the side's default meaning, overruled by the running balance where the
+ * export carries one).
+ */
+import { AgentInputError } from '../port.js';
+import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
+import { guessHeaders, isHeaderRow, mapColumns, markerColumn } from './columns.js';
+import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
+import type { RawRow, Transaction } from './table.js';
+
+export interface StatementOptions {
+  /** "bank": Debit/S/Dr = money out. "books" (the cash account in the ledger): Debit/S/Dr = money in. */
+  perspective: 'bank' | 'books';
+  /** The order for numeric dates the document itself does not settle. */
+  dateOrder?: DateOrder;
+}
+
+export interface Statement {
+  lines: Transaction[];
+  /** What was read and decided, for the note (short sentences). */
+  notes: string[];
+  dates: DateOrderEvidence;
+}
+
+const MAX_CENTS = 10_000_000_000_000n;
+/** A cell that opens with one of these is a balance line, not a transaction (whatever else the row holds). */
+const BALANCE_LINE =
+  /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind)|report\s+total)/i;
+
+const abs = (n: bigint) => (n < 0n ? -n : n);
+const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+/** Reads the transaction table inside `records` (the header, if any, found among them). */
+export function readLedger(records: RawRow[], field: string, options: StatementOptions, givenHeaders?: string[]): Statement {
+  const notes: string[] = [];
+  let headers = givenHeaders;
+  let body = records;
+  if (!headers) {
+    const at = records.findIndex((r) => isHeaderRow(r.cells));
+    if (at >= 0) {
+      headers = records[at].cells;
+      body = records.slice(at + 1);
+      if (at > 0) notes.push(`the table starts at its header on line ${records[at].line} (the ${at} line${at === 1 ? '' : 's'} above it are a title or summary)`);
+    } else {
+      const rows = records.map((r) => r.cells);
+      headers = guessHeaders(rows, (a, b) => balanceScore(rows.map((r) => num(r[a])), rows.map((r) => num(r[b]))) >= 0.6);
+      if (!headers) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
+      notes.push(`no header row: the columns were identified by their content (${headers.filter((h) => h).join(', ')})`);
+    }
+  }
+  const { one: col, descriptions, amounts } = mapColumns(headers);
+  if (col.date === undefined) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
+  const cellOf = (r: RawRow, i: number | undefined) => (i === undefined ? '' : (r.cells[i] ?? '').trim());
+  const filled = (i: number | undefined) => (i === undefined ? 0 : body.filter((r) => cellOf(r, i) !== '' && num(cellOf(r, i)) !== 0n).length);
+
+  const books = options.perspective === 'books';
+  const outCol = col.out ?? (books ? col.credit : col.debit);
+  const inCol = col.in ?? (books ? col.debit : col.credit);
+  const amountCol = amounts.length > 0 ? amounts.reduce((best, i) => (filled(i) > filled(best) ? i : best)) : undefined;
+  const split = (outCol !== undefined || inCol !== undefined) && (amountCol === undefined || filled(outCol) + filled(inCol) > 0);
+  if (!split && amountCol === undefined) {
+    throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
+  }
+  const moneyCols = (split ? [outCol, inCol] : [amountCol]).filter((i): i is number => i !== undefined);
+  const mark = decimalMarkOf(body.flatMap((r) => [...moneyCols, col.balance].map((i) => cellOf(r, i)))).mark;
+  if (mark === ',') notes.push('amounts use a decimal comma');
+
+  // Which rows are transactions: a readable date and money; balance lines and undated rows (totals, account
+  // headings, footers) are not.
+  interface Candidate { r: RawRow; dateText: string; out: bigint; inn: bigint; text: string; balance?: bigint }
+  const candidates: Candidate[] = [];
+  const anchors: { index: number; balance: bigint }[] = [];
+  let skipped = 0;
+  for (const r of body) {
+    if (r.cells.every((c) => c.trim() === '')) continue;
+    const where = r.line > 0 ? `row ${candidates.length + 1} (line ${r.line})` : `row ${candidates.length + 1}`;
+    const balance = col.balance === undefined ? undefined : balanceCents(cellOf(r, col.balance), mark, books);
+    if (r.cells.some((c) => BALANCE_LINE.test(c.trim()))) {
+      if (balance !== undefined) anchors.push({ index: candidates.length, balance });
+      skipped++;
+      continue;
+    }
+    const dateText = cellOf(r, col.date);
+    if (readDate(expandCompactDate(dateText), 'mdy') === undefined && readDate(expandCompactDate(dateText), 'dmy') === undefined) {
+      if (/^\d/.test(dateText) && moneyCols.some((i) => cellOf(r, i) !== '')) {
+        throw new AgentInputError(field, `${where}: date ${quote(dateText)} is not a date this reader knows (use YYYY-MM-DD)`);
+      }
+      skipped++;
+      continue;
+    }
+    const read = (i: number | undefined, what: string) => {
+      const t = cellOf(r, i);
+      if (t === '') return 0n;
+      const cents = parseMoney(t, mark);
+      if (cents === undefined) throw new AgentInputError(field, `${where}: ${what} ${quote(t)} is not an amount`);
+      if (abs(cents) > MAX_CENTS) throw new AgentInputError(field, `${where}: ${what} ${quote(t)} is too large`);
+      return cents;
+    };
+    const [out, inn] = split ? [abs(read(outCol, headers[outCol!] ?? 'amount')), abs(read(inCol, headers[inCol!] ?? 'amount'))] : [0n, read(amountCol, 'amount')];
+    if (moneyCols.every((i) => cellOf(r, i) === '')) {
+      if (balance !== undefined) {
+        anchors.push({ index: candidates.length, balance });
+        skipped++;
+        continue;
+      }
+      throw new AgentInputError(field, `${where}: neither a money-out nor a money-in amount`);
+    }
+    const text = descriptions.map((i) => cellOf(r, i)).filter((t) => t !== '').join(' ');
+    candidates.push({ r, dateText, out, inn, text, balance });
+  }
+  if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? ' is' : 's are'} balances, totals or headings, not transactions`);
+
+  // Direction. Default: the columns' meaning for this side; a mark column or a type word for unsigned amounts.
+  let signed = candidates.map((c) => c.inn - c.out);
+  const marker = split ? undefined : markerColumn(candidates.map((c) => c.r.cells), new Set([col.date, amountCol!, col.balance ?? -1]));
+  const unsigned = !split && signed.every((a) => a >= 0n);
+  if (unsigned && marker) {
+    const [debitMark] = marker.pair;
+    // Af/Bij (Dutch: off/on) means the same on both sides; S/H, D/C, Dr/Cr are the bank's or the ledger's own.
+    const debitIsOut = debitMark === 'AF' || !books;
+    signed = candidates.map((c, k) => {
+      const isDebit = (c.r.cells[marker.col] ?? '').trim().toUpperCase() === debitMark;
+      return isDebit === debitIsOut ? -signed[k] : signed[k];
+    });
+    notes.push(`the ${marker.pair.join('/')} mark gives each amount its direction (${marker.pair[0]} = money ${debitIsOut ? 'out' : 'in'})`);
+  } else if (unsigned && col.type !== undefined) {
+    signed = candidates.map((c, k) => signed[k] * BigInt(typeDirection(cellOf(c.r, col.type), books)));
+  }
+  const balances = candidates.map((c) => c.balance);
+  const withAnchors = (amounts: bigint[]) => {
+    const a: (bigint | undefined)[] = [];
+    const b: (bigint | undefined)[] = [];
+    let k = 0;
+    for (let i = 0; i <= candidates.length; i++) {
+      for (const anchor of anchors.filter((x) => x.index === i)) {
+        a.push(undefined);
+        b.push(anchor.balance);
+      }
+      if (i < candidates.length) {
+        a.push(amounts[k]);
+        b.push(balances[k++]);
+      }
+    }
+    return [a, b] as const;
+  };
+  if (balances.some((b) => b !== undefined) && candidates.length > 0) {
+    if (unsigned && !marker && (col.type === undefined || signed.every((a) => a >= 0n))) {
+      signed = signsFromBalance(...withAnchors(signed), field, candidates.map((c) => c.r.line));
+      notes.push('the direction of each amount is read from the running balance');
+    } else {
+      const straight = balanceScore(...withAnchors(signed));
+      const flipped = balanceScore(...withAnchors(signed.map((a) => -a)));
+      if (flipped > straight && flipped >= 0.5) {
+        signed = signed.map((a) => -a);
+        notes.push(`the running balance shows the opposite direction from the columns' usual meaning, so it was followed`);
+      } else if (straight >= 0.5) notes.push('the running balance confirms the direction of the amounts');
+    }
+  }
+
+  const texts = candidates.flatMap((c) => [c.dateText, cellOf(c.r, col.valueDate)]);
+  const dates = dateOrderEvidence(texts);
+  if (dates.conflict) throw new AgentInputError(field, dates.conflict);
+  const order = dates.order ?? options.dateOrder ?? 'mdy';
+  const lines = candidates.map((c, k): Transaction => {
+    const reference = cellOf(c.r, col.reference);
+    return {
+      row: k + 1,
+      date: readDate(expandCompactDate(c.dateText), order) ?? readDate(expandCompactDate(c.dateText), order === 'mdy' ? 'dmy' : 'mdy')!,
+      dateText: c.dateText,
+      description: c.text.replace(/\s+/g, ' ').slice(0, 500),
+      amountCents: signed[k],
+      ...(reference === '' ? {} : { reference: reference.slice(0, 100) }),
+      amountText: moneyCols.map((i) => cellOf(c.r, i)).filter((t) => t !== '').join(' '),
+    };
+  });
+  return { lines, notes, dates };
+}
+
+/** A figure in a cell, or undefined (either decimal mark; for telling columns apart before the mark is settled). */
+function num(text: string | undefined): bigint | undefined {
+  const t = (text ?? '').trim().replace(/\s*(?:cr|dr|[cdsh])$/i, '');
+  if (!/\d/.test(t)) return undefined;
+  return parseMoney(t, decimalMarkOf([t]).mark);
+}
+
+/** A balance with its mark: on a statement Cr/H = in funds, Dr/S = overdrawn; in the books D/S = a debit balance. */
+function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint | undefined {
+  const m = /^(.*?)\s*\b(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
+  const cents = parseMoney(m ? m[1] : text, mark);
+  if (cents === undefined || !m) return cents;
+  const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);
+  return debitSide === books ? abs(cents) : -abs(cents);
+}
+
+/**
+ * Share of the balance steps that the amounts explain, reading the rows top-down (balance after each line) or
+ * bottom-up (newest first), whichever explains more; 0 when there are no steps.
+ */
+export function balanceScore(amounts: (bigint | undefined)[], balances: (bigint | undefined)[]): number {
+  let down = 0;
+  let up = 0;
+  let steps = 0;
+  let prev: number | undefined;
+  for (let i = 0; i < balances.length; i++) {
+    if (balances[i] === undefined) continue;
+    if (prev !== undefined) {
+      steps++;
+      if (amounts[i] !== undefined && balances[i]! - balances[prev]! === amounts[i]) down++;
+      if (amounts[prev] !== undefined && balances[prev]! - balances[i]! === amounts[prev]) up++;
+    }
+    prev = i;
+  }
+  return steps === 0 ? 0 : Math.max(down, up) / steps;
+}
+
+/** Unsigned amounts given their direction by the balance step each one explains (a pasted statement's columns lost). */
+function signsFromBalance(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], field: string, lines: number[]): bigint[] {
+  const idx = balances.map((b, i) => (b === undefined ? -1 : i)).filter((i) => i >= 0);
+  const step = (i: number, dir: 1 | -1) => {
+    const k = idx.indexOf(i);
+    const other = idx[k - dir];
+    return other === undefined ? undefined : balances[i]! - balances[other]!;
+  };
+  const fits = (dir: 1 | -1) => amounts.filter((a, i) => a !== undefined && step(i, dir) !== undefined && abs(step(i, dir)!) === a).length;
+  const dir = fits(1) >= fits(-1) ? 1 : -1;
+  const out: bigint[] = [];
+  amounts.forEach((a, i) => {
+    if (a === undefined) return;
+    const s = step(i, dir);
+    if (s === undefined || abs(s) !== a) {
+      throw new AgentInputError(field, `row ${out.length + 1}${lines[out.length] ? ` (line ${lines[out.length]})` : ''}: the amount has no sign and the running balance does not show which way it went`);
+    }
+    out.push(s);
+  });
+  return out;
+}
+
+// Not "payment": in a QuickBooks register a Payment is a customer's payment received.
+const OUT_TYPES = new Set(['withdrawal', 'out', 'debit card', 'check', 'cheque', 'fee']);
+const IN_TYPES = new Set(['deposit', 'in', 'receipt', 'interest']);
+/** −1 money out, +1 money in, 1 unknown (the amount keeps its own sign). */
+function typeDirection(type: string, books: boolean): number {
+  const t = type.toLowerCase().replace(/[^a-z ]+/g, '').trim();
+  if (t === 'dr' || t === 'debit') return books ? 1 : -1;
+  if (t === 'cr' || t === 'credit') return books ? -1 : 1;
+  if (OUT_TYPES.has(t)) return -1;
+  return 1;
+}
