@@ -95,7 +95,7 @@ describe('po-match: unit price tolerance max($0.01, 0.5 %)', () => {
     const r = run(PO, invoice({ total: 361 }, replace('WID-10', { unitPrice: 2.52, amount: 252 })));
     expect(r.status).toBe('hold');
     expect(r.discrepancies).toEqual([
-      'line WID-10: invoice unit price 2.52 differs from the PO unit price 2.50 by 0.02 (tolerance 0.0125)',
+      'line WID-10: invoice unit price 2.52 differs from the PO unit price 2.50 by 0.02 (tolerance 0.0125); 100 × 2.52 = 252.00 against 100 × 2.50 = 250.00, 2.00 over',
       'total: invoice total 361.00 exceeds the PO total 359.00 by 2.00 (tolerance 1.795)',
     ]);
   });
@@ -109,7 +109,7 @@ describe('po-match: unit price tolerance max($0.01, 0.5 %)', () => {
     // 10 × 7.90 = 79.00; total 250 + 25 + 79 = 354.00 (under the PO: fine).
     const r = run(PO, invoice({ total: 354 }, replace('GLV-2', { unitPrice: 7.9, amount: 79 })));
     expect(r.discrepancies).toEqual([
-      'line GLV-2: invoice unit price 7.90 differs from the PO unit price 8.40 by 0.50 (tolerance 0.042)',
+      'line GLV-2: invoice unit price 7.90 differs from the PO unit price 8.40 by 0.50 (tolerance 0.042); 10 × 7.90 = 79.00 against 10 × 8.40 = 84.00, 5.00 under',
     ]);
   });
 });
@@ -119,7 +119,7 @@ describe('po-match: quantities', () => {
     // 12 × 8.40 = 100.80; total 250 + 25 + 100.80 = 375.80, over 359 by 16.80 > 1.795.
     const r = run(PO, invoice({ total: 375.8 }, replace('GLV-2', { quantity: 12, amount: 100.8 })));
     expect(r.discrepancies).toEqual([
-      'line GLV-2: invoice quantity 12 exceeds the PO quantity 10',
+      'line GLV-2: invoice quantity 12 exceeds the PO quantity 10; 2 × 8.40 = 16.80 over the PO',
       'total: invoice total 375.80 exceeds the PO total 359.00 by 16.80 (tolerance 1.795)',
     ]);
   });
@@ -137,7 +137,7 @@ describe('po-match: quantities', () => {
     // TAPE-1 5 × 4.00 = 20.00; total 359 + 20 = 379.00, over by 20.00.
     const r = run(PO, invoice({ total: 379 }, [...LINES, { sku: 'TAPE-1', description: 'Duct tape', quantity: 5, unitPrice: 4, amount: 20 }]));
     expect(r.discrepancies).toEqual([
-      'line TAPE-1: on the invoice but not on the purchase order',
+      'line TAPE-1: on the invoice but not on the purchase order (5 × 4.00 = 20.00)',
       'total: invoice total 379.00 exceeds the PO total 359.00 by 20.00 (tolerance 1.795)',
     ]);
   });
@@ -146,7 +146,7 @@ describe('po-match: quantities', () => {
     // Second GLV-2 line 10 × 8.40 = 84.00; total 443.00, over by 84.00.
     const r = run(PO, invoice({ total: 443 }, [...LINES, LINES[2]]));
     expect(r.discrepancies).toEqual([
-      'line GLV-2: billed more than once on the invoice',
+      'line GLV-2: billed more than once on the invoice (10 × 8.40 = 84.00; invoice line 3 already bills the same PO line)',
       'total: invoice total 443.00 exceeds the PO total 359.00 by 84.00 (tolerance 1.795)',
     ]);
   });
@@ -195,20 +195,32 @@ describe('po-match: totals', () => {
     // WID-10 says 260.00 but 100 × 2.50 = 250.00; lines then sum 260 + 25 + 84 = 369.00 ≠ stated 359.00.
     const r = run(PO, invoice({}, replace('WID-10', { amount: 260 })));
     expect(r.discrepancies).toEqual([
-      'invoice line WID-10: line total 260.00 is not quantity 100 × unit price 2.50 = 250.00',
+      'invoice line WID-10: line total 260.00 is not quantity 100 × unit price 2.50 = 250.00, 10.00 over',
       'invoice total 359.00 is not the sum of its lines 369.00',
     ]);
   });
 
-  it('tax on the invoice that the PO does not carry is over the PO total', () => {
-    // Subtotal 359.00 + tax 28.72 = 387.72; over 359 by 28.72 > 1.795.
-    const text = [
-      'PO #: PO-1042', 'Vendor: Acme Supply Co', 'Currency: USD',
-      'WID-10 Widget 10mm 100 x $2.50 = $250.00', 'BOLT-4 Hex bolt M4 200 x $0.125 = $25.00',
-      'GLV-2 Work gloves 10 x $8.40 = $84.00', 'Subtotal: $359.00', 'Sales tax: $28.72', 'Total: $387.72',
-    ].join('\n');
-    expect(run(PO, text).discrepancies).toEqual([
-      'total: invoice total 387.72 exceeds the PO total 359.00 by 28.72 (tolerance 1.795)',
+  // Sales tax is the seller's to collect unless the buyer claims an exemption: a PO silent on tax expects it on top
+  // (corpus case 26). Earlier rules counted it toward the excess over the PO total; that held clean invoices.
+  const TAXED = [
+    'PO #: PO-1042', 'Vendor: Acme Supply Co', 'Currency: USD',
+    'WID-10 Widget 10mm 100 x $2.50 = $250.00', 'BOLT-4 Hex bolt M4 200 x $0.125 = $25.00',
+    'GLV-2 Work gloves 10 x $8.40 = $84.00', 'Subtotal: $359.00', 'Sales tax: $28.72', 'Total: $387.72',
+  ].join('\n');
+
+  it('tax on a PO silent about tax is expected: pass, named in the note', () => {
+    // Goods 359.00 = PO 359.00; tax 28.72 on top; 359.00 + 28.72 = 387.72 = the stated total.
+    const r = run(PO, TAXED);
+    expect(r).toMatchObject({ status: 'pass', invoiceTotal: 387.72, poTotal: 359 });
+    expect(r.note).toContain('Tax Sales tax 28.72 billed on top of the goods');
+  });
+
+  it('tax on a tax-exempt PO holds, quoting the exemption', () => {
+    const po = 'PO #: PO-1042\nVendor: Acme Supply Co\nWID-10 Widget 10mm 100 x $2.50 = $250.00\n' +
+      'BOLT-4 Hex bolt M4 200 x $0.125 = $25.00\nGLV-2 Work gloves 10 x $8.40 = $84.00\nTotal: $359.00\n' +
+      'Memo: TAX EXEMPT - resale certificate on file. Do not charge sales tax.';
+    expect(run(po, TAXED).discrepancies).toEqual([
+      "tax: Sales tax 28.72 billed although the PO is tax-exempt ('Memo: TAX EXEMPT - resale certificate on file.')",
     ]);
   });
 

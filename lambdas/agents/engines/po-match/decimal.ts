@@ -55,9 +55,10 @@ export function max(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
 }
 
-/** a × b, both millionths, rounded to the cent (how an invoice line total is written). */
-export function lineAmount(quantity: bigint, unitPrice: bigint): bigint {
-  return roundDiv(quantity * unitPrice, SCALE * CENT) * CENT;
+/** a × b, both millionths, rounded to the cent (how an invoice line total is written); the price may be per
+ * `base` units (millionths, SAP price unit / UBL BaseQuantity). */
+export function lineAmount(quantity: bigint, unitPrice: bigint, base: bigint = SCALE): bigint {
+  return roundDiv(quantity * unitPrice, base * CENT) * CENT;
 }
 
 /** 2500000n → "2.5"; 100000000n → "100". */

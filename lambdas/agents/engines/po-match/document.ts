@@ -4,7 +4,13 @@
  */
 import { AgentInputError } from '../port.js';
 import { decimalFromNumber, parseDecimal } from './decimal.js';
+import { unitCode } from './units.js';
 import { readTextDocument } from './text-document.js';
+import { readCsvDocument } from './csv-document.js';
+import { readUbl, ublRoot } from './ubl.js';
+import { readX12, x12Segments } from './x12.js';
+import { jsonToNodes, parseXml } from './xml.js';
+import type { Terms } from './terms.js';
 
 export interface DocLine {
   /** 1-based position in the document. */
@@ -17,11 +23,36 @@ export interface DocLine {
   unitPrice?: bigint;
   /** Line total as written (millionths); absent when the line only states a unit price. */
   amount?: bigint;
+  /** The price is per this many units (SAP "58,20 / 100 ST", UBL BaseQuantity); millionths, default one unit. */
+  priceBase?: bigint;
+  /** Unit of measure reduced to one code (units.ts), and the eaches in one such unit when the document says. */
+  uom?: string;
+  pack?: number;
+  /** Distributor columns: ordered, shipped, back-ordered (millionths). `quantity` is what the line bills. */
+  ordered?: bigint;
+  shipped?: bigint;
+  backOrdered?: bigint;
+  /** Other item numbers the line carries (buyer's item, vendor's material number). */
+  altSkus?: string[];
+  /** The PO line this invoice line says it bills (UBL OrderLineReference, SAP item). */
+  orderLineRef?: string;
+  /** The line as written, quoted in evidence. */
+  quote?: string;
 }
 
+export type ChargeKind = 'tax' | 'freight' | 'other';
 export interface Charge {
   label: string;
   amount: bigint;
+  kind?: ChargeKind;
+}
+
+/** "Sales tax", "VAT 19 %", "Freight", "Fuel surcharge", "Delivery charge" → what kind of charge it is. */
+export function chargeKind(label: string): ChargeKind {
+  const l = label.toLowerCase();
+  if (/tax|vat|gst|hst|btw|mwst|iva|\bust\b/.test(l)) return 'tax';
+  if (/freight|shipping|delivery|fuel|carriage|postage|d240|handling|transport/.test(l)) return 'freight';
+  return 'other';
 }
 
 export interface Doc {
@@ -35,6 +66,10 @@ export interface Doc {
   total?: bigint;
   /** Text lines that were neither a header nor an item. */
   unread: number;
+  /** The document's own words about its terms (PO: ship complete, freight, tax, tolerance). */
+  terms?: Terms;
+  /** Where the document states its total, quoted ("Order Total: GBP 713.52"). */
+  totalQuote?: string;
 }
 
 export interface RawLine {
@@ -43,6 +78,15 @@ export interface RawLine {
   quantity?: bigint;
   unitPrice?: bigint;
   amount?: bigint;
+  priceBase?: bigint;
+  uom?: string;
+  pack?: number;
+  ordered?: bigint;
+  shipped?: bigint;
+  backOrdered?: bigint;
+  altSkus?: string[];
+  orderLineRef?: string;
+  quote?: string;
 }
 
 const key = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -51,24 +95,32 @@ const keys = (...names: string[]) => new Set(names);
 export const HEADER_KEYS = {
   poNumber: keys('ponumber', 'po', 'pono', 'ponum', 'purchaseorder', 'purchaseordernumber', 'purchaseorderno',
     'purchaseorderid', 'poid', 'poref', 'poreference', 'yourpo', 'customerpo', 'refpo', 'referencepo'),
-  vendor: keys('vendor', 'supplier', 'vendorname', 'suppliername', 'seller', 'sellername'),
-  currency: keys('currency', 'currencycode', 'ccy'),
+  vendor: keys('vendor', 'supplier', 'vendorname', 'suppliername', 'seller', 'sellername', 'partnerid', 'partner'),
+  currency: keys('currency', 'currencycode', 'ccy', 'currencyid'),
   total: keys('total', 'invoicetotal', 'pototal', 'ordertotal', 'grandtotal', 'totalamount', 'amountdue', 'totaldue',
-    'balancedue', 'totalvalue'),
-  subtotal: keys('subtotal', 'nettotal', 'totalbeforetax', 'linestotal'),
-  charge: keys('tax', 'taxamount', 'salestax', 'vat', 'gst', 'shipping', 'freight', 'delivery', 'handling',
+    'balancedue', 'totalvalue', 'amounttotal'),
+  subtotal: keys('subtotal', 'nettotal', 'totalbeforetax', 'linestotal', 'amountuntaxed'),
+  charge: keys('tax', 'taxamount', 'salestax', 'vat', 'gst', 'shipping', 'freight', 'delivery', 'handling', 'amounttax',
     'shippingandhandling', 'shippinghandling'),
 };
-const LINES_KEYS = keys('lines', 'items', 'lineitems', 'products', 'orderlines', 'invoicelines', 'polines');
+const LINES_KEYS = keys('lines', 'items', 'lineitems', 'products', 'orderlines', 'invoicelines', 'polines', 'orderline');
 const LINE_KEYS = {
   sku: keys('sku', 'itemcode', 'partnumber', 'partno', 'productcode', 'itemnumber', 'itemno', 'code', 'productid',
-    'itemid'),
+    'itemid', 'supplierpartnum', 'supplierpartnumber', 'vendorpartnumber', 'defaultcode'),
   description: keys('description', 'desc', 'name', 'item', 'product', 'itemname', 'productname', 'title'),
-  quantity: keys('quantity', 'qty', 'units', 'count', 'qtyordered', 'qtyinvoiced', 'qtybilled', 'qtyshipped'),
-  unitPrice: keys('unitprice', 'price', 'rate', 'unitcost', 'cost', 'priceeach', 'unitamount'),
+  quantity: keys('quantity', 'qty', 'units', 'count', 'qtyordered', 'qtyinvoiced', 'qtybilled', 'qtyshipped', 'productqty'),
+  unitPrice: keys('unitprice', 'price', 'rate', 'unitcost', 'cost', 'priceeach', 'unitamount', 'priceunit'),
   amount: keys('amount', 'linetotal', 'total', 'extendedprice', 'extended', 'lineamount', 'extendedamount', 'value',
-    'netamount'),
+    'netamount', 'pricesubtotal'),
+  uom: keys('uom', 'unit', 'unitofmeasure', 'productuom', 'uomcode'),
+  line: keys('linenum', 'linenumber', 'lineno'),
 };
+/** A value that is an Odoo many2one [id, "name"] or an object {code, name}: its text. */
+function textValue(v: unknown): string | undefined {
+  if (Array.isArray(v) && v.length === 2 && typeof v[1] === 'string') return v[1];
+  if (isObject(v)) v = v.name ?? v.number ?? v.code;
+  return typeof v === 'string' || typeof v === 'number' ? String(v).trim() || undefined : undefined;
+}
 
 export function headerKey(rawKey: string): keyof typeof HEADER_KEYS | undefined {
   const k = key(rawKey);
@@ -77,9 +129,21 @@ export function headerKey(rawKey: string): keyof typeof HEADER_KEYS | undefined 
 
 export function readDocument(text: string, field: string): Doc {
   const normalised = text.normalize('NFKC').trim();
-  const doc = /^[[{]/.test(normalised) ? readJsonDocument(normalised, field) : readTextDocument(normalised, field);
+  const doc = /^[[{]/.test(normalised)
+    ? readJsonDocument(normalised, field)
+    : normalised.startsWith('<')
+      ? readXmlDocument(normalised, field)
+      : (readCsvDocument(normalised, field) ?? readTextDocument(normalised, field));
   if (doc.lines.length === 0) throw new AgentInputError(field, 'no line items found (see the accepted formats)');
   return doc;
+}
+
+function readXmlDocument(text: string, field: string): Doc {
+  const tree = parseXml(text);
+  if (!tree) throw new AgentInputError(field, 'looks like XML but is not well-formed');
+  const inv = ublRoot(tree);
+  if (!inv) throw new AgentInputError(field, 'XML that is not a UBL invoice (no cac:InvoiceLine)');
+  return readUbl(inv, field);
 }
 
 function readJsonDocument(text: string, field: string): Doc {
@@ -89,11 +153,20 @@ function readJsonDocument(text: string, field: string): Doc {
   } catch {
     throw new AgentInputError(field, 'looks like JSON but does not parse');
   }
+  const segments = x12Segments(parsed);
+  if (segments) return readX12(segments, field);
+  if (/"(?:cac:)?InvoiceLine"/.test(text)) {
+    const inv = ublRoot(jsonToNodes('#root', parsed)[0]);
+    if (inv) return readUbl(inv, field);
+  }
   let root: unknown = Array.isArray(parsed) ? { lines: parsed } : parsed;
-  // { "purchaseOrder": { ... } } or { "invoice": { ... } }: one wrapper level is unwrapped.
+  // { "purchaseOrder": { ... } }, { "invoice": { ... } } or a JSON-RPC { "result": [ { ... } ] }: one level unwrapped.
   if (isObject(root) && !Object.keys(root).some((k) => LINES_KEYS.has(key(k)))) {
-    const inner = Object.values(root).filter(isObject);
+    const inner = Object.values(root).flatMap((v) => (Array.isArray(v) && v.length === 1 ? v : [v])).filter(isObject)
+      .filter((o) => Object.keys(o).some((k) => LINES_KEYS.has(key(k))));
+    const objects = Object.values(root).filter(isObject);
     if (inner.length === 1) root = inner[0];
+    else if (objects.length === 1) root = objects[0];
   }
   if (!isObject(root)) throw new AgentInputError(field, 'JSON must be an object with line items');
   const doc: Doc = { lines: [], charges: [], unread: 0 };
@@ -104,16 +177,17 @@ function readJsonDocument(text: string, field: string): Doc {
       continue;
     }
     const h = headerKey(k);
-    if (h === 'poNumber' || h === 'vendor' || h === 'currency') {
-      const s = isObject(v) ? v.name ?? v.number ?? v.code : v;
-      if (typeof s === 'string' || typeof s === 'number') doc[h] = String(s).trim() || undefined;
-    } else if (h === 'total' || h === 'subtotal') {
+    if (h === 'currency') doc.currency = isObject(v) ? textValue({ code: v.code ?? v.name }) : textValue(v);
+    else if (h === 'poNumber' || h === 'vendor') doc[h] = textValue(v);
+    else if (h === 'total' || h === 'subtotal') {
       doc[h] = jsonNumber(v, k, field);
     } else if (h === 'charge') {
       const amount = jsonNumber(v, k, field);
-      if (amount !== undefined) doc.charges.push({ label: k, amount });
+      if (amount !== undefined && amount !== 0n) doc.charges.push({ label: k, amount, kind: chargeKind(k) });
     }
   }
+  // Odoo names the order itself: { "name": "P00318" } when no PO-number key is present.
+  if (doc.poNumber === undefined && typeof root.name === 'string' && /^[A-Z]{0,4}[-/]?\d[\w/-]*$/i.test(root.name)) doc.poNumber = root.name;
   return doc;
 }
 
@@ -127,9 +201,19 @@ function jsonLine(line: unknown, index: number, field: string): RawLine {
       raw.sku = String(v).trim() || undefined;
     } else if (LINE_KEYS.description.has(kk) && raw.description === undefined && typeof v === 'string') {
       raw.description = v.trim() || undefined;
-    } else if (LINE_KEYS.quantity.has(kk)) raw.quantity ??= jsonNumber(v, what, field);
+    } else if (kk === 'productid' && Array.isArray(v) && typeof v[1] === 'string') {
+      raw.description ??= v[1];
+    } else if (LINE_KEYS.uom.has(kk)) raw.uom ??= unitCode(textValue(isObject(v) ? { code: v.code ?? v.name } : v));
+    else if (LINE_KEYS.line.has(kk) && (typeof v === 'string' || typeof v === 'number')) raw.orderLineRef = String(v);
+    else if (LINE_KEYS.quantity.has(kk)) raw.quantity ??= jsonNumber(v, what, field);
     else if (LINE_KEYS.unitPrice.has(kk)) raw.unitPrice ??= jsonNumber(v, what, field);
     else if (LINE_KEYS.amount.has(kk)) raw.amount ??= jsonNumber(v, what, field);
+  }
+  // "[OL-EV1L] Olive oil extra virgin 1 L tin": the bracketed code is the item number.
+  const bracket = raw.description !== undefined ? /^\[([^\]]{2,40})\]\s*(.*)$/.exec(raw.description) : null;
+  if (bracket) {
+    raw.sku ??= bracket[1];
+    raw.description = bracket[2] || raw.description;
   }
   return raw;
 }
@@ -151,14 +235,9 @@ export function completeLine(raw: RawLine, index: number, field: string): DocLin
     const label = raw.sku ?? raw.description ?? `#${index}`;
     throw new AgentInputError(field, `line ${index} (${label}) has neither a unit price nor an amount`);
   }
-  return {
-    index,
-    sku: raw.sku,
-    description: raw.description,
-    quantity: raw.quantity ?? 1_000_000n,
-    unitPrice: raw.unitPrice,
-    amount: raw.amount,
-  };
+  const line: DocLine = { ...raw, index, quantity: raw.quantity ?? 1_000_000n };
+  for (const k of Object.keys(line) as (keyof DocLine)[]) if (line[k] === undefined) delete line[k];
+  return line;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,23 +1,22 @@
 /**
  * Two-way match of an invoice against its purchase order, by the rules written in RULES.md:
- * 1. read both documents (JSON text or plain lines); unreadable → AgentInputError naming the field;
- * 2. compare the headers: PO number, vendor, currency;
- * 3. check each document's own arithmetic: line totals = quantity × unit price, total = lines + charges;
- * 4. pair the lines (SKU, else normalised description) and compare quantities and prices within tolerance;
- * 5. compare the invoice total with the PO total; any discrepancy → hold.
+ * 1. read both documents (JSON, UBL XML/JSON, X12 810 JSON, CSV reports, printed text); unreadable → AgentInputError;
+ * 2. read the PO's terms (ship complete, freight, tax exemption, price tolerance, substitutions);
+ * 3. compare the headers: PO number, vendor, currency;
+ * 4. check each document's own arithmetic: line totals = billed quantity × unit price, total = lines + charges;
+ * 5. pair the lines and compare quantities (in one unit of measure) and prices within tolerance;
+ * 6. judge the charges (tax, freight) against the PO's terms and the goods against the PO's goods; any discrepancy → hold.
  */
 import type { AgentEngine } from '../port.js';
 import { abs, decimalToNumber, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT } from './decimal.js';
 import { readDocument, type Doc, type DocLine } from './document.js';
-import { normaliseDescription, normalisePo, normaliseSku, normaliseVendor } from './normalise.js';
+import { amountOf, compareLine, label, pairLines, type LineFindings } from './lines.js';
+import { normaliseDescription, normalisePo, normaliseVendor } from './normalise.js';
 import type { PoMatchInput, PoMatchResult } from './schema.js';
+import { readTerms, type Terms } from './terms.js';
 
-/** One cent of rounding on any arithmetic a document does itself. */
 const ROUNDING = CENT;
-/** Unit price: within 0.5 % of the PO price or one cent, whichever is larger. */
-const PRICE_PER_MILLE = 5n;
-const PRICE_FLOOR = CENT;
-/** Invoice total over the PO total: within 0.5 % of the PO total or $1.00, whichever is larger. */
+/** Invoice goods over the PO's goods: within 0.5 % of the PO total or $1.00, whichever is larger. */
 const TOTAL_PER_MILLE = 5n;
 const TOTAL_FLOOR = 100n * CENT;
 
@@ -26,42 +25,61 @@ export const poMatchEngine: AgentEngine<PoMatchInput, PoMatchResult> = {
   analyse(input) {
     const po = readDocument(input.purchaseOrder, 'purchaseOrder');
     const invoice = readDocument(input.invoice, 'invoice');
-    return match(po, invoice);
+    const terms = { ...readTerms(input.purchaseOrder.normalize('NFKC')), ...po.terms };
+    return match(po, invoice, terms, input.invoice.normalize('NFKC'));
   },
 };
 
-function match(po: Doc, invoice: Doc): PoMatchResult {
+const sum = (lines: DocLine[]) => lines.reduce((a, l) => a + amountOf(l), 0n);
+
+function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): PoMatchResult {
   const problems: string[] = [];
   const notes: string[] = [];
-  compareHeaders(po, invoice, problems, notes);
+  compareHeaders(po, invoice, invoiceText, problems, notes);
   const poTotal = checkArithmetic(po, 'purchase order', problems, notes);
   const invoiceTotal = checkArithmetic(invoice, 'invoice', problems, notes);
 
   const { pairs, extra, unbilled } = pairLines(po.lines, invoice.lines);
-  const partial: string[] = [];
-  for (const [p, v] of pairs) compareLine(p, v, problems, partial);
-  for (const v of extra) {
+  const found: LineFindings = { problems, partial: [] };
+  for (const [p, v] of pairs) {
+    compareLine(p, v, terms, found);
+    substitution(p, v, terms, problems);
+  }
+  for (const x of extra) {
+    const v = x.line;
+    const money = `${formatDecimal(v.quantity)} × ${formatMoney(v.unitPrice ?? amountOf(v))} = ${formatMoney(amountOf(v))}`;
     problems.push(
-      v.duplicate
-        ? `line ${label(v.line)}: billed more than once on the invoice`
-        : `line ${label(v.line)}: on the invoice but not on the purchase order`,
+      x.duplicate
+        ? `line ${label(v)}: billed more than once on the invoice (${money}; invoice line ${x.duplicate.index} already bills the same PO line)`
+        : `line ${label(v)}: on the invoice but not on the purchase order (${money})`,
     );
   }
+  const partialShipped = found.partial.length > 0 || unbilled.length > 0;
+  if (partialShipped && terms.shipComplete) {
+    problems.push(`partial shipment on a ship-complete PO: ${[...found.partial, ...unbilled.map((u) => `${label(u)} not shipped`)].join('; ')}; the PO says '${terms.shipComplete.quote}'`);
+  }
+  judgeCharges(po, invoice, terms, problems, notes);
 
-  const overBy = invoiceTotal - poTotal;
-  const tolerance = max(TOTAL_FLOOR, roundDiv(poTotal * TOTAL_PER_MILLE, 1000n));
+  // Goods against goods: what the invoice asks for its goods (its total less tax and freight, as billed) may exceed
+  // the PO's goods only within the total tolerance; the charges were judged above by the PO's terms.
+  const poGoods = sum(po.lines);
+  const invCharges = invoice.charges.reduce((a, c) => a + c.amount, 0n);
+  const invGoods = invoice.total !== undefined ? invoice.total - invCharges : sum(invoice.lines);
+  const overBy = invGoods - poGoods;
+  const tolerance = max(TOTAL_FLOOR, roundDiv(poGoods * TOTAL_PER_MILLE, 1000n));
   if (overBy > tolerance) {
-    problems.push(
-      `total: invoice total ${formatMoney(invoiceTotal)} exceeds the PO total ${formatMoney(poTotal)} by ` +
-        `${formatMoney(overBy)} (tolerance ${formatMoney(tolerance)})`,
-    );
+    const what = invCharges === 0n ? `invoice total ${formatMoney(invGoods)}` : `invoice goods ${formatMoney(invGoods)} (total ${formatMoney(invoice.total ?? invGoods + invCharges)} less charges ${formatMoney(invCharges)})`;
+    const poWhat = po.charges.length === 0 && (po.total === undefined || po.total === poGoods) ? 'the PO total' : 'the PO goods';
+    problems.push(`total: ${what} exceeds ${poWhat} ${formatMoney(poGoods)} by ${formatMoney(overBy)} (tolerance ${formatMoney(tolerance)})`);
   }
 
   notes.unshift(
     `Compared ${pairs.length} of ${invoice.lines.length} invoice line(s) with ${po.lines.length} PO line(s); ` +
       `invoice total ${formatMoney(invoiceTotal)}, PO total ${formatMoney(poTotal)}.`,
   );
-  if (partial.length > 0) notes.push(`Partial shipment (allowed): ${partial.join('; ')}.`);
+  if (found.partial.length > 0 && !terms.shipComplete) {
+    notes.push(`Partial shipment (allowed${terms.partialsAllowed ? `: '${terms.partialsAllowed.quote}'` : ''}): ${found.partial.join('; ')}.`);
+  }
   if (unbilled.length > 0) notes.push(`PO lines not billed yet (allowed): ${unbilled.map(label).join(', ')}.`);
   if (po.unread + invoice.unread > 0) {
     notes.push(`Text lines read as neither header nor item: ${po.unread} in the PO, ${invoice.unread} in the invoice.`);
@@ -78,7 +96,7 @@ function match(po: Doc, invoice: Doc): PoMatchResult {
   };
 }
 
-function compareHeaders(po: Doc, invoice: Doc, problems: string[], notes: string[]): void {
+function compareHeaders(po: Doc, invoice: Doc, invoiceText: string, problems: string[], notes: string[]): void {
   if (po.poNumber === undefined) problems.push('PO number: the purchase order states no PO number');
   if (invoice.poNumber === undefined) problems.push('PO number: the invoice does not name the PO it bills');
   if (po.poNumber !== undefined && invoice.poNumber !== undefined) {
@@ -86,138 +104,86 @@ function compareHeaders(po: Doc, invoice: Doc, problems: string[], notes: string
       problems.push(`PO number: the invoice bills "${invoice.poNumber}" but the purchase order is "${po.poNumber}"`);
     }
   }
-  const headers = [
-    ['vendor', po.vendor, invoice.vendor, normaliseVendor],
-    ['currency', po.currency, invoice.currency, (s: string) => s.trim().toUpperCase()],
-  ] as const;
-  for (const [name, a, b, norm] of headers) {
-    if (a === undefined || b === undefined) {
-      const missing = [a === undefined ? 'purchase order' : '', b === undefined ? 'invoice' : ''].filter(Boolean);
-      notes.push(`${name} not compared (not stated on the ${missing.join(' or ')}).`);
-    } else if (norm(a) !== norm(b)) {
-      problems.push(`${name}: the invoice says "${b}" but the purchase order says "${a}"`);
-    }
+  if (po.vendor === undefined || invoice.vendor === undefined) {
+    const missing = [po.vendor === undefined ? 'purchase order' : '', invoice.vendor === undefined ? 'invoice' : ''].filter(Boolean);
+    notes.push(`vendor not compared (not stated on the ${missing.join(' or ')}).`);
+  } else if (normaliseVendor(po.vendor) !== normaliseVendor(invoice.vendor)) {
+    // A letterhead or sender may be read loosely: the PO's vendor named anywhere on the invoice is the same vendor.
+    const named = ` ${normaliseVendor(invoiceText.replace(/\n/g, ' | '))} `.includes(` ${normaliseVendor(po.vendor)} `);
+    if (!named) problems.push(`vendor: the invoice says "${invoice.vendor}" but the purchase order says "${po.vendor}"`);
+  }
+  if (po.currency === undefined || invoice.currency === undefined) {
+    const missing = [po.currency === undefined ? 'purchase order' : '', invoice.currency === undefined ? 'invoice' : ''].filter(Boolean);
+    notes.push(`currency not compared (not stated on the ${missing.join(' or ')}).`);
+  } else if (po.currency.trim().toUpperCase() !== invoice.currency.trim().toUpperCase()) {
+    problems.push(`currency: the invoice says "${invoice.currency}" but the purchase order says "${po.currency}"`);
   }
 }
 
-/** Line totals and the document total; returns the total used for the PO comparison (stated, else computed). */
+/** Line totals and the document total; returns the total reported (stated, else computed). */
 function checkArithmetic(doc: Doc, name: string, problems: string[], notes: string[]): bigint {
-  let sum = 0n;
+  let lines = 0n;
   for (const line of doc.lines) {
     if (line.amount !== undefined && line.unitPrice !== undefined) {
-      const expected = lineAmount(line.quantity, line.unitPrice);
-      if (abs(expected - line.amount) > ROUNDING) {
-        problems.push(
-          `${name} line ${label(line)}: line total ${formatMoney(line.amount)} is not quantity ` +
-            `${formatDecimal(line.quantity)} × unit price ${formatMoney(line.unitPrice)} = ${formatMoney(expected)}`,
-        );
-      }
+      const expected = lineAmount(line.quantity, line.unitPrice, line.priceBase);
+      if (abs(expected - line.amount) > ROUNDING) problems.push(extensionProblem(line, name, expected));
     }
-    sum += effectiveAmount(line);
+    lines += amountOf(line);
   }
-  if (doc.subtotal !== undefined && abs(doc.subtotal - sum) > ROUNDING) {
-    problems.push(`${name} subtotal ${formatMoney(doc.subtotal)} is not the sum of its lines ${formatMoney(sum)}`);
+  if (doc.subtotal !== undefined && abs(doc.subtotal - lines) > ROUNDING) {
+    problems.push(`${name} subtotal ${formatMoney(doc.subtotal)} is not the sum of its lines ${formatMoney(lines)}`);
   }
   const charges = doc.charges.reduce((acc, c) => acc + c.amount, 0n);
-  const computed = sum + charges;
-  const withCharges = doc.charges.length > 0 ? ` plus ${doc.charges.map((c) => c.label).join(', ')}` : '';
+  const computed = lines + charges;
+  const withCharges = doc.charges.length > 0 ? ` plus ${doc.charges.map((c) => `${c.label} ${formatMoney(c.amount)}`).join(', ')}` : '';
   if (doc.total === undefined) {
     notes.push(`The ${name} states no total; its lines${withCharges} sum to ${formatMoney(computed)}.`);
     return computed;
   }
-  if (abs(doc.total - computed) > ROUNDING) {
-    problems.push(
-      `${name} total ${formatMoney(doc.total)} is not the sum of its lines${withCharges} ${formatMoney(computed)}`,
-    );
+  // A PO's total may be its net (goods) total while a tax line is only informative; either reading that adds up is fine.
+  if (abs(doc.total - computed) > ROUNDING && !(name === 'purchase order' && abs(doc.total - lines) <= ROUNDING)) {
+    problems.push(`${name} total ${formatMoney(doc.total)} is not the sum of its lines${withCharges} ${formatMoney(computed)}`);
   }
   return doc.total;
 }
 
-function effectiveAmount(line: DocLine): bigint {
-  return line.amount ?? lineAmount(line.quantity, line.unitPrice as bigint);
-}
-
-interface Extra {
-  line: DocLine;
-  duplicate: boolean;
-}
-
-/** SKU to SKU first; then description to description, only where one side has no SKU. */
-function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
-  const used = new Set<DocLine>();
-  const pairs: [DocLine, DocLine][] = [];
-  const pending: DocLine[] = [];
-  const extra: Extra[] = [];
-  const bySku = new Map<string, DocLine>();
-  for (const p of poLines) if (p.sku !== undefined && !bySku.has(normaliseSku(p.sku))) bySku.set(normaliseSku(p.sku), p);
-  for (const v of invoiceLines) {
-    const p = v.sku === undefined ? undefined : bySku.get(normaliseSku(v.sku));
-    if (p === undefined) pending.push(v);
-    else if (used.has(p)) extra.push({ line: v, duplicate: true });
-    else {
-      used.add(p);
-      pairs.push([p, v]);
+function extensionProblem(line: DocLine, name: string, expected: bigint): string {
+  const per = line.priceBase ? ` per ${formatDecimal(line.priceBase)}` : '';
+  const head = `${name} line ${label(line)}: line total ${formatMoney(line.amount!)} is not quantity ${formatDecimal(line.quantity)} × unit price ${formatMoney(line.unitPrice!)}${per} = ${formatMoney(expected)}`;
+  const q = line.quote ? ` ('${line.quote.slice(0, 140)}')` : '';
+  if (line.ordered !== undefined && line.ordered > line.quantity) {
+    const atOrdered = lineAmount(line.ordered, line.unitPrice!, line.priceBase);
+    if (abs(atOrdered - line.amount!) <= ROUNDING) {
+      return `${head}: it bills the ordered ${formatDecimal(line.ordered)} although only ${formatDecimal(line.quantity)} shipped and ` +
+        `${formatDecimal(line.ordered - line.quantity)} are back-ordered, ${formatMoney(line.amount! - expected)} billed before shipping${q}`;
     }
   }
-  for (const v of pending) {
-    const key = normaliseDescription(v.description);
-    const candidates = poLines.filter(
-      (p) => (p.sku === undefined || v.sku === undefined) && key !== '' && normaliseDescription(p.description) === key,
-    );
-    const free = candidates.find((p) => !used.has(p));
-    if (free) {
-      used.add(free);
-      pairs.push([free, v]);
-    } else extra.push({ line: v, duplicate: candidates.length > 0 });
-  }
-  return { pairs, extra, unbilled: poLines.filter((p) => !used.has(p)) };
+  return `${head}, ${formatMoney(abs(line.amount! - expected))} ${line.amount! > expected ? 'over' : 'under'}${q}`;
 }
 
-function compareLine(p: DocLine, v: DocLine, problems: string[], partial: string[]): void {
-  const name = `line ${label(v)}`;
-  if (p.quantity <= 0n) {
-    problems.push(`${name}: PO quantity ${formatDecimal(p.quantity)} is not positive`);
-    return;
-  }
-  if (v.quantity <= 0n) {
-    problems.push(`${name}: invoice quantity ${formatDecimal(v.quantity)} is not positive`);
-    return;
-  }
-  if (v.quantity > p.quantity) {
-    problems.push(
-      `${name}: invoice quantity ${formatDecimal(v.quantity)} exceeds the PO quantity ${formatDecimal(p.quantity)}`,
-    );
-  } else if (v.quantity < p.quantity) {
-    partial.push(`${label(v)} ${formatDecimal(v.quantity)} of ${formatDecimal(p.quantity)}`);
-  }
-  if (p.unitPrice !== undefined && v.unitPrice !== undefined) {
-    const diff = v.unitPrice - p.unitPrice;
-    const tolerance = max(PRICE_FLOOR, roundDiv(abs(p.unitPrice) * PRICE_PER_MILLE, 1000n));
-    if (abs(diff) > tolerance) {
-      problems.push(
-        `${name}: invoice unit price ${formatMoney(v.unitPrice)} differs from the PO unit price ` +
-          `${formatMoney(p.unitPrice)} by ${formatMoney(abs(diff))} (tolerance ${formatMoney(tolerance)})`,
-      );
+/** Tax and freight on the invoice, judged by the PO's own terms and charges. */
+function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: string[], notes: string[]): void {
+  const poHas = (kind: string) => po.charges.filter((c) => c.kind === kind).reduce((a, c) => a + c.amount, 0n);
+  for (const c of invoice.charges) {
+    if (c.amount <= 0n) continue;
+    if (c.kind === 'tax') {
+      if (terms.taxExempt) problems.push(`tax: ${c.label} ${formatMoney(c.amount)} billed although the PO is tax-exempt ('${terms.taxExempt.quote}')`);
+      else notes.push(`Tax ${c.label} ${formatMoney(c.amount)} billed on top of the goods; the PO claims no exemption.`);
+    } else if (c.kind === 'freight') {
+      if (terms.freightNotBillable) problems.push(`freight: ${c.label} ${formatMoney(c.amount)} billed but the PO says '${terms.freightNotBillable.quote}'`);
+      else if (terms.freightBillable) notes.push(`Freight ${c.label} ${formatMoney(c.amount)} billed as the PO allows ('${terms.freightBillable.quote}').`);
+      else if (poHas('freight') < c.amount) problems.push(`freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`);
+    } else if (poHas(c.kind ?? 'other') < c.amount) {
+      problems.push(`charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`);
     }
-    return;
-  }
-  // A side without a unit price: compare the invoice line amount with the PO price for the billed quantity.
-  const expected =
-    p.unitPrice !== undefined
-      ? lineAmount(v.quantity, p.unitPrice)
-      : roundDiv(effectiveAmount(p) * v.quantity, p.quantity * CENT) * CENT;
-  const actual = effectiveAmount(v);
-  const tolerance = max(PRICE_FLOOR, roundDiv(abs(expected) * PRICE_PER_MILLE, 1000n));
-  if (abs(actual - expected) > tolerance) {
-    problems.push(
-      `${name}: invoice amount ${formatMoney(actual)} differs from the PO price for ${formatDecimal(v.quantity)} ` +
-        `unit(s) ${formatMoney(expected)} by ${formatMoney(abs(actual - expected))} (tolerance ${formatMoney(tolerance)})`,
-    );
   }
 }
 
-function label(line: DocLine): string {
-  if (line.sku !== undefined) return line.sku;
-  if (line.description !== undefined) return `"${line.description.slice(0, 60)}"`;
-  return `#${line.index}`;
+/** An invoice line that declares itself a substitute is not the ordered item, whatever item number it echoes. */
+function substitution(p: DocLine, v: DocLine, terms: Terms, problems: string[]): void {
+  const d = normaliseDescription(v.description);
+  if (!/\b(?:sub|subst|substitute|substituted|substitution|replaces|in lieu of)\s+(?:for\s+)?/.test(d) || /\bsub\s*total/.test(d)) return;
+  if (!/\b(?:sub(?:stitute[ds]?)?\s+for|substitut\w*|in lieu of|replaces)\b/.test(d)) return;
+  const ban = terms.noSubstitutions ? `; the PO says '${terms.noSubstitutions.quote}'` : '';
+  problems.push(`line ${label(v)}: the invoice bills a substitute ("${v.description}") on the PO line for ${label(p)} ("${p.description ?? ''}")${ban}`);
 }

@@ -4,12 +4,17 @@
  * "Setup fee $150.00". Token scanning only (no backtracking regex over a whole line), so 1 MB is linear.
  */
 import { AgentInputError } from '../port.js';
-import { completeLine, headerKey, type Doc, type RawLine } from './document.js';
+import { chargeKind, completeLine, headerKey, type Doc, type RawLine } from './document.js';
 import { lineAmount, abs, parseDecimal } from './decimal.js';
+import { detectDecimal } from './number.js';
+import { unitCode } from './units.js';
+import { readSummary, readTable } from './text-table.js';
+import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
 
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9 #./_-]{0,40}?)\s*:\s*(.*)$/;
 const KEYWORD_VALUE = /^(sub-?total|grand total|total due|amount due|balance due|total|tax|vat|gst|shipping|freight)\s+(.*)$/i;
 const TIMES = new Set(['x', 'X', '×', '@', 'at']);
+const UNIT_WORD = /^(?:ea|each|pcs?|units?|ton|tons|yd|yds|yards?|hrs?|hours?|rolls?|bags?|cases?|cs|boxe?s?|bx|packs?|pk|kg|lbs?|m|ft|sets?|pairs?)$/i;
 const SKIP_AFTER_PRICE = new Set(['each', 'ea', 'ea.', '/ea', 'per', 'unit', '/unit', 'apiece']);
 const CURRENCY_TOKEN = /^(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)$/i;
 const HAS_CURRENCY = /[$€£¥]|USD|EUR|GBP|CAD|AUD/i;
@@ -18,10 +23,79 @@ const NOT_AN_ITEM = /^(?:paid|payment|deposit|discount|balance|credit|amount|tot
 const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF)\b|€|£/g;
 
 export function readTextDocument(text: string, field: string): Doc {
+  const all = text.split(/\r?\n/);
+  const decimal = detectDecimal(text);
+  const table = readTable(all, decimal, field === 'invoice' ? 'invoice' : 'order');
+  const doc: Doc = table ? readTabled(all, table, decimal, field) : readLines(text, field);
+  doc.poNumber ??= findPoNumber(all, field === 'invoice');
+  doc.vendor ??= findVendor(all, field === 'invoice');
+  if (doc.currency !== undefined) doc.currency = currencyCode(doc.currency);
+  if (doc.currency === undefined || !/^[A-Z]{3}$/.test(doc.currency)) doc.currency = currencyIn(text) ?? doc.currency;
+  return doc;
+}
+
+/** A document with a printed table: its rows are the items; summary lines below it are subtotal, charges, total. */
+function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTable>>, decimal: ReturnType<typeof detectDecimal>, field: string): Doc {
+  const doc: Doc = { lines: [], charges: [], unread: 0 };
+  table.rows.forEach((r, i) => doc.lines.push(completeLine(r, i + 1, field)));
+  const seen = new Set<string>();
+  all.forEach((line, i) => {
+    if (table.used.has(i) || line.trim() === '') return;
+    const trimmed = line.trim().replace(/^[-*•]\s+/, '');
+    if (i > table.header) {
+      const s = readSummary(line, decimal);
+      if (s) {
+        if (s.kind === 'net') doc.subtotal ??= s.amount;
+        else if (s.kind === 'total') {
+          if (doc.total === undefined) {
+            doc.total = s.amount;
+            doc.totalQuote = trimmed.replace(/\s{2,}/g, '  ');
+          }
+        } else if (!seen.has(s.kind === 'tax' ? 'tax' : s.label.toLowerCase())) {
+          seen.add(s.kind === 'tax' ? 'tax' : s.label.toLowerCase());
+          if (s.amount !== 0n) doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind });
+        }
+        return;
+      }
+    }
+    const colon = KEY_VALUE.exec(trimmed);
+    const h = colon ? headerKey(colon[1]) : undefined;
+    if (colon && (h === 'poNumber' || h === 'currency') && colon[2].trim()) {
+      doc[h] ??= colon[2].trim().split(/\s{2,}/)[0];
+      return;
+    }
+    doc.unread++;
+  });
+  // "Total: 1,111.50" but no separate net line: the net is the lines' sum, checked by the engine.
+  return doc;
+}
+
+/**
+ * E-mail layouts put an item's name on one line and "6 ton x $78.00 ...... $468.00" (or "@ $38.90/cs = $389.00")
+ * on the next: such a numbers-first line without a name of its own is joined to the line above it.
+ */
+function joinWrappedItems(raw: string[]): string[] {
+  const out: string[] = [];
+  const clean = (l: string) => l.replace(/\.{3,}/g, ' ').trim().replace(/^[-*•]\s+/, '');
+  for (const l of raw) {
+    const line = clean(l);
+    const prev = out.length > 0 ? out[out.length - 1] : '';
+    const numbersFirst = /^(?:[@x×]\s|\d[\d.,]*\s+(?:[A-Za-z]{1,6}\s+)?[x×@]\s)/.test(line);
+    // The line above is a name when it has words and no amount of its own.
+    if (numbersFirst && /[A-Za-z]{3}/.test(prev) && !/\d\s*[x×@]\s*(?:[$€£]\s*\d|\d+[.,]\d)/.test(prev) && !/\d[.,]\d{2}\s*$/.test(prev) && !KEY_VALUE.test(prev)) {
+      out[out.length - 1] = `${prev} ${line}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+function readLines(text: string, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   const poMentions = new Set<string>();
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim().replace(/^[-*•]\s+/, '');
+  for (const rawLine of joinWrappedItems(text.split(/\r?\n/))) {
+    const line = rawLine;
     if (line.length === 0) continue;
     if (readHeader(line, doc, field)) continue;
     const item = readItem(line);
@@ -29,7 +103,7 @@ export function readTextDocument(text: string, field: string): Doc {
       doc.lines.push(completeLine(item, doc.lines.length + 1, field));
       continue;
     }
-    for (const t of line.split(/\s+/)) if (/^PO[-#]?\d[\w-]*$/i.test(t)) poMentions.add(t.toUpperCase());
+    for (const t of line.split(/\s+/)) if (/^#?PO[-#]?\d[\w-]*$/i.test(t)) poMentions.add(t.replace(/^#/, '').toUpperCase());
     doc.unread++;
   }
   // "Invoice for PO-1042" without a header: used only when exactly one PO number is mentioned.
@@ -58,14 +132,20 @@ function readHeader(line: string, doc: Doc, field: string): boolean {
     if (h === 'charge' || !colon) return false;
     throw new AgentInputError(field, `${m[1].trim()} "${value.slice(0, 40)}" is not an amount`);
   }
-  if (h === 'charge') doc.charges.push({ label: m[1].trim(), amount });
+  if (h === 'charge') doc.charges.push({ label: m[1].trim(), amount, kind: chargeKind(m[1]) });
   else doc[h] = amount;
   return true;
 }
 
-/** Money token, joining a currency sign or code written apart ("$ 2.50", "2.50 USD"); returns tokens used. */
-function money(tokens: string[], i: number): { value: bigint; used: number; marked: boolean } | undefined {
+/** Money token, joining a currency sign or code written apart ("$ 2.50", "2.50 USD"), with a per-unit suffix
+ * ("$38.90/cs"); returns tokens used. */
+function money(tokens: string[], i: number): { value: bigint; used: number; marked: boolean; uom?: string } | undefined {
   if (i >= tokens.length) return undefined;
+  const per = /^(.*\d)\/([A-Za-z]{1,6})$/.exec(tokens[i]);
+  if (per) {
+    const value = parseDecimal(per[1]);
+    return value === undefined ? undefined : { value, used: 1, marked: HAS_CURRENCY.test(per[1]), uom: unitCode(per[2]) };
+  }
   if (CURRENCY_TOKEN.test(tokens[i]) && i + 1 < tokens.length) {
     const value = parseDecimal(tokens[i + 1]);
     return value === undefined ? undefined : { value, used: 2, marked: true };
@@ -87,15 +167,20 @@ function readItem(line: string): RawLine | undefined {
 
 /** "[SKU] [description] QTY x PRICE [each] [= TOTAL] [description]". */
 function timesItem(tokens: string[]): RawLine | undefined {
-  let best: { i: number; quantity: bigint; price: ReturnType<typeof money> & object; score: number } | undefined;
+  let best: { i: number; quantity: bigint; price: ReturnType<typeof money> & object; score: number; q: number } | undefined;
   for (let i = 1; i + 1 < tokens.length; i++) {
     if (!TIMES.has(tokens[i])) continue;
-    const quantity = parseDecimal(tokens[i - 1]);
+    // "6 ton x $78.00": a unit word between the quantity and the sign; "10 cases liners … @ $38.90/cs": the quantity
+    // opens the line.
+    let q = i - 1;
+    if (parseDecimal(tokens[q]) === undefined && q >= 1 && UNIT_WORD.test(tokens[q]) && parseDecimal(tokens[q - 1]) !== undefined) q--;
+    else if (parseDecimal(tokens[q]) === undefined && tokens[i] === '@' && parseDecimal(tokens[0]) !== undefined) q = 0;
+    const quantity = parseDecimal(tokens[q]);
     const price = money(tokens, i + 1);
     if (quantity === undefined || price === undefined || HAS_CURRENCY.test(tokens[i - 1])) continue;
     // Prefer "5 x $3.00" over "10 x 10 cm": a currency mark, then a decimal point, then the first.
     const score = price.marked ? 2 : tokens[i + 1].includes('.') ? 1 : 0;
-    if (best === undefined || score > best.score) best = { i, quantity, price, score };
+    if (best === undefined || score > best.score) best = { i, quantity, price, score, q };
   }
   if (!best) return undefined;
   let j = best.i + 1 + best.price.used;
@@ -114,7 +199,10 @@ function timesItem(tokens: string[]): RawLine | undefined {
       j += total.used;
     }
   }
-  return named(tokens.slice(0, best.i - 1), tokens.slice(j), {
+  const words = best.q === 0 ? tokens.slice(1, best.i) : tokens.slice(0, best.q);
+  const unit = best.q === 0 ? unitCode(tokens[1]) : best.q < best.i - 1 ? unitCode(tokens[best.i - 1]) : undefined;
+  return named(best.q === 0 ? words.slice(unit ? 1 : 0) : words, tokens.slice(j), {
+    ...(unit || best.price.uom ? { uom: unit ?? best.price.uom } : {}),
     quantity: best.quantity,
     unitPrice: best.price.value,
     amount,
@@ -152,7 +240,13 @@ function named(before: string[], after: string[], numbers: RawLine): RawLine | u
     words.shift();
   }
   if (NOT_AN_ITEM.test(words[0] ?? after[0] ?? '')) return undefined;
-  const description = trimPunctuation([...words, ...after].join(' ')) || undefined;
+  let description = trimPunctuation([...words, ...after].join(' ')) || undefined;
+  // "Basalt cobble 4-8\" (BAS-COB-48)", "trash liners (your #TL4045-15B)": the bracketed code is the item number.
+  const code = description ? /\((?:your\s*)?#?\s*([A-Z0-9][A-Z0-9._/-]{2,})\)/i.exec(description) : null;
+  if (sku === undefined && code && /[\d-]/.test(code[1])) {
+    sku = code[1];
+    description = trimPunctuation(description!.replace(code[0], ' ').replace(/\s+/g, ' ')) || undefined;
+  }
   if (sku === undefined && description === undefined) return undefined;
   return { ...numbers, sku, description };
 }

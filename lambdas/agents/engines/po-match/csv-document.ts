@@ -1,0 +1,101 @@
+/**
+ * Report-style CSV (QuickBooks "Transaction Detail", ERP exports): title rows above the header (the first is the
+ * issuing company), a header row named like a printed table's (Item, Memo, Qty, Sales Price, Amount, P. O. #), item
+ * rows, charge rows (an item called Freight, Fuel Surcharge, Sales Tax) and a TOTAL row that is never an item.
+ */
+import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
+import { detectDecimal, readNumber } from './number.js';
+import { columnRole } from './text-table.js';
+import { packSize, unitCode } from './units.js';
+
+/** RFC 4180 records: quoted cells with doubled quotes, any line ending; delimiter given. */
+export function csvRecords(text: string, delimiter: string): string[][] {
+  const out: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else quoted = false;
+      } else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) {
+      row.push(cell.trim());
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell.trim());
+      out.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  row.push(cell.trim());
+  out.push(row);
+  return out.filter((r) => r.some((c) => c !== ''));
+}
+
+const PO_COLUMN = /^(?:p\.?\s?o\.?\s*(?:#|no\.?|number)?|po number|purchase order(?: no\.?| number)?|customer po)$/i;
+
+/** A CSV document when some row names a quantity and a price or amount column; otherwise undefined. */
+export function readCsvDocument(text: string, field: string): Doc | undefined {
+  const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  const delimiter = [',', ';', '\t'].find((d) => text.split(d).length > 4 && (firstLine.includes(d) || text.includes(`"${d}"`)));
+  if (!delimiter) return undefined;
+  const records = csvRecords(text, delimiter);
+  const headerAt = records.findIndex((r) => {
+    const roles = r.map(columnRole);
+    return roles.includes('qty') && (roles.includes('price') || roles.includes('amount'));
+  });
+  if (headerAt < 0) return undefined;
+  const header = records[headerAt];
+  const roles = header.map(columnRole);
+  const poCol = header.findIndex((h) => PO_COLUMN.test(h.trim()));
+  const decimal = detectDecimal(records.slice(headerAt + 1).flat().join(' '));
+  const doc: Doc = { lines: [], charges: [], unread: 0 };
+  // The report's title rows: the first single-cell row is the company that issued it.
+  const title = records.slice(0, headerAt).find((r) => r.filter(Boolean).length === 1);
+  if (title && field === 'invoice') doc.vendor = title.find(Boolean);
+  const at = (r: string[], role: string) => r.filter((_c, i) => roles[i] === role && _c !== '');
+  const num = (s: string | undefined) => (s === undefined ? undefined : readNumber(s, decimal));
+  for (const r of records.slice(headerAt + 1)) {
+    const firstCell = r.find((c) => c !== '') ?? '';
+    if (/^total\b/i.test(firstCell) || /^total\b/i.test(r[0] ?? '')) {
+      const last = [...r].reverse().find((c) => num(c) !== undefined);
+      if (last !== undefined) {
+        doc.total = num(last);
+        doc.totalQuote = r.filter(Boolean).join(' ');
+      }
+      continue;
+    }
+    const quantity = num(at(r, 'qty')[0] ?? at(r, 'shipped')[0] ?? at(r, 'ordered')[0]);
+    const priceCell = at(r, 'price')[0];
+    const unitPrice = priceCell && !priceCell.includes('%') ? num(priceCell) : undefined;
+    const amount = num(at(r, 'amount').pop());
+    if (poCol >= 0 && r[poCol]) doc.poNumber ??= r[poCol];
+    if (amount === undefined && unitPrice === undefined) {
+      if (r.length > 1) doc.unread++;
+      continue;
+    }
+    const sku = at(r, 'sku')[0];
+    const description = at(r, 'desc').join(' ') || undefined;
+    // An item row that is a charge: named Freight / Fuel Surcharge / Sales Tax, one unit or a rate.
+    const name = sku ?? '';
+    if (name && chargeKind(name) !== 'other' && !/\d/.test(name) && (quantity === undefined || quantity === 1_000_000n)) {
+      doc.charges.push({ label: `${name}${description ? ` (${description})` : ''}`, amount: amount ?? unitPrice!, kind: chargeKind(name) });
+      continue;
+    }
+    const raw: RawLine = { sku, description, quantity, unitPrice, amount, quote: r.filter(Boolean).join(', ') };
+    const uom = unitCode(at(r, 'uom')[0]);
+    if (uom) raw.uom = uom;
+    const pack = packSize(at(r, 'pack')[0]);
+    if (pack) raw.pack = pack;
+    doc.lines.push(completeLine(raw, doc.lines.length + 1, field));
+  }
+  return doc;
+}

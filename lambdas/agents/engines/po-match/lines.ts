@@ -1,0 +1,200 @@
+/**
+ * Line pairing and line comparison. Quantities and prices are compared in one unit: the same unit code on both
+ * sides as written; different units through a stated pack size (2 CS of 12 = 24 EA at the case price ÷ 12); an
+ * unstated pack size that changes the comparison is a discrepancy that says so, never a guess.
+ */
+import { abs, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT, SCALE } from './decimal.js';
+import type { DocLine } from './document.js';
+import { normaliseDescription, normaliseSku } from './normalise.js';
+import type { Terms } from './terms.js';
+import { FIXED_EACHES } from './units.js';
+
+const PRICE_PER_MILLE = 5n;
+
+export function label(line: DocLine): string {
+  if (line.sku !== undefined) return line.sku;
+  if (line.description !== undefined) return `"${line.description.slice(0, 60)}"`;
+  return `#${line.index}`;
+}
+const quote = (l: DocLine) => (l.quote ? ` ('${l.quote.slice(0, 140)}')` : '');
+
+/** Per-unit price in millionths (the price ÷ its price unit), unrounded enough for comparison. */
+export function unitPriceOf(l: DocLine): bigint | undefined {
+  if (l.unitPrice === undefined) return l.amount !== undefined && l.quantity !== 0n ? (l.amount * SCALE) / l.quantity : undefined;
+  return l.priceBase ? (l.unitPrice * SCALE) / l.priceBase : l.unitPrice;
+}
+export function amountOf(l: DocLine): bigint {
+  return l.amount ?? lineAmount(l.quantity, l.unitPrice as bigint, l.priceBase);
+}
+
+function skuKeys(l: DocLine): string[] {
+  return [l.sku, ...(l.altSkus ?? [])].filter((s): s is string => !!s).map(normaliseSku).filter((s) => s.length >= 3);
+}
+/** "BMS-TP21-225" carries "TP21-225" after its vendor prefix; "[BLUM-71B3550] Blum hinge" names its SKU in brackets. */
+function skuMatch(a: DocLine, b: DocLine): boolean {
+  const ka = skuKeys(a);
+  const kb = skuKeys(b);
+  if (ka.some((x) => kb.includes(x))) return true;
+  const raw = (l: DocLine) => [l.sku, ...(l.altSkus ?? [])].filter((s): s is string => !!s).map((s) => s.toUpperCase());
+  return raw(a).some((x) => raw(b).some((y) => (x.length > y.length ? x.endsWith(`-${y}`) : y.endsWith(`-${x}`)) && Math.min(x.length, y.length) >= 5));
+}
+function words(l: DocLine): Set<string> {
+  return new Set(normaliseDescription(l.description).split(' ').filter((w) => w.length >= 2));
+}
+function similarity(a: DocLine, b: DocLine): number {
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.size === 0 || wb.size === 0) return 0;
+  let common = 0;
+  for (const w of wa) if (wb.has(w)) common++;
+  return common / Math.min(wa.size, wb.size);
+}
+
+export interface Extra {
+  line: DocLine;
+  duplicate?: DocLine;
+}
+
+/** SKU (or a carried item number) first; then the PO line the invoice line cites; then the clearly closest description. */
+export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
+  const used = new Map<DocLine, DocLine>();
+  const pairs: [DocLine, DocLine][] = [];
+  const extra: Extra[] = [];
+  const pending: DocLine[] = [];
+  for (const v of invoiceLines) {
+    const hits = poLines.filter((p) => skuMatch(p, v));
+    const free = hits.find((p) => !used.has(p));
+    if (free) {
+      used.set(free, v);
+      pairs.push([free, v]);
+    } else if (hits.length > 0) extra.push({ line: v, duplicate: used.get(hits[0]) });
+    else pending.push(v);
+  }
+  const rest: DocLine[] = [];
+  for (const v of pending) {
+    const p = v.orderLineRef === undefined ? undefined : poLines.find((x) => x.orderLineRef !== undefined && Number(x.orderLineRef) === Number(v.orderLineRef) && (x.sku === undefined || v.sku === undefined || similarity(x, v) >= 0.5));
+    if (p && !used.has(p)) {
+      used.set(p, v);
+      pairs.push([p, v]);
+    } else if (p) extra.push({ line: v, duplicate: used.get(p) });
+    else rest.push(v);
+  }
+  for (const v of rest) {
+    const scored = poLines
+      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length))
+      .map((p) => ({ p, s: similarity(p, v) }))
+      .sort((a, b) => b.s - a.s);
+    const best = scored[0];
+    if (best && best.s >= 0.5 && (scored.length === 1 || scored[1].s < best.s)) {
+      used.set(best.p, v);
+      pairs.push([best.p, v]);
+    } else extra.push({ line: v });
+  }
+  return { pairs, extra, unbilled: poLines.filter((p) => !used.has(p)) };
+}
+
+/** Eaches in one unit of the line: EA 1, DZ 12, else the stated pack; undefined when not stated. */
+function eachesPer(l: DocLine): bigint | undefined {
+  if (l.uom !== undefined && FIXED_EACHES[l.uom] !== undefined) return FIXED_EACHES[l.uom];
+  return l.pack !== undefined ? BigInt(l.pack) : undefined;
+}
+
+export interface LineFindings {
+  problems: string[];
+  partial: string[];
+}
+
+export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindings): void {
+  const name = `line ${label(v)}`;
+  if (p.quantity <= 0n || v.quantity <= 0n) {
+    out.problems.push(`${name}: quantity ${formatDecimal(p.quantity <= 0n ? p.quantity : v.quantity)} is not positive`);
+    return;
+  }
+  const pPrice = unitPriceOf(p);
+  const vPrice = unitPriceOf(v);
+  // One unit for both: the same code, or a conversion through a stated pack size.
+  let qP = p.quantity;
+  let qV = v.quantity;
+  let prP = pPrice;
+  let prV = vPrice;
+  let unitNote = '';
+  const sameUnit = p.uom === v.uom || p.uom === undefined || v.uom === undefined;
+  let fP = eachesPer(p);
+  let fV = eachesPer(v);
+  // One side names no unit, the other a pack ("2 CS of 12" against "24"): the reading under which the prices agree.
+  if ((p.uom === undefined) !== (v.uom === undefined) && pPrice !== undefined && vPrice !== undefined) {
+    const known = p.uom === undefined ? fV : fP;
+    if (known !== undefined && known > 1n) {
+      const [pe, ve] = p.uom === undefined ? [pPrice, vPrice / known] : [pPrice / known, vPrice];
+      const agree = (a: bigint, b: bigint) => abs(a - b) <= max(CENT, roundDiv(abs(a) * PRICE_PER_MILLE, 1000n));
+      if (agree(pe, ve) && !agree(pPrice, vPrice)) [fP, fV] = p.uom === undefined ? [1n, known] : [known, 1n];
+      else [fP, fV] = [undefined, undefined];
+    }
+  }
+  if (!sameUnit || (p.uom === undefined) !== (v.uom === undefined)) {
+    if (fP !== undefined && fV !== undefined && (fP !== 1n || fV !== 1n) && p.uom !== v.uom) {
+      [qP, qV] = [p.quantity * fP, v.quantity * fV];
+      prP = pPrice === undefined ? undefined : pPrice / fP;
+      prV = vPrice === undefined ? undefined : vPrice / fV;
+      unitNote = ` (${formatDecimal(v.quantity)} ${v.uom ?? 'unit(s)'} × ${fV} = ${formatDecimal(qV)} each against ${formatDecimal(p.quantity)} ${p.uom ?? 'unit(s)'} × ${fP} = ${formatDecimal(qP)} each)`;
+    } else if (!sameUnit) {
+      out.problems.push(
+        `${name}: the PO orders ${formatDecimal(p.quantity)} ${p.uom} at ${formatMoney(p.unitPrice ?? 0n)}, the invoice bills ` +
+          `${formatDecimal(v.quantity)} ${v.uom} at ${formatMoney(v.unitPrice ?? 0n)}; the pack size that converts ${v.uom} to ${p.uom} is not stated, so quantity and price cannot be compared${quote(v)}`,
+      );
+      return;
+    }
+  }
+  // Quantities and prices that differ in inverse proportion with no unit stated: a unit-of-measure difference.
+  if (qP !== qV && prP !== undefined && prV !== undefined && prP !== prV && abs(amountOf(p) - amountOf(v)) <= CENT && unitNote === '') {
+    out.problems.push(
+      `${name}: PO ${formatDecimal(p.quantity)}${p.uom ? ` ${p.uom}` : ''} at ${formatMoney(prP)} = ${formatMoney(amountOf(p))}; invoice ` +
+        `${formatDecimal(v.quantity)}${v.uom ? ` ${v.uom}` : ''} at ${formatMoney(prV)} = ${formatMoney(amountOf(v))}: the same money, but ` +
+        `${formatDecimal(v.quantity)} equals ${formatDecimal(p.quantity)} only if one PO unit holds ${formatDecimal((qV * SCALE) / qP)}; no pack size is stated, confirm it with receiving or the vendor${quote(v)}`,
+    );
+    return;
+  }
+  if (qV > qP) {
+    const overQty = qV - qP;
+    const over = prP === undefined ? 0n : lineAmount(overQty, prP);
+    out.problems.push(
+      `${name}: invoice quantity ${formatDecimal(qV)} exceeds the PO quantity ${formatDecimal(qP)}${unitNote}; ` +
+        `${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over the PO${quote(v)}`,
+    );
+  } else if (qV < qP) out.partial.push(`${label(v)} ${formatDecimal(qV)} of ${formatDecimal(qP)}`);
+  if (v.backOrdered !== undefined && v.backOrdered > 0n && qV >= qP) out.partial.push(`${label(v)} ${formatDecimal(v.backOrdered)} back-ordered`);
+  if (prP === undefined || prV === undefined) return;
+  const billed = lineAmount(qV, prV);
+  const atPo = lineAmount(qV, prP);
+  const diff = billed - atPo;
+  if (terms.tolerance) {
+    const value = lineAmount(qV, prP);
+    const pct = roundDiv(value * terms.tolerance.percent, 100_000n);
+    const t = terms.tolerance;
+    const tolerance = t.lesser ? (pct < t.amount ? pct : t.amount) : max(pct, t.amount);
+    if (abs(diff) > tolerance) {
+      out.problems.push(
+        `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ` +
+          `${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ` +
+          `${formatMoney(abs(diff))} ${diff > 0n ? 'over' : 'under'}, outside the PO's tolerance ${formatMoney(tolerance)} ` +
+          `(${t.lesser ? 'lesser' : 'greater'} of ${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)} and ${formatMoney(t.amount)}: '${t.quote}')${quote(v)}`,
+      );
+    }
+    return;
+  }
+  // Default: the unit price within max($0.01, 0.5 % of the PO unit price), in both directions.
+  const tolerance = max(CENT, roundDiv(abs(prP) * PRICE_PER_MILLE, 1000n));
+  if (abs(prV - prP) > tolerance) {
+    out.problems.push(
+      `${name}: invoice unit price ${formatMoney(prV)} differs from the PO unit price ${formatMoney(prP)} by ` +
+        `${formatMoney(abs(prV - prP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, prV, prP, billed, atPo)}${quote(v)}`,
+    );
+  }
+}
+
+/** "; 120 × 12.90 = 1548.00 against 120 × 12.40 = 1488.00, 60.00 over" — only where a line total shows it. */
+function evidence(q: bigint, prV: bigint, prP: bigint, billed: bigint, atPo: bigint): string {
+  if (billed === atPo) return '';
+  const d = billed - atPo;
+  return `; ${formatDecimal(q)} × ${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(q)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ${formatMoney(abs(d))} ${d > 0n ? 'over' : 'under'}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * A purchase order's terms, read as rules from its free text (memos, shipping instructions, /C comment lines, JSON
+ * notes and custom fields): ship complete or partials accepted, freight terms, tax exemption, a stated price
+ * tolerance, a ban on substitutions or on over-shipping. Each rule keeps the sentence it was read from, for evidence.
+ */
+export interface Rule {
+  quote: string;
+}
+export interface Terms {
+  shipComplete?: Rule;
+  partialsAllowed?: Rule;
+  /** "freight prepaid, do not invoice freight" / "freight collect": freight on the invoice is not payable. */
+  freightNotBillable?: Rule;
+  /** "prepay & add", "freight may be invoiced": freight (and a carrier fuel surcharge) is billable. */
+  freightBillable?: Rule;
+  taxExempt?: Rule;
+  /** "±2% or $5.00, whichever is less" of the line's value. */
+  tolerance?: Rule & { percent: bigint; amount: bigint; lesser: boolean };
+  noSubstitutions?: Rule;
+  /** The PO's total is stated net of tax ("excl. VAT", "ohne MwSt", "net value"). */
+  totalExcludesTax?: Rule;
+}
+
+/** Sentences (or comment lines) of the text, whitespace-collapsed. */
+function sentences(text: string): string[] {
+  return text
+    .replace(/<[^>]{0,200}>/g, ' ')
+    .split(/(?<=[.;!])\s+|\n\s*\n|\n(?=\s*\/C\b)|\n(?=[A-Z][A-Za-z ]{2,30}:)/)
+    .map((s) => s.replace(/\s+/g, ' ').replace(/^\/C\s+/i, '').trim())
+    .filter((s) => s.length > 0 && s.length < 400);
+}
+
+const MONEY = /(?:\$|€|£|USD|EUR|GBP)\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s?(?:\$|€|£|USD|EUR|GBP|dollars)/i;
+
+export function readTerms(text: string): Terms {
+  const terms: Terms = {};
+  // A sentence may continue on the next printed line: join wrapped lines first.
+  const joined = text.replace(/\r/g, '').replace(/([^.\n:])\n(?=[a-z(])/g, '$1 ');
+  for (const s of sentences(joined)) {
+    const l = s.toLowerCase();
+    const quote = s.length > 160 ? `${s.slice(0, 157)}…` : s;
+    if (/\bship\s+complete\b|\bno\s+partial\s+(?:shipments|deliveries)\b|\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?not\s+(?:accepted|allowed)/.test(l)) {
+      terms.shipComplete ??= { quote };
+    } else if (/\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?(?:accepted|allowed|ok|permitted)|\bpartials?\s+(?:ok|accepted|allowed)/.test(l)) {
+      terms.partialsAllowed ??= { quote };
+    }
+    if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l)) {
+      terms.freightNotBillable ??= { quote };
+    } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
+      terms.freightBillable ??= { quote };
+    }
+    if (/tax[\s-]+exempt|exempt\s+from\s+(?:sales\s+)?tax|do\s+not\s+charge\s+(?:sales\s+)?tax|tax[\s-]*status"?:?\s*"?exempt|sales\s+tax:\s*exempt/.test(l)) {
+      terms.taxExempt ??= { quote };
+    }
+    if (/no\s+substitut|substitutions?\s+(?:are\s+)?not\s+(?:accepted|allowed|permitted)/.test(l)) terms.noSubstitutions ??= { quote };
+    if (/\btoleran/.test(l) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l)) {
+      const pct = /(?:±|\+\/-|\+-|plus or minus)?\s*(\d+(?:[.,]\d+)?)\s?%/.exec(s);
+      const amt = MONEY.exec(s);
+      if (pct && amt) {
+        const percent = BigInt(Math.round(Number(pct[1].replace(',', '.')) * 1000)); // thousandths of a percent
+        const amount = BigInt(Math.round(Number((amt[1] ?? amt[2]).replace(',', '.')) * 100)) * 10_000n;
+        terms.tolerance ??= { quote, percent, amount, lesser: !/greater|higher/.test(l) };
+      }
+    }
+    if (/excl\.?\s*(?:of\s+)?(?:tax|vat|btw|mwst|gst)|ohne\s+mwst|excluding\s+(?:tax|vat)|net\s+of\s+(?:tax|vat)|prices?\s+(?:are\s+)?(?:net|excl)|before\s+tax/.test(l)) {
+      terms.totalExcludesTax ??= { quote };
+    }
+  }
+  return terms;
+}

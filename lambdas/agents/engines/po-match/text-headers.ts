@@ -1,0 +1,111 @@
+/**
+ * Header facts of a printed document wherever the form puts them: after a label on the same line ("Your PO #:
+ * PO-1107", "P.O. NO.    1214"), or under a label in a header row ("CUSTOMER PO" above "1042", "Bestellnummer/Datum"
+ * above "4500018734 / 03.02.2026", "Vendor" above the vendor's name).
+ */
+import { tokenize } from './text-table.js';
+
+/** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order\s*(?:no\.?|number|#))\s*[:#]?\s*(?=\s|$)/gi;
+const VALUE = /^#?[A-Za-z]{0,4}[-#]?\d[\w./-]*$/;
+
+function clean(v: string): string {
+  return v.replace(/[.,;:)]+$/, '').replace(/^#/, '');
+}
+
+export function findPoNumber(lines: string[], invoice: boolean): string | undefined {
+  const found: { value: string; strong: boolean }[] = [];
+  lines.forEach((line, i) => {
+    if (line.length > 400) return;
+    for (const m of line.matchAll(PO_LABEL)) {
+      const label = m[1];
+      const strong = !/^order\s*(?:no|number|#)/i.test(label.trim());
+      if (!strong && invoice) continue;
+      const labelStart = m.index + m[0].indexOf(label);
+      const after = line.slice(labelStart + label.length).replace(/^\s*[:#]?\s*/, '');
+      const sameLine = after.split(/\s+/)[0] ?? '';
+      // Same line: the first word after the label, unless two or more spaces lead to another column's label.
+      const gap = /^\s*[:#]?(\s*)/.exec(line.slice(labelStart + label.length))?.[1].length ?? 0;
+      if (sameLine && VALUE.test(sameLine) && /\d/.test(sameLine) && (gap < 12 || /:|#/.test(line.slice(labelStart + label.length, labelStart + label.length + 2)))) {
+        found.push({ value: clean(sameLine), strong });
+        continue;
+      }
+      // Below: the word under the label on the next non-empty line.
+      for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+        if (lines[j].trim() === '') continue;
+        const under = tokenize(lines[j]).find((t) => t.end > labelStart - 2 && t.start < labelStart + label.length + 2);
+        if (under && VALUE.test(under.text) && /\d/.test(under.text)) found.push({ value: clean(under.text), strong });
+        break;
+      }
+    }
+  });
+  const best = found.find((f) => f.strong) ?? found[0];
+  return best?.value;
+}
+
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from)\b\s*:?/i;
+
+/**
+ * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
+ * "Vendor" column of a header row, an e-mail's From name; on an invoice, the letterhead's first words.
+ */
+export function findVendor(lines: string[], invoice: boolean): string | undefined {
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from/i.test(lines[i])) continue;
+    const toks = tokenize(lines[i]);
+    // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
+    const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code)/i.test(toks[k + 1]?.text ?? ''));
+    if (at < 0) continue;
+    const t = toks[at];
+    if (/^from:?$/i.test(t.text)) {
+      if (at !== 0 || !invoice) continue;
+      const name = /^From:\s*"?([^"<]+?)"?\s*</i.exec(lines[i].trim())?.[1];
+      if (name && /\s/.test(name.trim())) return name.trim();
+      continue;
+    }
+    const rest = lines[i].slice(t.end).replace(/^\s*:?\s*/, '').split(/\s{2,}/)[0];
+    // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
+    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice)\s+to\b/i.test(rest ?? '');
+    if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.trim();
+    for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
+      if (lines[j].trim() === '') continue;
+      const seg = segmentAt(lines[j], t.start);
+      if (seg && /[A-Za-z]{3}/.test(seg) && !/^(?:#|vendor|v-?\d)/i.test(seg)) return seg;
+      break;
+    }
+  }
+  if (invoice) {
+    const first = lines.find((l) => l.trim() !== '');
+    const seg = first !== undefined && first.length < 200 ? first.trim().split(/\s{2,}/)[0] : undefined;
+    // A letterhead is a name: words, no label or number sign ("PO Number: …" is not one).
+    if (seg && /[A-Za-z]{3}\S* \S/.test(seg) && !/[:#@]|\d{3}/.test(seg) && !/invoice|factuur|fattura|rechnung|^[",]/i.test(seg)) return seg;
+  }
+  return undefined;
+}
+
+/** The run of words (single-spaced) that covers column `col` of `line`. */
+function segmentAt(line: string, col: number): string | undefined {
+  const segs = [...line.matchAll(/\S+(?: \S+)*/g)];
+  const hit = segs.find((m) => m.index <= col + 1 && m.index + m[0].length > col);
+  return hit?.[0].trim();
+}
+
+const NAMES: Record<string, string> = {
+  'pounds sterling': 'GBP',
+  'pound sterling': 'GBP', sterling: 'GBP', 'british pound': 'GBP', euro: 'EUR', euros: 'EUR', 'us dollar': 'USD',
+  'us dollars': 'USD', 'canadian dollar': 'CAD', 'canadian dollars': 'CAD', '€': 'EUR', '£': 'GBP', 'us$': 'USD',
+};
+const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN)\b|€|£|\b(canadian dollars?|us dollars?|pounds? sterling|euros?)\b/gi;
+/** Without a currency header, the one currency the text names (codes, € / £, "Canadian dollars"); `$` names none. */
+export function currencyIn(text: string): string | undefined {
+  const found = new Set([...text.matchAll(CODES)].map((m) => currencyCode(m[0])));
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** "Pound Sterling" → GBP, "usd" → USD; anything else as written (compared case-insensitively). */
+export function currencyCode(text: string): string {
+  const t = text.trim().toLowerCase();
+  if (NAMES[t]) return NAMES[t];
+  const m = /^([a-z]{3})\b/.exec(t);
+  return m ? m[1].toUpperCase() : text.trim();
+}

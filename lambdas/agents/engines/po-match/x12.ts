@@ -1,0 +1,133 @@
+/**
+ * An ANSI X12 810 invoice rendered as JSON, in any of the usual shapes (segments keyed by id with loops, a list of
+ * {"id": "IT1", "IT102": …} objects, or named elements such as "quantity_invoiced_02"), flattened into segments in
+ * document order and read as a practitioner reads an 810: BIG04 the PO, N1 RI/RE/SE/SU the vendor, CUR02 the currency,
+ * IT1 quantity/unit/price and item numbers (VP/VN vendor's, BP/IN buyer's), PID05 the description, SAC charges
+ * and TDS01 in implied cents, TXI tax.
+ */
+import { AgentInputError } from '../port.js';
+import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
+import { parseDecimal, SCALE } from './decimal.js';
+import { unitCode } from './units.js';
+
+interface Segment {
+  id: string;
+  el: Map<number, string>;
+}
+
+const SEG_ID = /^[A-Z][A-Z0-9]{1,2}$/;
+
+function elements(id: string, obj: Record<string, unknown>): Map<number, string> {
+  const el = new Map<number, string>();
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === null || typeof v === 'object') continue;
+    const m = new RegExp(`^${id}(\\d{2})$`).exec(k) ?? /_(\d{2})$/.exec(k);
+    if (m) el.set(Number(m[1]), String(v).trim());
+  }
+  return el;
+}
+
+function collect(value: unknown, key: string, out: Segment[], depth: number): void {
+  if (depth > 30 || out.length > 20_000) return;
+  if (Array.isArray(value)) {
+    for (const v of value) collect(v, key, out, depth + 1);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const obj = value as Record<string, unknown>;
+  const id = typeof obj.id === 'string' && SEG_ID.test(obj.id) ? obj.id : /(?:^|_)([A-Z][A-Z0-9]{1,2})$/.exec(key)?.[1];
+  if (id !== undefined) {
+    const el = elements(id, obj);
+    if (el.size > 0) out.push({ id, el });
+  }
+  for (const [k, v] of Object.entries(obj)) if (v !== null && typeof v === 'object') collect(v, k, out, depth + 1);
+}
+
+export function x12Segments(root: unknown): Segment[] | undefined {
+  const segs: Segment[] = [];
+  collect(root, '', segs, 0);
+  return segs.some((s) => s.id === 'IT1') && segs.some((s) => s.id === 'BIG' || s.id === 'TDS') ? segs : undefined;
+}
+
+const VENDOR_PARTS = new Set(['VP', 'VN', 'VC', 'SK', 'MG', 'VA']);
+const BUYER_PARTS = new Set(['BP', 'IN', 'PI', 'CB', 'PD']);
+
+function decimal(text: string | undefined, what: string, field: string): bigint | undefined {
+  if (text === undefined || text === '') return undefined;
+  const v = parseDecimal(text);
+  if (v === undefined) throw new AgentInputError(field, `${what} "${text.slice(0, 40)}" is not a number`);
+  return v;
+}
+/** X12 "N2" amounts carry two implied decimals: "85732" is 857.32. */
+function implied(text: string | undefined, what: string, field: string): bigint | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^-?\d{1,15}$/.test(text)) return decimal(text, what, field);
+  return (BigInt(text) * SCALE) / 100n;
+}
+
+export function readX12(segs: Segment[], field: string): Doc {
+  const doc: Doc = { lines: [], charges: [], unread: 0 };
+  let current: RawLine | undefined;
+  const lines: RawLine[] = [];
+  for (const s of segs) {
+    const e = (n: number) => s.el.get(n);
+    switch (s.id) {
+      case 'BIG':
+        doc.poNumber ??= e(4);
+        break;
+      case 'CUR':
+        doc.currency ??= e(2);
+        break;
+      case 'N1':
+        if (['RI', 'RE', 'SE', 'SU', 'VN', 'SF'].includes(e(1) ?? '') && e(2)) doc.vendor ??= e(2);
+        break;
+      case 'IT1': {
+        current = {
+          quantity: decimal(e(2), 'IT102', field),
+          uom: unitCode(e(3)),
+          unitPrice: decimal(e(4), 'IT104', field),
+          orderLineRef: e(1),
+        };
+        const alt: string[] = [];
+        for (let q = 6; q <= 24; q += 2) {
+          const qual = e(q);
+          const id = e(q + 1);
+          if (!qual || !id) continue;
+          if (VENDOR_PARTS.has(qual) && current.sku === undefined) current.sku = id;
+          else alt.push(id);
+          if (BUYER_PARTS.has(qual) || !VENDOR_PARTS.has(qual)) continue;
+        }
+        if (current.sku === undefined && alt.length > 0) current.sku = alt.shift();
+        if (alt.length > 0) current.altSkus = alt;
+        current.quote = `IT1 ${[...s.el.entries()].map(([k, v]) => `${String(k).padStart(2, '0')}=${v}`).join(' ')}`;
+        lines.push(current);
+        break;
+      }
+      case 'PID':
+        if (current && e(5)) {
+          current.description = current.description ? `${current.description} ${e(5)}` : e(5);
+          current.quote = `${current.quote} PID05 '${e(5)}'`;
+        }
+        break;
+      case 'SAC': {
+        const amt = implied(e(5), 'SAC05', field);
+        if (amt === undefined || amt === 0n) break;
+        const label = `SAC ${e(2) ?? ''} ${e(15) ?? ''}`.replace(/\s+/g, ' ').trim();
+        const kind = e(2) === 'D240' ? 'freight' : chargeKind(label);
+        doc.charges.push({ label, amount: e(1) === 'A' ? -amt : amt, kind: e(1) === 'A' ? 'other' : kind });
+        break;
+      }
+      case 'TXI': {
+        const amt = decimal(e(2), 'TXI02', field);
+        if (amt !== undefined && amt !== 0n) doc.charges.push({ label: `TXI ${e(1) ?? ''} tax`.trim(), amount: amt, kind: 'tax' });
+        break;
+      }
+      case 'TDS':
+        doc.total = implied(e(1), 'TDS01', field);
+        doc.totalQuote = `TDS01 ${e(1)}`;
+        break;
+    }
+  }
+  lines.forEach((l, k) => doc.lines.push(completeLine(l, k + 1, field)));
+  return doc;
+}
