@@ -456,7 +456,7 @@ export const AGENT_PUBLISHED: Record<AgentFamily, PublishedFamily> = {
       "matched": false,
       "status": "hold",
       "discrepancies": [
-        "line WID-10: invoice unit price 2.75 differs from the PO unit price 2.50 by 0.25 (tolerance 0.0125)",
+        "line WID-10: invoice unit price 2.75 differs from the PO unit price 2.50 by 0.25 (tolerance 0.0125); 100 × 2.75 = 275.00 against 100 × 2.50 = 250.00, 25.00 over",
         "total: invoice total 335.00 exceeds the PO total 310.00 by 25.00 (tolerance 1.55)"
       ],
       "note": "Compared 2 of 2 invoice line(s) with 2 PO line(s); invoice total 335.00, PO total 310.00.",
