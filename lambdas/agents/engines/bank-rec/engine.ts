@@ -93,7 +93,8 @@ function adopt(who: string, own: Statement, other: Statement, reread: (o: DateOr
   if (other.dates.order) {
     return { statement: reread(other.dates.order), note: `${who} dates such as ${example} read ${orderName(other.dates.order)}, as the other document's dates prove` };
   }
-  if (other.lines.length === 0) return undefined;
+  // Only dates whose form is unambiguous (ISO, month names) give the other document a period to be read against.
+  if (other.lines.length === 0 || !other.dates.formal) return undefined;
   const days = other.lines.map((l) => l.date);
   const [lo, hi] = [Math.min(...days), Math.max(...days)];
   const fits = (['mdy', 'dmy'] as const)

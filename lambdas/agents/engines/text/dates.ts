@@ -87,6 +87,8 @@ export interface DateOrderEvidence {
   ambiguous?: string;
   /** Both orders proven: the rows that prove each. */
   conflict?: string;
+  /** Some dates are written in a form that is unambiguous by itself (ISO, a month name, dotted day first). */
+  formal?: boolean;
 }
 
 /** What a set of numeric year-last dates (slash or dash; dotted dates are always day first) says about their order. */
@@ -94,16 +96,21 @@ export function dateOrderEvidence(texts: Iterable<string>): DateOrderEvidence {
   let dayFirst: string | undefined;
   let monthFirst: string | undefined;
   let ambiguous: string | undefined;
+  let formal = false;
   for (const t of texts) {
     const m = YEAR_LAST.exec(clean(t));
-    if (!m || m[2] === '.') continue;
+    if (!m || m[2] === '.') {
+      formal ||= t.trim() !== '' && readDate(expandCompactDate(t), 'mdy') !== undefined;
+      continue;
+    }
     const [a, b] = [Number(m[1]), Number(m[3])];
     if (a > 12) dayFirst ??= t.trim();
     else if (b > 12) monthFirst ??= t.trim();
     else if (a !== b) ambiguous ??= t.trim();
   }
   if (dayFirst && monthFirst) return { conflict: `dates mix day-first (${dayFirst}) and month-first (${monthFirst}) forms` };
-  if (dayFirst) return { order: 'dmy' };
-  if (monthFirst) return { order: 'mdy' };
-  return ambiguous ? { ambiguous } : {};
+  const form = formal ? { formal } : {};
+  if (dayFirst) return { order: 'dmy', ...form };
+  if (monthFirst) return { order: 'mdy', ...form };
+  return ambiguous ? { ambiguous, ...form } : form;
 }
