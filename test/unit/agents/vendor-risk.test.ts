@@ -300,7 +300,7 @@ describe('grading: two or more areas → HIGH RISK, hold', () => {
     expect(r.collect).toEqual([DOCS.taxForm, DOCS.incorporation, DOCS.references, DOCS.address, DOCS.bankLetter, DOCS.guarantee]);
     expect(r.note).toBe(
       'Hold: 6 red-flag areas (missing tax id, young company, PO box only address, payment redirection, upfront payment demand, unverifiable identity); onboard only once the listed documents are collected and checked.' +
-        ' Do not change payment details or pay on the strength of this document: call the vendor back at the number already on file (not one given in the document).',
+        ' Call the vendor back at the number already on file (not one in the document) before changing payment details.',
     );
   });
 });

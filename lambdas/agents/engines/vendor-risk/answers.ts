@@ -1,12 +1,11 @@
 /**
  * Denials a form states by answering (RULES.md rule 2, "A form answered no" and "A form tool's export"): a question
- * or label naming places, answered no on its own line, on the lines under it (tick boxes), or in the response rows
- * of a form tool's CSV export.
+ * or label naming places, answered no on its own line or on the lines under it (tick boxes). A form tool's export is
+ * read as "question: answer" lines (form.ts), so its cells are answered on their own line too.
  */
-import { detectDelimiter, readCsv, type RawRow } from '../text/table.js';
-import { AUX, DENIAL, SUBJECT, type Mention, type Tok } from './tokens.js';
+import { tickedLabels } from './questions.js';
+import { AUX, DENIAL, SUBJECT, type Tok } from './tokens.js';
 
-const CHECKED = /[xX✓✔*•☒☑■✅]/u;
 const QUESTION_NUMBER = /^\s*(?:q|question|item|no|#)?\s*\d+[a-z]?\s*$/i;
 const NO_WORD = '(?:no|none|nil|nope|n\\/?a|not\\s+applicable|zero|0|false|negative|never)';
 /**
@@ -24,22 +23,12 @@ function cleanNo(answer: string): boolean {
   return !!m && DENIES.test(m[1]) && !TURNS.test(m[1]);
 }
 
-const BOX = /\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]/gu;
 const BOX_LINE = /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|n\/a)\s*[:\-]?\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]))/iu;
 
 /** 'no' when the answer denies: a bare no / none / N/A, or the one ticked box labelled so. */
 export function answerIsNo(answer: string): boolean {
-  const boxes = [...answer.matchAll(BOX)];
-  if (boxes.length === 0) return cleanNo(answer);
-  const boxFirst = answer.trimStart().startsWith(boxes[0][0]);
-  const ticked: string[] = [];
-  boxes.forEach((b, k) => {
-    if (!CHECKED.test(b[0])) return;
-    const from = boxFirst ? b.index! + b[0].length : k === 0 ? 0 : boxes[k - 1].index! + boxes[k - 1][0].length;
-    const to = boxFirst ? boxes[k + 1]?.index ?? answer.length : b.index!;
-    ticked.push(answer.slice(from, to).replace(/[:\-]/g, ' ').trim());
-  });
-  return ticked.length > 0 && ticked.every((label) => CLEAN_NO.test(label));
+  const ticked = tickedLabels(answer);
+  return ticked ? ticked.length > 0 && ticked.every((label) => CLEAN_NO.test(label)) : cleanNo(answer);
 }
 
 /**
@@ -101,8 +90,8 @@ export function answers(toks: Tok[], line: string, base: number, nextLines: () =
     if (!question && (!listOnly[i] || keyBefore[i] || (!isColon(end) && !wordBefore[i] && !wordAfter[i]))) continue;
     let no = answered.get(term[i]);
     if (no === undefined) {
-      // A CSV question cell ends in `?",` before its answer cell.
-      let answer = line.slice(end.end - base, end.end - base + 200).replace(/^[\s",;|]+/, '');
+      // A CSV question cell ends in `?",` before its answer cell; a form export's line in `?: `.
+      let answer = line.slice(end.end - base, end.end - base + 200).replace(/^[\s",;|:]+/, '');
       const stop = /[.;!?](?:\s|$)|[|\t]/.exec(answer);
       if (stop) answer = answer.slice(0, stop.index);
       if (answer.trim() === '') answer = nextLines().join(' ');
@@ -111,49 +100,6 @@ export function answers(toks: Tok[], line: string, base: number, nextLines: () =
     }
     if (no) out[t.m] = true;
   }
-}
-
-/**
- * Pass 3: a form tool's response export, the questions as its header row and each response a row below (Google
- * Forms, Typeform, Jotform CSV or a pasted spreadsheet): a mention in a question is denied when every response
- * in that column is a clean no. Anything that is not such a table (ragged rows, prose) is left to passes 1 and 2.
- */
-export function headerAnswers(text: string, mentions: Mention[], out: boolean[]): void {
-  const start = text.search(/\S/);
-  const nl = text.indexOf('\n', start);
-  if (start < 0 || nl < 0 || mentions.length === 0 || mentions[0].start >= nl) return;
-  const header = text.slice(start, nl);
-  // A pasted spreadsheet row is tab-separated whatever commas its questions hold.
-  const delimiter = header.includes('\t') ? '\t' : detectDelimiter(header);
-  if (!header.includes(delimiter)) return;
-  let table: { headers: string[]; rows: RawRow[] };
-  try {
-    table = readCsv(text, 'vendorProfile', 1_000, delimiter);
-  } catch {
-    return;
-  }
-  const { headers, rows } = table;
-  const spans = cellSpans(header, start, delimiter);
-  if (headers.length < 2 || rows.length === 0 || spans.length !== headers.length || rows.some((r) => r.cells.length !== headers.length)) return;
-  for (let k = 0; k < mentions.length && mentions[k].start < nl; k++) {
-    const col = spans.findIndex((sp) => mentions[k].start >= sp.start && mentions[k].end <= sp.end);
-    if (col >= 0 && rows.every((r) => answerIsNo(r.cells[col]))) out[k] = true;
-  }
-}
-
-/** Where each cell of a CSV line starts and ends (quotes respected), as offsets in the text. */
-function cellSpans(line: string, base: number, delimiter: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
-  let from = 0;
-  let quoted = false;
-  for (let i = 0; i <= line.length; i++) {
-    if (line[i] === '"') quoted = !quoted;
-    else if (i === line.length || (!quoted && line[i] === delimiter)) {
-      spans.push({ start: base + from, end: base + i });
-      from = i + 1;
-    }
-  }
-  return spans;
 }
 
 /** The next non-blank line (at most two blank lines on), and the box lines after it ("☐ Yes" / "☒ No" each on its own line). */

@@ -9,9 +9,11 @@ const W = "[\\p{L}'-]+";
 
 // ---- payment redirection -----------------------------------------------------------------------------------------
 
+const CHANGE = 'bank-detail change requested';
+const THIRD = 'payment to a third party';
 const REDIRECT: { re: RegExp; what: string }[] = [
   {
-    what: 'bank-detail change requested',
+    what: CHANGE,
     re: new RegExp(
       `${B}(?:update|updated|updating|change|changed|changing|amend|amended|modify|modified|replace|replaced|switch|switched|new)\\s+` +
         `(?:(?:to|our|the|your|my|their|all|its|company|company's|vendor|records?|of|in|on\\s+file)\\s+){0,4}` +
@@ -20,31 +22,21 @@ const REDIRECT: { re: RegExp; what: string }[] = [
     ),
   },
   {
-    what: 'bank-detail change requested',
+    what: CHANGE,
     re: new RegExp(`${B}(?:bank(?:ing)?|account|remittance|payment|wire)\\s+(?:details|information|info|instructions|account|number)\\s+(?:have|has)\\s+(?:now\\s+)?(?:been\\s+)?(?:changed|updated)${E}`, 'giu'),
   },
   {
-    what: 'bank-detail change requested',
-    re: new RegExp(`${B}(?:we|we've|we\\s+have|has|have|is|are)\\s+(?:recently\\s+|now\\s+)?(?:changed|switched|moved|moving|changing|switching)\\s+(?:our\\s+|its\\s+|their\\s+)?(?:receivables\\s+|remittance\\s+|operating\\s+)?(?:bank(?:s|ing)?|account)${E}`, 'giu'),
-  },
-  {
-    // "Change of remittance bank", "Banking information update", "Updated Remittance Information".
-    what: 'bank-detail change requested',
+    // "has changed banks", "Change of remittance bank", "Banking information update", "pay … to our new account".
+    what: CHANGE,
     re: new RegExp(
-      `${B}(?:(?:change|update)\\s+(?:of|to|in)\\s+(?:our\\s+)?(?:remittance|receiving|payment|bank(?:ing)?)\\s*(?:bank|account|details|information|instructions)?|(?:bank(?:ing)?|remittance|payment|remit-?to)\\s+(?:details|information|info|instructions|account)\\s+(?:update|change)|updated\\s+(?:remittance|banking|bank|payment|remit-?to)\\s+(?:information|info|details|instructions|account))${E}`,
+      `${B}(?:(?:we|we've|has|have|is|are)\\s+(?:recently\\s+|now\\s+)?(?:chang|switch|mov)(?:ed|ing)\\s+(?:our\\s+|its\\s+)?(?:receivables\\s+|remittance\\s+)?(?:banks?|banking|account)` +
+        `|(?:change|update)\\s+(?:of|to|in)\\s+(?:our\\s+)?(?:remittance|receiving|payment|bank(?:ing)?)|(?:bank(?:ing)?|remittance|payment)\\s+(?:details|information|instructions)\\s+(?:update|change)|updated\\s+(?:remittance|bank(?:ing)?|payment)\\s+(?:information|details|instructions)` +
+        `|(?:pay(?:ments?)?|remit(?:ted)?|send|wire|transfer)(?:\\s+${W}){0,8}?\\s+(?:to|into)\\s+(?:our|the)\\s+(?:new|updated|different)\\s+(?:bank\\s+)?account)${E}`,
       'giu',
     ),
   },
   {
-    // "all payments must be remitted to our new account", "send ACH payments ... to the new account below".
-    what: 'bank-detail change requested',
-    re: new RegExp(
-      `${B}(?:pay(?:ments?)?|remit(?:ted|tance)?|send|wire|transfer|paid)(?:\\s+${W}){0,8}?\\s+(?:to|into)\\s+(?:our|the|this)\\s+(?:new|updated|different|alternate|alternative)\\s+(?:bank\\s+)?(?:account|bank)${E}`,
-      'giu',
-    ),
-  },
-  {
-    what: 'payment to a third party',
+    what: THIRD,
     re: new RegExp(
       `${B}(?:pay|paid|payment|payments|remit|remittance|wire|transfer|send|deposit|funds)(?:\\s+${W}){0,5}?\\s+(?:to|into|via|through)\\s+(?:(?:the|our|my|a|an|his|her|their)\\s+)?` +
         `(?:partner|partners|partner's|affiliate|affiliate's|agent|agent's|sister\\s+company|parent\\s+company|related\\s+company|associate|director|director's|owner|owner's|ceo|ceo's|personal|private|individual|third[- ]party|nominee|friend|relative|cousin|brother|wife|husband|factor|factoring|another\\s+company|different\\s+company|offshore)${E}`,
@@ -52,7 +44,7 @@ const REDIRECT: { re: RegExp; what: string }[] = [
     ),
   },
   {
-    what: 'payment to a third party',
+    what: THIRD,
     re: new RegExp(
       `${B}(?:third[- ]party\\s+(?:account|payee|beneficiary|bank|payment)|account\\s+(?:is\\s+)?(?:held\\s+)?(?:in|under)\\s+(?:the\\s+)?name\\s+of\\s+(?:our|a|the|my)\\s+(?:partner|director|owner|affiliate|agent|parent|sister)|(?:account\\s+holder|beneficiary)(?:\\s+name)?\\s+(?:is|will\\s+be|differs|is\\s+different|does\\s+not\\s+match))${E}`,
       'giu',
@@ -71,22 +63,21 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
     }
   }
   const payee = payeeMismatch(text, vendorNames);
-  if (payee && !found.has('payment to a third party')) found.set('payment to a third party', payee);
+  if (payee && !found.has(THIRD)) found.set(THIRD, payee);
   return [...found].map(([what, line]) => `${what} ("${line}")`);
 }
 
 // ---- payee name ---------------------------------------------------------------------------------------------------
 
-const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee(?:\s+name)?|beneficiary(?:\s+name)?|account\s+(?:name|holder(?:\s+name)?)|name\s+on\s+(?:the\s+)?account|pay\s+to\s+the\s+order\s+of)(?![\p{L}])(?!\s+(?:bank|address|country|iban|swift|code|type|information|details))\s*[:-]?\s*([^\n;()|]{3,80})/giu;
-const LEGAL_WORDS = new Set(
-  'inc incorporated llc l l c ltd limited co company corp corporation gmbh ag sa s a de cv sl srl spa bv nv plc pty lp llp the and of group'.split(' '),
-);
+const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))\s*[:-]?\s*([^\n;()|]{3,80})/giu;
+/** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
+const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
 export const nameTokens = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
-    .filter((w) => w.length > 1 && !LEGAL_WORDS.has(w));
+    .filter((w) => w.length > 3 && !LEGAL_WORDS.has(w));
 
 /**
  * A payee or account holder whose name is not the vendor's: paying it pays someone else. Compared word by word with
@@ -136,10 +127,6 @@ export function findUpfrontPayment(text: string): string | undefined {
 const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/giu;
 const FREE_MAIL =
   /^(?:(?:gmail|googlemail|ymail|rocketmail|aol|icloud|me|mac|mail|protonmail|proton|pm|tutanota|tuta|qq|163|126|rediffmail|inbox|zoho|web)\.[a-z]{2,3}|(?:yahoo|hotmail|outlook|live|msn|gmx|yandex|mail)\.[a-z]{2,3}(?:\.[a-z]{2})?)$/i;
-const WEBSITE = new RegExp(
-  `(?:https?://|${B}www\\.)[\\p{L}\\p{N}-]+|${B}(?:website|web\\s*site|web|url|site)\\s*[:-]?\\s*[\\p{L}\\p{N}-]+\\.[\\p{L}]{2,}|(?<![@\\p{L}\\p{N}._-])[\\p{L}\\p{N}-]{2,}\\.(?:com|net|org|io|co|biz|info|us|uk|de|fr|nl|ca|au|eu|it|es|ch|se|no|dk|fi|jp|in|sg|ie|be|at)(?![\\p{L}\\p{N}-])`,
-  'giu',
-);
 const REGISTRATION = new RegExp(
   `${B}(?:company|registration|reg\\.?|registry|crn|entity|file|state\\s+file|commercial\\s+register|trade\\s+register|chamber\\s+of\\s+commerce|kvk|handelsregister|hrb|hra|duns|d-u-n-s|lei|uen|acn|cin)\\s*(?:no\\.?|number|nr\\.?|id|code|#)?\\s*[:#-]?\\s*[A-Z]{0,3}[\\s-]?\\d[\\dA-Z -]{3,}`,
   'iu',

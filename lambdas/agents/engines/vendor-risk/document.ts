@@ -20,7 +20,7 @@ export interface VendorDocument {
   /** The document's own date, when its form carries one. */
   date?: DocumentDate;
   sender?: SenderEvidence;
-  /** Every name the document gives the vendor (legal, trading, sender, signature), for comparing payees. */
+  /** Every name the document gives the vendor (legal, trading, sender), for comparing payees. */
   vendorNames: string[];
 }
 
@@ -66,13 +66,11 @@ function spoofing(email: EmailFacts, body: string): string[] {
   if (s.top) {
     const r = email.replyTo;
     if (r && !buyer(r.domain) && baseDomain(r.domain) !== baseDomain(s.domain)) {
-      out.push(`replies go to ${r.address}, not to the sender's domain ${s.domain} ("Reply-To: ${email.headers.get('reply-to')}")`);
+      out.push(`replies go to another domain than the sender's ("Reply-To: ${r.address}")`);
     }
-    const rp = email.returnPath;
-    if (rp && looksAlike(rp.domain, s.domain)) out.push(`bounce address ${rp.address} is on a look-alike of ${s.domain} ("Return-Path: ${email.headers.get('return-path')}")`);
     const a = email.auth;
     if (a.dmarc === 'fail' || ((a.spf === 'fail' || a.spf === 'softfail') && a.dkim !== 'pass')) {
-      out.push(`sender authentication fails (spf=${a.spf ?? '?'}, dkim=${a.dkim ?? '?'}, dmarc=${a.dmarc ?? '?'}) ("${(a.line ?? '').slice(0, 140)}")`);
+      out.push(`sender authentication fails ("${(a.line ?? '').slice(0, 140)}")`);
     }
   }
   if (!isFreeMail(s.domain)) {
@@ -88,15 +86,13 @@ function spoofing(email: EmailFacts, body: string): string[] {
 }
 
 const NAME_LABEL =
-  /^[ \t>*-]*(?:\d+[a-z]?\s+)?(?:(?:company\s+)?legal\s+name(?:\s+of\s+(?:the\s+)?company)?|(?:full\s+)?company(?:\s+legal)?(?:\s+name)?|registered\s+name|vendor(?:\s+name)?|supplier(?:\s+name)?|contractor|razon\s+social(?:\s*\/\s*legal\s+name)?|business\s+name|trading(?:\s*\/\s*dba)?\s+name|dba|name(?:\s+of\s+(?:entity\/individual|organization|individual)[^:\n]*)?)\s*[:|]\s*(.+)$/gim;
-const SIGNATURE = /^[^\n]{2,80}?(?<![\p{L}])(?:inc|llc|ltd|limited|gmbh|corp|corporation|co|company|s\.?a\.?|plc|pty|ag|bv|sp\. z o\.o)\.?\)?[ \t]*$/gimu;
+  /^[ \t>*-]*(?:\d+[a-z]?\s+)?(?:(?:company\s+)?legal\s+name|company(?:\s+legal)?(?:\s+name)?|registered\s+name|vendor|supplier|contractor|razon\s+social|business\s+name|trading\s+name|dba|name\s+of\s+[^:\n]*)\s*[:|]\s*(.+)$/gim;
 
 function vendorNames(prose: string, email?: EmailFacts): string[] {
   const names: string[] = [];
   for (const m of prose.matchAll(NAME_LABEL)) names.push(m[1].replace(/\s+-\s+.*$/, ''));
   // A W-9 / W-8 pasted from its PDF puts the name on the line under "1 Name of entity/individual…".
   for (const m of prose.matchAll(/^\s*1\s+name\s+of\s+[^\n]*\n\s*([^\n]+)/gim)) names.push(m[1]);
-  for (const m of prose.matchAll(SIGNATURE)) names.push(m[0]);
   if (email?.sender?.name) names.push(email.sender.name);
   return names.map((n) => n.trim()).filter((n) => n.length > 1);
 }

@@ -37,8 +37,8 @@ export const DOCS = {
   bankLetter: "bank letter or voided cheque in the vendor's name, confirmed by call-back to a number already on file",
   guarantee: 'advance-payment bank guarantee or letter of credit (or standard terms instead of prepayment)',
   references: 'two trade references',
-  answers: 'a complete, signed answer to every screening question',
-  explanation: 'compliance review of the declared matter (court, insolvency or conviction records and the vendor\'s explanation)',
+  answers: 'an answer to every screening question',
+  explanation: 'court, insolvency or conviction records for compliance review',
 } as const;
 
 interface Flag {
@@ -56,8 +56,7 @@ function detect(doc: VendorDocument): Flag[] {
   const add = (area: Area, detail: string, ...collect: string[]) => flags.push({ area, detail, collect });
   const prose = doc.prose;
 
-  // A form export's questions are read against its answer cells (negation.ts); an e-mail's transport headers are not prose.
-  for (const j of findJurisdictions(doc.email ? prose : doc.text)) {
+  for (const j of findJurisdictions(prose)) {
     if (j.level === 'sanctioned') add('sanctioned', `${j.name} (${j.basis})`, DOCS.screening);
     else add('jurisdiction', `${j.name} (${j.basis})`, DOCS.screening, DOCS.ownership);
   }
@@ -103,15 +102,12 @@ function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'n
   if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: 'No red flags found; onboard under the standard process.' };
   const grade = areas.length >= 2 ? 'HIGH RISK' : 'MEDIUM RISK';
   const callBack = flags.some((f) => f.area === 'payment')
-    ? ' Do not change payment details or pay on the strength of this document: call the vendor back at the number already on file (not one given in the document).'
-    : '';
-  const unread = flags.some((f) => f.area === 'other' && /left unanswered|answer unclear/.test(f.what ?? ''))
-    ? ' A screening question is unanswered or unreadable: that cannot be taken as a no.'
+    ? ' Call the vendor back at the number already on file (not one in the document) before changing payment details.'
     : '';
   return {
     grade,
     decision: 'hold',
-    note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${areas.join(', ')}); onboard only once the listed documents are collected and checked.${callBack}${unread}`,
+    note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${areas.join(', ')}); onboard only once the listed documents are collected and checked.${callBack}`,
   };
 }
 

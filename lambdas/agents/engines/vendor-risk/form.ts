@@ -53,12 +53,9 @@ export function readFormExport(text: string): FormExport | undefined {
 }
 
 /** Columns that carry when the response was submitted (Google Forms Timestamp, Typeform Submit Date, MS Forms Completion time). */
-const SUBMITTED = /^(?:timestamp|submit(?:ted)?\s*(?:date|at|time|on)?(?:\s*\(utc\))?|completion\s+time|date\s+submitted|submission\s+(?:date|time)|end\s*(?:date|time)|last\s+modified\s+time)$/i;
+const SUBMITTED = /^(?:timestamp|submit(?:ted)?\s*(?:date|at|time|on)?(?:\s*\(utc\))?|completion\s+time|date\s+submitted|submission\s+(?:date|time)|end\s*(?:date|time))$/i;
 
 /** The submission cell of the first response, as written, for the review date. */
 export function submittedAt(form: FormExport): FormCell | undefined {
-  const order = (h: string) => (/last\s+modified/i.test(h) ? 1 : 0);
-  return form.cells
-    .filter((c) => c.response === 1 && SUBMITTED.test(c.header.trim()) && /\d/.test(c.value))
-    .sort((a, b) => order(a.header) - order(b.header))[0];
+  return form.cells.find((c) => c.response === 1 && SUBMITTED.test(c.header.trim()) && /\d/.test(c.value));
 }

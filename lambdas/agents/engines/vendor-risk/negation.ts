@@ -10,7 +10,7 @@
  * the vendor says it is in: "no operations in Iran except a sales office in Tehran" still places it in Iran.
  */
 
-import { answerLines, answers, headerAnswers } from './answers.js';
+import { answerLines, answers } from './answers.js';
 import { AUX, DENIAL, SUBJECT, tokenize, words, type Mention, type Tok } from './tokens.js';
 
 export type { Mention } from './tokens.js';
@@ -163,7 +163,6 @@ export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
     answers(toks, line, lineStart, () => answerLines(text, lineEnd), out);
     while (k < mentions.length && mentions[k].start < lineEnd) k++;
   }
-  headerAnswers(text, mentions, out);
   return out;
 }
 

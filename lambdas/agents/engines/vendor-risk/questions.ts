@@ -19,51 +19,52 @@ export interface ScreeningFinding {
   quote: string;
 }
 
-export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy' | 'debarment' | 'breach';
+export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy';
 
-/** Screening topics, most specific first: a question may name several ("sanctions list or a government official"). */
-const TOPICS: { topic: Topic; re: RegExp; flag: string }[] = [
-  { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, flag: 'conviction or investigation for fraud, bribery or corruption declared' },
-  { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, flag: 'pending litigation declared' },
-  { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, flag: 'bankruptcy or insolvency declared' },
-  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, flag: 'owner or director is a government official (politically exposed person)' },
-  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, flag: 'sanctions exposure declared' },
-  { topic: 'debarment', re: /debar|suspended\s+or\s+excluded|excluded\s+from\s+(?:federal|government|public)/i, flag: 'debarment or exclusion declared' },
-  { topic: 'breach', re: /data\s+breach|security\s+(?:breach|incident)/i, flag: 'data breach declared' },
+/**
+ * Screening topics, most specific first: a question may name several ("sanctions list or a government official").
+ * `what` names the matter in the flag: "<what> declared", "<what> question left unanswered".
+ */
+const TOPICS: { topic: Topic; re: RegExp; what: string }[] = [
+  { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, what: 'conviction or investigation (fraud, bribery, corruption)' },
+  { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation' },
+  { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency' },
+  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners' },
+  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure' },
 ];
-
-const UNANSWERED: Record<Topic, string> = {
-  sanctions: 'sanctions-exposure question left unanswered',
-  pep: 'government-official (PEP) question left unanswered',
-  conviction: 'conviction question left unanswered',
-  litigation: 'litigation question left unanswered',
-  bankruptcy: 'insolvency question left unanswered',
-  debarment: 'debarment question left unanswered',
-  breach: 'data-breach question left unanswered',
-};
 
 const YES = /^(?:yes|y|si|oui|ja|sim|true|1|x)$/i;
 const NO = /^(?:no|n|non|nein|nao|none|nil|never|false|0|n\/a|na|not\s+applicable|nope)$/i;
-const BOX = /\[\s*([xX✓✔*•]?)\s*\]|\(\s*([xX✓✔*•]?)\s*\)|([☐□☒☑■✅])/gu;
+const BOX = /\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]/gu;
 const TICKED = /[xX✓✔*•☒☑■✅]/u;
 const NEGATION = /(?<![\p{L}])(?:no|not|never|none|free\s+of|without)(?![\p{L}])/iu;
 const YN_MARK = /(?<![\p{L}])(?:y\s*\/\s*n|yes\s*\/\s*no|s[ií]\s*\/\s*no)\s*[:-]?/iu;
 /** "If yes, please explain", "Details" columns are where an answer is explained, not asked. */
 const NOT_A_QUESTION = /^\s*(?:if\s+(?:yes|so|no|unsure)|please\s+(?:explain|describe|give|list)|details?|explanation|comments?)/i;
 
+/**
+ * The labels of the ticked boxes, box first ("[ ] Yes [x] No") or label first ("Yes [ ] No [x]"); undefined when
+ * the answer has no boxes.
+ */
+export function tickedLabels(answer: string): string[] | undefined {
+  const boxes = [...answer.matchAll(BOX)];
+  if (boxes.length === 0) return undefined;
+  const boxFirst = answer.trimStart().startsWith(boxes[0][0]);
+  const labels: string[] = [];
+  boxes.forEach((b, k) => {
+    if (!TICKED.test(b[0])) return;
+    const from = boxFirst ? b.index! + b[0].length : k === 0 ? 0 : boxes[k - 1].index! + boxes[k - 1][0].length;
+    const to = boxFirst ? boxes[k + 1]?.index ?? answer.length : b.index!;
+    labels.push(answer.slice(from, to).replace(/[:\-]/g, ' ').trim());
+  });
+  return labels;
+}
+
 /** One answer as written: tick boxes, a Y/N mark, a bare word, or prose. */
 export function readAnswer(raw: string): Reading {
   const text = raw.replace(YN_MARK, ' ').trim();
-  const boxes = [...text.matchAll(BOX)];
-  if (boxes.length > 0) {
-    const boxFirst = text.startsWith(boxes[0][0]);
-    const labels: string[] = [];
-    boxes.forEach((b, k) => {
-      if (!TICKED.test(b[0])) return;
-      const from = boxFirst ? b.index! + b[0].length : k === 0 ? 0 : boxes[k - 1].index! + boxes[k - 1][0].length;
-      const to = boxFirst ? boxes[k + 1]?.index ?? text.length : b.index!;
-      labels.push(text.slice(from, to).replace(/[:\-]/g, ' ').trim());
-    });
+  const labels = tickedLabels(text);
+  if (labels) {
     if (labels.length === 0) return 'blank';
     const words = labels.map((l) => l.split(/\s*\/\s*|\s+/).filter(Boolean));
     if (words.every((w) => w.some((x) => YES.test(x)) && !w.some((x) => NO.test(x)))) return 'yes';
@@ -100,10 +101,11 @@ function finding(asked: Asked): ScreeningFinding | undefined {
   if (topics.length === 0) return undefined;
   const reading = readAnswer(asked.answer);
   const t = topics[0];
-  if (reading === 'blank') return { area: `other: ${UNANSWERED[t.topic]}`, topic: t.topic, quote: asked.quote };
-  if (reading === 'unclear') return { area: `other: ${t.flag.replace(/ declared$/, '')} answer unclear`, topic: t.topic, quote: asked.quote };
+  const what = t.topic === 'sanctions' && reading === 'blank' ? 'sanctions-exposure' : t.what;
+  if (reading === 'blank') return { area: `other: ${what} question left unanswered`, topic: t.topic, quote: asked.quote };
+  if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote };
   const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
-  return risk ? { area: `other: ${t.flag}`, topic: t.topic, quote: asked.quote } : undefined;
+  return risk ? { area: `other: ${what} declared`, topic: t.topic, quote: asked.quote } : undefined;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

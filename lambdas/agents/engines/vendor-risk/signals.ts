@@ -6,44 +6,35 @@ import { B, E, type DaySpan, clauseAfter, clauseBefore, dayNumber, firstDate, is
 
 // ---- tax id / W-9 ------------------------------------------------------------------------------------------------
 
-const TAX_LABEL =
-  "(?:EIN|FEIN|TIN|ITIN|tax\\s*(?:payer\\s*)?(?:id(?:entification)?(?:\\s+number)?|no\\.?|number|reg(?:istration)?(?:\\s+number)?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|GST(?:IN)?|ABN|UTR|SIRE[NT]|NIF|partita\\s+iva|P\\.?\\s?IVA)";
-const TAX_NUMBER = new RegExp(`${B}${TAX_LABEL}(?:\\s*(?:no\\.?|number|#|:|-|is))*\\s*[A-Z]{0,3}[\\s-]?\\d[\\d -]{4,}\\d`, 'giu');
 const BARE_EIN = /(?<![\d-])\d{2}-\d{7}(?![\d-])/u;
 const BARE_VAT = /(?<![\p{L}\p{N}])(?:ATU\d{8}|BE0\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|ES[0-9A-Z]\d{7}[0-9A-Z]|IE\d{7}[A-Z]{1,2})(?![\p{L}\p{N}])/u;
 
 export function hasTaxNumber(text: string): boolean {
-  TAX_NUMBER.lastIndex = 0;
-  return TAX_NUMBER.test(text) || BARE_EIN.test(text) || BARE_VAT.test(text);
+  return !!readTaxNumbers(text).number || BARE_EIN.test(text) || BARE_VAT.test(text);
 }
 
 const W_FORM = new RegExp(`${B}(?:form\\s+)?W-?\\s?(?:9|8\\s?-?BEN(?:-?E)?|8\\s?-?ECI)${E}`, 'giu');
 const FORM_MISSING_BEFORE =
   /(?<![\p{L}])(?:no|not|without|missing|awaiting|pending|unsigned|unable\s+to\s+provide|cannot\s+provide|can't\s+provide|refuse[sd]?\s+to\s+provide|(?:will|'ll)\s+(?:send|provide|submit|complete|forward|return|follow\s+up\s+with)|to\s+follow(?:\s+with)?)\s+(?:(?:a|the|our|any|signed|completed|copy\s+of)\s+)*$/iu;
-const FORM_MISSING_AFTER =
-  /^\s*(?:form\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+|will\s+be\s+|to\s+be\s+)?(?:not|no|none|pending|to\s+follow|to\s+come|outstanding|missing|later|requested|tbd|tba|provided\s+later|sent\s+later|unavailable|expired|unsigned|coming|being\s+prepared|in\s+progress)(?![\p{L}])/iu;
+/** Words that say a form or number is not there yet, as a value ("W-9: to follow", "EIN: applied for"). */
+const NOT_YET_WORDS =
+  "(?:not|no|none|n\\/a|pending|applied\\s+for|to\\s+(?:follow|come)|will\\s+(?:have\\s+to\\s+)?follow|(?:will|'ll)\\s+(?:send|provide|complete|supply|submit|forward|give)|outstanding|missing|later|requested|tbd|tba|awaiting|unavailable|expired|unsigned|coming|being\\s+prepared|in\\s+progress|after\\s+(?:approval|(?:the\\s+)?first\\s+order))(?![\\p{L}])";
+const FORM_MISSING_AFTER = new RegExp(`^\\s*(?:form\\s*)?[:-]?\\s*(?:is\\s+|was\\s+|has\\s+|will\\s+be\\s+|to\\s+be\\s+|provided\\s+|sent\\s+)?${NOT_YET_WORDS}`, 'iu');
 const FORM_PRESENT_AFTER =
   /^\s*(?:form\s*)?(?:\([^)]{0,30}\)\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+been\s+|have\s+been\s+)?(?:on\s+file|attached|enclosed|received|provided|submitted|signed|included|collected|yes|y|ok|completed|uploaded|in\s+hand|verified|filed|\u2713|\u2714|x)(?![\p{L}])/iu;
 const FORM_PRESENT_BEFORE = /(?<![\p{L}])(?:attached|enclosed|signed|completed|received|have|has|provided|submitted|uploaded)\s+(?:(?:a|the|our|is|are|its|your|copy\s+of)\s+)*$/iu;
-const TAXID_LATER = new RegExp(
-  `${B}(?:(?:no|without|missing)\\s+(?:${TAX_LABEL})|(?:will|to)\\s+(?:provide|send|supply|share)\\s+(?:(?:the|our|a|its)\\s+)?(?:${TAX_LABEL})|(?:${TAX_LABEL})\\s*[:-]?\\s*(?:is\\s+|will\\s+be\\s+)?(?:pending|to\\s+follow|later|not\\s+(?:available|provided|yet)|unavailable|tbd|tba|none|applied\\s+for))${E}`,
-  'iu',
-);
 
 /** Tax-number labels of the forms vendors send (US, EU, UK, Canada, Latin America, Türkiye, CIS…). */
-const TIN_LABEL = new RegExp(
-  `${B}(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|` +
-    `tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|` +
-    `USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale)${E}`,
-  'giu',
-);
+const TIN =
+  `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale)${E}`;
+const TIN_LABEL = new RegExp(`${B}${TIN}`, 'giu');
+const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:provide|send|supply|share)(?:\\s+(?:the|our|a|its))?)\\s+${TIN}`, 'iu');
 /** What may stand between a label and its value: punctuation and the label's own words ("NIF (tax id):", "Tax ID / EIN:"). */
-const FILLER = /^(?:[\s:#=/().\[-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
+const FILLER = /^(?:[\s:#=/().\[-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|is|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
 /** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
 const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
 /** A value that says the number is not there yet. */
-const NOT_YET =
-  /^(?:we\s+|i\s+|it\s+|they\s+)?(?:is\s+|are\s+|will\s+be\s+)?(?:applied\s+for|pending|to\s+follow|to\s+come|will\s+(?:have\s+to\s+)?follow|(?:will|'ll)\s+(?:send|provide|complete|supply|submit|forward|give)|tbd|tba|later|awaiting|not\s+(?:yet|available|provided)|unavailable|none|n\/a|after\s+(?:approval|(?:the\s+)?first\s+order))(?![\p{L}])/iu;
+const NOT_YET = new RegExp(`^(?:we\\s+|i\\s+|it\\s+|they\\s+)?(?:is\\s+|are\\s+|will\\s+be\\s+)?${NOT_YET_WORDS}`, 'iu');
 
 const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 
@@ -104,7 +95,7 @@ export function lineOf(text: string, index: number, max = 160): string {
   let line = text.slice(start, nl < 0 ? text.length : nl);
   if (line.length > max) {
     const at = index - start;
-    const ends = [...line.matchAll(/(?<!(?:^|[\s.(])\p{L}|(?<![\p{L}])(?:No|St|Co|Mr|Ms|Dr|Reg|Ave))[.!?;](?=\s+\p{Lu})/gu)].map((m) => m.index! + 1);
+    const ends = [...line.matchAll(/(?<=\p{Ll}{2}|\d)[.!?;](?=\s+\p{Lu})/gu)].map((m) => m.index! + 1);
     const from = Math.max(0, ...ends.filter((e) => e <= at));
     const to = Math.min(line.length, ...ends.filter((e) => e > at));
     line = line.slice(from, to);
@@ -119,8 +110,7 @@ export function lineOf(text: string, index: number, max = 160): string {
  * shows no gap. A statement that the number is not there still counts.
  */
 const EXISTING_VENDOR =
-  /(?<![\p{L}])(?:(?:vendor|supplier)\s+(?:file|record|master)|have\s+on\s+file\s+for\s+us|(?:open|outstanding|unpaid)(?:\s+and\s+future)?\s+invoices|next\s+payment\s+run|valued\s+customer|customer\s*(?:#|no\.?\s|number|account)|(?:attached|enclosed)\s+(?:is|are|please\s+find)\s+(?:our\s+)?invoice|invoices?\s+dated)/iu;
-const UNCHANGED_ID = /(?<![\p{L}])(?:EIN|tax\s+id|TIN)(?![\p{L}])[^.\n]{0,60}(?:unchanged|remain|stay\s+the\s+same)/iu;
+  /(?<![\p{L}])(?:(?:vendor|supplier)\s+(?:file|record|master)|have\s+on\s+file\s+for\s+us|(?:open|outstanding|unpaid)(?:\s+and\s+future)?\s+invoices|next\s+payment\s+run|valued\s+customer|customer\s*(?:#|no\.?\s|number|account)|(?:attached|enclosed)\s+(?:is|are|please\s+find)\s+(?:our\s+)?invoice|invoices?\s+dated|(?:EIN|tax\s+id)[^.\n]{0,40}unchanged)/iu;
 
 /** The tax-documentation gap (with the line it rests on), or undefined when a tax number or a W-9 / W-8 on file is shown. */
 export function findTaxGap(text: string): string | undefined {
@@ -140,7 +130,7 @@ export function findTaxGap(text: string): string | undefined {
   if (read.notYet) return `tax id stated as not provided yet ("${read.notYet}")`;
   const later = TAXID_LATER.exec(text);
   if (later) return `tax id stated as not provided yet ("${lineOf(text, later.index)}")`;
-  if (EXISTING_VENDOR.test(text) || UNCHANGED_ID.test(text)) return undefined;
+  if (EXISTING_VENDOR.test(text)) return undefined;
   return 'no EIN/TIN/VAT number and no W-9 or W-8BEN on file';
 }
 
@@ -162,17 +152,19 @@ export interface DocumentDate {
  * that could be read day-first or month-first takes its earlier reading (the company then looks younger).
  */
 export function referenceDay(text: string, documentDate?: DocumentDate): { day: number; stated: boolean; text: string } {
-  for (const m of matches(AS_OF, text)) {
-    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
-    if (d && dayPrecise(d)) return { day: d.earliest, stated: true, text: d.text };
-  }
-  if (documentDate) return { day: documentDate.day, stated: true, text: documentDate.text };
-  for (const m of matches(DOC_DATE, text)) {
-    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
-    if (d && dayPrecise(d)) return { day: d.earliest, stated: true, text: d.text };
-  }
+  const d = labelledDay(AS_OF, text) ?? documentDate ?? labelledDay(DOC_DATE, text);
+  if (d) return { day: d.day, stated: true, text: d.text };
   const [y, mo, da] = REFERENCE_DATE.split('-').map(Number);
   return { day: dayNumber(y, mo, da), stated: false, text: REFERENCE_DATE };
+}
+
+/** The first date to the day after one of the labels; numeric dates that read either way take the earlier day. */
+function labelledDay(re: RegExp, text: string): DocumentDate | undefined {
+  for (const m of matches(re, text)) {
+    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
+    if (d && dayPrecise(d)) return { day: d.earliest, text: d.text };
+  }
+  return undefined;
 }
 
 /** A date to the day, or a numeric one that could be read either way (not a month or a year alone). */
@@ -180,7 +172,7 @@ const dayPrecise = (d: DaySpan) => d.earliest === d.latest || /\d{1,2}[./-]\d{1,
 
 /** Labels of the date a vendor document was made or received ("Submitted: 02/10/2026", "received 01/21/2026"). */
 const DOC_DATE =
-  /(?<![\p{L}])(?:submitted(?:\s+on)?|received(?:\s+on)?|opened|date\s+completed|completed\s+on|form\s+returned|returned\s+on|fecha(?:\s*\/\s*date)?|date)\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
+  /(?<![\p{L}])(?:submitted|received|opened|completed|returned|fecha(?:\s*\/\s*date)?|date)(?:\s+on)?\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
 
 const FOUNDED = new RegExp(
   `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|in\\s+business\\s+since|operating\\s+since|trading\\s+since)${E}`,
@@ -240,8 +232,8 @@ const PO_BOX = new RegExp(
     `|pmb|private\\s+mail\\s*box|virtual\\s+(?:mail\\s*box|mailing\\s+address|office\\s+address)|mail\\s*drop)(?:\\s*(?:no\\.?|number|#)?\\s*\\d[\\d-]*)?`,
   'giu',
 );
-/** Where the address a box belongs to ends: a line, a cell, a semicolon, or a sentence end that is not "St." or "No.". */
-const SEGMENT_END = /\n|\t|\||;|(?<!\b(?:st|ave|rd|blvd|dr|ln|ct|pl|no|ste|apt|p\.o|p|o))\.\s/giu;
+/** Where the address a box belongs to ends: a line, a cell, a semicolon, or a sentence that starts a new label ("NV. Office:"). */
+const SEGMENT_END = /\n|\t|\||;|\.\s+(?=[\p{L} ]{1,30}:)/gu;
 
 function segmentAround(text: string, start: number, end: number): [number, number] {
   let from = 0;
