@@ -79,6 +79,9 @@ export function mapColumns(headers: string[]): Columns {
   return { one, descriptions, amounts };
 }
 
+/** True when a row names a date column by one of its exact header names. */
+export const namesDate = (cells: string[]) => cells.some((h) => NAMES[1][1].includes(normaliseHeader(h)) || NAMES[2][1].includes(normaliseHeader(h)));
+
 /** True when a header row names a date column and a money column: the table starts below it. */
 export function isHeaderRow(cells: string[]): boolean {
   const c = mapColumns(cells).one;

@@ -8,7 +8,7 @@
  */
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
-import { guessHeaders, isHeaderRow, mapColumns, markerColumn } from './columns.js';
+import { guessHeaders, isHeaderRow, mapColumns, markerColumn, namesDate } from './columns.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
 import type { RawRow, Transaction } from './table.js';
 
@@ -48,6 +48,9 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
     } else {
       const rows = records.map((r) => r.cells);
       headers = guessHeaders(rows, (a, b) => balanceScore(rows.map((r) => num(r[a])), rows.map((r) => num(r[b]))) >= 0.6);
+      if (!headers && records.slice(0, 50).some((r) => namesDate(r.cells))) {
+        throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
+      }
       if (!headers) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
       notes.push(`no header row: the columns were identified by their content (${headers.filter((h) => h).join(', ')})`);
     }
