@@ -40,7 +40,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): PoMatc
   const invoiceTotal = checkArithmetic(invoice, 'invoice', problems, notes);
 
   const { pairs, extra, unbilled } = pairLines(po.lines, invoice.lines);
-  const found: LineFindings = { problems, partial: [] };
+  const found: LineFindings = { problems, partial: [], accepted: 0n };
   for (const [p, v] of pairs) {
     compareLine(p, v, terms, found);
     substitution(p, v, terms, problems);
@@ -66,7 +66,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): PoMatc
   const invCharges = invoice.charges.reduce((a, c) => a + c.amount, 0n);
   const invGoods = invoice.total !== undefined ? invoice.total - invCharges : sum(invoice.lines);
   const overBy = invGoods - poGoods;
-  const tolerance = max(TOTAL_FLOOR, roundDiv(poGoods * TOTAL_PER_MILLE, 1000n));
+  const tolerance = max(TOTAL_FLOOR, roundDiv(poGoods * TOTAL_PER_MILLE, 1000n)) + found.accepted;
   if (overBy > tolerance) {
     const what = invCharges === 0n ? `invoice total ${formatMoney(invGoods)}` : `invoice goods ${formatMoney(invGoods)} (total ${formatMoney(invoice.total ?? invGoods + invCharges)} less charges ${formatMoney(invCharges)})`;
     const poWhat = po.charges.length === 0 && (po.total === undefined || po.total === poGoods) ? 'the PO total' : 'the PO goods';

@@ -13,6 +13,7 @@ const PRICE_PER_MILLE = 5n;
 
 export function label(line: DocLine): string {
   if (line.sku !== undefined) return line.sku;
+  if (line.altSkus?.length) return line.altSkus[0];
   if (line.description !== undefined) return `"${line.description.slice(0, 60)}"`;
   return `#${line.index}`;
 }
@@ -102,6 +103,8 @@ function eachesPer(l: DocLine): bigint | undefined {
 export interface LineFindings {
   problems: string[];
   partial: string[];
+  /** Price variances the PO's own stated tolerance accepts: the goods total may carry them too. */
+  accepted: bigint;
 }
 
 export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindings): void {
@@ -172,7 +175,9 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
     const pct = roundDiv(value * terms.tolerance.percent, 100_000n);
     const t = terms.tolerance;
     const tolerance = t.lesser ? (pct < t.amount ? pct : t.amount) : max(pct, t.amount);
-    if (abs(diff) > tolerance) {
+    if (abs(diff) <= tolerance) {
+      if (diff > 0n) out.accepted += diff;
+    } else {
       out.problems.push(
         `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ` +
           `${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ` +
@@ -182,19 +187,24 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
     }
     return;
   }
-  // Default: the unit price within max($0.01, 0.5 % of the PO unit price), in both directions.
-  const tolerance = max(CENT, roundDiv(abs(prP) * PRICE_PER_MILLE, 1000n));
-  if (abs(prV - prP) > tolerance) {
+  // Default: the unit price within max($0.01, 0.5 % of the PO unit price), both ways, compared per the price unit
+  // the documents write ("58,20 / 100 ST" is compared as 58.20, not as 0.582 each).
+  const base = p.priceBase ?? v.priceBase ?? SCALE;
+  const [wV, wP] = [(prV * base) / SCALE, (prP * base) / SCALE];
+  const per = base === SCALE ? '' : ` per ${formatDecimal(base)}`;
+  const tolerance = max(CENT, roundDiv(abs(wP) * PRICE_PER_MILLE, 1000n));
+  if (abs(wV - wP) > tolerance) {
     out.problems.push(
-      `${name}: invoice unit price ${formatMoney(prV)} differs from the PO unit price ${formatMoney(prP)} by ` +
-        `${formatMoney(abs(prV - prP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, prV, prP, billed, atPo)}${quote(v)}`,
+      `${name}: invoice unit price ${formatMoney(wV)}${per} differs from the PO unit price ${formatMoney(wP)}${per} by ` +
+        `${formatMoney(abs(wV - wP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, wV, wP, billed, atPo, per)}${quote(v)}`,
     );
   }
 }
 
 /** "; 120 × 12.90 = 1548.00 against 120 × 12.40 = 1488.00, 60.00 over" — only where a line total shows it. */
-function evidence(q: bigint, prV: bigint, prP: bigint, billed: bigint, atPo: bigint): string {
+function evidence(q: bigint, prV: bigint, prP: bigint, billed: bigint, atPo: bigint, per: string): string {
   if (billed === atPo) return '';
   const d = billed - atPo;
-  return `; ${formatDecimal(q)} × ${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(q)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ${formatMoney(abs(d))} ${d > 0n ? 'over' : 'under'}`;
+  const by = per ? ` ${per.replace(' per ', '/ ')}` : '';
+  return `; ${formatDecimal(q)} × ${formatMoney(prV)}${by} = ${formatMoney(billed)} against ${formatDecimal(q)} × ${formatMoney(prP)}${by} = ${formatMoney(atPo)}, ${formatMoney(abs(d))} ${d > 0n ? 'over' : 'under'}`;
 }
