@@ -303,6 +303,8 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     else if (/tax|vat|btw|mwst|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
+    // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
+    else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
   }
   return undefined;

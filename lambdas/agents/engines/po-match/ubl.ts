@@ -33,9 +33,11 @@ export function readUbl(inv: XmlNode, field: string): Doc {
   const party = child(inv, 'AccountingSupplierParty', 'Party');
   doc.vendor = textOf(party, 'PartyLegalEntity', 'RegistrationName') ?? textOf(party, 'PartyName', 'Name');
   const totals = child(inv, 'LegalMonetaryTotal');
-  doc.total = amount(child(totals, 'PayableAmount') ?? child(totals, 'TaxInclusiveAmount'), 'PayableAmount', field);
+  // The invoice's total is TaxInclusiveAmount; PayableAmount can be less by a prepaid amount or rounding.
+  const totalNode = child(totals, 'TaxInclusiveAmount') ?? child(totals, 'PayableAmount');
+  doc.total = amount(totalNode, totalNode?.name ?? 'PayableAmount', field);
   doc.subtotal = amount(child(totals, 'LineExtensionAmount'), 'LineExtensionAmount', field);
-  if (doc.total !== undefined) doc.totalQuote = `cbc:PayableAmount ${child(totals, 'PayableAmount')?.text.trim() ?? ''}`;
+  if (doc.total !== undefined) doc.totalQuote = `cbc:${totalNode!.name} ${totalNode!.text.trim()}`;
   for (const ac of children(inv, 'AllowanceCharge')) {
     const value = amount(child(ac, 'Amount'), 'AllowanceCharge Amount', field);
     if (value === undefined || value === 0n) continue;
@@ -44,6 +46,9 @@ export function readUbl(inv: XmlNode, field: string): Doc {
     doc.charges.push({ label: reason, amount: charge ? value : -value, kind: charge ? chargeKind(reason) : 'other' });
   }
   for (const tt of children(inv, 'TaxTotal')) {
+    // A second TaxTotal in the tax currency (cbc:TaxCurrencyCode) repeats the tax; only the document currency's counts.
+    const cur = child(tt, 'TaxAmount')?.attrs.currencyID;
+    if (cur && doc.currency && cur !== doc.currency) continue;
     const tax = amount(child(tt, 'TaxAmount'), 'TaxAmount', field);
     const pct = textOf(tt, 'TaxSubtotal', 'TaxCategory', 'Percent');
     if (tax !== undefined && tax !== 0n) doc.charges.push({ label: `cac:TaxTotal ${pct ? `${pct} % ` : ''}tax`, amount: tax, kind: 'tax' });
