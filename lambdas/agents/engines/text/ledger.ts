@@ -223,8 +223,10 @@ export function balanceScore(amounts: (bigint | undefined)[], balances: (bigint 
 /** Unsigned amounts given their direction by the balance step each one explains (a pasted statement's columns lost). */
 function signsFromBalance(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], field: string, lines: number[]): bigint[] {
   const idx = balances.map((b, i) => (b === undefined ? -1 : i)).filter((i) => i >= 0);
+  const position = new Map(idx.map((i, k) => [i, k]));
   const step = (i: number, dir: 1 | -1) => {
-    const k = idx.indexOf(i);
+    const k = position.get(i);
+    if (k === undefined) return undefined;
     const other = idx[k - dir];
     return other === undefined ? undefined : balances[i]! - balances[other]!;
   };

@@ -99,7 +99,7 @@ function keyValueBlocks(text: string): { headers: string[]; rows: RawRow[] } | u
 }
 
 const DATE_FIRST = /^\s*(\d{1,2}[ -][A-Za-z]{3,9}\.?[ -]\d{2,4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})\s+(.*)$/;
-const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:\d{1,3}(?:,\d{3})*\.\d{2}|\d{1,3}(?:\.\d{3})*,\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
+const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}|(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 
 /** Lines of a statement pasted from a PDF: a date first, then text, then one or two figures (amount, balance). */
 function pastedLines(text: string): RawRow[] | undefined {
