@@ -6,16 +6,26 @@
  */
 import { JUDGED_FAMILIES, judge, loadCases, runCase, type Judgement, type CorpusCase } from './corpus.js';
 
-const rows: string[][] = [['agent', 'cases', 'decisions right', 'amounts right', 'wrong permissive']];
-const wrong: { c: CorpusCase; j: Judgement }[] = [];
-for (const family of JUDGED_FAMILIES) {
-  const cases = loadCases(family);
-  const judged = cases.map((c) => ({ c, j: judge(c, runCase(c)) }));
-  const count = (pick: (j: Judgement) => boolean) => judged.filter(({ j }) => pick(j)).length;
-  rows.push([family, String(cases.length), `${count((j) => j.decisionRight)}/${cases.length}`, `${count((j) => j.amountsRight)}/${cases.length}`, String(count((j) => j.wrongPermissive))]);
-  wrong.push(...judged.filter(({ j }) => j.reasons.length > 0));
+type Judged = { c: CorpusCase; j: Judgement };
+const judged: Judged[] = JUDGED_FAMILIES.flatMap((family) => loadCases(family).map((c) => ({ c, j: judge(c, runCase(c)) })));
+
+/** One table: per agent, the decisions right, the amounts right and the wrong permissive answers. */
+function table(title: string, cases: Judged[]): void {
+  const rows: string[][] = [['agent', 'cases', 'decisions right', 'amounts right', 'wrong permissive']];
+  for (const family of JUDGED_FAMILIES) {
+    const mine = cases.filter(({ c }) => c.family === family);
+    const count = (pick: (j: Judgement) => boolean) => mine.filter(({ j }) => pick(j)).length;
+    rows.push([family, String(mine.length), `${count((j) => j.decisionRight)}/${mine.length}`, `${count((j) => j.amountsRight)}/${mine.length}`, String(count((j) => j.wrongPermissive))]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log(`${title}\n${rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ')).join('\n')}\n`);
 }
-const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  '));
-console.log(`\nCases still wrong (${wrong.length}):`);
+
+table('Every case', judged);
+// A later set was written after the engines were changed for the first: it shows how they read documents never shown.
+for (const set of [...new Set(judged.map(({ c }) => c.set).filter((s): s is string => s !== undefined))]) {
+  table(`Set ${set} only`, judged.filter(({ c }) => c.set === set));
+}
+const wrong = judged.filter(({ j }) => j.reasons.length > 0);
+console.log(`Cases still wrong (${wrong.length}):`);
 for (const { c, j } of wrong) console.log(`- ${c.id}${j.wrongPermissive ? ' [WRONG PERMISSIVE]' : ''}: ${j.reasons.join('; ')}`);

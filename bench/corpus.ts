@@ -20,6 +20,8 @@ export interface CorpusCase {
   id: string;
   title: string;
   form: string;
+  /** The set a case was written in, when not the first (e.g. `holdout-1`: written after the engines were changed). */
+  set?: string;
   input: Record<string, string>;
   expected: Record<string, unknown>;
 }
@@ -47,7 +49,8 @@ export function loadCases(family: JudgedFamily): CorpusCase[] {
       if (field in input) throw new Error(`${id}: two files for ${field}`);
       input[field] = readFileSync(join(dir, file), 'utf8');
     }
-    return { family, id, title: String(meta.title), form: String(meta.form), input, expected: meta.expected as Record<string, unknown> };
+    const set = typeof meta.set === 'string' ? { set: meta.set } : {};
+    return { family, id, title: String(meta.title), form: String(meta.form), ...set, input, expected: meta.expected as Record<string, unknown> };
   });
 }
 

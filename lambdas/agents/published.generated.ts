@@ -100,10 +100,10 @@ export const AGENT_PUBLISHED: Record<AgentFamily, PublishedFamily> = {
       "decision": "hold",
       "note": "Hold: 5 red-flag areas (missing tax id, young company, PO box only address, upfront payment demand, unverifiable identity); onboard only once the listed documents are collected and checked.",
       "flags": [
-        "missing tax id: W-9 stated as not provided",
-        "young company: founded 2025, not shown to be 12 months old on 2026-11-01",
-        "PO box only address: PO Box 4471 with no street address",
-        "upfront payment demand: \"payment in advance\"",
+        "missing tax id: W-9 stated as not provided (\"W-9 to follow.\")",
+        "young company: founded 2025, not shown to be 12 months old on 2026-11-01 (\"Founded 2025.\")",
+        "PO box only address: PO Box 4471 with no street address (\"Address: PO Box 4471, Wilmington DE. Requests 50% payment in advance.\")",
+        "upfront payment demand: \"payment in advance\" (\"Address: PO Box 4471, Wilmington DE. Requests 50% payment in advance.\")",
         "unverifiable identity: free webmail contact only (gmail.com)",
         "unverifiable identity: no website, company registration or tax number to check the company against"
       ],
