@@ -12,7 +12,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
+      // A synthesis takes seconds alone and far longer on a busy machine: the infra tests get three minutes each.
+      { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 180_000 } },
       // One real part at a time (the chain, the local Step Functions endpoint), each started by its own file.
       { extends: true, test: { name: 'components', include: ['test/components/**/*.test.ts'] } },
       {
