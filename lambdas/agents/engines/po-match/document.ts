@@ -72,22 +72,8 @@ export interface Doc {
   totalQuote?: string;
 }
 
-export interface RawLine {
-  sku?: string;
-  description?: string;
-  quantity?: bigint;
-  unitPrice?: bigint;
-  amount?: bigint;
-  priceBase?: bigint;
-  uom?: string;
-  pack?: number;
-  ordered?: bigint;
-  shipped?: bigint;
-  backOrdered?: bigint;
-  altSkus?: string[];
-  orderLineRef?: string;
-  quote?: string;
-}
+/** A line as a reader found it, before its quantity defaults and its index are set (completeLine). */
+export type RawLine = Partial<Omit<DocLine, 'index'>>;
 
 const key = (k: string) => k.toLowerCase().replace(/[^a-z0-9]/g, '');
 const keys = (...names: string[]) => new Set(names);
