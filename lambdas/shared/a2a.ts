@@ -75,6 +75,19 @@ export class A2aError extends Error {
   }
 }
 
+/**
+ * The task a message names, by `taskId` or `referenceTaskIds` (strings only; another type is the strict read's
+ * invalid parameter). Both A2A interfaces answer with direct messages and keep no tasks, so any task named is one they
+ * do not have (§3.4.2: TaskNotFoundError).
+ */
+export function namedTask(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { taskId, referenceTaskIds } = message as { taskId?: unknown; referenceTaskIds?: unknown };
+  if (typeof taskId === 'string' && taskId !== '') return taskId;
+  const references = Array.isArray(referenceTaskIds) ? (referenceTaskIds as unknown[]) : [];
+  return references.find((id): id is string => typeof id === 'string' && id !== '');
+}
+
 export const taskNotFound = (taskId: string) =>
   new A2aError('TASK_NOT_FOUND', `Task '${taskId}' not found: this agent answers with direct messages and keeps no tasks`, { taskId });
 export const streamingUnsupported = () =>

@@ -47,19 +47,6 @@ export function messageIdOf(request: SendRequest | undefined): string | undefine
   return typeof id === 'string' ? id : undefined;
 }
 
-/**
- * The task a send names, by `message.taskId` or `message.referenceTaskIds`: this interface answers with direct
- * messages and keeps no tasks, so every named task is one it does not have (A2A 1.0 §3.4.2: TaskNotFoundError).
- * Only string ids count here; another type is the strict read's invalid parameter.
- */
-export function namedTaskOf(request: SendRequest | undefined): string | undefined {
-  const message = request?.message;
-  if (!isObject(message)) return undefined;
-  if (typeof message.taskId === 'string' && message.taskId !== '') return message.taskId;
-  const references = Array.isArray(message.referenceTaskIds) ? (message.referenceTaskIds as unknown[]) : [];
-  return references.find((id): id is string => typeof id === 'string' && id !== '');
-}
-
 export interface ValidSend {
   messageId: string;
   contextId?: string;

@@ -31,8 +31,8 @@ import { ap2ModeOf, findAgent, type AgentDefinition } from '../../agents/registr
 import { agentOffer } from '../../agents/offers.js';
 import { runAgent } from '../../agents/run.js';
 import { reasoningConfig } from '../../agents/reasoning/config.js';
-import { A2A_CONTENT_TYPE, requestMalformed, SERVICE_METADATA_KEY, taskNotFound } from '../../shared/a2a.js';
-import { messageIdOf, namedTaskOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
+import { A2A_CONTENT_TYPE, namedTask, requestMalformed, SERVICE_METADATA_KEY, taskNotFound } from '../../shared/a2a.js';
+import { messageIdOf, parseSendRequest, serviceParameter, validSend, type SendRequest, type ValidSend } from './a2a-request.js';
 import { ap2Answer, ap2Options, completedRun, runDeps, whenPriced } from './run-entry.js';
 import { ap2Authorization } from '../../middleware/ap2.js';
 import type { AuthorizedCheckout } from '../../payments/ap2/verify.js';
@@ -150,7 +150,7 @@ function noTaskNamed(): HttpMiddleware {
   return {
     name: 'noTaskNamed',
     before: (request) => {
-      const taskId = namedTaskOf(sendRequestOf(request));
+      const taskId = namedTask(sendRequestOf(request)?.message);
       if (taskId !== undefined) throw taskNotFound(taskId);
     },
   };

@@ -9,6 +9,7 @@ import type { PaymentTerms } from '../../jobs/offers.js';
 import { paymentInstructions, paymentPointer } from '../payment-pointer.js';
 import { RPC, RpcError, rpcFailure, rpcResult, type JsonRpcId, type JsonRpcResponse } from './jsonrpc.js';
 import { selectSkill } from './skills.js';
+import { namedTask } from '../../shared/a2a.js';
 
 export const A2A_VERSION = '1.0';
 
@@ -73,7 +74,7 @@ function sendMessage(params: Record<string, unknown>, ctx: A2aContext): unknown 
     throw new RpcError(RPC.invalidParams, 'SendMessage needs params.message');
   }
   // Continuing a task, or referring to one, names a task this interface never created: it keeps none (§3.4.2).
-  const named = namedTask(message as Record<string, unknown>);
+  const named = namedTask(message);
   if (named !== undefined) taskNotFound({ id: named });
   const skill = selectSkill(message, params.metadata);
   const pointer = paymentPointer(skill, ctx.baseUrl, ctx.terms);
@@ -91,12 +92,6 @@ function sendMessage(params: Record<string, unknown>, ctx: A2aContext): unknown 
       metadata: { skillId: skill },
     },
   };
-}
-
-function namedTask(message: Record<string, unknown>): string | undefined {
-  if (typeof message.taskId === 'string' && message.taskId !== '') return message.taskId;
-  const references = Array.isArray(message.referenceTaskIds) ? (message.referenceTaskIds as unknown[]) : [];
-  return references.find((id): id is string => typeof id === 'string' && id !== '');
 }
 
 function taskNotFound(params: Record<string, unknown>): never {
