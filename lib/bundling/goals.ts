@@ -1,7 +1,7 @@
 /**
- * Every function the stack deploys, with its bundle's size goal (issues 11 and 22): a document or poll function (a
- * GET route, but for a protocol endpoint's GET) at most 150 KiB minified, any other at most 400 KiB, but for the MCP
- * servers (issue 22 allows them: the official MCP SDK) and the two functions that carry every agent engine
+ * Every function the stack deploys, with its bundle's size goal, which bounds its cold start: a document or poll
+ * function (a GET route, but for a protocol endpoint's GET) at most 150 KiB minified, any other at most 400 KiB, but
+ * for the MCP servers (no goal: the official MCP SDK alone is larger) and the two functions that carry every agent engine
  * (EVERY_ENGINE_KIB). bench/bundles.ts measures against these goals and
  * test/unit/bundling/function-sizes.test.ts holds them.
  */
