@@ -81,7 +81,7 @@ function detect(doc: VendorDocument): Flag[] {
   for (const s of screeningFindings(doc.text, doc.form)) {
     // A named sanctioned or high-risk place already carries the sanctions question's concern.
     if (s.topic === 'sanctions' && placed) continue;
-    const unanswered = /left unanswered|answer unclear/.test(s.area);
+    const unanswered = /left unanswered|answer unclear|answered N\/A/.test(s.area);
     flags.push({
       area: 'other',
       what: s.area.replace(/^other: /, ''),
@@ -112,6 +112,8 @@ function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'n
 }
 
 export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = {
+  // The findings' evidence is read by the engine itself as it decides; until then, none is claimed.
+  explain: (input) => ({ result: vendorRiskEngine.analyse(input), evidence: [] }),
   id: 'vendor-risk/rules@1',
   analyse(input) {
     const raw: unknown = (input as { vendorProfile?: unknown } | undefined)?.vendorProfile;

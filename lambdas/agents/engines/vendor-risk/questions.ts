@@ -9,7 +9,11 @@
  */
 import type { FormExport } from './form.js';
 
-export type Reading = 'yes' | 'no' | 'blank' | 'unclear';
+/**
+ * 'na': "N/A", "not applicable". A screening question applies to every supplier (each one either is or is not owned
+ * from a sanctioned place), so N/A answers nothing: the fact stays undecided and the vendor is held until it is.
+ */
+export type Reading = 'yes' | 'no' | 'blank' | 'na' | 'unclear';
 
 export interface ScreeningFinding {
   /** The red-flag area, "other: <what>". */
@@ -25,16 +29,20 @@ export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankrup
  * Screening topics, most specific first: a question may name several ("sanctions list or a government official").
  * `what` names the matter in the flag: "<what> declared", "<what> question left unanswered".
  */
-const TOPICS: { topic: Topic; re: RegExp; what: string }[] = [
-  { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, what: 'conviction or investigation (fraud, bribery, corruption)' },
-  { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation' },
-  { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency' },
-  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners' },
-  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure' },
+const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: string }[] = [
+  { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, what: 'conviction or investigation (fraud, bribery, corruption)', short: 'conviction', open: 'record' },
+  { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation', short: 'litigation', open: 'exposure' },
+  { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency', short: 'insolvency', open: 'standing' },
+  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure' },
+  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure', short: 'sanctions', open: 'exposure' },
 ];
 
 const YES = /^(?:yes|y|si|oui|ja|sim|true|1|x)$/i;
-const NO = /^(?:no|n|non|nein|nao|none|nil|never|false|0|n\/a|na|not\s+applicable|nope)$/i;
+const NO = /^(?:no|n|non|nein|nao|none|nil|never|false|0|nope)$/i;
+const NOT_APPLICABLE = /^(?:n\s*\/\s*a|n\.a\.?|na|not\s+applicable|does\s+not\s+apply|not\s+relevant)(?![\p{L}])/iu;
+/** Answers that leave the fact open: the respondent does not know, or puts it off. */
+const UNKNOWN =
+  /^(?:unknown|unsure|not\s+sure|not\s+known|to\s+be\s+(?:confirmed|advised|determined)|tb[acd]|pending|to\s+follow|will\s+(?:advise|confirm|follow)|(?:i|we)\s+do(?:n't|\s+not)\s+know|do(?:n't|\s+not)\s+know|prefer\s+not|\?+)(?![\p{L}])/iu;
 const BOX = /\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]/gu;
 const TICKED = /[xX✓✔*•☒☑■✅]/u;
 const NEGATION = /(?<![\p{L}])(?:no|not|never|none|free\s+of|without)(?![\p{L}])/iu;
@@ -66,15 +74,18 @@ export function readAnswer(raw: string): Reading {
   const labels = tickedLabels(text);
   if (labels) {
     if (labels.length === 0) return 'blank';
+    if (labels.every((l) => NOT_APPLICABLE.test(l))) return 'na';
     const words = labels.map((l) => l.split(/\s*\/\s*|\s+/).filter(Boolean));
     if (words.every((w) => w.some((x) => YES.test(x)) && !w.some((x) => NO.test(x)))) return 'yes';
     if (words.every((w) => w.some((x) => NO.test(x)) && !w.some((x) => YES.test(x)))) return 'no';
     return 'unclear';
   }
   if (text === '' || /^[_\s.-]*$/.test(text)) return 'blank';
+  if (NOT_APPLICABLE.test(text)) return 'na';
+  if (UNKNOWN.test(text)) return 'unclear';
   const first = /^[\p{L}\p{N}/]+/u.exec(text)?.[0] ?? '';
   if (YES.test(first)) return 'yes';
-  if (NO.test(first) || /^not\s+applicable/i.test(text)) return 'no';
+  if (NO.test(first)) return 'no';
   return NEGATION.test(text) ? 'no' : 'unclear';
 }
 
@@ -103,6 +114,7 @@ function finding(asked: Asked): ScreeningFinding | undefined {
   const t = topics[0];
   const what = t.topic === 'sanctions' && reading === 'blank' ? 'sanctions-exposure' : t.what;
   if (reading === 'blank') return { area: `other: ${what} question left unanswered`, topic: t.topic, quote: asked.quote };
+  if (reading === 'na') return { area: `other: ${t.short} question answered N/A - ${t.open} cannot be determined`, topic: t.topic, quote: asked.quote };
   if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote };
   const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
   return risk ? { area: `other: ${what} declared`, topic: t.topic, quote: asked.quote } : undefined;
@@ -111,7 +123,28 @@ function finding(asked: Asked): ScreeningFinding | undefined {
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const QUESTION_END = /\?(?=[^?]*$)/;
 const EXPLANATION = /^\s*(?:explanation|details?|detalle|if\s+yes|comments?)\b/i;
-const ANSWER_LINE = /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|y|n|s[ií])(?![\p{L}])|(?:y\s*\/\s*n|yes\s*\/\s*no)\s*:)/iu;
+const ANSWER_LINE =
+  /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|y|n|s[ií]|n\s*\/\s*a|not\s+applicable|unknown|unsure)(?![\p{L}])|(?:y\s*\/\s*n|yes\s*\/\s*no)\s*:)/iu;
+/** A questionnaire item's opening: "4.3", "Q7", "b)", a bullet. */
+const NUMBERED = /^\s*(?:(?:q(?:uestion)?\s*)?[A-Z]?\d+(?:\.\d+)*[.):]?|[a-z][.)]|[-•])\s+\S/iu;
+
+/**
+ * Where the question ending on line `i` starts: a questionnaire wraps a long question over several lines and puts
+ * the answer after the last one ("4.3 Is your company … organized,\n located … (e.g., OFAC SDN List)? *  N/A").
+ * Earlier lines join when they lead back to the item's number, or when line `i` plainly continues a sentence.
+ */
+function questionStart(lines: string[], i: number): number {
+  if (NUMBERED.test(lines[i])) return i;
+  let k = i;
+  while (k > 0 && i - k < 4) {
+    const prev = lines[k - 1];
+    const ended = prev.trim() === '' || prev.includes('?') || YN_MARK.test(prev) || ANSWER_LINE.test(prev) || /\S\s{4,}\S/.test(prev.trim()) || /:\s*$/.test(prev);
+    if (ended || /^\s*[▼►▶#=]/u.test(prev)) break;
+    k--;
+    if (NUMBERED.test(lines[k])) return k;
+  }
+  return /^\s*[\p{Ll}(]/u.test(lines[i]) ? k : i;
+}
 
 /** Questions asked in the text, with their answers (same line, or the lines under them). */
 function textQuestions(text: string): Asked[] {
@@ -130,8 +163,12 @@ function textQuestions(text: string): Asked[] {
       question = line.slice(0, mark.index);
       rest = line.slice(mark.index);
     } else continue;
+    const start = questionStart(lines, i);
+    if (start < i) question = `${lines.slice(start, i).map((l) => l.trim()).join(' ')} ${question.trim()}`;
+    // A portal marks a required question with "*" between the question and its answer.
+    rest = rest.replace(/^\s*\*+/, ' ');
     if (topicsOf(question).length === 0) continue;
-    const quoteLines = [line.trim()];
+    const quoteLines = [start < i ? `${clip(question.trim(), 200)} ${rest.trim()}` : line.trim().replace(/\s{3,}/g, '  ')];
     let j = i;
     if (rest.trim() === '') {
       // The answer is under the question, after any further question lines (a bilingual form asks twice).

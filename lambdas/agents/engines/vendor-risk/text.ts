@@ -49,7 +49,8 @@ export function clauseAfter(text: string, end: number, max = 80): string {
   return stop ? window.slice(0, stop.index) : window;
 }
 
-const NEGATION = /(?<![\p{L}'])(?:no|not|never|none|without|zero|nor|neither|cannot|[\p{L}]+n't)(?![\p{L}'])/giu;
+// "Nothing paid before work starts" denies the payment as surely as "no payment before work".
+const NEGATION = /(?<![\p{L}'])(?:no|not|never|none|nothing|nobody|without|zero|nor|neither|cannot|[\p{L}]+n't)(?![\p{L}'])/giu;
 const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with))(?![\p{L}'])/giu;
 
 /**
