@@ -67,7 +67,7 @@ export async function runOnCredit(deps: CreditRunDeps, request: CreditRunInput):
   annotate({ runId: run.runId, agent: agent.slug, workspaceId: workspace.workspaceId });
   const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, workspace: workspace.workspaceId } });
 
-  let done: { result: unknown; engine: string };
+  let done: Awaited<ReturnType<typeof paidWork>>;
   try {
     done = await paidWork(deps, agent, request.input, { deadline: request.deadline, runId: run.runId, log });
   } catch (error) {
@@ -77,7 +77,7 @@ export async function runOnCredit(deps: CreditRunDeps, request: CreditRunInput):
   }
 
   try {
-    await deps.credits.debit(workspace, run.runId, price, { agent: agent.slug, items: [deps.runs.creditDoneItem(run, done.result, engineIfOther(agent, done.engine))] });
+    await deps.credits.debit(workspace, run.runId, price, { agent: agent.slug, items: [deps.runs.creditDoneItem(run, done.result, engineIfOther(agent, done.engine), done.evidence)] });
   } catch (error) {
     if (error instanceof InsufficientCreditError) {
       log.info('credit spent by concurrent calls; the work is not delivered and nothing billed', { balance: error.balance.toString() });
@@ -86,7 +86,7 @@ export async function runOnCredit(deps: CreditRunDeps, request: CreditRunInput):
     if (!(await debited(deps, workspace, run.runId, log))) throw error;
   }
   log.info('run billed from credit', { price: price.toString() });
-  return { type: 'done', answer: answer(run, agent, done.result, { settled: true, engine: done.engine }), charged: price };
+  return { type: 'done', answer: answer(run, agent, done.result, { settled: true, engine: done.engine, evidence: done.evidence }), charged: price };
 }
 
 /** The engine to record when it is not the one the run was created with (a model-reasoned run, ADR 0009). */

@@ -9,6 +9,7 @@
  * run falls back to it, as a paid run does when the model fails, ADR 0009). Otherwise the run stays as recorded.
  */
 import type { AgentDefinition } from './definition.js';
+import type { Analysis } from './engines/port.js';
 import { sha256, type RunRecord, type RunStore } from '../store/runs.js';
 import { logger } from '../shared/logger.js';
 
@@ -23,14 +24,14 @@ export async function finishFromKeptInput(deps: FinishDeps, run: RunRecord): Pro
   if (!agent || agent.engine.id !== run.engine || agent.deployment?.version !== run.agentVersion) return run;
   const text = await deps.runs.keptInput(run.runId);
   if (text === undefined || sha256(text) !== run.inputSha256) return run;
-  let result: unknown;
+  let analysis: Analysis<unknown>;
   try {
-    result = (agent.engine.analyse as (input: unknown) => unknown)(JSON.parse(text));
+    analysis = (agent.engine.explain as (input: unknown) => Analysis<unknown>)(JSON.parse(text));
   } catch (error) {
     logger.error('a kept input did not analyse again', { runId: run.runId, agent: run.agent, error: (error as Error).name });
     return run;
   }
-  await deps.runs.finish(run.runId, result);
+  await deps.runs.finish(run.runId, analysis.result, analysis.evidence);
   logger.info('run finished from its kept input', { runId: run.runId, agent: run.agent });
   return (await deps.runs.get(run.runId)) ?? run;
 }

@@ -22,17 +22,21 @@ export interface AnswerFields {
   /** What the run costs (a dry run: what the live run would cost), USDC base units. */
   price: bigint;
   result: unknown;
+  /** What each finding of the result rests on (the engine's evidence), when the run kept it. */
+  evidence?: unknown[];
   settled: boolean;
   dryRun?: boolean;
 }
 
-export function runAnswer({ run, price, result, settled, dryRun }: AnswerFields): RunAnswer {
+export function runAnswer({ run, price, result, evidence, settled, dryRun }: AnswerFields): RunAnswer {
   return {
     runId: run.runId,
     status: 'done',
     // A dry run states the price the live run would cost (settled: false says nothing was charged).
     totalCostUsdc: settled || dryRun ? usdcNumber(price) : 0,
-    outputs: { agent: run.agent, version: run.agentVersion, engine: run.engine, inputSha256: run.inputSha256 },
+    // The evidence rides in `outputs`, outside the published result schema, so every protocol's answer carries it
+    // (A2A and MCP answer `outputs` beside the result) and an auditor can check each finding against the input.
+    outputs: { agent: run.agent, version: run.agentVersion, engine: run.engine, inputSha256: run.inputSha256, ...(evidence ? { evidence } : {}) },
     result,
     settled,
     ...(dryRun ? { dryRun: true as const } : {}),
@@ -67,6 +71,7 @@ export function fetchedRun(record: RunRecord): FetchedRun {
     run: record,
     price: BigInt(record.cost),
     result: record.result === undefined ? null : JSON.parse(record.result),
+    evidence: record.evidence === undefined ? undefined : (JSON.parse(record.evidence) as unknown[]),
     settled: charged,
     dryRun: record.mode === 'dry-run',
   });

@@ -24,7 +24,8 @@ import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/ru
 import { logger } from '../shared/logger.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { annotate } from '../shared/tracing.js';
-import { AgentInputError } from './engines/port.js';
+import { isDeepStrictEqual } from 'node:util';
+import { AgentInputError, type Analysis, type Evidence } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './definition.js';
 import type { AgentReasoner } from './reasoning/converse.js';
 import { runAnswer, type RunAnswer } from './run-answer.js';
@@ -96,7 +97,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
     case 'settled':
       // Money has moved: the buyer gets the result whatever the record did.
       log.info('run settled', { transaction: outcome.receipt.transaction });
-      return { type: 'done', answer: answer(run, agent, outcome.work.result, { settled: true, engine: outcome.work.engine }), receipt: outcome.receipt };
+      return { type: 'done', answer: answer(run, agent, outcome.work.result, { settled: true, engine: outcome.work.engine, evidence: outcome.work.evidence }), receipt: outcome.receipt };
   }
 }
 
@@ -112,23 +113,31 @@ function runItem(deps: RunDeps, run: RunRecord, input: Record<string, unknown>):
     reserve: deps.runs.reserveItem(run, input),
     refused: (reason, when) => deps.runs.failItem(run.runId, when === 'work' ? reason : `Payment not settled: ${reason}`, undefined, true),
     // The result is kept, withheld, with the run: if the chain shows the transfer landed, the run is recorded with it.
-    unknown: (reason, work) => deps.runs.unknownItem(run.runId, reason, work.result),
-    settled: (transaction, work) => deps.runs.doneItem(run.runId, transaction, work.result, work.engine),
+    unknown: (reason, work) => deps.runs.unknownItem(run.runId, reason, work.result, work.evidence),
+    settled: (transaction, work) => deps.runs.doneItem(run.runId, transaction, work.result, work.engine, work.evidence),
   };
 }
 
-/** What a paid run's work produced, and what produced it (`outputs.engine`, the run record's `engine`). */
-type Worked = { result: unknown; engine: string };
+/**
+ * What a paid run's work produced, what produced it (`outputs.engine`, the run record's `engine`) and what each of its
+ * findings rests on (`outputs.evidence`).
+ */
+type Worked = { result: unknown; engine: string; evidence?: Evidence[] };
 
-/** The engine's analysis; input it cannot read throws AgentInputError. */
+/** The engine's analysis with its evidence; input it cannot read throws AgentInputError. */
 function engineWork(agent: AgentDefinition, input: Record<string, unknown>): Worked {
-  return { result: analyse(agent, input), engine: agent.engine.id };
+  const { result, evidence } = explain(agent, input);
+  return { result, engine: agent.engine.id, evidence };
 }
 
 /** The model's answer cross-checked by the engine's `rules` (ADR 0009); any failure answers the engine's. */
 async function reasoned(reasoner: AgentReasoner, agent: AgentDefinition, input: Record<string, unknown>, rules: Worked, how: { deadline?: number; runId: string; log: Logger }): Promise<Worked> {
   try {
-    return await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId });
+    const reasoned = await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId });
+    // The engine's evidence cites the engine's findings: it stands beside a result that is the engine's, and a result
+    // the model's reading changed carries the evidence the reasoner gives for it (none: no claim).
+    const evidence = reasoned.evidence ?? (isDeepStrictEqual(reasoned.result, rules.result) ? rules.evidence : undefined);
+    return { result: reasoned.result, engine: reasoned.engine, ...(evidence ? { evidence } : {}) };
   } catch (error) {
     how.log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
     return rules;
@@ -152,22 +161,23 @@ export async function paidWork(
 /** A free run or a dry run: no money moves; the run is recorded finished. */
 export async function runUnpaid(deps: { runs: Pick<RunStore, 'recordUnpaid'> } & Pick<RunDeps, 'now' | 'newId'>, request: RunInput, run = newRun(deps, request)): Promise<RunOutcome> {
   const { agent } = request;
-  let result: unknown;
+  let analysis: Analysis<unknown>;
   try {
-    result = analyse(agent, request.input);
+    analysis = explain(agent, request.input);
   } catch (error) {
     if (error instanceof AgentInputError) return { type: 'invalid-input', field: error.field, message: error.message };
     throw error;
   }
   // A dry run shows what the run would cost and the shape of its result, on the agent's own example: the buyer's
   // input is fully checked (the engine read it), and none of the paid work on it is given away.
-  const shown = request.dryRun ? preview(agent) : result;
-  await deps.runs.recordUnpaid({ ...run, status: 'done' }, shown);
-  return { type: 'done', answer: answer(run, agent, shown, { settled: false, dryRun: request.dryRun }) };
+  const shown = request.dryRun ? preview(agent) : analysis.result;
+  const evidence = request.dryRun ? undefined : analysis.evidence;
+  await deps.runs.recordUnpaid({ ...run, status: 'done' }, shown, evidence);
+  return { type: 'done', answer: answer(run, agent, shown, { settled: false, dryRun: request.dryRun, evidence }) };
 }
 
-function analyse(agent: AgentDefinition, input: Record<string, unknown>): unknown {
-  return (agent.engine.analyse as (input: unknown) => unknown)(input);
+function explain(agent: AgentDefinition, input: Record<string, unknown>): Analysis<unknown> {
+  return (agent.engine.explain as (input: unknown) => Analysis<unknown>)(input);
 }
 
 /** What a dry run answers instead of the result. */
@@ -201,6 +211,6 @@ export function newRun(deps: Pick<RunDeps, 'now' | 'newId'>, request: RunInput &
   };
 }
 
-export function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string }): RunAnswer {
-  return runAnswer({ run: { ...run, engine: how.engine ?? agent.engine.id }, price: agent.price, result, settled: how.settled, dryRun: how.dryRun });
+export function answer(run: RunRecord, agent: AgentDefinition, result: unknown, how: { settled: boolean; dryRun?: boolean; engine?: string; evidence?: Evidence[] }): RunAnswer {
+  return runAnswer({ run: { ...run, engine: how.engine ?? agent.engine.id }, price: agent.price, result, evidence: how.evidence, settled: how.settled, dryRun: how.dryRun });
 }

@@ -52,6 +52,8 @@ export interface RunRecord {
   /** The result as JSON text, when at most MAX_STORED_RESULT bytes. */
   result?: string;
   resultSha256?: string;
+  /** What each finding of the result rests on (the engine's evidence, the run's `outputs.evidence`), as JSON text. */
+  evidence?: string;
   error?: string;
   /** Why a run ended without its usual fields (a run the sweeper reconciled from the chain has no result). */
   note?: string;
@@ -108,18 +110,21 @@ export class RunStore {
    * Records the result of a run the sweeper found paid without one (its function died after the transfer), computed
    * from its kept input: once (on condition it has none yet), the note removed; then the input is dropped.
    */
-  async finish(runId: string, result: unknown): Promise<boolean> {
-    const fields = resultFields(result);
+  async finish(runId: string, result: unknown, evidence?: unknown[]): Promise<boolean> {
+    const fields = resultFields(result, evidence);
     try {
       await documentClient().send(
         new UpdateCommand({
           TableName: this.table,
           Key: { runId },
           // A result too large to keep records its SHA-256 alone, as a paid run's does.
-          UpdateExpression: `SET ${fields.result === undefined ? '' : '#result = :result, '}resultSha256 = :sha, updatedAt = :at REMOVE note`,
+          UpdateExpression: `SET ${fields.result === undefined ? '' : '#result = :result, '}${fields.evidence === undefined ? '' : 'evidence = :evidence, '}resultSha256 = :sha, updatedAt = :at REMOVE note`,
           ConditionExpression: '#status = :done AND attribute_not_exists(#result) AND attribute_not_exists(resultSha256)',
           ExpressionAttributeNames: { '#result': 'result', '#status': 'status' },
-          ExpressionAttributeValues: { ...(fields.result === undefined ? {} : { ':result': fields.result }), ':sha': fields.resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
+          ExpressionAttributeValues: {
+            ...(fields.result === undefined ? {} : { ':result': fields.result }),
+            ...(fields.evidence === undefined ? {} : { ':evidence': fields.evidence }),
+            ':sha': fields.resultSha256, ':at': this.now().toISOString(), ':done': 'done' },
         }),
       );
     } catch (error) {
@@ -139,8 +144,8 @@ export class RunStore {
    * The ledger item that records a settled run `done`, with its receipt and result; `engine` when what produced the
    * result is not the engine the run was reserved with (a model-reasoned run, ADR 0009).
    */
-  doneItem(runId: string, transaction: string, result: unknown, engine?: string): LedgerItems {
-    return [{ Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result), ...(engine ? { engine } : {}) }) }, this.dropInput(runId)];
+  doneItem(runId: string, transaction: string, result: unknown, engine?: string, evidence?: unknown[]): LedgerItems {
+    return [{ Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result, evidence), ...(engine ? { engine } : {}) }) }, this.dropInput(runId)];
   }
 
   /** The ledger item that closes a run whose payment did not settle, or whose work failed (no result kept). */
@@ -154,8 +159,8 @@ export class RunStore {
    * sweeper, a run that never recorded its end): its result, when the run computed one, is kept in the row but
    * withheld (GET /api/runs/{runId} answers 202) until the chain decides.
    */
-  unknownItem(runId: string, error: string, result?: unknown): LedgerItem {
-    return { Update: this.update(runId, 'settlement-unknown', ['running'], { error, ...(result === undefined ? {} : resultFields(result)) }) };
+  unknownItem(runId: string, error: string, result?: unknown, evidence?: unknown[]): LedgerItem {
+    return { Update: this.update(runId, 'settlement-unknown', ['running'], { error, ...(result === undefined ? {} : resultFields(result, evidence)) }) };
   }
 
   /**
@@ -173,15 +178,15 @@ export class RunStore {
    * The ledger item that writes a credit-billed run `done` with its result, in the transaction of its debit
    * (lambdas/agents/credit-run.ts): the run exists, finished, exactly when its price left the balance. Kept (no TTL).
    */
-  creditDoneItem(run: RunRecord, result: unknown, engine?: string): LedgerItem {
-    const item = { ...run, status: 'done', ...resultFields(result), ...(engine ? { engine } : {}), updatedAt: this.now().toISOString() };
+  creditDoneItem(run: RunRecord, result: unknown, engine?: string, evidence?: unknown[]): LedgerItem {
+    const item = { ...run, status: 'done', ...resultFields(result, evidence), ...(engine ? { engine } : {}), updatedAt: this.now().toISOString() };
     return { Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(runId)' } };
   }
 
   /** A free or dry run: written once, finished. */
-  async recordUnpaid(run: RunRecord, result: unknown): Promise<void> {
+  async recordUnpaid(run: RunRecord, result: unknown, evidence?: unknown[]): Promise<void> {
     const expiresAt = Math.floor(this.now().getTime() / 1000) + UNPAID_TTL_SECONDS;
-    await documentClient().send(new PutCommand({ TableName: this.table, Item: { ...run, ...resultFields(result), expiresAt } }));
+    await documentClient().send(new PutCommand({ TableName: this.table, Item: { ...run, ...resultFields(result, evidence), expiresAt } }));
   }
 
   async get(runId: string): Promise<RunRecord | undefined> {
@@ -204,9 +209,17 @@ export class RunStore {
   }
 }
 
-function resultFields(result: unknown): { result?: string; resultSha256: string } {
+/**
+ * The stored result, its hash, and its evidence when there is some. The evidence is kept only beside a kept result
+ * and within the same budget (it quotes the input, so it can be as long): a run answers its evidence with its result
+ * or not at all.
+ */
+function resultFields(result: unknown, evidence?: unknown[]): { result?: string; resultSha256: string; evidence?: string } {
   const text = JSON.stringify(result);
-  return { ...(Buffer.byteLength(text) <= MAX_STORED_RESULT ? { result: text } : {}), resultSha256: sha256(text) };
+  const kept = Buffer.byteLength(text) <= MAX_STORED_RESULT;
+  const cited = kept && evidence !== undefined ? JSON.stringify(evidence) : undefined;
+  const withEvidence = cited !== undefined && Buffer.byteLength(text) + Buffer.byteLength(cited) <= MAX_STORED_RESULT;
+  return { ...(kept ? { result: text } : {}), resultSha256: sha256(text), ...(withEvidence ? { evidence: cited } : {}) };
 }
 
 function required(value: string | undefined): string {

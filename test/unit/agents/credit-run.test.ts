@@ -47,7 +47,7 @@ describe('runOnCredit', () => {
   });
 
   it('refuses without a workspace, and with a balance below the price, before any work', async () => {
-    const analyse = vi.spyOn(BANK_REC.engine, 'analyse');
+    const analyse = vi.spyOn(BANK_REC.engine, 'explain');
     try {
       const deps = fakes();
       expect(await runOnCredit(deps, { agent: BANK_REC, input: INPUT })).toEqual({ type: 'no-workspace', price: 60_000n });
@@ -82,7 +82,7 @@ describe('runOnCredit', () => {
   });
 
   it('our failure during the work is thrown, nothing billed', async () => {
-    const analyse = vi.spyOn(BANK_REC.engine, 'analyse').mockImplementation(() => {
+    const analyse = vi.spyOn(BANK_REC.engine, 'explain').mockImplementation(() => {
       throw new Error('bug');
     });
     try {

@@ -57,7 +57,8 @@ describe('Agent run with model reasoning', () => {
     const rules = (BANK_REC.engine.analyse as (i: unknown) => unknown)(INPUT);
     expect(reasoner.reason).toHaveBeenCalledWith(BANK_REC, INPUT, rules, { deadline: 123, runId: 'run_r1' });
     expect(outcome).toMatchObject({ type: 'done', answer: { result: REASONED, outputs: { engine: 'bank-rec/rules@1+bedrock:m' } } });
-    expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', REASONED, 'bank-rec/rules@1+bedrock:m');
+    // A result the model changed carries no evidence of the engine's (the reasoner gave none).
+    expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', REASONED, 'bank-rec/rules@1+bedrock:m', undefined);
   });
 
   it('a reasoner that throws does not fail the paid run: the engine’s result settles', async () => {
@@ -77,7 +78,8 @@ describe('Agent run with model reasoning', () => {
     });
     const outcome = await runAgent(d, { agent: BANK_REC, input: INPUT, dryRun: false, payment });
     expect(order).toEqual(['lock', 'send', 'reason', 'receipt', 'answered', 'markSettled']);
-    expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', REASONED, 'bank-rec/rules@1+bedrock:m');
+    // A result the model changed carries no evidence of the engine's (the reasoner gave none).
+    expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', REASONED, 'bank-rec/rules@1+bedrock:m', undefined);
     expect(outcome).toMatchObject({ type: 'done', answer: { result: REASONED } });
   });
 
@@ -103,7 +105,8 @@ describe('Agent run with model reasoning', () => {
     const { d } = deps(() => new Promise(() => {}), (o) => sending(o, unknown));
     const outcome = await runAgent(d, { agent: BANK_REC, input: INPUT, dryRun: false, payment });
     expect(outcome).toMatchObject({ type: 'settlement-unknown', runId: 'run_r1' });
-    expect(d.runs.unknownItem).toHaveBeenCalledWith('run_r1', 'no receipt by the deadline', (BANK_REC.engine.analyse as (i: unknown) => unknown)(INPUT));
+    const rules = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(INPUT);
+    expect(d.runs.unknownItem).toHaveBeenCalledWith('run_r1', 'no receipt by the deadline', rules.result, rules.evidence);
   });
 
   it('a settler that does not say when it sent (a remote facilitator): the model is asked once settled', async () => {

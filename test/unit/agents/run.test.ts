@@ -13,6 +13,8 @@ import { BOOKS, EXPECTED, INPUT, UNREADABLE_BANK } from '../../support/bank-rec-
 
 const agent = (slug: string): AgentDefinition => AGENTS.find((a) => a.slug.startsWith(slug))!;
 const BANK_REC = agent('bank-rec-discrepancy-finder');
+/** What the engine cites for the case's findings (its own evidence: the run passes it on untouched). */
+const EVIDENCE = BANK_REC.engine.explain(INPUT as never).evidence;
 const EXPORT_TX = agent('export-to-transactions');
 
 const payment = { kind: 'x402', payer: '0xabc', amount: 60_000n, nonceKey: 'k1' } as unknown as VerifiedPayment;
@@ -57,7 +59,8 @@ function expectType<T extends RunOutcome['type']>(outcome: RunOutcome, type: T):
 
 /** An agent whose engine is a spy around the real one (or a replacement). */
 function withEngine(base: AgentDefinition, analyse: (input: never) => unknown): AgentDefinition {
-  return { ...base, engine: { id: base.engine.id, analyse: vi.fn(analyse) } };
+  const spy = vi.fn(analyse);
+  return { ...base, engine: { id: base.engine.id, analyse: spy, explain: (input: never) => ({ result: spy(input), evidence: [] }) } };
 }
 
 describe('Agent run: a priced live run settles only after the engine answered', () => {
@@ -96,10 +99,12 @@ describe('Agent run: a priced live run settles only after the engine answered', 
       runId: 'run_r1',
       status: 'done',
       totalCostUsdc: 0.06,
-      outputs: { agent: BANK_REC.slug, version: 'v1', engine: BANK_REC.engine.id, inputSha256: sha256(JSON.stringify(INPUT)) },
+      // The evidence of each finding rides in outputs, and is recorded with the result.
+      outputs: { agent: BANK_REC.slug, version: 'v1', engine: BANK_REC.engine.id, inputSha256: sha256(JSON.stringify(INPUT)), evidence: EVIDENCE },
       result: EXPECTED,
       settled: true,
     });
+    expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', EXPECTED, BANK_REC.engine.id, EVIDENCE);
     expect(BANK_REC.resultSchema.parse(outcome.answer.result)).toEqual(EXPECTED);
   });
 
@@ -235,10 +240,11 @@ describe('Agent run: a free agent moves no money', () => {
     expect(order).toEqual(['recordUnpaid']);
     expect(d.ledger.lock).not.toHaveBeenCalled();
     expect(d.settle).not.toHaveBeenCalled();
-    const expected = EXPORT_TX.engine.analyse(exportInput as never);
+    const { result: expected, evidence } = EXPORT_TX.engine.explain(exportInput as never);
     expect(d.runs.recordUnpaid).toHaveBeenCalledWith(
       expect.objectContaining({ runId: 'run_r1', mode: 'free', status: 'done', cost: '0', agent: EXPORT_TX.slug }),
       expected,
+      evidence,
     );
     expect(d.runs.recordUnpaid.mock.calls[0][0]).not.toHaveProperty('payer');
     expect(outcome.receipt).toBeUndefined();

@@ -11,6 +11,8 @@ import { isoDate, readTransactionTable } from '../text/table.js';
 import type { ExportInput, ExportResult } from './schema.js';
 
 export const exportToTransactionsEngine: AgentEngine<ExportInput, ExportResult> = {
+  // A conversion has no findings to cite (no flag, exception or violation): its transactions are the reading itself.
+  explain: (input) => ({ result: exportToTransactionsEngine.analyse(input), evidence: [] }),
   id: 'export-to-transactions/rules@1',
   analyse(input) {
     const table = readTransactionTable(input.export, 'export', { perspective: 'bank' });
