@@ -1,5 +1,5 @@
 /**
- * Model reasoning for agents in the stack (ADR 0009), from CDK context:
+ * Model reasoning for agents in the stack (ADR 0009; the model reads, the engine decides: ADR 0023), from CDK context:
  *   agentReasoning        agent slugs, comma-separated (or a list): the priced published agents whose paid runs the
  *                         model reasons; unset or empty: none, and nothing below is added
  *   agentReasoningModel   a Bedrock foundation model id with Converse tool use (default amazon.nova-pro-v1:0)
@@ -13,14 +13,14 @@ import type { Construct } from 'constructs';
 import { z } from 'zod';
 import { AGENTS } from '../lambdas/agents/registry.js';
 import { DEFAULT_REASONING_MODEL, DEFAULT_REASONING_REGION, FOUNDATION_MODEL_ID, REASONING_ENV } from '../lambdas/agents/reasoning/config.js';
-import { CROSS_CHECKS } from '../lambdas/agents/reasoning/cross-check.js';
+import { READINGS } from '../lambdas/agents/reasoning/readings.js';
 import { StackConfigError } from './config.js';
 
 export const REASONING_CONTEXT_KEYS = ['agentReasoning', 'agentReasoningModel', 'agentReasoningRegion'] as const;
 
-/** Agents a model may reason: published, priced (a free run must not buy model calls), with a cross-check. */
+/** Agents a model may read for: published, priced (a free run must not buy model calls), of a family with a reading. */
 export function reasonableAgents(): string[] {
-  return AGENTS.filter((a) => a.deployment !== null && a.price > 0n && CROSS_CHECKS[a.engine.id.split('/')[0]]).map((a) => a.slug);
+  return AGENTS.filter((a) => a.deployment !== null && a.price > 0n && READINGS[a.engine.id.split('/')[0]]).map((a) => a.slug);
 }
 
 const schema = z.object({

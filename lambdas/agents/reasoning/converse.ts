@@ -1,23 +1,34 @@
 /**
- * Model-backed reasoning for an agent's paid run (ADR 0009), through Bedrock `Converse` with one tool whose input
- * schema is the agent's result JSON Schema and a tool choice that forces it. Steps:
- *  1. the deterministic engine has already read the input (unreadable input was a 400 before any of this); in a paid
- *     run over x402 the transfer has been sent too, and its block is awaited meanwhile (lambdas/agents/run.ts);
- *  2. Converse: system = the engine's rules summarised, user = the input as data; one attempt, bounded by the
- *     configured timeout and by the run's deadline (settlement must still fit);
- *  3. the tool-use input is validated with the agent's zod result schema;
- *  4. cross-checked against the engine's result (cross-check.ts): the engine's hard facts always stand, a
- *     disagreement is logged by field name; the model's wording is kept where its structure lines up.
- * Every model failure (timeout, throttling, 5xx, denied, unreadable body, no tool use, an answer off the schema)
- * answers the engine's result, logged: a paid run never fails because of the model. Never throws.
+ * The model reads, the engine decides (ADR 0023, superseding ADR 0009's "the model only re-words"): for an agent's
+ * paid run, through Bedrock `Converse` with one tool whose input schema is the family's typed reading (readings.ts)
+ * and a tool choice that forces it. Steps:
+ *  1. the deterministic engine has already read the input and decided (`rules`; unreadable input was a 400 before any
+ *     of this); in a paid run over x402 the transfer has been sent too, and its block is awaited meanwhile
+ *     (lambdas/agents/run.ts);
+ *  2. Converse: system = what to read and how to cite it, user = the documents as data, each as its lines; one
+ *     attempt, bounded by the configured timeout and by the run's deadline (settlement must still fit);
+ *  3. the tool-use input is checked against the reading's schema;
+ *  4. grounded in the documents (grounding.ts): each item's quote is on the line it cites, its amounts, dates,
+ *     identifiers and figures are written there, stated totals add up; one ungrounded item and the reading is not used;
+ *  5. the same engine decides on the reading (rendered in the structured form it accepts); input it cannot read is an
+ *     unusable reading;
+ *  6. the two results are compared (decisions.ts): the same decision answers the deterministic result; a different
+ *     one answers the more conservative result, its note naming both readings' decisions and the facts that differ;
+ *     the answer is checked against the agent's result schema.
+ * Every model failure (timeout, throttling, 5xx, denied, unreadable body, no tool use, a reading off the schema,
+ * ungrounded or unusable) answers the deterministic result, logged by reason, never with the buyer's values: a paid
+ * run never fails because of the model. Never throws.
  */
 import type { BedrockRuntimeClient, ConverseCommand, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { logger } from '../../shared/logger.js';
 import { lazyRetry } from '../../shared/lazy.js';
 import type { AgentDefinition } from '../registry.js';
-import { resultJsonSchema } from '../offers.js';
+import type { Evidence } from '../engines/port.js';
+import { AgentInputError } from '../engines/port.js';
 import { reasoningConfig, type ReasoningConfig } from './config.js';
-import { CROSS_CHECKS, crossCheck } from './cross-check.js';
+import { READINGS } from './readings.js';
+import { ground } from './grounding.js';
+import { decide } from './decisions.js';
 import { systemPrompt, toolName, userPrompt } from './prompts.js';
 
 /** An input longer than this (characters of its JSON) is not sent: the engine answers alone. */
@@ -33,6 +44,8 @@ export interface Reasoned {
   result: unknown;
   /** What produced the result, for the run's outputs and record: `<engine id>+bedrock:<model>`, or the engine id alone. */
   engine: string;
+  /** What the result's findings rest on, when the reasoner can say (absent: the engine's stands if the result is its). */
+  evidence?: Evidence[];
 }
 
 export interface AgentReasoner {
@@ -87,7 +100,7 @@ export class ConverseReasoner implements AgentReasoner {
   });
 
   covers(agent: AgentDefinition): boolean {
-    return this.agents.has(agent.slug) && CROSS_CHECKS[familyOf(agent)] !== undefined;
+    return this.agents.has(agent.slug) && READINGS[familyOf(agent)] !== undefined;
   }
 
   async reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options: { deadline?: number; runId?: string } = {}): Promise<Reasoned> {
@@ -103,7 +116,9 @@ export class ConverseReasoner implements AgentReasoner {
     };
     try {
       const family = familyOf(agent);
-      const prompt = userPrompt(input);
+      const reading = READINGS[family];
+      if (!reading) return fallback('no reading for this agent');
+      const prompt = userPrompt(input, reading.fields);
       if (prompt.length > MAX_PROMPT_CHARS) return fallback('input too large for the model', { chars: prompt.length });
       const left = options.deadline === undefined ? Infinity : options.deadline - this.now() - SETTLEMENT_RESERVE_MS;
       const budget = Math.min(this.config.timeoutMs, left);
@@ -120,10 +135,10 @@ export class ConverseReasoner implements AgentReasoner {
             system: [{ text: systemPrompt(agent.name, family) }],
             messages: [{ role: 'user', content: [{ text: prompt }] }],
             toolConfig: {
-              tools: [{ toolSpec: { name, description: `Record the ${agent.name} result.`, inputSchema: { json: resultJsonSchema(agent) as never } } }],
+              tools: [{ toolSpec: { name, description: `Record your reading of the documents for the ${agent.name} agent.`, inputSchema: { json: reading.shape.json as never } } }],
               toolChoice: { tool: { name } },
             },
-            inferenceConfig: { maxTokens: 4096, temperature: 0 },
+            inferenceConfig: { maxTokens: 8192, temperature: 0 },
           }),
           { abortSignal: AbortSignal.timeout(budget) },
         );
@@ -134,24 +149,35 @@ export class ConverseReasoner implements AgentReasoner {
       }
       const requestId = response.$metadata.requestId;
       const use = response.output?.message?.content?.find((block) => block.toolUse?.name === name)?.toolUse;
-      if (!use) return fallback('the model did not call the result tool', { stopReason: response.stopReason, requestId });
-      const parsed = agent.resultSchema.safeParse(use.input);
+      if (!use) return fallback('the model did not call the reading tool', { stopReason: response.stopReason, requestId });
+      const parsed = reading.shape.zod.safeParse(use.input);
       if (!parsed.success) {
-        return fallback('the model result does not match the schema', { requestId, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`).slice(0, 20) });
+        return fallback('the model reading does not match the schema', { requestId, issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.code}`).slice(0, 20) });
       }
-      const checked = crossCheck(family, parsed.data as Record<string, unknown>, rules as Record<string, unknown>);
-      if (checked.disagreements.length) log.warn('agent reasoning disagreed with the rules engine; the rules engine wins', { fields: checked.disagreements, requestId });
-      const merged = agent.resultSchema.safeParse(checked.result);
-      if (!merged.success) return fallback('the merged result does not match the schema', { requestId });
-      log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, disagreements: checked.disagreements.length });
-      return { result: merged.data, engine: reasonedEngineId(agent, model) };
+      const grounding = ground(input, reading.claims(parsed.data), reading.sums(parsed.data));
+      // The check and the item's path only (`invoice.lines[2].amount`), never the values.
+      if (!grounding.grounded) return fallback('the model reading is not grounded in the documents', { requestId, check: grounding.check, at: grounding.at });
+
+      let modelResult: unknown;
+      try {
+        modelResult = (agent.engine.analyse as (i: unknown) => unknown)(reading.render(parsed.data, input));
+      } catch (error) {
+        if (error instanceof AgentInputError) return fallback('the engine could not use the model reading', { requestId, field: error.field });
+        return fallback('the engine failed on the model reading', { requestId, error: (error as Error).name });
+      }
+      const decided = decide(family, rules as Record<string, unknown>, modelResult as Record<string, unknown>);
+      const checked = agent.resultSchema.safeParse(decided.result);
+      if (!checked.success) return fallback('the decided result does not match the schema', { requestId });
+      if (!decided.agreed) log.warn('the model reading and the deterministic reading disagree; the conservative answer is given', { requestId, answered: decided.answered });
+      log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, agreed: decided.agreed, answered: decided.answered });
+      return { result: checked.data, engine: reasonedEngineId(agent, model) };
     } catch (error) {
       return fallback('reasoning failed', { error: (error as Error).name });
     }
   }
 }
 
-/** Model reasoning (ADR 0009) when the stack configured it for some agent; read and checked once per caller. */
+/** Model reading (ADR 0009, 0023) when the stack configured it for some agent; read and checked once per caller. */
 export function configuredReasoner(): ConverseReasoner | undefined {
   const config = reasoningConfig();
   return config ? new ConverseReasoner(config) : undefined;

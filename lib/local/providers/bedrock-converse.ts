@@ -1,25 +1,37 @@
 /**
  * The Converse operation of the Bedrock runtime fake (mounted by ./bedrock.ts on the same server): what the SDK's
- * ConverseCommand sends and what Bedrock answers, for the agent reasoning adapter (lambdas/agents/reasoning/).
+ * ConverseCommand sends and what Bedrock answers, for the agent reading adapter (lambdas/agents/reasoning/, ADR 0023).
  *
  *   POST /model/{modelId}/converse   body {messages, system?, toolConfig?, inferenceConfig?, ...}; a model of
  *                                    CONVERSE_MODELS in one of its regions (else ValidationException 400)
  *   200 application/json             {output:{message:{role:'assistant',content:[{toolUse:{toolUseId,name,input}}]}},
  *                                    stopReason:'tool_use', usage:{inputTokens,outputTokens,totalTokens}, metrics:{latencyMs}}
  *
- * The "model" is deterministic: for a forced tool named `<engine family>_result` it reads the input between
- * <input> and </input> of the user turn, runs that family's deterministic engine on it and rewrites the wording
- * (notes and details prefixed "Model reading: "), so a test can tell the model's text from the engine's while the
- * hard facts agree. A tool it does not know gets an empty object (which no agent schema accepts).
+ * The "model" is deterministic: for a forced tool named `<engine family>_reading` it reads the documents between
+ * <input> and </input> of the user turn (each a JSON array of its lines) with a small reader of its own for plain
+ * documents (CSV exports with a header row, `Label: value` lines, expense JSON or lines with a currency amount, PO
+ * and invoice lines such as `WID-10 Widget 10 x $2.50 = $25.00`), citing each item's line and quoting it: a faithful
+ * reading of such documents. It is not the engines' reader, so what it reads is a second reading. A tool it does not
+ * know, or documents it cannot read, get an empty object (which no reading schema accepts).
  *
  * Markers anywhere in the messages: `[fake:429]` ThrottlingException; `[fake:500]` InternalServerException;
- * `[fake:hang]` never answers; `[fake:malformed]` a 200 whose JSON is cut off; `[fake:content-filter]` stopReason
- * content_filtered with no tool use; `[fake:off-schema]` a tool input that breaks the result schema;
- * `[fake:disagree]` a well-formed result with wrong hard facts (counts, amounts, statuses, verdicts, flags).
+ * `[fake:hang]` never answers (the caller's timeout); `[fake:malformed]` a 200 whose JSON is cut off;
+ * `[fake:content-filter]` stopReason content_filtered with no tool use; `[fake:off-schema]` a tool input that breaks
+ * the reading schema; and readings that are wrong on purpose:
+ *   `[fake:wrong]`       grounded but wrong: the last item is left out (the last bank transaction, expense item,
+ *                        invoice line, profile statement); every item left is on its line
+ *   `[fake:ungrounded]`  a figure that is not in the document: the first item's amount plus 100 (a profile statement
+ *                        gains a tax number the profile does not have)
+ *   `[fake:disagree]`    a grounded reading that reads a fact another way: bank: the last bank transaction's direction
+ *                        flipped; vendor risk: a denial read as an affirmation ("no operations in Iran" → "operations
+ *                        in Iran"); expense: one more attendee than the claim says; PO match: no PO number on the invoice
+ * The markers are left out of the values the fake reads (its quotes keep each line as written).
  */
 import { randomUUID } from 'node:crypto';
-import { AGENTS } from '../../../lambdas/agents/registry.js';
 import { inputFromPrompt, toolName } from '../../../lambdas/agents/reasoning/prompts.js';
+import { linesOf } from '../../../lambdas/agents/reasoning/grounding.js';
+import { parseCents, centsToNumber } from '../../../lambdas/agents/engines/text/amount.js';
+import { isoDate, readDate } from '../../../lambdas/agents/engines/text/dates.js';
 
 /** Models the fake answers Converse for, and the regions where each is offered in-region (on-demand). */
 export const CONVERSE_MODELS: Record<string, string[]> = {
@@ -28,12 +40,10 @@ export const CONVERSE_MODELS: Record<string, string[]> = {
   'amazon.nova-micro-v1:0': ['us-east-1'],
 };
 
-export type ConverseMarker = '429' | '500' | 'hang' | 'malformed' | 'content-filter' | 'off-schema' | 'disagree';
-const MARKERS: ConverseMarker[] = ['429', '500', 'hang', 'malformed', 'content-filter', 'off-schema', 'disagree'];
+export type ConverseMarker = '429' | '500' | 'hang' | 'malformed' | 'content-filter' | 'off-schema' | 'wrong' | 'ungrounded' | 'disagree';
+const MARKERS: ConverseMarker[] = ['429', '500', 'hang', 'malformed', 'content-filter', 'off-schema', 'wrong', 'ungrounded', 'disagree'];
 
 export type ConverseReply = { status: number; body: unknown; errorType?: string } | 'hang';
-
-const ENGINES = new Map(AGENTS.map((agent) => [toolName(agent.engine.id.split('/')[0]), agent.engine]));
 
 type Json = Record<string, any>;
 
@@ -93,62 +103,231 @@ export function converseReply(modelId: string, region: string, body: Json): Conv
   return { status: 200, body: json };
 }
 
-/** What the fake model "decides": the family's engine on the input, reworded; or wrong on purpose. */
+/** What the fake model "reads": its own reading of plain documents, or one wrong on purpose. */
 function toolInput(name: string, text: string, marker: ConverseMarker | undefined): Json {
-  const engine = ENGINES.get(name);
-  const input = inputFromPrompt(text);
-  if (!engine || !input) return {};
-  let result: Json;
+  const read = READERS.get(name);
+  const documents = inputFromPrompt(text);
+  if (!read || !documents) return {};
+  let reading: Json | undefined;
   try {
-    result = structuredClone((engine.analyse as (i: unknown) => Json)(input));
+    reading = read.read(documents);
   } catch {
-    return {}; // input the engine cannot read: the model has nothing sensible to say either
+    reading = undefined;
   }
-  reword(result);
-  if (marker === 'off-schema') return { ...result, note: 42, unexpected: true };
-  if (marker === 'disagree') disagree(name, result);
-  return result;
+  if (!reading) return {}; // documents the fake cannot read: it has nothing sensible to say
+  if (marker === 'off-schema') return { ...Object.fromEntries(Object.keys(reading).map((field) => [field, 'not a reading'])), sourceLine: 'one' };
+  if (marker === 'wrong') read.wrong(reading);
+  if (marker === 'ungrounded') read.ungrounded(reading);
+  if (marker === 'disagree') read.disagree(reading);
+  return reading;
 }
 
-const MODEL = 'Model reading: ';
+interface Line {
+  n: number;
+  /** As written (the quote). */
+  raw: string;
+  /** Without the fake's markers (the values). */
+  text: string;
+}
+const MARK = /\s*\[fake:[a-z0-9-]+\]\s*/g;
+const linesIn = (document: string | undefined): Line[] =>
+  linesOf(document ?? '')
+    .map((raw, i) => ({ n: i + 1, raw, text: raw.replace(MARK, ' ').trim() }))
+    .filter((line) => line.text !== '');
+const source = (line: Line) => ({ sourceLine: line.n, quote: line.raw.trim() });
+const money = (text: string | undefined): number | undefined => {
+  const cents = text === undefined ? undefined : parseCents(text.replace(/\s/g, ''));
+  return cents === undefined ? undefined : centsToNumber(cents);
+};
+const iso = (text: string | undefined) => {
+  const day = text ? readDate(text, 'mdy') : undefined;
+  return day === undefined ? undefined : isoDate(day);
+};
+const plus100 = (n: number) => Math.round((n + (n < 0 ? -100 : 100)) * 100) / 100;
 
-function reword(result: Json): void {
-  if (typeof result.note === 'string') result.note = `${MODEL}${result.note}`;
-  for (const list of ['exceptions', 'transactions']) {
-    for (const item of Array.isArray(result[list]) ? result[list] : []) {
-      if (typeof item.detail === 'string') item.detail = `${MODEL}${item.detail}`;
-      if (typeof item.description === 'string') item.description = `${MODEL}${item.description}`;
+/** RFC 4180-ish cells of one line (quotes, doubled quotes); enough for the fake's documents. */
+function cells(line: string): string[] {
+  const out: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') (cell += '"'), i++;
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') out.push(cell.trim()), (cell = '');
+    else cell += c;
+  }
+  out.push(cell.trim());
+  return out;
+}
+
+interface FakeReader {
+  read(documents: Record<string, string>): Json | undefined;
+  wrong(reading: Json): void;
+  ungrounded(reading: Json): void;
+  disagree(reading: Json): void;
+}
+
+/** A CSV export with a header row naming a date and an amount (or debit/credit) column. */
+function readLedger(document: string | undefined, side: 'bank' | 'books'): Json | undefined {
+  const lines = linesIn(document);
+  const at = lines.findIndex((l) => cells(l.text).some((c) => /date/i.test(c)));
+  if (at < 0) return undefined;
+  const header = cells(lines[at].text).map((c) => c.toLowerCase());
+  const col = (pattern: RegExp) => header.findIndex((h) => pattern.test(h));
+  const [date, description, amount, debit, credit, ref] = [col(/date/), col(/desc|memo|payee|name/), col(/^amount/), col(/debit|withdraw/), col(/credit|deposit/), col(/ref|check|num/)];
+  const reading: Json = { transactions: [] };
+  for (const line of lines.slice(at + 1)) {
+    const row = cells(line.text);
+    const words = row.join(' ');
+    const figure = (i: number) => (i < 0 ? undefined : money(row[i]));
+    let value = amount >= 0 ? figure(amount) : undefined;
+    if (value === undefined && (debit >= 0 || credit >= 0)) {
+      const out = figure(debit) ?? 0;
+      const into = figure(credit) ?? 0;
+      value = side === 'bank' ? into - out : out - into;
+    }
+    if (/opening balance/i.test(words) || /closing balance/i.test(words)) {
+      const balance = [...row].reverse().map((c) => money(c)).find((n) => n !== undefined);
+      if (balance !== undefined) reading[/opening/i.test(words) ? 'openingBalance' : 'closingBalance'] = { amount: balance, ...source(line) };
+      continue;
+    }
+    const day = iso(row[date]);
+    if (!day || value === undefined) continue;
+    const text = description >= 0 ? row[description] : '';
+    const check = /\bch(?:ec)?k\s*#?\s*(\d+)/i.exec(text)?.[1];
+    reading.transactions.push({ date: day, description: text, amount: Math.round(value * 100) / 100, reference: (ref >= 0 && row[ref]) || check || null, ...source(line) });
+  }
+  return reading.transactions.length ? reading : undefined;
+}
+
+const BANK_REC: FakeReader = {
+  read: (d) => {
+    const bankStatement = readLedger(d.bankStatement, 'bank');
+    const bookEntries = readLedger(d.bookEntries, 'books');
+    return bankStatement && bookEntries ? { bankStatement, bookEntries } : undefined;
+  },
+  wrong: (r) => void r.bankStatement.transactions.pop(),
+  ungrounded: (r) => void (r.bankStatement.transactions[0].amount = plus100(r.bankStatement.transactions[0].amount)),
+  disagree: (r) => {
+    const last = r.bankStatement.transactions.at(-1);
+    last.amount = -last.amount;
+  },
+};
+
+const VENDOR_RISK: FakeReader = {
+  read: (d) => {
+    const statements = linesIn(d.vendorProfile).map((line) => {
+      const m = /^([^:]{1,40}):\s*(.+)$/.exec(line.text);
+      return { label: m ? m[1].trim() : 'Statement', value: m ? m[2].trim() : line.text, ...source(line) };
+    });
+    return statements.length ? { vendorProfile: { statements } } : undefined;
+  },
+  wrong: (r) => void r.vendorProfile.statements.pop(),
+  ungrounded: (r) => void (r.vendorProfile.statements[0].value += ' (tax id 98-7654321)'),
+  disagree: (r) => {
+    for (const s of r.vendorProfile.statements) s.value = s.value.replace(/\b(?:no|not|never)\s+/gi, '');
+  },
+};
+
+const CATEGORIES: [RegExp, string][] = [
+  [/meal|dinner|lunch|breakfast|restaurant|food/i, 'meals'],
+  [/hotel|lodging/i, 'lodging'],
+  [/flight|airfare/i, 'airfare'],
+  [/taxi|cab|uber|lyft|rideshare/i, 'ground'],
+  [/wine|beer|alcohol/i, 'alcohol'],
+];
+const category = (text: string) => CATEGORIES.find(([p]) => p.test(text))?.[1] ?? 'other';
+const lineWith = (lines: Line[], value: unknown) => lines.find((l) => l.text.includes(String(value))) ?? lines[0];
+const truthy = (v: unknown) => (typeof v === 'boolean' ? v : typeof v === 'string' ? !/^(no|none|n\/a|missing|)$/i.test(v.trim()) : undefined);
+
+const EXPENSE_POLICY: FakeReader = {
+  read: (d) => {
+    const lines = linesIn(d.expense);
+    if (!lines.length) return undefined;
+    const whole = lines.map((l) => l.text).join('\n');
+    if (/^[[{]/.test(whole)) {
+      const json = JSON.parse(whole) as Json;
+      const list: Json[] = Array.isArray(json) ? json : (json.items ?? json.expenses ?? [json]);
+      const items = list.map((item) => {
+        const amount = Number(item.amount ?? item.total ?? item.cost);
+        return {
+          description: String(item.description ?? item.memo ?? ''),
+          category: String(item.category ?? item.type ?? category(String(item.description ?? ''))),
+          amount,
+          currency: item.currency ?? null,
+          receipt: truthy(item.receipt) ?? null,
+          attendees: typeof item.attendees === 'number' ? item.attendees : null,
+          nights: item.nights ?? null,
+          ...source(lineWith(lines, amount)),
+        };
+      });
+      const total = !Array.isArray(json) && Array.isArray(json.items ?? json.expenses) && typeof json.total === 'number' ? { amount: json.total, ...source(lineWith(lines, json.total)) } : null;
+      return { expense: { items, total } };
+    }
+    const items: Json[] = [];
+    let total: Json | null = null;
+    for (const line of lines) {
+      const m = /(?:\$|USD\s*|€|£)\s*([\d,]+(?:\.\d{2})?)/.exec(line.text);
+      if (!m) continue;
+      const amount = money(m[1])!;
+      if (/^\s*total\b/i.test(line.text)) {
+        total = { amount, ...source(line) };
+        continue;
+      }
+      const people = /(\d+)\s+(?:people|guests|attendees|persons)/i.exec(line.text);
+      const receipt = /no receipt|without receipt|receipt missing/i.test(line.text) ? false : /receipt/i.test(line.text) ? true : null;
+      items.push({ description: line.text, category: category(line.text), amount, receipt, attendees: people ? Number(people[1]) : null, ...source(line) });
+    }
+    return items.length ? { expense: { items, total } } : undefined;
+  },
+  wrong: (r) => void r.expense.items.pop(),
+  ungrounded: (r) => void (r.expense.items[0].amount = plus100(r.expense.items[0].amount)),
+  disagree: (r) => void (r.expense.items[0].attendees = (r.expense.items[0].attendees ?? 1) + 1),
+};
+
+const ITEM = /^(?:([A-Z0-9]+(?:-[A-Z0-9]+)*\d[A-Z0-9-]*|[A-Z0-9-]*\d[A-Z0-9]*-[A-Z0-9-]+)\s+)?(.+?)\s+(\d+(?:\.\d+)?)\s*(?:x|×|@)\s*\$?([\d,]+(?:\.\d+)?)(?:\s*(?:each)?\s*=\s*\$?([\d,]+(?:\.\d{2})?))?\s*$/i;
+
+function readPoDocument(document: string | undefined): Json | undefined {
+  const lines = linesIn(document);
+  const doc: Json = { poNumber: null, vendor: null, currency: null, lines: [], charges: [], subtotal: null, total: null };
+  for (const line of lines) {
+    const t = line.text;
+    let m: RegExpExecArray | null;
+    if ((m = /^P\.?O\.?\s*(?:Number|No\.?|#)?\s*:\s*(\S+)$/i.exec(t))) doc.poNumber = { value: m[1], ...source(line) };
+    else if ((m = /^(?:Vendor|Supplier)\s*:\s*(.+)$/i.exec(t))) doc.vendor = { value: m[1].trim(), ...source(line) };
+    else if ((m = /^Currency\s*:\s*([A-Z]{3})\b/i.exec(t))) doc.currency = m[1].toUpperCase();
+    else if ((m = /^Sub-?total\b\D*([\d,]+\.\d{2})\s*$/i.exec(t))) doc.subtotal = { amount: money(m[1]), ...source(line) };
+    else if ((m = /^(?:Invoice |Order )?Total\b\D*([\d,]+\.\d{2})\s*$/i.exec(t))) doc.total = { amount: money(m[1]), ...source(line) };
+    else if ((m = /^(Tax|Sales tax|VAT|Freight|Shipping|Delivery)\b\D*([\d,]+\.\d{2})\s*$/i.exec(t))) doc.charges.push({ kind: /tax|vat/i.test(m[1]) ? 'tax' : 'freight', amount: money(m[2]), ...source(line) });
+    else if ((m = ITEM.exec(t))) {
+      doc.lines.push({ sku: m[1] ?? null, description: m[2].trim(), quantity: Number(m[3]), unitPrice: money(m[4]), amount: m[5] ? money(m[5]) : null, ...source(line) });
     }
   }
-  for (const list of ['violations', 'discrepancies']) if (Array.isArray(result[list])) result[list] = result[list].map((s: string) => `${MODEL}${s}`);
-  if (Array.isArray(result.flags)) result.flags = result.flags.map((f: string) => f.replace(/: /, `: ${MODEL}`));
+  return doc.lines.length ? doc : undefined;
 }
 
-/** Wrong hard facts, still valid against the schema. */
-function disagree(name: string, result: Json): void {
-  switch (name) {
-    case toolName('bank-rec'):
-      result.matched += 1;
-      result.net_unreconciled = Math.round((result.net_unreconciled + 100) * 100) / 100;
-      result.reconciled = !result.reconciled;
-      break;
-    case toolName('vendor-risk'):
-      result.grade = result.grade === 'LOW RISK' ? 'HIGH RISK' : 'LOW RISK';
-      result.decision = result.decision === 'onboard' ? 'decline' : 'onboard';
-      result.flags = result.flags.length ? [] : ['sanctioned jurisdiction: Model reading: Atlantis'];
-      break;
-    case toolName('po-match'):
-      result.status = result.status === 'pass' ? 'hold' : 'pass';
-      result.matched = result.status === 'pass';
-      result.invoiceTotal += 1;
-      break;
-    case toolName('expense-policy'):
-      result.verdict = result.verdict === 'approve' ? 'reject' : 'approve';
-      result.reimbursable_amount += 10;
-      break;
-    case toolName('export-to-transactions'):
-      result.count += 1;
-      result.total_in += 1;
-      break;
-  }
-}
+const PO_MATCH: FakeReader = {
+  read: (d) => {
+    const purchaseOrder = readPoDocument(d.purchaseOrder);
+    const invoice = readPoDocument(d.invoice);
+    return purchaseOrder && invoice ? { purchaseOrder, invoice } : undefined;
+  },
+  wrong: (r) => void r.invoice.lines.pop(),
+  ungrounded: (r) => {
+    const line = r.invoice.lines[0];
+    if (line.amount !== null) line.amount = plus100(line.amount);
+    else line.unitPrice = plus100(line.unitPrice);
+  },
+  disagree: (r) => void (r.invoice.poNumber = null),
+};
+
+const READERS = new Map<string, FakeReader>([
+  [toolName('bank-rec'), BANK_REC],
+  [toolName('vendor-risk'), VENDOR_RISK],
+  [toolName('expense-policy'), EXPENSE_POLICY],
+  [toolName('po-match'), PO_MATCH],
+]);
