@@ -24,6 +24,8 @@ export interface Statement {
   /** What was read and decided, for the note (short sentences). */
   notes: string[];
   dates: DateOrderEvidence;
+  /** The last day the document is known to be complete for (a statement in several parts, only the first given). */
+  coversTo?: number;
 }
 
 const MAX_CENTS = 10_000_000_000_000n;
@@ -178,6 +180,7 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
       amountCents: signed[k],
       ...(reference === '' ? {} : { reference: reference.slice(0, 100) }),
       amountText: moneyCols.map((i) => cellOf(c.r, i)).filter((t) => t !== '').join(' '),
+      ...(c.r.line > 0 ? { line: c.r.line } : {}),
     };
   });
   return { lines, notes, dates };
