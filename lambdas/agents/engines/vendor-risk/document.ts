@@ -6,7 +6,7 @@
  */
 import { baseDomain, looksAlike, proseOf, readEmail, type EmailFacts } from './email.js';
 import { readFormExport, submittedAt, type FormExport } from './form.js';
-import { emailDomains, isFreeMail, websiteDomains, type SenderEvidence } from './conduct.js';
+import { emailDomains, isFreeMail, websiteDomains, type SenderEvidence } from './identity.js';
 import type { DocumentDate } from './signals.js';
 import { firstDate } from './text.js';
 

@@ -6,7 +6,8 @@
  * another sentence raised.
  */
 import { AgentInputError, type AgentEngine } from '../port.js';
-import { findIdentityGaps, findPaymentRedirection, findUpfrontPayment } from './conduct.js';
+import { findIdentityGaps } from './identity.js';
+import { findPaymentChannels, findPaymentRedirection, findUpfrontPayment } from './payment.js';
 import { findJurisdictions } from './jurisdictions.js';
 import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly, findTaxGap, findYoungCompany } from './signals.js';
@@ -37,6 +38,7 @@ export const DOCS = {
   bankLetter: "bank letter or voided cheque in the vendor's name, confirmed by call-back to a number already on file",
   guarantee: 'advance-payment bank guarantee or letter of credit (or standard terms instead of prepayment)',
   references: 'two trade references',
+  account: "bank account in the vendor's name for ACH or wire (no gift cards, cryptocurrency or money-transfer services)",
   answers: 'an answer to every screening question',
   explanation: 'court, insolvency or conviction records for compliance review',
 } as const;
@@ -56,9 +58,13 @@ function detect(doc: VendorDocument): Flag[] {
   const add = (area: Area, detail: string, ...collect: string[]) => flags.push({ area, detail, collect });
   const prose = doc.prose;
 
-  for (const j of findJurisdictions(prose)) {
+  const places = findJurisdictions(prose);
+  for (const j of places.hits) {
     if (j.level === 'sanctioned') add('sanctioned', `${j.name} (${j.basis})`, DOCS.screening);
     else add('jurisdiction', `${j.name} (${j.basis})`, DOCS.screening, DOCS.ownership);
+  }
+  for (const n of places.nationalityOnly) {
+    flags.push({ area: 'other', what: "owner's country of residence not stated", detail: `nationality ${n.name} is given, residence is not`, collect: [DOCS.ownership] });
   }
   const tax = findTaxGap(prose);
   if (tax) add('tax', tax, DOCS.taxForm);
@@ -76,6 +82,9 @@ function detect(doc: VendorDocument): Flag[] {
     if (id.references) collect.push(DOCS.references);
     if (id.callback) collect.push(DOCS.bankLetter);
     add('identity', detail, ...collect);
+  }
+  for (const c of findPaymentChannels(prose)) {
+    flags.push({ area: 'other', what: `asks to be paid in ${c.what}`, detail: c.detail, collect: [DOCS.account] });
   }
   const placed = flags.some((f) => f.area === 'sanctioned' || f.area === 'jurisdiction');
   for (const s of screeningFindings(doc.text, doc.form)) {

@@ -33,8 +33,11 @@ export function readFormExport(text: string): FormExport | undefined {
   } catch {
     return undefined;
   }
-  const { headers, rows } = table;
+  let { headers, rows } = table;
   if (headers.length < 3 || rows.length === 0 || rows.some((r) => r.cells.length < headers.length - 1 || r.cells.length > headers.length)) return undefined;
+  const merged = subHeaderRow(headers, rows[0].cells);
+  if (merged) [headers, rows] = [merged, rows.slice(1)];
+  if (rows.length === 0) return undefined;
   // A header row is labels: cells with letters, none a bare number or date, none running on into a second sentence
   // (a prose line full of commas is not a header row).
   if (headers.filter((h) => /\p{L}/u.test(h)).length < headers.length - 1) return undefined;
@@ -50,6 +53,28 @@ export function readFormExport(text: string): FormExport | undefined {
     lines.push('');
   });
   return { headers, cells, prose: lines.join('\n') };
+}
+
+/** What a SurveyMonkey export's second header row says under a question: the kind of answer, or an option's name. */
+const SUB_HEADER = /^(?:open-ended\s+response|response|other\s*\(please\s+specify\)|[\p{L}\p{N} /()-]{1,40})$/iu;
+
+/**
+ * SurveyMonkey exports two header rows: the question over its first column (the columns after it left blank), and
+ * under each column what it holds ("Response", "Other (please specify)", "City/Town"). Read together, each column is
+ * "question - part" ("How would you like to be paid? - Other (please specify)"); undefined when the first row below
+ * the header is not such a row.
+ */
+function subHeaderRow(headers: string[], first: string[]): string[] | undefined {
+  const blanks = headers.filter((h) => h.trim() === '').length;
+  const labels = first.filter((c) => c.trim() !== '');
+  if (blanks === 0 || labels.length === 0 || !labels.some((c) => /^(?:open-ended\s+)?response$/i.test(c.trim()))) return undefined;
+  if (!labels.every((c) => SUB_HEADER.test(c.trim()))) return undefined;
+  let question = '';
+  return headers.map((h, i) => {
+    if (h.trim() !== '') question = h.trim();
+    const part = (first[i] ?? '').trim();
+    return part === '' || /^(?:open-ended\s+)?response$/i.test(part) ? question : `${question} - ${part}`;
+  });
 }
 
 /** Columns that carry when the response was submitted (Google Forms Timestamp, Typeform Submit Date, MS Forms Completion time). */

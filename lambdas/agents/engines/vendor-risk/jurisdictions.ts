@@ -71,6 +71,47 @@ export interface JurisdictionHit {
   name: string;
   level: JurisdictionLevel;
   basis: string;
+  /** Where the first mention that counts starts, in the text searched. */
+  at: number;
+  end: number;
+}
+
+/**
+ * A person's nationality, citizenship or birthplace is not a place the vendor is in: sanctions programmes reach
+ * persons and companies located, resident or organised in the country, not its citizens living elsewhere (a U.S.
+ * resident is a U.S. person whatever passport they hold). Read: the value of a Nationality / Citizenship / Country
+ * of birth field (on its line, or on the line under a label standing alone, as Companies House prints it), and a
+ * demonym naming a person ("Iranian national", "Iranian-born", "Iranian-American", "Iranian citizen").
+ */
+const PERSONAL_LABEL =
+  /(?:nationality|nationalities|citizenship|citizen\s+of|country\s+of\s+(?:birth|citizenship|nationality)|place\s+of\s+birth|birthplace|born\s+in|passport(?:\s+(?:country|issued\s+(?:in|by)))?|national\s+origin|ethnicity)\s*(?:\([^)\n]{0,40}\)\s*)?[:=|\t-]?\s*$/iu;
+const PERSONAL_AFTER = /^(?:\s+|-)(?:nationals?|citizens?|citizenship|passport(?:\s+holders?)?|born|american|descent)(?![\p{L}])/iu;
+
+function personal(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 80), start);
+  if (PERSONAL_LABEL.test(before)) return true;
+  if (PERSONAL_AFTER.test(text.slice(end, end + 30))) return true;
+  if (before.trim() === '') {
+    // A label alone on the line above: "Nationality" / "Iranian".
+    const prevEnd = lineStart - 1;
+    const prevStart = prevEnd > 0 ? text.lastIndexOf('\n', prevEnd - 1) + 1 : 0;
+    if (prevEnd > 0 && /^\s*(?:nationality|citizenship|country\s+of\s+(?:birth|citizenship))\s*:?\s*$/i.test(text.slice(prevStart, prevEnd))) return true;
+  }
+  return false;
+}
+
+/** Residence stated somewhere: then a nationality beside it is only a nationality. */
+const RESIDENCE = /(?<![\p{L}])(?:resid(?:ence|ent|ing|es)|domicile[ds]?|lives\s+in|living\s+in)(?![\p{L}])/iu;
+
+/**
+ * A listed nationality with no residence stated anywhere: where the person lives cannot be told from the document,
+ * so the engine holds for it (a question to ask every owner, not a finding against the nationality).
+ */
+export interface NationalityOnly {
+  name: string;
+  at: number;
+  end: number;
 }
 
 const ALIAS_INDEX: Jurisdiction[] = [];
@@ -89,19 +130,32 @@ const US_STATES =
 const US_STATE_CODE = /^\s*,?\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])(?![\p{L}])/u;
 const US_STATE_NAME = new RegExp(`^\\s*,?\\s*(?:${US_STATES})${E}`, 'iu');
 
-/** Each listed jurisdiction the profile places the vendor in, once, in list order. */
-export function findJurisdictions(text: string): JurisdictionHit[] {
+/** Each listed jurisdiction the profile places the vendor in, once, in list order; and nationalities with no residence. */
+export function findJurisdictions(text: string): { hits: JurisdictionHit[]; nationalityOnly: NationalityOnly[] } {
   const mentions: (Mention & { j: Jurisdiction })[] = [];
+  const nationalities: (Mention & { j: Jurisdiction })[] = [];
   for (const m of matches(ANY_ALIAS, text)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
     if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after)) continue;
-    mentions.push({ start: m.index, end: m.index + m[0].length, j: ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)] });
+    const mention = { start: m.index, end: m.index + m[0].length, j: ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)] };
+    (personal(text, mention.start, mention.end) ? nationalities : mentions).push(mention);
   }
   const denied = deniedMentions(text, mentions);
-  const found = new Set(mentions.filter((_, k) => !denied[k]).map((m) => m.j));
+  const found = new Map<Jurisdiction, Mention>();
+  mentions.forEach((m, k) => {
+    if (!denied[k] && !found.has(m.j)) found.set(m.j, m);
+  });
   for (const m of matches(TLD, text)) {
     const j = JURISDICTIONS.find((x) => x.tld === m[1].toLowerCase());
-    if (j) found.add(j);
+    if (j && !found.has(j)) found.set(j, { start: m.index, end: m.index + m[0].length });
   }
-  return JURISDICTIONS.filter((j) => found.has(j)).map(({ name, level, basis }) => ({ name, level, basis }));
+  const hits = JURISDICTIONS.flatMap((j) => {
+    const m = found.get(j);
+    return m ? [{ name: j.name, level: j.level, basis: j.basis, at: m.start, end: m.end }] : [];
+  });
+  const residence = RESIDENCE.test(text);
+  const nationalityOnly = residence
+    ? []
+    : [...new Map(nationalities.filter((n) => !found.has(n.j)).map((n) => [n.j.name, { name: n.j.name, at: n.start, end: n.end }])).values()];
+  return { hits, nationalityOnly };
 }

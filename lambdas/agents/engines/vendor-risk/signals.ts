@@ -21,7 +21,7 @@ const NOT_YET_WORDS =
   "(?:not|no|none|n\\/a|pending|applied\\s+for|to\\s+(?:follow|come)|will\\s+(?:have\\s+to\\s+)?follow|(?:will|'ll)\\s+(?:send|provide|complete|supply|submit|forward|give)|outstanding|missing|later|requested|tbd|tba|awaiting|unavailable|expired|unsigned|coming|being\\s+prepared|in\\s+progress|after\\s+(?:approval|(?:the\\s+)?first\\s+order))(?![\\p{L}])";
 const FORM_MISSING_AFTER = new RegExp(`^\\s*(?:form\\s*)?[:-]?\\s*(?:is\\s+|was\\s+|has\\s+|will\\s+be\\s+|to\\s+be\\s+|provided\\s+|sent\\s+)?${NOT_YET_WORDS}`, 'iu');
 const FORM_PRESENT_AFTER =
-  /^\s*(?:form\s*)?(?:\([^)]{0,30}\)\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+been\s+|have\s+been\s+)?(?:on\s+file|attached|enclosed|received|provided|submitted|signed|included|collected|yes|y|ok|completed|uploaded|in\s+hand|verified|filed|\u2713|\u2714|x)(?![\p{L}])/iu;
+  /^\s*(?:form\s*)?(?:\([^)]{0,30}\)\s*)?[:-]?\s*(?:is\s+|was\s+|has\s+been\s+|have\s+been\s+)?(?:on\s+file|attached|enclosed|received|provided|submitted|signed|included|collected|yes|y|ok|completed|uploaded|in\s+hand|verified|filed|(?:came|come|is|was)\s+back|returned|\u2713|\u2714|x)(?![\p{L}])/iu;
 const FORM_PRESENT_BEFORE = /(?<![\p{L}])(?:attached|enclosed|signed|completed|received|have|has|provided|submitted|uploaded)\s+(?:(?:a|the|our|is|are|its|your|copy\s+of)\s+)*$/iu;
 
 /** Tax-number labels of the forms vendors send (US, EU, UK, Canada, Latin America, Türkiye, CIS…). */
@@ -33,6 +33,11 @@ const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:
 const FILLER = /^(?:[\s:#=/().\[-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|is|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
 /** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
 const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
+/**
+ * A number masked on the copy ("XXX-XX-4417", "***-**-4417", "•••••6620"): the document had one and redacted it, as
+ * a copy passed around should; it is a number on file, not a missing one.
+ */
+const MASKED = /^(?:[X*•#]{3}-?[X*•#]{2}-?\d{4}|[X*•#]{2}-?[X*•#]{3}\d{4}|[X*•#]{4,}\s?\d{3,4})(?![\dA-Z])/iu;
 /** A value that says the number is not there yet. */
 const NOT_YET = new RegExp(`^(?:we\\s+|i\\s+|it\\s+|they\\s+)?(?:is\\s+|are\\s+|will\\s+be\\s+)?${NOT_YET_WORDS}`, 'iu');
 
@@ -56,7 +61,7 @@ export function readTaxNumbers(text: string): TaxReading {
     const rest = text.slice(m.index + label.length, lineEnd < 0 ? text.length : lineEnd);
     const value = rest.slice(FILLER.exec(rest)?.[0].length ?? 0);
     const here = NUMBER_VALUE.exec(value);
-    if (here && digits(here[0]) >= 6) {
+    if ((here && digits(here[0]) >= 6) || MASKED.test(value)) {
       out.number ??= lineOf(text, m.index);
       continue;
     }
@@ -255,20 +260,54 @@ const STREETS = [
 ];
 
 /**
- * A box with no street address anywhere else. The street of the address a box sits in is the mail agency's
- * ("548 Market St PMB 72914"), so the whole address segment of each box is set aside before looking for a street.
+ * An address that is someone else's premises: "c/o Registered Agents Inc.", "care of our accountant", a registered or
+ * statutory agent (who receives legal papers for thousands of companies at one desk). Its street is the agent's.
+ */
+const CARE_OF = new RegExp(`(?<![\\p{L}\\p{N}])(?:c\\s?\\/\\s?o|\\u2105|(?:in\\s+)?care\\s+of|(?:registered|statutory|resident)\\s+agent|agent\\s+for\\s+service(?:\\s+of\\s+process)?)${E}`, 'giu');
+const AGENT_BUSINESS =
+  /(?<![\p{L}])(?:agents?|registered|corporat\w*|incorporat\w*|services?|formations?|filings?|law|legal|attorneys?|solicitors?|llp|cpa|accountants?|mail\w*|virtual|inc|llc|ltd|gmbh|company|corp)(?![\p{L}])/iu;
+/** Lines that carry on an address block ("Address Line 2  30 N Gould St", "City  Sheridan", a bare street line). */
+const ADDRESS_PART = /^\s*(?:(?:address(?:\s+line)?\s*\d?|street|suite|city(?:\s*\/\s*town)?|town|state(?:\s*\/\s*province)?|province|county|region|postal\s+code|post\s*code|zip(?:\s+code)?|country)(?![\p{L}])|[^:\t|]{1,80}$)/iu;
+
+/** A care-of address runs from its mark over the address lines under it, to a blank line or the next field. */
+function careOfSegment(text: string, at: number): [number, number] {
+  const from = text.lastIndexOf('\n', at - 1) + 1;
+  let to = text.indexOf('\n', at);
+  for (let k = 0; k < 5 && to >= 0; k++) {
+    const nl = text.indexOf('\n', to + 1);
+    const line = text.slice(to + 1, nl < 0 ? text.length : nl);
+    if (line.trim() === '' || !ADDRESS_PART.test(line)) break;
+    to = nl;
+  }
+  return [from, to < 0 ? text.length : to];
+}
+
+/**
+ * A box, or a care-of / agent's address, with no street address of the vendor's own anywhere else. The street of
+ * the address a box sits in is the mail agency's ("548 Market St PMB 72914"), and a care-of address is the agent's,
+ * so each such address is set aside whole before looking for a street.
  */
 export function findPoBoxOnly(text: string): string | undefined {
-  let box: { text: string; at: number } | undefined;
+  const found: { text: string; at: number; segment: [number, number]; careOf: boolean }[] = [];
+  for (const m of matches(PO_BOX, text)) found.push({ text: m[0].trim(), at: m.index, segment: segmentAround(text, m.index, m.index + m[0].length), careOf: false });
+  for (const m of matches(CARE_OF, text)) {
+    // "c/o Jane Smith" may be a person at the vendor's own premises; care of a business (an agent, a law firm, a
+    // mail service) is that business's address.
+    if (/^c|^\u2105|care/i.test(m[0]) && !AGENT_BUSINESS.test(clauseAfter(text, m.index + m[0].length, 80))) continue;
+    found.push({ text: lineOf(text, m.index, 60), at: m.index, segment: careOfSegment(text, m.index), careOf: true });
+  }
+  if (found.length === 0) return undefined;
   let rest = '';
   let last = 0;
-  for (const m of matches(PO_BOX, text)) {
-    box ??= { text: m[0].trim(), at: m.index };
-    const [from, to] = segmentAround(text, m.index, m.index + m[0].length);
+  for (const [from, to] of found.map((f) => f.segment).sort((a, b) => a[0] - b[0])) {
     if (from >= last) rest += text.slice(last, from) + ' ';
     last = Math.max(last, to);
   }
-  if (!box) return undefined;
   rest += text.slice(last);
-  return STREETS.some((re) => re.test(rest)) ? undefined : `${box.text} with no street address ("${lineOf(text, box.at)}")`;
+  if (STREETS.some((re) => re.test(rest))) return undefined;
+  const box = found.find((f) => !f.careOf);
+  const agent = found.find((f) => f.careOf);
+  const what = [box && `${box.text}`, agent && `a care-of / agent's address ("${agent.text}")`].filter(Boolean).join(' and ');
+  const first = box ?? agent!;
+  return `${what} with no street address${agent ? " of the vendor's own" : ''} ("${lineOf(text, first.at)}")`;
 }

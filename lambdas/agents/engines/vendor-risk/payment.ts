@@ -1,0 +1,168 @@
+/**
+ * Red flags in how the vendor wants to be paid (rules 6 and 7 of RULES.md, and payment outside the banking system):
+ * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
+ * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
+ */
+import { B, E, matches, negatedBefore } from './text.js';
+import { lineOf } from './signals.js';
+
+const W = "[\\p{L}'-]+";
+
+// ---- payment redirection -----------------------------------------------------------------------------------------
+
+const CHANGE = 'bank-detail change requested';
+const THIRD = 'payment to a third party';
+const REDIRECT: { re: RegExp; what: string }[] = [
+  {
+    what: CHANGE,
+    re: new RegExp(
+      `${B}(?:update|updated|updating|change|changed|changing|amend|amended|modify|modified|replace|replaced|switch|switched|new)\\s+` +
+        `(?:(?:to|our|the|your|my|their|all|its|company|company's|vendor|records?|of|in|on\\s+file)\\s+){0,4}` +
+        `(?:bank(?:ing)?\\s+(?:details|information|info|account|instructions|coordinates)|(?:remittance|receiving|beneficiary|payee|payment|wire|ach|deposit|settlement)\\s+(?:account|details|instructions|information|bank)|account\\s+(?:details|number|information))${E}`,
+      'giu',
+    ),
+  },
+  {
+    what: CHANGE,
+    re: new RegExp(`${B}(?:bank(?:ing)?|account|remittance|payment|wire)\\s+(?:details|information|info|instructions|account|number)\\s+(?:have|has)\\s+(?:now\\s+)?(?:been\\s+)?(?:changed|updated)${E}`, 'giu'),
+  },
+  {
+    // "has changed banks", "Change of remittance bank", "Banking information update", "pay … to our new account".
+    what: CHANGE,
+    re: new RegExp(
+      `${B}(?:(?:we|we've|has|have|is|are)\\s+(?:recently\\s+|now\\s+)?(?:chang|switch|mov)(?:ed|ing)\\s+(?:our\\s+|its\\s+)?(?:receivables\\s+|remittance\\s+)?(?:banks?|banking|account)` +
+        `|(?:change|update)\\s+(?:of|to|in)\\s+(?:our\\s+)?(?:remittance|receiving|payment|bank(?:ing)?)|(?:bank(?:ing)?|remittance|payment)\\s+(?:details|information|instructions)\\s+(?:update|change)|updated\\s+(?:remittance|bank(?:ing)?|payment)\\s+(?:information|details|instructions)` +
+        `|(?:pay(?:ments?)?|remit(?:ted)?|send|wire|transfer)(?:\\s+${W}){0,8}?\\s+(?:to|into)\\s+(?:our|the)\\s+(?:new|updated|different)\\s+(?:bank\\s+)?account)${E}`,
+      'giu',
+    ),
+  },
+  {
+    what: THIRD,
+    re: new RegExp(
+      `${B}(?:pay|paid|payment|payments|remit|remittance|wire|transfer|send|deposit|funds)(?:\\s+${W}){0,5}?\\s+(?:to|into|via|through)\\s+(?:(?:the|our|my|a|an|his|her|their)\\s+)?` +
+        `(?:partner|partners|partner's|affiliate|affiliate's|agent|agent's|sister\\s+company|parent\\s+company|related\\s+company|associate|director|director's|owner|owner's|ceo|ceo's|personal|private|individual|third[- ]party|nominee|friend|relative|cousin|brother|wife|husband|factor|factoring|another\\s+company|different\\s+company|offshore)${E}`,
+      'giu',
+    ),
+  },
+  {
+    what: THIRD,
+    re: new RegExp(
+      `${B}(?:third[- ]party\\s+(?:account|payee|beneficiary|bank|payment)|account\\s+(?:is\\s+)?(?:held\\s+)?(?:in|under)\\s+(?:the\\s+)?name\\s+of\\s+(?:our|a|the|my)\\s+(?:partner|director|owner|affiliate|agent|parent|sister)|(?:account\\s+holder|beneficiary)(?:\\s+name)?\\s+(?:is|will\\s+be|differs|is\\s+different|does\\s+not\\s+match))${E}`,
+      'giu',
+    ),
+  },
+];
+
+export function findPaymentRedirection(text: string, vendorNames: string[] = []): string[] {
+  const found = new Map<string, string>();
+  for (const { re, what } of REDIRECT) {
+    if (found.has(what)) continue;
+    for (const m of matches(re, text)) {
+      if (negatedBefore(text, m.index)) continue;
+      found.set(what, lineOf(text, m.index));
+      break;
+    }
+  }
+  const payee = payeeMismatch(text, vendorNames);
+  if (payee && !found.has(THIRD)) found.set(THIRD, payee);
+  return [...found].map(([what, line]) => `${what} ("${line}")`);
+}
+
+// ---- payee name ---------------------------------------------------------------------------------------------------
+
+const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))\s*[:-]?\s*([^\n;()|]{3,80})/giu;
+/** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
+const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
+export const nameTokens = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 3 && !LEGAL_WORDS.has(w));
+
+/**
+ * A payee or account holder whose name is not the vendor's: paying it pays someone else. Compared word by word with
+ * every name the document gives the vendor (legal name, trading name, sender, signature), legal-form words aside;
+ * when the document names no vendor nothing is compared.
+ */
+export function payeeMismatch(text: string, vendorNames: string[]): string | undefined {
+  const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
+  if (vendors.length === 0) return undefined;
+  for (const m of matches(PAYEE, text)) {
+    const payee = nameTokens(m[1].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank).*$/i, ''));
+    if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
+    if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[1].trim())) continue;
+    const same = vendors.some((v) => payee.every((w) => v.includes(w)) || v.every((w) => payee.includes(w)));
+    if (!same) return lineOf(text, m.index);
+  }
+  return undefined;
+}
+
+// ---- upfront payment ---------------------------------------------------------------------------------------------
+
+const UPFRONT = new RegExp(
+  `${B}(?:` +
+    `100\\s*%\\s*(?:of\\s+(?:the\\s+)?(?:total|order|invoice|contract)\\s+(?:value\\s+|amount\\s+)?)?(?:payment\\s+)?(?:pre-?payment|prepaid|advance|in\\s+advance|up-?front|deposit|before|prior|on\\s+order|with\\s+order|at\\s+order)` +
+    `|(?:payment|paid|pay|payable|funds|wire|wired|transfer|cash)\\s+(?:(?:is|are|must|be|to|required|due|in\\s+full|made|sent)\\s+)*(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production|work|we\\s+ship|goods|release)|prior\\s+to\\s+(?:shipment|shipping|delivery|dispatch|production|work|release))` +
+    `|(?:advance|up-?front)\\s+payments?|pre-?payments?|prepaid\\s+(?:orders?\\s+)?only|cash\\s+in\\s+advance` +
+    `|(?:\\d{1,3}\\s*%\\s+)?(?:t\\/?t|telegraphic\\s+transfer|wire(?:\\s+transfer)?|bank\\s+transfer|ach)\\s+(?:payment\\s+)?(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production))` +
+    `|\\d{1,3}\\s*%\\s+(?:payable\\s+|due\\s+)?(?:on|upon|at|with)\\s+(?:order|signing|contract|po|purchase\\s+order|order\\s+confirmation|confirmation)` +
+    `|(?:deposit|down\\s*payment)\\s+(?:(?:of\\s+\\d+\\s*%|is|required|due|payable)\\s+)*(?:before|prior\\s+to|upon\\s+order|with\\s+(?:the\\s+)?order|to\\s+start)` +
+    `|\\d{1,3}\\s*%\\s+(?:deposit|down\\s*payment|advance)` +
+    `)${E}`,
+  'giu',
+);
+const DISCOUNT_FOR = /discount\s+(?:for|on)\s+$/iu;
+
+export function findUpfrontPayment(text: string): string | undefined {
+  for (const m of matches(UPFRONT, text)) {
+    if (negatedBefore(text, m.index, true)) continue;
+    if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
+    return `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`;
+  }
+  return undefined;
+}
+
+
+// ---- payment outside the banking system --------------------------------------------------------------------------
+
+/**
+ * Ways of being paid that put the money beyond recall and outside any account in the vendor's name: gift cards
+ * (bearer value e-mailed to one person), cryptocurrency (an irreversible transfer to a wallet nobody can tie to the
+ * company), a money-transfer service collected in cash. A business that asks for them is a fraud indicator, whatever
+ * else it says.
+ */
+const CHANNELS: { what: string; re: RegExp }[] = [
+  {
+    what: 'gift cards',
+    re: new RegExp(`${B}(?:(?:e-?)?gift\\s*(?:cards?|codes?|vouchers?|certificates?)|(?:itunes|google\\s+play|steam|prepaid)\\s+(?:gift\\s+)?cards?)${E}`, 'giu'),
+  },
+  {
+    what: 'cryptocurrency',
+    re: new RegExp(`${B}(?:crypto(?:currenc(?:y|ies)|s)?|bitcoins?|BTC|ethereum|ether|USDT|USDC|tether|stablecoins?|TRC-?20|ERC-?20|(?:crypto|bitcoin|digital|usdt|btc)\\s+wallet|wallet\\s+address)${E}`, 'gu'),
+  },
+  { what: 'a money-transfer service', re: new RegExp(`${B}(?:western\\s+union|money\\s*gram|ria\\s+money\\s+transfer)${E}`, 'giu') },
+];
+/** Being paid: "pay(ment) in", "paid by", "settlement in", "How would you like to be paid?", "accept only". */
+const PAID = /(?<![\p{L}])(?:pay|paid|payment|payments|payable|remit|remittance|settle|settlement|compensat\w*|accept(?:s|ed)?\s+only|prefer(?:s|red)?)(?![\p{L}])(?!\s+for(?![\p{L}]))/giu;
+
+/** Each way of being paid outside the banking system that the vendor asks for, with where it is asked. */
+export function findPaymentChannels(text: string): { what: string; detail: string; at: number }[] {
+  const out: { what: string; detail: string; at: number }[] = [];
+  for (const { what, re } of CHANNELS) {
+    for (const m of matches(re, text)) {
+      // The payment words must lead up to it on its line, within a few words, no sentence between.
+      const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+      const before = text.slice(Math.max(lineStart, m.index - 160), m.index);
+      let asked = false;
+      for (const p of matches(PAID, before)) {
+        const between = before.slice(p.index + p[0].length);
+        if (!/[.;!](?:\s|$)/.test(between) && between.split(/\s+/).filter(Boolean).length <= 10) asked = true;
+      }
+      if (!asked || negatedBefore(text, m.index)) continue;
+      out.push({ what, detail: `"${m[0]}" ("${lineOf(text, m.index)}")`, at: m.index });
+      break;
+    }
+  }
+  return out;
+}
