@@ -1,8 +1,12 @@
 /**
- * The agent reasoning adapter (lambdas/agents/reasoning/) driving the real `@aws-sdk/client-bedrock-runtime`
- * ConverseCommand against the Bedrock fake's Converse route (lib/local/providers/bedrock-converse.ts): agreement
- * keeps the model's wording with the engine's facts; a disagreement keeps the engine's facts and is logged by field
- * name; every failure marker answers the engine's result; an ungranted model is refused by the local IAM enforcement.
+ * The agent reading adapter (lambdas/agents/reasoning/, ADR 0023) driving the real `@aws-sdk/client-bedrock-runtime`
+ * ConverseCommand against the Bedrock fake's Converse route (lib/local/providers/bedrock-converse.ts): the model reads
+ * the documents into the family's typed reading, the reading is grounded, the engine decides on it, and the two
+ * readings' decisions are compared. Each of the fake's readings is shown handled: faithful (the deterministic result,
+ * the model named), wrong but grounded (caught by a stated total, else the conservative answer with both readings in
+ * the note), ungrounded (the deterministic result, logged by check and path, never the values), disagreeing (the
+ * conservative answer, whichever reading gave it); and every failure (off-schema, timeout, throttling, …) answers the
+ * deterministic result. The documents are small, their answers obvious; the engines' wording is not relied on.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +14,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startBedrockFake, type BedrockFake } from '../../lib/local/providers/bedrock.js';
 import { findAgent, type AgentDefinition } from '../../lambdas/agents/registry.js';
-import { resultJsonSchema } from '../../lambdas/agents/offers.js';
+import { READINGS } from '../../lambdas/agents/reasoning/readings.js';
 import { ConverseReasoner, SETTLEMENT_RESERVE_MS } from '../../lambdas/agents/reasoning/converse.js';
 import { reasoningConfig } from '../../lambdas/agents/reasoning/config.js';
 import { logger } from '../../lambdas/shared/logger.js';
@@ -28,8 +32,6 @@ const PROFILE = [
   'Incorporated: last month',
   'Please send payment to our new bank account at a different bank; 50% upfront before shipment.',
 ].join('\n');
-const STATEMENT = ['Date,Description,Amount', '11/02/2026,Deposit INV-2001,"2,400.00"', '11/05/2026,CHECK 3101,(850.00)', '11/30/2026,Interest paid,3.15'].join('\n');
-const BOOKS = ['Date,Memo,Debit,Credit,Check No', '2026-11-01,INV-2001 receipt,2400.00,,', '2026-11-03,Rent November,,850.00,3101', '2026-11-28,Office supplies,,310.00,3102'].join('\n');
 
 let dir: string;
 let fake: BedrockFake;
@@ -69,82 +71,151 @@ describe('configuration', () => {
   });
 });
 
-describe('agreement: the model’s wording, the engine’s facts', () => {
-  it('vendor risk: Converse with the result schema as the forced tool; grade, decision, flag areas and collect equal the engine’s; the model’s note and flag wording kept', async () => {
-    const input = { vendorProfile: PROFILE };
+const SANCTIONED = ['Vendor: Harbor Light Trading LLC', 'Tax ID: 12-3456789', 'Address: 12 Main Street, Springfield IL', 'Incorporated: 2010', 'Country: Iran'].join('\n');
+const DENIED = ['Vendor: Harbor Light Trading LLC', 'Tax ID: 12-3456789', 'Address: 12 Main Street, Springfield IL', 'Incorporated: 2010', 'We have no operations in Iran.'].join('\n');
+const BANK = ['Date,Description,Amount', '11/02/2026,Deposit INV-2001,"2,400.00"', '11/05/2026,CHECK 3101,(850.00)'].join('\n');
+const BANK_WITH_BALANCES = ['Date,Description,Amount', ',Opening balance,1000.00', '11/02/2026,Deposit INV-2001,"2,400.00"', '11/05/2026,CHECK 3101,(850.00)', ',Closing balance,2550.00'].join('\n');
+const BANK_BOOKS = ['Date,Memo,Debit,Credit,Check No', '2026-11-01,INV-2001 receipt,2400.00,,', '2026-11-03,Rent November,,850.00,3101'].join('\n');
+const MEALS = 'Meals are capped at $75 per person per day.';
+const PO = ['PO Number: PO-7781', 'Vendor: Acme', 'WID-10 Widget 10 x $2.50 = $25.00', 'GAD-20 Gadget 2 x $5.00 = $10.00', 'Total: $35.00'].join('\n');
+
+/** The warnings logged while `run` ran, as one string (what the logs would hold). */
+async function logged<T>(run: () => Promise<T>): Promise<{ value: T; warnings: string }> {
+  const warn = vi.spyOn(logger, 'warn');
+  const value = await run();
+  return { value, warnings: JSON.stringify(warn.mock.calls) };
+}
+
+describe('a faithful reading: the engine decides the same on it, the deterministic result answers and the model is named', () => {
+  it('vendor risk: Converse with the family’s reading as the forced tool, the profile as its lines; the result is the engine’s', async () => {
+    const input = { vendorProfile: SANCTIONED };
     const expected = rules(VENDOR_RISK, input);
-    expect(expected.flags.length).toBeGreaterThan(1);
+    expect(expected.decision).toBe('decline');
     const calls = fake.requests.length;
     const { result, engine } = await reasoner().reason(VENDOR_RISK, input, expected);
     expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
-    expect(VENDOR_RISK.resultSchema.safeParse(result).success).toBe(true);
-    const r = result as Record<string, any>;
-    expect({ grade: r.grade, decision: r.decision, collect: r.collect }).toEqual({ grade: expected.grade, decision: expected.decision, collect: expected.collect });
-    expect(r.flags.map((f: string) => f.split(':')[0])).toEqual(expected.flags.map((f: string) => f.split(':')[0]));
-    expect(r.note).toBe(`Model reading: ${expected.note}`);
-    expect(r.flags[0]).toContain('Model reading: ');
+    expect(result).toEqual(expected);
 
     const sent = fake.requests.slice(calls);
     expect(sent).toHaveLength(1);
     // Over the Bedrock runtime client's own HTTP/2 handler (the function bundles no HTTP/1.1 one for it).
     expect(sent[0]).toMatchObject({ method: 'POST', path: `/model/${encodeURIComponent(MODEL)}/converse`, modelId: MODEL, region: 'us-east-1', status: 200, httpVersion: '2.0' });
     const body = sent[0].body as Record<string, any>;
-    expect(body.toolConfig.toolChoice).toEqual({ tool: { name: 'vendor-risk_result' } });
-    expect(body.toolConfig.tools[0].toolSpec.inputSchema.json).toEqual(resultJsonSchema(VENDOR_RISK));
+    expect(body.toolConfig.toolChoice).toEqual({ tool: { name: 'vendor-risk_reading' } });
+    expect(body.toolConfig.tools[0].toolSpec.inputSchema.json).toEqual(READINGS['vendor-risk'].shape.json);
     expect(body.system[0].text).toContain('Vendor risk read');
-    expect(body.messages[0].content[0].text).toContain('<input>');
-    expect(body.inferenceConfig).toEqual({ maxTokens: 4096, temperature: 0 });
+    expect(body.messages[0].content[0].text).toContain(`<input>{"vendorProfile":${JSON.stringify(SANCTIONED.split('\n'))}}</input>`);
+    expect(body.inferenceConfig).toEqual({ maxTokens: 8192, temperature: 0 });
   });
 
-  it('bank reconciliation: matched, net_unreconciled and the exceptions’ types and amounts are the engine’s; the exception details are the model’s', async () => {
-    const input = { bankStatement: STATEMENT, bookEntries: BOOKS };
-    const expected = rules(BANK_REC, input);
-    const { result, engine } = await reasoner().reason(BANK_REC, input, expected);
-    expect(engine).toBe(`bank-rec/rules@1+bedrock:${MODEL}`);
-    const r = result as Record<string, any>;
-    expect({ reconciled: r.reconciled, matched: r.matched, net_unreconciled: r.net_unreconciled }).toEqual({ reconciled: expected.reconciled, matched: expected.matched, net_unreconciled: expected.net_unreconciled });
-    expect(r.exceptions.map((e: any) => [e.type, e.amount])).toEqual(expected.exceptions.map((e: any) => [e.type, e.amount]));
-    expect(r.exceptions.every((e: any) => e.detail.startsWith('Model reading: '))).toBe(true);
+  it('every family: a plain document read faithfully agrees with the deterministic reading', async () => {
+    const cases: [AgentDefinition, Record<string, string>][] = [
+      [BANK_REC, { bankStatement: BANK_WITH_BALANCES, bookEntries: BANK_BOOKS }],
+      [EXPENSE, { expense: 'Team dinner, 1 person, $120.00, receipt attached\nTaxi to airport $18.00 (receipt)', expensePolicy: MEALS }],
+      [PO_MATCH, { purchaseOrder: PO, invoice: PO }],
+    ];
+    for (const [agent, input] of cases) {
+      const expected = rules(agent, input);
+      const { result, engine } = await reasoner().reason(agent, input, expected);
+      expect([engine, result], agent.slug).toEqual([`${agent.engine.id}+bedrock:${MODEL}`, expected]);
+    }
   });
 });
 
-describe('disagreement: the deterministic answer wins, the disagreement is logged by field name', () => {
-  it('bank reconciliation with wrong counts and net: the engine’s figures answer; the warning names the fields, never the documents', async () => {
-    const input = { bankStatement: STATEMENT.replace('Interest paid', 'Interest paid [fake:disagree]'), bookEntries: BOOKS };
+describe('[fake:wrong] a reading every item of which is grounded, with a line left out', () => {
+  it('where the document states a total (the bank’s opening and closing balances) the sum does not reconcile: the deterministic result answers', async () => {
+    const input = { bankStatement: BANK_WITH_BALANCES.replace('Opening balance', 'Opening balance [fake:wrong]'), bookEntries: BANK_BOOKS };
     const expected = rules(BANK_REC, input);
-    const warn = vi.spyOn(logger, 'warn');
-    const { result, engine } = await reasoner().reason(BANK_REC, input, expected, { runId: 'run_1' });
-    const r = result as Record<string, any>;
-    expect({ reconciled: r.reconciled, matched: r.matched, net_unreconciled: r.net_unreconciled }).toEqual({ reconciled: expected.reconciled, matched: expected.matched, net_unreconciled: expected.net_unreconciled });
-    expect(r.note).toBe(`Model reading: ${expected.note}`); // wording that validates is still the model's
-    expect(engine).toBe(`bank-rec/rules@1+bedrock:${MODEL}`);
-    const warning = warn.mock.calls.find(([message]) => String(message).includes('disagreed'));
-    expect(warning?.[1]).toMatchObject({ agent: BANK_REC.slug, model: MODEL, runId: 'run_1', fields: ['reconciled', 'matched', 'net_unreconciled'] });
-    expect(JSON.stringify(warn.mock.calls)).not.toMatch(/Interest|INV-2001|Office supplies/);
+    expect(expected.reconciled).toBe(true);
+    const { value, warnings } = await logged(() => reasoner().reason(BANK_REC, input, expected, { runId: 'run_1' }));
+    expect(value).toEqual({ result: expected, engine: 'bank-rec/rules@1' });
+    expect(warnings).toContain('the model reading is not grounded in the documents');
+    expect(warnings).toContain('"check":"items do not add up to the stated total","at":"bankStatement.closingBalance"');
+    expect(warnings).not.toMatch(/INV-2001|2,400|2550|Rent/);
   });
 
-  it('vendor risk with the wrong grade and flags: the engine’s grade, decision and flags answer', async () => {
-    const input = { vendorProfile: `${PROFILE}\n[fake:disagree]` };
+  it('with no total to catch it, a decision it makes more permissive is not given: the sanctioned country it left out still declines, both readings in the note', async () => {
+    const input = { vendorProfile: SANCTIONED.replace('Vendor:', '[fake:wrong] Vendor:') };
     const expected = rules(VENDOR_RISK, input);
-    const warn = vi.spyOn(logger, 'warn');
-    const { result } = await reasoner().reason(VENDOR_RISK, input, expected);
+    expect(expected.decision).toBe('decline');
+    const { result, engine } = await reasoner().reason(VENDOR_RISK, input, expected);
     const r = result as Record<string, any>;
-    expect({ grade: r.grade, decision: r.decision, flags: r.flags, collect: r.collect }).toEqual({ grade: expected.grade, decision: expected.decision, flags: expected.flags, collect: expected.collect });
-    expect(warn.mock.calls.find(([m]) => String(m).includes('disagreed'))?.[1]).toMatchObject({ fields: ['grade', 'decision', 'flags'] });
+    expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
+    expect({ decision: r.decision, flags: r.flags }).toEqual({ decision: 'decline', flags: expected.flags });
+    expect(r.note.startsWith(expected.note)).toBe(true);
+    expect(r.note).toMatch(/rules engine's reading gives decline.*model's reading gives onboard.*rules engine's reading, is given/);
+    expect(VENDOR_RISK.resultSchema.safeParse(r).success).toBe(true);
   });
 
-  it('PO match and expense policy: status and totals, verdict and reimbursable amount are the engine’s', async () => {
-    const po = { purchaseOrder: 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00', invoice: 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00\nRemark [fake:disagree]' };
-    const poRules = rules(PO_MATCH, po);
-    expect(poRules.status).toBe('pass');
-    const poResult = (await reasoner().reason(PO_MATCH, po, poRules)).result as Record<string, any>;
-    expect({ status: poResult.status, matched: poResult.matched, invoiceTotal: poResult.invoiceTotal }).toEqual({ status: 'pass', matched: true, invoiceTotal: 25 });
+  it('a decision it makes stricter is given, for a person to look at (a bank line missed: not reconciled), both readings in the note', async () => {
+    const input = { bankStatement: BANK.replace('Description', 'Description [fake:wrong]'), bookEntries: BANK_BOOKS };
+    const expected = rules(BANK_REC, input);
+    expect(expected.reconciled).toBe(true);
+    const { result } = await reasoner().reason(BANK_REC, input, expected);
+    const r = result as Record<string, any>;
+    expect(r.reconciled).toBe(false);
+    expect(r.note).toMatch(/rules engine's reading gives reconciled; the model's reading gives not reconciled.*model's reading, is given/);
+  });
+});
 
-    const expense = { expense: '{"category":"meals","amount":120,"receipt":true,"attendees":1,"description":"team dinner [fake:disagree]"}', expensePolicy: 'Meals are capped at $75 per person per day.' };
-    const expRules = rules(EXPENSE, expense);
-    expect(expRules).toMatchObject({ verdict: 'flag', reimbursable_amount: 75 });
-    const expResult = (await reasoner().reason(EXPENSE, expense, expRules)).result as Record<string, any>;
-    expect({ verdict: expResult.verdict, reimbursable_amount: expResult.reimbursable_amount }).toEqual({ verdict: 'flag', reimbursable_amount: 75 });
+describe('[fake:ungrounded] a figure that is not in the documents: the reading is not used', () => {
+  const cases: [string, AgentDefinition, Record<string, string>, string, string][] = [
+    ['expense: an amount not on its line', EXPENSE, { expense: 'Team dinner $50.00 receipt attached [fake:ungrounded]\nTaxi $18.00 (receipt)', expensePolicy: MEALS }, 'amount not on its line', 'expense.items[0].amount'],
+    ['bank rec: an amount not on its line', BANK_REC, { bankStatement: BANK, bookEntries: `${BANK_BOOKS}\n[fake:ungrounded]` }, 'amount not on its line', 'bankStatement.transactions[0].amount'],
+    ['PO match: a line total not on its line', PO_MATCH, { purchaseOrder: PO, invoice: `${PO}\n[fake:ungrounded]` }, 'amount not on its line', 'invoice.lines[0].amount'],
+    ['vendor risk: a tax number the profile does not have', VENDOR_RISK, { vendorProfile: `${DENIED}\n[fake:ungrounded]` }, 'figure in text not on its line', 'vendorProfile.statements[0].text'],
+  ];
+  for (const [name, agent, input, check, at] of cases) {
+    it(`${name}: the deterministic result and id; logged by check and path, never the values`, async () => {
+      const expected = rules(agent, input);
+      const { value, warnings } = await logged(() => reasoner().reason(agent, input, expected));
+      expect(value).toEqual({ result: expected, engine: agent.engine.id });
+      expect(warnings).toContain(`"check":"${check}","at":"${at}"`);
+      expect(warnings).not.toMatch(/dinner|Taxi|INV-2001|Widget|Harbor|98-7654321|150\.00|2500/);
+    });
+  }
+});
+
+describe('[fake:disagree] a grounded reading of a fact another way: the conservative answer, whichever reading gave it, both in the note', () => {
+  it('vendor risk: the model reads the denial as an affirmation (decline); the deterministic reading onboards: decline, noted', async () => {
+    const input = { vendorProfile: `${DENIED}\n[fake:disagree]` };
+    const expected = rules(VENDOR_RISK, input);
+    expect(expected.decision).toBe('onboard');
+    const { value, warnings } = await logged(() => reasoner().reason(VENDOR_RISK, input, expected, { runId: 'run_2' }));
+    const r = value.result as Record<string, any>;
+    expect(value.engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
+    expect(r.decision).toBe('decline');
+    expect(r.note).toMatch(/rules engine's reading gives onboard.*model's reading gives decline.*flags only in the model's reading: sanctioned jurisdiction.*model's reading, is given/);
+    expect(warnings).toContain('disagree');
+    expect(warnings).toContain('"answered":"model"');
+    expect(warnings).not.toMatch(/Iran|Harbor/);
+  });
+
+  it('expense: the model reads one more attendee (approve, more reimbursed); the deterministic reading flags: the flag and the lower amount, noted', async () => {
+    const input = { expense: '{"category":"meals","amount":120,"receipt":true,"attendees":1,"description":"team dinner [fake:disagree]"}', expensePolicy: MEALS };
+    const expected = rules(EXPENSE, input);
+    expect(expected).toMatchObject({ verdict: 'flag', reimbursable_amount: 75 });
+    const r = (await reasoner().reason(EXPENSE, input, expected)).result as Record<string, any>;
+    expect({ verdict: r.verdict, reimbursable_amount: r.reimbursable_amount, violations: r.violations }).toEqual({ verdict: 'flag', reimbursable_amount: 75, violations: expected.violations });
+    expect(r.note).toMatch(/rules engine's reading gives flag, 75\.00 reimbursable; the model's reading gives approve, 120\.00 reimbursable.*rules engine's reading, is given/);
+  });
+
+  it('PO match: the model finds no PO number on the invoice (hold); the deterministic reading passes: hold, noted', async () => {
+    const input = { purchaseOrder: PO, invoice: `${PO}\n[fake:disagree]` };
+    const expected = rules(PO_MATCH, input);
+    expect(expected.status).toBe('pass');
+    const r = (await reasoner().reason(PO_MATCH, input, expected)).result as Record<string, any>;
+    expect({ status: r.status, matched: r.matched }).toEqual({ status: 'hold', matched: false });
+    expect(r.note).toMatch(/rules engine's reading gives pass.*model's reading gives hold/);
+  });
+
+  it('bank rec: the model reads the last bank line’s direction the other way: not reconciled, noted', async () => {
+    const input = { bankStatement: `${BANK}\n[fake:disagree]`, bookEntries: BANK_BOOKS };
+    const expected = rules(BANK_REC, input);
+    expect(expected.reconciled).toBe(true);
+    const r = (await reasoner().reason(BANK_REC, input, expected)).result as Record<string, any>;
+    expect(r.reconciled).toBe(false);
+    expect(r.note).toMatch(/Two readings of the documents disagree/);
   });
 });
 
@@ -154,8 +225,8 @@ describe('any model failure answers the engine’s result (a paid run never fail
     ['[fake:500]', 'InternalServerException'],
     ['[fake:malformed]', 'the model call failed'],
     ['[fake:hang]', 'the model call failed', { AGENT_REASONING_TIMEOUT_MS: '800' }],
-    ['[fake:content-filter]', 'the model did not call the result tool'],
-    ['[fake:off-schema]', 'the model result does not match the schema'],
+    ['[fake:content-filter]', 'the model did not call the reading tool'],
+    ['[fake:off-schema]', 'the model reading does not match the schema'],
   ];
   for (const [marker, logged, env] of cases) {
     it(`${marker}: the rules engine’s result and id, a warning saying why`, async () => {
@@ -223,7 +294,7 @@ describe('the fake taking a model’s time (LOCAL_MODEL_MS, for the bench)', () 
       const { result, engine } = await timed.reason(VENDOR_RISK, input, expected);
       expect(performance.now() - started).toBeGreaterThanOrEqual(400);
       expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
-      expect((result as Record<string, any>).note).toBe(`Model reading: ${expected.note}`);
+      expect(result).toEqual(expected);
     } finally {
       await slow.stop();
     }

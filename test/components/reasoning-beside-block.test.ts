@@ -1,5 +1,5 @@
 /**
- * A paid run of an agent with model reasoning (ADR 0009) asks the model while its transfer waits for a block (issue
+ * A paid run of an agent with model reasoning (ADR 0009, 0023) asks the model while its transfer waits for a block (issue
  * 25), on the embedded runtime's real parts: the run use case, the purchase skeleton, the payment core's self-settler
  * on the local chain, the ledger and runs in DynamoDB Local, and the Converse adapter against the Bedrock fake. The
  * chain makes a block only when the test mines one, so "while the transfer waits" is a state, not a race: the model is
@@ -83,7 +83,8 @@ describe('a paid reasoning run: the model works while the transfer waits for its
     if (outcome.type !== 'done') throw new Error(outcome.type);
     const receipt = await rpc('eth_getTransactionReceipt', outcome.receipt!.transaction);
     expect(BigInt(receipt.blockNumber)).toBe(seen[0].latestBefore + 1n);
-    expect((outcome.answer.result as { note: string }).note).toMatch(/^Model reading: /);
+    // The fake reads these plain exports as the engine does: the readings agree and the engine's result answers.
+    expect(outcome.answer.result).toEqual((BANK_REC.engine.analyse as (i: unknown) => unknown)(INPUT));
     const record = await new RunStore().get(outcome.answer.runId);
     expect(record).toMatchObject({ status: 'done', transaction: outcome.receipt!.transaction, engine: `bank-rec/rules@1+bedrock:${MODEL}` });
   }, 60_000);

@@ -2,9 +2,10 @@
  * Model reasoning of an agent end to end on the embedded default, in its own process with
  * `AGENT_REASONING=vendor-risk-read-q0jjq`: a paid run goes through the run function's instances under its
  * synthesized policy (bedrock:InvokeModel on the configured model, enforced locally), `@aws-sdk/client-bedrock-runtime`
- * Converse against the Bedrock fake, and answers a result the agent's schema accepts, with `outputs.engine` naming
- * the model; the engine's facts win a disagreement; a failing model still answers (the engine's result) and settles;
- * an agent not configured is unchanged.
+ * Converse against the Bedrock fake, which reads the profile (ADR 0023); the engine decides on that reading, and the
+ * run answers a result the agent's schema accepts, with `outputs.engine` naming the model. A reading that disagrees
+ * answers the conservative decision with both readings in the note; a failing model still answers (the engine's
+ * result) and settles; an agent not configured is unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -40,24 +41,32 @@ async function run(slug: string, input: Record<string, string>) {
 const rules = (vendorProfile: string) => (VENDOR_RISK.engine.analyse as (i: unknown) => Record<string, any>)({ vendorProfile });
 
 describe('agent reasoning (embedded default, Bedrock fake, AGENT_REASONING=vendor-risk-read-q0jjq)', () => {
-  it('a paid run answers a result the agent’s schema accepts, with the engine’s facts and the model’s wording; outputs.engine names the model', async () => {
+  it('a paid run answers a result the agent’s schema accepts, the engine’s decision on the model’s reading; outputs.engine names the model', async () => {
     const { status, body } = await run(VENDOR_RISK.slug, { vendorProfile: PROFILE });
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ status: 'done', settled: true, outputs: { agent: VENDOR_RISK.slug, engine: MODEL_ENGINE } });
     expect(VENDOR_RISK.resultSchema.safeParse(body.result).success).toBe(true);
     const expected = rules(PROFILE);
     expect({ grade: body.result.grade, decision: body.result.decision, collect: body.result.collect }).toEqual({ grade: expected.grade, decision: expected.decision, collect: expected.collect });
-    expect(body.result.note).toBe(`Model reading: ${expected.note}`);
     expect(service.output()).not.toMatch(/AccessDenied/);
   });
 
-  it('[fake:disagree]: the engine’s grade, decision and flags answer', async () => {
-    const profile = `${PROFILE}\n[fake:disagree]`;
+  it('[fake:disagree]: the model reads a denial as an affirmation; the conservative decision (decline) answers, both readings in the note', async () => {
+    const profile = ['Vendor: Harbor Light Trading LLC', 'Tax ID: 12-3456789', 'Address: 12 Main Street, Springfield IL', 'Incorporated: 2010', 'We have no operations in Iran. [fake:disagree]'].join('\n');
+    expect(rules(profile).decision).toBe('onboard');
     const { status, body } = await run(VENDOR_RISK.slug, { vendorProfile: profile });
     expect(status).toBe(200);
-    const expected = rules(profile);
     expect(body.outputs.engine).toBe(MODEL_ENGINE);
-    expect({ grade: body.result.grade, decision: body.result.decision, flags: body.result.flags }).toEqual({ grade: expected.grade, decision: expected.decision, flags: expected.flags });
+    expect(body.result.decision).toBe('decline');
+    expect(body.result.note).toMatch(/rules engine's reading gives onboard.*model's reading gives decline/);
+  });
+
+  it('[fake:ungrounded]: a figure not in the profile; the engine’s result and id answer', async () => {
+    const profile = `${PROFILE}\n[fake:ungrounded]`;
+    const { status, body } = await run(VENDOR_RISK.slug, { vendorProfile: profile });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ settled: true, outputs: { engine: 'vendor-risk/rules@1' } });
+    expect(body.result).toEqual(rules(profile));
   });
 
   it('[fake:500]: the model fails, the run still settles with the engine’s result and id', async () => {
@@ -74,6 +83,6 @@ describe('agent reasoning (embedded default, Bedrock fake, AGENT_REASONING=vendo
     const { status, body } = await run('bank-rec-discrepancy-finder-bw0tt', { bankStatement: statement, bookEntries: books });
     expect(status).toBe(200);
     expect(body.outputs.engine).toBe('bank-rec/rules@1');
-    expect(body.result.note).not.toContain('Model reading');
+    expect(body.result.note).not.toContain('Two readings');
   });
 });
