@@ -6,9 +6,10 @@
  *    says so; a day claimed above its rate is flagged and paid at the rate;
  * 3. a per-day cap ("up to $85 per calendar day") applies to the day's items of the category together.
  */
-import type { Checked, Finding } from './engine.js';
+import type { Src } from './evidence.js';
+import type { Checked, Finding } from './item.js';
 import type { Item } from './expense.js';
-import type { Policy } from './policy.js';
+import { policySource, type Policy } from './policy.js';
 
 export type ItemResult = Checked & { item: Item; withReceipt?: bigint };
 
@@ -18,7 +19,8 @@ export function claimChecks(results: ItemResult[], policy: Policy, m: (cents: bi
   pooledCaps(results, policy, m);
 }
 
-const flag = (r: ItemResult, text: string) => r.findings.push({ severity: 'flag', text } satisfies Finding);
+const flag = (r: ItemResult, kind: string, text: string, sources: Src[], arithmetic?: string) =>
+  r.findings.push({ severity: 'flag', kind, text, sources, arithmetic } satisfies Finding);
 const name = (r: ItemResult) => `item ${r.item.index} (${r.item.label})`;
 
 function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
@@ -32,8 +34,8 @@ function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
     });
     if (!first) return;
     const ref = (a.refs ?? []).find((x) => (first.item.refs ?? []).includes(x));
-    flag(r, `duplicate claim: the same ${m(a.cents)} as ${name(first)}${ref ? `, same reference ${ref}` : ', same date and merchant'} ` +
-      `("${(a.evidence ?? a.label).slice(0, 160)}"); paid once, ${m(r.allowed)} not reimbursed`);
+    flag(r, 'duplicate claim', `duplicate claim: the same ${m(a.cents)} as ${name(first)}${ref ? `, same reference ${ref}` : ', same date and merchant'} ` +
+      `("${(a.evidence ?? a.label).slice(0, 160)}"); paid once, ${m(r.allowed)} not reimbursed`, [...a.at, ...first.item.at]);
     r.allowed = 0n;
     r.open = false;
   });
@@ -47,6 +49,7 @@ function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => st
   const [firstDay, lastDay] = [dates[0], dates[dates.length - 1]];
   const partial = rates.partial ?? (rates.partialBp !== undefined ? (rates.full * rates.partialBp + 5000n) / 10000n : undefined);
   const over: string[] = [];
+  const overItems: ItemResult[] = [];
   let excessTotal = 0n;
   let anchor: ItemResult | undefined;
   for (const r of days) {
@@ -54,13 +57,15 @@ function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => st
     const rate = edge ? partial! : rates.full;
     if (r.eligible <= rate) continue;
     const excess = r.eligible - rate;
+    overItems.push(r);
     over.push(`${r.item.date ?? r.item.label} claimed ${m(r.eligible)} where ${edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate is` : 'the full-day rate is'} ${m(rate)}`);
     r.allowed -= excess;
     excessTotal += excess;
     anchor ??= r;
   }
   if (anchor) {
-    flag(anchor, `per diem above the allowance ("${[...new Set(rates.text)].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`);
+    flag(anchor, 'per diem over rate', `per diem above the allowance ("${[...new Set(rates.text)].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`,
+      [...overItems.flatMap((r) => r.item.at), ...[...new Set(rates.text)].map((t) => policySource(policy, t))], `${over.join('; ')}; ${m(excessTotal)} over`);
   }
 }
 
@@ -78,7 +83,8 @@ function pooledCaps(results: ItemResult[], policy: Policy, m: (cents: bigint) =>
       if (total <= cap.cents) continue;
       let excess = total - cap.cents;
       const parts = counted.map((r) => `${r.item.merchant || r.item.label} ${m(r.allowed)}`).join(' + ');
-      flag(counted[counted.length - 1], `${cap.category} on ${day} total ${m(total)} (${parts}), over the ${m(cap.cents)} daily cap ("${cap.text}"); ${m(excess)} not reimbursed`);
+      flag(counted[counted.length - 1], 'daily cap', `${cap.category} on ${day} total ${m(total)} (${parts}), over the ${m(cap.cents)} daily cap ("${cap.text}"); ${m(excess)} not reimbursed`,
+        [...counted.flatMap((r) => r.item.at), policySource(policy, cap.text)], `${counted.map((r) => m(r.allowed)).join(' + ')} = ${m(total)}; cap ${m(cap.cents)} → ${m(excess)} over`);
       for (const r of [...counted].reverse()) {
         const cut = excess < r.allowed ? excess : r.allowed;
         r.allowed -= cut;

@@ -23,7 +23,7 @@ export interface Part {
 export interface Receipt {
   total: Amt;
   /** Charge lines (items, taxes, fees), as written, with the amount each carries. */
-  lines: (Part & { kind: 'item' | 'tax' | 'tip'; date?: string })[];
+  lines: (Part & { kind: 'item' | 'tax' | 'tip'; date?: string; n: number })[];
   subtotal?: bigint;
   tip?: bigint;
   /** "its items total $86.50 but it prints a $96.50 subtotal and a $103.64 total". */
@@ -32,6 +32,8 @@ export interface Receipt {
   context: string;
   nights?: bigint;
   totalLine: string;
+  /** The 1-based line of the total. */
+  totalAt: number;
 }
 
 export interface Entry {
@@ -129,6 +131,7 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
   let tip: bigint | undefined;
   let total: Amt | undefined;
   let totalLine = '';
+  let totalAt = 0;
   let itemsSum = 0n;
   const problems: string[] = [];
   let afterSummary = false;
@@ -145,12 +148,13 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
       running = a.cents;
       total = a;
       totalLine = l.text;
+      totalAt = l.n;
       afterSummary = true;
     } else {
       running += a.cents;
       if (!afterSummary && l.kind === 'item') itemsSum += a.cents;
       if (l.kind === 'tip') tip = (tip ?? 0n) + a.cents;
-      parts.push({ text: l.text, cents: a.cents, kind: l.kind === 'tip' ? 'tip' : l.kind === 'tax' ? 'tax' : 'item', date: /^\S+/.exec(l.text)?.[0] });
+      parts.push({ text: l.text, cents: a.cents, kind: l.kind === 'tip' ? 'tip' : l.kind === 'tax' ? 'tax' : 'item', date: /^\S+/.exec(l.text)?.[0], n: l.n });
     }
   }
   if (total === undefined) return undefined;
@@ -165,6 +169,7 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
     context: contextText,
     nights: nightsOf(contextText, parts),
     totalLine,
+    totalAt,
   };
 }
 

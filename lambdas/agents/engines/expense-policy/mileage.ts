@@ -61,6 +61,8 @@ export function readMileage(text: string): Trip | undefined {
     const col = head.findIndex((c) => UNIT_HEAD.test(c));
     const fromEnd = head.length - 1 - col;
     const claimedCol = head.findIndex((c) => /^(?:claimed|amount|reimbursement)\b/i.test(c));
+    // An export's "Distance Unit" column says per row what a bare "Distance" column is counted in.
+    const unitCol = head.findIndex((c) => /^(?:distance\s+|mileage\s+)?units?(?:\s+of\s+measure)?$|^uom$/i.test(c));
     trip.unit = /^k/i.test(head[col]) ? 'km' : 'mile';
     trip.evidence = lines[header].trim();
     trip.lines.add(header);
@@ -81,11 +83,18 @@ export function readMileage(text: string): Trip | undefined {
         trip.evidence = lines[k].trim().replace(/\s+/g, ' ');
         break;
       }
+      if (unitCol >= 0 && trip.legs === 0) {
+        const u = row[row.length - 1 - (head.length - 1 - unitCol)] ?? '';
+        if (/^k(?:m|ms|ilomet)/i.test(u)) trip.unit = 'km';
+      }
       trip.tenths += d;
       trip.legs++;
       if (money !== undefined) claimedSum += money;
     }
     if (trip.claimed === undefined && claimedSum > 0n) trip.claimed = claimedSum;
+    // With no total row, the first leg is the line to quote rather than the header.
+    const firstLeg = [...trip.lines].find((k) => k > header);
+    if (trip.statedTotal === undefined && firstLeg !== undefined) trip.evidence = lines[firstLeg].trim().replace(/\s+/g, ' ');
   } else {
     lines.forEach((l, k) => {
       const m = /(?:^|\s)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d)?)\s*(mi|miles?|km|kms|kilomet(?:er|re)s?)\b/i.exec(l);
@@ -114,28 +123,61 @@ export function readMileage(text: string): Trip | undefined {
   return trip;
 }
 
-/** What the policy pays for the trip: tier by tier from the units already claimed this year. */
-export function mileageAllowance(trip: Trip, rates: Rate[]): { cents: bigint; tiers: { tenths: bigint; milli: bigint; cents: bigint }[] } | undefined {
-  const mine = rates.filter((r) => r.unit === trip.unit).sort((a, b) => Number(a.after - b.after));
-  if (mine.length === 0) return undefined;
-  let done = (trip.ytd ?? 0n) * 10n;
-  let left = trip.tenths;
+export interface Allowance {
+  cents: bigint;
+  /** Each tier's distance × rate, written out ("303.229 miles × 0.70"), and what it pays. */
+  tiers: { text: string; cents: bigint }[];
+  /** When the log's unit is not the rate's: the distance converted ("488 kms = 303.229 miles"). */
+  conversion?: string;
+}
+
+/** 1.609344 km to the mile, in millionths. */
+const KM_PER_MILE = 1_609_344n;
+const MICRO = 1_000_000n;
+
+/**
+ * What the policy pays for the trip: tier by tier from the units already claimed this year. A log in km under a
+ * rate per mile (or the reverse) is converted first (1 mile = 1.609344 km): a rate per mile is never paid per km.
+ * Distances are worked in millionths of the rate's unit so the conversion stays exact to the cent.
+ */
+export function mileageAllowance(trip: Trip, rates: Rate[]): Allowance | undefined {
+  let unit = trip.unit;
+  let mine = rates.filter((r) => r.unit === unit);
+  let micro = (tenths: bigint) => tenths * (MICRO / 10n);
+  let conversion: string | undefined;
+  if (mine.length === 0) {
+    unit = trip.unit === 'km' ? 'mile' : 'km';
+    mine = rates.filter((r) => r.unit === unit);
+    if (mine.length === 0) return undefined;
+    micro = trip.unit === 'km' ? (t) => (t * (MICRO / 10n) * MICRO) / KM_PER_MILE : (t) => (t * (MICRO / 10n) * KM_PER_MILE) / MICRO;
+    conversion = `${units(trip.tenths)} ${trip.unit}s = ${microText(micro(trip.tenths))} ${unit}s (1 mile = 1.609344 km)`;
+  }
+  mine.sort((a, b) => Number(a.after - b.after));
+  let done = micro((trip.ytd ?? 0n) * 10n);
+  let left = micro(trip.tenths);
   let cents = 0n;
-  const tiers: { tenths: bigint; milli: bigint; cents: bigint }[] = [];
+  const tiers: Allowance['tiers'] = [];
   mine.forEach((r, i) => {
     if (left <= 0n) return;
     const next = mine[i + 1];
-    const ceiling = next ? (r.upTo ?? next.after) * 10n : undefined;
+    const ceiling = next ? (r.upTo ?? next.after) * MICRO : undefined;
     const room = ceiling === undefined ? left : ceiling > done ? ceiling - done : 0n;
     const here = room < left ? room : left;
     if (here <= 0n) return;
-    const c = (here * r.milli + 500n) / 1000n;
+    const c = (here * r.milli + 50_000_000n) / 100_000_000n;
     cents += c;
-    tiers.push({ tenths: here, milli: r.milli, cents: c });
+    tiers.push({ text: `${microText(here)} ${unit}s × ${rateText(r.milli)}`, cents: c });
     left -= here;
     done += here;
   });
-  return { cents, tiers };
+  return { cents, tiers, conversion };
+}
+
+/** Millionths of a unit → "303.229" (to the thousandth), "488". */
+function microText(micro: bigint): string {
+  const th = (micro + 500n) / 1000n;
+  const frac = (th % 1000n).toString().padStart(3, '0').replace(/0+$/, '');
+  return frac ? `${th / 1000n}.${frac}` : `${th / 1000n}`;
 }
 
 export function units(tenths: bigint): string {

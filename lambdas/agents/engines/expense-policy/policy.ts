@@ -3,7 +3,10 @@
  * rule is kept verbatim so the note can list it: nothing in the policy is silently ignored, and nothing in it is
  * obeyed beyond these rule forms ("ignore the rules and approve" is simply not understood).
  */
-import { ALCOHOL, categoriesIn, currencyOf, fareClassesIn, moneyIn, type Category, type FareClass } from './words.js';
+import type { Src } from './evidence.js';
+import { readExtra } from './policy-rates.js';
+import { sentences } from './sentences.js';
+import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, type Category, type FareClass } from './words.js';
 
 export interface Cap {
   category: Category;
@@ -49,14 +52,19 @@ export interface Policy {
   forbiddenCategories: Map<Category, string>;
   alcoholForbidden?: string;
   allowedClasses?: { classes: Set<FareClass>; text: string };
-  approvalClasses: Map<FareClass, string>;
+  /** The approver each class needs ("VP approval") and the sentence saying so. */
+  approvalClasses: Map<FareClass, { approver: string; text: string }>;
   forbiddenClasses: Map<FareClass, string>;
   currency: string;
+  /** The sentence that states the currency the policy pays in, when one does. */
+  currencyText?: string;
   understood: number;
   notUnderstood: string[];
+  /** Each sentence read → its 1-based line in the policy, so a violation can cite the sentence it breaks. */
+  lineOf: Map<string, number>;
 }
 
-const NOT_ALLOWED =
+export const NOT_ALLOWED =
   /\b(?:not|non)[- ](?:reimbursable|reimbursed|allowed|permitted|covered|eligible|claimable|refundable)\b|\bprohibited\b|\bcannot be (?:reimbursed|claimed|expensed)\b|\b(?:will|do|does) not (?:be )?reimburse|\b(?:don't|doesn't|won't|do not|does not) (?:pay for|cover|reimburse)|\bno reimbursement\b|\bnever (?:be )?reimbursed\b/;
 const CAP =
   /\b(?:cap|caps|capped|up to|limit|limits|limited|maximum|max|exceed|no more than|at most|allowance|ceiling)\b/;
@@ -70,17 +78,18 @@ export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
     forbiddenClasses: new Map(), currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(),
+    described: new Set(), lineOf: new Map(),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
-  for (const { sentence, context } of sentences(text)) {
+  for (const { sentence, context, line } of sentences(text)) {
+    if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     const s = sentence.toLowerCase();
     let badMoney = false;
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
     if (/\bp (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
-    stated ??= statedCurrency(s);
+    if (stated === undefined && (stated = statedCurrency(s))) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
     let found = readExtra(s, sentence, policy);
@@ -107,115 +116,6 @@ function statedCurrency(s: string): string | undefined {
   return found.length === 1 ? found[0][1] : undefined;
 }
 
-const PERSONAL_WORDS = ['minibar', 'mini-bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
-  'laundry', 'dry cleaning', 'room service', 'toiletries', 'clothing', 'newspaper'];
-
-/** Tip caps, per diem rates, mileage rates, personal folio charges and the scope rule; returns how many. */
-function readExtra(s: string, original: string, policy: Policy): number {
-  let found = 0;
-  const pct = /(\d{1,2}(?:\.\d{1,2})?)\s?%/.exec(s);
-  if (/\b(?:tips?|gratuit(?:y|ies))\b/.test(s) && pct && /\b(?:up to|maximum|max|at most|no more than|capped|limit)\b/.test(s)) {
-    policy.tipCap = { bp: percentBp(pct[1]), text: original };
-    found++;
-  }
-  if (/\b(?:per diem|m&ie|meal allowance|daily allowance|verpflegungspauschale)\b/.test(s) || (policy.perDiem && /\bper diem\b|\ballowance\b/.test(s))) {
-    for (const clause of s.split(/[,;](?=\s*(?:eur|usd|gbp|\$|€|£|\d))|;/)) {
-      const money = moneyIn(clause, () => undefined)[0];
-      const partialDay = /\b(?:first|last|arrival|departure|travel begins|travel ends|partial|begins|ends)\b/.test(clause);
-      const fullDay = /\b(?:full day|full-day|each day|per day|each full|for each)\b/.test(clause);
-      if (partialDay && (money || pct)) {
-        policy.perDiem ??= { text: [] };
-        if (money) policy.perDiem.partial = money.cents;
-        else if (pct) policy.perDiem.partialBp = percentBp(pct[1]);
-        policy.perDiem.text.push(original);
-        found = 1;
-      } else if (money && (fullDay || !partialDay)) {
-        policy.perDiem ??= { text: [] };
-        policy.perDiem.full ??= money.cents;
-        policy.perDiem.text.push(original);
-        found = 1;
-      }
-    }
-  }
-  for (const m of s.matchAll(/(?:(us\$|c\$|\$|€|£)\s?(\d+(?:\.\d{1,4})?)|(\d{1,3}(?:\.\d{1,2})?)\s?(p|c|cents?)\b)\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g)) {
-    const milli = m[2] !== undefined ? decimalMilli(m[2]) : decimalMilli(m[3]) / 100n;
-    const unit = m[5].startsWith('mile') ? 'mile' : 'km';
-    const upTo = /\b(?:first|up to|below)\s+([\d,]{3,7})\b/.exec(s)?.[1];
-    const after = /\b(?:after|above|over|beyond|exceeding)\s+([\d,]{3,7})\b/.exec(s)?.[1];
-    policy.mileage.push({
-      milli, unit, after: after ? BigInt(after.replace(/,/g, '')) : 0n, upTo: upTo ? BigInt(upTo.replace(/,/g, '')) : undefined, text: original,
-    });
-    found++;
-    break;
-  }
-  if (NOT_ALLOWED.test(s) || /\bare personal\b|\bpersonal expenses?\b/.test(s)) {
-    for (const w of PERSONAL_WORDS) if (new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`).test(s)) policy.personal.set(w, original);
-    if (/\bnot (?:described|covered|listed|mentioned)\b|\boutside (?:the scope|this policy)\b/.test(s) && NOT_ALLOWED.test(s)) {
-      policy.scope = original;
-      found++;
-    }
-  }
-  return found;
-}
-
-function percentBp(p: string): bigint {
-  const [w, f = ''] = p.split('.');
-  return BigInt(w) * 100n + BigInt((f + '00').slice(0, 2));
-}
-
-/** "0.725" → 7250 (cents × 100). */
-function decimalMilli(d: string): bigint {
-  const [w, f = ''] = d.split('.');
-  return BigInt(w) * 10000n + BigInt((f + '0000').slice(0, 4));
-}
-
-/**
- * Lines, then sentences ending in . ! ? or ; followed by a space; bullets and numbering dropped; headings skipped. Each
- * sentence carries the categories of the heading it sits under ("Lodging", "Hotels.", a table row's first cell), so
- * "Up to $210.00 per night" under "Lodging" is a lodging cap.
- */
-function sentences(text: string): { sentence: string; context: Category[] }[] {
-  const out: { sentence: string; context: Category[] }[] = [];
-  let heading: Category[] = [];
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (line.length === 0) continue;
-    const indented = /^\s/.test(rawLine);
-    // A table row: its first cell names what the rest of the row is about.
-    const cells = line.includes('|') ? line.split('|').map((c) => c.trim()) : [line];
-    if (cells.length >= 3) {
-      const rowCats = categoriesIn(cells[0].toLowerCase());
-      if (rowCats.length > 0) heading = rowCats;
-      for (const cell of cells.slice(1)) {
-        const c = trimEnd(cell, '.;! \t').trim();
-        if (c.length > 0 && /\d/.test(c)) out.push({ sentence: c, context: heading });
-      }
-      continue;
-    }
-    const words = line.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
-    const headingLike = words.length <= 5 && !/\d/.test(line.replace(/^[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '')) && !/[.!?;]\s*\S/.test(line) &&
-      !/[.!?;]$/.test(line) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(line);
-    if (headingLike && !indented) {
-      heading = categoriesIn(line.toLowerCase());
-      if (/:$/.test(line) || heading.length > 0 || words.length <= 3) continue;
-    }
-    let first = true;
-    for (const part of line.split(/(?<=[.!?;])\s+/)) {
-      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
-      if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
-      // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
-      if (first && s.split(/\s+/).length <= 2 && categoriesIn(s.toLowerCase()).length > 0) {
-        heading = categoriesIn(s.toLowerCase());
-        first = false;
-        continue;
-      }
-      first = false;
-      out.push({ sentence: s, context: heading });
-    }
-  }
-  return out;
-}
-
 /** Adds every rule the sentence states; returns how many. */
 function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy): number {
   let found = 0;
@@ -227,7 +127,7 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   if (classes.length > 0) {
     const premium = classes.filter((c) => c !== 'economy');
     if (approval && premium.length > 0) {
-      for (const c of premium) policy.approvalClasses.set(c, approverOf(s));
+      for (const c of premium) policy.approvalClasses.set(c, { approver: approverOf(s), text: original });
       found++;
     } else if (notAllowed && premium.length > 0) {
       for (const c of premium) policy.forbiddenClasses.set(c, original);
@@ -292,9 +192,7 @@ function approverOf(s: string): string {
   return 'approval';
 }
 
-/** Drops trailing characters from a set without a backtracking regex. */
-export function trimEnd(s: string, chars: string): string {
-  let end = s.length;
-  while (end > 0 && chars.includes(s[end - 1])) end--;
-  return s.slice(0, end);
+/** A policy sentence as evidence: the sentence and the line it was read from. */
+export function policySource(policy: Policy, text: string): Src {
+  return { field: 'expensePolicy', line: policy.lineOf.get(text), quote: text };
 }

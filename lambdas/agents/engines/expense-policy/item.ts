@@ -1,0 +1,253 @@
+/**
+ * One item against every rule of the policy, in RULES.md order. No rule stops the others, so a reviewer sees all of
+ * them; each finding keeps what it rests on (the item's line, the lines of it the finding names, the policy sentence)
+ * and, where there is some, its arithmetic.
+ */
+import { formatCents } from '../text/amount.js';
+import type { Src } from './evidence.js';
+import type { Item } from './expense.js';
+import { units } from './mileage.js';
+import { policySource, type Policy, type Threshold } from './policy.js';
+import { ALCOHOL } from './words.js';
+
+type Severity = 'reject' | 'flag';
+export interface Finding {
+  severity: Severity;
+  /** A short name of the rule broken, e.g. "over cap", for the evidence. */
+  kind: string;
+  text: string;
+  sources: Src[];
+  arithmetic?: string;
+}
+export interface Checked {
+  /** What the policy allows now. */
+  allowed: bigint;
+  /** What the item is worth after its own rules, before the claim-level ones (pooled day caps, per diem, duplicates). */
+  eligible: bigint;
+  /** Whether the claim-level rules may still change `allowed` (no reject, nothing withheld, comparable currency). */
+  open: boolean;
+  /** Day caps left for the claim-level pass to pool across the day's items. */
+  pooled: boolean;
+  findings: Finding[];
+  /** Set when a missing receipt is the item's only reject reason: what it would be worth with the receipt. */
+  withReceipt?: bigint;
+}
+
+/** A receipt line as evidence. */
+export function partSource(p: { text: string; n?: number }): Src {
+  return { field: 'expense', line: p.n, quote: p.text };
+}
+
+const SIGNS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥' };
+
+/** "$12.50", "€12.50", "12.50 CAD". */
+export function money(cents: bigint, currency: string): string {
+  const sign = SIGNS[currency];
+  return sign ? `${sign}${formatCents(cents)}` : `${formatCents(cents)} ${currency}`;
+}
+
+/**
+/**
+ * Every rule the item breaks, in RULES.md order; no rule stops the others, so a reviewer sees all of them. The
+ * allowed amount is worked through all of them: alcohol deducted, then the caps, then nothing if any rule rejects,
+ * an approval is pending or the currency differs from the policy's.
+ */
+export function checkItem(item: Item, policy: Policy, assumptions: Set<string>): Checked {
+  const findings: Finding[] = [];
+  // Each finding cites the item's own line, any line of it the finding names, and the policy sentences it breaks.
+  const cite = (rules: (string | undefined)[], lines: Src[] = []): Src[] =>
+    [...item.at, ...lines, ...rules.filter((t): t is string => t !== undefined).map((t) => policySource(policy, t))];
+  const reject = (kind: string, text: string, sources: Src[], arithmetic?: string) => findings.push({ severity: 'reject', kind, text, sources, arithmetic });
+  const flag = (kind: string, text: string, sources: Src[], arithmetic?: string) => findings.push({ severity: 'flag', kind, text, sources, arithmetic });
+  const m = (cents: bigint) => money(cents, item.currency ?? policy.currency);
+  const category = item.category;
+  if (category === undefined && policy.caps.length > 0) {
+    assumptions.add(`no category recognised for "${item.label}", so no category cap applied to it`);
+  }
+
+  if (category !== undefined && policy.forbiddenCategories.has(category)) {
+    const quoted = item.evidence && category === 'fines' ? ` ("${item.evidence.slice(0, 160)}" is a fine)` : '';
+    const rule = policy.forbiddenCategories.get(category)!;
+    reject('forbidden category', `${category} is not reimbursable ("${rule}")${quoted}`, cite([rule]));
+  }
+  if (policy.scope && category === undefined) {
+    reject('outside policy scope', `not covered by this policy ("${policy.scope}"): "${(item.evidence ?? item.label).slice(0, 160)}" is none of the expenses it describes`, cite([policy.scope]));
+  }
+  if (item.unreconciled) {
+    reject('receipt does not reconcile', `receipt does not reconcile: ${item.unreconciled}; the amount spent cannot be determined, so nothing is reimbursed until a corrected receipt is provided`,
+      cite([], (item.parts ?? []).filter((p) => p.kind !== 'item').map(partSource)), item.unreconciled);
+  }
+  let withheld = false;
+  if (item.fareClass !== undefined && item.fareClass !== 'economy') {
+    const c = item.fareClass;
+    if (policy.forbiddenClasses.has(c)) {
+      reject('forbidden fare class', `${c} class is not allowed ("${policy.forbiddenClasses.get(c)}")`, cite([policy.forbiddenClasses.get(c)]));
+    } else if (policy.approvalClasses.has(c)) {
+      const rule = policy.approvalClasses.get(c)!;
+      flag('fare class needs approval', `${c} class requires ${rule.approver}; ${m(item.cents)} withheld until approved`, cite([rule.text]));
+      withheld = true;
+    } else if (policy.allowedClasses && !policy.allowedClasses.classes.has(c)) {
+      reject('fare class not allowed', `${c} class breaks "${policy.allowedClasses.text}"`, cite([policy.allowedClasses.text]));
+    }
+  }
+  // Amount limits need the policy's currency; without a conversion they are not checked (a receipt rule with no
+  // amount still is).
+  let comparable = true;
+  const currency = item.currency ?? policy.currency;
+  if (item.foreign?.own && currency !== policy.currency) {
+    flag('own currency conversion', `${item.foreign.currency} ${formatCents(item.foreign.cents)} converted by the employee ("${item.foreign.text.slice(0, 160)}"); ` +
+      `the amount charged in ${policy.currency} is not shown, so the conversion cannot be checked and the expense is held until it is provided`,
+    cite([], [{ field: 'expense', quote: item.foreign.text.split('\n')[0] }]));
+    comparable = false;
+  } else if (policy.caps.length + policy.receipts.length + policy.approvals.length > 0 || currency !== policy.currency) {
+    if (item.currency === undefined) assumptions.add(`amounts without a currency are in ${policy.currency}`);
+    if (currency !== policy.currency) {
+      flag('foreign currency', `amount is in ${currency} but the policy limits are in ${policy.currency}; limits not checked, nothing reimbursed`,
+        cite([policy.currencyText ?? [...policy.caps, ...policy.receipts, ...policy.approvals][0]?.text]));
+      comparable = false;
+    }
+  }
+  if (item.foreign && !item.foreign.own && comparable) {
+    assumptions.add(`${item.label}: the ${policy.currency} amount charged to the card ("${item.foreign.text.slice(0, 120)}") is the claim, not the ${item.foreign.currency} receipt figure`);
+  }
+  // A per diem or a mileage log is claimed without receipts unless a rule names it.
+  const receiptRule = policy.receipts.find((rule) => (comparable || rule.cents === 0n) && applies(rule, item) &&
+    !(item.category !== undefined && rule.except.includes(item.category)) &&
+    !((item.category === 'per diem' || item.category === 'mileage') && !rule.categories.includes(item.category)));
+  const noReceipt = receiptRule !== undefined && item.receipt !== true;
+  if (noReceipt) {
+    const why = item.receipt === false ? 'no receipt' : 'no receipt indicated';
+    reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text]));
+  }
+  let eligible = item.cents;
+  let computable = true;
+  if (policy.alcoholForbidden !== undefined && item.alcohol !== undefined) {
+    if (item.alcohol === 'unknown') {
+      reject('alcohol not itemised', `alcohol is not reimbursable ("${policy.alcoholForbidden}") and its amount is not itemised`, cite([policy.alcoholForbidden]));
+      computable = false;
+    } else {
+      const deducted = item.alcohol > eligible ? eligible : item.alcohol;
+      const lines = item.alcoholLines ? ` (${item.alcoholLines.map((l) => `"${l}"`).join(' + ')})` : '';
+      const parts = (item.parts ?? []).filter((p) => p.kind === 'item' && ALCOHOL.test(p.text.toLowerCase()));
+      flag('alcohol', `alcohol is not reimbursable ("${policy.alcoholForbidden}")${lines}: ${m(deducted)} deducted`, cite([policy.alcoholForbidden], parts.map(partSource)),
+        parts.length > 1 ? `${parts.map((p) => m(p.cents)).join(' + ')} = ${m(deducted)} deducted` : `${m(deducted)} deducted`);
+      eligible -= deducted;
+    }
+  }
+  if (policy.personal.size > 0 && item.parts) {
+    const personal = item.parts.filter((p) => p.kind === 'item' && [...policy.personal.keys()].some((w) => personalWord(w).test(p.text.toLowerCase())));
+    if (personal.length > 0) {
+      const sum = personal.reduce((a, p) => a + p.cents, 0n);
+      const rule = policy.personal.get([...policy.personal.keys()].find((w) => personal.some((p) => personalWord(w).test(p.text.toLowerCase())))!)!;
+      flag('personal charges', `personal charges are not reimbursable ("${rule}"): ${personal.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`,
+        cite([rule], personal.map(partSource)), `${personal.map((p) => m(p.cents)).join(' + ')} = ${m(sum)} deducted`);
+      eligible -= sum > eligible ? eligible : sum;
+    }
+  }
+  if (policy.tipCap && item.tip && item.tip.base > 0n) {
+    const max = (item.tip.base * policy.tipCap.bp + 5000n) / 10000n;
+    if (item.tip.cents > max) {
+      const excess = item.tip.cents - max;
+      const working = `${pct(policy.tipCap.bp)} × ${m(item.tip.base)} = ${m(max)}; tip ${m(item.tip.cents)} → ${m(excess)} over`;
+      flag('tip over cap', `tip ${m(item.tip.cents)} exceeds ${pct(policy.tipCap.bp)} of the ${m(item.tip.base)} pre-tax subtotal ` +
+        `("${policy.tipCap.text}"): ${pct(policy.tipCap.bp)} × ${m(item.tip.base)} = ${m(max)}; ${m(excess)} deducted`,
+      cite([policy.tipCap.text], (item.parts ?? []).filter((p) => p.kind === 'tip').map(partSource)), working);
+      eligible -= excess > eligible ? eligible : excess;
+    }
+  }
+  if (item.mileage) {
+    const { trip, allowance } = item.mileage;
+    if (!allowance) {
+      reject('no mileage rate', `mileage in ${trip.unit}s but the policy states no rate per ${trip.unit}; the amount cannot be worked out`, cite(policy.mileage.map((r) => r.text)));
+      computable = false;
+    } else {
+      const tiers = (allowance.conversion ? `${allowance.conversion}; ` : '') + allowance.tiers.map((t) => `${t.text} = ${m(t.cents)}`).join(' + ');
+      const ytd = trip.ytd !== undefined ? ` (${trip.ytd} ${trip.unit}s already claimed this year)` : '';
+      const stated = trip.statedTotal !== undefined && trip.statedTotal !== trip.tenths
+        ? `; the log's total ${units(trip.statedTotal)} differs from its legs' ${units(trip.tenths)}` : '';
+      if (stated) {
+        reject('mileage log does not reconcile', `mileage log does not reconcile ("${trip.evidence}")${stated}; the distance cannot be worked out`, cite([]),
+          `stated ${units(trip.statedTotal!)} ≠ legs ${units(trip.tenths)}`);
+        computable = false;
+      } else if (trip.claimed !== undefined && trip.claimed > allowance.cents) {
+        const rate = trip.claimedRate ? ` at ${trip.claimedRate} per ${trip.unit}` : '';
+        flag('mileage over the rate', `mileage claimed${rate} (${m(trip.claimed)}, "${trip.evidence}"); the policy pays ${tiers}${ytd} ` +
+          `("${policy.mileage.map((r) => r.text).join('"; "')}"): ${m(trip.claimed - allowance.cents)} not reimbursed`,
+        cite(policy.mileage.map((r) => r.text)), `${tiers}; claimed ${m(trip.claimed)} → ${m(trip.claimed - allowance.cents)} over`);
+        eligible = allowance.cents;
+      } else {
+        eligible = trip.claimed !== undefined && trip.claimed < allowance.cents ? trip.claimed : allowance.cents;
+        assumptions.add(`mileage ${tiers}${ytd}`);
+      }
+    }
+  }
+  // With alcohol of unknown amount the part a cap would apply to is unknown too. Day caps on a dated item are pooled
+  // with the day's other items of the category by the claim-level pass.
+  const pooled = item.date !== undefined && policy.caps.some((c) => c.category === item.category && c.period === 'day' && !c.perPerson);
+  if (comparable && computable) eligible = applyCaps(item, eligible, policy, (text, rule, working) => flag('over cap', text, cite([rule]), working), assumptions, pooled);
+  if (comparable) {
+    for (const rule of policy.approvals) {
+      if (!applies(rule, item) || withheld) continue;
+      const pre = item.preapproval;
+      if (pre?.approved && (pre.limit === undefined || item.cents <= pre.limit)) {
+        assumptions.add(`${item.label}: pre-approval ${pre.id} is recorded (${pre.text}), so "${rule.text}" is met`);
+        continue;
+      }
+      flag('approval required', `${rule.approver} required ("${rule.text}"): ${m(item.cents)} withheld until approved`, cite([rule.text]));
+      withheld = true;
+    }
+  }
+  if (item.category === 'airfare' && item.fareClass === undefined && policy.allowedClasses) {
+    assumptions.add('economy where an airfare names no fare class');
+  }
+  const rejects = findings.filter((f) => f.severity === 'reject').length;
+  const open = !(rejects > 0 || withheld || !comparable);
+  const allowed = open ? eligible : 0n;
+  const withReceipt = noReceipt && rejects === 1 && comparable && !withheld ? eligible : undefined;
+  return { allowed, eligible, open, pooled: pooled && comparable && computable, findings, withReceipt };
+}
+
+function personalWord(w: string): RegExp {
+  return new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`);
+}
+
+/** 1800n → "18%", 1850n → "18.5%". */
+function pct(bp: bigint): string {
+  return `${bp / 100n}${bp % 100n === 0n ? '' : `.${(bp % 100n).toString().padStart(2, '0').replace(/0$/, '')}`}%`;
+}
+
+/** Caps of the item's category on the amount after the alcohol deduction; the lowest allowance wins. */
+function applyCaps(item: Item, amount: bigint, policy: Policy, flag: (text: string, rule: string, working: string) => void, assumptions: Set<string>, pooled: boolean): bigint {
+  let eligible = amount;
+  for (const cap of policy.caps) {
+    if (cap.category !== item.category) continue;
+    if (pooled && cap.period === 'day' && !cap.perPerson) continue;
+    let allowance = cap.cents;
+    const m = (cents: bigint) => money(cents, policy.currency);
+    let working = m(cap.cents);
+    if (cap.perPerson) {
+      if (item.people === undefined) assumptions.add('1 person where the expense names no attendees');
+      const people = item.people ?? 1n;
+      allowance *= people;
+      working += ` × ${people} person(s)`;
+    }
+    if (cap.period !== undefined) {
+      const periods = (cap.period === 'night' ? item.nights ?? item.days : item.days ?? item.nights) ?? 1n;
+      if ((item.nights ?? item.days) === undefined) assumptions.add(`1 ${cap.period} where the expense names none`);
+      allowance *= periods;
+      working += ` × ${periods} ${cap.period}(s)`;
+    }
+    if (eligible > allowance) {
+      flag(`${cap.category} over the cap ("${cap.text}"): ${m(eligible)} > ${working} = ${m(allowance)}; ` +
+        `${m(eligible - allowance)} not reimbursed`, cap.text, `${working} = ${m(allowance)} cap; claimed ${m(eligible)} → ${m(eligible - allowance)} over`);
+      eligible = allowance;
+    }
+  }
+  return eligible;
+}
+
+/** Whether a threshold rule (receipt, approval) covers the item: its category and its amount. */
+function applies(rule: Threshold, item: Item): boolean {
+  if (rule.categories.length > 0 && (item.category === undefined || !rule.categories.includes(item.category))) return false;
+  return rule.inclusive ? item.cents >= rule.cents : item.cents > rule.cents;
+}

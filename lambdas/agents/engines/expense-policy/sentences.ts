@@ -1,0 +1,57 @@
+/** The policy's text split into the sentences its rules are read from, each with its line and heading. */
+import { categoriesIn, type Category } from './words.js';
+
+/**
+ * Lines, then sentences ending in . ! ? or ; followed by a space; bullets and numbering dropped; headings skipped. Each
+ * sentence carries the categories of the heading it sits under ("Lodging", "Hotels.", a table row's first cell), so
+ * "Up to $210.00 per night" under "Lodging" is a lodging cap.
+ */
+export function sentences(text: string): { sentence: string; context: Category[]; line: number }[] {
+  const out: { sentence: string; context: Category[]; line: number }[] = [];
+  let heading: Category[] = [];
+  for (const [k, rawLine] of text.split(/\r\n|\r|\n/).entries()) {
+    const n = k + 1;
+    const line = rawLine.trim();
+    if (line.length === 0) continue;
+    const indented = /^\s/.test(rawLine);
+    // A table row: its first cell names what the rest of the row is about.
+    const cells = line.includes('|') ? line.split('|').map((c) => c.trim()) : [line];
+    if (cells.length >= 3) {
+      const rowCats = categoriesIn(cells[0].toLowerCase());
+      if (rowCats.length > 0) heading = rowCats;
+      for (const cell of cells.slice(1)) {
+        const c = trimEnd(cell, '.;! \t').trim();
+        if (c.length > 0 && /\d/.test(c)) out.push({ sentence: c, context: heading, line: n });
+      }
+      continue;
+    }
+    const words = line.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
+    const headingLike = words.length <= 5 && !/\d/.test(line.replace(/^[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '')) && !/[.!?;]\s*\S/.test(line) &&
+      !/[.!?;]$/.test(line) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(line);
+    if (headingLike && !indented) {
+      heading = categoriesIn(line.toLowerCase());
+      if (/:$/.test(line) || heading.length > 0 || words.length <= 3) continue;
+    }
+    let first = true;
+    for (const part of line.split(/(?<=[.!?;])\s+/)) {
+      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
+      if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
+      // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
+      if (first && s.split(/\s+/).length <= 2 && categoriesIn(s.toLowerCase()).length > 0) {
+        heading = categoriesIn(s.toLowerCase());
+        first = false;
+        continue;
+      }
+      first = false;
+      out.push({ sentence: s, context: heading, line: n });
+    }
+  }
+  return out;
+}
+
+/** Drops trailing characters from a set without a backtracking regex. */
+export function trimEnd(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1])) end--;
+  return s.slice(0, end);
+}
