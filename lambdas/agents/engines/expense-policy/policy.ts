@@ -68,7 +68,7 @@ export const NOT_ALLOWED =
   /\b(?:not|non)[- ](?:reimbursable|reimbursed|allowed|permitted|covered|eligible|claimable|refundable)\b|\bprohibited\b|\bcannot be (?:reimbursed|claimed|expensed)\b|\b(?:will|do|does) not (?:be )?reimburse|\b(?:don't|doesn't|won't|do not|does not) (?:pay for|cover|reimburse)|\bno reimbursement\b|\bnever (?:be )?reimbursed\b/;
 const CAP =
   /\b(?:cap|caps|capped|up to|limit|limits|limited|maximum|max|exceed|no more than|at most|allowance|ceiling)\b/;
-const PER_PERSON = /\bper (?:person|head|attendee|guest|diner|employee|participant)\b|\beach (?:person|attendee|guest)\b|\/person\b/;
+const PER_PERSON = /\bper (?:person|head|attendee|guest|diner|employee|participant|recipient)\b|\beach (?:person|attendee|guest)\b|\/person\b/;
 const PER_NIGHT = /\bper night\b|\bnightly\b|\beach night\b|\ba night\b|\/night\b/;
 const PER_DAY = /\bper (?:calendar |travel )?day\b|\bdaily\b|\beach day\b|\ba day\b|\/day\b|\bper diem\b/;
 const INCLUSIVE = /\bat least\b|\bor more\b|\bor above\b|\bor over\b|\bor higher\b|\band above\b|\band over\b|\bequal to or\b/;
@@ -172,6 +172,8 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     policy.approvals.push({ cents, inclusive: INCLUSIVE.test(s), categories, text: original, approver: approverOf(s) });
     return found + 1;
   }
+  // A limit per recipient is a gift limit, whatever heading it sits under.
+  if (categories.length === 0 && /\bper (?:gift )?recipient\b/.test(s)) categories.push('gifts');
   if (cents !== undefined && categories.length > 0 && CAP.test(s)) {
     const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
     for (const category of categories) {

@@ -142,10 +142,13 @@ export function csvItems(text: string): Item[] {
   const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
   return rows.map((row, i) => {
     const entry: Record<string, unknown> = {};
-    columns.forEach(({ field }, k) => {
+    // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement").
+    const order = columns.map((_, k) => k).sort((a, b) => Number(/^\W*type\W*$/i.test(headers[a])) - Number(/^\W*type\W*$/i.test(headers[b])));
+    for (const k of order) {
+      const field = columns[k].field;
       const cell = (row.cells[k] ?? '').trim();
       if (field !== undefined && cell !== '' && entry[field] === undefined) entry[field] = cell;
-    });
+    }
     // An empty receipt cell is an export's way of saying there is none.
     if (columns.some((c) => c.field === 'receipt') && entry.receipt === undefined) entry.receipt = false;
     if (entry.currency === undefined && headerCurrency) entry.currency = headerCurrency;

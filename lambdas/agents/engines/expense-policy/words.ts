@@ -3,7 +3,7 @@ import { parseCents } from '../text/amount.js';
 
 export type Category =
   | 'meals' | 'lodging' | 'airfare' | 'ground' | 'car rental' | 'entertainment' | 'per diem' | 'fines' | 'parking' | 'rail'
-  | 'mileage' | 'fuel' | 'baggage' | 'registration' | 'supplies';
+  | 'mileage' | 'fuel' | 'baggage' | 'registration' | 'supplies' | 'gifts';
 export type FareClass = 'economy' | 'premium economy' | 'business' | 'first';
 
 /** A per diem is a meal allowance, never a meal: its words are taken out before the meal words are tried. */
@@ -26,6 +26,8 @@ const CATEGORIES: [Category, RegExp][] = [
   ['baggage', /\b(?:bag(?:gage)? fees?|checked bags?|baggage)\b/],
   ['registration', /\b(?:registrations?|conference pass|admission|trade fairs?)\b/],
   ['supplies', /\b(?:supplies|printing|office depot|staples)\b/],
+  // A gift card is cash and a gift shop a folio charge, not a business gift.
+  ['gifts', /\b(?:(?:business |client |customer )?gifts?(?! cards?\b| shops?\b)|gift baskets?)\b/],
 ];
 
 /** Every category a (lower-cased) text names, in list order. */
