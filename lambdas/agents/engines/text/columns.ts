@@ -5,36 +5,39 @@
 import { parseMoney } from './amount.js';
 import { expandCompactDate, readDate } from './dates.js';
 
-export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference';
+export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference' | 'status';
 
 const list = (s: string) => s.split('|');
 /** Exact header names (normalised: no accents, lower case, words only, a trailing currency dropped), best first. */
 const NAMES: [Role, string[]][] = [
-  ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after')],
-  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date')],
-  ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum')],
-  ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk')],
-  ['debit', list('debit|debits|debit amount|dr|soll|debet')],
-  ['credit', list('credit|credits|credit amount|cr|haben')],
-  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af')],
-  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij')],
-  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt')],
+  ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after|disponible|saldo contabile|saldo disponibile|saldo disponible|stan|saldo po operacji')],
+  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|date completed|completed date')],
+  ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum|data valuta|fecha valor|f valor|data valor|data waluty|date started|started date')],
+  ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk|n reg|n documento|no documento|numero documento|riferimento|referencia|numer|numer dokumentu|n doc|txn no|transaction no')],
+  ['debit', list('debit|debits|debit amount|dr|soll|debet|dare|debe|wn|debito')],
+  ['credit', list('credit|credits|credit amount|cr|haben|avere|haber|ma|credito')],
+  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas')],
+  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos')],
+  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji')],
   ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben')],
-  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id')],
+  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description')],
+  // Whether the line happened at all: a failed, declined or reverted line moved no money.
+  ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state')],
 ];
 /** Words that claim a header no exact name claimed, tried in this order. */
 const WORDS: [Role, string[]][] = [
-  ['balance', ['balance', 'saldo', 'solde']],
+  ['balance', ['balance', 'saldo', 'solde', 'disponible']],
   ['debit', ['debit', 'debits', 'soll']],
   ['credit', ['credit', 'credits', 'haben']],
   ['out', ['withdrawal', 'withdrawals', 'payments']],
   ['in', ['deposit', 'deposits', 'receipts']],
-  ['date', ['date', 'datum']],
-  ['reference', ['reference', 'ref', 'check', 'cheque', 'kundenreferenz']],
-  ['amount', ['amount', 'betrag', 'bedrag']],
-  ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck']],
+  ['valueDate', ['valuta', 'valor', 'valeur', 'wert', 'started']],
+  ['date', ['date', 'datum', 'data', 'fecha', 'dato']],
+  ['reference', ['reference', 'ref', 'check', 'cheque', 'kundenreferenz', 'riferimento', 'referencia']],
+  ['amount', ['amount', 'betrag', 'bedrag', 'importe', 'importo', 'kwota']],
+  ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck', 'descrizione', 'descripcion', 'concepto', 'opis', 'beschreibung']],
 ];
-const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|jpy|inr|zar|sgd|hkd)$/;
+const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|zar|sgd|hkd|utc|gmt)$/;
 
 export const normaliseHeader = (h: string) =>
   h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/#/g, ' no ').replace(/[^a-z0-9]+/g, ' ').trim();
@@ -55,8 +58,9 @@ export function mapColumns(headers: string[]): Columns {
     return stripped === '' && n !== '' ? '=currency' : stripped;
   });
   const role: (Role | undefined)[] = norm.map((h) => NAMES.find(([, names]) => names.includes(h))?.[0]);
+  const exact = role.map((r) => r !== undefined);
   norm.forEach((h, i) => {
-    if (role[i] || h === '' || /\baccount\b/.test(h)) return;
+    if (role[i] || h === '' || /\b(?:account|cuenta|conto|konto|compte|rekening|rachunek|conta)\b/.test(h)) return;
     if (h === '=currency') role[i] = 'amount';
     else role[i] = WORDS.find(([, words]) => h.split(' ').some((w) => words.includes(w)))?.[0];
   });
@@ -73,6 +77,8 @@ export function mapColumns(headers: string[]): Columns {
       if (rank(i) >= 0 && (rank(one.reference) < 0 || rank(i) < rank(one.reference))) one.reference = i;
     } else if (r) one[r] ??= i;
   });
+  // A column named exactly as the amount beats one that only contains the word ("Amount" over "Orig amount").
+  amounts.sort((a, b) => Number(!exact[a]) - Number(!exact[b]) || a - b);
   if (amounts.length > 0) one.amount = amounts[0];
   // A table whose only date is the value date dates its lines by it.
   if (one.date === undefined && one.valueDate !== undefined) [one.date, one.valueDate] = [one.valueDate, undefined];
@@ -82,11 +88,15 @@ export function mapColumns(headers: string[]): Columns {
 /** True when a row names a date column by one of its exact header names. */
 export const namesDate = (cells: string[]) => cells.some((h) => NAMES[1][1].includes(normaliseHeader(h)) || NAMES[2][1].includes(normaliseHeader(h)));
 
-/** True when a header row names a date column and a money column: the table starts below it. */
+/**
+ * True when a row is a table's header: it names a date column and a money column (by exact name or a word of the
+ * name, "Posted Transactions Date", "Date started (UTC)") and holds no value (a header names; a data row holds dates
+ * and figures).
+ */
 export function isHeaderRow(cells: string[]): boolean {
   const c = mapColumns(cells).one;
-  const exactDate = cells.some((h) => NAMES[1][1].includes(normaliseHeader(h)) || NAMES[2][1].includes(normaliseHeader(h)));
-  return exactDate && c.date !== undefined && [c.amount, c.out, c.in, c.debit, c.credit].some((i) => i !== undefined);
+  if (c.date === undefined || ![c.amount, c.out, c.in, c.debit, c.credit].some((i) => i !== undefined)) return false;
+  return !cells.some((h) => isDate(h.trim()) || /^[-+(]?[$€£]?\d[\d.,' ]*\)?$/.test(h.trim()));
 }
 
 const MARKERS: [string, string][] = [['S', 'H'], ['AF', 'BIJ'], ['D', 'C'], ['DR', 'CR'], ['DEBIT', 'CREDIT'], ['RD', 'RC']];

@@ -31,7 +31,10 @@ export interface Statement {
 const MAX_CENTS = 10_000_000_000_000n;
 /** A cell that opens with one of these is a balance line, not a transaction (whatever else the row holds). */
 const BALANCE_LINE =
-  /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind)|report\s+total)/i;
+  /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind|iniziale|finale|contabile|inicial|final|anterior|precedente|disponibile|poczatkowe|koncowe)|stan\s+(?:poczatkowy|koncowy)|report\s+total)/i;
+/** A status that says the line never moved money (a failed transfer, a declined card, a released hold). */
+const NOT_DONE = /^(?:failed|declined|reverted|cancell?ed|rejected|pending|void(?:ed)?|expired|fallid[oa]|rechazad[oa]|annullat[oa]|abgelehnt|storniert|fehlgeschlagen|echoue|refuse)$/i;
+const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim();
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
 const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
@@ -80,11 +83,16 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   const candidates: Candidate[] = [];
   const anchors: { index: number; balance: bigint }[] = [];
   let skipped = 0;
+  const notDone = new Map<string, number>();
   for (const r of body) {
     if (r.cells.every((c) => c.trim() === '')) continue;
     const where = r.line > 0 ? `row ${candidates.length + 1} (line ${r.line})` : `row ${candidates.length + 1}`;
     const balance = col.balance === undefined ? undefined : balanceCents(cellOf(r, col.balance), mark, books);
-    if (r.cells.some((c) => BALANCE_LINE.test(c.trim()))) {
+    if (col.status !== undefined && NOT_DONE.test(plain(cellOf(r, col.status)))) {
+      notDone.set(plain(cellOf(r, col.status)), (notDone.get(plain(cellOf(r, col.status))) ?? 0) + 1);
+      continue;
+    }
+    if (r.cells.some((c) => BALANCE_LINE.test(plain(c)))) {
       if (balance !== undefined) anchors.push({ index: candidates.length, balance });
       skipped++;
       continue;
@@ -116,6 +124,11 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
     }
     const text = descriptions.map((i) => cellOf(r, i)).filter((t) => t !== '').join(' ');
     candidates.push({ r, dateText, out, inn, text, balance });
+  }
+  if (notDone.size > 0) {
+    const n = [...notDone.values()].reduce((a, b) => a + b, 0);
+    const what = [...notDone].map(([s, k]) => `${k} ${s}`).join(', ');
+    notes.push(`${n} row${n === 1 ? '' : 's'} whose ${headers[col.status!].trim()} says the money never moved (${what}) ${n === 1 ? 'is' : 'are'} not transactions`);
   }
   if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? ' is' : 's are'} balances, totals or headings, not transactions`);
 
