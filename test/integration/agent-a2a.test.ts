@@ -7,6 +7,7 @@
  * wire too: google.rpc.Status bodies typed by ErrorInfo.reason, in application/a2a+json.
  */
 import { describe, expect, it } from 'vitest';
+import { evidenceProblems } from '../support/evidence.js';
 import { ClientFactory, ClientFactoryOptions, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { AgentCard, Role, type Message } from '@a2a-js/sdk';
 import {
@@ -147,6 +148,10 @@ describe('A2A 1.0 HTTP+JSON: message:send with the official client', () => {
     expect(reply.parts[0].mediaType).toBe('application/json');
     expectRightReconciliation(dataOf(reply));
     expect(reply.metadata?.['x-service']).toMatchObject({ agent: BANK_REC, status: 'done', settled: true, totalCostUsdc: 0.06 });
+    // Each finding's evidence rides in the run's outputs, quoted from the data part the buyer sent.
+    const evidence = reply.metadata?.['x-service'].outputs.evidence;
+    expect(evidence.length).toBe(dataOf(reply).exceptions.length);
+    expect(evidenceProblems('bank-rec', BANK_INPUT, { result: dataOf(reply), evidence })).toEqual([]);
     const paid = seen.at(-1)!;
     expect(paid.headers.get('content-type')).toContain(A2A_JSON);
     expect(decodePaymentResponseHeader(paid.headers.get('payment-response')!)).toMatchObject({ success: true, payer: buyer.address });

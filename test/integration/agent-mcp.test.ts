@@ -7,6 +7,8 @@
  * that covers 10 bill exactly 10 and never take the balance below zero.
  */
 import { describe, expect, it } from 'vitest';
+import { evidenceProblems } from '../support/evidence.js';
+import type { Evidence } from '../../lambdas/agents/engines/port.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -196,6 +198,9 @@ describe('agent-studio MCP: billed from workspace credit', () => {
       expect(result.structuredContent).toEqual(RECONCILED);
       const run = result._meta?.['x-service/run'] as { runId: string; settled: boolean; totalCostUsdc: number; creditsCharged: number };
       expect(run).toMatchObject({ settled: true, totalCostUsdc: 0.06, creditsCharged: 0.06 });
+      // The findings' evidence rides in the run's facts beside the result.
+      const { evidence } = (result._meta?.['x-service/run'] as { outputs: { evidence: Evidence[] } }).outputs;
+      expect(evidenceProblems('bank-rec', { bankStatement: BANK, bookEntries: BOOKS }, { result: RECONCILED, evidence })).toEqual([]);
       expect(await balance(key)).toBe(0.94);
       const entries = await ledger(key);
       expect(entries[0]).toMatchObject({ entryId: `debit#${run.runId}`, type: 'debit', credits: -0.06, runId: run.runId, agent: BANK_REC });

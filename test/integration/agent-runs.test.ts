@@ -17,6 +17,7 @@ import { wrapFetchWithPaymentFromConfig } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm';
 import { wrapFetchWithPayment as wrapFetchV1, decodeXPaymentResponse } from 'x402-fetch';
 import { privateKeyToAccount } from 'viem/accounts';
+import { evidenceProblems } from '../support/evidence.js';
 import { fetchFrom, freshBuyer, payingFetch, runtime, transfersFrom, usdcBalance, type FetchLike } from '../support/buyer.js';
 
 const IP = '127.0.0.41';
@@ -110,6 +111,12 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expect(answer).toMatchObject({ status: 'done', totalCostUsdc: 0.06, settled: true });
     expect(answer.runId).toMatch(/^run_/);
     expectRightReconciliation(answer.result);
+    // Each exception cites the lines it rests on, quoted from the buyer's documents; the fetched run carries the same.
+    const input = { bankStatement: STATEMENT, bookEntries: BOOKS };
+    expect(answer.outputs.evidence).toHaveLength(3);
+    expect(evidenceProblems('bank-rec', input, { result: answer.result, evidence: answer.outputs.evidence })).toEqual([]);
+    const fetched = await (await fetch(`${agentsUrl}/api/runs/${answer.runId}`)).json();
+    expect(fetched.outputs.evidence).toEqual(answer.outputs.evidence);
     const receipt = decodePaymentResponseHeader(response.headers.get('payment-response')!);
     expect(receipt).toMatchObject({ success: true, payer: buyer.address });
     expect(await usdcBalance(buyer.address)).toBe(before - 60_000n);

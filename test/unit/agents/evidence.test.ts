@@ -9,14 +9,7 @@ import { JUDGED_FAMILIES, loadCases, type JudgedFamily } from '../../../bench/co
 import { AGENTS } from '../../../lambdas/agents/registry.js';
 import { AgentInputError } from '../../../lambdas/shared/errors.js';
 import type { Analysis } from '../../../lambdas/agents/engines/port.js';
-
-/** The list of findings in each family's result. */
-const FINDINGS: Record<JudgedFamily, string> = {
-  'vendor-risk': 'flags',
-  'bank-rec': 'exceptions',
-  'expense-policy': 'violations',
-  'po-match': 'discrepancies',
-};
+import { evidenceProblems } from '../../support/evidence.js';
 
 function explain(family: JudgedFamily, input: Record<string, string>): Analysis<Record<string, unknown>> | undefined {
   const agent = AGENTS.find((a) => a.engine.id.startsWith(`${family}/`))!;
@@ -28,34 +21,6 @@ function explain(family: JudgedFamily, input: Record<string, string>): Analysis<
     if (error instanceof AgentInputError) return undefined;
     throw error;
   }
-}
-
-/** What is wrong with the evidence of one analysis; empty when every finding is cited from the input. */
-export function evidenceProblems(family: JudgedFamily, input: Record<string, string>, analysis: Analysis<Record<string, unknown>>): string[] {
-  const list = FINDINGS[family];
-  const findings = (analysis.result[list] ?? []) as unknown[];
-  const problems: string[] = [];
-  findings.forEach((_, i) => {
-    const name = `${list}[${i}]`;
-    if (!analysis.evidence.some((e) => e.finding === name || e.finding.startsWith(`${name} `))) problems.push(`${name}: no evidence`);
-  });
-  for (const entry of analysis.evidence) {
-    if (!/^\w+\[\d+\]/.test(entry.finding)) problems.push(`"${entry.finding}": does not name a finding as list[i]`);
-    if (entry.sources.length === 0) problems.push(`${entry.finding}: no source`);
-    for (const source of entry.sources) {
-      const text = input[source.field];
-      if (text === undefined) {
-        problems.push(`${entry.finding}: cites ${source.field}, not an input field`);
-        continue;
-      }
-      if (source.quote.trim() === '') problems.push(`${entry.finding}: empty quote`);
-      const where = source.line === undefined ? text : text.split(/\r\n|\r|\n/)[source.line - 1];
-      if (where === undefined || !where.includes(source.quote)) {
-        problems.push(`${entry.finding}: "${source.quote}" is not on ${source.field} line ${source.line ?? '(any)'}`);
-      }
-    }
-  }
-  return problems;
 }
 
 describe.each(JUDGED_FAMILIES)('the %s engine cites its evidence', (family) => {
