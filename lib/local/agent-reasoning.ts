@@ -1,5 +1,5 @@
 /**
- * Model reasoning of agents on the embedded default (ADR 0009): `AGENT_REASONING` (agent slugs), and optionally
+ * Model reasoning of agents on the embedded default (ADR 0009; the model reads, the engine decides: ADR 0023): `AGENT_REASONING` (agent slugs), and optionally
  * `AGENT_REASONING_MODEL` / `AGENT_REASONING_REGION`, become the stack's context (so the run functions get the
  * template's variables and grant, enforced locally), and the Bedrock fake answers Converse on loopback: the one the
  * image provider already runs, else one started here. BEDROCK_RUNTIME_ENDPOINT points the run functions at it.
