@@ -18,6 +18,8 @@ export interface Finding {
   text: string;
   sources: Src[];
   arithmetic?: string;
+  /** A reject of some lines of the item (deducted), not of the whole: the rest stays reimbursable. */
+  partial?: boolean;
 }
 export interface Checked {
   /** What the policy allows now. */
@@ -144,6 +146,21 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       eligible -= sum > eligible ? eligible : sum;
     }
   }
+  // Things the policy refuses by name: on a receipt's lines they are deducted and the claim rejected as submitted
+  // (the employee must take them out); named by the expense itself, the whole item is refused.
+  for (const thing of policy.forbiddenThings) {
+    const named = phraseIn(thing.phrase);
+    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()));
+    if (lines.length > 0) {
+      const sum = lines.reduce((a, p) => a + p.cents, 0n);
+      findings.push({ severity: 'reject', partial: true, kind: 'refused item', sources: cite([thing.text], lines.map(partSource)),
+        text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`,
+        arithmetic: `${m(eligible)} − ${m(sum)} = ${m(eligible - (sum > eligible ? eligible : sum))}` });
+      eligible -= sum > eligible ? eligible : sum;
+    } else if (!item.parts && named.test((item.evidence ?? item.label).toLowerCase())) {
+      reject('refused item', `${thing.phrase} is not reimbursable ("${thing.text}"): "${(item.evidence ?? item.label).slice(0, 160)}"`, cite([thing.text]));
+    }
+  }
   if (policy.tipCap && item.tip && item.tip.base > 0n) {
     const max = (item.tip.base * policy.tipCap.bp + 5000n) / 10000n;
     if (item.tip.cents > max) {
@@ -200,11 +217,17 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   if (item.category === 'airfare' && item.fareClass === undefined && policy.allowedClasses) {
     assumptions.add('economy where an airfare names no fare class');
   }
-  const rejects = findings.filter((f) => f.severity === 'reject').length;
+  const rejects = findings.filter((f) => f.severity === 'reject' && !f.partial).length;
   const open = !(rejects > 0 || withheld || !comparable);
   const allowed = open ? eligible : 0n;
   const withReceipt = noReceipt && rejects === 1 && comparable && !withheld ? eligible : undefined;
   return { allowed, eligible, open, pooled: pooled && comparable && computable, findings, withReceipt };
+}
+
+/** A listed phrase as a pattern: its words in order, each singular or plural ("seat upgrades" finds "Seat Upgrade"). */
+function phraseIn(phrase: string): RegExp {
+  const words = phrase.toLowerCase().split(/[^a-z0-9+]+/).filter((w) => w !== '').map((w) => `${w.replace(/s$/, '').replace(/[+]/g, '\\+')}(?:e?s)?`);
+  return new RegExp(`\\b${words.join('\\W+')}(?![a-z])`);
 }
 
 function personalWord(w: string): RegExp {

@@ -6,7 +6,7 @@
 import type { Src } from './evidence.js';
 import { readExtra } from './policy-rates.js';
 import { sentences } from './sentences.js';
-import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, type Category, type FareClass } from './words.js';
+import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
 export interface Cap {
   category: Category;
@@ -50,6 +50,8 @@ export interface Policy {
   receipts: (Threshold & { except: Category[] })[];
   approvals: (Threshold & { approver: string })[];
   forbiddenCategories: Map<Category, string>;
+  /** Things refused by name in a not-reimbursable list ("seat upgrades", "Economy Plus", "Uber Black"), with the sentence. */
+  forbiddenThings: { phrase: string; text: string }[];
   alcoholForbidden?: string;
   allowedClasses?: { classes: Set<FareClass>; text: string };
   /** The approver each class needs ("VP approval") and the sentence saying so. */
@@ -77,7 +79,7 @@ const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|nee
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    forbiddenClasses: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
     described: new Set(), lineOf: new Map(),
   };
   const currencies = new Set<string>();
@@ -154,13 +156,24 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     }
     if (cents === undefined) {
       // A list ("alcohol, entertainment, personal items, fines"): each part names at most one category, and a
-      // qualified part ("airfare booked outside the portal", "rental upgrades") forbids no whole category.
+      // qualified part ("airfare booked outside the portal", "Uber Black", "seat upgrades") forbids no whole category:
+      // it is a thing refused by name, found on the lines of a receipt or an expense that name it.
       let any = false;
-      for (const part of s.split(/[,;:]|\band\b|\bor\b/)) {
-        if (/\b(?:outside|unless|without|except|booked|upgrades?|valet|terminal|personal preference)\b/.test(part)) continue;
+      const negation = NOT_ALLOWED.exec(s);
+      // "X, Y and Z are not reimbursable", or "Not reimbursable: X, Y and Z".
+      const before = negation ? s.slice(0, negation.index) : s;
+      const listed = /[a-z]{3,}/.test(before.replace(/\b(?:are|is|be|will|shall)\b/g, '')) ? before : s.slice((negation?.index ?? 0) + (negation?.[0].length ?? 0));
+      for (const raw of listed.split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
+        const part = raw.replace(/["'“”‘’]/g, '').replace(/\b(?:are|is|be|will|personal expenses?|the same applies to)\b.*$/, '').trim();
+        if (part === '' || /\b(?:whatever|regardless|irrespective|however)\b/.test(part)) continue;
         const c = categoriesIn(part)[0];
-        if (c !== undefined && !ALCOHOL.test(part)) {
+        const rest = part.replace(/\b(?:all|any|other|personal|expenses?|costs?|charges?|fees?|items?|purchases?|traffic|parking|speeding|the|a|an|of|for|on|in)\b/g, ' ');
+        const qualified = c !== undefined && withoutCategoryWords(rest).replace(/[^a-z0-9+]+/g, ' ').trim() !== '';
+        if (c !== undefined && !qualified && !ALCOHOL.test(part) && !/\b(?:outside|unless|without|except|booked|valet|terminal|personal preference)\b/.test(part)) {
           policy.forbiddenCategories.set(c, original);
+          any = true;
+        } else if (!ALCOHOL.test(part) && part.split(/\s+/).length <= 5 && (qualified || THING.test(part))) {
+          policy.forbiddenThings.push({ phrase: part, text: original });
           any = true;
         }
       }
@@ -183,6 +196,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   }
   return found;
 }
+
+/** Words that make a listed part a thing a receipt line can carry, though it names no category. */
+const THING = /\b(?:upgrades?|seat selection|seats?|lounges?|wi-?fi|internet|insurance|boarding|minibar|movies?|spa|laundry|room service|gift cards?|toiletries|memberships?|subscriptions?)\b/;
 
 /** "requires VP approval" → "VP approval"; the word before "approval" unless it is a verb or article. */
 function approverOf(s: string): string {

@@ -9,8 +9,7 @@ import { categoriesIn, type Category } from './words.js';
 export function sentences(text: string): { sentence: string; context: Category[]; line: number }[] {
   const out: { sentence: string; context: Category[]; line: number }[] = [];
   let heading: Category[] = [];
-  for (const [k, rawLine] of text.split(/\r\n|\r|\n/).entries()) {
-    const n = k + 1;
+  for (const { raw: rawLine, n } of wrapped(text)) {
     const line = rawLine.trim();
     if (line.length === 0) continue;
     const indented = /^\s/.test(rawLine);
@@ -45,6 +44,33 @@ export function sentences(text: string): { sentence: string; context: Category[]
       first = false;
       out.push({ sentence: s, context: heading, line: n });
     }
+  }
+  return out;
+}
+
+const BULLET = /^\s*(?:[-*•·]|\(?[a-z]?\d+(?:\.\d+)*[.)]?|[a-z][.)])\s+/i;
+const OPEN_END = /(?:[,\u2014\u2013-]|\b(?:and|or|nor|to|of|the|a|an|in|for|with|by|at|on|are|is|be|from|per|than|including|such as|not)\b)$/i;
+
+/**
+ * The policy's lines with a sentence wrapped over several lines joined back into one (its first line's number): a
+ * line that ends mid-sentence (no closing punctuation, and a comma or a word like "and" last, or the next line going on
+ * in lower case) continues on the next line unless that one is blank, a bullet or a table row.
+ */
+function wrapped(text: string): { raw: string; n: number }[] {
+  const out: { raw: string; n: number }[] = [];
+  let open: { raw: string; n: number } | undefined;
+  for (const [k, raw] of text.split(/\r\n|\r|\n/).entries()) {
+    const t = raw.trim();
+    const continues = open !== undefined && t !== '' && !t.includes('|') && !BULLET.test(t) && !/^[+=-]{3,}/.test(t) &&
+      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t));
+    if (open && continues) {
+      open.raw = `${open.raw.trimEnd()} ${t}`;
+    } else {
+      open = { raw, n: k + 1 };
+      out.push(open);
+    }
+    const end = open.raw.trim();
+    if (end === '' || /[.!?;:]$/.test(end) || end.includes('|')) open = undefined;
   }
   return out;
 }

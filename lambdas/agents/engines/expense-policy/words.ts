@@ -37,6 +37,13 @@ export function categoriesIn(text: string): Category[] {
   return rest !== text ? ['per diem', ...found] : found;
 }
 
+/** The text with every category's words blanked out, to see what else qualifies it ("uber black" → " black"). */
+export function withoutCategoryWords(text: string): string {
+  let rest = text.replace(PER_DIEM, ' ');
+  for (const [, re] of CATEGORIES) rest = rest.replace(new RegExp(re.source, 'g'), ' ');
+  return rest;
+}
+
 /** Alcohol by its kind, the grape or style a menu names it by, or a beer sold under its brewery's name. */
 export const ALCOHOL =
   /\b(?:alcohol|alcoholic|wine|wines|beers?|liquor|spirits|cocktails?|champagne|prosecco|cava|whiske?y|bourbon|scotch|vodka|gin|rum|tequila|mezcal|sake|soju|bar tab|ale|ipa|lager|pilsner|stout|porter|cider|margaritas?|martinis?|mojitos?|negronis?|sangria|mimosas?|spritz|pinot|merlot|cabernet|chardonnay|sauvignon|riesling|malbec|syrah|shiraz|zinfandel|rosé|rose wine|chianti|rioja|bordeaux|sancerre|brut|anchor steam|heineken|budweiser|bud light|corona|stella artois|guinness|modelo|sam adams|samuel adams|blue moon|coors|miller lite|peroni|asahi|sapporo|kirin)\b/;
