@@ -7,38 +7,7 @@ import { chargeKind, completeLine, type Doc, type RawLine } from './document.js'
 import { detectDecimal, readNumber } from './number.js';
 import { columnRole } from './text-table.js';
 import { packSize, unitCode } from './units.js';
-
-/** RFC 4180 records: quoted cells with doubled quotes, any line ending; delimiter given. */
-export function csvRecords(text: string, delimiter: string): string[][] {
-  const out: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i++;
-        } else quoted = false;
-      } else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === delimiter) {
-      row.push(cell.trim());
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell.trim());
-      out.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  row.push(cell.trim());
-  out.push(row);
-  return out.filter((r) => r.some((c) => c !== ''));
-}
+import { MAX_ROWS, readRecords } from '../text/table.js';
 
 const PO_COLUMN = /^(?:p\.?\s?o\.?\s*(?:#|no\.?|number)?|po number|purchase order(?: no\.?| number)?|customer po)$/i;
 
@@ -47,7 +16,9 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
   const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
   const delimiter = [',', ';', '\t'].find((d) => text.split(d).length > 4 && (firstLine.includes(d) || text.includes(`"${d}"`)));
   if (!delimiter) return undefined;
-  const records = csvRecords(text, delimiter);
+  // The shared reader's records (quoted cells, doubled quotes, any line ending), each with the line it starts on.
+  const rows = readRecords(text, field, MAX_ROWS, delimiter);
+  const records = rows.map((r) => r.cells.map((c) => c.trim()));
   const headerAt = records.findIndex((r) => {
     const roles = r.map(columnRole);
     return roles.includes('qty') && (roles.includes('price') || roles.includes('amount'));
@@ -63,13 +34,16 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
   if (title && field === 'invoice') doc.vendor = title.find(Boolean);
   const at = (r: string[], role: string) => r.filter((_c, i) => roles[i] === role && _c !== '');
   const num = (s: string | undefined) => (s === undefined ? undefined : readNumber(s, decimal));
-  for (const r of records.slice(headerAt + 1)) {
+  for (const [k, r] of records.entries()) {
+    if (k <= headerAt) continue;
+    const cite = { line: rows[k].line };
     const firstCell = r.find((c) => c !== '') ?? '';
     if (/^total\b/i.test(firstCell) || /^total\b/i.test(r[0] ?? '')) {
       const last = [...r].reverse().find((c) => num(c) !== undefined);
       if (last !== undefined) {
         doc.total = num(last);
         doc.totalQuote = r.filter(Boolean).join(' ');
+        doc.totalCite = cite;
       }
       continue;
     }
@@ -87,10 +61,10 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
     // An item row that is a charge: named Freight / Fuel Surcharge / Sales Tax, one unit or a rate.
     const name = sku ?? '';
     if (name && chargeKind(name) !== 'other' && !/\d/.test(name) && (quantity === undefined || quantity === 1_000_000n)) {
-      doc.charges.push({ label: `${name}${description ? ` (${description})` : ''}`, amount: amount ?? unitPrice!, kind: chargeKind(name) });
+      doc.charges.push({ label: `${name}${description ? ` (${description})` : ''}`, amount: amount ?? unitPrice!, kind: chargeKind(name), cite });
       continue;
     }
-    const raw: RawLine = { sku, description, quantity, unitPrice, amount, quote: r.filter(Boolean).join(', ') };
+    const raw: RawLine = { sku, description, quantity, unitPrice, amount, quote: r.filter(Boolean).join(', '), cites: [cite] };
     const uom = unitCode(at(r, 'uom')[0]);
     if (uom) raw.uom = uom;
     const pack = packSize(at(r, 'pack')[0]);

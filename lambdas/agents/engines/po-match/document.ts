@@ -10,7 +10,9 @@ import { readCsvDocument } from './csv-document.js';
 import { readUbl, ublRoot } from './ubl.js';
 import { readX12, x12Segments } from './x12.js';
 import { jsonToNodes, parseXml } from './xml.js';
+import { edifactSegments, readEdifact } from './edifact.js';
 import type { Terms } from './terms.js';
+import { jsonPositions, pathKey, type Cite } from './cite.js';
 
 export interface DocLine {
   /** 1-based position in the document. */
@@ -36,8 +38,10 @@ export interface DocLine {
   altSkus?: string[];
   /** The PO line this invoice line says it bills (UBL OrderLineReference, SAP item). */
   orderLineRef?: string;
-  /** The line as written, quoted in evidence. */
+  /** The line as written, quoted in the discrepancy. */
   quote?: string;
+  /** Where the line was read (its source lines), cited in the evidence. */
+  cites?: Cite[];
 }
 
 export type ChargeKind = 'tax' | 'freight' | 'other';
@@ -45,6 +49,7 @@ export interface Charge {
   label: string;
   amount: bigint;
   kind?: ChargeKind;
+  cite?: Cite;
 }
 
 /** "Sales tax", "VAT 19 %", "Freight", "Fuel surcharge", "Delivery charge" → what kind of charge it is. */
@@ -70,6 +75,7 @@ export interface Doc {
   terms?: Terms;
   /** Where the document states its total, quoted ("Order Total: GBP 713.52"). */
   totalQuote?: string;
+  totalCite?: Cite;
 }
 
 /** A line as a reader found it, before its quantity defaults and its index are set (completeLine). */
@@ -113,11 +119,25 @@ export function headerKey(rawKey: string): keyof typeof HEADER_KEYS | undefined 
   return (Object.keys(HEADER_KEYS) as (keyof typeof HEADER_KEYS)[]).find((h) => HEADER_KEYS[h].has(k));
 }
 
+/**
+ * The field's text as the readers see it: NFKC (full-width digits read as ASCII), line breaks unified to \n and
+ * surrounding blank space dropped, but every line kept where it was, so a reader's line numbers are the buyer's.
+ */
+export function readable(text: string): string {
+  return text
+    .normalize('NFKC')
+    .split(/\r\n|\r|\n/)
+    .join('\n')
+    .replace(/^\s+/, (m) => m.replace(/[^\n]/g, ''))
+    .trimEnd();
+}
+
 export function readDocument(text: string, field: string): Doc {
-  const normalised = text.normalize('NFKC').trim();
-  const doc = /^[[{]/.test(normalised)
+  const normalised = readable(text);
+  const start = normalised.trimStart();
+  const doc = /^[[{]/.test(start)
     ? readJsonDocument(normalised, field)
-    : normalised.startsWith('<')
+    : start.startsWith('<')
       ? readXmlDocument(normalised, field)
       : (readCsvDocument(normalised, field) ?? readTextDocument(normalised, field));
   if (doc.lines.length === 0) throw new AgentInputError(field, 'no line items found (see the accepted formats)');
@@ -139,27 +159,42 @@ function readJsonDocument(text: string, field: string): Doc {
   } catch {
     throw new AgentInputError(field, 'looks like JSON but does not parse');
   }
-  const segments = x12Segments(parsed);
+  const segments = x12Segments(parsed, text);
   if (segments) return readX12(segments, field);
   if (/"(?:cac:)?InvoiceLine"/.test(text)) {
-    const inv = ublRoot(jsonToNodes('#root', parsed)[0]);
+    const inv = ublRoot(jsonToNodes('#root', parsed, 0, [], jsonPositions(text))[0]);
     if (inv) return readUbl(inv, field);
   }
-  let root: unknown = Array.isArray(parsed) ? { lines: parsed } : parsed;
+  const edifact = edifactSegments(parsed, text);
+  if (edifact) return readEdifact(edifact, field);
+  const positions = jsonPositions(text);
+  // A top-level array is the lines themselves.
+  let root: unknown = Array.isArray(parsed) ? { '': parsed } : parsed;
+  let rootPath: (string | number)[] = [];
   // { "purchaseOrder": { ... } }, { "invoice": { ... } } or a JSON-RPC { "result": [ { ... } ] }: one level unwrapped.
-  if (isObject(root) && !Object.keys(root).some((k) => LINES_KEYS.has(key(k)))) {
-    const inner = Object.values(root).flatMap((v) => (Array.isArray(v) && v.length === 1 ? v : [v])).filter(isObject)
-      .filter((o) => Object.keys(o).some((k) => LINES_KEYS.has(key(k))));
-    const objects = Object.values(root).filter(isObject);
-    if (inner.length === 1) root = inner[0];
-    else if (objects.length === 1) root = objects[0];
+  if (isObject(root) && !Array.isArray(parsed) && !Object.keys(root).some((k) => LINES_KEYS.has(key(k)))) {
+    const candidates = Object.entries(root).flatMap(([k, v]): [(string | number)[], unknown][] =>
+      Array.isArray(v) && v.length === 1 ? [[[k, 0], v[0]]] : [[[k], v]]);
+    const inner = candidates.filter(([, o]) => isObject(o) && Object.keys(o).some((k) => LINES_KEYS.has(key(k))));
+    const objects = Object.entries(root).filter(([, v]) => isObject(v));
+    if (inner.length === 1) [rootPath, root] = inner[0];
+    else if (objects.length === 1) [rootPath, root] = [[objects[0][0]], objects[0][1]];
   }
   if (!isObject(root)) throw new AgentInputError(field, 'JSON must be an object with line items');
   const doc: Doc = { lines: [], charges: [], unread: 0 };
+  const cite = (...path: (string | number)[]) => positions.get(pathKey([...rootPath, ...path]));
   for (const [k, v] of Object.entries(root)) {
-    if (LINES_KEYS.has(key(k))) {
+    if (k === '' || LINES_KEYS.has(key(k))) {
       if (!Array.isArray(v)) throw new AgentInputError(field, `"${k}" must be an array of lines`);
-      v.forEach((line, i) => doc.lines.push(completeLine(jsonLine(line, i + 1, field), i + 1, field)));
+      const base = k === '' ? [] : [k];
+      v.forEach((line, i) => {
+        const raw = jsonLine(line, i + 1, field);
+        const keys = isObject(line) ? Object.keys(line) : [];
+        const cites = keys.map((m) => positions.get(pathKey([...rootPath, ...base, i, m]))).filter((c): c is Cite => c !== undefined);
+        const unique = cites.filter((c, j) => cites.findIndex((d) => d.line === c.line) === j);
+        raw.cites = unique.length > 0 ? unique.slice(0, 4) : [positions.get(pathKey([...rootPath, ...base, i]))].filter((c): c is Cite => c !== undefined);
+        doc.lines.push(completeLine(raw, i + 1, field));
+      });
       continue;
     }
     const h = headerKey(k);
@@ -167,9 +202,10 @@ function readJsonDocument(text: string, field: string): Doc {
     else if (h === 'poNumber' || h === 'vendor') doc[h] = textValue(v);
     else if (h === 'total' || h === 'subtotal') {
       doc[h] = jsonNumber(v, k, field);
+      if (h === 'total') doc.totalCite = cite(k);
     } else if (h === 'charge') {
       const amount = jsonNumber(v, k, field);
-      if (amount !== undefined && amount !== 0n) doc.charges.push({ label: k, amount, kind: chargeKind(k) });
+      if (amount !== undefined && amount !== 0n) doc.charges.push({ label: k, amount, kind: chargeKind(k), cite: cite(k) });
     }
   }
   // Odoo names the order itself: { "name": "P00318" } when no PO-number key is present.

@@ -8,6 +8,7 @@ import type { DocLine } from './document.js';
 import { normaliseDescription, normaliseSku } from './normalise.js';
 import type { Terms } from './terms.js';
 import { FIXED_EACHES } from './units.js';
+import { lineSource, type Finding } from './findings.js';
 
 const PRICE_PER_MILLE = 5n;
 
@@ -101,7 +102,7 @@ function eachesPer(l: DocLine): bigint | undefined {
 }
 
 export interface LineFindings {
-  problems: string[];
+  problems: Finding[];
   partial: string[];
   /** Price variances the PO's own stated tolerance accepts: the goods total may carry them too. */
   accepted: bigint;
@@ -109,8 +110,10 @@ export interface LineFindings {
 
 export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindings): void {
   const name = `line ${label(v)}`;
+  const sources = [lineSource('invoice', v), lineSource('purchaseOrder', p)];
+  const push = (kind: string, text: string, arithmetic?: string) => out.problems.push({ kind, text, sources, arithmetic });
   if (p.quantity <= 0n || v.quantity <= 0n) {
-    out.problems.push(`${name}: quantity ${formatDecimal(p.quantity <= 0n ? p.quantity : v.quantity)} is not positive`);
+    push('quantity', `${name}: quantity ${formatDecimal(p.quantity <= 0n ? p.quantity : v.quantity)} is not positive`);
     return;
   }
   const pPrice = unitPriceOf(p);
@@ -141,7 +144,7 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       prV = vPrice === undefined ? undefined : vPrice / fV;
       unitNote = ` (${formatDecimal(v.quantity)} ${v.uom ?? 'unit(s)'} × ${fV} = ${formatDecimal(qV)} each against ${formatDecimal(p.quantity)} ${p.uom ?? 'unit(s)'} × ${fP} = ${formatDecimal(qP)} each)`;
     } else if (!sameUnit) {
-      out.problems.push(
+      push('unit of measure',
         `${name}: the PO orders ${formatDecimal(p.quantity)} ${p.uom} at ${formatMoney(p.unitPrice ?? 0n)}, the invoice bills ` +
           `${formatDecimal(v.quantity)} ${v.uom} at ${formatMoney(v.unitPrice ?? 0n)}; the pack size that converts ${v.uom} to ${p.uom} is not stated, so quantity and price cannot be compared${quote(v)}`,
       );
@@ -150,19 +153,21 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   }
   // Quantities and prices that differ in inverse proportion with no unit stated: a unit-of-measure difference.
   if (qP !== qV && prP !== undefined && prV !== undefined && prP !== prV && abs(amountOf(p) - amountOf(v)) <= CENT && unitNote === '') {
-    out.problems.push(
+    push('pack size',
       `${name}: PO ${formatDecimal(p.quantity)}${p.uom ? ` ${p.uom}` : ''} at ${formatMoney(prP)} = ${formatMoney(amountOf(p))}; invoice ` +
         `${formatDecimal(v.quantity)}${v.uom ? ` ${v.uom}` : ''} at ${formatMoney(prV)} = ${formatMoney(amountOf(v))}: the same money, but ` +
         `${formatDecimal(v.quantity)} equals ${formatDecimal(p.quantity)} only if one PO unit holds ${formatDecimal((qV * SCALE) / qP)}; no pack size is stated, confirm it with receiving or the vendor${quote(v)}`,
+      `${formatDecimal(v.quantity)} × ${formatMoney(prV)} = ${formatMoney(amountOf(v))} invoiced against ${formatDecimal(p.quantity)} × ${formatMoney(prP)} = ${formatMoney(amountOf(p))} ordered`,
     );
     return;
   }
   if (qV > qP) {
     const overQty = qV - qP;
     const over = prP === undefined ? 0n : lineAmount(overQty, prP);
-    out.problems.push(
+    push('quantity over',
       `${name}: invoice quantity ${formatDecimal(qV)} exceeds the PO quantity ${formatDecimal(qP)}${unitNote}; ` +
         `${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over the PO${quote(v)}`,
+      `${formatDecimal(qV)} invoiced − ${formatDecimal(qP)} ordered = ${formatDecimal(overQty)}; ${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over`,
     );
   } else if (qV < qP) out.partial.push(`${label(v)} ${formatDecimal(qV)} of ${formatDecimal(qP)}`);
   if (v.backOrdered !== undefined && v.backOrdered > 0n && qV >= qP) out.partial.push(`${label(v)} ${formatDecimal(v.backOrdered)} back-ordered`);
@@ -178,11 +183,12 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
     if (abs(diff) <= tolerance) {
       if (diff > 0n) out.accepted += diff;
     } else {
-      out.problems.push(
+      push('price',
         `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ` +
           `${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ` +
           `${formatMoney(abs(diff))} ${diff > 0n ? 'over' : 'under'}, outside the PO's tolerance ${formatMoney(tolerance)} ` +
           `(${t.lesser ? 'lesser' : 'greater'} of ${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)} and ${formatMoney(t.amount)}: '${t.quote}')${quote(v)}`,
+        priceArithmetic(qV, prV, prP, billed, atPo, ''),
       );
     }
     return;
@@ -194,11 +200,19 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   const per = base === SCALE ? '' : ` per ${formatDecimal(base)}`;
   const tolerance = max(CENT, roundDiv(abs(wP) * PRICE_PER_MILLE, 1000n));
   if (abs(wV - wP) > tolerance) {
-    out.problems.push(
+    push('price',
       `${name}: invoice unit price ${formatMoney(wV)}${per} differs from the PO unit price ${formatMoney(wP)}${per} by ` +
         `${formatMoney(abs(wV - wP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, wV, wP, billed, atPo, per)}${quote(v)}`,
+      priceArithmetic(qV, wV, wP, billed, atPo, per),
     );
   }
+}
+
+/** "40 × 12.50 = 500.00 invoiced against 40 × 12.00 = 480.00 ordered: 20.00 over". */
+function priceArithmetic(q: bigint, prV: bigint, prP: bigint, billed: bigint, atPo: bigint, per: string): string {
+  const d = billed - atPo;
+  const by = per ? ` ${per.replace(' per ', '/ ')}` : '';
+  return `${formatDecimal(q)} × ${formatMoney(prV)}${by} = ${formatMoney(billed)} invoiced against ${formatDecimal(q)} × ${formatMoney(prP)}${by} = ${formatMoney(atPo)} ordered: ${formatMoney(abs(d))} ${d >= 0n ? 'over' : 'under'}`;
 }
 
 /** "; 120 × 12.90 = 1548.00 against 120 × 12.40 = 1488.00, 60.00 over" — only where a line total shows it. */

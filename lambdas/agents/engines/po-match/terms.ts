@@ -19,6 +19,8 @@ export interface Terms {
   noSubstitutions?: Rule;
   /** The PO's total is stated net of tax ("excl. VAT", "ohne MwSt", "net value"). */
   totalExcludesTax?: Rule;
+  /** A fee the PO approves in its notes ("your drop-ship fee of $25.00 is approved and may be billed"), up to its amount. */
+  approvedCharges?: (Rule & { label: string; amount: bigint })[];
 }
 
 /** Sentences (or comment lines) of the text, whitespace-collapsed. */
@@ -62,9 +64,25 @@ export function readTerms(text: string): Terms {
         terms.tolerance ??= { quote, percent, amount, lesser: !/greater|higher/.test(l) };
       }
     }
+    const fee = approvedCharge(s);
+    if (fee) (terms.approvedCharges ??= []).push({ ...fee, quote });
     if (/excl\.?\s*(?:of\s+)?(?:tax|vat|btw|mwst|gst)|ohne\s+mwst|excluding\s+(?:tax|vat)|net\s+of\s+(?:tax|vat)|prices?\s+(?:are\s+)?(?:net|excl)|before\s+tax/.test(l)) {
       terms.totalExcludesTax ??= { quote };
     }
   }
   return terms;
+}
+
+/**
+ * "Your standard drop-ship fee of $25.00 per order is approved for this PO": a named fee or charge, an amount, and
+ * words that approve billing it. A sentence that refuses it ("no restocking fee applies") approves nothing.
+ */
+function approvedCharge(s: string): { label: string; amount: bigint } | undefined {
+  const l = s.toLowerCase();
+  if (!/\b(?:approved|may be (?:billed|invoiced|charged|added)|is (?:allowed|accepted|authori[sz]ed)|will be paid)\b/.test(l)) return undefined;
+  if (/\b(?:no|not|never)\b[^.]{0,40}\b(?:fee|charge|surcharge)/.test(l)) return undefined;
+  const m = /((?:[A-Za-z][\w-]*\s+){1,3}(?:fee|charge|surcharge))\s+(?:of\s+)?(?:\$|€|£|USD\s?|EUR\s?|GBP\s?)(\d{1,7}(?:[.,]\d{2})?)/i.exec(s);
+  if (!m) return undefined;
+  const label = m[1].replace(/^(?:your|our|a|an|the|standard|usual)\s+/gi, '').replace(/^(?:your|our|a|an|the|standard|usual)\s+/gi, '').trim();
+  return { label, amount: BigInt(Math.round(Number(m[2].replace(',', '.')) * 100)) * 10_000n };
 }

@@ -23,7 +23,7 @@ const NOT_AN_ITEM = /^(?:paid|payment|deposit|discount|balance|credit|amount|tot
 const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF)\b|€|£/g;
 
 export function readTextDocument(text: string, field: string): Doc {
-  const all = text.split(/\r?\n/);
+  const all = text.split('\n');
   const decimal = detectDecimal(text);
   const table = readTable(all, decimal, field === 'invoice' ? 'invoice' : 'order');
   const doc: Doc = table ? readTabled(all, table, decimal, field) : readLines(text, field);
@@ -49,11 +49,12 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
         else if (s.kind === 'total') {
           if (doc.total === undefined) {
             doc.total = s.amount;
+            doc.totalCite = { line: i + 1 };
             doc.totalQuote = trimmed.replace(/\s{2,}/g, '  ');
           }
         } else if (!seen.has(s.kind === 'tax' ? 'tax' : s.label.toLowerCase())) {
           seen.add(s.kind === 'tax' ? 'tax' : s.label.toLowerCase());
-          if (s.amount !== 0n) doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind });
+          if (s.amount !== 0n) doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind, cite: { line: i + 1 } });
         }
         return;
       }
@@ -74,19 +75,19 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
  * E-mail layouts put an item's name on one line and "6 ton x $78.00 ...... $468.00" (or "@ $38.90/cs = $389.00")
  * on the next: such a numbers-first line without a name of its own is joined to the line above it.
  */
-function joinWrappedItems(raw: string[]): string[] {
-  const out: string[] = [];
+function joinWrappedItems(raw: string[]): { text: string; lines: number[] }[] {
+  const out: { text: string; lines: number[] }[] = [];
   const clean = (l: string) => l.replace(/\.{3,}/g, ' ').trim().replace(/^[-*•]\s+/, '');
-  for (const l of raw) {
+  for (const [i, l] of raw.entries()) {
     const line = clean(l);
-    const prev = out.length > 0 ? out[out.length - 1] : '';
+    const prev = out.length > 0 ? out[out.length - 1].text : '';
     const numbersFirst = /^(?:[@x×]\s|\d[\d.,]*\s+(?:[A-Za-z]{1,6}\s+)?[x×@]\s)/.test(line);
     // The line above is a name when it has words and no amount of its own.
     if (numbersFirst && /[A-Za-z]{3}/.test(prev) && !/\d\s*[x×@]\s*(?:[$€£]\s*\d|\d+[.,]\d)/.test(prev) && !/\d[.,]\d{2}\s*$/.test(prev) && !KEY_VALUE.test(prev)) {
-      out[out.length - 1] = `${prev} ${line}`;
+      out[out.length - 1] = { text: `${prev} ${line}`, lines: [...out[out.length - 1].lines, i + 1] };
       continue;
     }
-    out.push(line);
+    out.push({ text: line, lines: [i + 1] });
   }
   return out;
 }
@@ -94,12 +95,12 @@ function joinWrappedItems(raw: string[]): string[] {
 function readLines(text: string, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   const poMentions = new Set<string>();
-  for (const rawLine of joinWrappedItems(text.split(/\r?\n/))) {
-    const line = rawLine;
+  for (const { text: line, lines } of joinWrappedItems(text.split('\n'))) {
     if (line.length === 0) continue;
-    if (readHeader(line, doc, field)) continue;
+    if (readHeader(line, doc, field, lines[0])) continue;
     const item = readItem(line);
     if (item) {
+      item.cites = lines.map((n) => ({ line: n }));
       doc.lines.push(completeLine(item, doc.lines.length + 1, field));
       continue;
     }
@@ -115,7 +116,7 @@ function readLines(text: string, field: string): Doc {
   return doc;
 }
 
-function readHeader(line: string, doc: Doc, field: string): boolean {
+function readHeader(line: string, doc: Doc, field: string, at: number): boolean {
   const colon = KEY_VALUE.exec(line);
   const m = colon ?? KEYWORD_VALUE.exec(line);
   if (!m) return false;
@@ -132,8 +133,11 @@ function readHeader(line: string, doc: Doc, field: string): boolean {
     if (h === 'charge' || !colon) return false;
     throw new AgentInputError(field, `${m[1].trim()} "${value.slice(0, 40)}" is not an amount`);
   }
-  if (h === 'charge') doc.charges.push({ label: m[1].trim(), amount, kind: chargeKind(m[1]) });
-  else doc[h] = amount;
+  if (h === 'charge') doc.charges.push({ label: m[1].trim(), amount, kind: chargeKind(m[1]), cite: { line: at } });
+  else {
+    doc[h] = amount;
+    if (h === 'total') doc.totalCite = { line: at };
+  }
   return true;
 }
 

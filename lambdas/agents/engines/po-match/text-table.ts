@@ -175,6 +175,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     }
     const row = readRow(cells, decimal, billedIs, line);
     if (row) {
+      row.cites = [{ line: i + 1 }];
       rows.push(row);
       used.add(i);
       continue;

@@ -37,13 +37,16 @@ export function readUbl(inv: XmlNode, field: string): Doc {
   const totalNode = child(totals, 'TaxInclusiveAmount') ?? child(totals, 'PayableAmount');
   doc.total = amount(totalNode, totalNode?.name ?? 'PayableAmount', field);
   doc.subtotal = amount(child(totals, 'LineExtensionAmount'), 'LineExtensionAmount', field);
-  if (doc.total !== undefined) doc.totalQuote = `cbc:${totalNode!.name} ${totalNode!.text.trim()}`;
+  if (doc.total !== undefined) {
+    doc.totalQuote = `cbc:${totalNode!.name} ${totalNode!.text.trim()}`;
+    doc.totalCite = totalNode!.cite;
+  }
   for (const ac of children(inv, 'AllowanceCharge')) {
     const value = amount(child(ac, 'Amount'), 'AllowanceCharge Amount', field);
     if (value === undefined || value === 0n) continue;
     const charge = textOf(ac, 'ChargeIndicator') !== 'false';
     const reason = textOf(ac, 'AllowanceChargeReason') ?? textOf(ac, 'AllowanceChargeReasonCode') ?? (charge ? 'charge' : 'allowance');
-    doc.charges.push({ label: reason, amount: charge ? value : -value, kind: charge ? chargeKind(reason) : 'other' });
+    doc.charges.push({ label: reason, amount: charge ? value : -value, kind: charge ? chargeKind(reason) : 'other', cite: child(ac, 'Amount')?.cite ?? ac.cite });
   }
   for (const tt of children(inv, 'TaxTotal')) {
     // A second TaxTotal in the tax currency (cbc:TaxCurrencyCode) repeats the tax; only the document currency's counts.
@@ -51,7 +54,7 @@ export function readUbl(inv: XmlNode, field: string): Doc {
     if (cur && doc.currency && cur !== doc.currency) continue;
     const tax = amount(child(tt, 'TaxAmount'), 'TaxAmount', field);
     const pct = textOf(tt, 'TaxSubtotal', 'TaxCategory', 'Percent');
-    if (tax !== undefined && tax !== 0n) doc.charges.push({ label: `cac:TaxTotal ${pct ? `${pct} % ` : ''}tax`, amount: tax, kind: 'tax' });
+    if (tax !== undefined && tax !== 0n) doc.charges.push({ label: `cac:TaxTotal ${pct ? `${pct} % ` : ''}tax`, amount: tax, kind: 'tax', cite: child(tt, 'TaxAmount')?.cite ?? tt.cite });
   }
   inv.children
     .filter((c) => LINE_NAMES.includes(c.name))
@@ -68,6 +71,9 @@ export function readUbl(inv: XmlNode, field: string): Doc {
         description: textOf(item, 'Name') ?? textOf(item, 'Description'),
         orderLineRef: textOf(l, 'OrderLineReference', 'LineID'),
       };
+      const cites = [q, child(l, 'Price', 'PriceAmount'), child(l, 'LineExtensionAmount')]
+        .map((n) => n?.cite).filter((c): c is NonNullable<typeof c> => c !== undefined);
+      raw.cites = cites.filter((c, j) => cites.findIndex((d) => d.line === c.line) === j);
       const buyers = textOf(item, 'BuyersItemIdentification', 'ID');
       if (buyers) raw.altSkus = [buyers];
       const b = amount(base, 'BaseQuantity', field);

@@ -9,10 +9,12 @@ import { AgentInputError } from '../port.js';
 import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
 import { parseDecimal, SCALE } from './decimal.js';
 import { unitCode } from './units.js';
+import { jsonPositions, pathKey, type Cite } from './cite.js';
 
 interface Segment {
   id: string;
   el: Map<number, string>;
+  cite?: Cite;
 }
 
 const SEG_ID = /^[A-Z][A-Z0-9]{1,2}$/;
@@ -27,10 +29,12 @@ function elements(id: string, obj: Record<string, unknown>): Map<number, string>
   return el;
 }
 
-function collect(value: unknown, key: string, out: Segment[], depth: number): void {
+type Where = (path: (string | number)[]) => Cite | undefined;
+
+function collect(value: unknown, key: string, out: Segment[], depth: number, path: (string | number)[], where: Where): void {
   if (depth > 30 || out.length > 20_000) return;
   if (Array.isArray(value)) {
-    for (const v of value) collect(v, key, out, depth + 1);
+    value.forEach((v, i) => collect(v, key, out, depth + 1, [...path, i], where));
     return;
   }
   if (value === null || typeof value !== 'object') return;
@@ -38,14 +42,18 @@ function collect(value: unknown, key: string, out: Segment[], depth: number): vo
   const id = typeof obj.id === 'string' && SEG_ID.test(obj.id) ? obj.id : /(?:^|_)([A-Z][A-Z0-9]{1,2})$/.exec(key)?.[1];
   if (id !== undefined) {
     const el = elements(id, obj);
-    if (el.size > 0) out.push({ id, el });
+    // The segment's first element written, else where the segment opens.
+    const first = Object.keys(obj).find((k) => typeof obj[k] !== 'object' || obj[k] === null);
+    if (el.size > 0) out.push({ id, el, cite: (first !== undefined ? where([...path, first]) : undefined) ?? where(path) });
   }
-  for (const [k, v] of Object.entries(obj)) if (v !== null && typeof v === 'object') collect(v, k, out, depth + 1);
+  for (const [k, v] of Object.entries(obj)) if (v !== null && typeof v === 'object') collect(v, k, out, depth + 1, [...path, k], where);
 }
 
-export function x12Segments(root: unknown): Segment[] | undefined {
+export function x12Segments(root: unknown, text = ''): Segment[] | undefined {
   const segs: Segment[] = [];
-  collect(root, '', segs, 0);
+  let positions: Map<string, Cite> | undefined;
+  const where: Where = (path) => (positions ??= jsonPositions(text)).get(pathKey(path));
+  collect(root, '', segs, 0, [], where);
   return segs.some((s) => s.id === 'IT1') && segs.some((s) => s.id === 'BIG' || s.id === 'TDS') ? segs : undefined;
 }
 
@@ -87,6 +95,7 @@ export function readX12(segs: Segment[], field: string): Doc {
           uom: unitCode(e(3)),
           unitPrice: decimal(e(4), 'IT104', field),
           orderLineRef: e(1),
+          cites: s.cite ? [s.cite] : undefined,
         };
         const alt: string[] = [];
         for (let q = 6; q <= 24; q += 2) {
@@ -105,6 +114,7 @@ export function readX12(segs: Segment[], field: string): Doc {
       }
       case 'PID':
         if (current && e(5)) {
+          if (s.cite) current.cites = [...(current.cites ?? []), s.cite];
           current.description = current.description ? `${current.description} ${e(5)}` : e(5);
           current.quote = `${current.quote} PID05 '${e(5)}'`;
         }
@@ -114,17 +124,18 @@ export function readX12(segs: Segment[], field: string): Doc {
         if (amt === undefined || amt === 0n) break;
         const label = `SAC ${e(2) ?? ''} ${e(15) ?? ''}`.replace(/\s+/g, ' ').trim();
         const kind = e(2) === 'D240' ? 'freight' : chargeKind(label);
-        doc.charges.push({ label, amount: e(1) === 'A' ? -amt : amt, kind: e(1) === 'A' ? 'other' : kind });
+        doc.charges.push({ label, amount: e(1) === 'A' ? -amt : amt, kind: e(1) === 'A' ? 'other' : kind, cite: s.cite });
         break;
       }
       case 'TXI': {
         const amt = decimal(e(2), 'TXI02', field);
-        if (amt !== undefined && amt !== 0n) doc.charges.push({ label: `TXI ${e(1) ?? ''} tax`.trim(), amount: amt, kind: 'tax' });
+        if (amt !== undefined && amt !== 0n) doc.charges.push({ label: `TXI ${e(1) ?? ''} tax`.trim(), amount: amt, kind: 'tax', cite: s.cite });
         break;
       }
       case 'TDS':
         doc.total = implied(e(1), 'TDS01', field);
         doc.totalQuote = `TDS01 ${e(1)}`;
+        doc.totalCite = s.cite;
         break;
     }
   }

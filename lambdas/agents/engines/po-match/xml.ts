@@ -4,7 +4,11 @@
  * expansion, so no billion-laughs). Namespace prefixes are dropped: UBL names are unique by local name. One linear
  * pass with indexOf; malformed nesting is the caller's error.
  */
+import { lineIndex, pathKey, type Cite } from './cite.js';
+
 export interface XmlNode {
+  /** Where the element starts in the text (XML) or where its key is written (JSON), for evidence. */
+  cite?: Cite;
   name: string;
   attrs: Record<string, string>;
   children: XmlNode[];
@@ -23,6 +27,7 @@ const local = (n: string) => n.slice(n.indexOf(':') + 1);
 export function parseXml(text: string): XmlNode | undefined {
   const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '' };
   const stack: XmlNode[] = [root];
+  const at = lineIndex(text);
   let i = 0;
   while (i < text.length) {
     const lt = text.indexOf('<', i);
@@ -56,7 +61,7 @@ export function parseXml(text: string): XmlNode | undefined {
       const body = text.slice(lt + 1, selfClosing ? end - 1 : end);
       const m = /^([^\s/>]+)/.exec(body);
       if (!m) return undefined;
-      const node: XmlNode = { name: local(m[1]), attrs: {}, children: [], text: '' };
+      const node: XmlNode = { name: local(m[1]), attrs: {}, children: [], text: '', cite: at(lt) };
       for (const a of body.slice(m[1].length).matchAll(/([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) {
         node.attrs[local(a[1])] = decode(a[3] ?? a[4] ?? '');
       }
@@ -87,10 +92,10 @@ function findTagEnd(text: string, lt: number): number {
 
 /** UBL in JSON (the OASIS alternative representation with "_" values, or XML converted with "#text"/"@_" keys)
  * read into the same nodes as XML. */
-export function jsonToNodes(name: string, value: unknown, depth = 0): XmlNode[] {
+export function jsonToNodes(name: string, value: unknown, depth = 0, path: (string | number)[] = [], positions?: Map<string, Cite>): XmlNode[] {
   if (depth > 60) return [];
-  if (Array.isArray(value)) return value.flatMap((v) => jsonToNodes(name, v, depth + 1));
-  const node: XmlNode = { name: local(name), attrs: {}, children: [], text: '' };
+  if (Array.isArray(value)) return value.flatMap((v, i) => jsonToNodes(name, v, depth + 1, [...path, i], positions));
+  const node: XmlNode = { name: local(name), attrs: {}, children: [], text: '', cite: positions?.get(pathKey(path)) };
   if (value === null || value === undefined) return [node];
   if (typeof value !== 'object') {
     node.text = String(value);
@@ -103,7 +108,7 @@ export function jsonToNodes(name: string, value: unknown, depth = 0): XmlNode[] 
     else if (k.startsWith('@_')) node.attrs[local(k.slice(2))] = String(v);
     else if (leaf && (typeof v !== 'object' || v === null)) node.attrs[k] = String(v);
     else if (k.startsWith('?') || /^_[A-Z]$/.test(k)) continue;
-    else node.children.push(...jsonToNodes(k, v, depth + 1));
+    else node.children.push(...jsonToNodes(k, v, depth + 1, [...path, k], positions));
   }
   return [node];
 }

@@ -1,0 +1,150 @@
+/**
+ * The checks that look at each document as a whole: the headers (PO number, vendor, currency), each document's own
+ * arithmetic (line extensions, subtotal, total) and the charges (tax, freight, fees) judged by the PO's terms.
+ */
+import { abs, formatDecimal, formatMoney, lineAmount, CENT } from './decimal.js';
+import type { Charge, Doc, DocLine } from './document.js';
+import { amountOf, label } from './lines.js';
+import { normalisePo, normaliseVendor } from './normalise.js';
+import { lineSource, type Field, type Finding, type Source } from './findings.js';
+import type { Terms } from './terms.js';
+
+const ROUNDING = CENT;
+
+const charge = (field: Field, c: Charge): Source => ({ field, cites: c.cite ? [c.cite] : undefined, needle: c.label });
+const total = (field: Field, d: Doc): Source => ({ field, cites: d.totalCite ? [d.totalCite] : undefined, needle: d.totalQuote });
+/** The PO's own words a finding rests on (a term's sentence): found in the PO's text. */
+export const termSource = (quote: string): Source => ({ field: 'purchaseOrder', needle: quote.replace(/…$/, '') });
+
+export function compareHeaders(po: Doc, invoice: Doc, invoiceText: string, problems: Finding[], notes: string[]): void {
+  const poSrc: Source = { field: 'purchaseOrder', needle: po.poNumber };
+  const invSrc: Source = { field: 'invoice', needle: invoice.poNumber };
+  if (po.poNumber === undefined) problems.push({ kind: 'PO number', text: 'PO number: the purchase order states no PO number', sources: [poSrc] });
+  if (invoice.poNumber === undefined) problems.push({ kind: 'PO number', text: 'PO number: the invoice does not name the PO it bills', sources: [invSrc, poSrc] });
+  if (po.poNumber !== undefined && invoice.poNumber !== undefined && normalisePo(po.poNumber) !== normalisePo(invoice.poNumber)) {
+    problems.push({ kind: 'PO number', text: `PO number: the invoice bills "${invoice.poNumber}" but the purchase order is "${po.poNumber}"`, sources: [invSrc, poSrc] });
+  }
+  if (po.vendor === undefined || invoice.vendor === undefined) {
+    const missing = [po.vendor === undefined ? 'purchase order' : '', invoice.vendor === undefined ? 'invoice' : ''].filter(Boolean);
+    notes.push(`vendor not compared (not stated on the ${missing.join(' or ')}).`);
+  } else if (normaliseVendor(po.vendor) !== normaliseVendor(invoice.vendor)) {
+    // A letterhead or sender may be read loosely: the PO's vendor named anywhere on the invoice is the same vendor.
+    const named = ` ${normaliseVendor(invoiceText.replace(/\n/g, ' | '))} `.includes(` ${normaliseVendor(po.vendor)} `);
+    if (!named) {
+      problems.push({
+        kind: 'vendor',
+        text: `vendor: the invoice says "${invoice.vendor}" but the purchase order says "${po.vendor}"`,
+        sources: [{ field: 'invoice', needle: invoice.vendor }, { field: 'purchaseOrder', needle: po.vendor }],
+      });
+    }
+  }
+  if (po.currency === undefined || invoice.currency === undefined) {
+    const missing = [po.currency === undefined ? 'purchase order' : '', invoice.currency === undefined ? 'invoice' : ''].filter(Boolean);
+    notes.push(`currency not compared (not stated on the ${missing.join(' or ')}).`);
+  } else if (po.currency.trim().toUpperCase() !== invoice.currency.trim().toUpperCase()) {
+    problems.push({
+      kind: 'currency',
+      text: `currency: the invoice says "${invoice.currency}" but the purchase order says "${po.currency}"`,
+      sources: [{ field: 'invoice', needle: invoice.currency }, { field: 'purchaseOrder', needle: po.currency }],
+    });
+  }
+}
+
+/** Line totals and the document total; returns the total reported (stated, else computed). */
+export function checkArithmetic(doc: Doc, field: Field, problems: Finding[], notes: string[]): bigint {
+  const name = field === 'invoice' ? 'invoice' : 'purchase order';
+  let lines = 0n;
+  for (const line of doc.lines) {
+    if (line.amount !== undefined && line.unitPrice !== undefined) {
+      const expected = lineAmount(line.quantity, line.unitPrice, line.priceBase);
+      if (abs(expected - line.amount) > ROUNDING) problems.push(extensionProblem(line, field, expected));
+    }
+    lines += amountOf(line);
+  }
+  const sumText = doc.lines.length <= 8 ? `${doc.lines.map((l) => formatMoney(amountOf(l))).join(' + ')} = ${formatMoney(lines)}` : `lines sum to ${formatMoney(lines)}`;
+  if (doc.subtotal !== undefined && abs(doc.subtotal - lines) > ROUNDING) {
+    problems.push({
+      kind: 'subtotal',
+      text: `${name} subtotal ${formatMoney(doc.subtotal)} is not the sum of its lines ${formatMoney(lines)}`,
+      sources: [{ field, needle: formatMoney(doc.subtotal) }, ...doc.lines.slice(0, 3).map((l) => lineSource(field, l))],
+      arithmetic: `${sumText}, not ${formatMoney(doc.subtotal)}`,
+    });
+  }
+  const charges = doc.charges.reduce((acc, c) => acc + c.amount, 0n);
+  const computed = lines + charges;
+  const withCharges = doc.charges.length > 0 ? ` plus ${doc.charges.map((c) => `${c.label} ${formatMoney(c.amount)}`).join(', ')}` : '';
+  if (doc.total === undefined) {
+    notes.push(`The ${name} states no total; its lines${withCharges} sum to ${formatMoney(computed)}.`);
+    return computed;
+  }
+  // A PO's total may be its net (goods) total while a tax line is only informative; either reading that adds up is fine.
+  if (abs(doc.total - computed) > ROUNDING && !(field === 'purchaseOrder' && abs(doc.total - lines) <= ROUNDING)) {
+    problems.push({
+      kind: 'total',
+      text: `${name} total ${formatMoney(doc.total)} is not the sum of its lines${withCharges} ${formatMoney(computed)}`,
+      sources: [total(field, doc), ...doc.charges.map((c) => charge(field, c))],
+      arithmetic: `${formatMoney(lines)} lines${doc.charges.map((c) => ` ${c.amount < 0n ? '−' : '+'} ${formatMoney(abs(c.amount))} ${c.label}`).join('')} = ${formatMoney(computed)}, stated ${formatMoney(doc.total)}: ${formatMoney(abs(doc.total - computed))} apart`,
+    });
+  }
+  return doc.total;
+}
+
+function extensionProblem(line: DocLine, field: Field, expected: bigint): Finding {
+  const name = field === 'invoice' ? 'invoice' : 'purchase order';
+  const per = line.priceBase ? ` per ${formatDecimal(line.priceBase)}` : '';
+  const head = `${name} line ${label(line)}: line total ${formatMoney(line.amount!)} is not quantity ${formatDecimal(line.quantity)} × unit price ${formatMoney(line.unitPrice!)}${per} = ${formatMoney(expected)}`;
+  const q = line.quote ? ` ('${line.quote.slice(0, 140)}')` : '';
+  const arithmetic = `${formatDecimal(line.quantity)} × ${formatMoney(line.unitPrice!)}${per} = ${formatMoney(expected)}, line total ${formatMoney(line.amount!)}: ${formatMoney(abs(line.amount! - expected))} ${line.amount! > expected ? 'over' : 'under'}`;
+  const sources = [lineSource(field, line)];
+  if (line.ordered !== undefined && line.ordered > line.quantity) {
+    const atOrdered = lineAmount(line.ordered, line.unitPrice!, line.priceBase);
+    if (abs(atOrdered - line.amount!) <= ROUNDING) {
+      return {
+        kind: 'back-order billed',
+        text: `${head}: it bills the ordered ${formatDecimal(line.ordered)} although only ${formatDecimal(line.quantity)} shipped and ` +
+          `${formatDecimal(line.ordered - line.quantity)} are back-ordered, ${formatMoney(line.amount! - expected)} billed before shipping${q}`,
+        sources,
+        arithmetic: `${formatDecimal(line.ordered)} ordered × ${formatMoney(line.unitPrice!)} = ${formatMoney(atOrdered)} billed; ${formatDecimal(line.quantity)} shipped × ${formatMoney(line.unitPrice!)} = ${formatMoney(expected)}`,
+      };
+    }
+  }
+  return { kind: 'extension', text: `${head}, ${formatMoney(abs(line.amount! - expected))} ${line.amount! > expected ? 'over' : 'under'}${q}`, sources, arithmetic };
+}
+
+/** Tax and freight on the invoice, judged by the PO's own terms and charges. */
+export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Finding[], notes: string[]): void {
+  const poHas = (kind: string) => po.charges.filter((c) => c.kind === kind).reduce((a, c) => a + c.amount, 0n);
+  for (const c of invoice.charges) {
+    if (c.amount <= 0n) continue;
+    const src = charge('invoice', c);
+    if (c.kind === 'tax') {
+      if (terms.taxExempt) {
+        problems.push({ kind: 'tax', text: `tax: ${c.label} ${formatMoney(c.amount)} billed although the PO is tax-exempt ('${terms.taxExempt.quote}')`, sources: [src, termSource(terms.taxExempt.quote)] });
+      } else notes.push(`Tax ${c.label} ${formatMoney(c.amount)} billed on top of the goods; the PO claims no exemption.`);
+    } else if (c.kind === 'freight') {
+      if (terms.freightNotBillable) {
+        problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed but the PO says '${terms.freightNotBillable.quote}'`, sources: [src, termSource(terms.freightNotBillable.quote)] });
+      } else if (terms.freightBillable) notes.push(`Freight ${c.label} ${formatMoney(c.amount)} billed as the PO allows ('${terms.freightBillable.quote}').`);
+      else if (poHas('freight') < c.amount) {
+        problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`, sources: [src], arithmetic: `${formatMoney(c.amount)} billed against ${formatMoney(poHas('freight'))} on the PO` });
+      }
+    } else {
+      const approved = terms.approvedCharges?.find((a) => chargeMatches(a.label, c.label));
+      if (approved && c.amount <= approved.amount) {
+        notes.push(`${c.label} ${formatMoney(c.amount)} billed as the PO approves ('${approved.quote}').`);
+      } else if (approved) {
+        problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO approves ${formatMoney(approved.amount)} ('${approved.quote}')`, sources: [src, termSource(approved.quote)], arithmetic: `${formatMoney(c.amount)} − ${formatMoney(approved.amount)} = ${formatMoney(c.amount - approved.amount)} over the approved amount` });
+      } else if (poHas(c.kind ?? 'other') < c.amount) {
+        problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
+      }
+    }
+  }
+}
+
+/** "DROP SHIP FEE" is the PO's "drop-ship fee": the charge's own words, at least one beyond fee/charge, appear in it. */
+function chargeMatches(approved: string, billed: string): boolean {
+  const words = (t: string) => t.toLowerCase().replace(/-/g, ' ').split(/[^a-z]+/).filter((w) => w.length >= 3 && !['fee', 'fees', 'charge', 'charges', 'the', 'and', 'per'].includes(w));
+  const a = new Set(words(approved));
+  const b = words(billed);
+  return b.length > 0 && b.every((w) => a.has(w));
+}
