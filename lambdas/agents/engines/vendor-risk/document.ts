@@ -7,7 +7,7 @@
 import { baseDomain, looksAlike, proseOf, readEmail, type EmailFacts } from './email.js';
 import { readFormExport, submittedAt, type FormExport } from './form.js';
 import { emailDomains, isFreeMail, websiteDomains, type SenderEvidence } from './identity.js';
-import type { DocumentDate } from './signals.js';
+import type { DocumentDate } from './age.js';
 import { firstDate } from './text.js';
 
 export interface VendorDocument {

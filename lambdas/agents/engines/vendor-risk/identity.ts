@@ -2,8 +2,8 @@
  * Whether the vendor can be identified (rule 8 of RULES.md): a contact only on free webmail, nothing to check the
  * company against, refused papers, references or call-back, and e-mail header evidence that the sender is not it.
  */
-import { B, E, matches } from './text.js';
-import { hasTaxNumber, lineOf, readTaxNumbers } from './signals.js';
+import { B, E, lineOf, matches } from './text.js';
+import { hasTaxNumber, readTaxNumbers } from './tax.js';
 
 const W = "[\\p{L}'-]+";
 

@@ -3,8 +3,8 @@
  * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
-import { B, E, matches, negatedBefore } from './text.js';
-import { lineOf } from './signals.js';
+import { B, E, lineOf, matches, negatedBefore } from './text.js';
+
 
 const W = "[\\p{L}'-]+";
 

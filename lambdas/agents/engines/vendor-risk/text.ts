@@ -8,25 +8,99 @@
 export const B = '(?<![\\p{L}\\p{N}_])';
 export const E = '(?![\\p{L}\\p{N}_])';
 
+/** A normalised text and, for each of its characters, the offset in the buyer's text it was read from. */
+export interface MappedText {
+  text: string;
+  /** `rawAt[i]`: offset in the original of `text[i]`; `rawAt[text.length]` is the original's length. */
+  rawAt: number[];
+}
+
+const DROPPED = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+
+const FOLDED = new Map<string, string>();
+
+/** One character's normal form (compatibility folded, accents stripped, quotes and dashes made ASCII). */
+function foldChar(ch: string): string {
+  let folded = FOLDED.get(ch);
+  if (folded === undefined) {
+    folded = foldOne(ch);
+    // Bounded: a text of every code point must not grow the cache without end.
+    if (FOLDED.size < 4096) FOLDED.set(ch, folded);
+  }
+  return folded;
+}
+
+function foldOne(ch: string): string {
+  return ch
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(DROPPED, '')
+    .replace(/[\u2018\u2019\u02BC\u0060\u00B4]/g, "'")
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[^\S\n\t\r]/gu, ' ');
+}
+
+/** `re` replaced by `by` in a mapped text; each replacement character maps to where its match began. */
+function replaceMapped(m: MappedText, re: RegExp, by: string): MappedText {
+  re.lastIndex = 0;
+  const any = re.test(m.text);
+  re.lastIndex = 0;
+  if (!any) return m;
+  const parts: string[] = [];
+  const rawAt: number[] = [];
+  let last = 0;
+  for (const hit of m.text.matchAll(re)) {
+    parts.push(m.text.slice(last, hit.index), by);
+    for (let i = last; i < hit.index!; i++) rawAt.push(m.rawAt[i]);
+    for (let i = 0; i < by.length; i++) rawAt.push(m.rawAt[hit.index!]);
+    last = hit.index! + hit[0].length;
+  }
+  parts.push(m.text.slice(last));
+  for (let i = last; i <= m.text.length; i++) rawAt.push(m.rawAt[i]);
+  return { text: parts.join(''), rawAt };
+}
+
 /**
  * One normal form: compatibility forms folded (full-width letters, ligatures), accents stripped (Côte → Cote,
  * İRAN → IRAN), zero-width characters dropped (so "I\u200Bran" cannot hide a name), curly apostrophes and the
  * dash family made ASCII, every space-like character but tab made a plain space (a tab separates the cells of a
- * pasted spreadsheet form). Case is kept: US state codes need it.
+ * pasted spreadsheet form). Case is kept: US state codes need it. Character by character (NFKD, which NFKC then NFD
+ * amounts to, decomposes each character on its own, and the marks it reorders are stripped), so every character of
+ * the result knows the character of the buyer's text it came from: a finding quotes the buyer's own words.
  */
+export function normaliseMapped(raw: string): MappedText {
+  const parts: string[] = [];
+  const rawAt: number[] = [];
+  let last = 0;
+  const plain = (to: number) => {
+    parts.push(raw.slice(last, to));
+    for (let i = last; i < to; i++) rawAt.push(i);
+  };
+  // Printable ASCII, tab and line breaks are their own normal form: copied in runs (a megabyte profile is mostly that).
+  for (const run of raw.matchAll(/[^\t\n\r\x20-\x7e]+/g)) {
+    plain(run.index!);
+    let i = run.index!;
+    for (const ch of run[0]) {
+      const folded = foldChar(ch);
+      parts.push(folded);
+      for (let k = 0; k < folded.length; k++) rawAt.push(i);
+      i += ch.length;
+    }
+    last = i;
+  }
+  plain(raw.length);
+  rawAt.push(raw.length);
+  const text = parts.join('');
+  let m: MappedText = { text, rawAt };
+  m = replaceMapped(m, /\r\n?/g, '\n');
+  // Dotted leaders ("Formed ........ 2025-12-03", ". . . . S") join a label to its value: read them as a colon.
+  m = replaceMapped(m, / *(?:\.{4,}|(?:\. ){2,}\.) */g, ': ');
+  return replaceMapped(m, /:(?: *:)+/g, ':');
+}
+
 export function normalise(text: string): string {
-  return text
-    .normalize('NFKC')
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '')
-    .replace(/[\u2018\u2019\u02BC\u0060\u00B4]/g, "'")
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[^\S\n\t]/gu, ' ')
-    // Dotted leaders ("Formed ........ 2025-12-03", ". . . . S") join a label to its value: read them as a colon.
-    .replace(/ *(?:\.{4,}|(?:\. ){2,}\.) */g, ': ')
-    .replace(/:(?: *:)+/g, ':');
+  return normaliseMapped(text).text;
 }
 
 const LOOKBACK = 160;
@@ -80,6 +154,34 @@ export function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
     yield m;
     if (m[0].length === 0) re.lastIndex++;
   }
+}
+
+/**
+ * The stretch a flag quotes around `index`: its line, or, when the line is long (a one-line profile), the sentence
+ * holding it; at most `max` characters. As [from, to) offsets, so the evidence can quote the same words verbatim.
+ */
+export function lineSpan(text: string, index: number, max = 160): { from: number; to: number; clipped: boolean } {
+  let from = text.lastIndexOf('\n', index - 1) + 1;
+  const nl = text.indexOf('\n', index);
+  let to = nl < 0 ? text.length : nl;
+  if (to - from > max) {
+    const line = text.slice(from, to);
+    const at = index - from;
+    const ends = [...line.matchAll(/(?<=\p{Ll}{2}|\d)[.!?;](?=\s+\p{Lu})/gu)].map((m) => m.index! + 1);
+    const start = Math.max(0, ...ends.filter((e) => e <= at));
+    const end = Math.min(line.length, ...ends.filter((e) => e > at));
+    [from, to] = [from + start, from + end];
+  }
+  while (from < to && /\s/.test(text[from])) from++;
+  while (to > from && /\s/.test(text[to - 1])) to--;
+  return to - from > max ? { from, to: from + max - 1, clipped: true } : { from, to, clipped: false };
+}
+
+/** The words a flag quotes around `index` (see lineSpan), spaces collapsed, clipped with an ellipsis. */
+export function lineOf(text: string, index: number, max = 160): string {
+  const { from, to, clipped } = lineSpan(text, index, max);
+  const line = text.slice(from, to).replace(/\s+/g, ' ');
+  return clipped ? `${line}…` : line;
 }
 
 // ---- dates -------------------------------------------------------------------------------------------------------

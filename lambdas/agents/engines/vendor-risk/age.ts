@@ -1,0 +1,94 @@
+/**
+ * Rule 4 of RULES.md, young company: the founding date against the review date (the document's own, or the rules'
+ * constant), both read from the profile.
+ */
+import { B, E, type DaySpan, clauseAfter, dayNumber, firstDate, isoDay, lineOf, matches } from './text.js';
+
+/** The reference date when the profile states none ("as of 2026-11-01"): the publication date of rules@1. */
+export const REFERENCE_DATE = '2026-11-01';
+const AS_OF = /(?<![\p{L}])(?:as\s+(?:of|at)|review\s+date|reviewed(?:\s+on)?|date\s+of\s+review|assessment\s+date)\s*[:-]?\s*/giu;
+
+/** A date the document itself carries (an e-mail's Date header, a form's submission time), as the review date. */
+export interface DocumentDate {
+  day: number;
+  text: string;
+}
+
+/**
+ * The review date: a stated "as of" / review date; else the document's own date (the e-mail's Date header, the
+ * form's submission time, a "Submitted:" / "received" / "Date:" label); else the rules' constant. A numeric date
+ * that could be read day-first or month-first takes its earlier reading (the company then looks younger).
+ */
+export function referenceDay(text: string, documentDate?: DocumentDate): { day: number; stated: boolean; text: string } {
+  const d = labelledDay(AS_OF, text) ?? documentDate ?? labelledDay(DOC_DATE, text);
+  if (d) return { day: d.day, stated: true, text: d.text };
+  const [y, mo, da] = REFERENCE_DATE.split('-').map(Number);
+  return { day: dayNumber(y, mo, da), stated: false, text: REFERENCE_DATE };
+}
+
+/** The first date to the day after one of the labels; numeric dates that read either way take the earlier day. */
+function labelledDay(re: RegExp, text: string): DocumentDate | undefined {
+  for (const m of matches(re, text)) {
+    const d = firstDate(text.slice(m.index + m[0].length, m.index + m[0].length + 24));
+    if (d && dayPrecise(d)) return { day: d.earliest, text: d.text };
+  }
+  return undefined;
+}
+
+/** A date to the day, or a numeric one that could be read either way (not a month or a year alone). */
+const dayPrecise = (d: DaySpan) => d.earliest === d.latest || /\d{1,2}[./-]\d{1,2}[./-]\d{4}/.test(d.text);
+
+/** Labels of the date a vendor document was made or received ("Submitted: 02/10/2026", "received 01/21/2026"). */
+const DOC_DATE =
+  /(?<![\p{L}])(?:submitted|received|opened|completed|returned|fecha(?:\s*\/\s*date)?|date)(?:\s+on)?\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
+
+const FOUNDED = new RegExp(
+  `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|in\\s+business\\s+since|operating\\s+since|trading\\s+since)${E}`,
+  'giu',
+);
+const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, few: 3, couple: 2, several: 6 };
+const COUNT = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
+const UNIT = '(day|week|month|year)s?';
+const RELATIVE = new RegExp(
+  `${B}(?:(?:incorporated|founded|established|formed|started|launched|registered|set\\s+up|opened)\\s+(?:just\\s+|only\\s+|about\\s+|around\\s+)?${COUNT}\\s+${UNIT}\\s+ago` +
+    `|(?:in\\s+business|operating|trading|been\\s+around|existed)\\s+(?:for\\s+)?(?:just\\s+|only\\s+|about\\s+|around\\s+)?${COUNT}\\s+${UNIT}` +
+    `|${COUNT}[- ]${UNIT.replace('s?', '')}[- ]old\\s+(?:company|business|firm|entity|start-?up|llc|ltd))${E}`,
+  'giu',
+);
+const NEWLY = new RegExp(`${B}(?:newly|recently|just)\\s+(?:incorporated|formed|founded|established|registered|set\\s+up)${E}`, 'iu');
+
+function months(count: string, unit: string): number {
+  const c = /^\d/.test(count) ? Number(count) : NUMBER_WORDS[count.replace(/^a\s+|\s+of$/gi, '').toLowerCase()] ?? 3;
+  const u = unit.toLowerCase();
+  return u === 'year' ? c * 12 : u === 'month' ? c : u === 'week' ? c / 4.35 : c / 30.4;
+}
+
+/**
+ * Why the vendor cannot be shown to be at least 12 months old, or undefined. Of several founding dates the oldest
+ * counts (a company founded in 1998 and re-registered last year is not young).
+ */
+export function findYoungCompany(text: string, documentDate?: DocumentDate): string | undefined {
+  const ref = referenceDay(text, documentDate);
+  const refText = isoDay(ref.day);
+  const oneYearBefore = ref.day - 365;
+  let oldest: DaySpan | undefined;
+  let oldestAt = 0;
+  for (const m of matches(FOUNDED, text)) {
+    const d = firstDate(clauseAfter(text, m.index + m[0].length, 60));
+    if (d && (!oldest || d.latest < oldest.latest)) [oldest, oldestAt] = [d, m.index];
+  }
+  let relMonths: number | undefined;
+  for (const m of matches(RELATIVE, text)) {
+    const count = m[1] ?? m[3] ?? m[5];
+    const unit = m[2] ?? m[4] ?? m[6];
+    const mo = months(count, unit);
+    relMonths = Math.max(relMonths ?? 0, mo);
+  }
+  if (relMonths !== undefined && relMonths >= 12) return undefined;
+  if (oldest && oldest.latest <= oneYearBefore) return undefined;
+  if (oldest) return `founded ${oldest.text}, not shown to be 12 months old on ${refText} ("${lineOf(text, oldestAt)}")`;
+  if (relMonths !== undefined) return `in business about ${Math.max(0, Math.round(relMonths))} month(s)`;
+  if (NEWLY.test(text)) return 'described as newly formed';
+  return undefined;
+}
+
