@@ -26,16 +26,19 @@ export interface Grouping {
 
 export function groupLines(bank: Line[], books: Line[]): Grouping {
   const out: Grouping = { groups: [], ambiguous: [] };
-  const budget = { left: BUDGET };
+  const budget = { left: BUDGET, net: BUDGET };
   findGroups(bank, books, out, budget);
   findGroups(books, bank, out, budget);
   return out;
 }
 
+/** Search steps left: for sums of one direction, and for netted sums (searched apart so neither starves the other). */
+interface Budget { left: number; net: number }
+
 const abs = (n: bigint) => (n < 0n ? -n : n);
 const where = (l: Line) => `${l.side === 'bank' ? 'bank' : 'book'} row ${l.row}`;
 
-function findGroups(ones: Line[], others: Line[], out: Grouping, budget: { left: number }): void {
+function findGroups(ones: Line[], others: Line[], out: Grouping, budget: Budget): void {
   const byDate = new Map<number, Line[]>();
   for (const l of others) {
     if (l.paired) continue;
@@ -51,24 +54,81 @@ function findGroups(ones: Line[], others: Line[], out: Grouping, budget: { left:
         if (!l.paired && l.amountCents !== 0n && (l.amountCents < 0n) === (one.amountCents < 0n) && abs(l.amountCents) < abs(one.amountCents)) near.push(l);
       }
     }
-    if (near.length < 2) continue;
     const candidates = near
       .sort((a, b) => Math.abs(a.date - one.date) - Math.abs(b.date - one.date) || a.row - b.row)
       .slice(0, GROUP_CANDIDATES)
       .sort((a, b) => (abs(b.amountCents) > abs(a.amountCents) ? 1 : abs(b.amountCents) < abs(a.amountCents) ? -1 : a.row - b.row));
-    const found = subsets(candidates.map((l) => abs(l.amountCents)), abs(one.amountCents), budget);
+    const found = near.length < 2 ? [] : subsets(candidates.map((l) => abs(l.amountCents)), abs(one.amountCents), budget);
     if (found.length === 1) {
-      const parts = found[0].map((i) => candidates[i]).sort((a, b) => a.row - b.row);
-      for (const l of [one, ...parts]) l.paired = true;
-      out.groups.push({ one, parts });
+      take(one, found[0].map((i) => candidates[i]), out);
     } else if (found.length > 1) {
       const show = (s: number[]) => s.map((i) => candidates[i].row).sort((a, b) => a - b).join('+');
       const side = candidates[0].side === 'bank' ? 'bank rows' : 'book rows';
       out.ambiguous.push(
         `${where(one)} (${formatCents(one.amountCents)}) adds up from ${side} ${show(found[0])} and equally from ${show(found[1])}: no grouping is chosen`,
       );
+    } else {
+      const net = netOf(one, byDate, budget);
+      if (net.length === 1) take(one, net[0], out);
+      else if (net.length > 1) {
+        const show = (s: Line[]) => s.map((l) => l.row).sort((a, b) => a - b).join('+');
+        out.ambiguous.push(`${where(one)} (${formatCents(one.amountCents)}) nets from rows ${show(net[0])} and equally from ${show(net[1])}: no grouping is chosen`);
+      }
     }
   }
+}
+
+function take(one: Line, parts: Line[], out: Grouping): void {
+  parts.sort((a, b) => a.row - b.row);
+  for (const l of [one, ...parts]) l.paired = true;
+  out.groups.push({ one, parts });
+}
+
+// Kept small: each line of a netted set may go either way, so more candidates would let chance sums through.
+const NET_SAME = 6;
+const NET_OTHER = 6;
+const NET_SIZE = 4;
+
+/**
+ * One line that is several lines of the other side netted: receipts less the fees taken from them (a card
+ * processor's batch paid net of its fees, booked gross with the fee apart), or income less the tax withheld from it
+ * (interest or a dividend paid net, booked net against a gross line and a withholding line). Each line taken the
+ * other way is smaller than the one line and dated the same day as a line taken in its direction, as a fee or a
+ * withholding is dated with what it was taken from. Sets of at most NET_SIZE that add up exactly; stops at two.
+ */
+function netOf(one: Line, byDate: Map<number, Line[]>, budget: Budget): Line[][] {
+  const out = one.amountCents < 0n;
+  const same: Line[] = [];
+  const other: Line[] = [];
+  for (let d = -MATCH_DAYS; d <= MATCH_DAYS; d++) {
+    for (const l of byDate.get(one.date + d) ?? []) {
+      if (l.paired || l.amountCents === 0n) continue;
+      if ((l.amountCents < 0n) === out) same.push(l);
+      else if (abs(l.amountCents) < abs(one.amountCents)) other.push(l);
+    }
+  }
+  const closest = (list: Line[], n: number) =>
+    list.sort((a, b) => Math.abs(a.date - one.date) - Math.abs(b.date - one.date) || a.row - b.row).slice(0, n);
+  const withFee = closest(other, NET_OTHER).filter((o) => same.some((s) => s.date === o.date));
+  if (withFee.length === 0) return [];
+  const pool = [...closest(same, NET_SAME), ...withFee];
+  const found: Line[][] = [];
+  const pick: Line[] = [];
+  const walk = (i: number, sum: bigint) => {
+    if (found.length > 1 || --budget.net <= 0) return;
+    if (sum === one.amountCents && pick.length >= 2) {
+      const mine = pick.filter((l) => (l.amountCents < 0n) === out);
+      const theirs = pick.filter((l) => (l.amountCents < 0n) !== out);
+      if (theirs.length > 0 && theirs.every((o) => mine.some((s) => s.date === o.date))) found.push([...pick]);
+    }
+    if (i >= pool.length || pick.length >= NET_SIZE) return;
+    pick.push(pool[i]);
+    walk(i + 1, sum + pool[i].amountCents);
+    pick.pop();
+    walk(i + 1, sum);
+  };
+  walk(0, 0n);
+  return found;
 }
 
 /** Index sets (size 2..GROUP_SIZE) of `sizes` (sorted largest first) adding up to `target`; stops at two. */
