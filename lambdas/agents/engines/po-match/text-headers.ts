@@ -54,7 +54,7 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
-    const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code)/i.test(toks[k + 1]?.text ?? ''));
+    const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b)/i.test(toks[k + 1]?.text ?? ''));
     if (at < 0) continue;
     const t = toks[at];
     if (/^from:?$/i.test(t.text)) {
@@ -65,7 +65,7 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     }
     const rest = lines[i].slice(t.end).replace(/^\s*:?\s*/, '').split(/\s{2,}/)[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
-    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice)\s+to\b/i.test(rest ?? '');
+    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b/i.test(rest ?? '');
     if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.trim();
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       if (lines[j].trim() === '') continue;

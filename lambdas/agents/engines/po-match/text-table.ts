@@ -16,7 +16,8 @@ const add = (role: Role, ...names: string[]) => names.forEach((n) => VOCAB_MAP.s
 const VOCAB = { get: (k: string) => VOCAB_MAP.get(k) };
 add('line', 'ln', 'line', '#', 'pos', 'no', 'lin');
 add('sku', 'item', 'item no', 'item #', 'item number', 'item code', 'part no', 'part number', 'part #', 'product code',
-  'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku');
+  'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku', 'model no',
+  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'mfr part', 'article no');
 add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc', 'product', 'article', 'omschr');
 add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
   'qty billed', 'qty invoiced', 'quantità');
@@ -29,7 +30,8 @@ add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst');
 add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
   'net price per unit', 'net price', 'prezzo', 'price each', 'each', 'einzelpreis', 'prezzo unitario');
 add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
-  'bedrag', 'totaal', 'importo', 'value', 'gesamtpreis', 'betrag');
+  'bedrag', 'totaal', 'importo', 'value', 'gesamtpreis', 'betrag', 'ext price', 'extended price', 'total price', 'ext amt',
+  'extended amount', 'line amount', 'subtotal');
 
 add('desc', 'memo', 'item description', 'memo/description');
 add('price', 'sales price', 'purchase price');
@@ -283,7 +285,8 @@ export interface Summary {
 const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
-  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '');
+  // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
+  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł)\.?$/i, '$1');
   const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
   if (segs.length === 0) return undefined;
   const last = segs[segs.length - 1];
@@ -300,10 +303,12 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     const l = label.toLowerCase();
     if (SKIP_LABEL.test(l)) return undefined;
     let kind: Summary['kind'] | undefined;
-    if (/sub-?total|subtotaal|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
+    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
+    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
+    // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
+    else if (/\b(?:fee|surcharge|charge)\b/.test(l) && !/%/.test(l)) kind = 'other';
     // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
     else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
