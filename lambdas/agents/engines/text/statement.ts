@@ -45,7 +45,8 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
   } catch (e) {
     const pasted = pastedLines(body);
     if (!(e instanceof AgentInputError) || !/no date column/.test(e.message) || !pasted) throw e;
-    const read = readLedger(pasted, field, options, ['Date', 'Description', 'Amount', 'Balance']);
+    const read = readLedger(pasted.rows, field, options, ['Date', 'Description', 'Amount', 'Balance']);
+    if (pasted.year) read.notes.unshift(`the lines' dates carry no year: ${pasted.year}, the one year of the statement's own dates`);
     read.notes.unshift('read as a pasted statement: a date, the particulars, then the amount and the balance after it on each line');
     return read;
   }
@@ -136,15 +137,34 @@ function keyValueBlocks(text: string): { headers: string[]; rows: RawRow[] } | u
   return found && rows.filter((r) => (r.cells[one.date!] ?? '') !== '').length > 0 ? { headers, rows } : undefined;
 }
 
-const DATE_FIRST = /^\s*(\d{1,2}[ -][A-Za-z]{3,9}\.?[ -]\d{2,4}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|\d{4}-\d{2}-\d{2})\s+(.*)$/;
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+const DATE_FIRST = new RegExp(
+  `^\\s*(\\d{1,2}[ -][A-Za-z]{3,9}\\.?[ -]\\d{2,4}|\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})\\s+(.*)$`,
+  'i',
+);
+const YEARLESS = new RegExp(`^(?:\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})$`, 'i');
+const FULL_DATE = /\b(?:\d{1,2}[/.-]\d{1,2}[/.-](\d{4})|(\d{4})-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? (\d{4})|[A-Za-z]{3,9}\.? \d{1,2},? (\d{4}))\b/g;
 const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}|(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 
-/** Lines of a statement pasted from a PDF: a date first, then text, then one or two figures (amount, balance). */
-function pastedLines(text: string): RawRow[] | undefined {
+/**
+ * Lines of a statement pasted from a PDF: a date first, then text, then one or two figures (amount, balance). A
+ * statement that prints its lines' dates without the year ("03/02") gives the year once, in its period or heading;
+ * when every full date in the text is of one year, that is the year of its lines (else a yearless line is not read).
+ */
+function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefined {
+  const years = new Set([...text.matchAll(FULL_DATE)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]));
+  const year = years.size === 1 ? [...years][0] : undefined;
   const rows: { cells: string[]; line: number; figures: string[] }[] = [];
-  text.split(/\r?\n/).forEach((l, i) => {
+  let yearless = 0;
+  text.split(/\r\n|\r|\n/).forEach((l, i) => {
     const m = DATE_FIRST.exec(l);
     if (!m) return;
+    let date = m[1];
+    if (YEARLESS.test(date)) {
+      if (!year) return;
+      date = /^[a-z]/i.test(date) ? `${date}, ${year}` : `${date}${/[/.-]/.test(date) ? date.match(/[/.-]/)![0] : ' '}${year}`;
+      yearless++;
+    }
     let rest = m[2];
     const figures: string[] = [];
     for (let k = 0; k < 2; k++) {
@@ -153,15 +173,18 @@ function pastedLines(text: string): RawRow[] | undefined {
       figures.unshift(f[1]);
       rest = rest.slice(0, f.index).trimEnd();
     }
-    if (figures.length > 0) rows.push({ cells: [m[1], rest], line: i + 1, figures });
+    if (figures.length > 0) rows.push({ cells: [date, rest], line: i + 1, figures });
   });
   if (rows.length === 0) return undefined;
   // Where some lines print the balance after the amount, a line with one figure is a balance line.
   const withBalance = rows.some((r) => r.figures.length === 2);
-  return rows.map(({ cells, line, figures }) => {
-    const [amount, balance] = figures.length === 2 ? figures : withBalance ? ['', figures[0]] : [figures[0], ''];
-    return { cells: [...cells, amount, balance], line };
-  });
+  return {
+    rows: rows.map(({ cells, line, figures }) => {
+      const [amount, balance] = figures.length === 2 ? figures : withBalance ? ['', figures[0]] : [figures[0], ''];
+      return { cells: [...cells, amount, balance], line };
+    }),
+    ...(yearless > 0 ? { year } : {}),
+  };
 }
 
 const decode = (s: string) =>
