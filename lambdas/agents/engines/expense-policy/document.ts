@@ -49,6 +49,8 @@ export interface Entry {
   receipt?: Receipt;
   /** Dated or numbered: a line of a list, never a reference to another expense. */
   listed: boolean;
+  /** The line right above the entry when it has no amount and is indented less: the heading it is listed under. */
+  above?: Line;
 }
 
 const CONVERTED_OWN = /\b(?:convert(?:ed|ing)?|today'?s rate|exchange rate|google|xe\.com|oanda|at (?:a |the )?rate)\b/;
@@ -245,7 +247,9 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     if (['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
     if (l.amts.length >= 3 && sums(l.amts)) continue; // net + tax = gross: a breakdown row
     if (!starts && l.amts.length === 0) continue;
-    const e: Entry = { amount: l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns) };
+    const prev = lines[k - 1];
+    const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;
+    const e: Entry = { amount: l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns), above };
     entries.push(e);
     open = { e, indent: l.indent, detail: [] };
   }

@@ -21,6 +21,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   date?: string;
   /** The line the claim rests on, quoted in violations. */
   evidence?: string;
+  /** The heading the item is listed under ("Economy Plus Seat Upgrade" above its amount line), read with it. */
+  heading?: string;
   /** Where in the expense the item was read: its line(s), cited as a violation's evidence. */
   at: Src[];
   /** A pasted receipt or folio: its charge lines, tip and subtotal, and its arithmetic when it does not add up. */
@@ -101,6 +103,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     receipt: receiptCell ?? facts.receipt ?? (e.receipt ? true : undefined),
     evidence: e.first.text,
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],
+    heading: e.above?.text,
     refs: refsIn(e.text),
     merchant: e.first.label.slice(0, 40),
   };

@@ -157,8 +157,11 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
         text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`,
         arithmetic: `${m(eligible)} − ${m(sum)} = ${m(eligible - (sum > eligible ? eligible : sum))}` });
       eligible -= sum > eligible ? eligible : sum;
-    } else if (!item.parts && named.test((item.evidence ?? item.label).toLowerCase())) {
-      reject('refused item', `${thing.phrase} is not reimbursable ("${thing.text}"): "${(item.evidence ?? item.label).slice(0, 160)}"`, cite([thing.text]));
+    } else if (!item.parts && named.test(`${item.heading ?? ''}\n${item.evidence ?? item.label}`.toLowerCase())) {
+      const what = [item.heading, item.evidence ?? item.label].filter((x) => x !== undefined).join(': ');
+      reject('refused item', `${thing.phrase} is not reimbursable ("${thing.text}"): "${what.slice(0, 160)}"`,
+        cite([thing.text], item.heading ? [{ field: 'expense', quote: item.heading }] : []));
+      break;
     }
   }
   if (policy.tipCap && item.tip && item.tip.base > 0n) {

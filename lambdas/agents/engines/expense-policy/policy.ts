@@ -138,7 +138,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       policy.allowedClasses = { classes: new Set(classes), text: original };
       found++;
     }
-    return found;
+    // A sentence naming a class in passing ("upgrades, including Economy Plus, are not reimbursed") states no class
+    // rule; it is read for the other rules.
+    if (found > 0) return found;
   }
   if (s.includes('receipt') && MUST.test(s)) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
@@ -159,6 +161,7 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       // qualified part ("airfare booked outside the portal", "Uber Black", "seat upgrades") forbids no whole category:
       // it is a thing refused by name, found on the lines of a receipt or an expense that name it.
       let any = false;
+      const siblings: string[] = [];
       const negation = NOT_ALLOWED.exec(s);
       // "X, Y and Z are not reimbursable", or "Not reimbursable: X, Y and Z".
       const before = negation ? s.slice(0, negation.index) : s;
@@ -175,8 +178,12 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
         } else if (!ALCOHOL.test(part) && part.split(/\s+/).length <= 5 && (qualified || THING.test(part))) {
           policy.forbiddenThings.push({ phrase: part, text: original });
           any = true;
+        } else if (c === undefined && !ALCOHOL.test(part) && part.split(/\s+/).length <= 4 && /[a-z]{3,}/.test(part)) {
+          siblings.push(part);
         }
       }
+      // The other short parts of a list of refused things are refused things too ("Economy Plus, Comfort+").
+      if (policy.forbiddenThings.some((t) => t.text === original)) for (const phrase of siblings) policy.forbiddenThings.push({ phrase, text: original });
       if (any) found++;
     }
     return found;
