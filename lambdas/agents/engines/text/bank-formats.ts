@@ -1,0 +1,160 @@
+/**
+ * The banks' own statement formats read into signed transactions, each with the line holding its amount: OFX/QFX
+ * (bank and investment statements), CAMT.053 and MT940. Their documented fields are read directly (compact readers:
+ * the XML and SGML libraries that would do it do not fit the bundle budget).
+ */
+import { AgentInputError } from '../port.js';
+import { decimalMarkOf, parseMoney } from './amount.js';
+import { readDate } from './dates.js';
+import type { Statement } from './ledger.js';
+import type { Transaction } from './table.js';
+
+/** 1-based line of each offset of a text. */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return (offset) => {
+    let [lo, hi] = [0, starts.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+const decode = (s: string) =>
+  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
+const isoOf = (digits: string) => `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6, 8)}`;
+
+function line(field: string, k: number, dateText: string, amountCents: bigint | undefined, description: string, reference: string | undefined, at: number): Transaction {
+  const date = readDate(dateText, 'mdy');
+  if (date === undefined) throw new AgentInputError(field, `transaction ${k}: date ${JSON.stringify(dateText.slice(0, 40))} is not a date`);
+  if (amountCents === undefined) throw new AgentInputError(field, `transaction ${k}: the amount is not an amount`);
+  return {
+    row: k,
+    date,
+    dateText,
+    description: decode(description).replace(/\s+/g, ' ').slice(0, 500),
+    amountCents,
+    ...(reference ? { reference: decode(reference).slice(0, 100) } : {}),
+    amountText: (Number(amountCents) / 100).toFixed(2),
+    line: at,
+  };
+}
+
+/**
+ * OFX 1.x (SGML, leaf tags unclosed) and 2.x (XML). A bank statement's lines are its <STMTTRN>s, TRNAMT signed. An
+ * investment statement's cash moves are its bank transactions (INVBANKTRAN's STMTTRN) and the cash TOTAL of each
+ * income, buy, sell, return of capital, margin interest and expense (settlement date, else trade date); a
+ * reinvestment moves no cash, and positions, balances and the security list are not lines.
+ */
+export function readOfx(text: string, field: string): Statement {
+  const at = lineIndex(text);
+  const blocks = [...text.matchAll(/<(STMTTRN|INCOME|BUY[A-Z]+|SELL[A-Z]+|RETOFCAP|MARGININTEREST|INVEXPENSE)>[\s\S]*?<\/\1>/gi)];
+  const leaf = (block: string, tag: string) => new RegExp(`<${tag}>([^<\\r\\n]*)`, 'i').exec(block)?.[1].trim() ?? '';
+  const amountOf = (block: string) => (/^<STMTTRN>/i.test(block) ? 'TRNAMT' : 'TOTAL');
+  const mark = decimalMarkOf(blocks.map(([b]) => leaf(b, amountOf(b)))).mark;
+  const seen = new Set<string>();
+  const lines: Transaction[] = [];
+  let repeats = 0;
+  let investment = 0;
+  for (const { 0: b, index } of blocks) {
+    const fitid = leaf(b, 'FITID');
+    if (fitid && seen.has(fitid)) {
+      repeats++;
+      continue;
+    }
+    if (fitid) seen.add(fitid);
+    const tag = amountOf(b);
+    if (tag === 'TOTAL') investment++;
+    const posted = (leaf(b, 'DTPOSTED') || leaf(b, 'DTSETTLE') || leaf(b, 'DTTRADE')).slice(0, 8);
+    const text = [leaf(b, 'NAME'), leaf(b, 'PAYEE'), leaf(b, 'MEMO')].filter((t) => t).join(' ');
+    const amountAt = at(index! + Math.max(0, b.search(new RegExp(`<${tag}>`, 'i'))));
+    lines.push(line(field, lines.length + 1, isoOf(posted), parseMoney(leaf(b, tag), mark), text, leaf(b, 'CHECKNUM') || leaf(b, 'REFNUM'), amountAt));
+  }
+  const notes = ['read as an OFX statement: each STMTTRN is one line, TRNAMT signed; the ledger and available balances are not lines'];
+  if (investment > 0) notes.push(`${investment} investment transaction${investment === 1 ? '' : 's'} (income, buys, sells) read by the cash TOTAL each moved, dated by settlement; positions and the security list are not lines`);
+  if (repeats > 0) notes.push(`${repeats} STMTTRN repeat${repeats === 1 ? 's' : ''} an earlier FITID (the same line downloaded twice) and ${repeats === 1 ? 'is' : 'are'} read once`);
+  return { lines, notes, dates: {} };
+}
+
+/** CAMT.053: each <Ntry> is one statement line (its TxDtls, even several, are details of that one line). */
+export function readCamt(text: string, field: string): Statement {
+  const at = lineIndex(text);
+  const lines: Transaction[] = [];
+  let batches = 0;
+  let pending = 0;
+  for (const { 0: block, index } of text.matchAll(/<Ntry>[\s\S]*?<\/Ntry>/g)) {
+    const head = block.replace(/<NtryDtls>[\s\S]*?<\/NtryDtls>/g, '');
+    const tag = (t: string, s = head) => new RegExp(`<${t}(?:\\s[^>]*)?>([^<]*)</${t}>`).exec(s)?.[1].trim() ?? '';
+    const status = /<Sts>\s*(?:<Cd>)?\s*(\w+)/.exec(head)?.[1];
+    if (status && status !== 'BOOK') {
+      pending++;
+      continue;
+    }
+    const cents = parseMoney(tag('Amt'), '.');
+    const sign = tag('CdtDbtInd') === 'DBIT' ? -1n : 1n;
+    const date = /<BookgDt>\s*<(?:Dt|DtTm)>([^<]{10})/.exec(head)?.[1] ?? /<ValDt>\s*<(?:Dt|DtTm)>([^<]{10})/.exec(head)?.[1] ?? '';
+    const all = (t: string) => [...block.matchAll(new RegExp(`<${t}>([^<]*)</${t}>`, 'g'))].map((m) => m[1].trim());
+    if ((block.match(/<TxDtls>/g) ?? []).length > 1) batches++;
+    const e2e = all('EndToEndId').find((r) => r !== 'NOTPROVIDED');
+    const text = [...all('Nm'), ...all('Ustrd'), tag('AddtlNtryInf'), ...all('AddtlTxInf')].filter((t) => t).join(' ');
+    const amountAt = at(index! + Math.max(0, block.search(/<Amt\b/)));
+    lines.push(line(field, lines.length + 1, date, cents === undefined ? undefined : sign * cents, text, e2e ?? tag('AcctSvcrRef'), amountAt));
+  }
+  const notes = ['read as a CAMT.053 statement: each Ntry is one line (Amt with CdtDbtInd, booking date); the Bal and TxsSummry blocks are not lines'];
+  if (batches > 0) notes.push(`${batches} entr${batches === 1 ? 'y carries' : 'ies carry'} several TxDtls (a batch): one bank line each`);
+  if (pending > 0) notes.push(`${pending} entr${pending === 1 ? 'y is' : 'ies are'} not booked (Sts other than BOOK) and ${pending === 1 ? 'is' : 'are'} left out`);
+  return { lines, notes, dates: {} };
+}
+
+const SWIFT_61 = /^(\d{2})(\d{2})(\d{2})(\d{2})?(\d{2})?(RC|RD|C|D)[A-Z]?(\d+,\d{0,2})[A-Z][A-Z0-9]{3}([^/\n]*)/;
+
+/**
+ * MT940: each :61: is a line (value date, entry date, C/D/RC/RD mark, amount with a decimal comma); :86: its text.
+ * A message that closes with an intermediate balance (:62M:) and no final one (:62F:) is one part of a statement
+ * that continues in another message: what the bank booked after its last day is not in it.
+ */
+export function readMt940(text: string, field: string): Statement {
+  const fields: [string, string, number][] = [];
+  text.split(/\r\n|\r|\n/).forEach((l, i) => {
+    const m = /^:(\d{2}[A-Z]?):(.*)$/.exec(l);
+    if (m) fields.push([m[1], m[2], i + 1]);
+    else if (fields.length > 0 && l.trim() !== '-') fields[fields.length - 1][1] += `\n${l}`;
+  });
+  const lines: Transaction[] = [];
+  fields.forEach(([tag, value, at], i) => {
+    if (tag !== '61') return;
+    const m = SWIFT_61.exec(value);
+    const k = lines.length + 1;
+    if (!m) throw new AgentInputError(field, `transaction ${k}: :61: ${JSON.stringify(value.slice(0, 40))} is not a statement line`);
+    const [, yy, vm, vd, em, ed, mark, amount, ref] = m;
+    let year = 2000 + Number(yy);
+    if (em && Number(em) === 12 && Number(vm) === 1) year--;
+    if (em && Number(em) === 1 && Number(vm) === 12) year++;
+    const date = em && ed ? `${year}-${em}-${ed}` : `${year}-${vm}-${vd}`;
+    const cents = parseMoney(amount, ',');
+    const sign = mark === 'C' || mark === 'RD' ? 1n : -1n;
+    const next = fields[i + 1];
+    const narrative = next?.[0] === '86' ? next[1].replace(/\r?\n/g, '').replace(/\?\d{2}/g, ' ').replace(/~\d{2}/g, ' ') : '';
+    lines.push(line(field, k, date, cents === undefined ? undefined : sign * cents, narrative, ref && ref !== 'NONREF' ? ref : undefined, at));
+  });
+  const notes = ['read as an MT940 statement: each :61: is one line (C and RD money in, D and RC money out; decimal comma), :86: its text; :60F:/:62F: are balances'];
+  const intermediate = fields.filter(([tag]) => tag === '62M').pop();
+  const final = fields.some(([tag]) => tag === '62F');
+  const until = intermediate && /^[CD](\d{6})/.exec(intermediate[1].trim())?.[1];
+  if (intermediate && !final && until) {
+    const day = readDate(`20${until.slice(0, 2)}-${until.slice(2, 4)}-${until.slice(4, 6)}`, 'mdy');
+    if (day !== undefined) {
+      notes.push(`the message ends at an intermediate balance (:62M: of 20${until.slice(0, 2)}-${until.slice(2, 4)}-${until.slice(4, 6)}) with no final :62F:: the statement continues in a further message, so nothing after that day can be confirmed from this one`);
+      return { lines, notes, dates: {}, coversTo: day };
+    }
+  }
+  return { lines, notes, dates: {} };
+}
+
