@@ -11,6 +11,7 @@ import { readUbl, ublRoot } from './ubl.js';
 import { readX12, x12Segments } from './x12.js';
 import { jsonToNodes, parseXml } from './xml.js';
 import { edifactSegments, readEdifact } from './edifact.js';
+import { cxmlInvoice, readCxml } from './cxml.js';
 import type { Terms } from './terms.js';
 import { jsonPositions, pathKey, type Cite } from './cite.js';
 
@@ -147,8 +148,10 @@ export function readDocument(text: string, field: string): Doc {
 function readXmlDocument(text: string, field: string): Doc {
   const tree = parseXml(text);
   if (!tree) throw new AgentInputError(field, 'looks like XML but is not well-formed');
+  const cxml = cxmlInvoice(tree);
+  if (cxml) return readCxml(cxml, field);
   const inv = ublRoot(tree);
-  if (!inv) throw new AgentInputError(field, 'XML that is not a UBL invoice (no cac:InvoiceLine)');
+  if (!inv) throw new AgentInputError(field, 'XML that is neither a UBL invoice (no cac:InvoiceLine) nor a cXML InvoiceDetailRequest');
   return readUbl(inv, field);
 }
 

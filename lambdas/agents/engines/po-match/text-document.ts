@@ -124,6 +124,11 @@ function readHeader(line: string, doc: Doc, field: string, at: number): boolean 
   if (h === undefined) return false;
   const value = m[2].trim();
   if (h === 'poNumber' || h === 'vendor' || h === 'currency') {
+    // "Purchase Order: PO3318702        Version: 1": another column starts after a wide gap.
+    if (h !== 'vendor') {
+      doc[h] = value.split(/\s{2,}/)[0] || undefined;
+      return true;
+    }
     doc[h] = value || undefined;
     return true;
   }

@@ -26,7 +26,8 @@ add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', '
 add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
 add('uom', 'u/m', 'um', 'uom', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
 add('pack', 'pack', 'pack size', 'pk');
-add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst');
+add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
+  'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
 add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
   'net price per unit', 'net price', 'prezzo', 'price each', 'each', 'einzelpreis', 'prezzo unitario');
 add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
@@ -72,6 +73,9 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   if (hits < 2) return undefined;
   let toks = tokenize(line);
   if (toks.length < 3 || toks.length > 24) return undefined;
+  // Prose that happens to use two column words ("Invoice each shipment against this order") is no header: a header's
+  // words are mostly labels, and labels do not end in commas.
+  if (hits * 4 < toks.length || toks.some((t) => /[a-z],$/i.test(t.text))) return undefined;
   // Two-line headers ("QTY" above "ORD"): a word stacked above another joins it.
   if (above !== undefined) {
     const up = above.length > 300 ? [] : tokenize(above);
