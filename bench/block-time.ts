@@ -1,5 +1,5 @@
 /**
- * Paid answers side by side with the reference, under Base's block time (issue 25): for each block setting (automine,
+ * Paid answers side by side with the reference, under Base's block time: for each block setting (automine,
  * a block every 2000 ms as Base seals them, a block every 200 ms as its Flashblocks preconfirm), on a fresh embedded
  * runtime whose chain mines that way (lib/local/chain.ts `blockIntervalMs`), three sides are paid by the same
  * unmodified official client (`@x402/fetch`, one funded buyer per lane, in a process of its own: bench/client-process.ts):
@@ -23,7 +23,7 @@
  *
  * Settings: BENCH_BLOCKS (`automine,2000,2000p,200`; `p`: with Flashblocks preconfirmations), BENCH_LEVELS (`1,4,16,64`), BENCH_PER_LANE (`1:24,4:6,16:3,64:2`:
  * paid requests per buyer at each level), BENCH_REFERENCE_POLL_MS (the reference's receipt polling; default viem's
- * own for Base, 1000). Prints figures and whether issue 25's goals are met; asserts nothing.
+ * own for Base, 1000). Prints figures and whether the paid path's goals against the reference are met; asserts nothing.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -446,9 +446,9 @@ function printCpu(r: ModeResult): void {
   }
 }
 
-/** Issue 25's goals, each with its figure, as met or missed. */
+/** The paid path's goals against the reference, each with its figure, as met or missed. */
 function printGoals(results: ModeResult[]): void {
-  console.log('\nIssue 25 goals (ours against the reference in the same run):');
+  console.log('\nPaid-path goals (ours against the reference in the same run):');
   const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms && !r.mode.preconfirmations);
   const single = (r: ModeResult, key: ComparedKey) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
   const line = (met: boolean, text: string) => console.log(`- ${met ? 'met' : 'MISSED'}: ${text}`);
@@ -594,7 +594,7 @@ export async function compareUnderBlockTimes(): Promise<boolean> {
     process.env[LOCAL_MODEL_MS] = String(MODEL_MS);
   }
   console.log(
-    `\nPaid path side by side under block times (issue 25): ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} at the start; ` +
+    `\nPaid path side by side under block times: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg()[0].toFixed(2)} at the start; ` +
       `the embedded runtime may run ${process.env.LOCAL_MAX_INSTANCES} instances of a function (LOCAL_MAX_INSTANCES); ` +
       `buyers ${levelsToRun.join(', ')}, paid requests per buyer ${levelsToRun.map((c) => `${c}: ${perLane(c)}`).join(', ')}, each after a random pause of up to one block (not timed); ` +
       'every buyer a fresh funded key, all of them in a client process of their own; each block setting on a fresh runtime in a process of its own.',

@@ -2,7 +2,7 @@
  * Bundle every function the way the stack bundles it (esbuild, ESM, node22, minified, AWS SDK v3 and Powertools
  * external as the Lambda runtime and AWS's Powertools layer provide them) and measure its size and cold import time
  * in a fresh Node process (which imports Powertools from node_modules, as a function imports it from the layer), beside the goals of
- * issue 11 (a document or poll function — a GET route, but for a protocol endpoint's GET — at most 150 KiB, any
+ * lib/bundling/goals.ts (a document or poll function — a GET route, but for a protocol endpoint's GET — at most 150 KiB, any
  * other at most 400 KiB; a paid function's cold import at or below the reference's). The reference is
  * bench/reference-entry.ts (Express + `@x402/express`), bundled and imported the same way.
  */
@@ -43,7 +43,7 @@ const DEPLOYED_ENV: Record<string, string> = {
   [ENV.musicStateMachineArn]: `${ARN}:music`,
   [ENV.videoStateMachineArn]: `${ARN}:video`,
   [ENV.imageStateMachineArn]: `${ARN}:image`,
-  // Issue 23: the functions that end jobs (and the cancel route) start the webhook machine; checked at cold start.
+  // Webhooks (docs/decisions/0018): the functions that end jobs (and the cancel route) start the webhook machine; checked at cold start.
   [WEBHOOK_MACHINE_ENV]: `${ARN}:webhooks`,
 };
 
@@ -79,7 +79,7 @@ export async function bundleReport(): Promise<void> {
 
   console.log(`\nFunction bundles (esbuild, minified ESM, @aws-sdk/* and @aws-lambda-powertools/* external); cold import = fresh node process importing them from node_modules, median of ${RUNS}`);
   console.log(
-    `Goals (issues 11, 22): documents and polls (GET routes, but for a protocol endpoint's GET) ≤ ${SMALL_KIB} KiB, every other function ≤ ${OTHER_KIB} KiB but the generic run and A2A send (every agent engine: ≤ ${EVERY_ENGINE_KIB} KiB) and the MCP servers (no goal); a paid function's cold import ≤ the reference's.`,
+    `Goals (lib/bundling/goals.ts): documents and polls (GET routes, but for a protocol endpoint's GET) ≤ ${SMALL_KIB} KiB, every other function ≤ ${OTHER_KIB} KiB but the generic run and A2A send (every agent engine: ≤ ${EVERY_ENGINE_KIB} KiB) and the MCP servers (no goal); a paid function's cold import ≤ the reference's.`,
   );
   console.log(
     `Reference (bench/reference-entry.ts: Express + @x402/express + x402ResourceServer + remote facilitator), bundled the same way: ${referenceKiB.toFixed(0)} KiB; ` +

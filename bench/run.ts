@@ -4,7 +4,7 @@
  * studio's runs (bench/agents.ts: 402, dry, paid and free runs, and the engine alone); then bundle size
  * and cold import time of every function, bundled the way CDK bundles them; then our paid path over HTTP side by side
  * with the official x402 reference at automine, 2000 ms and 200 ms blocks (bench/block-time.ts): latency and
- * throughput at 1 to 64 buyers, CPU per paid request by part, ours/reference ratios and issue 25's goals, and the
+ * throughput at 1 to 64 buyers, CPU per paid request by part, ours/reference ratios and the paid path's goals against the reference, and the
  * on-chain settlement count of each. Prints figures; asserts nothing.
  */
 import { cpus } from 'node:os';
@@ -98,7 +98,7 @@ for (const b of buyers) await runtime.chain.fund(b.address as `0x${string}`, 1_0
 const results = [];
 results.push(await measure('402 path (POST /agent/image, no payment)', () => event('POST', '/agent/image', body), (e) => image(e, context), 402));
 results.push(await measure('paid path (POST /agent/image, x402, self-settled)', paidEvent, (e) => image(e, context), 202));
-// Issue 23: the same paid call with a `webhook` (a loopback receiver, an IP literal: its check resolves nothing, as a
+// Webhooks (docs/decisions/0018): the same paid call with a `webhook` (a loopback receiver, an IP literal: its check resolves nothing, as a
 // name's would through the resolver). Its deliveries run in the background, as the renders of every paid call do.
 const receiver = createServer((_req, res) => res.writeHead(204).end());
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -130,7 +130,7 @@ console.log(
     `p99 ${(pair[1].p99 / pair[0].p99).toFixed(2)}×; DynamoDB round trips ${pair[1].trips} against ${pair[0].trips}`,
 );
 
-// Issue 24, offer-receipt: what signing adds to each path. The 402 path above signs its offer (one EIP-712
+// Offer-receipt (docs/decisions/0019): what signing adds to each path. The 402 path above signs its offer (one EIP-712
 // signature) and the paid path its receipt; the rest of those paths is unchanged, so the signing's own cost, timed
 // here alone on the same process and key, is what they pay for it.
 {

@@ -11,7 +11,7 @@
  * - API Gateway: the document functions (routes whose role reads nothing or only a published document: catalogs,
  *   cards, OpenAPI, llms.txt, playgrounds, the JWKS, the song page) have no alarm of their own. Whatever breaks one
  *   (an unhandled error, a throttle, a timeout) reaches its caller as a 5xx from its HTTP API, and one alarm per API on
- *   that API's `5xx` count pages for all of them (issue 23: 20-odd alarms fewer; the access log's routeKey and status
+ *   that API's `5xx` count pages for all of them (20-odd alarms fewer; the access log's routeKey and status
  *   say which route). It also rings on a 5xx any other route answers on purpose (503 `unavailable`,
  *   `settlement_pending`), which is worth a look too.
  * - DynamoDB: one alarm per table on throttle events plus 5xx answers (SystemErrors of the operations the stores

@@ -128,7 +128,7 @@ export function acknowledgeFindings(stack: PaycallStack): void {
       ack(machine, `CDK's invoke grant covers ${task.id} and its versions/aliases (${task.id}:*), nothing else.`, `AwsSolutions-IAM5[Resource::${arnRef(stack.functions[task.id])}:*]`);
     }
   }
-  // The webhook machine (issue 23) invokes DeliverWebhook alone.
+  // The webhook machine (docs/decisions/0018) invokes DeliverWebhook alone.
   const webhooks = stack.webhookMachine;
   ack(webhooks, 'Vended log delivery (logs:CreateLogDelivery and co.) and X-Ray take no resource: logging and tracing of the state machine need Resource *.', 'AwsSolutions-IAM5[Resource::*]');
   ack(webhooks, "CDK's invoke grant covers DeliverWebhook and its versions/aliases (DeliverWebhook:*), nothing else.", `AwsSolutions-IAM5[Resource::${arnRef(stack.functions.DeliverWebhook)}:*]`);

@@ -90,7 +90,7 @@ export class PaycallStack extends Stack {
   readonly products: GenerationCatalog;
   /** Each product's state machine, by product id. */
   readonly stateMachines: Record<string, sfn.StateMachine>;
-  /** The webhook delivery machine (issue 23, lib/webhook-workflow.ts). */
+  /** The webhook delivery machine (docs/decisions/0018, lib/webhook-workflow.ts). */
   webhookMachine!: sfn.StateMachine;
   /** Functions by route/task id (and SWEEPER.id). */
   readonly functions: Record<string, NodejsFunction>;
@@ -150,7 +150,7 @@ export class PaycallStack extends Stack {
     for (const product of Object.values(products)) startEnv[product.workflow.arnEnv] = this.stateMachines[product.id].stateMachineArn;
     const routes = routeTable(products);
 
-    // The sign-in authorizer (issue 24), shared by both APIs: it checks a sign-in-with-x and uses its nonce once (a
+    // The sign-in authorizer (docs/decisions/0020), shared by both APIs: it checks a sign-in-with-x and uses its nonce once (a
     // conditional PutItem in the idempotency table); nothing else.
     const signInAuthorizer = factory.make(SIGN_IN_AUTHORIZER.id, SIGN_IN_AUTHORIZER, commonEnv, { kind: 'authorizer', id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, task: SIGN_IN_AUTHORIZER });
     grantItems(signInAuthorizer, this.tables.idempotency, ['PutItem']);
@@ -331,7 +331,7 @@ export class PaycallStack extends Stack {
     if (taskFns.StoreAsset) grantObjects(taskFns.StoreAsset, this.assetsBucket, { read: true, write: true });
     // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
     if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
-    // Webhooks (issue 23): their own machine, its task signing with the job's secret (from the service key); the two
+    // Webhooks (docs/decisions/0018): their own machine, its task signing with the job's secret (from the service key); the two
     // tasks that end jobs start it (the machine references neither, so no cycle).
     this.webhookMachine = new WebhookWorkflow(this, 'WebhookWorkflow', { deliver: taskFns.DeliverWebhook, logRetention }).stateMachine;
     this.grantServiceKey(taskFns.DeliverWebhook);
@@ -435,7 +435,7 @@ export class PaycallStack extends Stack {
       grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
       for (const machine of Object.values(this.stateMachines)) machine.grantExecution(fn, 'states:StopExecution');
       this.grantServiceKey(fn);
-      // A canceled job has ended: its webhook is delivered (issue 23).
+      // A canceled job has ended: its webhook is delivered (docs/decisions/0018).
       this.grantWebhookStart(fn);
       // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
       // render's record (the asset bucket), the provider's key and settings, whichever provider its product is sold
@@ -452,7 +452,7 @@ export class PaycallStack extends Stack {
         for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
       }
     } else if (role === 'purchases') {
-      // GET /api/purchases (issue 24): the wallet's jobs from their `ByBuyer` index (Query); the sign-in authorizer
+      // GET /api/purchases (docs/decisions/0020): the wallet's jobs from their `ByBuyer` index (Query); the sign-in authorizer
       // checked the wallet.
       grantItems(fn, jobs, [], [BUYER_JOBS_INDEX]);
     } else if (role === 'run-read') {
@@ -557,7 +557,7 @@ export class PaycallStack extends Stack {
 
   private preconfRpcUrlSecret?: secretsmanager.ISecret;
 
-  /** StartExecution of the webhook machine, and its ARN: for whatever ends jobs (lambdas/webhooks/start.ts). */
+  /** StartExecution of the webhook machine, and its ARN: for whatever ends jobs (lambdas/jobs/webhook-start.ts). */
   private grantWebhookStart(fn: lambda.IFunction): void {
     this.webhookMachine.grantStartExecution(fn);
     (fn as lambda.Function).addEnvironment(WEBHOOK_MACHINE_ENV, this.webhookMachine.stateMachineArn);
@@ -583,7 +583,7 @@ export class PaycallStack extends Stack {
     const { jobs, payments, runs, creditLedger, workspaces } = this.tables;
     // Stale and reserved jobs (OpenJobs), refunds still owed (OpenRefunds); each is moved by a conditional update.
     grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX]);
-    // Webhooks of ended jobs that no delivery took (issue 23).
+    // Webhooks of ended jobs that no delivery took (docs/decisions/0018).
     this.grantWebhookStart(sweeper);
     grantItems(sweeper, payments, STORE_ACTIONS.payments);
     // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).

@@ -97,7 +97,7 @@ function sparseIndex(table: dynamodb.Table, indexName: string, key: { partition:
   });
 }
 
-/** A wallet's purchases (issue 24): by payer, then `createdAt`, with the summary's attributes only (not the request). */
+/** A wallet's purchases (`GET /api/purchases`, docs/decisions/0020): by payer, then `createdAt`, with the summary's attributes only (not the request). */
 function buyerIndex(table: dynamodb.Table, indexName: string, key: { partition: string; sort: string }, attributes: readonly string[]): void {
   table.addGlobalSecondaryIndex({
     indexName,

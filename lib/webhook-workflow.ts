@@ -1,6 +1,6 @@
 /**
- * The webhook delivery machine (issue 23, docs/decisions/0018): one Standard execution per job with a webhook, named
- * by the job id, started by whatever ends the job (lambdas/webhooks/start.ts). The same synthesised ASL runs on AWS and
+ * The webhook delivery machine (docs/decisions/0018): one Standard execution per job with a webhook, named
+ * by the job id, started by whatever ends the job (lambdas/jobs/webhook-start.ts). The same synthesised ASL runs on AWS and
  * in the embedded runtime.
  *
  *   Deliver webhook (DeliverWebhook: one attempt, recorded on the job) → Webhook done?

@@ -1,10 +1,10 @@
 /**
  * POST {pollUrl}/cancel — `/agent/video/{jobId}/cancel`, `/agent/image/{jobId}/cancel`, `/api/songs/{songId}/cancel`
- * (issue 23; additive to the spec): the job's payer cancels a job whose render has not been handed to a provider and
+ * (docs/decisions/0017; additive to the spec): the job's payer cancels a job whose render has not been handed to a provider and
  * gets the full price back (lambdas/jobs/cancel.ts). One function serves the three routes.
  *
  * The proof is the job's cancel token (lambdas/jobs/job-secrets.ts), given once in the paid 202 beside `cancelUrl`,
- * sent as `Authorization: Bearer <cancelToken>`, or (issue 24) a sign-in-with-x from the wallet that paid for the job
+ * sent as `Authorization: Bearer <cancelToken>`, or (docs/decisions/0020) a sign-in-with-x from the wallet that paid for the job
  * over x402 (checked by the sign-in authorizer before this function runs, lambdas/http/sign-in-authorizer.ts; a job paid with an agent-payment token keeps only its token). Either is checked
  * before the job is read, so without one nobody learns whether a job exists. Answers:
  * - 402 with the sign-in declaration and `WWW-Authenticate: Bearer` (neither a bearer nor a sign-in, or a sign-in

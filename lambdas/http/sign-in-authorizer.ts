@@ -1,5 +1,5 @@
 /**
- * The sign-in authorizer (issue 24): API Gateway's Lambda authorizer (HTTP API, payload 2.0, simple responses, no
+ * The sign-in authorizer (docs/decisions/0020): API Gateway's Lambda authorizer (HTTP API, payload 2.0, simple responses, no
  * caching) in front of every route that takes a sign-in-with-x — a job's cancel routes and `GET /api/purchases` on
  * each surface (lib/surface-api.ts; the embedded gateway runs it the same way). It is the one function that loads
  * @x402/extensions' sign-in code (lambdas/sign-in/siwx.ts), so the routes stay small.

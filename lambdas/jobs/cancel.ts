@@ -1,5 +1,5 @@
 /**
- * Cancel a job (issue 23, `POST {pollUrl}/cancel`): the job's payer, proven by its cancel token (the HTTP entry checks
+ * Cancel a job (`POST {pollUrl}/cancel`; docs/decisions/0017): the job's payer, proven by its cancel token (the HTTP entry checks
  * it), ends a job whose render has not been handed to a provider, and gets the full price back.
  *
  * Only a `queued` job is canceled: its render function has not run yet (the render's submit moves the job to
@@ -35,7 +35,7 @@ export interface CancelDeps {
   workflow: Pick<WorkflowStopper, 'stop'>;
   /** Asks the job's provider to drop its render: 'unsupported' for a provider without cancellation. */
   atProvider?: (job: JobRecord) => Promise<'canceled' | 'too-late' | 'unsupported'>;
-  /** Starts the canceled job's webhook delivery (issue 23): a canceled job has ended like any failed one. */
+  /** Starts the canceled job's webhook delivery (docs/decisions/0018): a canceled job has ended like any failed one. */
   webhooks?: Pick<WebhookStarter, 'start'>;
 }
 

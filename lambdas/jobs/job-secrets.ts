@@ -1,5 +1,5 @@
 /**
- * Per-job secrets without accounts (issue 23): a job's cancel token and its webhook signing secret are derived from one
+ * Per-job secrets without accounts (docs/decisions/0017): a job's cancel token and its webhook signing secret are derived from one
  * service key and the job's id, so nothing per job is stored and only whoever was given them — the payer, in the paid
  * 202 — holds them. The service
  * key is 32 random bytes, hex, in Secrets Manager (`serviceKeySecretName`, default `paycall/service-key`; README,

@@ -79,7 +79,7 @@ export function refundView(job: JobRecord): { refund?: { status: string; transac
 }
 
 /**
- * `webhook: { attempts, lastStatus, nextAttemptAt, delivered }` on a job bought with a webhook (additive, issue 23):
+ * `webhook: { attempts, lastStatus, nextAttemptAt, delivered }` on a job bought with a webhook (additive; docs/decisions/0018):
  * its deliveries so far, stored as shown (JobRecord.webhook); where it goes is the row's `webhookTarget`, never shown.
  */
 export function webhookView({ webhook }: JobRecord): Pick<JobRecord, 'webhook'> {

@@ -1,5 +1,5 @@
 /**
- * Starting a job's webhook delivery once the job has ended (issue 23). Whoever ends a job with a webhook calls this
+ * Starting a job's webhook delivery once the job has ended (docs/decisions/0018). Whoever ends a job with a webhook calls this
  * after its final write: the workflow's Mark completed and Mark failed, the cancel route, the sweeper. It never
  * throws: a delivery that could not be started stays `waiting` in the jobs table's OpenWebhooks index, and the
  * sweeper starts it (lambdas/workflow/sweeper.ts), so an ender that dies between its write and the start loses

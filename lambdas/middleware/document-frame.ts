@@ -4,7 +4,7 @@
  * Lambda context first, metrics, the surface's version check and error presenter) except the Powertools Tracer.
  * Such a function reads no job, no payment and no AWS service, so a trace subsegment of its own could carry no
  * annotation (Lambda's active tracing still records each invocation); the Tracer and the X-Ray SDK are about 75 KiB
- * of each of those bundles (issue 11: document functions at most 150 KiB).
+ * of each of those bundles (the bundle size goals, lib/bundling/goals.ts: document functions at most 150 KiB).
  */
 import { metricsFlush } from '../shared/metrics.js';
 import { loggerContext } from '../shared/log-context.js';

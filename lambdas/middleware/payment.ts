@@ -58,7 +58,7 @@ export function payment(options: PaymentOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
     const offer = options.offer(request);
     request.internal.offer = offer;
-    // The chain reads are left in flight to overlap the purchase's ledger lock (issue 25; core/chain-checks.ts).
+    // The chain reads are left in flight to overlap the purchase's ledger lock (payments/core/chain-checks.ts).
     const decision = await options.core().decide(offer, paymentHeaderOf(request), { deferChainChecks: true });
     switch (decision.type) {
       case 'challenge':

@@ -1,5 +1,5 @@
 /**
- * The paid body's `webhook` (issue 23), checked after the schema and before any money moves: a URL our network must
+ * The paid body's `webhook` (docs/decisions/0018), checked after the schema and before any money moves: a URL our network must
  * not be asked to reach (not https on AWS, a name resolving inside a network, a metadata address) is a 422 that
  * charges nothing, like any other invalid field. The delivery checks the address it connects to again
  * (lambdas/webhooks/post.ts): a name can resolve differently by then.

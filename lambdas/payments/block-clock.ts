@@ -1,6 +1,6 @@
 /**
- * When the chain's next block is due, as this instance has seen blocks arrive (issue 25: "block-phase-aware receipt
- * polling"). On Base a block comes every 2 s, on the clock; a settlement's receipt can only appear when one does.
+ * When the chain's next block is due, as this instance has seen blocks arrive (block-phase-aware receipt
+ * polling). On Base a block comes every 2 s, on the clock; a settlement's receipt can only appear when one does.
  * Polling the receipt every 50 ms from the send, as the settler did, asked the node about 20 times per paid answer
  * (a second's wait on average), nearly all of them before the block could have come: on a keyed RPC provider, billed
  * and rate-limited per request, that was most of the service's RPC traffic, and at 64 concurrent buyers on two cores

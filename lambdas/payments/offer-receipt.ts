@@ -1,5 +1,5 @@
 /**
- * x402 `offer-receipt` (issue 24; docs/decisions/0019): every 402's `accepts` entries are signed as offers (EIP-712,
+ * x402 `offer-receipt` (docs/decisions/0019): every 402's `accepts` entries are signed as offers (EIP-712,
  * domain `x402 offer`), and a settled payment's settlement response carries a signed receipt (domain `x402 receipt`,
  * with the transaction), both made by @x402/extensions' own issuer and server extension
  * (`createEIP712OfferReceiptIssuer`, `createOfferReceiptExtension`), so the wire form is the package's.
@@ -100,7 +100,7 @@ export async function signedOffers(challenge: PaymentChallenge, signer: () => Pr
   const ext = await extension(signer);
   // An offer signs its resource, its entry's terms and its second (validUntil counts whole seconds from now), and
   // ECDSA here is deterministic (RFC 6979): the same route's 402s within one second sign the very same offers, so
-  // they are signed once a second per instance (issue 25: an unpaid probe precedes every paid call).
+  // they are signed once a second per instance (an unpaid probe precedes every paid call).
   const key = JSON.stringify([challenge.resource?.url, requirements.map((r) => [r.scheme, r.network, r.asset, r.payTo, r.amount, r.maxTimeoutSeconds]), Math.floor(Date.now() / 1000)]);
   const hit = offersSigned.get(key);
   if (hit && hit.extension === ext) return hit.offers;

@@ -219,7 +219,7 @@ export class SelfSettler implements PaymentSettler {
     const call = { address: payment.asset, abi: usdcAbi, functionName: 'transferWithAuthorization', args } as const;
 
     // Gas estimation runs the call against the chain (a doomed authorization reverts there, with its reason, and
-    // nothing is spent) while the fees are read and a key is leased (issue 25: the three wait on different services);
+    // nothing is spent) while the fees are read and a key is leased (the three wait on different services);
     // neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on the sender), so the
     // lease's held section still begins at the nonce read. A doomed authorization gives its key back at once.
     const key = this.takeFreeKey(pool, options.deadline);

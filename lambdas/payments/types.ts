@@ -56,7 +56,7 @@ export interface VerifiedPayment {
   requirement: PaymentRequirement;
   /**
    * The verification's chain reads (balance, authorization unused) still in flight, when the caller asked for them to
-   * overlap the ledger lock (issue 25; lambdas/payments/core/chain-checks.ts). Never rejects.
+   * overlap the ledger lock (lambdas/payments/core/chain-checks.ts). Never rejects.
    */
   chainChecks?: Promise<ChainChecks>;
 }

@@ -192,7 +192,7 @@ export class ViemPaymentVerifier implements PaymentVerifier {
     if (!checked.ok) return checked;
     const { payment } = checked;
     if (options.deferChainChecks) {
-      // Left in flight beside the ledger lock (issue 25): settled here into a value, so it never rejects unheard.
+      // Left in flight beside the ledger lock (./core/chain-checks.ts): settled here into a value, so it never rejects unheard.
       const chainChecks = this.readChain(payment).then(
         (result): ChainChecks => (result.ok ? { ok: true } : result),
         (error: unknown): ChainChecks => ({ ok: false, unavailable: (error as Error).message }),

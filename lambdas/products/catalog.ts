@@ -24,7 +24,7 @@ const prompt = z.string().check(z.trim(), z.minLength(1, 'prompt must not be emp
 const asyncMode = z.optional(z.boolean()).check(z.describe('true switches asynchronous mode on; false never switches it off'));
 
 /**
- * Issue 23, additive inside version 1: where the job's end is POSTed, signed (Standard Webhooks). The URL is checked
+ * Signed completion webhooks (docs/decisions/0018), additive inside version 1: where the job's end is POSTed, signed (Standard Webhooks). The URL is checked
  * further before anything is charged (lambdas/webhooks/address.ts: https, not an address inside a network); its
  * length bound is the schema's.
  */

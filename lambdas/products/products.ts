@@ -14,7 +14,7 @@ export const CATALOG_UPDATED_AT = '2026-11-22T00:00:00.000Z';
 
 /** Largest prompt we accept; the spec leaves the maximum open (see README, "Choices"). */
 export const MAX_PROMPT_CHARS = 4000;
-/** A paid body's `webhook` URL (issue 23): at most this long (lambdas/webhooks/address.ts checks the rest). */
+/** A paid body's `webhook` URL (docs/decisions/0018): at most this long (lambdas/webhooks/address.ts checks the rest). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const MAX_LYRICS_CHARS = 10000;
 

@@ -1,6 +1,6 @@
 /**
  * The response shapes of the generation surface as zod schemas: the one place the published response schemas
- * (OpenAPI) come from. lambdas/products/views.ts builds the bodies; test/unit/discovery/responses.test.ts parses
+ * (OpenAPI) come from. lambdas/jobs/views.ts builds the bodies; test/unit/discovery/responses.test.ts parses
  * real view outputs with these schemas, so what is published cannot drift from what is served.
  *
  * Objects are open (z.object, published with io 'input'): the versioning policy ships additive fields inside a
@@ -17,7 +17,7 @@ const refund = z
   })
   .optional()
   .describe('On a failed paid job: its automatic refund (additive)');
-/** On the paid 202 only (additive, issue 23): how the payer cancels the job while it is queued. */
+/** On the paid 202 only (additive; docs/decisions/0017): how the payer cancels the job while it is queued. */
 const cancel = {
   cancelUrl: url.optional().describe('On the paid 202: POST it with Authorization: Bearer <cancelToken> to cancel the job while it is queued; the price is refunded'),
   cancelToken: z.string().optional().describe('On the paid 202: the job\'s cancel token, given once, to the payer only'),
@@ -26,7 +26,7 @@ const cancel = {
     .optional()
     .describe('On the paid 202 of a job with a webhook: the Standard Webhooks secret (whsec_…) its deliveries are signed with, given once, to the payer only'),
 };
-/** On the poll of a job with a webhook (additive, issue 23): its deliveries so far. */
+/** On the poll of a job with a webhook (additive; docs/decisions/0018): its deliveries so far. */
 const webhook = z
   .object({
     attempts: z.number().int().describe('Deliveries attempted so far'),

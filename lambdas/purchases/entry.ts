@@ -1,5 +1,5 @@
 /**
- * `GET /api/purchases` (issue 24; additive to the spec), one on each surface: the signed-in wallet's purchases on that
+ * `GET /api/purchases` (sign-in-with-x, docs/decisions/0020; additive to the spec), one on each surface: the signed-in wallet's purchases on that
  * surface — its jobs on the generation surface, its paid runs on the agent studio — newest first, `limit` (1–100,
  * default 20) a page, `cursor` the previous page's `nextCursor`. A buyer's history without an account: the proof is a
  * sign-in-with-x from the paying address (checked by the sign-in authorizer before this function runs: lambdas/http/sign-in-authorizer.ts), fresh for each request (its nonce is used once),

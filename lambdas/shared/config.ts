@@ -156,7 +156,7 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
       SETTLER_KEY_FILE: optional(text()),
       /**
        * How often a settlement's receipt is asked for while the buyer waits (ms): on Base a transfer lands in the
-       * next 2 s block, so the answer waits for the block and then at most this long (issue 25; README "On AWS").
+       * next 2 s block, so the answer waits for the block and then at most this long (README "On AWS").
        */
       RECEIPT_POLL_MS: withDefault(integer(10, 5_000), 50),
       /** The chain's block interval (ms): the receipt wait polls around the blocks it expects; 0, from the send throughout. */
@@ -235,7 +235,7 @@ export const sfnConfig = /* @__PURE__ */ memo(() => {
 });
 
 /**
- * The webhook delivery machine (issue 23, lib/webhook-workflow.ts): whatever ends a job with a webhook starts it
+ * The webhook delivery machine (docs/decisions/0018, lib/webhook-workflow.ts): whatever ends a job with a webhook starts it
  * (MarkCompleted, MarkFailed, the cancel route, the sweeper); the product machines' tasks may read it, the machine
  * not referencing them.
  */
@@ -266,7 +266,7 @@ export const workflowConfig = /* @__PURE__ */ memo(() => {
 });
 
 /**
- * Sign-in-with-x (issue 24): the network a wallet signs in on is the one it pays on. Read alone (not through
+ * Sign-in-with-x (docs/decisions/0020): the network a wallet signs in on is the one it pays on. Read alone (not through
  * paymentConfig), so the sign-in routes need none of settlement's settings.
  */
 export const signInConfig = /* @__PURE__ */ memo(() => parse({ X402_NETWORK: withDefault(oneOf(NETWORK_IDS), 'eip155:8453') }, 'sign-in'));

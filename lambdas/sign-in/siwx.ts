@@ -1,5 +1,5 @@
 /**
- * x402 `sign-in-with-x` (issue 24; CAIP-122, EIP-4361 messages on EVM): a wallet proves it is the address that paid,
+ * x402 `sign-in-with-x` (docs/decisions/0020; CAIP-122, EIP-4361 messages on EVM): a wallet proves it is the address that paid,
  * with no account. Used where that address is the whole credential: `GET /api/purchases` on each surface (the
  * address's history) and a job's cancel route (instead of its cancel token). Built on @x402/extensions' own
  * functions: the challenge is the package's declaration enriched by its server extension (fresh nonce, issuedAt,

@@ -1,5 +1,5 @@
 /**
- * A job's webhook state on its row (issue 23): the delivery's attempts and the OpenWebhooks index key. Apart from
+ * A job's webhook state on its row (docs/decisions/0018): the delivery's attempts and the OpenWebhooks index key. Apart from
  * JobStore so the functions that never deliver or sweep webhooks (the polls) do not carry it.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -38,7 +38,7 @@ export const OPEN_WEBHOOKS_INDEX = 'OpenWebhooks';
 export const OPEN_WEBHOOKS_KEY = { partition: 'webhookOpen', sort: 'updatedAt' } as const;
 
 /**
- * The index of a wallet's purchases (issue 24, `GET /api/purchases`): `buyer` is the paying address in lower case,
+ * The index of a wallet's purchases (`GET /api/purchases`, docs/decisions/0020): `buyer` is the paying address in lower case,
  * set on jobs paid over x402 (a token-paid job has no wallet of its own), sorted by `createdAt`; it projects what a
  * purchase's summary shows, not the request.
  */
@@ -46,7 +46,7 @@ export const BUYER_JOBS_INDEX = 'ByBuyer';
 export const BUYER_JOBS_KEY = { partition: 'buyer', sort: 'createdAt' } as const;
 export const BUYER_JOBS_PROJECTION = ['product', 'status', 'amount', 'transaction', 'refund'] as const;
 
-/** A job's webhook deliveries so far (issue 23): exactly what its poll shows as `webhook`. */
+/** A job's webhook deliveries so far (docs/decisions/0018): exactly what its poll shows as `webhook`. */
 export interface WebhookState {
   attempts: number;
   /** HTTP status of the last attempt; null before one, or when it got no answer. */

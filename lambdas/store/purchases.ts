@@ -1,5 +1,5 @@
 /**
- * A wallet's purchases, newest first, a page at a time (issue 24, `GET /api/purchases`): a Query of a table's
+ * A wallet's purchases, newest first, a page at a time (`GET /api/purchases`, docs/decisions/0020): a Query of a table's
  * `ByBuyer` index (jobs: BUYER_JOBS_INDEX, runs: BUYER_RUNS_INDEX). The page's continuation is DynamoDB's own
  * LastEvaluatedKey (lambdas/shared/paging.ts hands it out as a cursor and takes it back only for the same wallet).
  */

@@ -1,5 +1,5 @@
 /**
- * Single use of sign-in-with-x nonces (issue 24): an accepted sign-in writes `siwx-nonce#<nonce>` in the idempotency
+ * Single use of sign-in-with-x nonces (docs/decisions/0020): an accepted sign-in writes `siwx-nonce#<nonce>` in the idempotency
  * table with a conditional put, so a sign-in header presented again — by its wallet's client or by whoever copied it —
  * is refused on every instance. The record outlives the message (TTL `expiresAt`): past it, the message's `issuedAt`
  * is too old to be accepted anyway.

@@ -94,7 +94,7 @@ function executionArnOf(jobId: string, product: ProductId): string {
 }
 
 /**
- * Starts the delivery of a job's webhook (issue 23): one execution of the webhook machine per job, named by its id, so
+ * Starts the delivery of a job's webhook (docs/decisions/0018): one execution of the webhook machine per job, named by its id, so
  * the enders that race (the workflow's last task, the cancel route, the sweeper) start one delivery between them.
  * Returns 'exists' when one was already started.
  */

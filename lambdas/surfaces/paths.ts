@@ -1,7 +1,7 @@
 /**
  * The paths the agent run functions read, spelled here once: the route table (routes.ts) builds these routes from
  * them, and a run or A2A send function reads them from this module alone, so its bundle carries neither the route
- * table nor the product catalog it is built from (about 10 KiB of each; issue 22's 400 KiB goal). Every other path
+ * table nor the product catalog it is built from (about 10 KiB of each; the 400 KiB bundle goal, lib/bundling/goals.ts). Every other path
  * is the route table's (routePath). And the matcher of a path against a route's template, which both use.
  */
 

@@ -88,7 +88,7 @@ export const OPENAPI_PATH = '/openapi.json';
 const CANCEL_FUNCTION = 'CancelVideo';
 
 /**
- * Each product's paid POST and free poll, in catalog order, then their cancel routes (issue 23), the cancel
+ * Each product's paid POST and free poll, in catalog order, then their cancel routes (docs/decisions/0017), the cancel
  * function's own first. Everything is the product's: paths, route ids (an entry is named after its route id),
  * operationIds.
  */
@@ -148,7 +148,7 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   MCP,
   { ...MCP, id: 'McpGet', method: 'GET', fn: 'Mcp' },
   { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
-  // The signed-in wallet's jobs (sign-in-with-x, issue 24); the agent studio has its runs' own.
+  // The signed-in wallet's jobs (sign-in-with-x, docs/decisions/0020); the agent studio has its runs' own.
   { id: 'Purchases', method: 'GET', path: '/api/purchases', surface: 'generation', entry: 'lambdas/http/purchases.ts', operationId: 'list_purchases', summary: "The signed-in wallet's jobs, newest first (sign-in-with-x)", access: 'purchases', signIn: true },
 
   // The agent studio (lambdas/agents/registry.ts is its catalog). Documents are generated from the registry.
@@ -168,9 +168,9 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   agentRun('RunBankRec', 'runPublishedAgent_bank_rec_discrepancy_finder_bw0tt'),
   agentRun('RunExpensePolicy', 'runPublishedAgent_expense_policy_check_l8o5i'),
   agentRun('RunPoMatch', 'runPublishedAgent_po_match_gate_mkgu0'),
-  // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (issue 23).
+  // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (docs/decisions/0017).
   { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
-  // The signed-in wallet's paid runs (sign-in-with-x, issue 24): served by GetRun's function (ADR 0012: the stack is
+  // The signed-in wallet's paid runs (sign-in-with-x, docs/decisions/0020): served by GetRun's function (ADR 0012: the stack is
   // near CloudFormation's 500 resources), which already reads the runs.
   { id: 'AgentsPurchases', method: 'GET', path: '/api/purchases', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'listAgentPurchases', summary: "The signed-in wallet's paid runs, newest first (sign-in-with-x)", access: 'run-read', signIn: true, fn: 'GetRun' },
 
@@ -295,7 +295,7 @@ export const WORKFLOW_TASKS: WorkflowTaskDef[] = [
 ];
 
 /**
- * The sign-in authorizer (issue 24, lambdas/http/sign-in-authorizer.ts): API Gateway's Lambda authorizer in front of
+ * The sign-in authorizer (docs/decisions/0020, lambdas/http/sign-in-authorizer.ts): API Gateway's Lambda authorizer in front of
  * every `signIn` route of both APIs (lib/surface-api.ts), the one function that checks a sign-in-with-x.
  */
 export const SIGN_IN_AUTHORIZER: TaskFunctionDef = { id: 'SignInAuthorizer', entry: 'lambdas/http/sign-in-authorizer.ts', timeoutSeconds: 10, memoryMb: 256 };
@@ -306,6 +306,6 @@ export const SWEEPER = { id: 'JobSweeper', entry: 'lambdas/workflow/sweep.ts', t
 /** Path of a route by id: documents and payment terms point at routes, they do not spell paths twice. */
 export function routePath(id: string): string {
   const route = ROUTES.find((r) => r.id === id);
-  if (!route) throw new Error(`route ${id} is not in lib/routes.ts`);
+  if (!route) throw new Error(`route ${id} is not in lambdas/surfaces/routes.ts`);
   return route.path;
 }

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt of a job's webhook (issue 23), the task of the webhook machine (lib/webhook-workflow.ts), which
+ * One delivery attempt of a job's webhook (docs/decisions/0018), the task of the webhook machine (lib/webhook-workflow.ts), which
  * waits what this answers and calls it again until it says `done`.
  *
  * - The body is the job's poll body as a poll reads it now; the headers are Standard Webhooks' (`webhook-id`,

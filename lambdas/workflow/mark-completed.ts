@@ -10,7 +10,7 @@ import { JobCompletionStore } from '../store/job-completions.js';
 import { preconfirmedDeps } from './preconfirmed-deps.js';
 
 // Built (and the configuration checked) at cold start, not on the first task. This task ends jobs, so it starts their
-// webhook deliveries (issue 23).
+// webhook deliveries (docs/decisions/0018).
 checkAtColdStart(webhookConfig, paymentConfig);
 // A job answered on a preconfirmed payment is completed only once its transfer is in a sealed block
 // (docs/decisions/0021): the chain is asked through the function's RPC URL.

@@ -8,7 +8,7 @@ import { WebhookStarter } from '../store/workflow.js';
 import { checkAtColdStart, webhookConfig } from '../shared/config.js';
 
 // Built (and the configuration checked) at cold start, not on the first task. This task ends jobs, so it starts their
-// webhook deliveries (issue 23).
+// webhook deliveries (docs/decisions/0018).
 checkAtColdStart(webhookConfig);
 const deps = { ...taskDeps(), webhooks: new WebhookStarter() };
 

@@ -1,5 +1,5 @@
 /**
- * A poll of a reserved job reconciles it (issue 11, defect 2): a buyer whose payment's outcome was unknown polls
+ * A poll of a reserved job reconciles it: a buyer whose payment's outcome was unknown polls
  * the job, and once the chain shows the authorization used, that poll records the receipt and starts the job rather
  * than leaving it to the next sweep. The rule is the sweeper's own (reconcileReserved), for this one job:
  *

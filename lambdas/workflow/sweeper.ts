@@ -71,7 +71,7 @@ export interface SweepDeps {
   paidOnChain: (payment: OnChainPayment) => Promise<PaidOnChain>;
   /** Refunds still owed (failed paid jobs): retried each sweep; without it (tests of other passes) none are. */
   refunds?: RefundDeps & { jobs: Pick<JobRefundStore, 'listOpenRefunds'> };
-  /** Webhooks of ended jobs no delivery took (issue 23): started each sweep; without it none are. */
+  /** Webhooks of ended jobs no delivery took (docs/decisions/0018): started each sweep; without it none are. */
   webhooks?: { jobs: Pick<JobWebhookStore, 'listWaiting'>; starter: Pick<WebhookStarter, 'start'> };
   now?: () => Date;
 }

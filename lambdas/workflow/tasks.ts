@@ -38,7 +38,7 @@ export interface TaskDeps {
   provider?: (name: string) => Promise<RenderProvider>;
   assets: () => AssetStore;
   fetchImpl?: typeof fetch;
-  /** Starts an ended job's webhook delivery (issue 23); only Mark completed and Mark failed have it. */
+  /** Starts an ended job's webhook delivery (docs/decisions/0018); only Mark completed and Mark failed have it. */
   webhooks?: Pick<WebhookStarter, 'start'>;
 }
 

@@ -82,7 +82,7 @@ export interface LocalDefinitions {
   /** Milliseconds the synthesis took (0 on a cache hit is never stored: this is the original cost). */
   synthMs: number;
   stateMachines: Record<ProductId, LocalStateMachine>;
-  /** The webhook delivery machine (issue 23, lib/webhook-workflow.ts). */
+  /** The webhook delivery machine (docs/decisions/0018, lib/webhook-workflow.ts). */
   webhookMachine: Omit<LocalStateMachine, 'product'>;
   tables: LocalTableDefinition[];
   /** Function logical id → what it runs (route / task / sweeper). */

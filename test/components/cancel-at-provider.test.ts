@@ -1,5 +1,5 @@
 /**
- * Cancellation at a provider whose queue takes it (issue 23): a video sold with fal-veo, submitted to fal's queue (the
+ * Cancellation at a provider whose queue takes it (docs/decisions/0017): a video sold with fal-veo, submitted to fal's queue (the
  * wire-level fake, through the official `@fal-ai/client` in the cancel function) and not yet started there, is
  * canceled in fal's queue by the cancel route, its execution stopped and its price refunded once by the sweeper. The
  * render's checks are held so fal's queue has not started the request (the fake starts it at its second status poll).

@@ -1,5 +1,5 @@
 /**
- * Cancellation with refund (issue 23), end to end on the embedded runtime's real parts: a buyer pays with the
+ * Cancellation with refund (docs/decisions/0017), end to end on the embedded runtime's real parts: a buyer pays with the
  * official `@x402/fetch` client, the paid 202 gives the cancel token and URL, the cancel route (its own function, its
  * calls checked against its synthesized policy) fails the queued job and stops its execution on the local Step
  * Functions (StopExecution), and the sweeper's refund pass — running as the sweeper function — sends the price back,
@@ -61,7 +61,7 @@ describe('Cancel a queued job: failed "canceled", its execution stopped, the ful
     expect(body).toMatchObject({ status: 'queued', cancelUrl: `${body.pollUrl}/cancel`, cancelToken: expect.stringMatching(/^ct_[A-Za-z0-9_-]{43}$/) });
     expect(await jobOf(body.jobId)).toMatchObject({ status: 'queued' });
 
-    // Neither the token nor a sign-in: 402 with the sign-in declaration (issue 24), the bearer offered beside it.
+    // Neither the token nor a sign-in: 402 with the sign-in declaration (docs/decisions/0020), the bearer offered beside it.
     const none = await cancel(body.cancelUrl);
     expect(none).toMatchObject({ status: 402, body: { accepts: [], extensions: { 'sign-in-with-x': { info: { uri: body.cancelUrl } } } } });
     expect(none.headers.get('www-authenticate')).toBe('Bearer');

@@ -1,5 +1,5 @@
 /**
- * The embedded chain mining on an interval, as Base does (issue 25; lib/local/chain.ts, `blockIntervalMs`): a block
+ * The embedded chain mining on an interval, as Base does (lib/local/chain.ts, `blockIntervalMs`): a block
  * at each wall-clock multiple of the interval that has a transaction pending, taking every pending one, none while
  * nothing is pending; the blocks go through the journal, so a restart (on automine this time) replays the same
  * chain; and stop() ends the timer.

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 11: a crash loses neither the chain nor the ledger. `npm start` is killed with SIGKILL (what a Lambda
+ * A crash loses neither the chain nor the ledger. `npm start` is killed with SIGKILL (what a Lambda
  * crash does to a purchase: it stops at any step, nothing runs after) in the middle of a burst of paid requests from
  * an unmodified x402 client, and started again on the same state dir. Once the sweeps have finished what was in
  * flight, the chain and the jobs table must agree:

@@ -3,7 +3,7 @@
  * local chain, IAM enforced from the synthesized template): the credit store's conditions under concurrency, and a
  * top-up on the purchase skeleton — credited once whatever is replayed or retried, credited by the sweeper (as the
  * sweeper function) when its outcome was first unknown and the transfer lands, and never when the buyer cancels.
- * Issue 21 slice 3: "the balance never goes negative and a retried write never applies twice".
+ * Workspaces and credit (docs/decisions/0013): "the balance never goes negative and a retried write never applies twice".
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

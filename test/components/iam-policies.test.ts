@@ -290,7 +290,7 @@ describe('workspaces and prepaid credit', () => {
   });
 });
 
-describe('least privilege: only what the code sends (issue 22 item 7)', () => {
+describe('least privilege: only what the code sends (the RPC URL secret)', () => {
   const tableArns = () => defs.tables.map((t) => localTableArn(localTableName(t.envName)));
 
   it('no function may Scan, BatchWriteItem or BatchGetItem any table, nor Query an index it does not read', () => {

@@ -1,5 +1,5 @@
 /**
- * StopExecution on the local Step Functions endpoint (issue 23, cancel a job), driven by a real SFNClient on small
+ * StopExecution on the local Step Functions endpoint (cancel a job, docs/decisions/0017), driven by a real SFNClient on small
  * hand-written machines: a long Wait, a task still in flight when the stop comes, a retry pending at the stop, and
  * one that ends at once. AWS's documented behaviour: API_StopExecution (ExecutionDoesNotExist / InvalidArn /
  * ValidationException, `{ stopDate }`), DescribeExecution of an ABORTED execution with the stop's error and cause.

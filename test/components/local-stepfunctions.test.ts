@@ -152,7 +152,7 @@ describe('synthesised definitions', () => {
       expect(m.envVar).toMatch(/_STATE_MACHINE_ARN$/);
       expect(JSON.stringify(m.definition)).not.toContain('JSONata');
     }
-    // The webhook machine (issue 23): its one task, run by DeliverWebhook, its ARN under its own variable.
+    // The webhook machine (docs/decisions/0018): its one task, run by DeliverWebhook, its ARN under its own variable.
     expect(Object.keys(defs.webhookMachine.taskStates)).toEqual(['Deliver webhook']);
     expect(defs.webhookMachine.definition.States['Deliver webhook'].Resource).toBe('arn:aws:lambda:local:000000000000:function:DeliverWebhook');
     expect(defs.webhookMachine.envVar).toBe('WEBHOOK_STATE_MACHINE_ARN');
@@ -173,7 +173,7 @@ describe('synthesised definitions', () => {
   });
 });
 
-describe("the embedded runtime's metrics namespace (issue 22 item 5)", () => {
+describe("the embedded runtime's metrics namespace", () => {
   it("every function is given the local stack's own namespace, and gets it as on Lambda", () => {
     expect(Object.keys(defs.environments).length).toBeGreaterThan(10);
     for (const [id, template] of Object.entries(defs.environments)) {
@@ -240,7 +240,7 @@ describe('local Step Functions via SFNClient', () => {
     expect(statesOf(d.executionArn).slice(-5)).toEqual(['Render failed', 'Mark failed', 'Refund payment', 'Refused for content?', 'Job failed']);
   });
 
-  it('Issue 22 item 5: a render refused for its content fails and refunds the job, and the execution SUCCEEDS (pages nobody)', async () => {
+  it('a render refused for its content fails and refunds the job, and the execution SUCCEEDS (pages nobody)', async () => {
     const d = await runToEnd(imageArn, 'refused-1', 'agent_image');
     expect(d.status).toBe('SUCCEEDED');
     const marked = callsOf('refused-1').find((c) => c.state === 'Mark failed')!.input;
@@ -263,7 +263,7 @@ describe('local Step Functions via SFNClient', () => {
     ]);
   });
 
-  it("issue 22 item 4: renders with the job's own provider, submit and checks alike, whatever else the product could use", async () => {
+  it("a render function per provider (docs/decisions/0016): renders with the job's own provider, submit and checks alike, whatever else the product could use", async () => {
     const d = await runToEnd(musicArn, 'ok-lyria', 'create_music', 'google-lyria');
     expect(d.status).toBe('SUCCEEDED');
     expect(callsOf('ok-lyria').filter((c) => c.provider).map((c) => `${c.state} by ${c.provider}`)).toEqual([
@@ -278,7 +278,7 @@ describe('local Step Functions via SFNClient', () => {
   it.each([
     ['a provider the product has no render branch for', 'ok-wrong', 'fal-veo'],
     ['no provider in the input (an execution from before it was there)', 'ok-none', null],
-  ])('issue 22 item 4: %s fails and refunds the job without rendering', async (_, jobId, provider) => {
+  ])('a render function per provider (docs/decisions/0016): %s fails and refunds the job without rendering', async (_, jobId, provider) => {
     const d = await runToEnd(musicArn, jobId, 'create_music', provider);
     expect(d.status).toBe('FAILED');
     expect(d.error).toBe('UnknownRenderProvider');

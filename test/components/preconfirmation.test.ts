@@ -1,5 +1,5 @@
 /**
- * Paid on a preconfirmed receipt (issue 25, docs/decisions/0021), on the embedded runtime with its chain mining every
+ * Paid on a preconfirmed receipt (docs/decisions/0021), on the embedded runtime with its chain mining every
  * 2 s as Base seals blocks and a Flashblocks-aware endpoint in front of it (lib/local/preconf-rpc.ts):
  * - a generation job's 202 goes out on its transfer's preconfirmation, says so in PAYMENT-RESPONSE and carries no signed
  *   receipt yet; the job completes once the transfer is in a sealed block, and the flag is gone;

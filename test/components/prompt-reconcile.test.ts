@@ -1,5 +1,5 @@
 /**
- * Issue 11, defect 2, end to end on the embedded runtime's real parts (DynamoDB Local, the local chain, the local
+ * A poll of a reserved job reconciles it (lambdas/workflow/poll-reconcile.ts), end to end on the embedded runtime's real parts (DynamoDB Local, the local chain, the local
  * Step Functions, the sweeper run by its own function instances on a schedule): a transfer broadcast without a
  * receipt by the request's deadline leaves the job `reserved`; when the transfer lands, the next scheduled sweep
  * records the receipt and starts the job — seconds after its money, not after the 600 s void grace. Nobody calls

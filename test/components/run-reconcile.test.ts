@@ -184,7 +184,7 @@ describe('Sweeper: a paid run ends done or failed, and its payment with it', () 
   });
 });
 
-describe('Every paid run delivered: GET /api/runs/{runId} (issue 23)', () => {
+describe('Every paid run delivered: GET /api/runs/{runId} (docs/decisions/0017)', () => {
   const agentsUrl = () => runtime.info.agentsUrl as string;
   const fetchRun = async (runId: string) => {
     const response = await fetch(`${agentsUrl()}/api/runs/${encodeURIComponent(runId)}`);

@@ -101,7 +101,7 @@ describe('Settlement key lease: the held section stays inside the lease', () => 
     expect(await leaseRow()).toEqual({ holder: undefined, lastNonce: before });
   }, 20_000);
 
-  it('the key is leased while the gas is estimated (issue 25); a doomed authorization, refused by the estimate, gives the key back at once and sends nothing', async () => {
+  it('the key is leased while the gas is estimated; a doomed authorization, refused by the estimate, gives the key back at once and sends nothing', async () => {
     const spent = await payment();
     const first = await instance().settle(spent);
     expect(first.ok).toBe(true);
@@ -205,7 +205,7 @@ describe('Settlement key lease: a broadcast the node refused leaves the nonce fr
   });
 });
 
-describe('The settler says when the node took the transfer (issue 25: work beside the block wait)', () => {
+describe('The settler says when the node took the transfer (work beside the block wait)', () => {
   const rpc = (method: string, ...params: unknown[]) => chain.provider.request({ method, params });
 
   it('once, with the transfer in the pool and its block not yet made; the receipt is then awaited as before', async () => {

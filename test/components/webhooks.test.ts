@@ -1,5 +1,5 @@
 /**
- * Signed completion webhooks (issue 23), end to end on the embedded runtime's real parts: a buyer pays with the
+ * Signed completion webhooks (docs/decisions/0018), end to end on the embedded runtime's real parts: a buyer pays with the
  * official `@x402/fetch` client and a `webhook` in the body; the paid 202 gives the job's `whsec_` secret; when the job
  * ends, the webhook machine (the synthesised ASL on the local Step Functions, its task in its own function instances,
  * its AWS calls checked against its policy) POSTs the job's poll body to a receiver on loopback, which verifies every

@@ -1,5 +1,5 @@
 /**
- * Issue 23, "The catalog a new product plugs into": a new generation product is one catalog entry (its schema, its
+ * "The catalog a new product plugs into": a new generation product is one catalog entry (its schema, its
  * workflow mapping, its providers), and the stack derives the rest. The stack is synthesised with the real catalog
  * plus a fixture product, and its routes, machine, grants and outputs are found in the template.
  */

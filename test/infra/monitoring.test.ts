@@ -1,6 +1,6 @@
 /**
  * The operator's view (lib/monitoring.ts): every alarm goes to the one SNS topic, each alarm watches what it says,
- * and the dashboard shows paid calls, revenue, render latency per product and all the alarms. Issue 22 item 5: the
+ * and the dashboard shows paid calls, revenue, render latency per product and all the alarms. Per stack: the
  * custom metrics and their alarms are the stack's own (a staging stack beside it alarms on its own), the topic takes
  * subscribers from context, and a render refused for its content pages nobody.
  */
@@ -163,7 +163,7 @@ describe('failed, timed-out and aborted executions, per state machine', () => {
 });
 
 /**
- * Issue 23: route functions by whether they move money or state. A function keeps its own alarm unless every route
+ * Route functions by whether they move money or state. A function keeps its own alarm unless every route
  * it serves reads nothing or only a published document (`none`, `read`: the song page, `merchant-key`: the JWKS).
  */
 const MONEY_OR_STATE_ROLES = ['paid', 'run', 'poll', 'workspace', 'topup', 'credit'] as const;
@@ -267,13 +267,13 @@ describe('Lambda errors and throttles: one alarm per function that moves money o
     // 432 with the A2A interfaces (their 24 routes share three functions, ADR 0012); 456 with workspaces, the top-up,
     // the agent studio's MCP and the AP2 key set (three generation routes now share their entry's function, ADR 0015); 457 with
     // the refund wallet's alarm; 477 with a render function per provider (ADR 0016: four more functions, one per
-    // provider for both render steps rather than two); 485 with GET /api/runs/{runId} (issue 23: its own function, whose
+    // provider for both render steps rather than two); 485 with GET /api/runs/{runId} (ADR 0017: its own function, whose
     // only grant reads a run); 456 with one alarm per table instead of two (throttles + system errors) and none of
-    // their own for the document functions, whose failures their API's 5xx alarm reports (issue 23's resource budget:
-    // 31 alarms out, 2 in); 468 with the cancel routes (issue 23: three routes, one function with its own alarm).
-    // 477 with webhook delivery (issue 23, ADR 0018: its machine and function, each with role, policy and log group,
-    // and the function's alarm). 474 with offer-receipt (issue 24: the agent studio's x402 index got its own function,
-    // the generation index's two routes now share one). 484 with sign-in-with-x (issue 24): the generation surface's
+    // their own for the document functions, whose failures their API's 5xx alarm reports (the resource budget:
+    // 31 alarms out, 2 in); 468 with the cancel routes (ADR 0017: three routes, one function with its own alarm).
+    // 477 with webhook delivery (ADR 0018: its machine and function, each with role, policy and log group,
+    // and the function's alarm). 474 with offer-receipt (ADR 0019: the agent studio's x402 index got its own function,
+    // the generation index's two routes now share one). 484 with sign-in-with-x (ADR 0020): the generation surface's
     // GET /api/purchases has its own function (no other holds the jobs' ByBuyer index), the agent studio's shares GetRun's.
     // 493 with the sign-in authorizer (its function, role, policy, log group and alarm; an authorizer and an invoke
     // permission per API). CloudFormation refuses a stack past 500: what comes next shares functions or goes in a
@@ -350,7 +350,7 @@ describe("a settler key's gas balance under a threshold", () => {
   it('alarms on the lowest key a runway above its floor, keeping its state while no settlement reads a balance', () => {
     const alarm = alarmNamed('SettlerGasLow');
     expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall/Gen", Settler)');
-    // Defaults: floor 10 × 2e12 = 2e13 wei; 2e13 + 100/h × 24 h × 2e12 wei = 4.82e15 wei (issue 22 item 2).
+    // Defaults: floor 10 × 2e12 = 2e13 wei; 2e13 + 100/h × 24 h × 2e12 wei = 4.82e15 wei (README "Gas and refund runway").
     expect(stack.config.settlerGasFloorWei).toBe('20000000000000');
     expect(alarm.Properties).toMatchObject({
       Threshold: 4.82e15,
@@ -380,7 +380,7 @@ describe("a settler key's gas balance under a threshold", () => {
   });
 });
 
-describe("the refund wallet's USDC under its floor (issue 22 item 2)", () => {
+describe("the refund wallet's USDC under its floor", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('alarms below runwayHours of the expected refunds at the dearest price, keeping its state between refunds', () => {
@@ -474,7 +474,7 @@ describe('one dashboard', () => {
   });
 });
 
-describe('Issue 22 item 5: metrics and alarms per stack', () => {
+describe('metrics and alarms per stack', () => {
   it("every function writes its metrics under the stack's own namespace", () => {
     expect(stackVar(stack, METRICS_NAMESPACE_ENV)).toBe('Paycall/Gen');
     expect(stackVar(staging, METRICS_NAMESPACE_ENV)).toBe('Paycall/GenStaging');
@@ -511,7 +511,7 @@ describe('Issue 22 item 5: metrics and alarms per stack', () => {
   });
 });
 
-describe('Issue 22 item 5: who hears the alarms, by context', () => {
+describe('who hears the alarms, by context', () => {
   it('nobody by default: the topic has no subscription', () => {
     expect(Object.values(resources).filter((r) => r.Type === 'AWS::SNS::Subscription')).toEqual([]);
   });
@@ -560,7 +560,7 @@ describe('Issue 22 item 5: who hears the alarms, by context', () => {
   });
 });
 
-describe('Issue 22 item 5: a render refused for its content pages nobody', () => {
+describe('a render refused for its content pages nobody', () => {
   it('no alarm reads the renders that failed or were refused (the failed execution is what pages)', () => {
     const { queries } = alarmMetrics(stack);
     for (const query of queries) expect(query).not.toMatch(new RegExp(`${METRIC_NAMES.rendersFailed}|${METRIC_NAMES.rendersRefused}`));

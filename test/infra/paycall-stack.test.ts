@@ -174,7 +174,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         ],
         Projection: { ProjectionType: 'ALL' },
       },
-      // Issue 23: webhooks no delivery took yet (the sweeper starts those of ended jobs).
+      // Webhooks (docs/decisions/0018) no delivery took yet (the sweeper starts those of ended jobs).
       {
         IndexName: 'OpenWebhooks',
         KeySchema: [
@@ -183,7 +183,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         ],
         Projection: { ProjectionType: 'ALL' },
       },
-      // Issue 24: a wallet's purchases (GET /api/purchases), the summary's attributes only (not the request).
+      // Sign-in-with-x (docs/decisions/0020): a wallet's purchases (GET /api/purchases), the summary's attributes only (not the request).
       {
         IndexName: 'ByBuyer',
         KeySchema: [
@@ -202,7 +202,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     }
   });
 
-  it('builds the webhook machine (issue 23): one attempt per task, a wait the task names, ended when the task says so', () => {
+  it('builds the webhook machine (docs/decisions/0018): one attempt per task, a wait the task names, ended when the task says so', () => {
     const m = s.resources[s.stack.getLogicalId(s.stack.webhookMachine.node.defaultChild as any)];
     expect(m.Properties.StateMachineType).toBe('STANDARD');
     expect(m.Properties.TracingConfiguration).toEqual({ Enabled: true });
@@ -255,7 +255,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
 
   it('builds three STANDARD state machines with the named states, traced and logged', () => {
     const machines = ofType(s.resources, 'AWS::StepFunctions::StateMachine');
-    // One per product, and the webhook machine (issue 23; its own test below).
+    // One per product, and the webhook machine (its own test below).
     expect(machines).toHaveLength(4);
     expect(Object.keys(s.stack.stateMachines).sort()).toEqual([...PRODUCT_IDS].sort());
     for (const product of PRODUCT_IDS) {
@@ -361,7 +361,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(vars.AP2_TRUSTED_ISSUERS, entry.id).toBe(run ? '{"keys":[]}' : undefined);
     }
     envNames.add('AP2_MERCHANT_KEY_SECRET_ID').add('AP2_TRUSTED_ISSUERS');
-    // The service key's name (issue 23: cancel tokens, webhook secrets): the paid generation routes (their 202 gives
+    // The service key's name (docs/decisions/0017: cancel tokens, webhook secrets): the paid generation routes (their 202 gives
     // both), the cancel route and the webhook delivery (it signs) only.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -369,7 +369,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(vars[JOB_SECRETS_ENV.secretId], entry.id).toBe(reader ? 'paycall/service-key' : undefined);
     }
     envNames.add(JOB_SECRETS_ENV.secretId);
-    // The offer-signing key's name (issue 24, offer-receipt): whatever answers a 402 or a paid answer (paid, run and
+    // The offer-signing key's name (offer-receipt, docs/decisions/0019): whatever answers a 402 or a paid answer (paid, run and
     // top-up routes) signs offers and receipts; the x402 indexes publish its address; nothing else.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -377,7 +377,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
       expect(vars[OFFER_SIGNER_ENV.secretId], entry.id).toBe(signer ? 'paycall/offer-signing-key' : undefined);
     }
     envNames.add(OFFER_SIGNER_ENV.secretId);
-    // The webhook machine's ARN (issue 23): whatever ends jobs starts it (the two ending tasks, the cancel route, the
+    // The webhook machine's ARN (docs/decisions/0018): whatever ends jobs starts it (the two ending tasks, the cancel route, the
     // sweeper); nothing else.
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const vars = s.resources[logicalId].Properties.Environment.Variables as Record<string, any>;
@@ -422,7 +422,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     expect(JSON.stringify(s.template.toJSON())).not.toMatch(/SecretString|PrivateKey/i);
   });
 
-  it('sign-in-with-x (issue 24): one authorizer function before exactly the routes that take a sign-in, on both APIs (payload 2.0, simple responses, never cached, the route key as identity source); it alone uses the nonce (PutItem on the idempotency table); the purchases lists query only their ByBuyer index', () => {
+  it('sign-in-with-x (docs/decisions/0020): one authorizer function before exactly the routes that take a sign-in, on both APIs (payload 2.0, simple responses, never cached, the route key as identity source); it alone uses the nonce (PutItem on the idempotency table); the purchases lists query only their ByBuyer index', () => {
     const id = (table: { node: { defaultChild: unknown } }) => s.stack.getLogicalId(table.node.defaultChild as any);
     const { jobs, runs, idempotency } = s.stack.tables;
     const entryOf = (functionId: string) => Object.entries(s.stack.functionEntries).find(([, e]) => e.id === functionId)!;
@@ -535,7 +535,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         expect(starts.map((g) => machines.find((m) => refersTo(g.resource, m))), entry.id).toEqual([machineOf(own)]);
         expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
       } else if (entry.kind === 'task') {
-        // A task starts no product machine; the two that end jobs start their webhook deliveries (issue 23).
+        // A task starts no product machine; the two that end jobs start their webhook deliveries (docs/decisions/0018).
         const webhookMachine = s.stack.getLogicalId(s.stack.webhookMachine.node.defaultChild as any);
         const ender = entry.id === 'MarkCompleted' || entry.id === 'MarkFailed';
         expect(starts.map((g) => g.resource), entry.id).toEqual(ender ? [{ Ref: webhookMachine }] : []);
@@ -569,7 +569,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
           expect(secretReads, entry.id).toEqual([]);
         }
       } else if (entry.kind === 'sweeper') {
-        // Every product's machine, and the webhook machine (issue 23).
+        // Every product's machine, and the webhook machine (docs/decisions/0018).
         expect(starts.length).toBe(4);
         expect(jobWrites.length).toBeGreaterThan(0);
         const payments = s.stack.getLogicalId(s.stack.tables.payments.node.defaultChild as any);

@@ -1,5 +1,5 @@
 /**
- * CDK assertions for the RPC URL kept in Secrets Manager (issue 22 item 7; README "On AWS"): with `rpcUrlSecretName`
+ * CDK assertions for the RPC URL kept in Secrets Manager (README "On AWS"): with `rpcUrlSecretName`
  * no function's environment holds an RPC URL, every function is told the secret's name, and exactly the functions
  * that reach the chain (paid, run, top-up and poll routes, the refund task, the sweeper) may GetSecretValue on that
  * secret, nothing more; the security packs report nothing new. Without it, RPC_URL is the URL, as before.
@@ -102,7 +102,7 @@ describe('PaycallStack: the RPC URL in the context (rpcUrl, or the network’s p
   });
 });
 
-describe('PaycallStack: a preconfirmation endpoint (issue 25, ADR 0021)', () => {
+describe('PaycallStack: a preconfirmation endpoint (ADR 0021)', () => {
   const PRECONF_SECRET = 'paycall/preconf-rpc-url';
   const preconfGrants = (resources: Resources, logicalId: string) => actionsOf(resources, logicalId).filter((g) => JSON.stringify(g.resource).includes(`secret:${PRECONF_SECRET}`));
   const paid = (entry: FunctionEntry) => entry.kind === 'route' && entry.role === 'paid';

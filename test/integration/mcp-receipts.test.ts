@@ -1,5 +1,5 @@
 /**
- * x402 `offer-receipt` over MCP's token-paid tool (issue 24), driven by the official MCP SDK client against the
+ * x402 `offer-receipt` over MCP's token-paid tool (docs/decisions/0019), driven by the official MCP SDK client against the
  * embedded service and checked with the package's own verifiers: a settled token payment (`create_music_with_token`
  * charged and queued) answers its settlement response in `_meta["x402/payment-response"]` (the x402 MCP transport)
  * with a receipt signed by the key `/.well-known/x402` publishes, naming the resource the endpoint's signed offer

@@ -1,5 +1,5 @@
 /**
- * The x402 `offer-receipt` extension against the embedded service (issue 24; docs/decisions/0019), checked with the
+ * The x402 `offer-receipt` extension against the embedded service (docs/decisions/0019), checked with the
  * package's own verifiers only (`verifyOfferSignatureEIP712`, `verifyReceiptSignatureEIP712`,
  * `verifyReceiptMatchesOffer`, `extractOffersFromPaymentRequired`, `extractReceiptFromResponse`): every 402 on both
  * surfaces carries an offer signed for its x402 v2 entry by the key `/.well-known/x402` publishes (never the pay-to

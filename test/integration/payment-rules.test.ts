@@ -107,7 +107,7 @@ describe('Never charged: a paid request that fails validation (422)', () => {
   });
 });
 
-describe('Issue 25: the chain reads run beside the ledger lock, and still decide first', () => {
+describe('the chain reads run beside the ledger lock, and still decide first', () => {
   it('an unfunded payer: 402 with the balance reason before its invalid body is judged; the lock released, the same authorization pays once funded', async () => {
     const info = runtime();
     const buyer = await freshBuyer(0n);
@@ -187,7 +187,7 @@ describe('X-Idempotency-Key', () => {
     expect(await usdcBalance(buyer.address)).toBe(before - 150000n);
 
     // A later resend by the payer (with a newly signed authorization, as a client retry makes) returns the original
-    // response uncharged; an unpaid resend is answered as unpaid: the paid answer is the payer's alone (issue 11, 1).
+    // response uncharged; an unpaid resend is answered as unpaid: the paid answer is the payer's alone.
     const challenge = await challengeOf(fetchFrom(nextIp()), `${info.baseUrl}/agent/image`);
     const resend = await post('/agent/image', body, { 'PAYMENT-SIGNATURE': await signedHeader(buyer.privateKey, challenge), 'X-Idempotency-Key': key });
     expect(resend.status).toBe(202);

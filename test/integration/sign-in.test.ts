@@ -1,5 +1,5 @@
 /**
- * x402 `sign-in-with-x` against the embedded service (issue 24): `GET /api/purchases` on each surface answers 402 with
+ * x402 `sign-in-with-x` against the embedded service (docs/decisions/0020): `GET /api/purchases` on each surface answers 402 with
  * the package's declaration (no `accepts`: nothing to pay), so the official client hook (`createSIWxClientHook` in
  * @x402/fetch) signs in from the paying wallet and retries by itself; the signed-in wallet gets its own purchases —
  * jobs on the generation surface, paid runs on the agent studio — newest first, paged, each with its URL, price and

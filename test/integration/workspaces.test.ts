@@ -1,5 +1,5 @@
 /**
- * Workspaces and prepaid credit against the embedded service, with the official clients (issue 21 slice 3; spec:
+ * Workspaces and prepaid credit against the embedded service, with the official clients (docs/decisions/0013; spec:
  * agent-studio endpoints `/api/gateway/topup`, Authentication 5, Limits "Top-up tier"): a workspace is created, its
  * balance read, topped up through @x402/fetch (v2, PAYMENT-SIGNATURE) and x402-fetch 1.x (v1, X-PAYMENT); a replayed
  * payment credits once; a bad key is a 401 before anything is verified or charged; tier 7 is a 400; the ledger lists

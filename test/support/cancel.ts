@@ -1,5 +1,5 @@
 /**
- * What the cancellation component tests share (issue 23): an embedded runtime started with a task gate and sweeps
+ * What the cancellation component tests share (docs/decisions/0017): an embedded runtime started with a task gate and sweeps
  * by hand, a funded buyer paying with the official `@x402/fetch` client, the cancel request, a job's row, and a sweep
  * run as the sweeper function (its calls checked against its policy) late enough to take every refund owed.
  */

@@ -1,5 +1,5 @@
 /**
- * The verification's chain reads, overlapped with the ledger lock (issue 25): an x402 payment whose off-chain checks
+ * The verification's chain reads, overlapped with the ledger lock: an x402 payment whose off-chain checks
  * pass (terms, window, signature) is verified with its chain reads (the payer's balance, the authorization unused)
  * still in flight (`VerifiedPayment.chainChecks`, lambdas/payments/verify.ts). Whoever acts on the payment first
  * awaits them: the purchase skeleton beside its lock (a refusal then releases the lock: nothing moved), or, when the

@@ -80,7 +80,7 @@ export async function purchase<W>(
   options: { log: Logger; deadline?: number; work?: PurchaseWork<W>; preconfirmation?: boolean },
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
-  // The lock is written while the verification's chain reads, if left in flight, finish (issue 25: ./chain-checks.ts).
+  // The lock is written while the verification's chain reads, if left in flight, finish (./chain-checks.ts).
   const [locked, chain] = await Promise.all([
     deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve).then(
       () => undefined,

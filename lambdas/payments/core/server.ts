@@ -65,7 +65,7 @@ export class PaymentCore {
 
   /**
    * `deferChainChecks`: an x402 payment is verified once its off-chain checks pass, its chain reads left in flight
-   * (`payment.chainChecks`) for the purchase to await beside its ledger lock (issue 25; ./chain-checks.ts).
+   * (`payment.chainChecks`) for the purchase to await beside its ledger lock (./chain-checks.ts).
    */
   async decide(offer: Offer, header: PaymentHeader, options: { deferChainChecks?: boolean } = {}): Promise<PaymentDecision> {
     switch (header.kind) {

@@ -37,7 +37,7 @@ export function offerReceiptMember(ctx: DiscoveryContext) {
 }
 
 /**
- * The x402 indexes' `signIn` member (issue 24): the routes of the surface that take an x402 `sign-in-with-x` from the
+ * The x402 indexes' `signIn` member (docs/decisions/0020): the routes of the surface that take an x402 `sign-in-with-x` from the
  * paying wallet (the route table's `signIn`), the chain it signs on and the header it comes in. Each route's 402
  * carries the declaration itself (a fresh nonce each time); paid routes do not declare it (lambdas/sign-in/siwx.ts).
  */

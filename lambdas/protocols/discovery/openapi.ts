@@ -212,7 +212,7 @@ function pollOperation(route: RouteDef, product: ProductId) {
   };
 }
 
-/** POST {pollUrl}/cancel (lambdas/http/cancel-job.ts; issue 23, additive): the payer cancels a queued job, refunded. */
+/** POST {pollUrl}/cancel (lambdas/http/cancel-job.ts; docs/decisions/0017, additive): the payer cancels a queued job, refunded. */
 function cancelOperation(route: RouteDef, product: ProductId) {
   const param = /\{([^}]+)\}/.exec(route.path)![1];
   const error = (description: string) => ({ description, headers: headerRefs('Service-API-Version'), content: jsonContent('Error') });
@@ -266,7 +266,7 @@ function productOf(route: RouteDef): ProductId {
 }
 
 /**
- * What the service POSTs to a paid body's `webhook` when the job ends (issue 23, additive; docs/decisions/0018):
+ * What the service POSTs to a paid body's `webhook` when the job ends (additive; docs/decisions/0018):
  * OpenAPI 3.1's top-level `webhooks`, one per product, the body being that product's poll body.
  */
 function webhooks() {

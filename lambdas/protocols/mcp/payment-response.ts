@@ -1,5 +1,5 @@
 /**
- * The settlement response of a token-paid MCP tool, with its signed x402 receipt (issue 24; docs/decisions/0019).
+ * The settlement response of a token-paid MCP tool, with its signed x402 receipt (docs/decisions/0019).
  *
  * Where it goes: the x402 MCP transport (coinbase/x402 `specs/transports-v2/mcp.md`, "Settlement Response Delivery";
  * `@x402/mcp`'s `x402/payment-response` key) carries the settlement response — the object HTTP carries in

@@ -1,6 +1,6 @@
 /**
- * How an agent_image request becomes a Stability call on Bedrock, and what the buyer gets back (issue 10; provider
- * notes §1, §7):
+ * How an agent_image request becomes a Stability call on Bedrock, and what the buyer gets back (README "Render
+ * providers"):
  *
  *   prompt        → prompt (the catalog caps it below Stability's 10,000 characters)
  *   aspectRatio   → aspect_ratio as is for 1:1, 16:9, 9:16, 3:2, 2:3, 5:4, 4:5, 21:9; 3:4 → 4:5 and 4:3 → 5:4 (Stability

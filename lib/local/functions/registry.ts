@@ -5,7 +5,7 @@
  *
  * How many instances of a function may run at once (as Lambda runs as many as the requests need, up to the account's
  * concurrency): the template's reserved concurrency where it sets one (a render provider's function, the sweeper),
- * else LOCAL_MAX_INSTANCES when set (the bench sets it to the buyers it drives: issue 25), else four for the paid
+ * else LOCAL_MAX_INSTANCES when set (the bench sets it to the buyers it drives: bench/block-time.ts), else four for the paid
  * and agent-run routes (so races between instances are exercised) and two for the rest. Each instance is a worker
  * thread started on demand, like a cold start.
  */

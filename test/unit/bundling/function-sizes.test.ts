@@ -2,7 +2,7 @@
  * Every function the stack deploys bundles as CDK bundles it (esbuild with lib/bundling/aliases.ts; nothing written),
  * and within its size goal (lib/bundling/goals.ts: documents and polls 150 KiB, any other 400 KiB, no goal for the
  * MCP servers). A bundle that does not build is a stack that does not deploy: the infra tests synthesise without
- * bundling, so this is where a missing stub export or an unresolved import shows (issue 24's sign-in code once broke
+ * bundling, so this is where a missing stub export or an unresolved import shows (the sign-in code, docs/decisions/0020, once broke
  * every bundle that imported it, unnoticed).
  *
  * What a bundle leaves out must be there when it runs: its bare imports that esbuild left external are the AWS SDK

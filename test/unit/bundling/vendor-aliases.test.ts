@@ -1,5 +1,5 @@
 /**
- * Issue 22's bundle sizes: lib/bundling/aliases.ts gives the function bundles the ES module build of
+ * The bundle size goals (lib/bundling/goals.ts): lib/bundling/aliases.ts gives the function bundles the ES module build of
  * `@smithy/node-http-handler`, stubs for `google-auth-library` and `ws` and a trimmed `@google/genai`
  * (lib/bundling/google-genai.ts), which only the bundles see (the tests and the embedded runtime import the real
  * packages). Each is checked here the way it deploys: a handler that makes the vendor call is bundled with the

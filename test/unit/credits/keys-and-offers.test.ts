@@ -1,4 +1,4 @@
-/** Workspace keys and the top-up's offer (issue 21 slice 3; spec Authentication 5, Limits "Top-up tier"). */
+/** Workspace keys and the top-up's offer (docs/decisions/0013; spec Authentication 5, Limits "Top-up tier"). */
 import { describe, expect, it } from 'vitest';
 import { hashWorkspaceKey, newWorkspaceKey, readBearer } from '../../../lambdas/credits/keys.js';
 import { DEFAULT_TOPUP_TIER, TOPUP_TIERS, topUpOffer, topUpTier } from '../../../lambdas/credits/offers.js';

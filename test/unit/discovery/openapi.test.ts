@@ -35,7 +35,7 @@ describe('OpenAPI document: validity', () => {
 });
 
 describe('OpenAPI document: the six operations of the spec, and the three cancels', () => {
-  it('lists exactly the three paid POSTs, their three free poll GETs with the spec operationIds, the three cancel POSTs (issue 23, additive) and the purchases GET (issue 24, additive)', () => {
+  it('lists exactly the three paid POSTs, their three free poll GETs with the spec operationIds, the three cancel POSTs (additive, docs/decisions/0017) and the purchases GET (additive, docs/decisions/0020)', () => {
     expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort()).toEqual(
       [
         'POST /create-music create_music',

@@ -1,5 +1,5 @@
 /**
- * Who a request counts against (lambdas/shared/http.ts clientId), issue 22 item 3. Behind the CloudFront edge the
+ * Who a request counts against (lambdas/shared/http.ts clientId), for the edge (lib/edge.ts). Behind the CloudFront edge the
  * connection's address is CloudFront's, so the viewer's comes in a header the edge writes; it is believed only with
  * the stack's edge token beside it, so nobody picks the address they are counted under, with the edge on (a direct
  * call to execute-api) or off (no token configured).

@@ -42,7 +42,7 @@ describe('What a signed SDK request asks IAM for', () => {
     ]);
     const execution = 'arn:aws:states:local:000000000000:execution:ImageWorkflow:j';
     expect(authorizationOf(json('states', 'AWSStepFunctions.DescribeExecution', { executionArn: execution })).requests[0].resource).toBe(execution);
-    // Issue 23 (cancel): StopExecution acts on the execution it stops, not on its machine.
+    // Cancel (docs/decisions/0017): StopExecution acts on the execution it stops, not on its machine.
     expect(
       authorizationOf(json('states', 'AWSStepFunctions.StopExecution', { executionArn: execution, error: 'JobCancelled', cause: 'by its owner' })),
     ).toMatchObject({ service: 'states', operation: 'StopExecution', requests: [{ action: 'states:StopExecution', resource: execution }] });

@@ -1,5 +1,5 @@
 /**
- * Cancel a job (issue 23): the cancel token (lambdas/jobs/job-secrets.ts) and the use case (lambdas/jobs/cancel.ts),
+ * Cancel a job (docs/decisions/0017): the cancel token (lambdas/jobs/job-secrets.ts) and the use case (lambdas/jobs/cancel.ts),
  * with fakes for the store and the workflow. The races against the render and a second cancel run on the real parts
  * in test/components/cancel-job.test.ts.
  */

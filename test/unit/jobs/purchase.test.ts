@@ -144,14 +144,14 @@ describe('purchaseJob: the paid request, in order', () => {
     const d = deps({ settle: vi.fn(async (): Promise<Settlement> => ({ type: 'refused', reason: 'insufficient funds' })) });
     const result = await purchaseJob(d, input);
     expect(result).toEqual({ type: 'refused', reason: 'insufficient funds' });
-    // Refused to the buyer: no 202 gave a webhook secret, so the job's webhook (if any) is dropped with it (issue 23).
+    // Refused to the buyer: no 202 gave a webhook secret, so the job's webhook (if any) is dropped with it (docs/decisions/0018).
     expect(d.jobs.voidItem).toHaveBeenCalledWith('job-1', 'insufficient funds', true);
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'insufficient funds', 'nothing-moved', voidMark('job-1', 'insufficient funds'));
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
 
-  it('issue 25: the lock is written while the chain reads finish; a chain refusal then voids and releases it, never settles', async () => {
+  it('the lock is written while the chain reads finish; a chain refusal then voids and releases it, never settles', async () => {
     let answer!: (checks: ChainChecks) => void;
     const chainChecks = new Promise<ChainChecks>((resolve) => (answer = resolve));
     const order: string[] = [];
@@ -164,7 +164,7 @@ describe('purchaseJob: the paid request, in order', () => {
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'Insufficient USDC balance: 0xabc holds 0, needs 150000', 'nothing-moved', voidMark('job-1', 'Insufficient USDC balance: 0xabc holds 0, needs 150000'));
   });
 
-  it('issue 25: a chain that could not be read releases the lock too (the authorization pays later): unavailable', async () => {
+  it('a chain that could not be read releases the lock too (the authorization pays later): unavailable', async () => {
     const d = deps();
     const chainChecks = Promise.resolve<ChainChecks>({ ok: false, unavailable: 'Could not read payment state from the chain: timeout' });
     expect(await purchaseJob(d, { ...input, payment: { ...payment, chainChecks } as VerifiedPayment })).toEqual({ type: 'unavailable', reason: 'Could not read payment state from the chain: timeout' });
@@ -172,7 +172,7 @@ describe('purchaseJob: the paid request, in order', () => {
     expect(d.settle).not.toHaveBeenCalled();
   });
 
-  it('issue 25: a used authorization still refuses on the lock, whatever the chain reads say', async () => {
+  it('a used authorization still refuses on the lock, whatever the chain reads say', async () => {
     const d = deps();
     d.ledger.lock.mockRejectedValue(new PaymentAlreadyUsedError());
     const chainChecks = Promise.resolve<ChainChecks>({ ok: true });
@@ -344,7 +344,7 @@ describe('presentPurchase: the HTTP answer of a purchase', () => {
     const body = JSON.parse(result.body!);
     expect(body).toMatchObject({ jobId: 'job-1', status: 'queued', imageUrl: null, pollUrl: 'https://api.test/agent/image/job-1' });
     expect(result.headers.Location).toBe(body.pollUrl);
-    // The payer's cancel token and where to send it (issue 23).
+    // The payer's cancel token and where to send it (docs/decisions/0017).
     expect(body).toMatchObject({ cancelUrl: 'https://api.test/agent/image/job-1/cancel', cancelToken: 'ct_token-of-job-1' });
   });
 

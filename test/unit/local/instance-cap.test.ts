@@ -1,5 +1,5 @@
 /**
- * How many instances of a function the embedded runtime may run at once (issue 25): the template's reserved
+ * How many instances of a function the embedded runtime may run at once: the template's reserved
  * concurrency where it sets one, else LOCAL_MAX_INSTANCES, else four for the paid and agent-run routes and two for the
  * rest. No instance is started here: the cap is read from each function's spec.
  */

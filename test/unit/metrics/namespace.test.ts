@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 5: the metrics are the stack's own. Every function is given its stack's namespace
+ * The metrics are the stack's own. Every function is given its stack's namespace
  * (PAYCALL_METRICS_NAMESPACE = `Paycall/<stack name>`, lib/paycall-stack.ts) and writes every metric under it,
  * read once at cold start; without one (unit tests, the bench) the namespace stays `Paycall`.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Operability": renders completed / failed per product and provider with render time
+ * "Operability": renders completed / failed per product and provider with render time
  * (lambdas/workflow/tasks.ts), jobs voided, reconciled and stuck (lambdas/workflow/sweeper.ts), 402s and 429s (the
  * HTTP frame), each invocation's counts flushed as it ends, and the rule of lambdas/payments/gas-metric.ts: nothing
  * written off Lambda unless PAYCALL_METRICS=stdout, nothing under LOG_LEVEL=SILENT.

@@ -1,5 +1,5 @@
 /**
- * Issue 11, "Operability: an operator can see and trust the money": paid requests, revenue in base units per product
+ * "Operability: an operator can see and trust the money": paid requests, revenue in base units per product
  * and settlements that failed or whose outcome is unknown, emitted by the purchase and run use cases
  * (lambdas/jobs/purchase.ts, lambdas/agents/run.ts) through lambdas/shared/metrics.ts. Revenue is counted only when
  * the money moved (a settled payment).

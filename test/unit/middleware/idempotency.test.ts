@@ -182,7 +182,7 @@ describe('Request headers: same key and same body after a 2xx replays the origin
     expect(resignedResend.body).toBe(first.body);
   });
 
-  it('never replays to anyone but the payer (issue 11, defect 1): no payment, junk, or another payer', async () => {
+  it('never replays to anyone but the payer: no payment, junk, or another payer', async () => {
     const { c } = setup();
     const first = await c.invoke(paid('key-1'));
     const unpaidResend = await c.invoke(unpaid('key-1'));

@@ -144,7 +144,7 @@ describe('Asynchronous mode rule 6: the 402 comes before body validation', () =>
   });
 });
 
-describe('Issue 25: the chain reads left in flight beside the lock still answer 402 before the body is judged', () => {
+describe('the chain reads left in flight beside the lock still answer 402 before the body is judged', () => {
   /** A verified payment whose chain reads (deferred by the verifier) end as `checks`; a core that builds refusals. */
   function deferred(checks: ChainChecks) {
     const paid = { ...VERIFIED, chainChecks: Promise.resolve(checks) } as VerifiedPayment;

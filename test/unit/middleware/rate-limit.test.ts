@@ -153,7 +153,7 @@ describe('Limits: a PAYMENT-SIGNATURE that reads as no payment is unpaid, and co
   });
 });
 
-describe('A refused payment is an unpaid request (issue 11, defect 3)', () => {
+describe('A refused payment is an unpaid request', () => {
   /** The payment core's stand-in: refuses every payment with 402, as it refuses one from an unfunded key. */
   const refuseAll = {
     name: 'refuse',

@@ -1,5 +1,5 @@
 /**
- * Issue 11, Operability: "Powertools Tracer with the job id and payer as searchable annotations". The purchase and
+ * Operability: "Powertools Tracer with the job id and payer as searchable annotations". The purchase and
  * run use cases annotate the invocation's trace as soon as the id is minted and the payer known; a workflow task
  * annotates it with its input's job id and product. The shared tracer is spied on (off Lambda it is disabled, so
  * the real putAnnotation is a no-op either way).

@@ -1,5 +1,5 @@
 /**
- * Issue 11, Operability: "`injectLambdaContext` so every log line has the request id and cold-start flag". A line
+ * Operability: "`injectLambdaContext` so every log line has the request id and cold-start flag". A line
  * logged during an HTTP invocation (through the frame every entry uses), by the shared logger or by a use case's
  * child logger, carries `function_request_id` and `cold_start`; so does a line of a non-Middy task handler.
  *

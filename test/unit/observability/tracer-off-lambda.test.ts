@@ -1,5 +1,5 @@
 /**
- * Issue 11, Operability, on the embedded default and in tests: the Tracer is off outside a Lambda execution
+ * Operability, on the embedded default and in tests: the Tracer is off outside a Lambda execution
  * environment (no AWS_EXECUTION_ENV) and wherever POWERTOOLS_TRACE_ENABLED=false, so nothing reaches for an X-Ray
  * daemon, nothing extra is written and an SDK client is left exactly as built. On Lambda it is on, and a captured
  * client's calls still go through the HTTP handler the embedded runtime's IAM enforcement patches.

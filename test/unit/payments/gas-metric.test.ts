@@ -30,7 +30,7 @@ describe('Settler gas balance metric (CloudWatch Embedded Metric Format)', () =>
   });
 });
 
-describe("The refund wallet's USDC balance metric (issue 22 item 2)", () => {
+describe("The refund wallet's USDC balance metric", () => {
   it("writes one EMF line in the stack's namespace: dimension RefundWallet, RefundWalletBaseUnits in base units", () => {
     vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'RefundPayment');
     vi.stubEnv('LOG_LEVEL', 'INFO');

@@ -29,7 +29,7 @@ const challenge = (): PaymentChallenge => ({ x402Version: 2, error: 'PAYMENT-SIG
 const SETTLED = { success: true, payer: `0x${'33'.repeat(20)}`, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453' };
 
 describe('signedOffers', () => {
-  it('signs a route\'s offers once a second (issue 25): the same terms in the same second are the same signed offers; another second, resource or price signs anew', async () => {
+  it('signs a route\'s offers once a second: the same terms in the same second are the same signed offers; another second, resource or price signs anew', async () => {
     const counting = privateKeyToAccount(generatePrivateKey());
     let signatures = 0;
     const sign = counting.signTypedData.bind(counting);

@@ -1,4 +1,4 @@
-/** Who pays, read from the header before verification: the key a paid answer is replayed under (issue 11, defect 1). */
+/** Who pays, read from the header before verification: the key a paid answer is replayed under. */
 import { describe, expect, it } from 'vitest';
 import { payingParty } from '../../../lambdas/payments/core/party.js';
 import type { PaymentTerms } from '../../../lambdas/payments/core/challenge.js';

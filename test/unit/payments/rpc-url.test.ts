@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 7: the RPC URL kept in Secrets Manager (lambdas/payments/rpc-url.ts). With RPC_URL_SECRET_ID the
+ * The RPC URL kept in Secrets Manager (lambdas/payments/rpc-url.ts). With RPC_URL_SECRET_ID the
  * configuration holds a reference to the secret, the chain clients and the reconciler's reads resolve it on their
  * first request (a plain URL or JSON with `url`, read once per process), and no error quotes the URL or its key.
  * Secrets Manager is mocked here; every paid integration test on the embedded default reads the secret for real

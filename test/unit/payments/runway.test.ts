@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 2, gas runway: the settler's floor and the alarms' thresholds follow the rate the operator expects
+ * Gas runway (README "Gas and refund runway"): the settler's floor and the alarms' thresholds follow the rate the operator expects
  * (lib/runway.ts), read from context and checked by lib/config.ts with errors that name the key.
  */
 import { describe, expect, it } from 'vitest';

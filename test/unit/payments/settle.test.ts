@@ -271,7 +271,7 @@ describe('Settler key pool', () => {
   });
 });
 
-describe('SelfSettler: a preconfirmed receipt (issue 25, docs/decisions/0021)', () => {
+describe('SelfSettler: a preconfirmed receipt (docs/decisions/0021)', () => {
   /** A node on loopback that takes any raw transaction (answering its hash) and nothing else. */
   async function node() {
     const { createServer } = await import('node:http');

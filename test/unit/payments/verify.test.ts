@@ -231,7 +231,7 @@ describe('Payment verification: the wallet holds enough USDC and the nonce is fr
   });
 });
 
-describe('Issue 25: deferChainChecks verifies on the off-chain checks and leaves the chain reads in flight', () => {
+describe('deferChainChecks verifies on the off-chain checks and leaves the chain reads in flight', () => {
   it('a payer without the balance is verified at once; its chainChecks then refuse with the same reason', async () => {
     const buyer = newBuyer();
     const payload = await signedPayment(buyer, requirement);
@@ -262,7 +262,7 @@ describe('Issue 25: deferChainChecks verifies on the off-chain checks and leaves
   });
 });
 
-describe('A payment is bound to its resource (issue 11, defect 5)', () => {
+describe('A payment is bound to its resource', () => {
   it('refuses a payment whose payload names another route, with no chain read', async () => {
     const payload = await signedPayment(newBuyer(), requirement);
     const other = { ...payload, resource: { url: 'http://127.0.0.1:3000/agent/image' } };

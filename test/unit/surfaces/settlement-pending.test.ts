@@ -1,5 +1,5 @@
 /**
- * A run whose transfer was broadcast without a receipt (issue 23): the 503 names where the run is fetched once it
+ * A run whose transfer was broadcast without a receipt (docs/decisions/0017): the 503 names where the run is fetched once it
  * settles, on the run route (the Error body) and over A2A (the ErrorInfo's metadata).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 5: a render the model refuses for its content is the buyer's outcome, not an incident. The buyer's
+ * A render the model refuses for its content is the buyer's outcome, not an incident. The buyer's
  * job ends `failed` with the model's buyer-safe message and its refund owed, as before; but Submit and Check render
  * return the refusal instead of throwing it (a thrown error is a function error, which the task alarm counts), and
  * Mark failed counts it as RendersRefused, not RendersFailed. The workflow's routing of it to a Succeed state is

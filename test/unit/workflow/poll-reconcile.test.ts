@@ -1,5 +1,5 @@
 /**
- * A poll of a reserved job reconciles it (issue 11, defect 2), bounded: only a reserved job with a payment, only
+ * A poll of a reserved job reconciles it (lambdas/workflow/poll-reconcile.ts), bounded: only a reserved job with a payment, only
  * when the poll wins the job's claim, the sweeper's rule for the rest, and never a failed poll. The end-to-end case
  * (DynamoDB Local, the chain, the poll function's own policy) is test/components/settlement-reconcile.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 4: a provider's own render function (lambdas/workflow/render-function.ts) runs the step its state
+ * A render function per provider (docs/decisions/0016): a provider's own render function (lambdas/workflow/render-function.ts) runs the step its state
  * names, with its own provider only: a job of another provider (a wrong branch) is a RenderError, never a render
  * elsewhere; a provider that could not be built (a bad setting) is built again by the next task.
  */

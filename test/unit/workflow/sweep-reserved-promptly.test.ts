@@ -1,6 +1,6 @@
 /**
  * Spec "one payment pays for one job": a job whose payment's outcome was unknown starts as soon as the chain shows
- * the authorization used (issue 11, defect 2), not after the grace that only voiding needs. Voiding still waits for
+ * the authorization used, not after the grace that only voiding needs. Voiding still waits for
  * both: the request's own life (RESERVED_GRACE_SECONDS) and the authorization's validBefore.
  */
 import { describe, expect, it, vi } from 'vitest';
