@@ -138,10 +138,12 @@ describe('[fake:wrong] a reading every item of which is grounded, with a line le
     const input = { vendorProfile: SANCTIONED.replace('Vendor:', '[fake:wrong] Vendor:') };
     const expected = rules(VENDOR_RISK, input);
     expect(expected.decision).toBe('decline');
-    const { result, engine } = await reasoner().reason(VENDOR_RISK, input, expected);
+    const { result, engine, evidence } = await reasoner().reason(VENDOR_RISK, input, expected);
     const r = result as Record<string, any>;
     expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
     expect({ decision: r.decision, flags: r.flags }).toEqual({ decision: 'decline', flags: expected.flags });
+    // The engine's findings answer (a sentence added to the note): its evidence on the buyer's profile stands beside them.
+    expect(evidence).toEqual((VENDOR_RISK.engine.explain as (i: unknown) => { evidence: unknown }).call(VENDOR_RISK.engine, input).evidence);
     expect(r.note.startsWith(expected.note)).toBe(true);
     expect(r.note).toMatch(/rules engine's reading gives decline.*model's reading gives onboard.*rules engine's reading, is given/);
     expect(VENDOR_RISK.resultSchema.safeParse(r).success).toBe(true);
@@ -151,10 +153,13 @@ describe('[fake:wrong] a reading every item of which is grounded, with a line le
     const input = { bankStatement: BANK.replace('Description', 'Description [fake:wrong]'), bookEntries: BANK_BOOKS };
     const expected = rules(BANK_REC, input);
     expect(expected.reconciled).toBe(true);
-    const { result } = await reasoner().reason(BANK_REC, input, expected);
+    const { result, evidence } = await reasoner().reason(BANK_REC, input, expected);
     const r = result as Record<string, any>;
     expect(r.reconciled).toBe(false);
     expect(r.note).toMatch(/rules engine's reading gives reconciled; the model's reading gives not reconciled.*model's reading, is given/);
+    // The engine's evidence on the model's reading, each cited line turned back into the buyer's line it was read from.
+    expect(evidence?.length).toBeGreaterThan(0);
+    for (const source of evidence!.flatMap((e) => e.sources)) expect(input[source.field as keyof typeof input].split('\n')[source.line! - 1]).toContain(source.quote);
   });
 });
 

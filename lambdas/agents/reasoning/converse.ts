@@ -159,8 +159,10 @@ export class ConverseReasoner implements AgentReasoner {
       if (!grounding.grounded) return fallback('the model reading is not grounded in the documents', { requestId, check: grounding.check, at: grounding.at });
 
       let modelResult: unknown;
+      let modelEvidence: Evidence[] | undefined;
+      const rendered = reading.render(parsed.data, input);
       try {
-        modelResult = (agent.engine.analyse as (i: unknown) => unknown)(reading.render(parsed.data, input));
+        ({ result: modelResult, evidence: modelEvidence } = (agent.engine.explain as (i: unknown) => { result: unknown; evidence?: Evidence[] })(rendered));
       } catch (error) {
         if (error instanceof AgentInputError) return fallback('the engine could not use the model reading', { requestId, field: error.field });
         return fallback('the engine failed on the model reading', { requestId, error: (error as Error).name });
@@ -170,11 +172,51 @@ export class ConverseReasoner implements AgentReasoner {
       if (!checked.success) return fallback('the decided result does not match the schema', { requestId });
       if (!decided.agreed) log.warn('the model reading and the deterministic reading disagree; the conservative answer is given', { requestId, answered: decided.answered });
       log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, agreed: decided.agreed, answered: decided.answered });
-      return { result: checked.data, engine: reasonedEngineId(agent, model) };
+      return { result: checked.data, engine: reasonedEngineId(agent, model), ...evidenceOf(decided, () => rulesEvidence(agent, input), () => citedFromInput(reading, parsed.data, modelEvidence)) };
     } catch (error) {
       return fallback('reasoning failed', { error: (error as Error).name });
     }
   }
+}
+
+/**
+ * The evidence beside the answer (`outputs.evidence`): none when the readings agreed (the result is the engine's own and
+ * its evidence stands, lambdas/agents/run.ts); the engine's on the buyer's input when its result answers with a note
+ * added; when the model's reading answers, the engine's evidence on that reading with each cited line turned back into
+ * the buyer's line it was read from, or none (no claim) where the rendering has no lines to turn back (JSON).
+ */
+function evidenceOf(decided: { agreed: boolean; answered: 'rules' | 'model' }, rules: () => Evidence[] | undefined, model: () => Evidence[] | undefined): { evidence?: Evidence[] } {
+  if (decided.agreed) return {};
+  try {
+    const evidence = decided.answered === 'rules' ? rules() : model();
+    return evidence ? { evidence } : {};
+  } catch {
+    return {};
+  }
+}
+
+function rulesEvidence(agent: AgentDefinition, input: Record<string, unknown>): Evidence[] | undefined {
+  return (agent.engine.explain as unknown as ((i: unknown) => { evidence?: Evidence[] }) | undefined)?.(input).evidence;
+}
+
+/** The model reading's evidence with the rendering's lines turned back into the buyer's; undefined if any cannot be. */
+function citedFromInput(reading: (typeof READINGS)[string], data: unknown, evidence: Evidence[] | undefined): Evidence[] | undefined {
+  if (!evidence || !reading.sourceOf) return undefined;
+  const cited: Evidence[] = [];
+  for (const finding of evidence) {
+    const sources = [];
+    for (const source of finding.sources) {
+      if (!reading.fields.includes(source.field)) {
+        sources.push(source); // a field the model does not read (the policy) went to the engine as the buyer wrote it
+        continue;
+      }
+      const item = source.line === undefined ? undefined : reading.sourceOf(data, source.field, source.line);
+      if (!item) return undefined;
+      sources.push({ field: source.field, line: item.sourceLine, quote: item.quote });
+    }
+    cited.push({ ...finding, sources });
+  }
+  return cited;
 }
 
 /** Model reading (ADR 0009, 0023) when the stack configured it for some agent; read and checked once per caller. */

@@ -27,6 +27,11 @@ export interface Reading {
   sums(reading: any): Sum[];
   /** The engine's input from the reading (and the fields the model does not read, from `input`). */
   render(reading: any, input: Record<string, unknown>): Record<string, string>;
+  /**
+   * The item a line of the rendered field was rendered from (1-based), so evidence the engine cites from the rendering
+   * can cite the buyer's line instead; absent for renderings that are JSON (one line, no line per item).
+   */
+  sourceOf?(reading: any, field: string, renderedLine: number): { sourceLine: number; quote: string } | undefined;
 }
 
 const money = (description: string) => object({ amount: number(description), ...SOURCE });
@@ -114,6 +119,8 @@ const BANK_REC: Reading = {
         [['Date', 'Description', 'Amount', 'Ref'], ...reading[field].transactions.map((t) => [t.date, t.description, t.amount.toFixed(2), t.reference ?? ''])].map((row) => row.map(csvCell).join(',')).join('\n'),
       ]),
     ),
+  // Line 1 is the header; line k + 2 is transaction k.
+  sourceOf: (reading: Record<string, Ledger>, field, line) => reading[field]?.transactions[line - 2],
 };
 
 // ---------------------------------------------------------------------------------------------- expense-policy
@@ -365,6 +372,7 @@ const VENDOR_RISK: Reading = {
   render: ({ vendorProfile }: { vendorProfile: { statements: Statement[] } }) => ({
     vendorProfile: vendorProfile.statements.map((s) => `${oneLine(s.label).replace(/:/g, ' ')}: ${oneLine(s.value)}`).join('\n'),
   }),
+  sourceOf: ({ vendorProfile }: { vendorProfile: { statements: Statement[] } }, field, line) => (field === 'vendorProfile' ? vendorProfile.statements[line - 1] : undefined),
 };
 
 /** Per engine family (the engine id before '/'): the families whose paid runs a model may read. */
