@@ -1,5 +1,5 @@
 /**
- * Finishing a paid run that lost its result (issue 23, "every paid run delivered"): its function died after its
+ * Finishing a paid run that lost its result ("every paid run delivered", docs/decisions/0017): its function died after its
  * transfer landed, so the sweeper recorded it `done` from the chain without a result (RECONCILED_RUN_NOTE). Its input
  * was kept beside it (RunStore.reserveItem, expiring); when the run is first fetched (GET /api/runs/{runId}) the
  * agent's engine runs on it and the result is recorded once (RunStore.finish), the input then dropped.

@@ -27,7 +27,7 @@ export const OPEN_RUN_STATUSES: readonly RunStatus[] = ['running', 'settlement-u
 export const OPEN_RUNS_INDEX = 'OpenRuns';
 export const OPEN_RUNS_KEY = { partition: 'openStatus', sort: 'updatedAt' } as const;
 
-/** A wallet's paid runs (issue 24, `GET /api/purchases`): `buyer` is the payer in lower case, by `createdAt`. */
+/** A wallet's paid runs (`GET /api/purchases`, docs/decisions/0020): `buyer` is the payer in lower case, by `createdAt`. */
 export const BUYER_RUNS_INDEX = 'ByBuyer';
 export const BUYER_RUNS_KEY = { partition: 'buyer', sort: 'createdAt' } as const;
 export const BUYER_RUNS_PROJECTION = ['agent', 'status', 'cost', 'transaction', 'mode'] as const;

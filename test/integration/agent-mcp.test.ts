@@ -1,5 +1,5 @@
 /**
- * MCP on the agent studio (issue 21 slice 4; spec "MCP on the agent-studio surface", Authentication 5; ADR 0015)
+ * MCP on the agent studio (spec "MCP on the agent-studio surface", Authentication 5; ADR 0015)
  * against the embedded service with the official clients: the MCP SDK client lists and calls agents; a workspace is
  * created and topped up through @x402/fetch; each priced call debits exactly its price; free tools need no key; no key
  * or short credit is a tool error naming the shortfall and the top-up route; an invalid bearer is a 401; an unknown

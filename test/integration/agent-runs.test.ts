@@ -216,7 +216,7 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expectRightReconciliation(first.result);
     expect(await transfersFrom(buyer.address)).toEqual([{ to: payTo, value: 60_000n }]);
 
-    // The replay is the payer's alone (issue 11, defect 1): no payment, or another payer, never gets it.
+    // The replay is the payer's alone: no payment, or another payer, never gets it.
     const stranger = await fetchFrom('127.0.0.57')(`${agentsUrl}/api/agents/${BANK_REC}/run`, init);
     expect(stranger.status).toBe(402);
     expect(stranger.headers.get('payment-response')).toBeNull();
@@ -237,7 +237,7 @@ describe('Agent studio runs (embedded, official clients)', () => {
     expect(await dry.json()).toMatchObject({ code: 'invalid_request' });
   });
 
-  it('issue 25: an unfunded payer with unreadable input is answered 402 with the balance reason, not 400 (the chain reads ran beside the lock)', async () => {
+  it('an unfunded payer with unreadable input is answered 402 with the balance reason, not 400 (the chain reads ran beside the lock)', async () => {
     const { agentsUrl } = runtime();
     const buyer = await freshBuyer(0n);
     const response = await payingFetch(buyer.privateKey, '127.0.0.59')(`${agentsUrl}/api/agents/${BANK_REC}/run`, {

@@ -1,5 +1,5 @@
 /**
- * Issue 22, "every function bundle ≤ 400 KiB": each concrete agent's fixed run route has its own entry, built from its
+ * The bundle goals (lib/bundling/goals.ts): each concrete agent's fixed run route has its own entry, built from its
  * agent's family alone, so its function carries one engine; the generic run route's carries them all. Each entry is
  * bundled as CDK bundles it (lib/bundling/aliases.ts) and its bundle's inputs are read from esbuild's metafile.
  */
