@@ -2,7 +2,7 @@
  * Rule 5 of RULES.md, PO box only address: a box or someone else's address (a mail agency's, a registered agent's)
  * with no street address of the vendor's own.
  */
-import { B, E, clauseAfter, lineOf, matches } from './text.js';
+import { B, E, clauseAfter, lineOf, matches, type Finding } from './text.js';
 
 const PO_BOX = new RegExp(
   `${B}(?:p\\.?\\s?o\\.?\\s?box|post\\s+office\\s+box|postfach|post\\s+box|pob(?=\\s*\\d)|bo[iî]te\\s+postale|b\\.?p\\.?(?=\\s*\\d)|apartado(?:\\s+(?:postal|de\\s+correos))?|casilla(?:\\s+postal)?|caixa\\s+postal|postbus|postboks` +
@@ -60,7 +60,7 @@ function careOfSegment(text: string, at: number): [number, number] {
  * the address a box sits in is the mail agency's ("548 Market St PMB 72914"), and a care-of address is the agent's,
  * so each such address is set aside whole before looking for a street.
  */
-export function findPoBoxOnly(text: string): string | undefined {
+export function findPoBoxOnly(text: string): Finding | undefined {
   const found: { text: string; at: number; segment: [number, number]; careOf: boolean }[] = [];
   for (const m of matches(PO_BOX, text)) found.push({ text: m[0].trim(), at: m.index, segment: segmentAround(text, m.index, m.index + m[0].length), careOf: false });
   for (const m of matches(CARE_OF, text)) {
@@ -82,5 +82,5 @@ export function findPoBoxOnly(text: string): string | undefined {
   const agent = found.find((f) => f.careOf);
   const what = [box && `${box.text}`, agent && `a care-of / agent's address ("${agent.text}")`].filter(Boolean).join(' and ');
   const first = box ?? agent!;
-  return `${what} with no street address${agent ? " of the vendor's own" : ''} ("${lineOf(text, first.at)}")`;
+  return { detail: `${what} with no street address${agent ? " of the vendor's own" : ''} ("${lineOf(text, first.at)}")`, at: first.at };
 }

@@ -2,7 +2,7 @@
  * Rule 4 of RULES.md, young company: the founding date against the review date (the document's own, or the rules'
  * constant), both read from the profile.
  */
-import { B, E, type DaySpan, clauseAfter, dayNumber, firstDate, isoDay, lineOf, matches } from './text.js';
+import { B, E, type DaySpan, type Finding, clauseAfter, dayNumber, firstDate, isoDay, lineOf, matches } from './text.js';
 
 /** The reference date when the profile states none ("as of 2026-11-01"): the publication date of rules@1. */
 export const REFERENCE_DATE = '2026-11-01';
@@ -67,7 +67,7 @@ function months(count: string, unit: string): number {
  * Why the vendor cannot be shown to be at least 12 months old, or undefined. Of several founding dates the oldest
  * counts (a company founded in 1998 and re-registered last year is not young).
  */
-export function findYoungCompany(text: string, documentDate?: DocumentDate): string | undefined {
+export function findYoungCompany(text: string, documentDate?: DocumentDate): Finding | undefined {
   const ref = referenceDay(text, documentDate);
   const refText = isoDay(ref.day);
   const oneYearBefore = ref.day - 365;
@@ -78,17 +78,19 @@ export function findYoungCompany(text: string, documentDate?: DocumentDate): str
     if (d && (!oldest || d.latest < oldest.latest)) [oldest, oldestAt] = [d, m.index];
   }
   let relMonths: number | undefined;
+  let relAt = 0;
   for (const m of matches(RELATIVE, text)) {
     const count = m[1] ?? m[3] ?? m[5];
     const unit = m[2] ?? m[4] ?? m[6];
     const mo = months(count, unit);
-    relMonths = Math.max(relMonths ?? 0, mo);
+    if (relMonths === undefined || mo > relMonths) [relMonths, relAt] = [mo, m.index];
   }
   if (relMonths !== undefined && relMonths >= 12) return undefined;
   if (oldest && oldest.latest <= oneYearBefore) return undefined;
-  if (oldest) return `founded ${oldest.text}, not shown to be 12 months old on ${refText} ("${lineOf(text, oldestAt)}")`;
-  if (relMonths !== undefined) return `in business about ${Math.max(0, Math.round(relMonths))} month(s)`;
-  if (NEWLY.test(text)) return 'described as newly formed';
+  if (oldest) return { detail: `founded ${oldest.text}, not shown to be 12 months old on ${refText} ("${lineOf(text, oldestAt)}")`, at: oldestAt };
+  if (relMonths !== undefined) return { detail: `in business about ${Math.max(0, Math.round(relMonths))} month(s) ("${lineOf(text, relAt)}")`, at: relAt };
+  const newly = NEWLY.exec(text);
+  if (newly) return { detail: `described as newly formed ("${lineOf(text, newly.index)}")`, at: newly.index };
   return undefined;
 }
 

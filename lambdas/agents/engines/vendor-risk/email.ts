@@ -121,12 +121,20 @@ export function readEmail(text: string): EmailFacts | undefined {
 const KEPT = new Set(['from', 'reply-to', 'subject', 'date']);
 
 /**
- * The text the prose detectors read: the kept header lines, then the body. Offsets change, so detectors quote the
- * lines of this text, which are the profile's own lines.
+ * The text the prose detectors read: the kept header lines, then the body. The other header lines (and their
+ * continuation lines) are blanked to spaces, not removed, so every offset of the prose is the profile's own and a
+ * finding can cite its line.
  */
 export function proseOf(text: string, email: EmailFacts): string {
-  const kept = [...email.headers].filter(([k]) => KEPT.has(k)).map(([k, v]) => `${k[0].toUpperCase()}${k.slice(1)}: ${v}`);
-  return `${kept.join('\n')}\n\n${text.slice(email.bodyStart)}`;
+  const head = text.slice(0, email.bodyStart);
+  let keep = false;
+  const blanked = head.replace(/[^\n]*/g, (line) => {
+    const name = /^([A-Za-z][A-Za-z0-9-]{1,40}):/.exec(line)?.[1];
+    if (name) keep = KEPT.has(name.toLowerCase());
+    else if (!/^[ \t]/.test(line)) keep = true;
+    return keep ? line : ' '.repeat(line.length);
+  });
+  return blanked + text.slice(email.bodyStart);
 }
 
 /**

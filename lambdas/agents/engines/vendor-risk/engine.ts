@@ -5,7 +5,7 @@
  * taken as an instruction: text is only searched for the patterns below, so it can add flags but never remove one
  * another sentence raised.
  */
-import { AgentInputError, type AgentEngine } from '../port.js';
+import { AgentInputError, engineOf, type AgentEngine, type Analysis, type Evidence } from '../port.js';
 import { findIdentityGaps } from './identity.js';
 import { findPaymentChannels, findPaymentRedirection, findUpfrontPayment } from './payment.js';
 import { findJurisdictions } from './jurisdictions.js';
@@ -13,7 +13,8 @@ import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly } from './address.js';
 import { findYoungCompany } from './age.js';
 import { findTaxGap } from './tax.js';
-import { normalise } from './text.js';
+import { Citer } from './evidence.js';
+import { lineOf, normaliseMapped, type Finding } from './text.js';
 import { readDocument, type VendorDocument } from './document.js';
 import { screeningFindings } from './questions.js';
 
@@ -49,24 +50,32 @@ interface Flag {
   area: Area;
   /** For area "other": what the red flag is; each distinct one is its own area. */
   what?: string;
+  /** For a jurisdiction: the place, as the decline note names it. */
+  name?: string;
   detail: string;
   collect: string[];
+  /** Where in the prose the flag was read; none for a finding of absence (the document as a whole). */
+  at?: number;
+  end?: number;
 }
 
 const areaKey = (f: Flag) => (f.area === 'other' ? `other: ${f.what}` : AREAS[f.area]);
 
 function detect(doc: VendorDocument): Flag[] {
   const flags: Flag[] = [];
-  const add = (area: Area, detail: string, ...collect: string[]) => flags.push({ area, detail, collect });
+  const add = (area: Area, found: Finding & { name?: string }, ...collect: string[]) => flags.push({ area, ...found, collect });
   const prose = doc.prose;
+  const quoted = (at: number) => ` ("${lineOf(prose, at)}")`;
 
   const places = findJurisdictions(prose);
   for (const j of places.hits) {
-    if (j.level === 'sanctioned') add('sanctioned', `${j.name} (${j.basis})`, DOCS.screening);
-    else add('jurisdiction', `${j.name} (${j.basis})`, DOCS.screening, DOCS.ownership);
+    const found = { name: j.name, detail: `${j.name} (${j.basis})${quoted(j.at)}`, at: j.at, end: j.end };
+    if (j.level === 'sanctioned') add('sanctioned', found, DOCS.screening);
+    else add('jurisdiction', found, DOCS.screening, DOCS.ownership);
   }
   for (const n of places.nationalityOnly) {
-    flags.push({ area: 'other', what: "owner's country of residence not stated", detail: `nationality ${n.name} is given, residence is not`, collect: [DOCS.ownership] });
+    const detail = `nationality ${n.name} is given, where the owner lives is not${quoted(n.at)}`;
+    flags.push({ area: 'other', what: "owner's country of residence not stated", detail, collect: [DOCS.ownership], at: n.at, end: n.end });
   }
   const tax = findTaxGap(prose);
   if (tax) add('tax', tax, DOCS.taxForm);
@@ -74,38 +83,42 @@ function detect(doc: VendorDocument): Flag[] {
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
   const box = findPoBoxOnly(prose);
   if (box) add('pobox', box, DOCS.address);
-  for (const what of findPaymentRedirection(prose, doc.vendorNames)) add('payment', what, DOCS.bankLetter);
+  for (const found of findPaymentRedirection(prose, doc.vendorNames)) add('payment', found, DOCS.bankLetter);
   const upfront = findUpfrontPayment(prose);
   if (upfront) add('upfront', upfront, DOCS.guarantee);
   const id = findIdentityGaps(prose, doc.sender);
-  for (const detail of id.details) {
+  for (const found of id.details) {
     const collect: string[] = [];
     if (id.papers) collect.push(DOCS.incorporation);
     if (id.references) collect.push(DOCS.references);
     if (id.callback) collect.push(DOCS.bankLetter);
-    add('identity', detail, ...collect);
+    add('identity', found, ...collect);
   }
   for (const c of findPaymentChannels(prose)) {
-    flags.push({ area: 'other', what: `asks to be paid in ${c.what}`, detail: c.detail, collect: [DOCS.account] });
+    flags.push({ area: 'other', what: `asks to be paid in ${c.what}`, detail: c.detail, collect: [DOCS.account], at: c.at, end: c.end });
   }
   const placed = flags.some((f) => f.area === 'sanctioned' || f.area === 'jurisdiction');
   for (const s of screeningFindings(doc.text, doc.form)) {
     // A named sanctioned or high-risk place already carries the sanctions question's concern.
     if (s.topic === 'sanctions' && placed) continue;
-    const unanswered = /left unanswered|answer unclear|answered N\/A/.test(s.area);
+    const unanswered = UNDECIDED.test(s.area);
     flags.push({
       area: 'other',
       what: s.area.replace(/^other: /, ''),
       detail: `"${s.quote}"`,
       collect: s.topic === 'sanctions' || s.topic === 'pep' ? [unanswered ? DOCS.answers : DOCS.screening] : [unanswered ? DOCS.answers : DOCS.explanation],
+      at: s.at,
     });
   }
   const order = Object.keys(AREAS);
   return flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
 }
 
+/** Screening findings the document leaves undecided: a question blank, answered N/A, or answered so it cannot be read. */
+const UNDECIDED = /left unanswered|answer unclear|answered N\/A/;
+
 function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
-  const sanctioned = flags.filter((f) => f.area === 'sanctioned').map((f) => f.detail.replace(/ \(.*\)$/, ''));
+  const sanctioned = flags.filter((f) => f.area === 'sanctioned').map((f) => f.name);
   if (sanctioned.length > 0) {
     return { grade: 'HIGH RISK', decision: 'decline', note: `Decline: sanctioned jurisdiction (${sanctioned.join(', ')}); do not onboard or pay without a compliance review.` };
   }
@@ -115,27 +128,35 @@ function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'n
   const callBack = flags.some((f) => f.area === 'payment')
     ? ' Call the vendor back at the number already on file (not one in the document) before changing payment details.'
     : '';
+  // A fact the document leaves open is held, not assumed clean: say which, so the buyer knows what to ask.
+  const open = areas.filter((a) => UNDECIDED.test(a) || a.includes('not stated'));
+  const undecided = open.length > 0 ? ` The document does not settle ${open.map((a) => a.replace(/^other: /, '')).join('; ')}: held until the vendor answers, never taken as a no.` : '';
   return {
     grade,
     decision: 'hold',
-    note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${areas.join(', ')}); onboard only once the listed documents are collected and checked.${callBack}`,
+    note: `Hold: ${areas.length} red-flag area${areas.length > 1 ? 's' : ''} (${areas.join(', ')}); onboard only once the listed documents are collected and checked.${callBack}${undecided}`,
   };
 }
 
-export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = {
-  // The findings' evidence is read by the engine itself as it decides; until then, none is claimed.
-  explain: (input) => ({ result: vendorRiskEngine.analyse(input), evidence: [] }),
-  id: 'vendor-risk/rules@1',
-  analyse(input) {
-    const raw: unknown = (input as { vendorProfile?: unknown } | undefined)?.vendorProfile;
-    if (typeof raw !== 'string') throw new AgentInputError('vendorProfile', 'must be a string');
-    const text = normalise(raw);
-    if (text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
-    const flags = detect(readDocument(text));
-    return {
-      ...decide(flags),
-      flags: flags.map((f) => (f.area === 'other' ? `other: ${f.what}: ${f.detail}` : `${AREAS[f.area]}: ${f.detail}`)),
-      collect: [...new Set(flags.flatMap((f) => f.collect))],
-    };
-  },
-};
+const flagText = (f: Flag) => (f.area === 'other' ? `other: ${f.what}: ${f.detail}` : `${AREAS[f.area]}: ${f.detail}`);
+
+function explain(input: VendorRiskInput): Analysis<VendorRiskResult> {
+  const raw: unknown = (input as { vendorProfile?: unknown } | undefined)?.vendorProfile;
+  if (typeof raw !== 'string') throw new AgentInputError('vendorProfile', 'must be a string');
+  const mapped = normaliseMapped(raw);
+  if (mapped.text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
+  const doc = readDocument(new Citer(raw, mapped));
+  const flags = detect(doc);
+  const result: VendorRiskResult = {
+    ...decide(flags),
+    flags: flags.map(flagText),
+    collect: [...new Set(flags.flatMap((f) => f.collect))],
+  };
+  const evidence: Evidence[] = flags.map((f, i) => ({
+    finding: `flags[${i}] ${f.area === 'other' ? 'other' : AREAS[f.area]}`,
+    sources: [doc.cite(f.at)],
+  }));
+  return { result, evidence };
+}
+
+export const vendorRiskEngine: AgentEngine<VendorRiskInput, VendorRiskResult> = engineOf('vendor-risk/rules@1', explain);

@@ -11,6 +11,11 @@ export interface FormCell {
   value: string;
   /** 1-based response number. */
   response: number;
+  /** 1-based line of the text where the cell's response row starts. */
+  line: number;
+  /** Offsets in `prose` of the cell's "header: value" line and of its value. */
+  at: number;
+  valueAt: number;
 }
 
 export interface FormExport {
@@ -44,13 +49,19 @@ export function readFormExport(text: string): FormExport | undefined {
   if (headers.some((h) => /[.!?;]\s+\p{Lu}/u.test(h) || h.length > 400)) return undefined;
   const cells: FormCell[] = [];
   const lines: string[] = [];
+  const skipped = (text.slice(0, start).match(/\n/g) ?? []).length;
+  let at = 0;
   rows.forEach((r, k) => {
     headers.forEach((h, i) => {
       const value = (r.cells[i] ?? '').trim();
-      cells.push({ header: h.trim(), value, response: k + 1 });
-      lines.push(`${h.trim().replace(/[\s:]+$/, '')}: ${value.replace(/\s*\n\s*/g, ' ')}`);
+      const label = `${h.trim().replace(/[\s:]+$/, '')}: `;
+      const line = `${label}${value.replace(/\s*\n\s*/g, ' ')}`;
+      cells.push({ header: h.trim(), value, response: k + 1, line: r.line + skipped, at, valueAt: at + label.length });
+      lines.push(line);
+      at += line.length + 1;
     });
     lines.push('');
+    at += 1;
   });
   return { headers, cells, prose: lines.join('\n') };
 }

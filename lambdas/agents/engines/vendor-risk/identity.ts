@@ -2,7 +2,7 @@
  * Whether the vendor can be identified (rule 8 of RULES.md): a contact only on free webmail, nothing to check the
  * company against, refused papers, references or call-back, and e-mail header evidence that the sender is not it.
  */
-import { B, E, lineOf, matches } from './text.js';
+import { B, E, lineOf, matches, type Finding } from './text.js';
 import { hasTaxNumber, readTaxNumbers } from './tax.js';
 
 const W = "[\\p{L}'-]+";
@@ -31,7 +31,7 @@ const REFUSED_CALLBACK = new RegExp(
 );
 
 export interface IdentityGaps {
-  details: string[];
+  details: Finding[];
   references: boolean;
   callback: boolean;
   papers: boolean;
@@ -42,7 +42,7 @@ export interface SenderEvidence {
   /** The buyer's own domains: their addresses never vouch for the vendor. */
   buyerDomains: Set<string>;
   /** Header findings that the sender is not who it claims (Reply-To elsewhere, failed authentication, look-alike). */
-  spoofing: string[];
+  spoofing: Finding[];
 }
 
 /** A host name as written in a web address or a bare "example.com": the whole name, "meridianpolymer.com.cy" included. */
@@ -64,7 +64,7 @@ export const isFreeMail = (domain: string) => FREE_MAIL.test(domain);
 const LICENCE = new RegExp(`${B}(?:business\\s+)?licen[cs]e\\s*(?:no\\.?|number|#)?\\s*[:#-]?\\s*[A-Z]{0,3}[\\s-]?\\d`, 'iu');
 
 export function findIdentityGaps(text: string, sender?: SenderEvidence): IdentityGaps {
-  const details: string[] = [];
+  const details: Finding[] = [];
   let papers = false;
   const buyer = sender?.buyerDomains ?? new Set<string>();
   const ofBuyer = (d: string) => [...buyer].some((b) => d === b || d.endsWith(`.${b}`));
@@ -77,22 +77,24 @@ export function findIdentityGaps(text: string, sender?: SenderEvidence): Identit
   // Webmail alone is common for sole traders; with a tax number and a registration or licence to check, the
   // business can still be verified.
   if (free.length > 0 && !companyDomain && !(taxNumber && registration)) {
-    details.push(`free webmail contact only (${[...new Set(free)].join(', ')})`);
+    const at = [...matches(EMAIL, text)].find((m) => FREE_MAIL.test(m[1]) && !ofBuyer(m[1].toLowerCase()))?.index;
+    details.push({ detail: `free webmail contact only (${[...new Set(free)].join(', ')})${at === undefined ? '' : ` ("${lineOf(text, at)}")`}`, at });
     papers = true;
   }
   if (!website && !companyDomain && !registration && !taxNumber) {
-    details.push('no website, company registration or tax number to check the company against');
+    details.push({ detail: 'no website, company registration or tax number to check the company against, anywhere in the document' });
     papers = true;
   }
   for (const s of sender?.spoofing ?? []) details.push(s);
   const docs = REFUSED_DOCS.exec(text);
   const references = !!docs && /references/i.test(docs[0]);
   if (docs) {
-    details.push(references ? `cannot provide references ("${lineOf(text, docs.index)}")` : `will not provide ${(docs[1] ?? '').toLowerCase() || 'registration papers'} ("${lineOf(text, docs.index)}")`);
+    const detail = references ? `cannot provide references ("${lineOf(text, docs.index)}")` : `will not provide ${(docs[1] ?? '').toLowerCase() || 'registration papers'} ("${lineOf(text, docs.index)}")`;
+    details.push({ detail, at: docs.index, end: docs.index + docs[0].length });
     if (!references) papers = true;
   }
   const refused = REFUSED_CALLBACK.exec(text);
   const callback = !!refused || (sender?.spoofing.length ?? 0) > 0;
-  if (refused) details.push(`refuses call-back verification ("${lineOf(text, refused.index)}")`);
+  if (refused) details.push({ detail: `refuses call-back verification ("${lineOf(text, refused.index)}")`, at: refused.index, end: refused.index + refused[0].length });
   return { details, references, callback, papers };
 }

@@ -3,7 +3,7 @@
  * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
-import { B, E, lineOf, matches, negatedBefore } from './text.js';
+import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 
 const W = "[\\p{L}'-]+";
@@ -53,19 +53,19 @@ const REDIRECT: { re: RegExp; what: string }[] = [
   },
 ];
 
-export function findPaymentRedirection(text: string, vendorNames: string[] = []): string[] {
-  const found = new Map<string, string>();
+export function findPaymentRedirection(text: string, vendorNames: string[] = []): Finding[] {
+  const found = new Map<string, { at: number; end: number }>();
   for (const { re, what } of REDIRECT) {
     if (found.has(what)) continue;
     for (const m of matches(re, text)) {
       if (negatedBefore(text, m.index)) continue;
-      found.set(what, lineOf(text, m.index));
+      found.set(what, { at: m.index, end: m.index + m[0].length });
       break;
     }
   }
   const payee = payeeMismatch(text, vendorNames);
-  if (payee && !found.has(THIRD)) found.set(THIRD, payee);
-  return [...found].map(([what, line]) => `${what} ("${line}")`);
+  if (payee !== undefined && !found.has(THIRD)) found.set(THIRD, payee);
+  return [...found].map(([what, { at, end }]) => ({ detail: `${what} ("${lineOf(text, at)}")`, at, end }));
 }
 
 // ---- payee name ---------------------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ export const nameTokens = (name: string) =>
  * every name the document gives the vendor (legal name, trading name, sender, signature), legal-form words aside;
  * when the document names no vendor nothing is compared.
  */
-export function payeeMismatch(text: string, vendorNames: string[]): string | undefined {
+export function payeeMismatch(text: string, vendorNames: string[]): { at: number; end: number } | undefined {
   const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
   if (vendors.length === 0) return undefined;
   for (const m of matches(PAYEE, text)) {
@@ -93,7 +93,7 @@ export function payeeMismatch(text: string, vendorNames: string[]): string | und
     if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
     if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[1].trim())) continue;
     const same = vendors.some((v) => payee.every((w) => v.includes(w)) || v.every((w) => payee.includes(w)));
-    if (!same) return lineOf(text, m.index);
+    if (!same) return { at: m.index, end: m.index + m[0].length };
   }
   return undefined;
 }
@@ -114,11 +114,11 @@ const UPFRONT = new RegExp(
 );
 const DISCOUNT_FOR = /discount\s+(?:for|on)\s+$/iu;
 
-export function findUpfrontPayment(text: string): string | undefined {
+export function findUpfrontPayment(text: string): Finding | undefined {
   for (const m of matches(UPFRONT, text)) {
     if (negatedBefore(text, m.index, true)) continue;
     if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
-    return `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`;
+    return { detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
   }
   return undefined;
 }
@@ -147,8 +147,8 @@ const CHANNELS: { what: string; re: RegExp }[] = [
 const PAID = /(?<![\p{L}])(?:pay|paid|payment|payments|payable|remit|remittance|settle|settlement|compensat\w*|accept(?:s|ed)?\s+only|prefer(?:s|red)?)(?![\p{L}])(?!\s+for(?![\p{L}]))/giu;
 
 /** Each way of being paid outside the banking system that the vendor asks for, with where it is asked. */
-export function findPaymentChannels(text: string): { what: string; detail: string; at: number }[] {
-  const out: { what: string; detail: string; at: number }[] = [];
+export function findPaymentChannels(text: string): (Finding & { what: string })[] {
+  const out: (Finding & { what: string })[] = [];
   for (const { what, re } of CHANNELS) {
     for (const m of matches(re, text)) {
       // The payment words must lead up to it on its line, within a few words, no sentence between.
@@ -160,7 +160,7 @@ export function findPaymentChannels(text: string): { what: string; detail: strin
         if (!/[.;!](?:\s|$)/.test(between) && between.split(/\s+/).filter(Boolean).length <= 10) asked = true;
       }
       if (!asked || negatedBefore(text, m.index)) continue;
-      out.push({ what, detail: `"${m[0]}" ("${lineOf(text, m.index)}")`, at: m.index });
+      out.push({ what, detail: `"${m[0]}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length });
       break;
     }
   }

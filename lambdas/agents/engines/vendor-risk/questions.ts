@@ -21,6 +21,8 @@ export interface ScreeningFinding {
   topic: Topic;
   /** The question and its answer as written (and the explanation under it, when given). */
   quote: string;
+  /** Where the answer was read (offset in the text read; for a form export, in its prose). */
+  at: number;
 }
 
 export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy';
@@ -104,6 +106,7 @@ interface Asked {
   question: string;
   answer: string;
   quote: string;
+  at: number;
 }
 
 function finding(asked: Asked): ScreeningFinding | undefined {
@@ -113,11 +116,11 @@ function finding(asked: Asked): ScreeningFinding | undefined {
   const reading = readAnswer(asked.answer);
   const t = topics[0];
   const what = t.topic === 'sanctions' && reading === 'blank' ? 'sanctions-exposure' : t.what;
-  if (reading === 'blank') return { area: `other: ${what} question left unanswered`, topic: t.topic, quote: asked.quote };
-  if (reading === 'na') return { area: `other: ${t.short} question answered N/A - ${t.open} cannot be determined`, topic: t.topic, quote: asked.quote };
-  if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote };
+  if (reading === 'blank') return { area: `other: ${what} question left unanswered`, topic: t.topic, quote: asked.quote, at: asked.at };
+  if (reading === 'na') return { area: `other: ${t.short} question answered N/A - ${t.open} cannot be determined`, topic: t.topic, quote: asked.quote, at: asked.at };
+  if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote, at: asked.at };
   const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
-  return risk ? { area: `other: ${what} declared`, topic: t.topic, quote: asked.quote } : undefined;
+  return risk ? { area: `other: ${what} declared`, topic: t.topic, quote: asked.quote, at: asked.at } : undefined;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -149,6 +152,8 @@ function questionStart(lines: string[], i: number): number {
 /** Questions asked in the text, with their answers (same line, or the lines under them). */
 function textQuestions(text: string): Asked[] {
   const lines = text.split('\n');
+  const starts: number[] = [];
+  lines.reduce((at, l) => (starts.push(at), at + l.length + 1), 0);
   const out: Asked[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -186,7 +191,7 @@ function textQuestions(text: string): Asked[] {
     }
     const next = lines[j + 1];
     if (next !== undefined && EXPLANATION.test(next)) quoteLines.push(clip(next.trim(), 160));
-    out.push({ question, answer: rest, quote: clip(quoteLines.join(' / '), 320) });
+    out.push({ question, answer: rest, quote: clip(quoteLines.join(' / '), 320), at: starts[j] + (lines[j].length - lines[j].trimStart().length) });
   }
   return out;
 }
@@ -194,7 +199,13 @@ function textQuestions(text: string): Asked[] {
 function formQuestions(form: FormExport): Asked[] {
   return form.cells
     .filter((c) => c.header.includes('?') || YN_MARK.test(c.header))
-    .map((c) => ({ question: c.header, answer: c.value, quote: `${clip(c.header, 200)} → ${c.value === '' ? '(blank)' : clip(c.value, 120)}` }));
+    .map((c) => ({
+      question: c.header,
+      answer: c.value,
+      quote: `${clip(c.header, 200)} → ${c.value === '' ? '(blank)' : clip(c.value, 120)}`,
+      // A blank answer is shown by its question; an answer by itself.
+      at: c.value === '' ? c.at : c.valueAt,
+    }));
 }
 
 /** Every screening question whose answer is a red flag, blank or unreadable, once per area. */

@@ -2,7 +2,7 @@
  * Rule 3 of RULES.md, missing tax id: whether the profile shows a tax number or a W-9 / W-8 on file, or says one is
  * not there yet, and the line it shows it on.
  */
-import { B, E, clauseAfter, clauseBefore, lineOf, matches } from './text.js';
+import { B, E, clauseAfter, clauseBefore, lineOf, matches, type Finding } from './text.js';
 
 const BARE_EIN = /(?<![\d-])\d{2}-\d{7}(?![\d-])/u;
 const BARE_VAT = /(?<![\p{L}\p{N}])(?:ATU\d{8}|BE0\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|ES[0-9A-Z]\d{7}[0-9A-Z]|IE\d{7}[A-Z]{1,2})(?![\p{L}\p{N}])/u;
@@ -44,8 +44,11 @@ const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 export interface TaxReading {
   /** The line that shows a tax number. */
   number?: string;
-  /** The line that says the number is not there yet. */
+  /** The line that says the number is not there yet, and where. */
   notYet?: string;
+  notYetAt?: number;
+  /** Where a tax-number label stands with nothing after it or under it (an empty box of a pasted form). */
+  blankAt?: number;
 }
 
 /** Labelled tax numbers, on the label's line or (a pasted PDF form) on the next non-blank line under it. */
@@ -64,15 +67,18 @@ export function readTaxNumbers(text: string): TaxReading {
       continue;
     }
     if (NOT_YET.test(value)) {
+      out.notYetAt ??= m.index;
       out.notYet ??= lineOf(text, m.index);
       continue;
     }
     if (value.trim() !== '' || lineEnd < 0) continue;
     const below = nextLine(text, lineEnd);
-    if (!below) continue;
-    const whole = /^\s*[A-Z]{0,4}[\s-]?\d[\d \-/.]*\s*$/iu.test(below.text);
-    if (whole && digits(below.text) >= 6) out.number ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
-    else if (NOT_YET.test(below.text.trim())) out.notYet ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
+    const whole = !!below && /^\s*[A-Z]{0,4}[\s-]?\d[\d \-/.]*\s*$/iu.test(below.text);
+    if (below && whole && digits(below.text) >= 6) out.number ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
+    else if (below && NOT_YET.test(below.text.trim())) {
+      out.notYetAt ??= m.index;
+      out.notYet ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
+    } else out.blankAt ??= m.index;
   }
   return out;
 }
@@ -97,24 +103,27 @@ const EXISTING_VENDOR =
   /(?<![\p{L}])(?:(?:vendor|supplier)\s+(?:file|record|master)|have\s+on\s+file\s+for\s+us|(?:open|outstanding|unpaid)(?:\s+and\s+future)?\s+invoices|next\s+payment\s+run|valued\s+customer|customer\s*(?:#|no\.?\s|number|account)|(?:attached|enclosed)\s+(?:is|are|please\s+find)\s+(?:our\s+)?invoice|invoices?\s+dated|(?:EIN|tax\s+id)[^.\n]{0,40}unchanged)/iu;
 
 /** The tax-documentation gap (with the line it rests on), or undefined when a tax number or a W-9 / W-8 on file is shown. */
-export function findTaxGap(text: string): string | undefined {
+export function findTaxGap(text: string): Finding | undefined {
   let present = false;
-  let stated: string | undefined;
+  let stated: Finding | undefined;
   for (const m of matches(W_FORM, text)) {
     const form = m[0].replace(/^form\s+/i, '').replace(/\s/g, '').toUpperCase();
     const before = clauseBefore(text, m.index).slice(-60);
     const after = clauseAfter(text, m.index + m[0].length, 60);
-    if (FORM_MISSING_BEFORE.test(before) || FORM_MISSING_AFTER.test(after)) stated ??= `${form} stated as not provided ("${lineOf(text, m.index)}")`;
+    if (FORM_MISSING_BEFORE.test(before) || FORM_MISSING_AFTER.test(after)) stated ??= { detail: `${form} stated as not provided ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
     else if (FORM_PRESENT_AFTER.test(after) || FORM_PRESENT_BEFORE.test(before)) present = true;
   }
   // A promise to send the form later outweighs another sentence that mentions the form: it is not on file today.
   if (stated) return stated;
   const read = readTaxNumbers(text);
   if (present || read.number || hasTaxNumber(text)) return undefined;
-  if (read.notYet) return `tax id stated as not provided yet ("${read.notYet}")`;
+  if (read.notYet) return { detail: `tax id stated as not provided yet ("${read.notYet}")`, at: read.notYetAt };
   const later = TAXID_LATER.exec(text);
-  if (later) return `tax id stated as not provided yet ("${lineOf(text, later.index)}")`;
+  if (later) return { detail: `tax id stated as not provided yet ("${lineOf(text, later.index)}")`, at: later.index };
   if (EXISTING_VENDOR.test(text)) return undefined;
-  return 'no EIN/TIN/VAT number and no W-9 or W-8BEN on file';
+  if (read.blankAt !== undefined) {
+    return { detail: `no EIN/TIN/VAT number and no W-9 or W-8BEN on file (the tax number is left blank: "${lineOf(text, read.blankAt)}")`, at: read.blankAt };
+  }
+  return { detail: 'no EIN/TIN/VAT number and no W-9 or W-8BEN on file: none anywhere in the document' };
 }
 

@@ -4,6 +4,16 @@
  * a linear scan, never a quadratic one.
  */
 
+/**
+ * One red flag a detector found: its detail (quoting the words it rests on) and where in the text it read them
+ * (offsets of the prose it searched); no offset for a finding of absence, which rests on the document as a whole.
+ */
+export interface Finding {
+  detail: string;
+  at?: number;
+  end?: number;
+}
+
 /** Start/end guards that work for any script (JS \b only knows ASCII word characters). */
 export const B = '(?<![\\p{L}\\p{N}_])';
 export const E = '(?![\\p{L}\\p{N}_])';
