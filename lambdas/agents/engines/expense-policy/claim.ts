@@ -6,6 +6,7 @@
  *    says so; a day claimed above its rate is flagged and paid at the rate;
  * 3. a per-day cap ("up to $85 per calendar day") applies to the day's items of the category together.
  */
+import { capsFor } from './scope.js';
 import type { Src } from './evidence.js';
 import type { Checked, Finding } from './item.js';
 import type { Item } from './expense.js';
@@ -74,7 +75,7 @@ function pooledCaps(results: ItemResult[], policy: Policy, m: (cents: bigint) =>
     if (cap.period !== 'day' || cap.perPerson) continue;
     const byDay = new Map<string, ItemResult[]>();
     for (const r of results) {
-      if (!r.pooled || r.item.category !== cap.category || r.item.date === undefined) continue;
+      if (!r.pooled || r.item.category !== cap.category || r.item.date === undefined || !capsFor(r.item, policy).includes(cap)) continue;
       byDay.set(r.item.date, [...(byDay.get(r.item.date) ?? []), r]);
     }
     for (const [day, group] of byDay) {

@@ -104,6 +104,9 @@ function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
       const l = lines[f];
       if (l.kind === 'sep') continue;
       if (l.kind === 'tax' || l.kind === 'tip' || l.kind === 'total' || l.kind === 'subtotal') end = f;
+      // A card slip printed between the bill's total and the tip written on it ("VISA ****2280", "Auth: 041927",
+      // then "Tip 65.16", "TOTAL CHARGED 445.26"): the tip and the charged total close the same receipt.
+      else if (tipFollows(lines, f)) continue;
       else break;
     }
     const region = lines.slice(start, end + 1);
@@ -122,6 +125,16 @@ function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     contextStart = end + 1;
   }
   return out;
+}
+
+/** Within the next few card-slip lines (payment, plain, blank) a tip line comes. */
+function tipFollows(lines: Line[], from: number): boolean {
+  for (let f = from; f < lines.length && f < from + 5; f++) {
+    const l = lines[f];
+    if (l.kind === 'tip') return true;
+    if (!['payment', 'plain', 'blank', 'sep'].includes(l.kind) || (l.kind === 'plain' && l.amts.length > 0)) return false;
+  }
+  return false;
 }
 
 /** A receipt's arithmetic: items = subtotal, subtotal + tax + tip (+ fees) = each total printed in turn. */

@@ -21,6 +21,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   date?: string;
   /** The line the claim rests on, quoted in violations. */
   evidence?: string;
+  /** The text the item was read from (an entry with its detail lines, a receipt with its cover note). */
+  text?: string;
   /** The heading the item is listed under ("Economy Plus Seat Upgrade" above its amount line), read with it. */
   heading?: string;
   /** Where in the expense the item was read: its line(s), cited as a violation's evidence. */
@@ -104,6 +106,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     evidence: e.first.text,
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],
     heading: e.above?.text,
+    text: e.text,
     refs: refsIn(e.text),
     merchant: e.first.label.slice(0, 40),
   };
@@ -123,6 +126,7 @@ function receiptItem(r: Receipt, index: number): Item {
     currency: r.total.currency ?? facts.currency,
     receipt: true,
     evidence: r.totalLine,
+    text: r.context,
     at: [{ field: 'expense', line: r.totalAt, quote: r.totalLine }],
     refs: [],
   };

@@ -3,6 +3,7 @@
  * them; each finding keeps what it rests on (the item's line, the lines of it the finding names, the policy sentence)
  * and, where there is some, its arithmetic.
  */
+import { capsFor } from './scope.js';
 import { formatCents } from '../text/amount.js';
 import type { Src } from './evidence.js';
 import type { Item } from './expense.js';
@@ -203,7 +204,7 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   }
   // With alcohol of unknown amount the part a cap would apply to is unknown too. Day caps on a dated item are pooled
   // with the day's other items of the category by the claim-level pass.
-  const pooled = item.date !== undefined && policy.caps.some((c) => c.category === item.category && c.period === 'day' && !c.perPerson);
+  const pooled = item.date !== undefined && capsFor(item, policy).some((c) => c.period === 'day' && !c.perPerson);
   if (comparable && computable) eligible = applyCaps(item, eligible, policy, (text, rule, working) => flag('over cap', text, cite([rule]), working), assumptions, pooled);
   if (comparable) {
     for (const rule of policy.approvals) {
@@ -245,8 +246,7 @@ function pct(bp: bigint): string {
 /** Caps of the item's category on the amount after the alcohol deduction; the lowest allowance wins. */
 function applyCaps(item: Item, amount: bigint, policy: Policy, flag: (text: string, rule: string, working: string) => void, assumptions: Set<string>, pooled: boolean): bigint {
   let eligible = amount;
-  for (const cap of policy.caps) {
-    if (cap.category !== item.category) continue;
+  for (const cap of capsFor(item, policy)) {
     if (pooled && cap.period === 'day' && !cap.perPerson) continue;
     let allowance = cap.cents;
     const m = (cents: bigint) => money(cents, policy.currency);

@@ -5,6 +5,7 @@
  */
 import type { Src } from './evidence.js';
 import { readExtra } from './policy-rates.js';
+import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
@@ -14,6 +15,9 @@ export interface Cap {
   perPerson: boolean;
   period?: 'day' | 'night';
   text: string;
+  /** A table row's limit: the words of the row's first cell ("team meal internal staff only"), to pick the row an
+   * expense is filed under among several of one category (breakfast, lunch, team meal, client meal). */
+  scope?: string[];
 }
 
 export interface Threshold {
@@ -84,7 +88,7 @@ export function readPolicy(text: string): Policy {
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
-  for (const { sentence, context, line } of sentences(text)) {
+  for (const { sentence, context, line, row } of sentences(text)) {
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     const s = sentence.toLowerCase();
     let badMoney = false;
@@ -97,7 +101,9 @@ export function readPolicy(text: string): Policy {
     let found = readExtra(s, sentence, policy);
     // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
     const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
-    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, money[0]?.cents, policy);
+    // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
+    const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
+    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row);
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
@@ -113,13 +119,13 @@ const CURRENCY_NAMES: [RegExp, string][] = [
 
 /** "Reimbursement is in USD", "paid in pounds sterling", "in Canadian dollars": the currency the policy pays in. */
 function statedCurrency(s: string): string | undefined {
-  if (!/\b(?:paid|reimbursed|reimbursement|reimbursements|payment|currency|allowance|amounts are)\b/.test(s)) return undefined;
+  if (!/\b(?:paid|reimbursed|reimbursement|reimbursements|payment|currency|allowance|amounts are|amounts in)\b/.test(s)) return undefined;
   const found = CURRENCY_NAMES.filter(([re]) => re.test(s));
   return found.length === 1 ? found[0][1] : undefined;
 }
 
 /** Adds every rule the sentence states; returns how many. */
-function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy): number {
+function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string): number {
   let found = 0;
   const categories = categoriesIn(s);
   const classes = fareClassesIn(s);
@@ -194,14 +200,25 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   }
   // A limit per recipient is a gift limit, whatever heading it sits under.
   if (categories.length === 0 && /\bper (?:gift )?recipient\b/.test(s)) categories.push('gifts');
-  if (cents !== undefined && categories.length > 0 && CAP.test(s)) {
+  // A limit column's cell is a cap without saying so: its row gives the category and the cell the unit.
+  const rowLimit = row !== undefined && (PER_PERSON.test(s) || PER_NIGHT.test(s) || PER_DAY.test(s) || /\bper (?:trip|item|event|month|year)\b/.test(s));
+  if (cents !== undefined && categories.length > 0 && (CAP.test(s) || rowLimit)) {
     const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    const scope = row === undefined ? undefined : row.toLowerCase().match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
     for (const category of categories) {
-      policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original });
+      policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope });
     }
     return found + 1;
   }
   return found;
+}
+
+const SCOPE_STOP = new Set(['the', 'and', 'for', 'with', 'only', 'per', 'all', 'other', 'while', 'when', 'not']);
+
+/** "40.00 per attendee", "up to 260.00 per night": a limit printed without a currency, in the policy's. */
+function bareLimit(s: string): bigint | undefined {
+  const m = /(?:^|:\s*|\bup to\s+)(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)\s+(?:per|a|each)\b/.exec(s);
+  return m ? parseCents(m[1]) : undefined;
 }
 
 /** Words that make a listed part a thing a receipt line can carry, though it names no category. */

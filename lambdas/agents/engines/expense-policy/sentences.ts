@@ -6,21 +6,43 @@ import { categoriesIn, type Category } from './words.js';
  * sentence carries the categories of the heading it sits under ("Lodging", "Hotels.", a table row's first cell), so
  * "Up to $210.00 per night" under "Lodging" is a lodging cap.
  */
-export function sentences(text: string): { sentence: string; context: Category[]; line: number }[] {
-  const out: { sentence: string; context: Category[]; line: number }[] = [];
+export interface PolicySentence {
+  sentence: string;
+  context: Category[];
+  line: number;
+  /** A table cell: the row's first cell, naming what the limit in it is for ("Team meal (internal staff only)"). */
+  row?: string;
+}
+
+export function sentences(text: string): PolicySentence[] {
+  const out: PolicySentence[] = [];
   let heading: Category[] = [];
+  let row: { cells: string[]; n: number } | undefined;
+  const flush = () => {
+    if (!row) return;
+    const [first, ...rest] = row.cells;
+    const rowCats = categoriesIn(first.toLowerCase());
+    if (rowCats.length > 0) heading = rowCats;
+    const named = first !== '' && !/\d/.test(first);
+    for (const cell of named ? rest : row.cells) {
+      const c = trimEnd(cell, '.;! \t').trim();
+      if (c.length > 0 && /\d/.test(c)) out.push({ sentence: named ? `${first}: ${c}` : c, context: heading, line: row.n, row: named ? first : undefined });
+    }
+    row = undefined;
+  };
   for (const { raw: rawLine, n } of wrapped(text)) {
     const line = rawLine.trim();
+    const cells = tableCells(line);
+    if (cells.length < 2 || (cells.length === 2 && !/^\|/.test(line))) flush();
     if (line.length === 0) continue;
     const indented = /^\s/.test(rawLine);
-    // A table row: its first cell names what the rest of the row is about.
-    const cells = line.includes('|') ? line.split('|').map((c) => c.trim()) : [line];
-    if (cells.length >= 3) {
-      const rowCats = categoriesIn(cells[0].toLowerCase());
-      if (rowCats.length > 0) heading = rowCats;
-      for (const cell of cells.slice(1)) {
-        const c = trimEnd(cell, '.;! \t').trim();
-        if (c.length > 0 && /\d/.test(c)) out.push({ sentence: c, context: heading, line: n });
+    // A table row: its first cell names what the rest of the row is about. A row whose first cell is empty goes on
+    // the row above it (a bordered table wraps a long cell onto the next lines), cell by cell.
+    if (cells.length >= 3 || (cells.length === 2 && /^\|/.test(line))) {
+      if (row && cells[0] === '' && cells.length === row.cells.length) row.cells = row.cells.map((c, k) => `${c} ${cells[k]}`.trim());
+      else {
+        flush();
+        row = { cells, n };
       }
       continue;
     }
@@ -45,7 +67,17 @@ export function sentences(text: string): { sentence: string; context: Category[]
       out.push({ sentence: s, context: heading, line: n });
     }
   }
+  flush();
   return out;
+}
+
+/** A table row's cells, without the empty ones its outer borders make ("| a | b |" → a, b); one cell for a plain line. */
+function tableCells(line: string): string[] {
+  if (!line.includes('|')) return [line];
+  const cells = line.split('|').map((c) => c.trim());
+  if (/^\|/.test(line)) cells.shift();
+  if (/\|$/.test(line)) cells.pop();
+  return cells;
 }
 
 const BULLET = /^\s*(?:[-*•·]|\(?[a-z]?\d+(?:\.\d+)*[.)]?|[a-z][.)])\s+/i;

@@ -1,0 +1,25 @@
+/**
+ * Which of a category's limits an expense is held to. A schedule of limits may give one category several rows
+ * ("Breakfast 25.00 per day", "Team meal 40.00 per attendee", "Client meal 95.00 per attendee"); a reviewer applies the
+ * row that names what the expense is, not the lowest of them. The row whose first cell shares the most words with the
+ * expense's own text is that row; when no row's words appear in it, every row applies (the lowest allowance wins, the
+ * conservative reading). Limits stated outside a table always apply.
+ */
+import type { Item } from './expense.js';
+import type { Cap, Policy } from './policy.js';
+
+export function capsFor(item: Item, policy: Policy): Cap[] {
+  const own = policy.caps.filter((c) => c.category === item.category);
+  const scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
+  if (scoped.length < 2) return own;
+  const text = [item.text, item.label, item.evidence, item.heading].filter(Boolean).join(' ').toLowerCase();
+  const score = (c: Cap) => (c.scope ?? []).filter((w) => new RegExp(`(?<![\\p{L}])${stem(w)}`, 'u').test(text)).length;
+  const best = Math.max(...scoped.map(score));
+  if (best === 0) return own;
+  return own.filter((c) => !scoped.includes(c) || score(c) === best);
+}
+
+/** "meals" → "meal", "travelling" → "travel": a word's stem, matched at a word start in the expense. */
+function stem(w: string): string {
+  return w.replace(/(?:ling|ing|es|s)$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
