@@ -3,10 +3,16 @@ import { AgentInputError } from '../../../lambdas/agents/engines/port.js';
 import { DOCS, vendorRiskEngine } from '../../../lambdas/agents/engines/vendor-risk/engine.js';
 import { inputSchema, resultSchema } from '../../../lambdas/agents/engines/vendor-risk/schema.js';
 
+/**
+ * A jurisdiction flag quotes the line it was read from; these tests assert the place it names (the quote itself is
+ * asserted in vendor-risk-evidence.test.ts).
+ */
+const placeOnly = (flag: string) => (/^(?:sanctioned|high-risk) jurisdiction: /.test(flag) ? flag.replace(/ \("[^]*"\)$/, '') : flag);
+
 const run = (vendorProfile: string) => {
   const result = vendorRiskEngine.analyse({ vendorProfile });
   expect(resultSchema.parse(result)).toEqual(result);
-  return result;
+  return { ...result, flags: result.flags.map(placeOnly) };
 };
 
 // The brief's clean profile. Worked by hand: Delaware is not listed; EIN 12-3456789 is a tax number and "W-9 on
@@ -141,7 +147,7 @@ describe('rule 3: missing tax id or tax form', () => {
     expect(run(BASE)).toEqual({
       grade: 'MEDIUM RISK',
       decision: 'hold',
-      flags: ['missing tax id: no EIN/TIN/VAT number and no W-9 or W-8BEN on file'],
+      flags: ['missing tax id: no EIN/TIN/VAT number and no W-9 or W-8BEN on file: none anywhere in the document'],
       collect: [DOCS.taxForm],
       note: 'Hold: 1 red-flag area (missing tax id); onboard only once the listed documents are collected and checked.',
     });
@@ -185,7 +191,7 @@ describe('rule 4: young company (reference date 2026-11-01 unless the profile st
   });
 
   it('"founded 3 months ago" is young without any date', () => {
-    expect(run(`${BASE} We were founded 3 months ago.`).flags).toEqual(['young company: in business about 3 month(s)']);
+    expect(run(`${BASE} We were founded 3 months ago.`).flags).toEqual(['young company: in business about 3 month(s) ("We were founded 3 months ago.")']);
   });
 });
 
@@ -253,7 +259,7 @@ describe('rule 8: unverifiable identity', () => {
     const p = 'Vendor: J. Smith Supplies. Founded 2010. EIN 23-4567890. W-9 on file. 18 Elm Street, Dayton, OH 45402. Bank verified by call-back. Contact: j.smith.supplies@gmail.com';
     expect(run(p)).toMatchObject({
       grade: 'MEDIUM RISK',
-      flags: ['unverifiable identity: free webmail contact only (gmail.com)'],
+      flags: ['unverifiable identity: free webmail contact only (gmail.com) ("Contact: j.smith.supplies@gmail.com")'],
       collect: [DOCS.incorporation],
     });
   });
@@ -290,12 +296,12 @@ describe('grading: two or more areas → HIGH RISK, hold', () => {
     expect(r.decision).toBe('hold');
     expect(r.flags).toEqual([
       'missing tax id: W-9 stated as not provided ("W-9 to follow.")',
-      'young company: in business about 2 month(s)',
+      'young company: in business about 2 month(s) ("Dear customer, we are GlobalParts Trading, founded 2 months ago. Our address is PO Box 88, Wilmington DE.")',
       'PO box only address: PO Box 88 with no street address ("Dear customer, we are GlobalParts Trading, founded 2 months ago. Our address is PO Box 88, Wilmington DE.")',
       'payment redirection: bank-detail change requested ("Subject: URGENT - new banking details")',
       'upfront payment demand: "Advance payment" ("We have changed our bank, please send all payments to the new account below. Advance payment is required for the next order.")',
-      'unverifiable identity: free webmail contact only (yahoo.com)',
-      'unverifiable identity: no website, company registration or tax number to check the company against',
+      'unverifiable identity: free webmail contact only (yahoo.com) ("From: globalparts.procurement@yahoo.com")',
+      'unverifiable identity: no website, company registration or tax number to check the company against, anywhere in the document',
     ]);
     expect(r.collect).toEqual([DOCS.taxForm, DOCS.incorporation, DOCS.references, DOCS.address, DOCS.bankLetter, DOCS.guarantee]);
     expect(r.note).toBe(
