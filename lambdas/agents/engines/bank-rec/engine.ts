@@ -11,13 +11,13 @@
  *    whose amount is its share of (bank total − book total), so the amounts add up to net_unreconciled.
  */
 import { engineOf, type Analysis, type Evidence } from '../port.js';
-import { centsToNumber } from '../text/amount.js';
+import { centsToNumber, formatCents } from '../text/amount.js';
 import type { DateOrder } from '../text/dates.js';
 import { readStatement, type Statement } from '../text/statement.js';
 import { isoDate } from '../text/table.js';
-import { evidenceOf, fromPair, groupNote, isTiming, leftovers, summary, cap, type Found } from './findings.js';
+import { at, evidenceOf, fromPair, groupNote, isTiming, leftovers, summary, cap } from './findings.js';
 import { groupLines, type Group } from './group.js';
-import { TIMING_DAYS, pairByCounterparty, pairByQuotedReference, pairLines, toLine } from './match.js';
+import { TIMING_DAYS, cancelOut, pairByCounterparty, pairByQuotedReference, pairLines, toLine, type Line } from './match.js';
 import { exceptionTypes, type BankRecInput, type BankRecResult } from './schema.js';
 
 type Outcome = Omit<BankRecResult, 'note'> & { summary: string; groups: Group[]; ambiguous: string[]; evidence: Evidence[] };
@@ -115,6 +115,7 @@ function reconcile(bankStatement: Statement, bookStatement: Statement): Outcome 
   const { groups, ambiguous } = groupLines(bank, books);
   pairs.push(...pairByQuotedReference(bank, books));
   pairs.push(...pairByCounterparty(bank, books));
+  const cancelled = [...cancelOut(bank), ...cancelOut(books)];
   const found = [
     ...pairs.flatMap(fromPair),
     ...leftovers(bank, pairs, groups),
@@ -135,9 +136,12 @@ function reconcile(bankStatement: Statement, bookStatement: Statement): Outcome 
     net_unreconciled: centsToNumber(net),
     summary: summary(reconciled, matched, found, net, bank.length, books.length),
     groups,
-    ambiguous,
+    ambiguous: [...ambiguous, ...cancelled.map(cancelNote)],
     evidence: evidenceOf(found),
   };
 }
+
+const cancelNote = ([a, b]: [Line, Line]) =>
+  `${at(a)} (${formatCents(a.amountCents)}) is undone by ${at(b)} (${formatCents(b.amountCents)}): they cancel, so neither is an exception`;
 
 const sum = (lines: { amountCents: bigint }[]) => lines.reduce((s, l) => s + l.amountCents, 0n);

@@ -134,6 +134,32 @@ export function pairByCounterparty(bank: Line[], books: Line[]): Pair[] {
   return pairs;
 }
 
+/** Words that say a line undoes an earlier one: a return, a reversal, a void, a failed payment sent back. */
+const UNDO = /\b(?:return(?:ed)?|reversal|reversed|revers(?:e|ing)|void(?:ed)?|fail(?:ed|ure)?|refused|unpaid|r\d{2}|ruckbuchung|ruecklastschrift|rucklastschrift|storno|retour|retourboeking|devolucion|devuelto|rejet|impaye|stornata)\b/i;
+
+/**
+ * 10. Two open lines of one side that undo each other: the same size, opposite directions, within TIMING_DAYS, the
+ * later one saying it undoes the earlier (a return, a reversal, a void) and both naming the same counterparty or
+ * quoting the same reference. A payment that failed and came back moved no money; the other side rightly has
+ * nothing for it, so the two are settled against each other and are not exceptions.
+ */
+export function cancelOut(lines: Line[]): [Line, Line][] {
+  const open = lines.filter((l) => !l.paired && l.amountCents !== 0n);
+  const out: [Line, Line][] = [];
+  for (const a of open) {
+    if (a.paired) continue;
+    const b = open.find((o) => !o.paired && o !== a && o.amountCents === -a.amountCents && Math.abs(o.date - a.date) <= TIMING_DAYS &&
+      (o.date > a.date || (o.date === a.date && o.row > a.row)) && UNDO.test(plain(o)) &&
+      (o.names.some((w) => a.names.includes(w)) || o.tokens.some((t) => a.tokens.includes(t))));
+    if (!b) continue;
+    a.paired = b.paired = true;
+    out.push([a, b]);
+  }
+  return out;
+}
+
+const plain = (l: Line) => `${l.description} ${l.reference ?? ''}`.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
 type Key = (l: Line) => string | undefined | false | '';
 
 function group(lines: Line[], key: Key): Map<string, Line[]> {
