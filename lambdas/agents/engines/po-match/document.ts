@@ -39,6 +39,8 @@ export interface DocLine {
   altSkus?: string[];
   /** The PO line this invoice line says it bills (UBL OrderLineReference, SAP item). */
   orderLineRef?: string;
+  /** The line states an amount only (an amount-based or blanket PO line): a budget, not a quantity of one. */
+  amountOnly?: boolean;
   /** The line as written, quoted in the discrepancy. */
   quote?: string;
   /** Where the line was read (its source lines), cited in the evidence. */
@@ -260,7 +262,7 @@ export function completeLine(raw: RawLine, index: number, field: string): DocLin
     const label = raw.sku ?? raw.description ?? `#${index}`;
     throw new AgentInputError(field, `line ${index} (${label}) has neither a unit price nor an amount`);
   }
-  const line: DocLine = { ...raw, index, quantity: raw.quantity ?? 1_000_000n };
+  const line: DocLine = { ...raw, index, quantity: raw.quantity ?? 1_000_000n, amountOnly: raw.quantity === undefined && raw.unitPrice === undefined ? true : undefined };
   for (const k of Object.keys(line) as (keyof DocLine)[]) if (line[k] === undefined) delete line[k];
   return line;
 }

@@ -92,6 +92,15 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): { resu
     });
   }
 
+  if (terms.remaining && invGoods > terms.remaining.amount) {
+    problems.push({
+      kind: 'over remaining',
+      text: `total: invoice goods ${formatMoney(invGoods)} exceed what the PO has left, '${terms.remaining.quote}'`,
+      sources: [{ field: 'invoice', cites: invoice.totalCite ? [invoice.totalCite] : undefined, needle: invoice.totalQuote }, termSource(terms.remaining.quote)],
+      arithmetic: `${formatMoney(invGoods)} − ${formatMoney(terms.remaining.amount)} = ${formatMoney(invGoods - terms.remaining.amount)} over`,
+    });
+  } else if (terms.remaining) notes.push(`The invoice's goods ${formatMoney(invGoods)} fit in the PO's remaining amount ('${terms.remaining.quote}').`);
+
   notes.unshift(
     `Compared ${pairs.length} of ${invoice.lines.length} invoice line(s) with ${po.lines.length} PO line(s); ` +
       `invoice total ${formatMoney(invoiceTotal)}, PO total ${formatMoney(poTotal)}.`,

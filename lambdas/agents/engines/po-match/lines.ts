@@ -112,6 +112,10 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   const name = `line ${label(v)}`;
   const sources = [lineSource('invoice', v), lineSource('purchaseOrder', p)];
   const push = (kind: string, text: string, arithmetic?: string) => out.problems.push({ kind, text, sources, arithmetic });
+  if (p.amountOnly && !v.amountOnly) {
+    budgetLine(p, v, push);
+    return;
+  }
   if (p.quantity <= 0n || v.quantity <= 0n) {
     push('quantity', `${name}: quantity ${formatDecimal(p.quantity <= 0n ? p.quantity : v.quantity)} is not positive`);
     return;
@@ -205,6 +209,26 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
         `${formatMoney(abs(wV - wP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, wV, wP, billed, atPo, per)}${quote(v)}`,
       priceArithmetic(qV, wV, wP, billed, atPo, per),
     );
+  }
+}
+
+/**
+ * A PO line that states only an amount (a blanket or amount-based line: "25 seats … at $120.00/seat/month", total
+ * 36,000.00) is a budget: the invoice line's money must fit in it, and a rate the line's text states is its price.
+ */
+function budgetLine(p: DocLine, v: DocLine, push: (kind: string, text: string, arithmetic?: string) => void): void {
+  const billed = amountOf(v);
+  const budget = amountOf(p);
+  if (billed > budget + CENT) {
+    push('over PO line amount', `line ${label(v)}: invoice line ${formatMoney(billed)} exceeds the PO line's amount ${formatMoney(budget)}${quote(v)}`,
+      `${formatMoney(billed)} − ${formatMoney(budget)} = ${formatMoney(billed - budget)} over`);
+  }
+  const rate = /(?:\$|€|£)\s?(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)\s*(?:\/|per\b)\s*[a-z]/i.exec(p.description ?? '');
+  const price = rate ? BigInt(Math.round(Number(rate[1].replace(/,/g, '')) * 100)) * CENT : undefined;
+  const vPrice = unitPriceOf(v);
+  if (price !== undefined && vPrice !== undefined && abs(vPrice - price) > max(CENT, roundDiv(price * PRICE_PER_MILLE, 1000n))) {
+    push('price', `line ${label(v)}: invoice unit price ${formatMoney(vPrice)} differs from the rate the PO line states, '${rate![0]}'${quote(v)}`,
+      priceArithmetic(v.quantity, vPrice, price, lineAmount(v.quantity, vPrice), lineAmount(v.quantity, price), ''));
   }
 }
 

@@ -123,6 +123,8 @@ function readHeader(line: string, doc: Doc, field: string, at: number): boolean 
   const h = headerKey(m[1]);
   if (h === undefined) return false;
   const value = m[2].trim();
+  // "Supplier #: 20133" is the vendor's number at the buyer, not its name.
+  if (h === 'vendor' && /#|\bno\.?$|number|\bid$|acct|account/i.test(m[1])) return false;
   if (h === 'poNumber' || h === 'vendor' || h === 'currency') {
     // "Purchase Order: PO3318702        Version: 1": another column starts after a wide gap.
     if (h !== 'vendor') {

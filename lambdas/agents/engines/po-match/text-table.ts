@@ -27,7 +27,7 @@ add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backord
 add('uom', 'u/m', 'um', 'uom', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
 add('pack', 'pack', 'pack size', 'pk');
 add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
-  'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
+  'received', 'invoiced', 'remaining', 'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
 add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
   'net price per unit', 'net price', 'prezzo', 'price each', 'each', 'einzelpreis', 'prezzo unitario');
 add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
@@ -115,7 +115,9 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   }
   const roles = new Set(cols.map((c) => c.role));
   const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
-  if (!hasQty || !(roles.has('price') || roles.has('amount')) || cols.length < 3 || unknown * 3 > cols.length) return undefined;
+  // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.
+  const amountBased = !hasQty && roles.has('amount') && roles.has('desc') && cols.length >= 4;
+  if ((!hasQty && !amountBased) || !(roles.has('price') || roles.has('amount')) || cols.length < 3 || unknown * 3 > cols.length) return undefined;
   return cols;
 }
 
@@ -162,6 +164,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
   }
   if (!cols) return undefined;
   const descIndex = cols.findIndex((c) => c.role === 'desc');
+  const amountTable = !cols.some((c) => c.role === 'qty' || c.role === 'ordered' || c.role === 'shipped');
   const rows: RawLine[] = [];
   const used = new Set<number>([headerAt]);
   const firstNumeric = Math.min(...cols.filter((c) => NUMERIC.includes(c.role) && c.role !== 'pack').map((c) => c.start));
@@ -179,7 +182,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       list.push(t);
       cells.set(c.role, list);
     }
-    const row = readRow(cells, decimal, billedIs, line);
+    const row = readRow(cells, decimal, billedIs, line, amountTable);
     if (row) {
       row.cites = [{ line: i + 1 }];
       rows.push(row);
@@ -228,7 +231,7 @@ export function readPrice(text: string, decimal: Decimal): { price: bigint; base
   return { price, base: base !== undefined && base > 0n && base !== SCALE ? base : undefined, uom: unitCode(m[3]) };
 }
 
-function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' | 'order', line: string): RawLine | undefined {
+function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' | 'order', line: string, amountTable: boolean): RawLine | undefined {
   const qty = numbersIn(cells.get('qty'), decimal);
   const ordered = numbersIn(cells.get('ordered'), decimal);
   const shipped = numbersIn(cells.get('shipped'), decimal);
@@ -248,7 +251,9 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
       ? [shipped.values[0], qty.values[0], ordered.values[0]]
       : [ordered.values[0], qty.values[0], shipped.values[0]];
   let quantity = candidates.find((v) => v !== undefined);
-  if (quantity === undefined || (priced === undefined && amount === undefined)) return undefined;
+  // A line of an amount-based table is its amount alone (one unit, completeLine).
+  const amountOnly = quantity === undefined && !cells.has('qty') && !cells.has('ordered') && !cells.has('shipped') && priced === undefined && amount !== undefined && amountTable;
+  if ((quantity === undefined && !amountOnly) || (priced === undefined && amount === undefined)) return undefined;
   // More than one number under the quantity column (a description running into it): the arithmetic decides.
   const spare = [...qty.values];
   if (priced && amount !== undefined && spare.length > 1) {
