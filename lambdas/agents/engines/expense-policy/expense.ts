@@ -66,6 +66,15 @@ function documentItems(text: string, currency: string): Item[] {
   const items: Item[] = [];
   for (const e of entries) items.push(entryItem(e, items.length + 1, currency));
   for (const r of receipts) items.push(receiptItem(r, items.length + 1));
+  // A cover note vouching for every receipt ("Receipts attached for all three", "all receipts attached") answers for
+  // each expense that says nothing of its own; a note with an exception or a receipt still to come answers for none.
+  const vouched = text.split(/\r?\n|(?<=[.!?])\s+/).some((s) => {
+    const l = s.toLowerCase();
+    if (/\b(?:no|not|missing|except|but|apart from|to follow|lost|will send|later)\b/.test(l)) return false;
+    const stated = /\breceipts?\b[^.]{0,30}\b(?:attached|enclosed|included|below|scanned|uploaded)\b|\b(?:attached|enclosed)\b[^.]{0,15}\breceipts?\b/.test(l);
+    return stated && (/\breceipts\b/.test(l) || entries.length + receipts.length === 1);
+  });
+  if (vouched) for (const item of items) item.receipt ??= true;
   if (items.length === 0) {
     // No layout recognised: each line that carries an amount is one expense, as before.
     for (const [k, line] of text.split(/\r?\n/).entries()) {

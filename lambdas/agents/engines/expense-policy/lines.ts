@@ -5,7 +5,7 @@
  * "1.2655") and unit prices ("@9.00") are not amounts; dates, times, phone numbers and ids are not either.
  */
 import { parseCents } from '../text/amount.js';
-import { DATE_TOKEN, currencyOf } from './words.js';
+import { DATE_TOKEN, OTHER_CODES, currencyOf } from './words.js';
 
 export interface Amt {
   cents: bigint;
@@ -31,7 +31,7 @@ export interface Line {
   marked: boolean;
 }
 
-const CODES = 'USD|EUR|GBP|CAD|AUD|JPY|CHF';
+const CODES = `USD|EUR|GBP|CAD|AUD|JPY|${OTHER_CODES}`;
 const CODE_TOKEN = new RegExp(`^(?:${CODES}|US\\$|C\\$|A\\$|[$€£¥])$`, 'i');
 const MONEYISH = /^[-(]?(?:US\$|C\$|A\$|[$€£¥])?-?\d[\d.,'\u00a0]*(?:[€£¥])?\)?$/i;
 const LEAD_DATE = /^(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\.?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?: \d{4})?)(?=\s|$)/i;

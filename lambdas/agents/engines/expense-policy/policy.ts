@@ -162,7 +162,10 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       policy.alcoholForbidden = original;
       found++;
     }
-    if (cents === undefined) {
+    // "Without it, the airfare is not reimbursed until the approval is produced": a hold pending a condition (read by
+    // the approval rules), not a refusal of the category.
+    const conditional = /\buntil\b|^without (?:it|this|that|them|one|such)\b/.test(s);
+    if (cents === undefined && !conditional) {
       // A list ("alcohol, entertainment, personal items, fines"): each part names at most one category, and a
       // qualified part ("airfare booked outside the portal", "Uber Black", "seat upgrades") forbids no whole category:
       // it is a thing refused by name, found on the lines of a receipt or an expense that name it.

@@ -80,9 +80,12 @@ export interface Money {
 
 /** A date written as one token ("2026-02-01", "01/02/2026", "04.03.26"): never an amount. */
 export const DATE_TOKEN = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2}))$/;
-const CODE = /^(?:\$|€|£|¥|usd|eur|gbp|cad|aud|jpy|us\$)$/i;
+/** ISO codes of the currencies a traveller's receipts come in, beyond the ones with a sign. */
+export const OTHER_CODES = 'chf|pln|sek|nok|dkk|czk|huf|mxn|brl|inr|cny|hkd|sgd|nzd|zar|krw|thb|try|aed|ils';
+const OTHER = new RegExp(`(?:^|[^a-z])(${OTHER_CODES})(?![a-z])`, 'i');
+const CODE = new RegExp(`^(?:\\$|€|£|¥|usd|eur|gbp|cad|aud|jpy|us\\$|${OTHER_CODES})$`, 'i');
 const NUMBER = /^\d[\d,.]*$/;
-const CODE_AFTER = /^(?:usd|eur|gbp|cad|aud|jpy|dollars?|euros?|pounds?|\$|€|£|¥)$/;
+const CODE_AFTER = new RegExp(`^(?:usd|eur|gbp|cad|aud|jpy|${OTHER_CODES}|dollars?|euros?|pounds?|\\$|€|£|¥)$`);
 
 /** Whitespace tokens, with brackets and trailing punctuation trimmed; a token over 40 characters is blanked. */
 export function moneyTokens(text: string): string[] {
@@ -112,7 +115,9 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
       i++;
     }
     if (candidate === undefined) continue;
-    const cents = parseCents(candidate.replace(/\.$/, ''));
+    // A code parseCents does not know ("jpy 66,300", "89.00 pln"): the number is read alone, the code kept.
+    const code = OTHER.exec(candidate)?.[1] ?? /^jpy|jpy$/i.exec(candidate)?.[0];
+    const cents = parseCents((code ? candidate.replace(new RegExp(code, 'i'), '') : candidate).replace(/\.$/, ''));
     // "$0.725 per mile", "(1.2655)": a rate, not an amount; it is read by the rules that use rates.
     if (cents === undefined && /\d[.,]\d{3,}(?:\D*)$/.test(candidate) && !/[,.]\d{3}(?:\D*)$/.test(candidate)) continue;
     if (cents === undefined) {
@@ -133,6 +138,8 @@ export function bareAmountIn(text: string): bigint | undefined {
 }
 
 export function currencyOf(text: string): string | undefined {
+  const other = OTHER.exec(text);
+  if (other) return other[1].toUpperCase();
   if (text.includes('¥') || /jpy/i.test(text)) return 'JPY';
   if (text.includes('€') || /eur/i.test(text)) return 'EUR';
   if (text.includes('£') || /gbp/i.test(text)) return 'GBP';
