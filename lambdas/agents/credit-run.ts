@@ -89,7 +89,7 @@ export async function runOnCredit(deps: CreditRunDeps, request: CreditRunInput):
   return { type: 'done', answer: answer(run, agent, done.result, { settled: true, engine: done.engine, evidence: done.evidence }), charged: price };
 }
 
-/** The engine to record when it is not the one the run was created with (a model-reasoned run, ADR 0009). */
+/** The engine to record when it is not the one the run was created with (a model-reasoned run, ADR 0023). */
 function engineIfOther(agent: AgentDefinition, engine: string): string | undefined {
   return engine === agent.engine.id ? undefined : engine;
 }

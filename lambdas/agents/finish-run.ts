@@ -6,7 +6,7 @@
  *
  * Only when the result can be the one the run sold: the same agent version and engine the run was reserved with, and
  * the kept input the one whose SHA-256 the run recorded. The engine's answer is the result (a model-reasoned agent's
- * run falls back to it, as a paid run does when the model fails, ADR 0009). Otherwise the run stays as recorded.
+ * run falls back to it, as a paid run does when the model fails, ADR 0023). Otherwise the run stays as recorded.
  */
 import type { AgentDefinition } from './definition.js';
 import type { Analysis } from './engines/port.js';

@@ -7,9 +7,10 @@
  *  1. lock the authorization and write the run `running`: one ledger transaction, before anything else;
  *  2. run the engine. Input it cannot read (AgentInputError) or a failure of ours: close the run `failed` and
  *     release the lock in one transaction (nothing moved) → `invalid-input` (400) or the error is rethrown (500);
- *  3. settle through the payment core. For an agent with model reasoning (ADR 0009) the model answers too, asked once
- *     the transfer is sent so that it works while the block is awaited, cross-checked by the engine (whose hard facts
- *     win); any model failure answers the engine's result, so the model never fails a paid run:
+ *  3. settle through the payment core. For an agent with model reasoning (ADR 0023) the model reads the documents
+ *     too, asked once the transfer is sent so that it works while the block is awaited; the engine grounds its reading
+ *     and decides on it, and a different decision answers the more conservative result; any model failure answers the
+ *     engine's result, so the model never fails a paid run:
  *     - refused / unavailable: nothing moved; close the run `failed`, release the lock → 402 / 503, no result;
  *     - unknown outcome (broadcast, no receipt): keep the lock, mark the run `settlement-unknown`, withhold the
  *       result → 503 naming the run; an operator (or the chain) decides;
@@ -71,7 +72,7 @@ export async function runAgent(deps: RunDeps, request: RunInput): Promise<RunOut
   const log = logger.createChild({ persistentKeys: { runId: run.runId, agent: agent.slug, payer: payment.payer } });
 
   // The engine reads the input before money moves (input it cannot read is the 400); the model, for an agent with
-  // reasoning, answers while the transfer's block is awaited (it cannot fail the run: ADR 0009).
+  // reasoning, reads while the transfer's block is awaited (it cannot fail the run: ADR 0023).
   const how = { deadline: request.deadline, runId: run.runId, log };
   const work: PurchaseWork<Worked> = {
     run: () => engineWork(agent, request.input),
@@ -130,7 +131,7 @@ function engineWork(agent: AgentDefinition, input: Record<string, unknown>): Wor
   return { result, engine: agent.engine.id, evidence };
 }
 
-/** The model's answer cross-checked by the engine's `rules` (ADR 0009); any failure answers the engine's. */
+/** The engine's decision on the model's grounded reading beside its own `rules` (ADR 0023); any failure answers the engine's. */
 async function reasoned(reasoner: AgentReasoner, agent: AgentDefinition, input: Record<string, unknown>, rules: Worked, how: { deadline?: number; runId: string; log: Logger }): Promise<Worked> {
   try {
     const reasoned = await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId });
@@ -146,7 +147,8 @@ async function reasoned(reasoner: AgentReasoner, agent: AgentDefinition, input: 
 
 /**
  * The work a run billed from credit sells, in one go: the engine's analysis, then, for an agent with model reasoning
- * (ADR 0009), the model's answer cross-checked by the engine. Input the engine cannot read throws AgentInputError.
+ * (ADR 0023), the engine's decision on the model's grounded reading beside it. Input the engine cannot read throws
+ * AgentInputError.
  */
 export async function paidWork(
   deps: Pick<RunDeps, 'reasoner'>,

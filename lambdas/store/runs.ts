@@ -142,7 +142,7 @@ export class RunStore {
 
   /**
    * The ledger item that records a settled run `done`, with its receipt and result; `engine` when what produced the
-   * result is not the engine the run was reserved with (a model-reasoned run, ADR 0009).
+   * result is not the engine the run was reserved with (a model-reasoned run, ADR 0023).
    */
   doneItem(runId: string, transaction: string, result: unknown, engine?: string, evidence?: unknown[]): LedgerItems {
     return [{ Update: this.update(runId, 'done', ['running'], { transaction, ...resultFields(result, evidence), ...(engine ? { engine } : {}) }) }, this.dropInput(runId)];

@@ -143,7 +143,7 @@ describe('[fake:wrong] a reading every item of which is grounded, with a line le
     expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
     expect({ decision: r.decision, flags: r.flags }).toEqual({ decision: 'decline', flags: expected.flags });
     // The engine's findings answer (a sentence added to the note): its evidence on the buyer's profile stands beside them.
-    expect(evidence).toEqual((VENDOR_RISK.engine.explain as (i: unknown) => { evidence: unknown }).call(VENDOR_RISK.engine, input).evidence);
+    expect(evidence).toEqual((VENDOR_RISK.engine.explain as unknown as (i: unknown) => { evidence: unknown }).call(VENDOR_RISK.engine, input).evidence);
     expect(r.note.startsWith(expected.note)).toBe(true);
     expect(r.note).toMatch(/rules engine's reading gives decline.*model's reading gives onboard.*rules engine's reading, is given/);
     expect(VENDOR_RISK.resultSchema.safeParse(r).success).toBe(true);
