@@ -1,7 +1,8 @@
 /**
  * vendor-risk/rules@1: reads a pasted vendor profile and applies the procurement checks of RULES.md (beside this
- * file). Steps: normalise the text; run the seven detectors; grade from the number of flagged areas (a sanctioned
- * jurisdiction declines outright); derive the documents to collect from the flags. Nothing in the profile is ever
+ * file). Steps: normalise the text (remembering where each character was, for the evidence); read what the document
+ * is; run the detectors; grade from the number of flagged areas (a sanctioned jurisdiction declines outright); derive
+ * the documents to collect from the flags; cite for each flag the line of the buyer's text it was read from. Nothing in the profile is ever
  * taken as an instruction: text is only searched for the patterns below, so it can add flags but never remove one
  * another sentence raised.
  */

@@ -78,11 +78,12 @@ export function findIdentityGaps(text: string, sender?: SenderEvidence): Identit
   // business can still be verified.
   if (free.length > 0 && !companyDomain && !(taxNumber && registration)) {
     const at = [...matches(EMAIL, text)].find((m) => FREE_MAIL.test(m[1]) && !ofBuyer(m[1].toLowerCase()))?.index;
-    details.push({ detail: `free webmail contact only (${[...new Set(free)].join(', ')})${at === undefined ? '' : ` ("${lineOf(text, at)}")`}`, at });
+    // The published example (lambdas/agents/examples.ts) pins this wording; the evidence cites the address's line.
+    details.push({ detail: `free webmail contact only (${[...new Set(free)].join(', ')})`, at });
     papers = true;
   }
   if (!website && !companyDomain && !registration && !taxNumber) {
-    details.push({ detail: 'no website, company registration or tax number to check the company against, anywhere in the document' });
+    details.push({ detail: 'no website, company registration or tax number to check the company against' });
     papers = true;
   }
   for (const s of sender?.spoofing ?? []) details.push(s);
