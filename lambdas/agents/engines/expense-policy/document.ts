@@ -89,6 +89,8 @@ function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
   for (let k = 0; k < lines.length; k++) {
     const anchor = lines[k];
     if ((anchor.kind !== 'subtotal' && anchor.kind !== 'total') || used.has(k)) continue;
+    // "Report Total", "Claim total": a report's sum over its expenses, never the close of one receipt.
+    if (/\b(?:report|claim|expense report|reimbursement)\b/.test(anchor.label)) continue;
     // Back over the item lines: separators right above the summary, then items, notes and modifiers to a blank line.
     let start = k;
     let j = k - 1;

@@ -52,6 +52,8 @@ export interface Policy {
   described: Set<Category>;
   caps: Cap[];
   receipts: (Threshold & { except: Category[] })[];
+  /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */
+  receiptFree: Category[];
   approvals: (Threshold & { approver: string })[];
   forbiddenCategories: Map<Category, string>;
   /** Things refused by name in a not-reimbursable list ("seat upgrades", "Economy Plus", "Uber Black"), with the sentence. */
@@ -84,7 +86,7 @@ export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
     forbiddenClasses: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(), lineOf: new Map(),
+    described: new Set(), lineOf: new Map(), receiptFree: [],
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
@@ -107,6 +109,7 @@ export function readPolicy(text: string): Policy {
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
+  for (const r of policy.receipts) r.except.push(...policy.receiptFree.filter((c) => !r.categories.includes(c)));
   if (stated) policy.currency = stated;
   else if (currencies.size === 1) policy.currency = [...currencies][0];
   return policy;
@@ -147,6 +150,12 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     // A sentence naming a class in passing ("upgrades, including Economy Plus, are not reimbursed") states no class
     // rule; it is read for the other rules.
     if (found > 0) return found;
+  }
+  // "No receipts are required for the allowance": an exception to the receipt rules, not one of them.
+  if (/^no receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
+    if (categories.length === 0) return found;
+    policy.receiptFree.push(...categories);
+    return found + 1;
   }
   if (s.includes('receipt') && MUST.test(s)) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);

@@ -140,7 +140,12 @@ export function csvItems(text: string): Item[] {
   const lines = text.split(/\r\n|\r|\n/);
   const columns = headers.map(columnField);
   const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
-  return rows.map((row, i) => {
+  // A totals row an export appends (";;;;Total;1.569,10;1.569,10;;") sums the rows above it: it is no expense.
+  const summary = (cells: string[]) => {
+    const words = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^[-+(]?[$€£¥]?\d[\d.,]*\)?$/.test(c));
+    return words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c));
+  };
+  return rows.filter((row) => !summary(row.cells)).map((row, i) => {
     const entry: Record<string, unknown> = {};
     // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement").
     const order = columns.map((_, k) => k).sort((a, b) => Number(/^\W*type\W*$/i.test(headers[a])) - Number(/^\W*type\W*$/i.test(headers[b])));

@@ -17,7 +17,7 @@ export interface PolicySentence {
 export function sentences(text: string): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
-  let row: { cells: string[]; n: number } | undefined;
+  let row: { cells: string[]; n: number; bordered: boolean } | undefined;
   const flush = () => {
     if (!row) return;
     const [first, ...rest] = row.cells;
@@ -25,14 +25,17 @@ export function sentences(text: string): PolicySentence[] {
     if (rowCats.length > 0) heading = rowCats;
     const named = first !== '' && !/\d/.test(first);
     for (const cell of named ? rest : row.cells) {
-      const c = trimEnd(cell, '.;! \t').trim();
-      if (c.length > 0 && /\d/.test(c)) out.push({ sentence: named ? `${first}: ${c}` : c, context: heading, line: row.n, row: named ? first : undefined });
+      for (const { text, label } of alternatives(cell, rest.join(' '))) {
+        const c = trimEnd(text, '.;! \t').trim();
+        if (c.length > 0 && /\d/.test(c)) out.push({ sentence: named ? `${first}: ${c}` : c, context: heading, line: row.n, row: named ? `${first} ${label}`.trim() : undefined });
+      }
     }
     row = undefined;
   };
   for (const { raw: rawLine, n } of wrapped(text)) {
     const line = rawLine.trim();
-    const cells = tableCells(line);
+    // In a table without outer borders, a line starting with "|" is a row whose first cell is empty.
+    const cells = tableCells(line, row !== undefined && !row.bordered);
     if (cells.length < 2 || (cells.length === 2 && !/^\|/.test(line))) flush();
     if (line.length === 0) continue;
     const indented = /^\s/.test(rawLine);
@@ -42,7 +45,7 @@ export function sentences(text: string): PolicySentence[] {
       if (row && cells[0] === '' && cells.length === row.cells.length) row.cells = row.cells.map((c, k) => `${c} ${cells[k]}`.trim());
       else {
         flush();
-        row = { cells, n };
+        row = { cells, n, bordered: /^\|/.test(line) };
       }
       continue;
     }
@@ -71,11 +74,26 @@ export function sentences(text: string): PolicySentence[] {
   return out;
 }
 
+/**
+ * A limit cell giving several limits, the later ones labelled ("$260 per night Tier 1 city: $325 per night"), split
+ * into one limit each. A label's words, and the places the row's notes list under it ("Tier 1 cities (New York,
+ * Boston, …)"), name what that limit is for, so an expense naming one of them is held to it.
+ */
+function alternatives(cell: string, notes: string): { text: string; label: string }[] {
+  if ((cell.match(/[$€£¥]\s?\d|\d[\d.,]*\s+per\b/g) ?? []).length < 2) return [{ text: cell, label: '' }];
+  return cell.split(/(?=\b[A-Z][A-Za-z0-9 ]{0,24}:\s*(?:[$€£¥]|[A-Z]{3}\s)?\d)/).map((part) => {
+    const label = /^([A-Z][A-Za-z0-9 ]{0,24}):/.exec(part)?.[1] ?? '';
+    const lead = label.split(/\s+/).slice(0, 2).join(' ');
+    const listed = lead === '' ? undefined : new RegExp(`${lead.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^(]{0,20}\\(([^)]{1,200})\\)`, 'i').exec(notes)?.[1];
+    return { text: part, label: [label, listed ?? ''].join(' ').trim() };
+  });
+}
+
 /** A table row's cells, without the empty ones its outer borders make ("| a | b |" → a, b); one cell for a plain line. */
-function tableCells(line: string): string[] {
+function tableCells(line: string, unbordered = false): string[] {
   if (!line.includes('|')) return [line];
   const cells = line.split('|').map((c) => c.trim());
-  if (/^\|/.test(line)) cells.shift();
+  if (/^\|/.test(line) && !unbordered) cells.shift();
   if (/\|$/.test(line)) cells.pop();
   return cells;
 }
