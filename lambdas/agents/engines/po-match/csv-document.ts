@@ -5,7 +5,7 @@
  */
 import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
 import { detectDecimal, readNumber } from './number.js';
-import { columnRole } from './text-table.js';
+import { columnRole } from './text-columns.js';
 import { packSize, unitCode } from './units.js';
 import { MAX_ROWS, readRecords } from '../text/table.js';
 

@@ -43,19 +43,15 @@ export function edifactSegments(root: unknown, text: string): EdiSegment[] | und
   };
   walk(root, [], 0);
   if (!found) return undefined;
-  const segs: EdiSegment[] = [];
-  found.list.forEach((v, i) => {
+  const { list, path } = found;
+  const positions = jsonPositions(text);
+  const segs = list.flatMap((v, i): EdiSegment[] => {
     const s = asSegment(v);
-    if (s) segs.push({ ...s, cite: undefined, ...{ i } });
+    return s ? [{ ...s, cite: positions.get(pathKey([...path, i])) }] : [];
   });
   const tags = new Set(segs.map((s) => s.tag));
-  if (!tags.has('LIN') || !(tags.has('MOA') || tags.has('PRI')) || !(tags.has('BGM') || tags.has('UNH'))) return undefined;
-  const positions = jsonPositions(text);
-  const path = found.path;
-  return segs.map((s) => {
-    const { i, ...rest } = s as EdiSegment & { i: number };
-    return { ...rest, cite: positions.get(pathKey([...path, i])) };
-  });
+  const invoice = tags.has('LIN') && (tags.has('MOA') || tags.has('PRI')) && (tags.has('BGM') || tags.has('UNH'));
+  return invoice ? segs : undefined;
 }
 
 function num(text: string | undefined, what: string, field: string): bigint | undefined {

@@ -8,7 +8,8 @@ import { chargeKind, completeLine, headerKey, type Doc, type RawLine } from './d
 import { lineAmount, abs, parseDecimal } from './decimal.js';
 import { detectDecimal } from './number.js';
 import { unitCode } from './units.js';
-import { readSummary, readTable } from './text-table.js';
+import { readTable } from './text-table.js';
+import { readSummary } from './text-summary.js';
 import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
 
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9 #./_-]{0,40}?)\s*:\s*(.*)$/;

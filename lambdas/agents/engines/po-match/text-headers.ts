@@ -3,7 +3,7 @@
  * PO-1107", "P.O. NO.    1214"), or under a label in a header row ("CUSTOMER PO" above "1042", "Bestellnummer/Datum"
  * above "4500018734 / 03.02.2026", "Vendor" above the vendor's name).
  */
-import { tokenize } from './text-table.js';
+import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
 const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order\s*(?:no\.?|number|#))\s*[:#]?\s*(?=\s|$)/gi;

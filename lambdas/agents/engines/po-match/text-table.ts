@@ -4,122 +4,12 @@
  * arithmetic (quantity × price ÷ price unit = extension); lines under a row without numbers continue its
  * description (or name the vendor's material number); summary lines (subtotal, tax, freight, total) are never items.
  */
-import type { ChargeKind, RawLine } from './document.js';
+import type { RawLine } from './document.js';
 import { lineAmount, abs, SCALE, CENT } from './decimal.js';
 import { readNumber, type Decimal } from './number.js';
 import { packSize, unitCode } from './units.js';
-
-type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'amount' | 'other';
-
-const VOCAB_MAP = new Map<string, Role>();
-const add = (role: Role, ...names: string[]) => names.forEach((n) => VOCAB_MAP.set(n, role));
-const VOCAB = { get: (k: string) => VOCAB_MAP.get(k) };
-add('line', 'ln', 'line', '#', 'pos', 'no', 'lin');
-add('sku', 'item', 'item no', 'item #', 'item number', 'item code', 'part no', 'part number', 'part #', 'product code',
-  'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku', 'model no',
-  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'mfr part', 'article no');
-add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc', 'product', 'article', 'omschr');
-add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
-  'qty billed', 'qty invoiced', 'quantità');
-add('ordered', 'ordered', 'ord', 'qty ord', 'order', 'qty ordered', 'ord qty', 'qty/ord');
-add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', 'shipped qty', 'delivered', 'geliefert');
-add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
-add('uom', 'u/m', 'um', 'uom', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
-add('pack', 'pack', 'pack size', 'pk');
-add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
-  'received', 'invoiced', 'remaining', 'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
-add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
-  'net price per unit', 'net price', 'prezzo', 'price each', 'each', 'einzelpreis', 'prezzo unitario');
-add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
-  'bedrag', 'totaal', 'importo', 'value', 'gesamtpreis', 'betrag', 'ext price', 'extended price', 'total price', 'ext amt',
-  'extended amount', 'line amount', 'subtotal');
-
-add('desc', 'memo', 'item description', 'memo/description');
-add('price', 'sales price', 'purchase price');
-
-/** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
-export function columnRole(header: string): Role {
-  const words = header.trim().split(/\s+/).map(norm).join(' ');
-  return VOCAB.get(words) ?? VOCAB.get(words.replace(/[^a-z0-9/#. ]/g, '').trim()) ?? 'other';
-}
-
-interface Tok {
-  text: string;
-  start: number;
-  end: number;
-}
-interface Column {
-  role: Role;
-  start: number;
-  end: number;
-  label: string;
-}
-
-export function tokenize(line: string): Tok[] {
-  const out: Tok[] = [];
-  const re = /\S+/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
-  return out;
-}
-
-const norm = (w: string) => w.toLowerCase().replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
-
-/** Known column labels of a line, longest phrase first; undefined when the line is not a table header. */
-export function headerColumns(line: string, above?: string): Column[] | undefined {
-  // A header row is short and names at least two columns by known words: a cheap test before any tokenizing.
-  if (line.length > 300) return undefined;
-  let hits = 0;
-  for (const w of line.toLowerCase().split(/\s+/)) if (VOCAB_MAP.has(w.replace(/[.:]+$/, ''))) hits++;
-  if (hits < 2) return undefined;
-  let toks = tokenize(line);
-  if (toks.length < 3 || toks.length > 24) return undefined;
-  // Prose that happens to use two column words ("Invoice each shipment against this order") is no header: a header's
-  // words are mostly labels, and labels do not end in commas.
-  if (hits * 4 < toks.length || toks.some((t) => /[a-z],$/i.test(t.text))) return undefined;
-  // Two-line headers ("QTY" above "ORD"): a word stacked above another joins it.
-  if (above !== undefined) {
-    const up = above.length > 300 ? [] : tokenize(above);
-    if (up.length > 0 && up.every((t) => VOCAB.get(norm(t.text)) !== undefined)) {
-      toks = toks.map((t) => {
-        const u = up.find((x) => x.start < t.end && t.start < x.end);
-        return u ? { ...t, text: `${u.text} ${t.text}` } : t;
-      });
-    }
-  }
-  const cols: Column[] = [];
-  let unknown = 0;
-  for (let i = 0; i < toks.length; ) {
-    let taken = 0;
-    for (let k = Math.min(4, toks.length - i); k >= 1; k--) {
-      const slice = toks.slice(i, i + k);
-      if (slice.some((t, j) => j > 0 && t.start - slice[j - 1].end !== 1)) continue;
-      const phrase = slice.map((t) => norm(t.text)).join(' ');
-      const role = VOCAB.get(phrase);
-      if (role !== undefined) {
-        cols.push({ role, start: slice[0].start, end: slice[k - 1].end, label: slice.map((t) => t.text).join(' ') });
-        taken = k;
-        break;
-      }
-    }
-    if (taken === 0) {
-      const prev = cols[cols.length - 1];
-      // "Prezzo EUR", "Item #": an unknown word right after a label belongs to it.
-      if (prev && toks[i].start - prev.end === 1) prev.end = toks[i].end;
-      else {
-        unknown++;
-        cols.push({ role: 'other', start: toks[i].start, end: toks[i].end, label: toks[i].text });
-      }
-      taken = 1;
-    }
-    i += taken;
-  }
-  const roles = new Set(cols.map((c) => c.role));
-  const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
-  // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.
-  const amountBased = !hasQty && roles.has('amount') && roles.has('desc') && cols.length >= 4;
-  if ((!hasQty && !amountBased) || !(roles.has('price') || roles.has('amount')) || cols.length < 3 || unknown * 3 > cols.length) return undefined;
-  return cols;
-}
+import { headerColumns, tokenize, type Column, type Role, type Tok } from './text-columns.js';
+import { readSummary } from './text-summary.js';
 
 const NUMERIC: Role[] = ['qty', 'ordered', 'shipped', 'bo', 'price', 'amount', 'pack'];
 const isNumberish = (t: string) => /^[($€£-]*\d/.test(t) || /^(?:US\$|\$|€|£)$/.test(t);
@@ -283,44 +173,4 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   row.description = descWords.join(' ').trim() || undefined;
   if (row.pack === undefined && row.description) row.pack = packSize(/\b(?:pack|case|box|carton|bag) of \d+/i.exec(row.description)?.[0]);
   return row;
-}
-
-export interface Summary {
-  kind: 'net' | ChargeKind | 'total';
-  label: string;
-  amount: bigint;
-}
-
-const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
-/** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
-export function readSummary(line: string, decimal: Decimal): Summary | undefined {
-  // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
-  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł)\.?$/i, '$1');
-  const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
-  if (segs.length === 0) return undefined;
-  const last = segs[segs.length - 1];
-  const lastToks = last.split(/\s+/);
-  const amountText = lastToks[lastToks.length - 1];
-  // Money is written with cents; "Page 1 of 1" or "NET 30" is not a summary line.
-  if (!/[.,]\d{2}\)?$/.test(amountText)) return undefined;
-  const amount = readNumber(amountText, decimal);
-  if (amount === undefined) return undefined;
-  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !/^(?:US\$|\$|€|£|EUR|USD|GBP|CAD)$/i.test(s));
-  // The label is the words before the amount; one step further left only past a rate ("SALES TAX  AUSTIN 8.25%").
-  for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
-    const label = texts[i];
-    const l = label.toLowerCase();
-    if (SKIP_LABEL.test(l)) return undefined;
-    let kind: Summary['kind'] | undefined;
-    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
-    else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
-    // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
-    else if (/\b(?:fee|surcharge|charge)\b/.test(l) && !/%/.test(l)) kind = 'other';
-    // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
-    else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
-    if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
-  }
-  return undefined;
 }

@@ -1,0 +1,117 @@
+/**
+ * The column vocabulary of printed tables and CSV reports: which header words name which column (Qty / Ordered /
+ * Shipped / B/O / U/M / Pack / Price / Amount …, in English, German, Dutch, Italian), and the header row of a printed
+ * table found by those words, its columns kept with their printed positions.
+ */
+export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'amount' | 'other';
+
+const VOCAB_MAP = new Map<string, Role>();
+const add = (role: Role, ...names: string[]) => names.forEach((n) => VOCAB_MAP.set(n, role));
+const VOCAB = { get: (k: string) => VOCAB_MAP.get(k) };
+add('line', 'ln', 'line', '#', 'pos', 'no', 'lin');
+add('sku', 'item', 'item no', 'item #', 'item number', 'item code', 'part no', 'part number', 'part #', 'product code',
+  'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku', 'model no',
+  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'mfr part', 'article no');
+add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc', 'product', 'article', 'omschr');
+add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
+  'qty billed', 'qty invoiced', 'quantità');
+add('ordered', 'ordered', 'ord', 'qty ord', 'order', 'qty ordered', 'ord qty', 'qty/ord');
+add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', 'shipped qty', 'delivered', 'geliefert');
+add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
+add('uom', 'u/m', 'um', 'uom', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
+add('pack', 'pack', 'pack size', 'pk');
+add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
+  'received', 'invoiced', 'remaining', 'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
+add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
+  'net price per unit', 'net price', 'prezzo', 'price each', 'each', 'einzelpreis', 'prezzo unitario');
+add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
+  'bedrag', 'totaal', 'importo', 'value', 'gesamtpreis', 'betrag', 'ext price', 'extended price', 'total price', 'ext amt',
+  'extended amount', 'line amount', 'subtotal');
+
+add('desc', 'memo', 'item description', 'memo/description');
+add('price', 'sales price', 'purchase price');
+
+/** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
+export function columnRole(header: string): Role {
+  const words = header.trim().split(/\s+/).map(norm).join(' ');
+  return VOCAB.get(words) ?? VOCAB.get(words.replace(/[^a-z0-9/#. ]/g, '').trim()) ?? 'other';
+}
+
+export interface Tok {
+  text: string;
+  start: number;
+  end: number;
+}
+export interface Column {
+  role: Role;
+  start: number;
+  end: number;
+  label: string;
+}
+
+export function tokenize(line: string): Tok[] {
+  const out: Tok[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+export const norm = (w: string) => w.toLowerCase().replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
+
+/** Known column labels of a line, longest phrase first; undefined when the line is not a table header. */
+export function headerColumns(line: string, above?: string): Column[] | undefined {
+  // A header row is short and names at least two columns by known words: a cheap test before any tokenizing.
+  if (line.length > 300) return undefined;
+  let hits = 0;
+  for (const w of line.toLowerCase().split(/\s+/)) if (VOCAB_MAP.has(w.replace(/[.:]+$/, ''))) hits++;
+  if (hits < 2) return undefined;
+  let toks = tokenize(line);
+  if (toks.length < 3 || toks.length > 24) return undefined;
+  // Prose that happens to use two column words ("Invoice each shipment against this order") is no header: a header's
+  // words are mostly labels, and labels do not end in commas.
+  if (hits * 4 < toks.length || toks.some((t) => /[a-z],$/i.test(t.text))) return undefined;
+  // Two-line headers ("QTY" above "ORD"): a word stacked above another joins it.
+  if (above !== undefined) {
+    const up = above.length > 300 ? [] : tokenize(above);
+    if (up.length > 0 && up.every((t) => VOCAB.get(norm(t.text)) !== undefined)) {
+      toks = toks.map((t) => {
+        const u = up.find((x) => x.start < t.end && t.start < x.end);
+        return u ? { ...t, text: `${u.text} ${t.text}` } : t;
+      });
+    }
+  }
+  const cols: Column[] = [];
+  let unknown = 0;
+  for (let i = 0; i < toks.length; ) {
+    let taken = 0;
+    for (let k = Math.min(4, toks.length - i); k >= 1; k--) {
+      const slice = toks.slice(i, i + k);
+      if (slice.some((t, j) => j > 0 && t.start - slice[j - 1].end !== 1)) continue;
+      const phrase = slice.map((t) => norm(t.text)).join(' ');
+      const role = VOCAB.get(phrase);
+      if (role !== undefined) {
+        cols.push({ role, start: slice[0].start, end: slice[k - 1].end, label: slice.map((t) => t.text).join(' ') });
+        taken = k;
+        break;
+      }
+    }
+    if (taken === 0) {
+      const prev = cols[cols.length - 1];
+      // "Prezzo EUR", "Item #": an unknown word right after a label belongs to it.
+      if (prev && toks[i].start - prev.end === 1) prev.end = toks[i].end;
+      else {
+        unknown++;
+        cols.push({ role: 'other', start: toks[i].start, end: toks[i].end, label: toks[i].text });
+      }
+      taken = 1;
+    }
+    i += taken;
+  }
+  const roles = new Set(cols.map((c) => c.role));
+  const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
+  // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.
+  const amountBased = !hasQty && roles.has('amount') && roles.has('desc') && cols.length >= 4;
+  if ((!hasQty && !amountBased) || !(roles.has('price') || roles.has('amount')) || cols.length < 3 || unknown * 3 > cols.length) return undefined;
+  return cols;
+}
+

@@ -1,0 +1,46 @@
+/**
+ * Summary lines below a printed table, read by their label and never as items: subtotal/net, tax, freight, fees,
+ * discounts (which lower the total however they are printed) and the total.
+ */
+import type { ChargeKind } from './document.js';
+import { readNumber, type Decimal } from './number.js';
+
+export interface Summary {
+  kind: 'net' | ChargeKind | 'total';
+  label: string;
+  amount: bigint;
+}
+
+const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
+/** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
+export function readSummary(line: string, decimal: Decimal): Summary | undefined {
+  // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
+  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł)\.?$/i, '$1');
+  const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
+  if (segs.length === 0) return undefined;
+  const last = segs[segs.length - 1];
+  const lastToks = last.split(/\s+/);
+  const amountText = lastToks[lastToks.length - 1];
+  // Money is written with cents; "Page 1 of 1" or "NET 30" is not a summary line.
+  if (!/[.,]\d{2}\)?$/.test(amountText)) return undefined;
+  const amount = readNumber(amountText, decimal);
+  if (amount === undefined) return undefined;
+  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !/^(?:US\$|\$|€|£|EUR|USD|GBP|CAD)$/i.test(s));
+  // The label is the words before the amount; one step further left only past a rate ("SALES TAX  AUSTIN 8.25%").
+  for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
+    const label = texts[i];
+    const l = label.toLowerCase();
+    if (SKIP_LABEL.test(l)) return undefined;
+    let kind: Summary['kind'] | undefined;
+    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
+    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
+    else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
+    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
+    // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
+    else if (/\b(?:fee|surcharge|charge)\b/.test(l) && !/%/.test(l)) kind = 'other';
+    // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
+    else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
+    if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
+  }
+  return undefined;
+}
