@@ -124,10 +124,26 @@ export function pairByCounterparty(bank: Line[], books: Line[]): Pair[] {
     const [lo, hi] = abs(b.amountCents) < abs(k.amountCents) ? [abs(b.amountCents), abs(k.amountCents)] : [abs(k.amountCents), abs(b.amountCents)];
     return (hi - lo) * 10n <= hi;
   };
+  // Indexed by name word, so a large statement with most lines paired costs one pass.
+  const byName = (lines: Line[]) => {
+    const map = new Map<string, Line[]>();
+    for (const l of lines) {
+      if (l.paired) continue;
+      for (const w of l.names) {
+        const list = map.get(w);
+        if (list) list.push(l);
+        else map.set(w, [l]);
+      }
+    }
+    return map;
+  };
+  const [bankNames, bookNames] = [byName(bank), byName(books)];
+  const near = (l: Line, index: Map<string, Line[]>) => [...new Set(l.names.flatMap((w) => index.get(w) ?? []))];
   const pairs: Pair[] = [];
   for (const b of bank) {
-    const mine = books.filter((k) => fits(b, k));
-    if (mine.length !== 1 || bank.filter((o) => fits(o, mine[0])).length !== 1) continue;
+    if (b.paired) continue;
+    const mine = near(b, bookNames).filter((k) => fits(b, k));
+    if (mine.length !== 1 || near(mine[0], bankNames).filter((o) => fits(o, mine[0])).length !== 1) continue;
     b.paired = mine[0].paired = true;
     pairs.push({ bank: b, book: mine[0], kind: 'mismatch', by: 'counterparty', days: b.date - mine[0].date });
   }
@@ -145,10 +161,17 @@ const UNDO = /\b(?:return(?:ed)?|reversal|reversed|revers(?:e|ing)|void(?:ed)?|f
  */
 export function cancelOut(lines: Line[]): [Line, Line][] {
   const open = lines.filter((l) => !l.paired && l.amountCents !== 0n);
+  const bySize = new Map<bigint, Line[]>();
+  for (const l of open) {
+    const size = l.amountCents < 0n ? -l.amountCents : l.amountCents;
+    const list = bySize.get(size);
+    if (list) list.push(l);
+    else bySize.set(size, [l]);
+  }
   const out: [Line, Line][] = [];
   for (const a of open) {
     if (a.paired) continue;
-    const b = open.find((o) => !o.paired && o !== a && o.amountCents === -a.amountCents && Math.abs(o.date - a.date) <= TIMING_DAYS &&
+    const b = bySize.get(a.amountCents < 0n ? -a.amountCents : a.amountCents)!.find((o) => !o.paired && o !== a && o.amountCents === -a.amountCents && Math.abs(o.date - a.date) <= TIMING_DAYS &&
       (o.date > a.date || (o.date === a.date && o.row > a.row)) && UNDO.test(plain(o)) &&
       (o.names.some((w) => a.names.includes(w)) || o.tokens.some((t) => a.tokens.includes(t))));
     if (!b) continue;
