@@ -117,7 +117,13 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
   for (const c of invoice.charges) {
     if (c.amount <= 0n) continue;
     const src = charge('invoice', c);
-    if (c.kind === 'tax') {
+    // A fee the PO's notes approve by name (a drop-ship or handling fee) is judged by that approval, whatever its kind.
+    const approved = c.kind === 'tax' ? undefined : terms.approvedCharges?.find((a) => chargeMatches(a.label, c.label));
+    if (approved && c.amount <= approved.amount) {
+      notes.push(`${c.label} ${formatMoney(c.amount)} billed as the PO approves ('${approved.quote}').`);
+    } else if (approved) {
+      problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO approves ${formatMoney(approved.amount)} ('${approved.quote}')`, sources: [src, termSource(approved.quote)], arithmetic: `${formatMoney(c.amount)} − ${formatMoney(approved.amount)} = ${formatMoney(c.amount - approved.amount)} over the approved amount` });
+    } else if (c.kind === 'tax') {
       if (terms.taxExempt) {
         problems.push({ kind: 'tax', text: `tax: ${c.label} ${formatMoney(c.amount)} billed although the PO is tax-exempt ('${terms.taxExempt.quote}')`, sources: [src, termSource(terms.taxExempt.quote)] });
       } else notes.push(`Tax ${c.label} ${formatMoney(c.amount)} billed on top of the goods; the PO claims no exemption.`);
@@ -128,15 +134,8 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
       else if (poHas('freight') < c.amount) {
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`, sources: [src], arithmetic: `${formatMoney(c.amount)} billed against ${formatMoney(poHas('freight'))} on the PO` });
       }
-    } else {
-      const approved = terms.approvedCharges?.find((a) => chargeMatches(a.label, c.label));
-      if (approved && c.amount <= approved.amount) {
-        notes.push(`${c.label} ${formatMoney(c.amount)} billed as the PO approves ('${approved.quote}').`);
-      } else if (approved) {
-        problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO approves ${formatMoney(approved.amount)} ('${approved.quote}')`, sources: [src, termSource(approved.quote)], arithmetic: `${formatMoney(c.amount)} − ${formatMoney(approved.amount)} = ${formatMoney(c.amount - approved.amount)} over the approved amount` });
-      } else if (poHas(c.kind ?? 'other') < c.amount) {
-        problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
-      }
+    } else if (poHas(c.kind ?? 'other') < c.amount) {
+      problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
     }
   }
 }

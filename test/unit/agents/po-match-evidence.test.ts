@@ -1,0 +1,98 @@
+/**
+ * po-match: each discrepancy cites the invoice line and the PO line it is held against (verbatim, by line number)
+ * with its arithmetic; and the document classes read since: cXML invoices, EDIFACT INVOIC as JSON with the order on
+ * the lines, a fee the PO approves in its notes, an amount-based (blanket) PO line.
+ */
+import { describe, expect, it } from 'vitest';
+import { poMatchEngine } from '../../../lambdas/agents/engines/po-match/engine.js';
+
+const explain = (purchaseOrder: string, invoice: string) => poMatchEngine.explain({ purchaseOrder, invoice });
+
+// 40 × 12.00 = 480.00 ordered; the invoice bills 40 × 12.50 = 500.00: 20.00 over.
+const PO = [
+  'PO Number: 5120',
+  'Vendor: Delta Fasteners Inc',
+  '',
+  'Qty   Item      Description            Price     Amount',
+  '40    DF-100    Hex bolt M8 box        12.00     480.00',
+  '',
+  '                              Total   480.00',
+].join('\n');
+
+describe('po-match evidence', () => {
+  it('cites the invoice line and the PO line, verbatim by line number, with the arithmetic', () => {
+    const invoice = ['Delta Fasteners Inc       INVOICE', 'PO Number: 5120', '', 'Qty   Item      Description            Price     Amount',
+      '40    DF-100    Hex bolt M8 box        12.50     500.00', '', '                              Total   500.00'].join('\r\n');
+    const { result, evidence } = explain(PO, invoice);
+    expect(result.status).toBe('hold');
+    const price = evidence.find((e) => e.finding.endsWith(' price'))!;
+    expect(price.finding).toMatch(/^discrepancies\[\d+\] price$/);
+    expect(price.sources).toEqual([
+      { field: 'invoice', line: 5, quote: '40    DF-100    Hex bolt M8 box        12.50     500.00' },
+      { field: 'purchaseOrder', line: 5, quote: '40    DF-100    Hex bolt M8 box        12.00     480.00' },
+    ]);
+    expect(price.arithmetic).toBe('40 × 12.50 = 500.00 invoiced against 40 × 12.00 = 480.00 ordered: 20.00 over');
+    expect(evidence).toHaveLength(result.discrepancies.length);
+  });
+
+  it('a clean match has no findings and no evidence', () => {
+    const invoice = PO.replace('PO Number: 5120', 'Delta Fasteners Inc   INVOICE\nPO Number: 5120');
+    expect(explain(PO, invoice)).toMatchObject({ result: { status: 'pass' }, evidence: [] });
+  });
+});
+
+describe('po-match document classes', () => {
+  it('reads a cXML InvoiceDetailRequest: a price above the PO is held, citing the item and Money lines', () => {
+    const cxml = `<?xml version="1.0"?>
+<cXML><Request><InvoiceDetailRequest>
+  <InvoiceDetailRequestHeader invoiceID="X-1"><InvoicePartner><Contact role="remitTo"><Name>Delta Fasteners Inc</Name></Contact></InvoicePartner></InvoiceDetailRequestHeader>
+  <InvoiceDetailOrder><InvoiceDetailOrderInfo><OrderReference orderID="5120"/></InvoiceDetailOrderInfo>
+    <InvoiceDetailItem invoiceLineNumber="1" quantity="40"><UnitOfMeasure>EA</UnitOfMeasure>
+      <UnitPrice><Money currency="USD">12.50</Money></UnitPrice>
+      <InvoiceDetailItemReference lineNumber="1"><ItemID><SupplierPartID>DF-100</SupplierPartID></ItemID><Description>Hex bolt</Description></InvoiceDetailItemReference>
+      <SubtotalAmount><Money currency="USD">500.00</Money></SubtotalAmount>
+    </InvoiceDetailItem>
+  </InvoiceDetailOrder>
+  <InvoiceDetailSummary><SubtotalAmount><Money currency="USD">500.00</Money></SubtotalAmount><GrossAmount><Money currency="USD">500.00</Money></GrossAmount></InvoiceDetailSummary>
+</InvoiceDetailRequest></Request></cXML>`;
+    const { result, evidence } = explain(PO, cxml);
+    expect(result).toMatchObject({ status: 'hold', linesCompared: 1, invoiceTotal: 500 });
+    // The price, and the goods over the PO it causes.
+    expect(result.discrepancies).toHaveLength(2);
+    expect(evidence[0].sources.map((s) => [s.field, s.line])).toEqual([['invoice', 5], ['invoice', 6], ['invoice', 8], ['purchaseOrder', 5]]);
+    expect(evidence[0].sources[1].quote).toBe('<UnitPrice><Money currency="USD">12.50</Money></UnitPrice>');
+  });
+
+  it('reads EDIFACT INVOIC JSON whose only order reference is RFF+ON on every line', () => {
+    const seg = (name: string, ...elements: string[][]) => JSON.stringify({ name, elements });
+    const invoic = `{"segments": [\n${[
+      seg('UNH', ['1'], ['INVOIC', 'D', '96A', 'UN']), seg('BGM', ['380'], ['F-1']), seg('NAD', ['SU'], [], [], ['Delta Fasteners Inc']),
+      seg('CUX', ['2', 'USD', '4']), seg('LIN', ['1']), seg('PIA', ['5'], ['DF-100', 'SA']), seg('QTY', ['47', '40', 'PCE']),
+      seg('MOA', ['203', '480.00']), seg('PRI', ['AAA', '12.00']), seg('RFF', ['ON', '5120', '1']), seg('UNS', ['S']),
+      seg('MOA', ['79', '480.00']), seg('MOA', ['77', '480.00']),
+    ].join(',\n')}\n]}`;
+    const { result } = explain(PO, invoic);
+    expect(result).toMatchObject({ status: 'pass', linesCompared: 1, invoiceTotal: 480 });
+  });
+
+  it('a fee the PO approves in its notes passes up to its amount; above it is held', () => {
+    const po = `${PO}\n\nNotes\nYour handling fee of $15.00 per order is approved for this PO and may be billed as a separate line.`;
+    const invoice = (fee: string) => ['Delta Fasteners Inc       INVOICE', 'PO Number: 5120', '', 'Qty   Item      Description            Price     Amount',
+      '40    DF-100    Hex bolt M8 box        12.00     480.00', '', `                       HANDLING FEE   ${fee}`, `                              Total   ${(480 + Number(fee)).toFixed(2)}`].join('\n');
+    expect(explain(po, invoice('15.00')).result.status).toBe('pass');
+    const over = explain(po, invoice('25.00'));
+    expect(over.result.status).toBe('hold');
+    expect(over.evidence[0].arithmetic).toBe('25.00 − 15.00 = 10.00 over the approved amount');
+  });
+
+  it('an amount-based (blanket) PO line is a budget at the rate its text states, within the remaining amount', () => {
+    const po = ['Purchase Order #700', 'Supplier: Tessel Labs Inc', 'Order Type: Blanket', '',
+      'Line  Description                          Type     Total       Invoiced',
+      '1     Analytics plan, 10 seats at         Amount   12,000.00   1,000.00',
+      '      $100.00/seat/month', '', 'Remaining USD 11,000.00'].join('\n');
+    const invoice = (rate: string) => ['Tessel Labs Inc    INVOICE', 'P.O.# : 700', '', ' #   Item & Description         Qty     Rate      Amount',
+      ` 1   Analytics plan             10.00   ${rate}    ${(10 * Number(rate)).toFixed(2)}`, '', `               Total    ${(10 * Number(rate)).toFixed(2)}`].join('\n');
+    expect(explain(po, invoice('100.00')).result.status).toBe('pass');
+    expect(explain(po, invoice('120.00')).result.discrepancies.join(' ')).toMatch(/rate the PO line states/);
+  });
+});
