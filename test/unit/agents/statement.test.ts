@@ -201,3 +201,48 @@ Carried forward 2,551.60 Cr
     expect(() => bank('Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n')).toThrow('bankStatement: has no transactions');
   });
 });
+
+describe('readStatement: each transaction keeps the line it was read from', () => {
+  it('a CSV row: its line, verbatim; a quoted cell over two lines: the line that holds the amount', () => {
+    const s = bank('Title\n\nDate,Description,Amount\n2026-03-02,"Rent\nMarch",-900.00\n2026-03-03,Fee,-5.00\n');
+    expect(s.lines.map((l) => [l.line, l.source])).toEqual([[5, 'March",-900.00'], [6, '2026-03-03,Fee,-5.00']]);
+  });
+
+  it('an MT940 :61: line, and the last day a statement that ends at :62M: covers', () => {
+    const s = bank(':20:X\n:25:/PL61\n:60F:C260228PLN1000,00\n:61:2603020302D100,00NTRFNONREF\n:86:~00PRZELEW~20FV 1\n:62M:C260318PLN900,00\n-\n');
+    expect(s.lines.map((l) => [l.line, l.description])).toEqual([[4, 'PRZELEW FV 1']]);
+    expect(isoDate(s.coversTo!)).toBe('2026-03-18');
+  });
+
+  it('an OFX investment statement: bank transactions and the cash TOTAL of income and trades, each on its amount line', () => {
+    const s = bank('OFXHEADER:100\n<OFX>\n<INCOME><INVTRAN><FITID>1<DTTRADE>20260312<MEMO>DIVIDEND</INVTRAN>\n<TOTAL>1284.75\n</INCOME>\n' +
+      '<INVBANKTRAN><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260312\n<TRNAMT>-449.66\n<FITID>2<MEMO>FOREIGN TAX</STMTTRN></INVBANKTRAN>\n</OFX>\n');
+    expect(s.lines.map((l) => [isoDate(l.date), Number(l.amountCents) / 100, l.line])).toEqual([['2026-03-12', 1284.75, 4], ['2026-03-12', -449.66, 7]]);
+  });
+});
+
+describe('readStatement: headers in the bank\'s language, rows that moved no money', () => {
+  it('Dare/Avere in an Italian ledger: Dare is money in for the books, out for the bank', () => {
+    const text = 'Data;Descrizione;Dare;Avere\n02/03/2026;Incasso;100,00;\n13/03/2026;Pagamento;;40,00\n';
+    expect(lines(books(text))).toEqual([['2026-03-02', 100], ['2026-03-13', -40]]);
+    expect(lines(bank(text))).toEqual([['2026-03-02', -100], ['2026-03-13', 40]]);
+  });
+
+  it('a header found by a word of its names, below a title: " Posted Transactions Date", " Debit Amount"', () => {
+    const s = bank('AIB export\n Posted Account, Posted Transactions Date, Description1, Debit Amount, Credit Amount, Balance\n' +
+      '93-21-47,02/03/2026,RENT,1650.00,,20184.52\n93-21-47,14/03/2026,MCGRATH,,7380.00,27564.52\n');
+    expect(lines(s)).toEqual([['2026-03-02', -1650], ['2026-03-14', 7380]]);
+  });
+
+  it('State REVERTED and DECLINED rows are not transactions; the note says so', () => {
+    const s = bank('Date completed (UTC),State,Description,Orig amount,Amount,Balance\n2026-03-13,COMPLETED,Hotel,-420.00,-386.40,20385.92\n' +
+      '2026-03-11,REVERTED,Hotel,-450.00,-450.00,\n2026-03-11,DECLINED,Vueling,-95.00,-95.00,\n2026-03-11,COMPLETED,Ryanair,-212.30,-212.30,20772.32\n');
+    expect(lines(s)).toEqual([['2026-03-13', -386.4], ['2026-03-11', -212.3]]);
+    expect(s.notes.join(' ')).toContain('whose State says the money never moved (1 REVERTED, 1 DECLINED)');
+  });
+
+  it('a pasted statement whose lines carry no year takes the one year of its own dates', () => {
+    const s = bank('Statement Period 12/01/2025 - 12/31/2025\n12/01 Beginning Balance 100.00\n12/02 Deposit 50.00 150.00\n12/03 Check 1042 20.00 130.00\n');
+    expect(lines(s)).toEqual([['2025-12-02', 50], ['2025-12-03', -20]]);
+  });
+});

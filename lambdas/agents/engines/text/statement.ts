@@ -124,7 +124,8 @@ const DATE_FIRST = new RegExp(
   'i',
 );
 const YEARLESS = new RegExp(`^(?:\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})$`, 'i');
-const FULL_DATE = /\b(?:\d{1,2}[/.-]\d{1,2}[/.-](\d{4})|(\d{4})-\d{2}-\d{2}|\d{1,2} [A-Za-z]{3,9}\.? (\d{4})|[A-Za-z]{3,9}\.? \d{1,2},? (\d{4}))\b/g;
+const YEAR = '((?:19|20)\\d{2})';
+const FULL_DATE = new RegExp(`\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}-\\d{2}-\\d{2}|\\d{1,2} ${MONTH} ${YEAR}|${MONTH} \\d{1,2},? ${YEAR})\\b`, 'gi');
 const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}|(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 
 /**
