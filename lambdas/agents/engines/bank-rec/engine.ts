@@ -6,9 +6,13 @@
  *    convention from the document's evidence.
  * 2. Decide the date order: each document by its own dates, else by the other's; when neither settles it and the two
  *    readings give different answers, the conservative one (fewer matches), said in the note.
- * 3. Pair bank lines with book entries (match.ts), then group one line with several on the other side (group.ts).
+ * 3. Pair bank lines with book entries (match.ts), group one line with several on the other side, summed or netted
+ *    (group.ts), then pair what is left by a quoted reference or the same counterparty, and settle a line against
+ *    its own undoing (match.ts).
  * 4. Every pair with different amounts, every pair 4–10 days apart and every line left alone becomes an exception
- *    whose amount is its share of (bank total − book total), so the amounts add up to net_unreconciled.
+ *    whose amount is its share of (bank total − book total), so the amounts add up to net_unreconciled; each cites
+ *    the lines it rests on, verbatim with their line numbers, and its arithmetic (findings.ts), which `explain`
+ *    returns as the run's evidence.
  */
 import { engineOf, type Analysis, type Evidence } from '../port.js';
 import { centsToNumber, formatCents } from '../text/amount.js';
