@@ -114,9 +114,10 @@ function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     const region = lines.slice(start, end + 1);
     const charges = region.filter((l) => (l.kind === 'item' || l.kind === 'tax') && !l.text.startsWith('('));
     const hasSummary = region.some((l) => l.kind === 'subtotal' || l.kind === 'tip') || charges.some((l) => l.kind === 'tax');
-    if (!hasSummary || charges.length === 0) continue;
+    if (charges.length === 0) continue;
     const r = reconcile(region, lines.slice(contextStart, end + 1));
     if (!r) continue;
+    if (!hasSummary) continue;
     for (let u = start; u <= end; u++) used.add(u);
     // The payment, change and balance lines and the tax breakdown under the total belong to it too.
     for (let u = end + 1; u < lines.length && lines[u].kind !== 'blank'; u++) {

@@ -6,6 +6,7 @@
 import { capsFor } from './scope.js';
 import { formatCents } from '../text/amount.js';
 import type { Src } from './evidence.js';
+import type { Part } from './document.js';
 import type { Item } from './expense.js';
 import { units } from './mileage.js';
 import { policySource, type Policy, type Threshold } from './policy.js';
@@ -137,8 +138,9 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       eligible -= deducted;
     }
   }
+  let personal: Part[] = [];
   if (policy.personal.size > 0 && item.parts) {
-    const personal = item.parts.filter((p) => p.kind === 'item' && [...policy.personal.keys()].some((w) => personalWord(w).test(p.text.toLowerCase())));
+    personal = item.parts.filter((p) => p.kind === 'item' && [...policy.personal.keys()].some((w) => personalWord(w).test(p.text.toLowerCase())));
     if (personal.length > 0) {
       const sum = personal.reduce((a, p) => a + p.cents, 0n);
       const rule = policy.personal.get([...policy.personal.keys()].find((w) => personal.some((p) => personalWord(w).test(p.text.toLowerCase())))!)!;
@@ -151,7 +153,10 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   // (the employee must take them out); named by the expense itself, the whole item is refused.
   for (const thing of policy.forbiddenThings) {
     const named = phraseIn(thing.phrase);
-    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()));
+    // "Charges on the hotel folio that are personal … are not reimbursed" says how a folio is paid (less those lines),
+    // not that claiming it is refused: a line it already deducted is not refused a second time.
+    const deducting = /\b(?:folio|hotel bill)\b/i.test(thing.text);
+    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()) && !(deducting && personal.includes(p)));
     if (lines.length > 0) {
       const sum = lines.reduce((a, p) => a + p.cents, 0n);
       findings.push({ severity: 'reject', partial: true, kind: 'refused item', sources: cite([thing.text], lines.map(partSource)),
