@@ -11,16 +11,16 @@ const list = (s: string) => s.split('|');
 /** Exact header names (normalised: no accents, lower case, words only, a trailing currency dropped), best first. */
 const NAMES: [Role, string[]][] = [
   ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after|disponible|saldo contabile|saldo disponibile|saldo disponible|stan|saldo po operacji')],
-  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|date completed|completed date')],
-  ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum|data valuta|fecha valor|f valor|data valor|data waluty|date started|started date')],
+  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|paivays|bokfort|date completed|completed date')],
+  ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum|rentedato|data valuta|fecha valor|f valor|data valor|data waluty|date started|started date')],
   ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk|n reg|n documento|no documento|numero documento|riferimento|referencia|numer|numer dokumentu|n doc|txn no|transaction no')],
   ['debit', list('debit|debits|debit amount|dr|soll|debet|dare|debe|wn|debito')],
   ['credit', list('credit|credits|credit amount|cr|haben|avere|haber|ma|credito')],
-  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas')],
-  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos')],
-  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji')],
+  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas|ut fra konto|ut|haevet|uttag|udbetaling')],
+  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos|inn pa konto|inn|indsat|insattning|indbetaling')],
+  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa')],
   ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben')],
-  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description')],
+  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description')],
   // Whether the line happened at all: a failed, declined or reverted line moved no money.
   ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state')],
 ];
@@ -40,7 +40,10 @@ const WORDS: [Role, string[]][] = [
 const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|zar|sgd|hkd|utc|gmt)$/;
 
 export const normaliseHeader = (h: string) =>
-  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/#/g, ' no ').replace(/[^a-z0-9]+/g, ' ').trim();
+  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœ]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
+    .replace(/[^a-z0-9]+/g, ' ').trim();
+/** Letters that carry no separable accent: written out as a reader would type them ("Beløb" as "belob", "Wpływy"). */
+const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe' };
 
 export interface Columns {
   one: Partial<Record<Role, number>>;
