@@ -39,6 +39,12 @@ export interface DocLine {
   altSkus?: string[];
   /** The PO line this invoice line says it bills (UBL OrderLineReference, SAP item). */
   orderLineRef?: string;
+  /** Priced per this unit ("15.890 LB") where the row counts another (3 CS): a catch-weight row. */
+  priceUom?: string;
+  /** A catch-weight row: the cases shipped (in caseUom) and each case's weight; `quantity` is then the total weight. */
+  cases?: bigint;
+  caseUom?: string;
+  catchWeights?: bigint[];
   /** The line states an amount only (an amount-based or blanket PO line): a budget, not a quantity of one. */
   amountOnly?: boolean;
   /** The line as written, quoted in the discrepancy. */

@@ -165,7 +165,10 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
     );
     return;
   }
-  if (qV > qP) {
+  const weighed = catchWeight(p, v, prP, push, out);
+  if (weighed) {
+    // The weight billed is the actual one; its value above the PO line's estimate is what the PO agreed to pay.
+  } else if (qV > qP) {
     const overQty = qV - qP;
     const over = prP === undefined ? 0n : lineAmount(overQty, prP);
     push('quantity over',
@@ -210,6 +213,40 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       priceArithmetic(qV, wV, wP, billed, atPo, per),
     );
   }
+}
+
+/** "accept 10.0 - 12.0 LB per case": the weight range a catch-weight PO line accepts per case. */
+function weightRange(p: DocLine): { min: bigint; max: bigint; text: string } | undefined {
+  const m = /accept(?:ed|able)?(?:\s+range)?\s*:?\s*(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*(?:LBS?|KGS?|#)?\s*(?:per|\/)\s*(?:case|cs|box|bx|piece|pc)\b/i.exec(p.description ?? '');
+  if (!m) return undefined;
+  const dec = (t: string) => BigInt(Math.round(Number(t) * 1000)) * 1000n;
+  return { min: dec(m[1]), max: dec(m[2]), text: m[0] };
+}
+
+/**
+ * A catch-weight invoice line (cases shipped, each weighed, billed by the total weight at a price per LB) against a PO
+ * line that states the weight it accepts per case: every case inside the range, no more cases than ordered. The
+ * PO's estimated weight is not a quantity limit then. Without a stated range the weight is compared as a quantity.
+ */
+function catchWeight(p: DocLine, v: DocLine, prP: bigint | undefined, push: (kind: string, text: string, arithmetic?: string) => void, out: LineFindings): boolean {
+  const range = v.catchWeights ? weightRange(p) : undefined;
+  if (!range || !v.catchWeights) return false;
+  const outside = v.catchWeights.filter((w) => w < range.min || w > range.max);
+  if (outside.length > 0) {
+    push('catch weight', `line ${label(v)}: case weight ${outside.map(formatDecimal).join(', ')} ${v.uom ?? ''} outside the PO's '${range.text}'${quote(v)}`,
+      `${outside.map(formatDecimal).join(', ')} not within ${formatDecimal(range.min)}–${formatDecimal(range.max)}`);
+  }
+  const ordered = /(\d{1,4})\s*(?:CS|cases?)\b/i.exec(p.description ?? '');
+  const poCases = ordered ? BigInt(ordered[1]) * SCALE : undefined;
+  if (poCases !== undefined && v.cases !== undefined && v.cases > poCases) {
+    push('quantity over', `line ${label(v)}: ${formatDecimal(v.cases)} cases billed against ${formatDecimal(poCases)} ordered${quote(v)}`,
+      `${formatDecimal(v.cases)} − ${formatDecimal(poCases)} = ${formatDecimal(v.cases - poCases)} cases over`);
+  } else if (poCases !== undefined && v.cases !== undefined && v.cases < poCases) out.partial.push(`${label(v)} ${formatDecimal(v.cases)} of ${formatDecimal(poCases)} cases`);
+  if (prP !== undefined) {
+    const atPo = lineAmount(v.quantity, prP);
+    if (atPo > amountOf(p)) out.accepted += atPo - amountOf(p);
+  }
+  return true;
 }
 
 /**

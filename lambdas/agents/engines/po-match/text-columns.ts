@@ -11,14 +11,14 @@ const VOCAB = { get: (k: string) => VOCAB_MAP.get(k) };
 add('line', 'ln', 'line', '#', 'pos', 'no', 'lin');
 add('sku', 'item', 'item no', 'item #', 'item number', 'item code', 'part no', 'part number', 'part #', 'product code',
   'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku', 'model no',
-  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'mfr part', 'article no');
+  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'item#', 'mfr part', 'article no');
 add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc', 'product', 'article', 'omschr');
 add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
   'qty billed', 'qty invoiced', 'quantità');
 add('ordered', 'ordered', 'ord', 'qty ord', 'order', 'qty ordered', 'ord qty', 'qty/ord');
 add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', 'shipped qty', 'delivered', 'geliefert');
 add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
-add('uom', 'u/m', 'um', 'uom', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
+add('uom', 'u/m', 'um', 'uom', 'uofm', 'u of m', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
 add('pack', 'pack', 'pack size', 'pk');
 add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
   'received', 'invoiced', 'remaining', 'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');

@@ -30,8 +30,15 @@ function columnOf(t: Tok, cols: Column[], descIndex: number): number {
   return best;
 }
 
-export interface TableRow extends RawLine {
-  /** Leftover numbers of quantity cells, tried when the arithmetic needs them. */
+/** "C/W 11.42 10.86 11.73 … TOTAL WT 34.01 LB": each case's weight and the total (stated, else their sum). */
+function catchWeights(line: string, decimal: Decimal): { each: bigint[]; total: bigint } | undefined {
+  const m = /^\s*(?:C\/W|catch\s*weights?|weights?)\s*:?\s+((?:[\d.,]+\s+){0,40}[\d.,]+)(?:\s+(?:LBS?|KGS?))?(?:\s+(?:TOTAL\s+(?:WT|WEIGHT)|NET\s+WT)\s*:?\s*([\d.,]+))?/i.exec(line);
+  if (!m) return undefined;
+  const each = m[1].trim().split(/\s+/).map((t) => readNumber(t, decimal));
+  if (each.some((w) => w === undefined || w <= 0n)) return undefined;
+  const sum = (each as bigint[]).reduce((a, w) => a + w, 0n);
+  const total = m[2] !== undefined ? readNumber(m[2], decimal) : sum;
+  return total === undefined ? undefined : { each: each as bigint[], total };
 }
 
 export interface ParsedTable {
@@ -58,9 +65,30 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
   const rows: RawLine[] = [];
   const used = new Set<number>([headerAt]);
   const firstNumeric = Math.min(...cols.filter((c) => NUMERIC.includes(c.role) && c.role !== 'pack').map((c) => c.start));
+  // A rule printed under the rows closes them: what follows is a footer ("PIECES 12 CUBE 6.4"), never a description.
+  let closed = false;
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i];
-    if (line.trim() === '' || /^[\s\-=_|+*]+$/.test(line)) {
+    if (rows.length > 0 && /^\s*[-=_]{10,}\s*$/.test(line)) closed = true;
+    // Rules, section headings ("**** MEATS ****") and group subtotals inside the table are neither items nor summaries.
+    if (line.trim() === '' || /^[\s\-=_|+*]+$/.test(line) || /^\s*\*{2,}[^*]*\*{2,}\s*$/.test(line) || /\b(?:group|section|category)\s+total\b/i.test(line)) {
+      used.add(i);
+      continue;
+    }
+    // A catch-weight line under a row priced by weight ("C/W 11.42 10.86 11.73   TOTAL WT 34.01 LB"): the row bills
+    // the weight, not the cases.
+    const weights = rows.length > 0 ? catchWeights(line, decimal) : undefined;
+    if (weights) {
+      const prev = rows[rows.length - 1];
+      if (prev.priceUom !== undefined && prev.priceUom !== prev.uom) {
+        prev.cases = prev.quantity;
+        prev.caseUom = prev.uom;
+        prev.catchWeights = weights.each;
+        prev.quantity = weights.total;
+        prev.uom = prev.priceUom;
+        prev.cites = [...(prev.cites ?? []), { line: i + 1 }];
+        prev.quote = `${prev.quote ?? ''}; ${line.trim().replace(/\s{2,}/g, '  ')}`;
+      }
       used.add(i);
       continue;
     }
@@ -82,6 +110,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     const first = toks[0];
     const hasNumberInNumericColumn = NUMERIC.some((r) => (cells.get(r) ?? []).some((t) => readNumber(t.text, decimal) !== undefined));
     if ((SUMMARY.test(line.trim()) && readSummary(line, decimal)) || (first.start >= firstNumeric - 2 && hasNumberInNumericColumn)) break;
+    if (rows.length > 0 && closed) break;
     if (rows.length > 0 && !hasNumberInNumericColumn) {
       // A continuation of the row above: its description wraps, or it names the vendor's material number.
       const prev = rows[rows.length - 1];
@@ -113,12 +142,14 @@ function numbersIn(toks: Tok[] | undefined, decimal: Decimal): { values: bigint[
 
 /** "4,85 / 1 ST", "€ 0,0185/st", "$38.90/cs", "48.750": price, price unit (base) and unit. */
 export function readPrice(text: string, decimal: Decimal): { price: bigint; base?: bigint; uom?: string } | undefined {
-  const m = /^\s*(?:US\$|\$|€|£|EUR|USD|GBP)?\s*([\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?)?\s*(?:EUR|USD|GBP)?\s*$/.exec(text);
+  // "15.890 LB": a unit written after the price, without a slash, is what it is priced per.
+  const m = /^\s*(?:US\$|\$|€|£|EUR|USD|GBP)?\s*([\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?|\s([A-Za-z]{2,3}))?\s*(?:EUR|USD|GBP)?\s*$/.exec(text);
   if (!m) return undefined;
   const price = readNumber(m[1], decimal);
   if (price === undefined) return undefined;
+  if (m[4] !== undefined && unitCode(m[4]) === undefined && !/^(?:EUR|USD|GBP)$/i.test(m[4])) return undefined;
   const base = m[2] !== undefined ? readNumber(m[2], decimal) : undefined;
-  return { price, base: base !== undefined && base > 0n && base !== SCALE ? base : undefined, uom: unitCode(m[3]) };
+  return { price, base: base !== undefined && base > 0n && base !== SCALE ? base : undefined, uom: unitCode(m[3] ?? m[4]) };
 }
 
 function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' | 'order', line: string, amountTable: boolean): RawLine | undefined {
@@ -155,16 +186,24 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   if (shipped.values[0] !== undefined) row.shipped = shipped.values[0];
   if (bo.values[0] !== undefined) row.backOrdered = bo.values[0];
   const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0];
-  const uom = unitCode(uomWord) ?? priced?.uom;
+  // "CS 2/5-6LB": a unit column printed against a pack/size column reads by its first word.
+  const uom = unitCode(uomWord) ?? unitCode(cells.get('uom')?.[0]?.text) ?? priced?.uom;
   if (uom) row.uom = uom;
+  if (priced?.uom) row.priceUom = priced.uom;
   const pack = packSize(joinText(cells.get('pack')));
   if (pack !== undefined) row.pack = pack;
   const skuToks = cells.get('sku') ?? [];
   const descWords = [joinText(cells.get('desc')), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill : [])].filter(Boolean);
   // SAP prints "Item 00010" and "Material 520-1150" side by side: a digits-only item number is the PO line.
   if (skuToks.length > 1 && /^\d{1,6}$/.test(skuToks[0].text) && /[\d-]/.test(skuToks[1].text)) row.orderLineRef = skuToks.shift()!.text;
+  // "SALMON … 2-3#   7011452": a number printed apart at the end of the item cells is the item number.
+  const last = skuToks[skuToks.length - 1];
+  const apart = skuToks.length > 1 && last.start - skuToks[skuToks.length - 2].end >= 2 && /^[A-Z0-9][A-Za-z0-9._/#-]{2,}$/.test(last.text) && /\d/.test(last.text) && !/[a-z]{3}/.test(last.text);
   const first = skuToks[0]?.text.replace(/[:,]$/, '');
-  if (first && /^[A-Z0-9][A-Za-z0-9._/#-]{2,}$/.test(first) && /[\d-]/.test(first) && !/[a-z]{3}/.test(first)) {
+  if (apart) {
+    row.sku = last.text;
+    descWords.unshift(joinText(skuToks.slice(0, -1)));
+  } else if (first && /^[A-Z0-9][A-Za-z0-9._/#-]{2,}$/.test(first) && /[\d-]/.test(first) && !/[a-z]{3}/.test(first)) {
     row.sku = first;
     descWords.unshift(...skuToks.slice(1).map((t) => t.text));
   } else if (skuToks.length > 0) descWords.unshift(joinText(skuToks));
