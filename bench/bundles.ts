@@ -3,49 +3,22 @@
  * external as the Lambda runtime and AWS's Powertools layer provide them) and measure its size and cold import time
  * in a fresh Node process (which imports Powertools from node_modules, as a function imports it from the layer), beside the goals of
  * lib/bundling/goals.ts (a document or poll function — a GET route, but for a protocol endpoint's GET — at most 150 KiB, any
- * other at most 400 KiB; a paid function's cold import at or below the reference's). The reference is
+ * other route and the sign-in authorizer at most 400 KiB, a task, render function or the sweeper at most 1 MiB; a paid
+ * function's cold import at or below the reference's). The reference is
  * bench/reference-entry.ts (Express + `@x402/express`), bundled and imported the same way.
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
 import { PROJECT_ROOT } from '../lib/local/runtime.js';
 import { bundleAliases, functionBuildOptions } from '../lib/bundling/aliases.js';
-import { EVERY_ENGINE_KIB, functionBundles, OTHER_KIB, SMALL_KIB } from '../lib/bundling/goals.js';
-import { ENV, WEBHOOK_MACHINE_ENV } from '../lambdas/shared/config.js';
+import { DEPLOYED_CONFIG } from '../lib/bundling/deployed-env.js';
+import { BACKGROUND_KIB, EVERY_ENGINE_KIB, functionBundles, OTHER_KIB, SMALL_KIB } from '../lib/bundling/goals.js';
 
 const RUNS = 7;
-/** What a deployed function's configuration looks like (names, addresses, ARNs): each bundle checks its own at import. */
-const ARN = 'arn:aws:states:us-east-1:123456789012:stateMachine';
-const DEPLOYED_ENV: Record<string, string> = {
-  AWS_REGION: 'us-east-1',
-  [ENV.jobsTable]: 'jobs',
-  [ENV.paymentsTable]: 'payments',
-  [ENV.idempotencyTable]: 'idempotency',
-  [ENV.rateLimitTable]: 'rate-limits',
-  [ENV.runsTable]: 'runs',
-  [ENV.settlerLeasesTable]: 'settler-leases',
-  [ENV.workspacesTable]: 'workspaces',
-  [ENV.creditLedgerTable]: 'credit-ledger',
-  [AP2_ENV.keySecretId]: 'paycall/ap2-merchant-key',
-  [AP2_ENV.trustedIssuers]: '{"keys":[]}',
-  [ENV.usdcAddress]: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-  [ENV.payTo]: '0x2222222222222222222222222222222222222222',
-  [ENV.rpcUrl]: 'https://mainnet.base.org',
-  [ENV.chainId]: '8453',
-  [ENV.settlerKeySecretId]: 'paycall/settler-keys',
-  [ENV.assetsBucket]: 'assets',
-  [ENV.assetsPublicUrl]: 'https://assets.example.com',
-  [ENV.publicBaseUrl]: 'https://api.example.com',
-  [ENV.agentsPublicBaseUrl]: 'https://agents.example.com',
-  [ENV.musicStateMachineArn]: `${ARN}:music`,
-  [ENV.videoStateMachineArn]: `${ARN}:video`,
-  [ENV.imageStateMachineArn]: `${ARN}:image`,
-  // Webhooks (docs/decisions/0018): the functions that end jobs (and the cancel route) start the webhook machine; checked at cold start.
-  [WEBHOOK_MACHINE_ENV]: `${ARN}:webhooks`,
-};
+/** What a deployed function's environment looks like (lib/bundling/deployed-env.ts): each bundle checks its own at import. */
+const DEPLOYED_ENV: Record<string, string> = { AWS_REGION: 'us-east-1', ...DEPLOYED_CONFIG };
 
 /**
  * Median import time of `outfile` in a fresh Node process. With `preload`, those packages are imported first and not
@@ -79,7 +52,8 @@ export async function bundleReport(): Promise<void> {
 
   console.log(`\nFunction bundles (esbuild, minified ESM, @aws-sdk/* and @aws-lambda-powertools/* external); cold import = fresh node process importing them from node_modules, median of ${RUNS}`);
   console.log(
-    `Goals (lib/bundling/goals.ts): documents and polls (GET routes, but for a protocol endpoint's GET) ≤ ${SMALL_KIB} KiB, every other function ≤ ${OTHER_KIB} KiB but the generic run and A2A send (every agent engine: ≤ ${EVERY_ENGINE_KIB} KiB) and the MCP servers (no goal); a paid function's cold import ≤ the reference's.`,
+    `Goals (lib/bundling/goals.ts): documents and polls (GET routes, but for a protocol endpoint's GET) ≤ ${SMALL_KIB} KiB, every other route and the sign-in authorizer ≤ ${OTHER_KIB} KiB but the generic run and A2A send (every agent engine: ≤ ${EVERY_ENGINE_KIB} KiB) and the MCP servers (no goal); a paid function's cold import ≤ the reference's. ` +
+      `The tasks, render functions and sweeper (no buyer waits on them) bundle their vendor SDKs whole, ≤ ${BACKGROUND_KIB} KiB.`,
   );
   console.log(
     `Reference (bench/reference-entry.ts: Express + @x402/express + x402ResourceServer + remote facilitator), bundled the same way: ${referenceKiB.toFixed(0)} KiB; ` +
@@ -90,9 +64,9 @@ export async function bundleReport(): Promise<void> {
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const misses: string[] = [];
-  for (const { id, entry, goal, paid } of entries) {
+  for (const { id, entry, goal, paid, path } of entries) {
     const outfile = join(out, `${id}.mjs`);
-    await build(functionBuildOptions(join(PROJECT_ROOT, entry), outfile, bundleAliases(PROJECT_ROOT)));
+    await build(functionBuildOptions(join(PROJECT_ROOT, entry), outfile, bundleAliases(PROJECT_ROOT, path)));
     const kib = statSync(outfile).size / 1024;
     const referenceMs = coldImportMs(referenceFile);
     const ms = coldImportMs(outfile);

@@ -11,7 +11,7 @@ import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lam
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { ENV } from '../lambdas/shared/config.js';
-import { bundleAliasArgs } from './bundling/aliases.js';
+import { bundleAliasArgs, bundlePathOf, MAIN_FIELDS, type BundlePath } from './bundling/aliases.js';
 import { BUNDLE_EXTERNALS, powertoolsLayerParameter, powertoolsVersion } from './bundling/externals.js';
 import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
 
@@ -101,7 +101,7 @@ export class FunctionFactory {
       environment: { ...environment, ...(withFfmpeg ? { [ENV.ffmpegPath]: FFMPEG_LAMBDA_PATH } : {}) },
       projectRoot: this.options.projectRoot,
       depsLockFilePath: path.join(this.options.projectRoot, 'package-lock.json'),
-      ...(placeholder ? placeholderCode(def.entry) : { entry: entryPath, handler: 'handler', bundling: bundling(withFfmpeg, this.options.projectRoot) }),
+      ...(placeholder ? placeholderCode(def.entry) : { entry: entryPath, handler: 'handler', bundling: bundling(withFfmpeg, this.options.projectRoot, bundlePathOf(entry.kind)) }),
     });
     this.functions[id] = fn;
     this.entries[this.stack.getLogicalId(fn.node.defaultChild as lambda.CfnFunction)] = entry;
@@ -116,7 +116,7 @@ function placeholderCode(entry: string) {
   };
 }
 
-function bundling(withFfmpeg: boolean, projectRoot: string) {
+function bundling(withFfmpeg: boolean, projectRoot: string, bundlePath: BundlePath) {
   return {
     minify: true,
     sourceMap: true,
@@ -124,13 +124,14 @@ function bundling(withFfmpeg: boolean, projectRoot: string) {
     sourcesContent: false,
     target: 'node22',
     format: OutputFormat.ESM,
-    mainFields: ['module', 'main'],
+    // ES module builds first (lib/bundling/aliases.ts), as the bench and the bundle tests build.
+    mainFields: MAIN_FIELDS,
     // ESM bundles of CommonJS dependencies still call require(): give them one.
     banner: "import { createRequire as __paycallCreateRequire } from 'node:module'; const require = __paycallCreateRequire(import.meta.url);",
     // The runtime ships AWS SDK v3 and the Powertools layer the rest (lib/bundling/externals.ts).
     externalModules: [...BUNDLE_EXTERNALS],
-    // Trimmed stand-ins for heavy packages (lib/bundling/aliases.ts).
-    esbuildArgs: bundleAliasArgs(projectRoot),
+    // Stand-ins for what a buyer-path function never calls; none for a task or the sweeper (lib/bundling/aliases.ts).
+    esbuildArgs: bundleAliasArgs(projectRoot, bundlePath),
     ...(withFfmpeg ? { commandHooks: ffmpegHooks() } : {}),
   };
 }

@@ -1,15 +1,25 @@
 /**
- * Every function the stack deploys, with its bundle's size goal, which bounds its cold start: a document or poll
- * function (a GET route, but for a protocol endpoint's GET) at most 150 KiB minified, any other at most 400 KiB, but
- * for the MCP servers (no goal: the official MCP SDK alone is larger) and the two functions that carry every agent engine
- * (EVERY_ENGINE_KIB). bench/bundles.ts measures against these goals and
- * test/unit/bundling/function-sizes.test.ts holds them.
+ * Every function the stack deploys, with its bundle's size goal, which bounds its cold start where a buyer waits on
+ * it (lib/bundling/aliases.ts BundlePath): a document or poll function (a GET route, but for a protocol endpoint's
+ * GET) at most 150 KiB minified, any other route and the sign-in authorizer at most 400 KiB, but for the MCP servers
+ * (no goal: the official MCP SDK alone is larger) and the two functions that carry every agent engine
+ * (EVERY_ENGINE_KIB). The workflow's tasks, the render functions and the sweeper, whose cold start no buyer sees
+ * (behind a render of minutes, or on a schedule), bundle their vendor SDKs whole and have only BACKGROUND_KIB.
+ * bench/bundles.ts measures against these goals and test/unit/bundling/function-sizes.test.ts holds them.
  */
 import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type RouteDef } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
+import { bundlePathOf, type BundlePath } from './aliases.js';
 
 export const SMALL_KIB = 150;
 export const OTHER_KIB = 400;
+/**
+ * A background function's bundle (a workflow task, a render function, the sweeper): its cold start is no buyer's
+ * wait, so it takes its vendor SDK whole (RenderGoogleLyria, `@google/genai` and the Bedrock client for its cover,
+ * about 855 KiB; RenderGoogleVeo about 775 KiB). Not a cold-start budget: a bound that shows a background function
+ * pulling in something it should not (an agent engine, the MCP SDK) before it deploys.
+ */
+export const BACKGROUND_KIB = 1024;
 /**
  * The two functions that run any agent (the generic run route, by path, and A2A's send, by path or message
  * metadata) carry every family's engine, and each engine now carries the document readers a practitioner's forms
@@ -27,6 +37,8 @@ export interface FunctionBundle {
   /** KiB, or null where no goal is set (the MCP servers). */
   goal: number | null;
   paid: boolean;
+  /** Whether a buyer waits on its cold start, which picks its aliases (lib/bundling/aliases.ts bundleAliases). */
+  path: BundlePath;
 }
 
 /**
@@ -44,9 +56,11 @@ const isMcpServer = (route: RouteDef) => route.path === '/api/mcp';
 export function functionBundles(): FunctionBundle[] {
   const routes = ROUTES.filter((r) => functionIdOf(r) === r.id);
   return [
-    ...routes.map((r) => ({ id: r.id, entry: r.entry, goal: goalOf(r), paid: r.paid === true })),
-    ...[...WORKFLOW_TASKS, ...RENDER_FUNCTIONS, SIGN_IN_AUTHORIZER].map((t) => ({ id: t.id, entry: t.entry, goal: OTHER_KIB, paid: false })),
-    { id: SWEEPER.id, entry: SWEEPER.entry, goal: OTHER_KIB, paid: false },
+    ...routes.map((r) => ({ id: r.id, entry: r.entry, goal: goalOf(r), paid: r.paid === true, path: bundlePathOf('route') })),
+    { id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, goal: OTHER_KIB, paid: false, path: bundlePathOf('authorizer') },
+    // The workflow's tasks and the render functions are CDK's `task` functions (lib/paycall-stack.ts).
+    ...[...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => ({ id: t.id, entry: t.entry, goal: BACKGROUND_KIB, paid: false, path: bundlePathOf('task') })),
+    { id: SWEEPER.id, entry: SWEEPER.entry, goal: BACKGROUND_KIB, paid: false, path: bundlePathOf('sweeper') },
   ];
 }
 
