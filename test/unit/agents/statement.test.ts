@@ -246,3 +246,17 @@ describe('readStatement: headers in the bank\'s language, rows that moved no mon
     expect(lines(s)).toEqual([['2025-12-02', 50], ['2025-12-03', -20]]);
   });
 });
+
+describe('readStatement: QIF and the other camt messages', () => {
+  it('QIF: each ^-ended block is a line; the short year written out; N the check number', () => {
+    const s = bank("!Type:Bank\nD3/ 2'26\nT-1,250.00\nPRent\nN1042\n^\nD03/13/2026\nT500.00\nPClient\nMinv 7\n^\n");
+    expect(lines(s)).toEqual([['2026-03-02', -1250], ['2026-03-13', 500]]);
+    expect(s.lines.map((l) => [l.reference, l.line, l.source])).toEqual([['1042', 3, 'T-1,250.00'], [undefined, 8, 'T500.00']]);
+  });
+
+  it('a camt.054 notification is read like a statement: each Ntry a line', () => {
+    const s = bank('<Document><BkToCstmrDbtCdtNtfctn><Ntfctn><Ntry><Amt Ccy="EUR">12.00</Amt><CdtDbtInd>DBIT</CdtDbtInd>' +
+      '<Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-03-31</Dt></BookgDt></Ntry></Ntfctn></BkToCstmrDbtCdtNtfctn></Document>');
+    expect(lines(s)).toEqual([['2026-03-31', -12]]);
+  });
+});

@@ -28,7 +28,9 @@ export function readStatement(text: string, field: string, options: StatementOpt
 
 function identify(body: string, trimmed: string, field: string, options: StatementOptions): Statement {
   if (/<OFX>|^OFXHEADER:/im.test(trimmed.slice(0, 2000))) return readOfx(body, field);
-  if (/<BkToCstmrStmt\b/.test(trimmed.slice(0, 4000))) return readCamt(body, field);
+  // camt.053 statements, camt.052 account reports and camt.054 notifications carry their lines as the same Ntry.
+  if (/<BkToCstmr(?:Stmt|AcctRpt|DbtCdtNtfctn)\b/.test(trimmed.slice(0, 4000))) return readCamt(body, field);
+  if (/^!Type:(?:Bank|Cash|CCard|Oth [AL])/im.test(trimmed.slice(0, 200))) return readQif(body, field, options);
   if (/^:61:/m.test(body) && /^:(?:20|25|60[FM]):/m.test(body)) return readMt940(body, field);
   if (/^!TRNS\b/m.test(body)) return readIif(body, field, options);
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
@@ -167,6 +169,31 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
     }),
     ...(yearless > 0 ? { year } : {}),
   };
+}
+
+/**
+ * QIF (Quicken Interchange Format): one transaction a block ending in `^`; D the date, T (or U) the signed amount, P
+ * the payee, M the memo, N the check number. The short year forms (3/ 2'26) are written out; the date order is then
+ * settled like any other table's.
+ */
+function readQif(text: string, field: string, options: StatementOptions): Statement {
+  const rows: RawRow[] = [];
+  let cells = ['', '', '', '', ''];
+  let at = 0;
+  text.split(/\r\n|\r|\n/).forEach((l, i) => {
+    const code = l.charAt(0);
+    const value = l.slice(1).trim();
+    if (code === '^') {
+      if (cells[0] !== '' || cells[1] !== '') rows.push({ cells, line: at || i + 1 });
+      [cells, at] = [['', '', '', '', ''], 0];
+    } else if (code === 'D') cells[0] = value.replace(/\s+/g, '').replace(/'(\d{2})$/, '/20$1').replace(/'(\d{4})$/, '/$1');
+    else if (code === 'T' || (code === 'U' && cells[1] === '')) [cells[1], at] = [value, i + 1];
+    else if (code === 'P') cells[2] = value;
+    else if (code === 'N') cells[3] = value;
+    else if (code === 'M') cells[4] = value;
+  });
+  const read = readLedger(rows, field, options, ['Date', 'Amount', 'Payee', 'Num', 'Memo']);
+  return { ...read, notes: ['read as QIF: each ^-ended block is one line, T its signed amount', ...read.notes] };
 }
 
 /** QuickBooks IIF: the TRNS line of each transaction is the bank account's side; SPL lines are the other side. */
