@@ -62,7 +62,9 @@ export function checkArithmetic(doc: Doc, field: Field, problems: Finding[], not
     lines += amountOf(line);
   }
   const sumText = doc.lines.length <= 8 ? `${doc.lines.map((l) => formatMoney(amountOf(l))).join(' + ')} = ${formatMoney(lines)}` : `lines sum to ${formatMoney(lines)}`;
-  if (doc.subtotal !== undefined && abs(doc.subtotal - lines) > ROUNDING) {
+  // A fee printed above the subtotal (a restocking charge on a credit memo) may be inside it.
+  const fees = doc.charges.filter((c) => c.kind === 'other').reduce((a, c) => a + c.amount, 0n);
+  if (doc.subtotal !== undefined && abs(doc.subtotal - lines) > ROUNDING && abs(doc.subtotal - lines - fees) > ROUNDING) {
     problems.push({
       kind: 'subtotal',
       text: `${name} subtotal ${formatMoney(doc.subtotal)} is not the sum of its lines ${formatMoney(lines)}`,
@@ -135,7 +137,10 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`, sources: [src], arithmetic: `${formatMoney(c.amount)} billed against ${formatMoney(poHas('freight'))} on the PO` });
       }
     } else if (poHas(c.kind ?? 'other') < c.amount) {
-      problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
+      const refused = terms.refusedCharges?.find((r) => chargeMatches(r.label, c.label));
+      problems.push(refused
+        ? { kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} ${invoice.lines.some((l) => amountOf(l) < 0n) ? 'deducted from the credit' : 'billed'}; the PO says '${refused.quote}'`, sources: [src, termSource(refused.quote)] }
+        : { kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
     }
   }
 }

@@ -112,6 +112,10 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   const name = `line ${label(v)}`;
   const sources = [lineSource('invoice', v), lineSource('purchaseOrder', p)];
   const push = (kind: string, text: string, arithmetic?: string) => out.problems.push({ kind, text, sources, arithmetic });
+  if (v.quantity < 0n && p.quantity > 0n) {
+    creditLine(p, v, push);
+    return;
+  }
   if (p.amountOnly && !v.amountOnly) {
     budgetLine(p, v, push);
     return;
@@ -212,6 +216,26 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
         `${formatMoney(abs(wV - wP))} (tolerance ${formatMoney(tolerance)})${unitNote}${evidence(qV, wV, wP, billed, atPo, per)}${quote(v)}`,
       priceArithmetic(qV, wV, wP, billed, atPo, per),
     );
+  }
+}
+
+/**
+ * A credit memo's line (negative quantity, a return against the PO line): the credit is at the PO price for no more
+ * than was ordered; its sign is the memo's, not a discrepancy.
+ */
+function creditLine(p: DocLine, v: DocLine, push: (kind: string, text: string, arithmetic?: string) => void): void {
+  const returned = -v.quantity;
+  if (returned > p.quantity) {
+    push('quantity over', `line ${label(v)}: credit for ${formatDecimal(returned)} returned, more than the ${formatDecimal(p.quantity)} ordered${quote(v)}`,
+      `${formatDecimal(returned)} − ${formatDecimal(p.quantity)} = ${formatDecimal(returned - p.quantity)} over`);
+  }
+  const pPrice = unitPriceOf(p);
+  const vPrice = unitPriceOf(v);
+  if (pPrice === undefined || vPrice === undefined) return;
+  const credited = abs(vPrice);
+  if (abs(credited - pPrice) > max(CENT, roundDiv(pPrice * PRICE_PER_MILLE, 1000n))) {
+    push('credit price', `line ${label(v)}: credited at ${formatMoney(credited)} against the PO price ${formatMoney(pPrice)}${quote(v)}`,
+      priceArithmetic(returned, credited, pPrice, lineAmount(returned, credited), lineAmount(returned, pPrice), ''));
   }
 }
 

@@ -21,6 +21,8 @@ export interface Terms {
   totalExcludesTax?: Rule;
   /** A fee the PO approves in its notes ("your drop-ship fee of $25.00 is approved and may be billed"), up to its amount. */
   approvedCharges?: (Rule & { label: string; amount: bigint })[];
+  /** A fee the PO says never applies ("no restocking fee applies to defective returns"). */
+  refusedCharges?: (Rule & { label: string })[];
   /** A blanket PO's amount still open ("Remaining USD 27,000.00"): an invoice's goods must fit in it. */
   remaining?: Rule & { amount: bigint };
 }
@@ -68,6 +70,8 @@ export function readTerms(text: string): Terms {
     }
     const open = /\bremaining(?:\s+(?:amount|balance|value))?\s*:?\s*(?:USD|EUR|GBP|CAD|\$|€|£)?\s*(\d{1,3}(?:,\d{3})*\.\d{2}|\d+\.\d{2})\b/i.exec(s);
     if (open) terms.remaining ??= { quote: open[0], amount: BigInt(open[1].replace(/[,.]/g, '')) * 10_000n };
+    const refused = /\bno\s+((?:[a-z][\w-]*\s+){0,2}(?:fee|charge|surcharge))s?\s+(?:applies|apply|will\s+apply|is\s+(?:charged|allowed|accepted)|may\s+be\s+(?:charged|billed))/i.exec(s);
+    if (refused) (terms.refusedCharges ??= []).push({ quote, label: refused[1] });
     const fee = approvedCharge(s);
     if (fee) (terms.approvedCharges ??= []).push({ ...fee, quote });
     if (/excl\.?\s*(?:of\s+)?(?:tax|vat|btw|mwst|gst)|ohne\s+mwst|excluding\s+(?:tax|vat)|net\s+of\s+(?:tax|vat)|prices?\s+(?:are\s+)?(?:net|excl)|before\s+tax/.test(l)) {

@@ -37,7 +37,7 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
-    else if (/\b(?:fee|surcharge|charge)\b/.test(l) && !/%/.test(l)) kind = 'other';
+    else if (/\b(?:fee|surcharge|charge)\b/.test(l)) kind = 'other';
     // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
     else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
