@@ -95,4 +95,33 @@ describe('po-match document classes', () => {
     expect(explain(po, invoice('100.00')).result.status).toBe('pass');
     expect(explain(po, invoice('120.00')).result.discrepancies.join(' ')).toMatch(/rate the PO line states/);
   });
+
+  // PO: 2 CS, est. 20.00 LB at 9.45/LB = 189.00, accept 9.5 - 10.5 LB per case.
+  const CATCH_PO = ['PO Number: PO-418', 'Vendor: Lakeside Foods', '', 'Item                          Vendor #   UofM    Qty   Unit Cost    Amount',
+    'Salmon fillet skin-on         7011452    LB    20.00        9.45    189.00', '   2 CS, catch weight, est. 10.0 LB/CS;',
+    '   accept 9.5 - 10.5 LB per case', '', '                                     Estimated Total:    189.00'].join('\n');
+  const catchInvoice = (weights: string, total: string, amount: string) => ['LAKESIDE FOODS                       INVOICE', 'CUST PO#  PO-418', '',
+    ' QTY UNIT   DESCRIPTION              ITEM#       PRICE       EXTENDED', `   2 CS     SALMON ATL FLT SKN-ON    7011452    9.450 LB      ${amount}`,
+    `          C/W  ${weights}              TOTAL WT   ${total} LB`, '', `                          INVOICE TOTAL           ${amount}`].join('\n');
+
+  it('a catch-weight line bills the weighed total at the PO price per LB; every case inside the accepted range passes', () => {
+    // 10.12 + 9.87 = 19.99 LB × 9.45 = 188.9055 → 188.91.
+    expect(explain(CATCH_PO, catchInvoice('10.12   9.87', '19.99', '188.91')).result).toMatchObject({ status: 'pass', invoiceTotal: 188.91 });
+    // 10.12 + 10.88 = 21.00 LB × 9.45 = 198.45: 10.88 is outside 9.5 - 10.5.
+    const out = explain(CATCH_PO, catchInvoice('10.12  10.88', '21.00', '198.45'));
+    expect(out.result.status).toBe('hold');
+    expect(out.result.discrepancies[0]).toMatch(/case weight 10\.88 LB outside the PO's 'accept 9\.5 - 10\.5 LB per case'/);
+  });
+
+  it('a credit memo is held to the PO price, and a restocking fee the PO refuses is quoted', () => {
+    const po = ['PO Number: 1583', 'Vendor: Front Range Electric', '', 'Qty   Item        Description          Unit Price     Total',
+      '10    WPX1-50K    LED wall pack         142.75       1,427.50', '', '                                 Total   1,427.50', '',
+      'Returns: no restocking fee applies to defective returns.'].join('\n');
+    const memo = (fee: string[]) => ['FRONT RANGE ELECTRIC                 CREDIT MEMO', 'Cust PO#  1583', '', 'Qty   Item        Description          Unit Price     Total',
+      '-4    WPX1-50K    LED wall pack         142.75        -571.00', '', ...fee, `                                 Total   ${fee.length ? '-485.35' : '-571.00'}`].join('\n');
+    expect(explain(po, memo([])).result).toMatchObject({ status: 'pass', invoiceTotal: -571 });
+    const fee = explain(po, memo(['                     RESTOCKING CHARGE 15%       85.65']));
+    expect(fee.result.discrepancies).toEqual(["charge: RESTOCKING CHARGE 15% 85.65 deducted from the credit; the PO says 'Returns: no restocking fee applies to defective returns.'"]);
+    expect(fee.evidence[0].sources.map((s) => s.field)).toEqual(['invoice', 'purchaseOrder']);
+  });
 });
