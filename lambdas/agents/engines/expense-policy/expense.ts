@@ -31,6 +31,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   parts?: Receipt["lines"];
   tip?: { cents: bigint; base: bigint };
   unreconciled?: string;
+  /** A receipt whose total differs from the amount claimed: what it supports, and its total line. */
+  supported?: { cents: bigint; text: string; line: number };
   /** The foreign amount the claim was charged in, and how it became the claim's currency. */
   foreign?: { cents: bigint; currency: string; own: boolean; text: string };
   /** Reference numbers (agreement, ticket, confirmation) and the merchant: what identifies the same claim twice. */
@@ -121,6 +123,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   };
   if (FINE.test(lower)) base.category = 'fines';
   if (e.receipt) mergeReceipt(base, e.receipt);
+  if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };
   return base;
 }
 

@@ -125,6 +125,13 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   }
   let eligible = item.cents;
   let computable = true;
+  // Asked for more than the receipt shows: the receipt's amount is what is supported.
+  if (item.supported && item.supported.cents < eligible) {
+    const over = eligible - item.supported.cents;
+    flag('claim exceeds receipt', `claimed ${m(eligible)} but the receipt totals ${m(item.supported.cents)}; ${m(over)} is not supported by the receipt`,
+      cite([], [{ field: 'expense', line: item.supported.line, quote: item.supported.text }]), `${m(eligible)} − ${m(item.supported.cents)} = ${m(over)} unsupported`);
+    eligible = item.supported.cents;
+  }
   if (policy.alcoholForbidden !== undefined && item.alcohol !== undefined) {
     if (item.alcohol === 'unknown') {
       reject('alcohol not itemised', `alcohol is not reimbursable ("${policy.alcoholForbidden}") and its amount is not itemised`, cite([policy.alcoholForbidden]));
