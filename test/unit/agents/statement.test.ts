@@ -260,3 +260,14 @@ describe('readStatement: QIF and the other camt messages', () => {
     expect(lines(s)).toEqual([['2026-03-31', -12]]);
   });
 });
+
+describe('readStatement: pasted lines over a turn of the year', () => {
+  it('December lines take the first year, January lines the second', () => {
+    const s = bank('Statement Period 12/15/2025 - 01/14/2026\n12/15 Opening Balance 100.00\n12/28 Deposit 50.00 150.00\n01/05 Check 1042 20.00 130.00\n');
+    expect(lines(s)).toEqual([['2025-12-28', 50], ['2026-01-05', -20]]);
+  });
+
+  it('a line whose year the months cannot tell: the pasted reading is refused, no line dropped in silence', () => {
+    expect(() => bank('Statement Period 12/15/2025 - 01/14/2026\n12/15 Opening Balance 100.00\n12/03 Deposit 50.00 150.00\n')).toThrow(/no date column/);
+  });
+});

@@ -47,7 +47,7 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
     const pasted = pastedLines(body);
     if (!(e instanceof AgentInputError) || !/no date column/.test(e.message) || !pasted) throw e;
     const read = readLedger(pasted.rows, field, options, ['Date', 'Description', 'Amount', 'Balance']);
-    if (pasted.year) read.notes.unshift(`the lines' dates carry no year: ${pasted.year}, the one year of the statement's own dates`);
+    if (pasted.year) read.notes.unshift(`the lines' dates carry no year: ${pasted.year}, from the statement's own dates`);
     read.notes.unshift('read as a pasted statement: a date, the particulars, then the amount and the balance after it on each line');
     return read;
   }
@@ -133,21 +133,39 @@ const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{
 /**
  * Lines of a statement pasted from a PDF: a date first, then text, then one or two figures (amount, balance). A
  * statement that prints its lines' dates without the year ("03/02") gives the year once, in its period or heading;
- * when every full date in the text is of one year, that is the year of its lines (else a yearless line is not read).
+ * when every full date in the text is of one year, that is the year of its lines; over a turn of the year, the
+ * months decide. A line whose year cannot be told makes the pasted reading refused, not the line dropped.
  */
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
 function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefined {
-  const years = new Set([...text.matchAll(FULL_DATE)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]));
-  const year = years.size === 1 ? [...years][0] : undefined;
+  const years = [...new Set([...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4])))].sort();
+  // One year: every line's. Two running years (a December-January statement): the later half of the year is the
+  // first year's, the earlier half the second's, when the date's possible months all agree; else it is not read.
+  const yearOf = (date: string): number | undefined => {
+    if (years.length === 1) return years[0];
+    if (years.length !== 2 || years[1] !== years[0] + 1) return undefined;
+    const named = /[a-z]{3}/i.exec(date);
+    const months = named ? [MONTHS.indexOf(named[0].toLowerCase()) + 1] : date.split(/[/.-]/).map(Number).filter((n) => n >= 1 && n <= 12);
+    if (months.length > 0 && months.every((m) => m >= 7)) return years[0];
+    if (months.length > 0 && months.every((m) => m <= 6)) return years[1];
+    return undefined;
+  };
+  let unread = false;
   const rows: { cells: string[]; line: number; figures: string[] }[] = [];
-  let yearless = 0;
+  const yearless = new Set<number>();
   text.split(/\r\n|\r|\n/).forEach((l, i) => {
     const m = DATE_FIRST.exec(l);
     if (!m) return;
     let date = m[1];
     if (YEARLESS.test(date)) {
-      if (!year) return;
+      const year = yearOf(date);
+      if (!year) {
+        unread = true;
+        return;
+      }
       date = /^[a-z]/i.test(date) ? `${date}, ${year}` : `${date}${/[/.-]/.test(date) ? date.match(/[/.-]/)![0] : ' '}${year}`;
-      yearless++;
+      yearless.add(year);
     }
     let rest = m[2];
     const figures: string[] = [];
@@ -159,7 +177,8 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
     }
     if (figures.length > 0) rows.push({ cells: [date, rest], line: i + 1, figures });
   });
-  if (rows.length === 0) return undefined;
+  // A line whose year cannot be told is not dropped in silence: the pasted reading is refused.
+  if (rows.length === 0 || unread) return undefined;
   // Where some lines print the balance after the amount, a line with one figure is a balance line.
   const withBalance = rows.some((r) => r.figures.length === 2);
   return {
@@ -167,7 +186,7 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
       const [amount, balance] = figures.length === 2 ? figures : withBalance ? ['', figures[0]] : [figures[0], ''];
       return { cells: [...cells, amount, balance], line };
     }),
-    ...(yearless > 0 ? { year } : {}),
+    ...(yearless.size > 0 ? { year: [...yearless].join(' and ') } : {}),
   };
 }
 
