@@ -45,7 +45,7 @@ export function amountsIn(line: string): Amt[] {
   for (let m = re.exec(line); m !== null; m = re.exec(line)) tokens.push({ t: m[0], at: m.index });
   for (let i = 0; i < tokens.length; i++) {
     let t = tokens[i].t.replace(/[,;:]+$/, '').replace(/\.$/, '').replace(/\/[a-z].*$/i, '');
-    if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%')) continue;
+    if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%') || tokens[i + 1]?.t === '%') continue;
     if (DATE_TOKEN.test(t.replace(/[()]/g, ''))) continue;
     let code: string | undefined;
     let codeAfter = false;
@@ -76,12 +76,12 @@ export function amountsIn(line: string): Amt[] {
   return out;
 }
 
-const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total)\b|合計/;
+const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b/;
-const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva)\b|税/;
+const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge)\b/;
 const PAYMENT =
-  /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
+  /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
 
 export function readLines(text: string): Line[] {
   return text.split(/\r?\n/).map((raw, n) => {
@@ -101,10 +101,12 @@ export function readLines(text: string): Line[] {
     else if (amts.length === 0) kind = 'plain';
     else if (/\bsub-?total\b/.test(label)) kind = 'subtotal';
     else if (BALANCE.test(label)) kind = 'balance';
+    // "SUMA PTU 6,59", "Total VAT": the sum of the taxes printed in a breakdown, not the bill's total.
+    else if (SUMMARY.test(label) && TAX.test(label) && !/\b(?:incl|including|inc)\b/.test(label) && label.split(' ').length <= 3) kind = 'plain';
     else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';
     else if (amts.some((a) => a.cents < 0n) || PAYMENT.test(label)) kind = 'payment';
     else if (TIP.test(label)) kind = 'tip';
-    else if (TAX.test(label) && label.split(' ').length <= 6 && !/[+,]/.test(label)) kind = 'tax';
+    else if (TAX.test(label) && label.split(' ').length <= 6 && !/[+]|,(?!\d)/.test(label)) kind = 'tax';
     else kind = 'item';
     return { n: n + 1, raw, indent, text, lower, amts, label, kind, dated, marked };
   });

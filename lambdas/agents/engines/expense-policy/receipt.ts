@@ -102,17 +102,28 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
   let itemsSum = 0n;
   const problems: string[] = [];
   let afterSummary = false;
+  let lastSummaryAt = 0;
   for (const l of region) {
     if (l.kind === 'plain' || l.kind === 'blank' || l.kind === 'sep' || l.kind === 'payment' || l.kind === 'balance' || l.text.startsWith('(')) continue;
     // "2 × $27.00" under "Coffee Traveler $54.00": the item's quantity and unit price, not another charge.
     if (QUANTITY.test(l.text)) continue;
     const a = l.kind === 'total' || l.kind === 'subtotal' ? l.amts[0] : last(l);
     if (l.kind === 'subtotal') {
+      lastSummaryAt = l.n;
       subtotal = a.cents;
       if (a.cents !== running) problems.push(`its items total ${fmt(running)} but it prints a ${fmt(a.cents)} subtotal`);
       running = a.cents;
       afterSummary = true;
     } else if (l.kind === 'total') {
+      // A VAT receipt prints the tax inside its prices ("PTU B 8,00 % 6,59" under items that already total 89,00): the
+      // total is the items alone, and the tax lines since the last summary are a breakdown, not charges.
+      const since = parts.filter((p) => p.kind === 'tax' && p.n > lastSummaryAt);
+      const inclusive = since.reduce((x, p) => x + p.cents, 0n);
+      if (a.cents !== running && since.length > 0 && running - inclusive === a.cents) {
+        for (const p of since) parts.splice(parts.indexOf(p), 1);
+        running -= inclusive;
+      }
+      lastSummaryAt = l.n;
       if (a.cents !== running) problems.push(`${problems.length ? '' : `its lines add up to ${fmt(running)} but it prints `}a ${fmt(a.cents)} total`);
       running = a.cents;
       total = a;
