@@ -77,6 +77,12 @@ function documentItems(text: string, currency: string): Item[] {
     return stated && (/\breceipts\b/.test(l) || entries.length + receipts.length === 1);
   });
   if (vouched) for (const item of items) item.receipt ??= true;
+  // A page about one expense (a Pleo or Navan detail page with its receipt) states its head count anywhere on it
+  // ("Note … Attendees (3): …", "Covers 3" on the receipt).
+  if (items.length === 1 && items[0].people === undefined) {
+    const lower = text.toLowerCase();
+    items[0].people = textFacts(lower.length > 20_000 ? lower.slice(0, 20_000) : lower, false, true).people;
+  }
   if (items.length === 0) {
     // No layout recognised: each line that carries an amount is one expense, as before.
     for (const [k, line] of text.split(/\r?\n/).entries()) {

@@ -79,7 +79,7 @@ export function amountsIn(line: string): Amt[] {
 const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b/;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
-const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge)\b/;
+const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 const PAYMENT =
   /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
 

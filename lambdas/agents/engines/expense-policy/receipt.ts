@@ -29,6 +29,7 @@ export interface Receipt {
 }
 
 
+const NET = /^(?:net|netto|nett|net amount|brutto|gross|vat|mwst|ust)\b/;
 const QUANTITY = /^\d{1,3}\s*(?:×|x|\*)\s*(?:[$€£¥]\s?)?\d[\d.,]*\s*(?:[€£¥]|[A-Z]{3})?$/i;
 
 /** Every receipt in the document (see the module comment); its lines are marked used. */
@@ -69,8 +70,16 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     if (!hasSummary) continue;
     for (let u = start; u <= end; u++) used.add(u);
     // The payment, change and balance lines and the tax breakdown under the total belong to it too.
-    for (let u = end + 1; u < lines.length && lines[u].kind !== 'blank'; u++) {
-      if (['payment', 'balance', 'tax', 'sep', 'plain'].includes(lines[u].kind) || lines[u].text.startsWith('(')) used.add(u);
+    // So is a VAT analysis printed after a blank line ("VAT @ 20% incl. 36.13", "Net 180.67"): the breakdown of the
+    // total, never another expense.
+    for (let u = end + 1; u < lines.length; u++) {
+      const l = lines[u];
+      if (l.kind === 'blank') {
+        const next = lines.slice(u + 1).find((x) => x.kind !== 'blank');
+        if (next && (next.kind === 'tax' || NET.test(next.label))) continue;
+        break;
+      }
+      if (['payment', 'balance', 'tax', 'sep', 'plain'].includes(l.kind) || l.text.startsWith('(') || NET.test(l.label)) used.add(u);
       else break;
     }
     out.push(r);
