@@ -14,7 +14,7 @@ export const EXPECTED = {
   exceptions: [
     {
       type: 'missing_in_books',
-      detail: '"Wire fee" -12.50 (bank row 2, 2026-05-29) has no matching book entry: record it in the books (a fee or payment).',
+      detail: 'bank line 3 "2026-05-29,Wire fee,-12.50" (2026-05-29, -12.50) has no matching book entry: record it in the books (a fee or payment).',
       amount: -12.5,
     },
   ],

@@ -119,7 +119,7 @@ describe('runOnCredit', () => {
     const outcome = await runOnCredit(deps, { agent: EXPORT_TX, input: { export: BANK } });
     expect(outcome).toMatchObject({ type: 'done', charged: 0n, answer: { settled: false, totalCostUsdc: 0 } });
     expect(deps.runs.recordUnpaid).toHaveBeenCalledTimes(1);
-    expect(deps.runs.recordUnpaid.mock.calls[0]).toEqual([expect.objectContaining({ mode: 'free', status: 'done' }), expect.anything()]);
+    expect(deps.runs.recordUnpaid.mock.calls[0]).toEqual([expect.objectContaining({ mode: 'free', status: 'done' }), expect.anything(), []]); // the conversion has no findings: no evidence
     expect(deps.credits.debit).not.toHaveBeenCalled();
   });
 });

@@ -41,7 +41,8 @@ describe('finishFromKeptInput', () => {
   it('runs the engine on the kept input and records its result once', async () => {
     const d = deps();
     expect(await finishFromKeptInput(d, run())).toMatchObject({ result: 'finished' });
-    expect(d.runs.finish).toHaveBeenCalledWith('run_1', (BANK_REC.engine.analyse as (i: unknown) => unknown)(input));
+    const { result, evidence } = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(input);
+    expect(d.runs.finish).toHaveBeenCalledWith('run_1', result, evidence);
   });
 
   it.each([
