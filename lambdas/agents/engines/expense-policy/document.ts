@@ -54,8 +54,10 @@ export function readDocument(text: string): { entries: Entry[]; receipts: Receip
   }
   const kept = entries.filter((e, k) => {
     if (e.listed || e.receipt) return true;
+    // A field in a receipt's own header ("Rate Plan: CORP - 209.00" above the folio's "Room Charge 209.00") repeats a
+    // charge the receipt lists: it is the receipt's, not another expense.
     const repeats = (a: Amt) =>
-      standalone.some((r) => same(r.total, a)) ||
+      standalone.some((r) => same(r.total, a) || (r.context.includes(e.first.text) && r.lines.some((p) => p.cents === a.cents))) ||
       entries.some((o, j) => j !== k && (j < k || o.listed || o.receipt) && [o.amount, o.converted?.amt].some((x) => x && same(x, a)));
     return !repeats(e.amount);
   });

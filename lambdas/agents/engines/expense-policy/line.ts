@@ -76,6 +76,15 @@ export function textFacts(lower: string, bare = false, lenient = false): Facts {
     else if (next === 'night' || next === 'nights' || next === 'nächte') nights ??= n;
     else if (next === 'day' || next === 'days') days ??= n;
   }
+  // "Attendees: Maria Ortiz (CFO, Halvorsen Foods), Dan Whitcomb (…), …": the names listed, each counted once.
+  if (people === undefined) {
+    const list = /\b(?:attendees|guests|participants|attendance)\s*:\s*([^\n]{3,2000})/.exec(lower)?.[1];
+    if (list) {
+      const flat = list.replace(/\([^()]*\)/g, ' ').split(/\.\s|\s-\s|\|/)[0];
+      const names = flat.split(/[,;]|\band\b|&/).filter((n) => /\p{L}{2}/u.test(n) && n.trim().split(/\s+/).length <= 5);
+      if (names.length > 0) people = BigInt(names.length);
+    }
+  }
   return {
     cents, currency, alcohol, people, nights, days, receipt: receiptIn(lower), fareClass: fareClassIn(lower),
     category: categoriesIn(lower)[0], dateText: dateIn(lower),

@@ -105,7 +105,7 @@ export function readPolicy(text: string): Policy {
     const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
     // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
     const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
-    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row);
+    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
@@ -128,7 +128,7 @@ function statedCurrency(s: string): string | undefined {
 }
 
 /** Adds every rule the sentence states; returns how many. */
-function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string): number {
+function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string, heading: Category[] = []): number {
   let found = 0;
   const categories = categoriesIn(s);
   const classes = fareClassesIn(s);
@@ -157,7 +157,8 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     policy.receiptFree.push(...categories);
     return found + 1;
   }
-  if (s.includes('receipt') && MUST.test(s)) {
+  // "Attach a receipt to every expense of $75.00 or more": an instruction is a requirement too.
+  if (s.includes('receipt') && (MUST.test(s) || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
     const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
     policy.receipts.push({
@@ -217,6 +218,8 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   if (cents !== undefined && categories.length > 0 && (CAP.test(s) || rowLimit)) {
     const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
     const scope = row === undefined ? undefined : row.toLowerCase().match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
+    // A meal limit in the "Client entertainment" section is also the limit of a client meal filed as entertainment.
+    for (const c of heading) if (!categories.includes(c) && c === 'entertainment') categories.push(c);
     for (const category of categories) {
       policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope });
     }
