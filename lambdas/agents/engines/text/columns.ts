@@ -20,7 +20,7 @@ const NAMES: [Role, string[]][] = [
   ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos|inn pa konto|inn|indsat|insattning|indbetaling')],
   ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa')],
   ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben')],
-  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description')],
+  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description|n facture|no facture|facture|invoice|invoice no|invoice number|inv no|rechnungsnummer|rechnungsnr|factuurnummer|n fattura|numero fattura|n factura|numero factura')],
   // Whether the line happened at all: a failed, declined or reverted line moved no money.
   ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state')],
 ];
@@ -78,7 +78,13 @@ export function mapColumns(headers: string[]): Columns {
       // The better-ranked reference name wins ("Ref" over "No").
       const rank = (k: number) => NAMES[3][1].indexOf(norm[k]);
       if (rank(i) >= 0 && (rank(one.reference) < 0 || rank(i) < rank(one.reference))) one.reference = i;
-    } else if (r) one[r] ??= i;
+    } else if (r) {
+      // Two columns claiming one role: an exact name beats a word of one, and the better-ranked name wins ("Money In"
+      // over a "Receipt" column that holds a receipt attachment, in a Monzo export).
+      const k = one[r];
+      const rank = (j: number) => (exact[j] ? NAMES.find(([x]) => x === r)![1].indexOf(norm[j]) : Infinity);
+      if (k === undefined || rank(i) < rank(k)) one[r] = i;
+    }
   });
   // A column named exactly as the amount beats one that only contains the word ("Amount" over "Orig amount").
   amounts.sort((a, b) => Number(!exact[a]) - Number(!exact[b]) || a - b);

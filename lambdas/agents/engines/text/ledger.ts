@@ -79,11 +79,13 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
 
   // Which rows are transactions: a readable date and money; balance lines and undated rows (totals, account
   // headings, footers) are not.
-  interface Candidate { r: RawRow; dateText: string; out: bigint; inn: bigint; text: string; balance?: bigint }
+  interface Candidate { r: RawRow; dateText: string; out: bigint; inn: bigint; text: string; moneyText: string; balance?: bigint }
   const candidates: Candidate[] = [];
   const anchors: { index: number; balance: bigint }[] = [];
   let skipped = 0;
   const notDone = new Map<string, number>();
+  const setAside: string[] = [];
+  let fromAmount = 0;
   for (const r of body) {
     if (r.cells.every((c) => c.trim() === '')) continue;
     const where = r.line > 0 ? `row ${candidates.length + 1} (line ${r.line})` : `row ${candidates.length + 1}`;
@@ -113,23 +115,37 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
       if (abs(cents) > MAX_CENTS) throw new AgentInputError(field, `${where}: ${what} ${quote(t)} is too large`);
       return cents;
     };
-    const [out, inn] = split ? [abs(read(outCol, headers[outCol!] ?? 'amount')), abs(read(inCol, headers[inCol!] ?? 'amount'))] : [0n, read(amountCol, 'amount')];
-    if (moneyCols.every((i) => cellOf(r, i) === '')) {
+    let [out, inn] = split ? [abs(read(outCol, headers[outCol!] ?? 'amount')), abs(read(inCol, headers[inCol!] ?? 'amount'))] : [0n, read(amountCol, 'amount')];
+    let moneyText = moneyCols.map((i) => cellOf(r, i)).filter((t) => t !== '').join(' ');
+    // In/out columns empty on this row but the export's own signed amount filled: that figure is the line's.
+    if (moneyText === '' && split && amountCol !== undefined && cellOf(r, amountCol) !== '') {
+      const a = read(amountCol, headers[amountCol] ?? 'amount');
+      [out, inn, moneyText] = [a < 0n ? -a : 0n, a > 0n ? a : 0n, cellOf(r, amountCol)];
+      fromAmount++;
+    }
+    if (moneyText === '') {
       if (balance !== undefined) {
         anchors.push({ index: candidates.length, balance });
         skipped++;
         continue;
       }
-      throw new AgentInputError(field, `${where}: neither a money-out nor a money-in amount`);
+      // A dated line with no figure at all (a pending card hold, an information line) moved no money that can be
+      // read: it is set aside and named, not a reason to refuse the whole export.
+      setAside.push(r.line > 0 ? `line ${r.line}` : `row ${candidates.length + skipped + setAside.length + 1}`);
+      continue;
     }
     const text = descriptions.map((i) => cellOf(r, i)).filter((t) => t !== '').join(' ');
-    candidates.push({ r, dateText, out, inn, text, balance });
+    candidates.push({ r, dateText, out, inn, text, moneyText, balance });
   }
   if (notDone.size > 0) {
     const n = [...notDone.values()].reduce((a, b) => a + b, 0);
     const what = [...notDone].map(([s, k]) => `${k} ${s}`).join(', ');
     notes.push(`${n} row${n === 1 ? '' : 's'} whose ${headers[col.status!].trim()} says the money never moved (${what}) ${n === 1 ? 'is' : 'are'} not transactions`);
   }
+  if (setAside.length > 0) {
+    notes.push(`${setAside.length === 1 ? 'a dated row' : `${setAside.length} dated rows`} with no amount in any money column (${setAside.slice(0, 5).join(', ')}${setAside.length > 5 ? ', …' : ''}) ${setAside.length === 1 ? 'was' : 'were'} set aside: ${setAside.length === 1 ? 'it moves' : 'they move'} no money that can be read`);
+  }
+  if (fromAmount > 0) notes.push(`${fromAmount} row${fromAmount === 1 ? '' : 's'} with the in/out columns empty ${fromAmount === 1 ? 'was' : 'were'} read from the signed amount column`);
   if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? ' is' : 's are'} balances, totals or headings, not transactions`);
 
   // Direction. Default: the columns' meaning for this side; a mark column or a type word for unsigned amounts.
@@ -192,7 +208,7 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
       description: c.text.replace(/\s+/g, ' ').slice(0, 500),
       amountCents: signed[k],
       ...(reference === '' ? {} : { reference: reference.slice(0, 100) }),
-      amountText: moneyCols.map((i) => cellOf(c.r, i)).filter((t) => t !== '').join(' '),
+      amountText: c.moneyText,
       ...(c.r.line > 0 ? { line: c.r.line } : {}),
     };
   });
