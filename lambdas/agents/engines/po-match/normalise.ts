@@ -26,7 +26,9 @@ const LEGAL = new Set(['inc', 'incorporated', 'llc', 'ltd', 'limited', 'co', 'co
 /** "Acme Supply Co." = "ACME SUPPLY COMPANY" = "The Acme Supply, Inc.": case, punctuation, "&"/"and", a leading
  * "The" and trailing legal-form words are ignored; any other word difference is a different vendor. */
 export function normaliseVendor(text: string): string {
-  const words = text
+  // "V000391 - Brazos Stainless" / "Lindqvist Data Consulting LLC (S-004187)": the buyer's vendor number is no part of the name.
+  const name = text.replace(/\([^)]*\d[^)]*\)/g, ' ').replace(/^\s*[A-Z]{0,3}-?\d{3,}\s*[-–:]\s+/, '');
+  const words = name
     .toLowerCase()
     .replace(/&/g, ' and ')
     .replace(/[.'’]/g, '')

@@ -6,8 +6,11 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order\s*(?:no\.?|number|#))\s*[:#]?\s*(?=\s|$)/gi;
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?)\s*[:#]?\s*(?=\s|$)/gi;
 const VALUE = /^#?[A-Za-z]{0,4}[-#]?\d[\w./-]*$/;
+/** A date under or after an order label is the order's date, never its number. */
+const DATE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
+const isValue = (t: string) => VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
 
 function clean(v: string): string {
   return v.replace(/[.,;:)]+$/, '').replace(/^#/, '');
@@ -19,14 +22,17 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     if (line.length > 400) return;
     for (const m of line.matchAll(PO_LABEL)) {
       const label = m[1];
-      const strong = !/^order\s*(?:no|number|#)/i.test(label.trim());
+      const strong = !/^order\b/i.test(label.trim());
+      const labelEnd = m.index + m[0].indexOf(label) + label.length;
+      // "PO Box 310" is an address.
+      if (/^\s*box\b/i.test(line.slice(labelEnd))) continue;
       if (!strong && invoice) continue;
       const labelStart = m.index + m[0].indexOf(label);
       const after = line.slice(labelStart + label.length).replace(/^\s*[:#]?\s*/, '');
       const sameLine = after.split(/\s+/)[0] ?? '';
       // Same line: the first word after the label, unless two or more spaces lead to another column's label.
       const gap = /^\s*[:#]?(\s*)/.exec(line.slice(labelStart + label.length))?.[1].length ?? 0;
-      if (sameLine && VALUE.test(sameLine) && /\d/.test(sameLine) && (gap < 12 || /:|#/.test(line.slice(labelStart + label.length, labelStart + label.length + 2)))) {
+      if (sameLine && isValue(sameLine) && (gap < 12 || /:|#/.test(line.slice(labelStart + label.length, labelStart + label.length + 2)))) {
         found.push({ value: clean(sameLine), strong });
         continue;
       }
@@ -34,13 +40,16 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
       for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
         if (lines[j].trim() === '') continue;
         const under = tokenize(lines[j]).find((t) => t.end > labelStart - 2 && t.start < labelStart + label.length + 2);
-        if (under && VALUE.test(under.text) && /\d/.test(under.text)) found.push({ value: clean(under.text), strong });
+        if (under && isValue(under.text)) found.push({ value: clean(under.text), strong });
         break;
       }
     }
   });
   const best = found.find((f) => f.strong) ?? found[0];
-  return best?.value;
+  if (best) return best.value;
+  // No label: one PO-numbered word the document repeats or states once ("Reference  PO-0009213").
+  const words = new Set(lines.filter((l) => l.length <= 400).flatMap((l) => l.split(/[\s,;()]+/)).filter((w) => /^#?PO[-#]?\d[\w-]*$/i.test(w)).map((w) => clean(w).toUpperCase()));
+  return words.size === 1 ? [...words][0] : undefined;
 }
 
 const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from)\b\s*:?/i;
