@@ -151,8 +151,13 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
     if (personal.length > 0) {
       const sum = personal.reduce((a, p) => a + p.cents, 0n);
       const rule = policy.personal.get([...policy.personal.keys()].find((w) => personal.some((p) => personalWord(w).test(p.text.toLowerCase())))!)!;
-      flag('personal charges', `personal charges are not reimbursable ("${rule}"): ${personal.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`,
-        cite([rule], personal.map(partSource)), `${personal.map((p) => m(p.cents)).join(' + ')} = ${m(sum)} deducted`);
+      const text = `personal charges are not reimbursable ("${rule}"): ${personal.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`;
+      const working = `${personal.map((p) => m(p.cents)).join(' + ')} = ${m(sum)} deducted`;
+      // Where the policy returns a claim that includes a personal charge, claiming it is refused (the rest still counts).
+      if (policy.personalRefused) {
+        findings.push({ severity: 'reject', partial: true, kind: 'personal charge claimed', text: `${text}; a claim including a personal charge is returned ("${policy.personalRefused}")`,
+          sources: cite([rule, policy.personalRefused], personal.map(partSource)), arithmetic: working });
+      } else flag('personal charges', text, cite([rule], personal.map(partSource)), working);
       eligible -= sum > eligible ? eligible : sum;
     }
   }

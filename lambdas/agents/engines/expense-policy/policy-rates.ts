@@ -7,7 +7,7 @@ import { moneyIn } from './words.js';
 import type { Policy } from './policy.js';
 import { NOT_ALLOWED } from './policy.js';
 
-const PERSONAL_WORDS = ['minibar', 'mini-bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
+const PERSONAL_WORDS = ['minibar', 'mini-bar', 'honor bar', 'honour bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
   'laundry', 'dry cleaning', 'room service', 'toiletries', 'clothing', 'newspaper'];
 
 /** Tip caps, per diem rates, mileage rates, personal folio charges and the scope rule; returns how many. */
@@ -54,6 +54,11 @@ export function readExtra(s: string, original: string, policy: Policy): number {
       policy.scope = original;
       found++;
     }
+  }
+  // "A report that claims a personal charge is returned to the employee": claiming one is refused, not just deducted.
+  if (/\b(?:report|claim|expense)s? (?:that|which) (?:claims?|includes?|contains?) (?:a |any )?personal (?:charges?|expenses?|items?)\b.*\b(?:returned|rejected|refused|sent back)\b/.test(s)) {
+    policy.personalRefused = original;
+    found++;
   }
   return found;
 }

@@ -46,6 +46,8 @@ export interface Policy {
   mileage: Rate[];
   /** Words of personal charges the policy refuses ("minibar", "movie"): deducted from a receipt or folio. */
   personal: Map<string, string>;
+  /** The sentence saying a claim that includes a personal charge is returned: those lines are then refused. */
+  personalRefused?: string;
   /** "Expenses not described in this policy are not reimbursable": the sentence. */
   scope?: string;
   /** Every category the policy's sentences name, for the scope rule. */

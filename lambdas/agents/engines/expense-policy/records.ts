@@ -157,6 +157,17 @@ export function csvItems(text: string): Item[] {
     // An empty receipt cell is an export's way of saying there is none.
     if (columns.some((c) => c.field === 'receipt') && entry.receipt === undefined) entry.receipt = false;
     if (entry.currency === undefined && headerCurrency) entry.currency = headerCurrency;
+    // No amount in the reimbursement currency (a cash expense not converted yet): the expense is its original amount
+    // in its own currency, which the currency rule holds until the conversion is supplied.
+    if (entry.amount === undefined) {
+      const at = (re: RegExp) => headers.findIndex((h) => re.test(h));
+      const [amount, currency] = [at(/^\W*original\W*amount\W*$/i), at(/^\W*original\W*currency\W*$/i)];
+      const [a, c] = [(row.cells[amount] ?? '').trim(), (row.cells[currency] ?? '').trim()];
+      if (amount >= 0 && currency >= 0 && a !== '' && /^[a-z]{3}$/i.test(c)) {
+        entry.amount = a;
+        entry.currency = c.toUpperCase();
+      }
+    }
     const item = jsonItem(entry, i + 1, `row ${i + 1} (line ${row.line})`);
     const raw = row.line > 0 ? lines[row.line - 1]?.trim() : undefined;
     if (raw) item.at = [{ field: 'expense', line: row.line, quote: raw }];
