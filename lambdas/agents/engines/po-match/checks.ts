@@ -125,6 +125,9 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
       notes.push(`${c.label} ${formatMoney(c.amount)} billed as the PO approves ('${approved.quote}').`);
     } else if (approved) {
       problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO approves ${formatMoney(approved.amount)} ('${approved.quote}')`, sources: [src, termSource(approved.quote)], arithmetic: `${formatMoney(c.amount)} − ${formatMoney(approved.amount)} = ${formatMoney(c.amount - approved.amount)} over the approved amount` });
+    } else if (refusedCharge(terms, c) && poHas(c.kind ?? 'other') < c.amount) {
+      const refused = refusedCharge(terms, c)!;
+      problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} ${invoice.lines.some((l) => amountOf(l) < 0n) ? 'deducted from the credit' : 'billed'}; the PO says '${refused.quote}'`, sources: [src, termSource(refused.quote)] });
     } else if (c.kind === 'tax') {
       if (terms.taxExempt) {
         problems.push({ kind: 'tax', text: `tax: ${c.label} ${formatMoney(c.amount)} billed although the PO is tax-exempt ('${terms.taxExempt.quote}')`, sources: [src, termSource(terms.taxExempt.quote)] });
@@ -137,13 +140,13 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`, sources: [src], arithmetic: `${formatMoney(c.amount)} billed against ${formatMoney(poHas('freight'))} on the PO` });
       }
     } else if (poHas(c.kind ?? 'other') < c.amount) {
-      const refused = terms.refusedCharges?.find((r) => chargeMatches(r.label, c.label));
-      problems.push(refused
-        ? { kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} ${invoice.lines.some((l) => amountOf(l) < 0n) ? 'deducted from the credit' : 'billed'}; the PO says '${refused.quote}'`, sources: [src, termSource(refused.quote)] }
-        : { kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
+      problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
     }
   }
 }
+
+/** A fee the PO says it never pays, by name ("no restocking fee applies", "no surcharges or fees (fuel, handling …)"). */
+const refusedCharge = (terms: Terms, c: Charge) => (c.kind === 'tax' ? undefined : terms.refusedCharges?.find((r) => chargeMatches(r.label, c.label)));
 
 /** "DROP SHIP FEE" is the PO's "drop-ship fee": the charge's own words, at least one beyond fee/charge, appear in it. */
 function chargeMatches(approved: string, billed: string): boolean {

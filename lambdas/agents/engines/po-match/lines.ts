@@ -42,6 +42,15 @@ export interface Extra {
   duplicate?: DocLine;
 }
 
+/**
+ * Item numbers from two numbering systems (the buyer's "MRO-WD40-12", the vendor's "0707112") say nothing about
+ * each other: such lines may pair by description when the unit price confirms it.
+ */
+function samePrice(p: DocLine, v: DocLine): boolean {
+  const [a, b] = [unitPriceOf(p), unitPriceOf(v)];
+  return a !== undefined && b !== undefined && abs(a - b) <= max(CENT, roundDiv(abs(a) * PRICE_PER_MILLE, 1000n));
+}
+
 /** SKU (or a carried item number) first; then the PO line the invoice line cites; then the clearly closest description. */
 export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
   const used = new Map<DocLine, DocLine>();
@@ -66,15 +75,27 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
     } else if (p) extra.push({ line: v, duplicate: used.get(p) });
     else rest.push(v);
   }
+  const unpaired: DocLine[] = [];
   for (const v of rest) {
     const scored = poLines
-      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length))
+      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length || samePrice(p, v)))
       .map((p) => ({ p, s: similarity(p, v) }))
       .sort((a, b) => b.s - a.s);
     const best = scored[0];
     if (best && best.s >= 0.5 && (scored.length === 1 || scored[1].s < best.s)) {
       used.set(best.p, v);
       pairs.push([best.p, v]);
+    } else unpaired.push(v);
+  }
+  // The two documents number their items differently (no invoice item number is on the PO) and abbreviate
+  // differently: a line then pairs with the one PO line of the same quantity, unit and unit price, as a clerk would.
+  const foreign = invoiceLines.every((v) => !poLines.some((p) => skuMatch(p, v)));
+  for (const v of unpaired) {
+    const same = (p: DocLine, w: DocLine) => p.quantity === w.quantity && p.uom === w.uom && samePrice(p, w) && unitPriceOf(p) !== undefined;
+    const candidates = foreign ? poLines.filter((p) => !used.has(p) && same(p, v)) : [];
+    if (candidates.length === 1 && unpaired.filter((w) => same(candidates[0], w)).length === 1) {
+      used.set(candidates[0], v);
+      pairs.push([candidates[0], v]);
     } else extra.push({ line: v });
   }
   return { pairs, extra, unbilled: poLines.filter((p) => !used.has(p)) };

@@ -72,6 +72,9 @@ export function readTerms(text: string): Terms {
     if (open) terms.remaining ??= { quote: open[0], amount: BigInt(open[1].replace(/[,.]/g, '')) * 10_000n };
     const refused = /\bno\s+((?:[a-z][\w-]*\s+){0,2}(?:fee|charge|surcharge))s?\s+(?:applies|apply|will\s+apply|is\s+(?:charged|allowed|accepted)|may\s+be\s+(?:charged|billed))/i.exec(s);
     if (refused) (terms.refusedCharges ??= []).push({ quote, label: refused[1] });
+    // "No surcharges or fees (fuel, environmental, handling, hazmat, small-order) will be paid": the listed kinds.
+    const listed = /\bno\s+(?:sur)?(?:charges?|fees?)(?:\s+(?:or|and)\s+(?:sur)?(?:charges?|fees?))?\s*\(([^)]{3,160})\)[^.]{0,40}\b(?:will\s+be\s+paid|(?:are|is|be)\s+(?:accepted|allowed|permitted|paid))/i.exec(s);
+    if (listed) (terms.refusedCharges ??= []).push({ quote, label: `${listed[1]} fee` });
     const fee = approvedCharge(s);
     if (fee) (terms.approvedCharges ??= []).push({ ...fee, quote });
     if (/excl\.?\s*(?:of\s+)?(?:tax|vat|btw|mwst|gst)|ohne\s+mwst|excluding\s+(?:tax|vat)|net\s+of\s+(?:tax|vat)|prices?\s+(?:are\s+)?(?:net|excl)|before\s+tax/.test(l)) {
