@@ -42,7 +42,7 @@ export function sentences(text: string): PolicySentence[] {
     // A table row: its first cell names what the rest of the row is about. A row whose first cell is empty goes on
     // the row above it (a bordered table wraps a long cell onto the next lines), cell by cell.
     if (cells.length >= 3 || (cells.length === 2 && /^\|/.test(line))) {
-      if (row && cells[0] === '' && cells.length === row.cells.length) row.cells = row.cells.map((c, k) => `${c} ${cells[k]}`.trim());
+      if (row && cells[0] === '' && cells.length <= row.cells.length) row.cells = row.cells.map((c, k) => `${c} ${cells[k] ?? ''}`.trim());
       else {
         flush();
         row = { cells, n, bordered: /^\|/.test(line) };
@@ -94,7 +94,7 @@ function tableCells(line: string, unbordered = false): string[] {
   if (!line.includes('|')) return [line];
   const cells = line.split('|').map((c) => c.trim());
   if (/^\|/.test(line) && !unbordered) cells.shift();
-  if (/\|$/.test(line)) cells.pop();
+  if (/\|$/.test(line) && !unbordered) cells.pop();
   return cells;
 }
 
