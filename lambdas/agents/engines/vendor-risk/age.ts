@@ -38,9 +38,13 @@ function labelledDay(re: RegExp, text: string): DocumentDate | undefined {
 /** A date to the day, or a numeric one that could be read either way (not a month or a year alone). */
 const dayPrecise = (d: DaySpan) => d.earliest === d.latest || /\d{1,2}[./-]\d{1,2}[./-]\d{4}/.test(d.text);
 
-/** Labels of the date a vendor document was made or received ("Submitted: 02/10/2026", "received 01/21/2026"). */
+/**
+ * Labels of the date a vendor document was made or received ("Submitted: 02/10/2026", "received 01/21/2026",
+ * "Submitted by Dana Reyes on 2026-03-11"), or printed for review from the buyer's portal ("Printed: 2026-03-12").
+ * Case counts ("Date" capitalised is left out): "Registration Date: 2010-04-01" is a founding date, not the review.
+ */
 const DOC_DATE =
-  /(?<![\p{L}])(?:submitted|received|opened|completed|returned|fecha(?:\s*\/\s*date)?|date)(?:\s+on)?\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
+  /(?<![\p{L}])(?:[Ss]ubmitted|[Rr]eceived|opened|completed|returned|[Pp]rinted|generated|exported|fecha(?:\s*\/\s*date)?|date)(?:\s+(?:by\s+[\p{L}.' -]{1,40}?\s+)?on)?\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
 
 const FOUNDED = new RegExp(
   `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|in\\s+business\\s+since|operating\\s+since|trading\\s+since)${E}`,

@@ -1,8 +1,9 @@
 /**
  * The fixed jurisdiction lists of vendor-risk/rules@1 (sources and dates in RULES.md) and their detector.
  * A name counts unless (a) the profile denies it (negation.ts: "no operations in Iran, Syria or Cuba",
- * "Operations in sanctioned countries (Iran, Syria): No"), or (b) it is a US place name followed by a state
- * ("Lebanon, PA", "Moscow, Idaho").
+ * "Operations in sanctioned countries (Iran, Syria): No"), or (b) it is a US town: followed by a state ("Lebanon,
+ * PA", "Moscow, Idaho"), in a City field beside a US State field, or the same word as such a town elsewhere in the
+ * document ("Bank of Cuba (Cuba, MO)") and not put as the country ("in Cuba", "Havana, Cuba").
  */
 import { deniedMentions, type Mention } from './negation.js';
 import { B, E, matches } from './text.js';
@@ -130,15 +131,40 @@ const US_STATES =
 const US_STATE_CODE = /^\s*,?\s*(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])(?![\p{L}])/u;
 const US_STATE_NAME = new RegExp(`^\\s*,?\\s*(?:${US_STATES})${E}`, 'iu');
 
+/** "City: Lebanon" with a US state in the State field after it ("State: PA", "State/Province: Pennsylvania"). */
+const CITY_LABEL = /(?:city|town|city\s*\/\s*town|municipality)\s*\*?\s*[:|\t]\s*$/i;
+const STATE_FIELD = /^[^\n]*\n?[^\n]*?(?<![\p{L}])state(?:\s*\/\s*province)?\s*\*?\s*[:|\t]([^\n]*)/iu;
+
+function usCityField(text: string, start: number, after: string): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (!CITY_LABEL.test(text.slice(Math.max(lineStart, start - 40), start))) return false;
+  const state = STATE_FIELD.exec(after)?.[1];
+  return state !== undefined && (US_STATE_CODE.test(state) || US_STATE_NAME.test(state));
+}
+
+/** The words that put a town's name as the country: a place preposition, "Republic of", a city and its comma. */
+const COUNTRY_BEFORE = /(?:(?<![\p{L}])(?:in|into|to|from|within|inside|throughout|republic\s+of)\s+(?:the\s+)?|(?:havana|tehran|damascus|aleppo|beirut|moscow|minsk|pyongyang|caracas),\s*)$/iu;
+
 /** Each listed jurisdiction the profile places the vendor in, once, in list order; and nationalities with no residence. */
 export function findJurisdictions(text: string): { hits: JurisdictionHit[]; nationalityOnly: NationalityOnly[] } {
   const mentions: (Mention & { j: Jurisdiction })[] = [];
   const nationalities: (Mention & { j: Jurisdiction })[] = [];
+  const towns = new Set<string>();
   for (const m of matches(ANY_ALIAS, text)) {
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
-    if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after)) continue;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80);
+    if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after) || usCityField(text, m.index, after)) {
+      towns.add(m[0].toLowerCase());
+      continue;
+    }
     const mention = { start: m.index, end: m.index + m[0].length, j: ALIAS_INDEX[m.slice(1).findIndex((g) => g !== undefined)] };
     (personal(text, mention.start, mention.end) ? nationalities : mentions).push(mention);
+  }
+  // Once the document places a US town ("Cuba, MO"), the same word elsewhere is that town ("Bank of Cuba", "hauling
+  // out of Cuba") unless it is put as the country: "in Cuba", "Republic of Cuba", "Havana, Cuba".
+  if (towns.size > 0) {
+    const asCountry = (m: Mention) => COUNTRY_BEFORE.test(text.slice(Math.max(0, m.start - 40), m.start));
+    const kept = mentions.filter((m) => !towns.has(text.slice(m.start, m.end).toLowerCase()) || asCountry(m));
+    mentions.splice(0, mentions.length, ...kept);
   }
   const denied = deniedMentions(text, mentions);
   const found = new Map<Jurisdiction, Mention>();

@@ -11,6 +11,7 @@
  */
 
 import { answerLines, answers } from './answers.js';
+import { questionStart } from './questions.js';
 import { AUX, DENIAL, SUBJECT, tokenize, words, type Mention, type Tok } from './tokens.js';
 
 export type { Mention } from './tokens.js';
@@ -149,9 +150,29 @@ function scopes(toks: Tok[], out: boolean[]): void {
   }
 }
 
+/**
+ * Questions a form wraps over several lines ("6.2 Does your company have operations in\n Cuba, Iran, North Korea,\n
+ * Syria or the Crimea?   No"): the spans of text from the item's first line to the line holding its "?", found as
+ * the question reader finds them (questionStart), so the names on the earlier lines are read with the answer.
+ */
+function wrappedQuestions(text: string): { from: number; to: number }[] {
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  lines.reduce((at, l) => (starts.push(at), at + l.length + 1), 0);
+  const spans: { from: number; to: number }[] = [];
+  lines.forEach((l, i) => {
+    if (!l.includes('?')) return;
+    const start = questionStart(lines, i);
+    if (start < i) spans.push({ from: starts[start], to: starts[i] + l.length });
+  });
+  return spans;
+}
+
 /** For each mention (sorted by position), whether the profile denies it. */
 export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
   const out = mentions.map(() => false);
+  const spans = mentions.length > 0 ? wrappedQuestions(text) : [];
+  let s = 0;
   let k = 0;
   while (k < mentions.length) {
     const lineStart = text.lastIndexOf('\n', mentions[k].start - 1) + 1;
@@ -160,7 +181,13 @@ export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
     const line = text.slice(lineStart, lineEnd);
     const toks = tokenize(line, lineStart, mentions, k);
     scopes(toks, out);
-    answers(toks, line, lineStart, () => answerLines(text, lineEnd), out);
+    while (s < spans.length && spans[s].to < lineEnd) s++;
+    const span = spans[s];
+    if (span && span.from <= lineStart && lineEnd < span.to) {
+      // The line is inside a wrapped question: read it to the question's end (new lines blanked, offsets kept).
+      const whole = text.slice(span.from, span.to).replace(/\n/g, ' ');
+      answers(tokenize(whole, span.from, mentions, k), whole, span.from, () => answerLines(text, span.to), out);
+    } else answers(toks, line, lineStart, () => answerLines(text, lineEnd), out);
     while (k < mentions.length && mentions[k].start < lineEnd) k++;
   }
   return out;

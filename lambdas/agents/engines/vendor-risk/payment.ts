@@ -3,6 +3,7 @@
  * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
+import { boxOf } from './questions.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 
@@ -118,6 +119,11 @@ export function findUpfrontPayment(text: string): Finding | undefined {
   for (const m of matches(UPFRONT, text)) {
     if (negatedBefore(text, m.index, true)) continue;
     if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
+    // "[ ] Advance payment   [x] 30 days": an option the form offers and the vendor did not tick is no demand.
+    const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+    const nl = text.indexOf('\n', m.index);
+    const line = text.slice(lineStart, nl < 0 ? text.length : nl);
+    if (boxOf(line, m.index - lineStart, m.index - lineStart + m[0].length) === 'empty') continue;
     return { detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
   }
   return undefined;

@@ -29,13 +29,14 @@ export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankrup
 
 /**
  * Screening topics, most specific first: a question may name several ("sanctions list or a government official").
- * `what` names the matter in the flag: "<what> declared", "<what> question left unanswered".
+ * `what` names the matter in the flag: "<what> declared" (or `declared`, as a reviewer names it: a PEP owner is its
+ * own area beside any other), "<what> question left unanswered".
  */
-const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: string }[] = [
+const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: string; declared?: string }[] = [
   { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, what: 'conviction or investigation (fraud, bribery, corruption)', short: 'conviction', open: 'record' },
   { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation', short: 'litigation', open: 'exposure' },
   { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency', short: 'insolvency', open: 'standing' },
-  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure' },
+  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure', declared: 'owner is a politically exposed person' },
   { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure', short: 'sanctions', open: 'exposure' },
 ];
 
@@ -68,6 +69,19 @@ export function tickedLabels(answer: string): string[] | undefined {
     labels.push(answer.slice(from, to).replace(/[:\-]/g, ' ').trim());
   });
   return labels;
+}
+
+/**
+ * Whether the words at [from, to) of `line` are the label of a tick box, and whether it is ticked: the box before
+ * them on a box-first line ("[ ] Advance payment   [x] 30 days"), the box after them on a label-first one.
+ */
+export function boxOf(line: string, from: number, to: number): 'ticked' | 'empty' | undefined {
+  const boxes = [...line.matchAll(BOX)];
+  if (boxes.length === 0) return undefined;
+  const boxFirst = line.trimStart().startsWith(boxes[0][0]);
+  const own = boxFirst ? boxes.filter((b) => b.index! + b[0].length <= from).pop() : boxes.find((b) => b.index! >= to);
+  if (!own) return undefined;
+  return TICKED.test(own[0]) ? 'ticked' : 'empty';
 }
 
 /** One answer as written: tick boxes, a Y/N mark, a bare word, or prose. */
@@ -120,7 +134,7 @@ function finding(asked: Asked): ScreeningFinding | undefined {
   if (reading === 'na') return { area: `other: ${t.short} question answered N/A - ${t.open} cannot be determined`, topic: t.topic, quote: asked.quote, at: asked.at };
   if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote, at: asked.at };
   const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
-  return risk ? { area: `other: ${what} declared`, topic: t.topic, quote: asked.quote, at: asked.at } : undefined;
+  return risk ? { area: `other: ${t.declared ?? `${what} declared`}`, topic: t.topic, quote: asked.quote, at: asked.at } : undefined;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -136,7 +150,7 @@ const NUMBERED = /^\s*(?:(?:q(?:uestion)?\s*)?[A-Z]?\d+(?:\.\d+)*[.):]?|[a-z][.)
  * the answer after the last one ("4.3 Is your company … organized,\n located … (e.g., OFAC SDN List)? *  N/A").
  * Earlier lines join when they lead back to the item's number, or when line `i` plainly continues a sentence.
  */
-function questionStart(lines: string[], i: number): number {
+export function questionStart(lines: string[], i: number): number {
   if (NUMBERED.test(lines[i])) return i;
   let k = i;
   while (k > 0 && i - k < 4) {

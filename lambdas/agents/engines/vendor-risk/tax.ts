@@ -27,8 +27,11 @@ const TIN =
   `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale)${E}`;
 const TIN_LABEL = new RegExp(`${B}${TIN}`, 'giu');
 const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:provide|send|supply|share)(?:\\s+(?:the|our|a|its))?)\\s+${TIN}`, 'iu');
-/** What may stand between a label and its value: punctuation and the label's own words ("NIF (tax id):", "Tax ID / EIN:"). */
-const FILLER = /^(?:[\s:#=/().\[-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|is|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
+/**
+ * What may stand between a label and its value: punctuation, a portal's required-field star ("VAT registration
+ * number*") and the label's own words ("NIF (tax id):", "Tax ID / EIN:").
+ */
+const FILLER = /^(?:[\s:#=/().\[*-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|is|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
 /** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
 const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
 /**
