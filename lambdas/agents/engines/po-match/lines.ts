@@ -82,9 +82,15 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
       .map((p) => ({ p, s: similarity(p, v) }))
       .sort((a, b) => b.s - a.s);
     const best = scored[0];
+    // Descriptions wrapped with service periods and notes share fewer words: some shared words and the one PO line
+    // at the same unit price are enough.
+    const priced = scored.filter((x) => x.s >= 0.25 && samePrice(x.p, v));
     if (best && best.s >= 0.5 && (scored.length === 1 || scored[1].s < best.s)) {
       used.set(best.p, v);
       pairs.push([best.p, v]);
+    } else if (priced.length === 1) {
+      used.set(priced[0].p, v);
+      pairs.push([priced[0].p, v]);
     } else unpaired.push(v);
   }
   // The two documents number their items differently (no invoice item number is on the PO) and abbreviate
