@@ -92,9 +92,10 @@ export function readPolicy(text: string): Policy {
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
-  for (const { sentence, context, line, row } of sentences(text)) {
+  for (const { sentence, context, line, row, refused } of sentences(text)) {
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
-    const s = sentence.toLowerCase();
+    // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
+    const s = `${refused ? 'not reimbursable: ' : ''}${sentence.toLowerCase()}`;
     let badMoney = false;
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
@@ -187,7 +188,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       // "X, Y and Z are not reimbursable", or "Not reimbursable: X, Y and Z".
       const before = negation ? s.slice(0, negation.index) : s;
       const listed = /[a-z]{3,}/.test(before.replace(/\b(?:are|is|be|will|shall)\b/g, '')) ? before : s.slice((negation?.index ?? 0) + (negation?.[0].length ?? 0));
-      for (const raw of listed.split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
+      for (const raw of coordinated(listed).split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
+        // "(including during flight delays)": a circumstance of the thing before it, not another thing.
+        if (/^\s*(?:during|when|while|if|even|unless|after|before|at|in case)\b/.test(raw)) continue;
         const part = raw.replace(/["'“”‘’]/g, '').replace(/\b(?:are|is|be|will|personal expenses?|the same applies to)\b.*$/, '').trim();
         if (part === '' || /\b(?:whatever|regardless|irrespective|however)\b/.test(part)) continue;
         const c = categoriesIn(part)[0];
@@ -236,6 +239,14 @@ const SCOPE_STOP = new Set(['the', 'and', 'for', 'with', 'only', 'per', 'all', '
 function bareLimit(s: string): bigint | undefined {
   const m = /(?:^|:\s*|\bup to\s+)(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)\s+(?:per|a|each)\b/.exec(s);
   return m ? parseCents(m[1]) : undefined;
+}
+
+/**
+ * "traffic and parking fines" is traffic fines and parking fines: a lone word joined by "and"/"or" to a longer part
+ * shares that part's last word, so "traffic" alone is never refused.
+ */
+function coordinated(list: string): string {
+  return list.replace(/(^|[,;:(]\s*)([a-z-]+) (and|or) ([a-z-]+(?: [a-z-]+)*?) ([a-z-]+)(?=\s*(?:[,;:)]|$))/g, '$1$2 $5 $3 $4 $5');
 }
 
 /** Words that make a listed part a thing a receipt line can carry, though it names no category. */

@@ -1,4 +1,5 @@
 /** The policy's text split into the sentences its rules are read from, each with its line and heading. */
+import { NOT_ALLOWED } from './policy.js';
 import { categoriesIn, type Category } from './words.js';
 
 /**
@@ -12,12 +13,16 @@ export interface PolicySentence {
   line: number;
   /** A table cell: the row's first cell, naming what the limit in it is for ("Team meal (internal staff only)"). */
   row?: string;
+  /** A bullet under a lead refusing what follows ("The following are not reimbursed …:"): a part of that list. */
+  refused?: boolean;
 }
 
 export function sentences(text: string): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
   let row: { cells: string[]; n: number; bordered: boolean } | undefined;
+  // A lead ending in ":" that refuses what it introduces makes each bullet under it one refused part.
+  let refusing = false;
   const flush = () => {
     if (!row) return;
     const [first, ...rest] = row.cells;
@@ -39,6 +44,14 @@ export function sentences(text: string): PolicySentence[] {
     if (cells.length < 2 || (cells.length === 2 && !/^\|/.test(line))) flush();
     if (line.length === 0) continue;
     const indented = /^\s/.test(rawLine);
+    const bullet = BULLET.test(line);
+    if (!bullet) refusing = false;
+    if (bullet && refusing) {
+      const s = trimEnd(line.replace(BULLET, ''), '.;! \t').trim();
+      if (s.length > 0) out.push({ sentence: s, context: heading, line: n, refused: true });
+      continue;
+    }
+    if (/:$/.test(line) && NOT_ALLOWED.test(line.toLowerCase())) refusing = true;
     // A table row: its first cell names what the rest of the row is about. A row whose first cell is empty goes on
     // the row above it (a bordered table wraps a long cell onto the next lines), cell by cell.
     if (cells.length >= 3 || (cells.length === 2 && /^\|/.test(line))) {
