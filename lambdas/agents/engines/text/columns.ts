@@ -144,7 +144,9 @@ export function guessHeaders(rows: string[][], balanceOf: (amount: number, balan
     rows.filter((r) => (r[col] ?? '').trim() !== '' && test(r[col].trim())).length / rows.length;
   const headers = new Array<string>(width).fill('');
   const cols = [...Array(width).keys()];
-  const date = cols.find((c) => share(c, isDate) >= 0.8);
+  // An account number can read as a compact date (20260315); a column of written dates beats one of bare numbers.
+  const dated = cols.filter((c) => share(c, isDate) >= 0.8);
+  const date = dated.find((c) => !rows.every((r) => /^\d{8}$/.test((r[c] ?? '').trim()))) ?? dated[0];
   if (date === undefined) return undefined;
   headers[date] = 'Date';
   const money = cols.filter((c) => c !== date && share(c, isMoney) >= 0.8);
@@ -157,7 +159,9 @@ export function guessHeaders(rows: string[][], balanceOf: (amount: number, balan
     headers[pair[1]] = 'Balance';
   }
   const rest = cols.filter((c) => headers[c] === '');
-  const ref = rest.find((c) => share(c, (t) => /^\d{1,8}$/.test(t)) > 0 && rows.every((r) => /^(\d{1,8})?$/.test((r[c] ?? '').trim())));
+  // A column of short numbers that differ from row to row is a reference; one number on every row is the account's.
+  const distinct = (c: number) => new Set(rows.map((r) => (r[c] ?? '').trim()).filter((t) => t !== '')).size > Math.min(1, rows.length - 1);
+  const ref = rest.find((c) => share(c, (t) => /^\d{1,8}$/.test(t)) > 0 && distinct(c) && rows.every((r) => /^(\d{1,8})?$/.test((r[c] ?? '').trim())));
   if (ref !== undefined) headers[ref] = 'Reference';
   const avg = (c: number) => rows.reduce((s, r) => s + (/[a-z]/i.test(r[c] ?? '') ? (r[c] ?? '').length : 0), 0);
   const text = rest.filter((c) => c !== ref && avg(c) > 0).sort((a, b) => avg(b) - avg(a))[0];

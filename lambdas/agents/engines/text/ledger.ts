@@ -8,7 +8,8 @@
  */
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
-import { guessHeaders, isHeaderRow, mapColumns, markerColumn, namesDate } from './columns.js';
+import { guessHeaders, mapColumns, markerColumn, namesDate } from './columns.js';
+import { headerRowOf, num, realign } from './layout.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
 import type { RawRow, Transaction } from './table.js';
 
@@ -45,7 +46,7 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   let headers = givenHeaders;
   let body = records;
   if (!headers) {
-    const at = records.findIndex((r) => isHeaderRow(r.cells));
+    const at = headerRowOf(records);
     if (at >= 0) {
       headers = records[at].cells;
       body = records.slice(at + 1);
@@ -62,6 +63,11 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   }
   const { one: col, descriptions, amounts } = mapColumns(headers);
   if (col.date === undefined) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
+  const realigned = realign(body, headers.length, descriptions, [col.out, col.in, col.debit, col.credit, col.balance, ...amounts]);
+  body = realigned.rows;
+  if (realigned.count > 0) {
+    notes.push(`${realigned.count} row${realigned.count === 1 ? '' : 's'} had more cells than the header (a delimiter inside an unquoted description): the extra cells were read as part of the description`);
+  }
   const cellOf = (r: RawRow, i: number | undefined) => (i === undefined ? '' : (r.cells[i] ?? '').trim());
   const filled = (i: number | undefined) => (i === undefined ? 0 : body.filter((r) => cellOf(r, i) !== '' && num(cellOf(r, i)) !== 0n).length);
 
@@ -215,16 +221,10 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   return { lines, notes, dates };
 }
 
-/** A figure in a cell, or undefined (either decimal mark; for telling columns apart before the mark is settled). */
-function num(text: string | undefined): bigint | undefined {
-  const t = (text ?? '').trim().replace(/\s*(?:cr|dr|[cdsh])$/i, '');
-  if (!/\d/.test(t)) return undefined;
-  return parseMoney(t, decimalMarkOf([t]).mark);
-}
-
 /** A balance with its mark: on a statement Cr/H = in funds, Dr/S = overdrawn; in the books D/S = a debit balance. */
 function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint | undefined {
-  const m = /^(.*?)\s*\b(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
+  // The mark may follow the figure with or without a space ("1,114.60 CR", "1,114.60CR", "14 806,23 D").
+  const m = /^(.*?\d)\s*(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
   const cents = parseMoney(m ? m[1] : text, mark);
   if (cents === undefined || !m) return cents;
   const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);

@@ -1,0 +1,68 @@
+/**
+ * Where a grid's transaction table is and how its rows line up: the header row among title and summary rows, and rows
+ * a delimiter inside an unquoted description pushed out of line.
+ */
+import { decimalMarkOf, parseMoney } from './amount.js';
+import { isHeaderRow, mapColumns } from './columns.js';
+import { expandCompactDate, readDate } from './dates.js';
+import type { RawRow } from './table.js';
+
+/**
+ * Rows with more cells than the header, because a description held the delimiter unquoted ("TESCO, LEEDS"): when the
+ * money columns all sit after a description column and, shifted by the extra cells, every one of them reads as a
+ * figure or is empty where it did not before, the extra cells are joined back into that description.
+ */
+export function realign(rows: RawRow[], width: number, descriptions: number[], money: (number | undefined)[]): { rows: RawRow[]; count: number } {
+  const cols = money.filter((i): i is number => i !== undefined);
+  const d = descriptions[0];
+  if (d === undefined || cols.length === 0 || cols.some((i) => i < d)) return { rows, count: 0 };
+  const reads = (cells: string[]) => cols.every((i) => {
+    const t = (cells[i] ?? '').trim();
+    return t === '' || num(t) !== undefined;
+  });
+  let count = 0;
+  const out = rows.map((r) => {
+    const extra = r.cells.length - width;
+    if (extra <= 0 || reads(r.cells)) return r;
+    const cells = [...r.cells.slice(0, d), r.cells.slice(d, d + extra + 1).join(','), ...r.cells.slice(d + extra + 1)];
+    if (!reads(cells) || cols.every((i) => (cells[i] ?? '').trim() === '')) return r;
+    count++;
+    return { ...r, cells };
+  });
+  return { rows: out, count };
+}
+
+/**
+ * The header of the transaction table: of the rows that read as a header, the one with the most dated rows under it
+ * (a statement summary above the table can have a header of its own, "Statement Date, Total Paid In"); the table
+ * starts at the first row that repeats it (a header repeated on each page of a PDF export keeps every page).
+ */
+export function headerRowOf(records: RawRow[]): number {
+  const heads = records.map((r, i) => (isHeaderRow(r.cells) ? i : -1)).filter((i) => i >= 0);
+  if (heads.length <= 1) return heads[0] ?? -1;
+  const key = (i: number) => records[i].cells.map((c) => c.trim().toLowerCase()).join('\u0001');
+  // The dated rows under a header, down to the next header that differs from it.
+  const dated = (h: number, k: number) => {
+    const col = mapColumns(records[h].cells).one.date!;
+    const next = heads.slice(k + 1).find((n) => key(n) !== key(h)) ?? records.length;
+    return records.slice(h + 1, next).filter((r) => {
+      const t = expandCompactDate((r.cells[col] ?? '').trim());
+      return readDate(t, 'dmy') !== undefined || readDate(t, 'mdy') !== undefined;
+    }).length;
+  };
+  let best = heads[0];
+  let bestCount = -1;
+  heads.forEach((h, k) => {
+    const count = dated(h, k);
+    if (count > bestCount) [best, bestCount] = [h, count];
+  });
+  return heads.find((h) => key(h) === key(best))!;
+}
+
+/** A figure in a cell, or undefined (either decimal mark; for telling columns apart before the mark is settled). */
+export function num(text: string | undefined): bigint | undefined {
+  const t = (text ?? '').trim().replace(/\s*(?:cr|dr|[cdsh])$/i, '');
+  if (!/\d/.test(t)) return undefined;
+  return parseMoney(t, decimalMarkOf([t]).mark);
+}
+
