@@ -118,7 +118,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     cents,
     currency,
     foreign,
-    people: e.people ?? facts.people,
+    // An entry with its receipt typed under it: the head count may be on the detail lines or the bill ("Guests 6").
+    people: e.people ?? facts.people ?? (e.receipt ? textFacts(e.receipt.context.slice(0, 20_000).toLowerCase(), false, true).people : undefined),
     receipt: receiptCell ?? facts.receipt ?? (e.receipt ? true : undefined),
     evidence: e.first.text,
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],

@@ -61,6 +61,13 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
       else if (tipFollows(lines, f)) continue;
       else break;
     }
+    // A report entry with its receipt typed under it ("1  Mar 19  Carbone & Vine  $758.71", the detail lines, then
+    // the itemised bill): the entry line repeats the bill's total, so it is the expense the receipt supports, not
+    // one of the receipt's items.
+    const closing = lines[end].kind === 'total' ? lines[end].amts[0]?.cents : undefined;
+    const first = lines.slice(start, k).findIndex((l) => l.kind === 'item');
+    if (closing !== undefined && first >= 0 && lines[start + first].amts.at(-1)?.cents === closing &&
+      lines.slice(start + first + 1, k).some((l) => l.kind === 'item')) start += first + 1;
     const region = lines.slice(start, end + 1);
     const charges = region.filter((l) => (l.kind === 'item' || l.kind === 'tax') && !l.text.startsWith('('));
     const hasSummary = region.some((l) => l.kind === 'subtotal' || l.kind === 'tip') || charges.some((l) => l.kind === 'tax');
