@@ -61,6 +61,18 @@ describe('bank exports: where the table is', () => {
       '05/03/2026 TFR FROM CLIENT 500.00 1,614.60CR\n18/03/2026 RENT 2,000.00 385.40DR\n');
     expect(lines(s)).toEqual([['2026-03-03', -85.4], ['2026-03-05', 500], ['2026-03-18', -2000]]);
   });
+
+  it('a pasted statement with no balance: "CR" after an amount is money in, an unmarked amount money out', () => {
+    const s = bank('Statement period 01/03/2026 to 31/03/2026\n05/03/2026 TESCO 45.20\n16/03/2026 SALARY 2,500.00 CR\n');
+    expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-16', 2500]]);
+  });
+
+  it('an Indian bank export: Narration, Chq./Ref.No., Value Dt, Withdrawal Amt., Deposit Amt., Closing Balance', () => {
+    const s = bank('Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance\n' +
+      '05/03/26,POS TESCO,0000612345,05/03/26,45.20,,1954.80\n16/03/26,NEFT CR-ACME LTD,N075261234,16/03/26,,2500.00,4454.80\n');
+    expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-16', 2500]]);
+    expect(s.lines.map((l) => [l.description, l.reference])).toEqual([['POS TESCO', '0000612345'], ['NEFT CR-ACME LTD', 'N075261234']]);
+  });
 });
 
 describe('ledger layouts', () => {

@@ -1,6 +1,6 @@
 /**
- * Where a grid's transaction table is and how its rows line up: the header row among title and summary rows, and rows
- * a delimiter inside an unquoted description pushed out of line.
+ * Where a grid's transaction table is and how its rows line up: the header row among title and summary rows, rows a
+ * delimiter inside an unquoted description pushed out of line, and the CR/DR written after a figure.
  */
 import { decimalMarkOf, parseMoney } from './amount.js';
 import { isHeaderRow, mapColumns } from './columns.js';
@@ -66,3 +66,20 @@ export function num(text: string | undefined): bigint | undefined {
   return parseMoney(t, decimalMarkOf([t]).mark);
 }
 
+/**
+ * Amounts marked CR or DR after the figure (a pasted statement: "2,500.00 CR", debits often unmarked): on a statement
+ * CR is money in, in the cash book DR is. Where only one mark is used, an unmarked amount goes the other way; with
+ * both marks in use it keeps its own sign. Undefined when no amount carries a mark.
+ */
+export function suffixDirections(texts: string[], books: boolean): number[] | undefined {
+  const marks = texts.map((t) => /\d\s*(cr|dr)\.?$/i.exec(t.trim())?.[1].toLowerCase());
+  if (!marks.some((m) => m)) return undefined;
+  const inMark = books ? 'dr' : 'cr';
+  const both = marks.includes('cr') && marks.includes('dr');
+  const only = marks.find((m) => m);
+  return marks.map((m, k) => {
+    if (m) return m === inMark ? 1 : -1;
+    if (both) return /^\(|^-|-$/.test(texts[k].trim()) ? -1 : 1;
+    return only === inMark ? -1 : 1;
+  });
+}

@@ -9,7 +9,7 @@
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, mapColumns, markerColumn, namesDate } from './columns.js';
-import { headerRowOf, num, realign } from './layout.js';
+import { headerRowOf, num, realign, suffixDirections } from './layout.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
 import type { RawRow, Transaction } from './table.js';
 
@@ -156,6 +156,13 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
 
   // Direction. Default: the columns' meaning for this side; a mark column or a type word for unsigned amounts.
   let signed = candidates.map((c) => c.inn - c.out);
+  if (!split) {
+    const marked = suffixDirections(candidates.map((c) => c.moneyText), books);
+    if (marked) {
+      signed = signed.map((a, k) => abs(a) * BigInt(marked[k]));
+      notes.push('the CR/DR written after the amounts gives their direction (an amount without one goes the other way)');
+    }
+  }
   const marker = split ? undefined : markerColumn(candidates.map((c) => c.r.cells), new Set([col.date, amountCol!, col.balance ?? -1]));
   const unsigned = !split && signed.every((a) => a >= 0n);
   if (unsigned && marker) {
