@@ -84,7 +84,7 @@ const PAYMENT =
   /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
 
 export function readLines(text: string): Line[] {
-  return text.split(/\r?\n/).map((raw, n) => {
+  const lines = text.split(/\r?\n/).map((raw, n): Line => {
     const indent = raw.length - raw.trimStart().length;
     const text = raw.trim().replace(/\s+/g, ' ');
     const lower = text.toLowerCase();
@@ -110,4 +110,15 @@ export function readLines(text: string): Line[] {
     else kind = 'item';
     return { n: n + 1, raw, indent, text, lower, amts, label, kind, dated, marked };
   });
+  for (let k = 1; k < lines.length; k++) {
+    if (lines[k].kind !== 'item') continue;
+    let j = k - 1;
+    while (j > 0 && lines[j].kind === 'sep') j--;
+    // "MN Sales + Mpls Downtown Tax" right under the subtotal: two taxes named on one line ("+" elsewhere is a
+    // working: "room + taxes").
+    if (lines[j].kind === 'subtotal' && /\btax(?:es)?$/.test(lines[k].label) && lines[k].label.split(' ').length <= 6) lines[k].kind = 'tax';
+    // A bare "Amount" under the tax lines (a Clover or Square slip, before the tip) is the bill's running total.
+    else if (lines[j].kind === 'tax' && /^(?:amount|sale|sale amount|purchase)$/.test(lines[k].label)) lines[k].kind = 'total';
+  }
+  return lines;
 }
