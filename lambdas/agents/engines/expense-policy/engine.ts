@@ -13,7 +13,7 @@ import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
-import { mileageAllowance, readMileage, units } from './mileage.js';
+import { mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
 import { readPolicy, type Policy } from './policy.js';
 import type { ExpensePolicyInput, ExpensePolicyResult } from './schema.js';
 
@@ -33,7 +33,16 @@ export const expensePolicyEngine: AgentEngine<ExpensePolicyInput, ExpensePolicyR
 function readClaim(text: string, policy: Policy): Claim {
   const t = text.normalize('NFKC');
   const trip = policy.mileage.length > 0 && !/^\s*[[{]/.test(t) ? readMileage(t) : undefined;
-  if (!trip) return readExpense(text, policy.currency);
+  if (!trip) {
+    const claim = readExpense(text, policy.currency);
+    // A report's mileage entry stating its distance is paid at distance × the policy's rate, like a log.
+    for (const item of claim.items) {
+      if (policy.mileage.length === 0 || item.category !== 'mileage' || item.mileage || item.text === undefined) continue;
+      const stated = statedTrip(item.text, item.cents);
+      if (stated) item.mileage = { trip: stated, allowance: mileageAllowance(stated, policy.mileage) };
+    }
+    return claim;
+  }
   const all = t.split(/\r?\n/);
   const kept = all.map((_, k) => k).filter((k) => !trip.lines.has(k));
   const rest = kept.map((k) => all[k]).join('\n');

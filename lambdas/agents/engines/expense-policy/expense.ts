@@ -128,6 +128,9 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     refs: refsIn(e.text),
     merchant: e.first.label.slice(0, 40),
   };
+  // The entry's own line names what it is ("Personal Car Mileage"); its purpose below ("crane rail survey") does not.
+  const own = categoriesIn(e.first.text.toLowerCase())[0];
+  if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
   if (e.receipt) mergeReceipt(base, e.receipt);
   if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };

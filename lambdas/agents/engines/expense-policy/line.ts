@@ -97,8 +97,9 @@ const RECEIPT_MISSING = new RegExp(
     '(?:no|n|none|missing|lost|pending|to follow|outstanding|n/a|unavailable|not\\s+(?:attached|available|included|provided|submitted|uploaded|required|received))(?![a-z])',
 );
 const RECEIPT_PRESENT = new RegExp(
-  '\\breceipts?\\s*(?:[:=-]\\s*|\\s(?:is|are|was|were|has been|have been)\\s+)?' +
-    '(?:yes|y|attached|included|provided|available|enclosed|uploaded|on file|submitted|scanned|true|ok|✓|✔|☑)(?![a-z])' +
+  // "Receipt Status: Receipt image attached": the field's name and the kind of copy may stand between.
+  '\\breceipts?(?:\\s+(?:status|image|copy|scan|photo|file))?\\s*(?:[:=-]\\s*|\\s(?:is|are|was|were|has been|have been)\\s+)?' +
+    '(?:(?:receipt\\s+)?(?:image|copy|scan|photo|file)\\s+)?(?:yes|y|attached|included|provided|available|enclosed|uploaded|on file|submitted|scanned|true|ok|✓|✔|☑)(?![a-z])' +
     '|(?:\\bwith|\\bw/|\\bplus|\\+)\\s*(?:a\\s+|the\\s+|my\\s+)?receipts?\\b' +
     '|[(\\[]\\s*receipts?(?:\\s+attached)?\\s*[)\\]]' +
     '|\\breceipt\\s*(?:#|no\\.?\\s*)\\s*\\d|\\breceipt[\\w-]*\\.(?:pdf|jpe?g|png|heic|gif)\\b|\\breceipted\\b',

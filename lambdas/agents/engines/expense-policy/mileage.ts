@@ -189,3 +189,19 @@ export function rateText(milli: bigint): string {
   const s = `${milli / 10000n}.${(milli % 10000n).toString().padStart(4, '0')}`;
   return s.replace(/(\.\d\d\d?)0+$/, '$1').replace(/(\.\d\d)0$/, '$1');
 }
+
+/**
+ * A report's mileage entry stating its distance on its detail lines ("Business Distance: 178 km (89 km each way)"):
+ * one trip of that distance (the first one written: the total before its working), claimed at the entry's amount.
+ */
+export function statedTrip(text: string, claimed: bigint): Trip | undefined {
+  const lower = text.toLowerCase();
+  const labelled = /\b(?:distance|mileage|miles driven|km driven|kilomet(?:er|re)s driven)\b[^\n\d]{0,25}(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|mi|miles?)\b/.exec(lower);
+  const bare = labelled ?? /(?:^|[\s(])(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|miles?)\b/.exec(lower);
+  if (!bare) return undefined;
+  const tenths = BigInt(bare[1].replace(/,/g, '')) * 10n + BigInt(bare[2] ?? '0');
+  if (tenths === 0n) return undefined;
+  const unit = /^k/.test(bare[3]) ? 'km' : 'mile';
+  const rate = /\brate\b[^\n\d]{0,10}((?:[$€£]\s?)?\d+\.\d{2,3}(?:\s*(?:usd|eur|gbp|cad))?)/.exec(lower)?.[1];
+  return { unit, tenths, legs: 1, claimed, claimedRate: rate, evidence: bare[0].trim(), lines: new Set() };
+}
