@@ -56,6 +56,13 @@ describe('bank exports: where the table is', () => {
     expect(s.lines.every((l) => l.reference === undefined)).toBe(true);
   });
 
+  it('headerless with separate debit and credit columns: the running balance proves which is which, never read as the amount', () => {
+    const rows = '12345678,05/03/2026,TESCO,,45.20,1954.80\n12345678,06/03/2026,SALARY,2500.00,,4454.80\n12345678,19/03/2026,REFUND,20.00,,4474.80\n';
+    const s = bank(rows);
+    expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-06', 2500], ['2026-03-19', 20]]);
+    expect(s.notes[0]).toContain('Money in, Money out, Balance');
+  });
+
   it('a pasted statement whose balances carry CR/DR with no space: the direction follows the balance', () => {
     const s = bank('01/03/2026 OPENING BALANCE 1,200.00CR\n03/03/2026 EFTPOS WOOLWORTHS 85.40 1,114.60CR\n' +
       '05/03/2026 TFR FROM CLIENT 500.00 1,614.60CR\n18/03/2026 RENT 2,000.00 385.40DR\n');

@@ -137,7 +137,7 @@ const isMoney = (t: string) => /\d[.,]\d{2}\b/.test(t) && (parseMoney(t, '.') !=
  * dates; money columns hold figures with cents; when there are two, the one that is the running balance of the
  * other is proven by arithmetic (`balanceOf`). Returns synthetic header names for the interpreter, or undefined.
  */
-export function guessHeaders(rows: string[][], balanceOf: (amount: number, balance: number) => boolean): string[] | undefined {
+export function guessHeaders(rows: string[][], balanceOf: (amounts: string[], balances: string[]) => boolean): string[] | undefined {
   if (rows.length === 0) return undefined;
   const width = Math.max(...rows.map((r) => r.length));
   const share = (col: number, test: (t: string) => boolean) =>
@@ -150,10 +150,16 @@ export function guessHeaders(rows: string[][], balanceOf: (amount: number, balan
   if (date === undefined) return undefined;
   headers[date] = 'Date';
   const money = cols.filter((c) => c !== date && share(c, isMoney) >= 0.8);
-  if (money.length === 0) return undefined;
-  if (money.length === 1) headers[money[0]] = 'Amount';
+  const cellsOf = (c: number) => rows.map((r) => (r[c] ?? '').trim());
+  const split = splitColumns(rows, cols.filter((c) => c !== date && !money.includes(c)), money[0], cellsOf, balanceOf);
+  if (split && money.length <= 1) {
+    headers[split[0]] = split[2] ? 'Money out' : 'Debit';
+    headers[split[1]] = split[2] ? 'Money in' : 'Credit';
+    if (money.length === 1) headers[money[0]] = 'Balance';
+  } else if (money.length === 0) return undefined;
+  else if (money.length === 1) headers[money[0]] = 'Amount';
   else {
-    const pair = money.flatMap((a) => money.filter((b) => b !== a).map((b) => [a, b] as const)).find(([a, b]) => balanceOf(a, b));
+    const pair = money.flatMap((a) => money.filter((b) => b !== a).map((b) => [a, b] as const)).find(([a, b]) => balanceOf(cellsOf(a), cellsOf(b)));
     if (!pair) return undefined;
     headers[pair[0]] = 'Amount';
     headers[pair[1]] = 'Balance';
@@ -167,4 +173,28 @@ export function guessHeaders(rows: string[][], balanceOf: (amount: number, balan
   const text = rest.filter((c) => c !== ref && avg(c) > 0).sort((a, b) => avg(b) - avg(a))[0];
   if (text !== undefined) headers[text] = 'Description';
   return headers;
+}
+
+/**
+ * Two sparse money columns of a headerless table that never both hold a figure on one row and between them fill most
+ * rows: a money-out and a money-in column. With a running balance beside them, the balance proves which is which
+ * ([out, in, true]); without one, the left is taken as the Debit column, as statements and ledgers print it.
+ */
+function splitColumns(
+  rows: string[][], cols: number[], balance: number | undefined, cellsOf: (c: number) => string[],
+  balanceOf: (amounts: string[], balances: string[]) => boolean,
+): [number, number, boolean] | undefined {
+  const sparse = cols.filter((c) => {
+    const cells = cellsOf(c);
+    return cells.some((t) => t !== '') && cells.every((t) => t === '' || isMoney(t));
+  });
+  for (let i = 0; i + 1 < sparse.length; i++) {
+    const [a, b] = [cellsOf(sparse[i]), cellsOf(sparse[i + 1])];
+    if (a.some((t, k) => t !== '' && b[k] !== '') || a.filter((t, k) => t !== '' || b[k] !== '').length < rows.length * 0.8) continue;
+    if (balance === undefined) return [sparse[i], sparse[i + 1], false];
+    const amounts = (out: string[], inn: string[]) => out.map((t, k) => (inn[k] !== '' ? inn[k] : t !== '' ? `-${t.replace(/^-/, '')}` : ''));
+    if (balanceOf(amounts(a, b), cellsOf(balance))) return [sparse[i], sparse[i + 1], true];
+    if (balanceOf(amounts(b, a), cellsOf(balance))) return [sparse[i + 1], sparse[i], true];
+  }
+  return undefined;
 }

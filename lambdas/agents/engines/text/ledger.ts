@@ -53,7 +53,7 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
       if (at > 0) notes.push(`the table starts at its header on line ${records[at].line} (the ${at} line${at === 1 ? '' : 's'} above it are a title or summary)`);
     } else {
       const rows = records.map((r) => r.cells);
-      headers = guessHeaders(rows, (a, b) => balanceScore(rows.map((r) => num(r[a])), rows.map((r) => num(r[b]))) >= 0.6);
+      headers = guessHeaders(rows, (amounts, balances) => balanceScore(amounts.map(num), balances.map(num)) >= 0.6);
       if (!headers && records.slice(0, 50).some((r) => namesDate(r.cells))) {
         throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
       }
