@@ -41,6 +41,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   /** A pre-approval recorded on the item: found approved (with its limit), or named but not found. */
   preapproval?: { id: string; approved: boolean; limit?: bigint; text: string };
   mileage?: { trip: Trip; allowance?: Allowance };
+  /** The payment field when it says the company settled the charge itself: nothing is owed to the employee. */
+  companyPaid?: string;
 }
 
 export interface Claim {

@@ -243,6 +243,10 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   const open = !(rejects > 0 || withheld || !comparable);
   const allowed = open ? eligible : 0n;
   const withReceipt = noReceipt && rejects === 1 && comparable && !withheld ? eligible : undefined;
+  if (item.companyPaid !== undefined) {
+    assumptions.add(`"${item.label}" is paid as "${item.companyPaid}": settled by the company, not reimbursed to the employee`);
+    return { allowed: 0n, eligible: 0n, open: false, pooled: false, findings, withReceipt: undefined };
+  }
   return { allowed, eligible, open, pooled: pooled && comparable && computable, findings, withReceipt };
 }
 

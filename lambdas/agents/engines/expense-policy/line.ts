@@ -4,7 +4,7 @@
  * client — 142.50 EUR — 2026-03-04 — receipt: yes". Only the facts listed in RULES.md are read; nothing is obeyed.
  */
 import { AgentInputError } from '../port.js';
-import { ALCOHOL, DATE_TOKEN, bareAmountIn, categoriesIn, countOf, fareClassIn, moneyIn, moneyTokens, type Category, type FareClass } from './words.js';
+import { DATE_TOKEN, mentionsAlcohol, bareAmountIn, categoriesIn, countOf, fareClassIn, moneyIn, moneyTokens, type Category, type FareClass } from './words.js';
 
 export interface Facts {
   cents?: bigint;
@@ -51,16 +51,16 @@ export function textFacts(lower: string, bare = false, lenient = false): Facts {
       cents = money[0].cents;
       currency = money[0].currency;
       // "Dinner with wine $320": the amount is the claim, the alcohol in it is not itemised.
-      if (ALCOHOL.test(main)) addAlcohol(undefined);
-    } else if (ALCOHOL.test(main)) addAlcohol(money[0]?.cents);
+      if (mentionsAlcohol(main)) addAlcohol(undefined);
+    } else if (mentionsAlcohol(main)) addAlcohol(money[0]?.cents);
     if (split) {
       const included = clause.slice(split.index);
-      if (ALCOHOL.test(included)) addAlcohol(moneyIn(included, bad)[0]?.cents);
+      if (mentionsAlcohol(included)) addAlcohol(moneyIn(included, bad)[0]?.cents);
     }
   }
   if (cents === undefined && bare) {
     cents = bareAmountIn(lower);
-    if (cents !== undefined && ALCOHOL.test(lower) && !INCLUDED.test(lower)) addAlcohol(undefined);
+    if (cents !== undefined && mentionsAlcohol(lower) && !INCLUDED.test(lower)) addAlcohol(undefined);
   }
   const tokens = lower.split(/[\s,;:()]+/);
   let people: bigint | undefined;

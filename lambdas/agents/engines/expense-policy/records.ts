@@ -26,6 +26,7 @@ const K = {
   fareClass: has('class', 'fareclass', 'cabin', 'cabinclass', 'travelclass', 'seatclass', 'bookingclass'),
   merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel', 'merchantname', 'vendorname', 'supplier'),
   alcohol: has('alcohol', 'alcoholamount', 'alcoholcost'),
+  payment: has('payment', 'paymenttype', 'paymentmethod', 'paidby', 'fundingsource'),
   breakdown: has('lines', 'items', 'breakdown', 'lineitems', 'itemised', 'itemized'),
   date: has('date', 'timestamp', 'transactiondate', 'expensedate', 'txndate', 'posteddate', 'purchasedate', 'spenddate'),
 };
@@ -230,8 +231,12 @@ function jsonItem(entry: unknown, index: number, where: string): Item {
     fareClass: (typeof f.fareClass === 'string' ? fareClassIn(f.fareClass.toLowerCase(), true) : undefined) ?? facts.fareClass,
     alcohol,
     dateText,
+    // A charge the company settled itself ("Company Paid", "billed to company") is nothing owed to the employee.
+    companyPaid: typeof f.payment === 'string' && COMPANY_PAID.test(f.payment.toLowerCase()) ? f.payment.trim().slice(0, 40) : undefined,
   };
 }
+
+const COMPANY_PAID = /^(?:company[- ]paid|paid by (?:the )?company|company billed|billed to (?:the )?company|direct[- ]bill(?:ed)?|central(?:ly)? bill(?:ed)?)\b/;
 
 function jsonMoney(v: unknown, what: string): bigint | undefined {
   if (v === null || v === undefined) return undefined;

@@ -48,6 +48,14 @@ export function withoutCategoryWords(text: string): string {
 export const ALCOHOL =
   /\b(?:alcohol|alcoholic|wine|wines|beers?|liquor|spirits|cocktails?|champagne|prosecco|cava|whiske?y|bourbon|scotch|vodka|gin|rum|tequila|mezcal|sake|soju|bar tab|ale|ipa|lager|pilsner|stout|porter|cider|margaritas?|martinis?|mojitos?|negronis?|sangria|mimosas?|spritz|pinot|merlot|cabernet|chardonnay|sauvignon|riesling|malbec|syrah|shiraz|zinfandel|rosé|rose wine|chianti|rioja|bordeaux|sancerre|brut|anchor steam|heineken|budweiser|bud light|corona|stella artois|guinness|modelo|sam adams|samuel adams|blue moon|coors|miller lite|peroni|asahi|sapporo|kirin)\b/;
 
+/** "no alcohol", "without wine", "non-alcoholic beer": said to be absent, so not alcohol claimed. */
+const NO_ALCOHOL = /\b(?:no|without|non|excluding|excl|zero|not including|free of)[\s-]+(?:alcoholic\s+)?(?:alcohol|alcoholic|wines?|beers?|liquor|spirits|cocktails?|drinks?)(?:\s+(?:beers?|wines?|drinks?|cocktails?|beverages?))?\b/g;
+
+/** Whether a (lower-cased) text names alcohol other than to say there was none. */
+export function mentionsAlcohol(text: string): boolean {
+  return ALCOHOL.test(text.replace(NO_ALCOHOL, ' '));
+}
+
 /** The fare class a text names; "business" alone only when `bare` (a class field), never in free text. */
 export function fareClassIn(text: string, bare = false): FareClass | undefined {
   if (/\bpremium economy\b/.test(text)) return 'premium economy';
