@@ -69,6 +69,22 @@ describe('bank exports: where the table is', () => {
     expect(lines(s)).toEqual([['2026-03-03', -85.4], ['2026-03-05', 500], ['2026-03-18', -2000]]);
   });
 
+  it('a pasted statement that prints the balance only after the last line of a day: each day\'s lines signed together', () => {
+    const day = ['01/03/2026 BALANCE BROUGHT FORWARD 2,000.00', '05/03/2026 TESCO STORES 45.20', '05/03/2026 COSTA COFFEE 4.80 1,950.00',
+      '16/03/2026 ACME LTD SALARY 2,500.00 4,450.00', '18/03/2026 COUNCIL TAX 180.00', '18/03/2026 INTEREST 0.50 4,270.50'];
+    const want = [['2026-03-05', -45.2], ['2026-03-05', -4.8], ['2026-03-16', 2500], ['2026-03-18', -180], ['2026-03-18', 0.5]];
+    expect(lines(bank(`${day.join('\n')}\n`))).toEqual(want);
+    // Newest first: the day's balance is printed on its first line.
+    const newest = ['18/03/2026 INTEREST 0.50 4,270.50', '18/03/2026 COUNCIL TAX 180.00', '16/03/2026 ACME LTD SALARY 2,500.00 4,450.00',
+      '05/03/2026 COSTA COFFEE 4.80 1,950.00', '05/03/2026 TESCO STORES 45.20', '01/03/2026 BALANCE BROUGHT FORWARD 2,000.00'];
+    expect(lines(bank(`${newest.join('\n')}\n`))).toEqual([...want].reverse());
+  });
+
+  it('a day whose lines can be signed two ways to make its balance step is refused, naming the line', () => {
+    const text = '01/03/2026 BALANCE BROUGHT FORWARD 2,000.00\n05/03/2026 REFUND 20.00\n05/03/2026 CARD 20.00 2,000.00\n';
+    expect(() => bank(text)).toThrow(/row 1 \(line 2\): the amount has no sign/);
+  });
+
   it('a pasted statement with no balance: "CR" after an amount is money in, an unmarked amount money out', () => {
     const s = bank('Statement period 01/03/2026 to 31/03/2026\n05/03/2026 TESCO 45.20\n16/03/2026 SALARY 2,500.00 CR\n');
     expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-16', 2500]]);

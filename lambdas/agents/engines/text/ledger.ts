@@ -9,7 +9,10 @@
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, mapColumns, markerColumn, namesDate } from './columns.js';
+import { balanceScore, signsFromBalance } from './balance.js';
 import { headerRowOf, num, realign, suffixDirections } from './layout.js';
+
+export { balanceScore } from './balance.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
 import type { RawRow, Transaction } from './table.js';
 
@@ -31,7 +34,7 @@ export interface Statement {
 
 const MAX_CENTS = 10_000_000_000_000n;
 /** A cell that opens with one of these is a balance line, not a transaction (whatever else the row holds). */
-const BALANCE_LINE =
+export const BALANCE_LINE =
   /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind|iniziale|finale|contabile|inicial|final|anterior|precedente|disponibile|poczatkowe|koncowe)|stan\s+(?:poczatkowy|koncowy)|report\s+total)/i;
 /** A status that says the line never moved money (a failed transfer, a declined card, a released hold). */
 const NOT_DONE = /^(?:failed|declined|reverted|cancell?ed|rejected|pending|void(?:ed)?|expired|fallid[oa]|rechazad[oa]|annullat[oa]|abgelehnt|storniert|fehlgeschlagen|echoue|refuse)$/i;
@@ -236,51 +239,6 @@ function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint |
   if (cents === undefined || !m) return cents;
   const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);
   return debitSide === books ? abs(cents) : -abs(cents);
-}
-
-/**
- * Share of the balance steps that the amounts explain, reading the rows top-down (balance after each line) or
- * bottom-up (newest first), whichever explains more; 0 when there are no steps.
- */
-export function balanceScore(amounts: (bigint | undefined)[], balances: (bigint | undefined)[]): number {
-  let down = 0;
-  let up = 0;
-  let steps = 0;
-  let prev: number | undefined;
-  for (let i = 0; i < balances.length; i++) {
-    if (balances[i] === undefined) continue;
-    if (prev !== undefined) {
-      steps++;
-      if (amounts[i] !== undefined && balances[i]! - balances[prev]! === amounts[i]) down++;
-      if (amounts[prev] !== undefined && balances[prev]! - balances[i]! === amounts[prev]) up++;
-    }
-    prev = i;
-  }
-  return steps === 0 ? 0 : Math.max(down, up) / steps;
-}
-
-/** Unsigned amounts given their direction by the balance step each one explains (a pasted statement's columns lost). */
-function signsFromBalance(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], field: string, lines: number[]): bigint[] {
-  const idx = balances.map((b, i) => (b === undefined ? -1 : i)).filter((i) => i >= 0);
-  const position = new Map(idx.map((i, k) => [i, k]));
-  const step = (i: number, dir: 1 | -1) => {
-    const k = position.get(i);
-    if (k === undefined) return undefined;
-    const other = idx[k - dir];
-    return other === undefined ? undefined : balances[i]! - balances[other]!;
-  };
-  const fits = (dir: 1 | -1) => amounts.filter((a, i) => a !== undefined && step(i, dir) !== undefined && abs(step(i, dir)!) === a).length;
-  const dir = fits(1) >= fits(-1) ? 1 : -1;
-  const out: bigint[] = [];
-  amounts.forEach((a, i) => {
-    if (a === undefined) return;
-    const s = step(i, dir);
-    if (s === undefined || abs(s) !== a) {
-      throw new AgentInputError(field, `row ${out.length + 1}${lines[out.length] ? ` (line ${lines[out.length]})` : ''}: the amount has no sign and the running balance does not show which way it went`);
-    }
-    out.push(s);
-  });
-  return out;
 }
 
 // Not "payment": in a QuickBooks register a Payment is a customer's payment received.

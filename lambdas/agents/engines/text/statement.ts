@@ -7,7 +7,7 @@
 import { AgentInputError } from '../port.js';
 import { mapColumns } from './columns.js';
 import { readCamt, readMt940, readOfx } from './bank-formats.js';
-import { readLedger, type Statement, type StatementOptions } from './ledger.js';
+import { BALANCE_LINE, readLedger, type Statement, type StatementOptions } from './ledger.js';
 import { MAX_ROWS, MAX_TEXT, readJson, readRecords, type RawRow, type Transaction } from './table.js';
 
 export type { Statement, StatementOptions } from './ledger.js';
@@ -179,11 +179,13 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
   });
   // A line whose year cannot be told is not dropped in silence: the pasted reading is refused.
   if (rows.length === 0 || unread) return undefined;
-  // Where some lines print the balance after the amount, a line with one figure is a balance line.
+  // Where some lines print the balance after the amount, a line with one figure is a balance line when it says so
+  // (Balance brought forward); any other is a line whose balance the statement prints only at the day's end.
   const withBalance = rows.some((r) => r.figures.length === 2);
+  const balanceOnly = (text: string) => BALANCE_LINE.test(text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim());
   return {
     rows: rows.map(({ cells, line, figures }) => {
-      const [amount, balance] = figures.length === 2 ? figures : withBalance ? ['', figures[0]] : [figures[0], ''];
+      const [amount, balance] = figures.length === 2 ? figures : withBalance && balanceOnly(cells[1]) ? ['', figures[0]] : [figures[0], ''];
       return { cells: [...cells, amount, balance], line };
     }),
     ...(yearless.size > 0 ? { year: [...yearless].join(' and ') } : {}),

@@ -1,0 +1,92 @@
+/**
+ * A running balance as evidence of the amounts: how many of its steps they explain, and the direction of unsigned
+ * amounts (a statement pasted from a PDF, its Debit/Credit columns lost) from the steps they make up.
+ */
+import { AgentInputError } from '../port.js';
+
+const abs = (n: bigint) => (n < 0n ? -n : n);
+/** Beyond this many lines between two printed balances the signs are not searched (2^n combinations). */
+const MAX_GROUP = 14;
+
+/**
+ * Share of the balance steps that the amounts explain, reading the rows top-down (balance after each line) or
+ * bottom-up (newest first), whichever explains more; 0 when there are no steps.
+ */
+export function balanceScore(amounts: (bigint | undefined)[], balances: (bigint | undefined)[]): number {
+  let down = 0;
+  let up = 0;
+  let steps = 0;
+  let prev: number | undefined;
+  for (let i = 0; i < balances.length; i++) {
+    if (balances[i] === undefined) continue;
+    if (prev !== undefined) {
+      steps++;
+      if (amounts[i] !== undefined && balances[i]! - balances[prev]! === amounts[i]) down++;
+      if (amounts[prev] !== undefined && balances[prev]! - balances[i]! === amounts[prev]) up++;
+    }
+    prev = i;
+  }
+  return steps === 0 ? 0 : Math.max(down, up) / steps;
+}
+
+/**
+ * Unsigned amounts given their direction by the balance. A statement that prints the balance only after the last
+ * line of a day leaves several lines between two balances: their signed sum must make the step, and the one way of
+ * signing them that does is taken. Read top-down, or bottom-up for a newest-first statement, whichever signs every
+ * line; a line no reading signs (or signs two ways) is refused, naming it.
+ */
+export function signsFromBalance(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], field: string, lines: number[]): bigint[] {
+  const single = (dir: 1 | -1) => {
+    let n = 0;
+    for (let i = 0; i < amounts.length; i++) {
+      const j = i - dir;
+      if (amounts[i] !== undefined && balances[i] !== undefined && balances[j] !== undefined && abs(balances[i]! - balances[j]!) === amounts[i]) n++;
+    }
+    return n;
+  };
+  const dirs: (1 | -1)[] = single(1) >= single(-1) ? [1, -1] : [-1, 1];
+  let failed = -1;
+  for (const dir of dirs) {
+    const signed = attempt(amounts, balances, dir);
+    if (typeof signed !== 'number') return signed;
+    if (failed < 0) failed = signed;
+  }
+  const k = amounts.slice(0, failed).filter((a) => a !== undefined).length;
+  throw new AgentInputError(field, `row ${k + 1}${lines[k] ? ` (line ${lines[k]})` : ''}: the amount has no sign and the running balance does not show which way it went`);
+}
+
+/** The signed amounts read in one direction, or the index of the first amount that cannot be signed. */
+function attempt(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], dir: 1 | -1): bigint[] | number {
+  const order = [...amounts.keys()];
+  if (dir === -1) order.reverse();
+  const signed = new Map<number, bigint>();
+  let prev: bigint | undefined;
+  let group: number[] = [];
+  for (const i of order) {
+    if (amounts[i] !== undefined) group.push(i);
+    if (balances[i] === undefined) continue;
+    if (group.length > 0) {
+      if (prev === undefined) return group[0];
+      const signs = solve(group.map((g) => amounts[g]!), balances[i]! - prev);
+      if (!signs) return group[0];
+      group.forEach((g, k) => signed.set(g, signs[k]));
+    }
+    prev = balances[i];
+    group = [];
+  }
+  if (group.length > 0) return group[0];
+  return amounts.flatMap((a, i) => (a === undefined ? [] : [signed.get(i)!]));
+}
+
+/** The one way of signing the sizes that sums to the step, or undefined (none, several, or too many to search). */
+function solve(sizes: bigint[], step: bigint): bigint[] | undefined {
+  if (sizes.length > MAX_GROUP) return undefined;
+  let found: bigint[] | undefined;
+  for (let mask = 0; mask < 1 << sizes.length; mask++) {
+    const signed = sizes.map((a, k) => (mask & (1 << k) ? -a : a));
+    if (signed.reduce((x, y) => x + y, 0n) !== step) continue;
+    if (found && found.some((v, k) => v !== signed[k])) return undefined;
+    found = signed;
+  }
+  return found;
+}
