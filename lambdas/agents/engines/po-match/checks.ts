@@ -116,6 +116,8 @@ function extensionProblem(line: DocLine, field: Field, expected: bigint): Findin
 /** Tax and freight on the invoice, judged by the PO's own terms and charges. */
 export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Finding[], notes: string[]): void {
   const poHas = (kind: string) => po.charges.filter((c) => c.kind === kind).reduce((a, c) => a + c.amount, 0n);
+  const freightBilled = invoice.charges.filter((c) => c.kind === 'freight' && c.amount > 0n).reduce((a, c) => a + c.amount, 0n);
+  let capHeld = false;
   for (const c of invoice.charges) {
     if (c.amount <= 0n) continue;
     const src = charge('invoice', c);
@@ -135,7 +137,15 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
     } else if (c.kind === 'freight') {
       if (terms.freightNotBillable) {
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed but the PO says '${terms.freightNotBillable.quote}'`, sources: [src, termSource(terms.freightNotBillable.quote)] });
-      } else if (terms.freightBillable) notes.push(`Freight ${c.label} ${formatMoney(c.amount)} billed as the PO allows ('${terms.freightBillable.quote}').`);
+      } else if (terms.freightCap && freightBilled > terms.freightCap.amount) {
+        // One finding for the freight over the cap, however many freight lines make it up.
+        if (capHeld) continue;
+        capHeld = true;
+        problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed, ${formatMoney(freightBilled)} freight in all, over the PO's cap of ${formatMoney(terms.freightCap.amount)} ('${terms.freightCap.quote}')`, sources: [src, termSource(terms.freightCap.quote)], arithmetic: `${formatMoney(freightBilled)} − ${formatMoney(terms.freightCap.amount)} = ${formatMoney(freightBilled - terms.freightCap.amount)} over the cap` });
+      } else if (terms.freightBillable) {
+        const cap = terms.freightCap ? `, within its cap of ${formatMoney(terms.freightCap.amount)} ('${terms.freightCap.quote}')` : '';
+        notes.push(`Freight ${c.label} ${formatMoney(c.amount)} billed as the PO allows ('${terms.freightBillable.quote}')${cap}.`);
+      }
       else if (poHas('freight') < c.amount) {
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge and says nothing allowing it`, sources: [src], arithmetic: `${formatMoney(c.amount)} billed against ${formatMoney(poHas('freight'))} on the PO` });
       }

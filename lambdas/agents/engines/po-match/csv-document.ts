@@ -6,7 +6,8 @@
 import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
 import { detectDecimal, readNumber } from './number.js';
 import { columnRole } from './text-columns.js';
-import { packSize, unitCode } from './units.js';
+import { readSummary } from './text-summary.js';
+import { packSize, priceBasis, unitCode } from './units.js';
 import { MAX_ROWS, readRecords } from '../text/table.js';
 
 const PO_COLUMN = /^(?:p\.?\s?o\.?\s*(?:#|no\.?|number)?|po number|purchase order(?: no\.?| number)?|customer po)$/i;
@@ -21,7 +22,8 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
   const records = rows.map((r) => r.cells.map((c) => c.trim()));
   const headerAt = records.findIndex((r) => {
     const roles = r.map(columnRole);
-    return roles.includes('qty') && (roles.includes('price') || roles.includes('amount'));
+    // A distributor export names its quantities "Qty Ordered" / "Qty Shipped" rather than "Qty".
+    return ['qty', 'shipped', 'ordered'].some((q) => roles.includes(q as never)) && (roles.includes('price') || roles.includes('amount'));
   });
   if (headerAt < 0) return undefined;
   const header = records[headerAt];
@@ -47,7 +49,25 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
       }
       continue;
     }
-    const quantity = num(at(r, 'qty')[0] ?? at(r, 'shipped')[0] ?? at(r, 'ordered')[0]);
+    // A totals row of a flat export (",,,,Merchandise,4796.00", ",,,,Invoice Total,4796.00"): a label and an
+    // amount only, read by the label as the printed summary lines are.
+    const filled = r.filter((c) => c !== '');
+    if (filled.length === 2 && num(filled[0]) === undefined && num(filled[1]) !== undefined && at(r, 'qty').length + at(r, 'shipped').length + at(r, 'ordered').length === 0) {
+      const sm = readSummary(`${filled[0]}  ${filled[1]}`, decimal);
+      if (sm?.kind === 'net') doc.subtotal ??= sm.amount;
+      else if (sm?.kind === 'total') {
+        doc.total ??= sm.amount;
+        doc.totalQuote ??= filled.join(' ');
+        doc.totalCite ??= cite;
+      } else if (sm && sm.amount !== 0n) doc.charges.push({ label: sm.label, amount: sm.amount, kind: sm.kind, cite });
+      else if (!sm) doc.unread++;
+      continue;
+    }
+    const shipped = num(at(r, 'shipped')[0]);
+    const ordered = num(at(r, 'ordered')[0]);
+    const backOrdered = num(at(r, 'bo')[0]);
+    // On an invoice the billed quantity is the shipped one; on a PO the ordered one.
+    const quantity = num(at(r, 'qty')[0]) ?? (field === 'invoice' ? (shipped ?? ordered) : (ordered ?? shipped));
     const priceCell = at(r, 'price')[0];
     const unitPrice = priceCell && !priceCell.includes('%') ? num(priceCell) : undefined;
     const amount = num(at(r, 'amount').pop());
@@ -64,7 +84,13 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
       doc.charges.push({ label: `${name}${description ? ` (${description})` : ''}`, amount: amount ?? unitPrice!, kind: chargeKind(name), cite });
       continue;
     }
+    // A PER column (E / C / M, 100 / 1000) is the quantity the price is for.
+    const per = priceBasis(at(r, 'per')[0]);
     const raw: RawLine = { sku, description, quantity, unitPrice, amount, quote: r.filter(Boolean).join(', '), cites: [cite] };
+    if (per !== undefined && per > 1) raw.priceBase = BigInt(per) * 1_000_000n;
+    if (ordered !== undefined) raw.ordered = ordered;
+    if (shipped !== undefined) raw.shipped = shipped;
+    if (backOrdered !== undefined) raw.backOrdered = backOrdered;
     const uom = unitCode(at(r, 'uom')[0]);
     if (uom) raw.uom = uom;
     const pack = packSize(at(r, 'pack')[0]);

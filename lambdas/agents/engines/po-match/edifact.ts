@@ -11,6 +11,7 @@ import { chargeKind, completeLine, type Doc, type RawLine } from './document.js'
 import { parseDecimal } from './decimal.js';
 import { unitCode } from './units.js';
 import { jsonPositions, pathKey, type Cite } from './cite.js';
+import { taggedSegments } from './edifact-tagged.js';
 
 export interface EdiSegment {
   tag: string;
@@ -42,7 +43,8 @@ export function edifactSegments(root: unknown, text: string): EdiSegment[] | und
     for (const [k, x] of Object.entries(v)) walk(x, [...path, Array.isArray(v) ? Number(k) : k], depth + 1);
   };
   walk(root, [], 0);
-  if (!found) return undefined;
+  // No list of segments: a message keyed by segment tags is put back in document order.
+  if (!found) return taggedSegments(root, text);
   const { list, path } = found;
   const positions = jsonPositions(text);
   const segs = list.flatMap((v, i): EdiSegment[] => {

@@ -60,6 +60,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): { resu
         : { kind: 'not on PO', text: `line ${label(v)}: on the invoice but not on the purchase order (${money})`, sources: [lineSource('invoice', v)], arithmetic: money },
     );
   }
+  overTotalTolerance(found, terms, sum(po.lines), notes);
   const partialShipped = found.partial.length > 0 || unbilled.length > 0;
   if (partialShipped && terms.shipComplete) {
     const shortLines = pairs.filter(([p, v]) => v.quantity < p.quantity).flatMap(([p, v]) => [lineSource('invoice', v), lineSource('purchaseOrder', p)]);
@@ -138,4 +139,23 @@ function substitution(p: DocLine, v: DocLine, terms: Terms, problems: Finding[])
     text: `line ${label(v)}: the invoice bills a substitute ("${v.description}") on the PO line for ${label(p)} ("${p.description ?? ''}")${ban}`,
     sources: [lineSource('invoice', v), lineSource('purchaseOrder', p), ...(terms.noSubstitutions ? [termSource(terms.noSubstitutions.quote)] : [])],
   });
+}
+
+/**
+ * A price tolerance the PO states on its total ("prices may vary within 2% of the order total"): the lines' price
+ * variances together must fit in it; when they do not, each line over its PO price is held.
+ */
+function overTotalTolerance(found: LineFindings, terms: Terms, poGoods: bigint, notes: string[]): void {
+  const t = terms.tolerance;
+  if (!t?.onTotal || !found.variances?.length) return;
+  const over = found.variances.reduce((a, x) => a + x.diff, 0n);
+  const pct = roundDiv(poGoods * t.percent, 100_000n);
+  const limit = t.amount === undefined ? pct : t.lesser ? (pct < t.amount ? pct : t.amount) : max(pct, t.amount);
+  if (over <= limit) {
+    notes.push(`Price variances ${formatMoney(over)} in all fit the PO's tolerance on its total, ${formatMoney(limit)} ('${t.quote}').`);
+    return;
+  }
+  for (const x of found.variances) {
+    found.problems.push({ ...x.finding, text: `${x.finding.text}; the lines' price variances ${formatMoney(over)} exceed the PO's tolerance on its total ${formatMoney(limit)} ('${t.quote}')` });
+  }
 }

@@ -32,6 +32,8 @@ export interface LineFindings {
   partial: string[];
   /** Price variances the PO's own stated tolerance accepts: the goods total may carry them too. */
   accepted: bigint;
+  /** Price variances held against a tolerance the PO states on its total, judged together once every line is read. */
+  variances?: { finding: Finding; diff: bigint }[];
 }
 
 

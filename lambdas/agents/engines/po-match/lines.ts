@@ -97,7 +97,7 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
   // differently: a line then pairs with the one PO line of the same quantity, unit and unit price, as a clerk would.
   const foreign = invoiceLines.every((v) => !poLines.some((p) => skuMatch(p, v)));
   for (const v of unpaired) {
-    const same = (p: DocLine, w: DocLine) => p.quantity === w.quantity && p.uom === w.uom && samePrice(p, w) && unitPriceOf(p) !== undefined;
+    const same = (p: DocLine, w: DocLine) => p.quantity === w.quantity && (p.uom === w.uom || p.uom === undefined || w.uom === undefined) && samePrice(p, w) && unitPriceOf(p) !== undefined;
     const candidates = foreign ? poLines.filter((p) => !used.has(p) && same(p, v)) : [];
     if (candidates.length === 1 && unpaired.filter((w) => same(candidates[0], w)).length === 1) {
       used.set(candidates[0], v);
@@ -123,6 +123,12 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   }
   if (p.amountOnly && !v.amountOnly) {
     budgetLine(p, v, push);
+    return;
+  }
+  // A distributor's row that shipped nothing and bills nothing (Ship 0, B/O 24, Ext 0.00) leaves the PO line open:
+  // the same as a line not yet billed, judged by the PO's partial-shipment terms.
+  if (v.quantity === 0n && p.quantity > 0n && amountOf(v) === 0n) {
+    out.partial.push(`${label(v)} 0 of ${formatDecimal(p.quantity)}`);
     return;
   }
   if (p.quantity <= 0n || v.quantity <= 0n) {
@@ -195,15 +201,22 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
     const value = lineAmount(qV, prP);
     const pct = roundDiv(value * terms.tolerance.percent, 100_000n);
     const t = terms.tolerance;
-    const tolerance = t.lesser ? (pct < t.amount ? pct : t.amount) : max(pct, t.amount);
-    if (abs(diff) <= tolerance) {
+    const tolerance = t.amount === undefined ? pct : t.lesser ? (pct < t.amount ? pct : t.amount) : max(pct, t.amount);
+    if (t.onTotal && diff > 0n) {
+      // A tolerance on the order's total: this line's variance is judged with the others' (engine.ts).
+      out.accepted += diff;
+      (out.variances ??= []).push({
+        diff,
+        finding: { kind: 'price', sources, text: `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ${formatMoney(diff)} over${quote(v)}`, arithmetic: priceArithmetic(qV, prV, prP, billed, atPo, '') },
+      });
+    } else if (t.onTotal || abs(diff) <= tolerance) {
       if (diff > 0n) out.accepted += diff;
     } else {
       push('price',
         `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ` +
           `${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ` +
           `${formatMoney(abs(diff))} ${diff > 0n ? 'over' : 'under'}, outside the PO's tolerance ${formatMoney(tolerance)} ` +
-          `(${t.lesser ? 'lesser' : 'greater'} of ${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)} and ${formatMoney(t.amount)}: '${t.quote}')${quote(v)}`,
+          (t.amount === undefined ? `(${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)}: '${t.quote}')${quote(v)}` : `(${t.lesser ? 'lesser' : 'greater'} of ${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)} and ${formatMoney(t.amount)}: '${t.quote}')${quote(v)}`),
         priceArithmetic(qV, prV, prP, billed, atPo, ''),
       );
     }

@@ -13,9 +13,11 @@ export interface Terms {
   freightNotBillable?: Rule;
   /** "prepay & add", "freight may be invoiced": freight (and a carrier fuel surcharge) is billable. */
   freightBillable?: Rule;
+  /** "freight … not to exceed $150.00": billable freight is capped at this amount (all freight charges together). */
+  freightCap?: Rule & { amount: bigint };
   taxExempt?: Rule;
   /** "±2% or $5.00, whichever is less" of the line's value. */
-  tolerance?: Rule & { percent: bigint; amount: bigint; lesser: boolean };
+  tolerance?: Rule & { percent: bigint; amount?: bigint; lesser: boolean; onTotal?: boolean };
   noSubstitutions?: Rule;
   /** The PO's total is stated net of tax ("excl. VAT", "ohne MwSt", "net value"). */
   totalExcludesTax?: Rule;
@@ -55,17 +57,25 @@ export function readTerms(text: string): Terms {
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
       terms.freightBillable ??= { quote };
     }
+    const cap = /\b(?:not\s+to\s+exceed|n\.?t\.?e\.?|up\s+to|max(?:imum)?\.?(?:\s+of)?|capped\s+at|cap\s+of|no\s+more\s+than)\s*:?\s*(?:\$|€|£|USD|EUR|GBP)\s?(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)/i.exec(s);
+    if (cap && /freight|shipping|carriage|delivery/.test(l) && !terms.freightNotBillable) {
+      terms.freightCap ??= { quote, amount: BigInt(Math.round(Number(cap[1].replace(/,/g, '')) * 100)) * 10_000n };
+      terms.freightBillable ??= { quote };
+    }
     if (/tax[\s-]+exempt|exempt\s+from\s+(?:sales\s+)?tax|do\s+not\s+charge\s+(?:sales\s+)?tax|tax[\s-]*status"?:?\s*"?exempt|sales\s+tax:\s*exempt/.test(l)) {
       terms.taxExempt ??= { quote };
     }
     if (/no\s+substitut|substitutions?\s+(?:are\s+)?not\s+(?:accepted|allowed|permitted)/.test(l)) terms.noSubstitutions ??= { quote };
-    if (/\btoleran/.test(l) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l)) {
+    // "±2% or $5.00, whichever is less" (both), or a percent alone ("Preistoleranz: … je Position um höchstens ± 2 %").
+    if (/toleran/.test(l) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l)) {
       const pct = /(?:±|\+\/-|\+-|plus or minus)?\s*(\d+(?:[.,]\d+)?)\s?%/.exec(s);
       const amt = MONEY.exec(s);
-      if (pct && amt) {
+      if (pct) {
         const percent = BigInt(Math.round(Number(pct[1].replace(',', '.')) * 1000)); // thousandths of a percent
-        const amount = BigInt(Math.round(Number((amt[1] ?? amt[2]).replace(',', '.')) * 100)) * 10_000n;
-        terms.tolerance ??= { quote, percent, amount, lesser: !/greater|higher/.test(l) };
+        const amount = amt ? BigInt(Math.round(Number((amt[1] ?? amt[2]).replace(',', '.')) * 100)) * 10_000n : undefined;
+        // Stated on the order's total ("within 2% of the PO total") rather than per line or item.
+        const onTotal = /\btotal\b|gesamt(?:betrag|wert|summe)|overall|order value|totaal|totale/.test(l) && !/\b(?:per|each|every)\s+(?:line|item|position)|line[\s-]+item|je\s+position|pro\s+position|per\s+riga|per\s+regel/.test(l);
+        terms.tolerance ??= { quote, percent, amount, lesser: !/greater|higher/.test(l), onTotal };
       }
     }
     const open = /\bremaining(?:\s+(?:amount|balance|value))?\s*:?\s*(?:USD|EUR|GBP|CAD|\$|€|£)?\s*(\d{1,3}(?:,\d{3})*\.\d{2}|\d+\.\d{2})\b/i.exec(s);

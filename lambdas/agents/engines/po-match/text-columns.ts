@@ -3,7 +3,7 @@
  * Shipped / B/O / U/M / Pack / Price / Amount …, in English, German, Dutch, Italian), and the header row of a printed
  * table found by those words, its columns kept with their printed positions.
  */
-export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'amount' | 'other';
+export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'amount' | 'other';
 
 const VOCAB_MAP = new Map<string, Role>();
 const add = (role: Role, ...names: string[]) => names.forEach((n) => VOCAB_MAP.set(n, role));
@@ -20,6 +20,8 @@ add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', '
 add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
 add('uom', 'u/m', 'um', 'uom', 'uofm', 'u of m', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
 add('pack', 'pack', 'pack size', 'pk');
+// A price-basis column beside the price ("PER": E / C / M, or 100 / 1000): what quantity the price is for.
+add('per', 'per', 'price per', 'per unit', 'pr/per', 'price basis');
 add('other', 'size', 'disc %', 'disc', 'vat', 'tax', 'tax code', 'btw', 'mwst', 'taxes', 'type', 'return', 'need by',
   'received', 'invoiced', 'remaining', 'schedule lines', 'date req', 'req date', 'delivery date', 'due date', 'commodity', 'brand', 'account');
 add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis', 'preis pro einheit', 'price per unit',
@@ -29,7 +31,9 @@ add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', '
   'extended amount', 'line amount', 'subtotal');
 
 add('desc', 'memo', 'item description', 'memo/description');
-add('price', 'sales price', 'purchase price');
+add('price', 'sales price', 'purchase price', 'preis/me', 'preis/einheit', 'price/unit', 'price/uom', 'prijs/eenheid', 'price/um');
+// SAP's German print: "Preis/ME (EUR)   Wert (EUR)".
+add('amount', 'wert', 'positionswert');
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {

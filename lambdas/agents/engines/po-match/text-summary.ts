@@ -11,7 +11,8 @@ export interface Summary {
   amount: bigint;
 }
 
-const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
+// "Amount paid" is a payment, not a charge; "Freight (prepaid & added)" is a charge.
+const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|(?<!pre)paid|payment|deposit/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
   // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.

@@ -7,7 +7,7 @@
 import type { RawLine } from './document.js';
 import { lineAmount, abs, SCALE, CENT } from './decimal.js';
 import { readNumber, type Decimal } from './number.js';
-import { packSize, unitCode } from './units.js';
+import { packSize, priceBasis, unitCode } from './units.js';
 import { headerColumns, tokenize, type Column, type Role, type Tok } from './text-columns.js';
 import { readSummary } from './text-summary.js';
 
@@ -148,7 +148,10 @@ export function readPrice(text: string, decimal: Decimal): { price: bigint; base
   const price = readNumber(m[1], decimal);
   if (price === undefined) return undefined;
   if (m[4] !== undefined && unitCode(m[4]) === undefined && !/^(?:EUR|USD|GBP)$/i.test(m[4])) return undefined;
-  const base = m[2] !== undefined ? readNumber(m[2], decimal) : undefined;
+  let base = m[2] !== undefined ? readNumber(m[2], decimal) : undefined;
+  // "8.40/C", "84.00/M": a price-basis letter after the slash (per 100, per 1000), not a unit of measure.
+  const basis = m[2] === undefined && m[3] !== undefined && unitCode(m[3]) === undefined ? priceBasis(m[3]) : undefined;
+  if (basis !== undefined && basis > 1) base = BigInt(basis) * SCALE;
   return { price, base: base !== undefined && base > 0n && base !== SCALE ? base : undefined, uom: unitCode(m[3] ?? m[4]) };
 }
 
@@ -167,6 +170,9 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
     priced = readPrice(joinText(priceToks.slice(k)), decimal);
     if (!priced) spill.push(priceToks[k].text);
   }
+  // A PER column (E / C / M) states the price basis the price cell leaves unwritten.
+  const per = priceBasis(joinText(cells.get('per')));
+  if (priced && priced.base === undefined && per !== undefined && per > 1) priced = { ...priced, base: BigInt(per) * SCALE };
   const candidates =
     billedIs === 'invoice'
       ? [shipped.values[0], qty.values[0], ordered.values[0]]

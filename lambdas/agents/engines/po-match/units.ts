@@ -44,3 +44,17 @@ export function packSize(text: string | undefined): number | undefined {
   if (m) return Number(m[1]);
   return undefined;
 }
+
+/**
+ * The quantity a price is written for, in whole units: a price-basis code or number ("E" each, "C" / "CPC" per 100,
+ * "M" / "MPC" per 1000, "100", "per 1000", "hundred"), as fastener and wire distributors print a PER column.
+ * Undefined when the text names no basis (a unit of measure is read by unitCode instead).
+ */
+export function priceBasis(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const t = text.trim().toUpperCase().replace(/^(?:PER|\/)\s*/, '');
+  if (/^(?:E|EA|EACH|1)$/.test(t)) return 1;
+  if (/^(?:C|CPC|CT?H|HUNDRED|100)$/.test(t)) return 100;
+  if (/^(?:M|MPC|MH|THOUSAND|1,?000)$/.test(t)) return 1000;
+  return undefined;
+}
