@@ -77,3 +77,40 @@ describe('expense-policy: a report mileage entry with its distance', () => {
     expect(r.reimbursable_amount).toBe(95.42);
   });
 });
+
+describe('expense-policy: personal lines itemised out of a request', () => {
+  const FOLIO_POLICY = 'Lodging up to $240.00 per night. Personal charges on the folio (minibar, in-room movies) are not reimbursed.';
+  const report = (requested: string) => [
+    'Entry 1 of 1',
+    '  Expense type:       Hotel',
+    '  Amount:             $413.00',
+    '  Itemizations:',
+    '    03/02 - 03/03  Room Rate (2 x 199.50)                  $399.00',
+    '    03/03          Personal Expense (do not reimburse) - minibar  $14.00',
+    `  Requested:          ${requested}`,
+    '  Receipt:            Hotel folio attached',
+    '',
+    'HOTEL FOLIO',
+    'Arrival: 03/02/26   Departure: 03/04/26',
+    '03/02/26  Room Charge          180.00',
+    '03/02/26  Room Tax              19.50',
+    '03/03/26  Room Charge          180.00',
+    '03/03/26  Room Tax              19.50',
+    '03/03/26  Minibar               14.00',
+    '                   Total       413.00',
+  ].join('\n');
+
+  it('a request leaving the personal lines out claims none of them', () => {
+    // 413.00 − minibar 14.00 = 399.00 requested; 2 nights × 240.00 = 480.00 ≥ 399.00 → approve 399.00.
+    const r = run(report('$399.00'), FOLIO_POLICY);
+    expect(r.verdict).toBe('approve');
+    expect(r.reimbursable_amount).toBe(399);
+  });
+
+  it('a request for the whole folio has the personal line deducted', () => {
+    // 413.00 claimed, minibar 14.00 deducted → flag, 399.00.
+    const r = run(report('$413.00'), FOLIO_POLICY);
+    expect(r.verdict).toBe('flag');
+    expect(r.reimbursable_amount).toBe(399);
+  });
+});

@@ -34,6 +34,8 @@ export interface Entry {
   listed: boolean;
   /** The line right above the entry when it has no amount and is indented less: the heading it is listed under. */
   above?: Line;
+  /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
+  requested?: Amt;
 }
 
 const CONVERTED_OWN = /\b(?:convert(?:ed|ing)?|today'?s rate|exchange rate|google|xe\.com|oanda|at (?:a |the )?rate)\b/;
@@ -57,7 +59,7 @@ export function readDocument(text: string): { entries: Entry[]; receipts: Receip
     // A field in a receipt's own header ("Rate Plan: CORP - 209.00" above the folio's "Room Charge 209.00") repeats a
     // charge the receipt lists: it is the receipt's, not another expense.
     const repeats = (a: Amt) =>
-      standalone.some((r) => same(r.total, a) || (r.context.includes(e.first.text) && r.lines.some((p) => p.cents === a.cents))) ||
+      standalone.some((r) => same(r.total, a)) || receipts.some((r) => r.context.includes(e.first.text) && r.lines.some((p) => p.cents === a.cents)) ||
       entries.some((o, j) => j !== k && (j < k || o.listed || o.receipt) && [o.amount, o.converted?.amt].some((x) => x && same(x, a)));
     return !repeats(e.amount);
   });
@@ -87,9 +89,25 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     if (open) open.e.text = [open.e.text, ...open.detail].join('\n');
     open = undefined;
   };
+  let itemizing: number | undefined;
   for (let k = 0; k < lines.length; k++) {
     const l = lines[k];
     if (used.has(k) || HEADER.test(l.text)) continue;
+    // "Itemizations:" and the lines indented under it: the breakdown of the entry above, dated or not, never entries
+    // (nor words of the entry's own: its "Parking" line does not make a hotel a parking expense).
+    const holder = open?.e ?? entries[entries.length - 1];
+    if (itemizing !== undefined && l.kind !== 'blank' && l.indent > itemizing && holder) continue;
+    itemizing = undefined;
+    if (/^itemi[sz](?:ations?|ed)\b[^0-9]{0,20}:?$/i.test(l.text) && l.amts.length === 0 && holder) {
+      itemizing = l.indent;
+      continue;
+    }
+    // "Requested: $660.96" under an entry's charge: the amount asked for, when it is less.
+    if (holder && holder.amount.cents >= 0n && l.amts.length === 1 && /^(?:requested|amount requested|requested amount|claimed amount)\b/i.test(l.text)) {
+      if (l.amts[0].cents < holder.amount.cents) holder.requested = l.amts[0];
+      holder.text += `\n${l.text}`;
+      continue;
+    }
     if (attendees) {
       if (l.kind !== 'blank' && l.indent > attendees.indent) {
         attendees.count++;

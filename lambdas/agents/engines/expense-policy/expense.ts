@@ -41,6 +41,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   /** A pre-approval recorded on the item: found approved (with its limit), or named but not found. */
   preapproval?: { id: string; approved: boolean; limit?: bigint; text: string };
   mileage?: { trip: Trip; allowance?: Allowance };
+  /** What the employee set aside of the charge ("Requested" below it): personal lines up to it are not claimed. */
+  setAside?: bigint;
   /** The payment field when it says the company settled the charge itself: nothing is owed to the employee. */
   companyPaid?: string;
 }
@@ -135,6 +137,11 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
   if (e.receipt) mergeReceipt(base, e.receipt);
+  // "Requested: $660.96" below a $694.95 charge: the employee set the rest aside (personal lines itemised out).
+  if (e.requested) {
+    base.setAside = base.cents - e.requested.cents;
+    base.cents = e.requested.cents;
+  }
   if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };
   return base;
 }

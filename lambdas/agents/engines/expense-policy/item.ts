@@ -146,11 +146,17 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       eligible -= deducted;
     }
   }
-  let personal: Part[] = [];
+  let [personal, setAside]: Part[][] = [[], []];
   if (policy.personal.size > 0 && item.parts) {
     personal = item.parts.filter((p) => p.kind === 'item' && [...policy.personal.keys()].some((w) => personalWord(w).test(p.text.toLowerCase())));
+    const sum = personal.reduce((a, p) => a + p.cents, 0n);
+    // Personal lines the employee already left out of the request (what was set aside covers them) are not claimed.
+    if (personal.length > 0 && item.setAside !== undefined && sum <= item.setAside) {
+      assumptions.add(`${personal.map((p) => `"${p.text}"`).join(' + ')} set aside by the employee, not claimed`);
+      setAside = personal;
+      personal = [];
+    }
     if (personal.length > 0) {
-      const sum = personal.reduce((a, p) => a + p.cents, 0n);
       const rule = policy.personal.get([...policy.personal.keys()].find((w) => personal.some((p) => personalWord(w).test(p.text.toLowerCase())))!)!;
       const text = `personal charges are not reimbursable ("${rule}"): ${personal.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`;
       const working = `${personal.map((p) => m(p.cents)).join(' + ')} = ${m(sum)} deducted`;
@@ -164,16 +170,19 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   }
   // Things the policy refuses by name: on a receipt's lines they are deducted and the claim rejected as submitted
   // (the employee must take them out); named by the expense itself, the whole item is refused.
+  const taken = new Set<Part>(personal);
   for (const thing of policy.forbiddenThings) {
     const named = phraseIn(thing.phrase);
     // "Charges on the hotel folio that are personal … are not reimbursed" says how a folio is paid (less those lines),
     // not that claiming it is refused: a line it already deducted is not refused a second time.
     const deducting = /\b(?:folio|hotel bill)\b/i.test(thing.text);
-    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()) && !(deducting && personal.includes(p)));
+    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()) && !(deducting && personal.includes(p)) && !setAside.includes(p));
     if (lines.length > 0) {
-      const sum = lines.reduce((a, p) => a + p.cents, 0n);
+      // A line is deducted once, whichever rules name it (the personal rule, "spa", "spa services").
+      const sum = lines.filter((p) => !taken.has(p)).reduce((a, p) => a + p.cents, 0n);
+      for (const p of lines) taken.add(p);
       findings.push({ severity: 'reject', partial: true, kind: 'refused item', sources: cite([thing.text], lines.map(partSource)),
-        text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.text}"`).join(' + ')} = ${m(sum)} deducted`,
+        text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.text}"`).join(' + ')}${sum > 0n ? ` = ${m(sum)} deducted` : ', already deducted'}`,
         arithmetic: `${m(eligible)} − ${m(sum)} = ${m(eligible - (sum > eligible ? eligible : sum))}` });
       eligible -= sum > eligible ? eligible : sum;
     } else if (!item.parts && thingIn(thing.phrase, `${item.heading ?? ''}\n${item.evidence ?? item.label}`.toLowerCase())) {
