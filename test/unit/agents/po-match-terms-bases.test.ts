@@ -51,6 +51,14 @@ describe('po-match: freight terms with a cap', () => {
   });
 });
 
+describe('po-match: a cap on the order is no freight term', () => {
+  it('holds freight on a PO whose only cap is its total', () => {
+    const r = run(po(['Total not to exceed $5,000.00 including freight.']), invoice([LINER], ['Subtotal     632.00', 'Freight     40.00', 'TOTAL DUE     672.00']));
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies.join(' ')).toMatch(/freight/);
+  });
+});
+
 describe('po-match: back-ordered rows that bill nothing', () => {
   const rows = [
     '20        CS     JS-100      Can liner 40x46               $31.60    $632.00',

@@ -52,15 +52,16 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
     // A totals row of a flat export (",,,,Merchandise,4796.00", ",,,,Invoice Total,4796.00"): a label and an
     // amount only, read by the label as the printed summary lines are.
     const filled = r.filter((c) => c !== '');
-    if (filled.length === 2 && num(filled[0]) === undefined && num(filled[1]) !== undefined && at(r, 'qty').length + at(r, 'shipped').length + at(r, 'ordered').length === 0) {
-      const sm = readSummary(`${filled[0]}  ${filled[1]}`, decimal);
-      if (sm?.kind === 'net') doc.subtotal ??= sm.amount;
-      else if (sm?.kind === 'total') {
+    const sm = filled.length === 2 && num(filled[0]) === undefined && at(r, 'qty').length + at(r, 'shipped').length + at(r, 'ordered').length === 0
+      ? readSummary(`${filled[0]}  ${filled[1]}`, decimal)
+      : undefined;
+    if (sm) {
+      if (sm.kind === 'net') doc.subtotal ??= sm.amount;
+      else if (sm.kind === 'total') {
         doc.total ??= sm.amount;
         doc.totalQuote ??= filled.join(' ');
         doc.totalCite ??= cite;
-      } else if (sm && sm.amount !== 0n) doc.charges.push({ label: sm.label, amount: sm.amount, kind: sm.kind, cite });
-      else if (!sm) doc.unread++;
+      } else if (sm.amount !== 0n) doc.charges.push({ label: sm.label, amount: sm.amount, kind: sm.kind, cite });
       continue;
     }
     const shipped = num(at(r, 'shipped')[0]);

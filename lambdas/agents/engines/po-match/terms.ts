@@ -57,10 +57,13 @@ export function readTerms(text: string): Terms {
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
       terms.freightBillable ??= { quote };
     }
-    const cap = /\b(?:not\s+to\s+exceed|n\.?t\.?e\.?|up\s+to|max(?:imum)?\.?(?:\s+of)?|capped\s+at|cap\s+of|no\s+more\s+than)\s*:?\s*(?:\$|€|£|USD|EUR|GBP)\s?(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)/i.exec(s);
-    if (cap && /freight|shipping|carriage|delivery/.test(l) && !terms.freightNotBillable) {
+    const cap = /\b(?:(?:not\s+to|(?:shall|must|may|will|does|do)\s+not)\s+exceed|n\.?t\.?e\.?|up\s+to|max(?:imum)?\.?(?:\s+of)?|capped\s+at|cap\s+of|no\s+more\s+than)\s*:?\s*(?:\$|€|£|USD|EUR|GBP)\s?(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)/i.exec(s);
+    // The cap must be freight's own ("freight … not to exceed $150.00"), not the order's ("total not to exceed
+    // $5,000.00 including freight"); it makes freight billable only where the sentence allows adding it.
+    const freightAt = l.search(/freight|shipping|carriage|delivery/);
+    if (cap && freightAt >= 0 && freightAt < cap.index && !terms.freightNotBillable) {
       terms.freightCap ??= { quote, amount: BigInt(Math.round(Number(cap[1].replace(/,/g, '')) * 100)) * 10_000n };
-      terms.freightBillable ??= { quote };
+      if (/prepay|\b(?:may|can|will)\s+(?:be\s+)?(?:add|added|invoiced|billed|charged)\b/.test(l)) terms.freightBillable ??= { quote };
     }
     if (/tax[\s-]+exempt|exempt\s+from\s+(?:sales\s+)?tax|do\s+not\s+charge\s+(?:sales\s+)?tax|tax[\s-]*status"?:?\s*"?exempt|sales\s+tax:\s*exempt/.test(l)) {
       terms.taxExempt ??= { quote };
