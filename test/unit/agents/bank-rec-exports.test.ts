@@ -30,6 +30,14 @@ describe('bank exports: money where the reader did not expect it, rows without m
     expect(s.notes.join(' ')).toMatch(/a dated row with no amount in any money column \(line 3\) was set aside/);
   });
 
+  it('a dated row with a balance and no amount whose balance moved is a line of that step; one whose balance stands is not', () => {
+    const s = bank('Date,Description,Amount,Balance\n01/03/2026,,,2000.00\n05/03/2026,TESCO,-45.20,1954.80\n09/03/2026,DD COUNCIL TAX,,1774.80\n' +
+      '16/03/2026,SALARY,2500.00,4274.80\n16/03/2026,,,4274.80\n');
+    expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-09', -180], ['2026-03-16', 2500]]);
+    expect(s.notes.join(' ')).toContain('a row with a balance and no amount (line 4) moved the balance');
+    expect(s.notes.join(' ')).toContain('2 rows are balances, totals or headings');
+  });
+
   it('a description holding the delimiter unquoted: the extra cell is joined back into it', () => {
     const s = bank('Date,Description,Amount,Balance\n05/03/2026,TESCO, LEEDS,-45.20,1954.80\n16/03/2026,SALARY,2500.00,4454.80\n');
     expect(lines(s)).toEqual([['2026-03-05', -45.2], ['2026-03-16', 2500]]);

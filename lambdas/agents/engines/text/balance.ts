@@ -90,3 +90,40 @@ function solve(sizes: bigint[], step: bigint): bigint[] | undefined {
   }
   return found;
 }
+
+/**
+ * The amounts of balance-only rows that moved the balance, by anchor number. `amounts` and `balances` are the
+ * sequence of lines and anchors (an anchor has no amount); `movable[k]` says the k-th anchor is a dated row that
+ * does not call itself a balance. Read in the direction the other lines' steps prove (top-down, or bottom-up for
+ * newest first, at least half of the steps explained); none when no direction is proven.
+ */
+export function movedBalances(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], movable: boolean[]): Map<number, bigint> {
+  const found = new Map<number, bigint>();
+  const anchorNo: number[] = [];
+  let k = 0;
+  amounts.forEach((a, i) => (anchorNo[i] = a === undefined ? k++ : -1));
+  const explained = (order: number[]) => {
+    let [steps, hits, last, sum] = [0, 0, undefined as bigint | undefined, 0n];
+    for (const i of order) {
+      if (amounts[i] !== undefined) sum += amounts[i]!;
+      if (balances[i] === undefined) continue;
+      if (last !== undefined && amounts[i] !== undefined) [steps, hits] = [steps + 1, hits + Number(last + sum === balances[i])];
+      [last, sum] = [balances[i], 0n];
+    }
+    return steps === 0 ? 0 : hits / steps;
+  };
+  const down = [...amounts.keys()];
+  const up = [...down].reverse();
+  const [d, u] = [explained(down), explained(up)];
+  if (Math.max(d, u) < 0.5) return found;
+  let [last, sum] = [undefined as bigint | undefined, 0n];
+  for (const i of d >= u ? down : up) {
+    if (amounts[i] !== undefined) sum += amounts[i]!;
+    if (balances[i] === undefined) continue;
+    if (amounts[i] === undefined && movable[anchorNo[i]] && last !== undefined && last + sum !== balances[i]) {
+      found.set(anchorNo[i], balances[i]! - last - sum);
+    }
+    [last, sum] = [balances[i], 0n];
+  }
+  return found;
+}

@@ -9,7 +9,7 @@
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, mapColumns, markerColumn, namesDate } from './columns.js';
-import { balanceScore, signsFromBalance } from './balance.js';
+import { balanceScore, movedBalances, signsFromBalance } from './balance.js';
 import { headerRowOf, num, realign, suffixDirections } from './layout.js';
 
 export { balanceScore } from './balance.js';
@@ -90,7 +90,8 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   // headings, footers) are not.
   interface Candidate { r: RawRow; dateText: string; out: bigint; inn: bigint; text: string; moneyText: string; balance?: bigint }
   const candidates: Candidate[] = [];
-  const anchors: { index: number; balance: bigint }[] = [];
+  // Balances that are not lines; `row` when a dated row that does not say it is a balance showed one without an amount.
+  const anchors: { index: number; balance: bigint; row?: { r: RawRow; dateText: string; text: string } }[] = [];
   let skipped = 0;
   const notDone = new Map<string, number>();
   const setAside: string[] = [];
@@ -134,7 +135,8 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
     }
     if (moneyText === '') {
       if (balance !== undefined) {
-        anchors.push({ index: candidates.length, balance });
+        const text = descriptions.map((i) => cellOf(r, i)).filter((t) => t !== '').join(' ');
+        anchors.push({ index: candidates.length, balance, row: { r, dateText, text } });
         skipped++;
         continue;
       }
@@ -155,7 +157,9 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
     notes.push(`${setAside.length === 1 ? 'a dated row' : `${setAside.length} dated rows`} with no amount in any money column (${setAside.slice(0, 5).join(', ')}${setAside.length > 5 ? ', …' : ''}) ${setAside.length === 1 ? 'was' : 'were'} set aside: ${setAside.length === 1 ? 'it moves' : 'they move'} no money that can be read`);
   }
   if (fromAmount > 0) notes.push(`${fromAmount} row${fromAmount === 1 ? '' : 's'} with the in/out columns empty ${fromAmount === 1 ? 'was' : 'were'} read from the signed amount column`);
-  if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? ' is' : 's are'} balances, totals or headings, not transactions`);
+  const skippedAt = notes.length;
+  const skippedNote = () => `${skipped} row${skipped === 1 ? ' is' : 's are'} balances, totals or headings, not transactions`;
+  if (skipped > 0) notes.push(skippedNote());
 
   // Direction. Default: the columns' meaning for this side; a mark column or a type word for unsigned amounts.
   let signed = candidates.map((c) => c.inn - c.out);
@@ -209,6 +213,21 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
         notes.push(`the running balance shows the opposite direction from the columns' usual meaning, so it was followed`);
       } else if (straight >= 0.5) notes.push('the running balance confirms the direction of the amounts');
     }
+  }
+
+  // A dated row with a balance and no amount whose balance moved: money moved on it, and the step is its amount.
+  const moved = balances.some((b) => b !== undefined) ? movedBalances(...withAnchors(signed), anchors.map((a) => a.row !== undefined)) : new Map<number, bigint>();
+  [...moved].sort((a, b) => anchors[b[0]].index - anchors[a[0]].index || b[0] - a[0]).forEach(([k, amount]) => {
+    const { index, balance, row } = anchors[k];
+    candidates.splice(index, 0, { ...row!, out: amount < 0n ? -amount : 0n, inn: amount > 0n ? amount : 0n, moneyText: '', balance });
+    signed.splice(index, 0, amount);
+    skipped--;
+  });
+  if (moved.size > 0) {
+    if (skipped > 0) notes[skippedAt] = skippedNote();
+    else notes.splice(skippedAt, 1);
+    const where = [...moved.keys()].map((k) => anchors[k].row!.r.line).filter((l) => l > 0).map((l) => `line ${l}`).join(', ');
+    notes.push(`${moved.size === 1 ? 'a row' : `${moved.size} rows`} with a balance and no amount (${where}) moved the balance: each is read as a line of the step`);
   }
 
   const texts = candidates.flatMap((c) => [c.dateText, cellOf(c.r, col.valueDate)]);
