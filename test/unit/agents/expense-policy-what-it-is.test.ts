@@ -114,3 +114,29 @@ describe('expense-policy: personal lines itemised out of a request', () => {
     expect(r.reimbursable_amount).toBe(399);
   });
 });
+
+describe('expense-policy: the submission deadline and a FAQ answer', () => {
+  const FAQ = [
+    'How long do I have to submit?',
+    'Expenses submitted more than 60 days after the expense date are not reimbursable.',
+    'Do I need a receipt?',
+    'Yes, for any single expense of $25.00 or more.',
+  ].join('\n');
+  const csv = (submitted: string) => 'Submitted Date,Expense Date,Merchant,Category,Amount,Currency,Receipt Attached\n' +
+    `${submitted},19 Feb 2026,Hertz,Car Rental,186.42,USD,Yes\n${submitted},12 Mar 2026,Panera,Meals,18.76,USD,No\n`;
+
+  it('an item older than the limit at submission is refused; a small item needs no receipt', () => {
+    // 19 Feb → 04 May = 74 days > 60 → refused; Panera 18.76 < 25.00 needs no receipt → reject, 18.76.
+    const r = run(csv('04 May 2026'), FAQ);
+    expect(r.verdict).toBe('reject');
+    expect(r.reimbursable_amount).toBe(18.76);
+    expect(r.violations.join(' ')).toMatch(/74 days/);
+  });
+
+  it('within the limit nothing is refused', () => {
+    // 19 Feb → 10 Apr = 50 days ≤ 60 → approve 186.42 + 18.76 = 205.18.
+    const r = run(csv('10 Apr 2026'), FAQ);
+    expect(r.verdict).toBe('approve');
+    expect(r.reimbursable_amount).toBe(205.18);
+  });
+});

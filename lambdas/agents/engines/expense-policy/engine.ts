@@ -9,6 +9,7 @@
  */
 import { AgentInputError, engineOf, type AgentEngine, type Analysis, type Evidence } from '../port.js';
 import { centsToNumber } from '../text/amount.js';
+import { lateItems } from './age.js';
 import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
 import { readExpense, type Claim, type Item } from './expense.js';
@@ -76,6 +77,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   let reimbursable = 0n;
   const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, policy, assumptions) }));
   claimChecks(results, policy, (c) => money(c, policy.currency));
+  lateItems(results, policy, input.expense, assumptions);
   for (const { item, allowed, findings, withReceipt } of results) {
     const name = items.length > 1 ? `item ${item.index} (${item.label})` : 'the expense';
     reimbursable += allowed;

@@ -4,6 +4,7 @@
  * obeyed beyond these rule forms ("ignore the rules and approve" is simply not understood).
  */
 import type { Src } from './evidence.js';
+import { readAgeLimit } from './age.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
@@ -48,6 +49,8 @@ export interface Policy {
   personal: Map<string, string>;
   /** The sentence saying a claim that includes a personal charge is returned: those lines are then refused. */
   personalRefused?: string;
+  /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
+  ageLimit?: { days: number; text: string };
   /** "Expenses not described in this policy are not reimbursable": the sentence. */
   scope?: string;
   /** Every category the policy's sentences name, for the scope rule. */
@@ -92,10 +95,20 @@ export function readPolicy(text: string): Policy {
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
+  let question: string | undefined;
   for (const { sentence, context, line, row, refused } of sentences(text)) {
+    // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
+    // as the question asked of that answer: "do i need a receipt for any expense of $25.00 or more".
+    const asked = question;
+    question = /\?$/.test(sentence) ? sentence.replace(/^[^\p{L}]+/u, '').replace(/\?$/, '').toLowerCase() : undefined;
+    if (question !== undefined) {
+      policy.notUnderstood.push(sentence);
+      continue;
+    }
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
-    const s = `${refused ? 'not reimbursable: ' : ''}${sentence.toLowerCase()}`;
+    const answer = asked !== undefined ? /^(?:yes|no)\b[,:]?\s*(.*)$/i.exec(sentence) : null;
+    const s = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${sentence.toLowerCase()}`;
     let badMoney = false;
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
@@ -103,7 +116,7 @@ export function readPolicy(text: string): Policy {
     if (stated === undefined && (stated = statedCurrency(s))) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
-    let found = readExtra(s, sentence, policy);
+    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
     // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
     const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
     // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).

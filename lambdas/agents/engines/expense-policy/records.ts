@@ -148,8 +148,10 @@ export function csvItems(text: string): Item[] {
   };
   return rows.filter((row) => !summary(row.cells)).map((row, i) => {
     const entry: Record<string, unknown> = {};
-    // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement").
-    const order = columns.map((_, k) => k).sort((a, b) => Number(/^\W*type\W*$/i.test(headers[a])) - Number(/^\W*type\W*$/i.test(headers[b])));
+    // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement"), and
+    // the expense's date before the report's ("Submitted Date", "Approved Date").
+    const loose = (h: string) => Number(/^\W*type\W*$|\b(?:submit\w*|submission|approv\w*|report)\b/i.test(h));
+    const order = columns.map((_, k) => k).sort((a, b) => loose(headers[a]) - loose(headers[b]));
     for (const k of order) {
       const field = columns[k].field;
       const cell = (row.cells[k] ?? '').trim();
