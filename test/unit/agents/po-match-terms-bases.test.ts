@@ -105,6 +105,18 @@ describe('po-match: price bases', () => {
   });
 });
 
+describe('po-match: a pack stated in the description', () => {
+  const rows = ['240       EA     GL-120      Nitrile glove large           $0.50     $120.00'];
+  const inv = (cs: number) =>
+    invoice([`GL-120    Glove 120/CS              ${cs}        ${cs}    0    CS     60.00       ${(cs * 60).toFixed(2)}`], [`TOTAL DUE     ${(cs * 60).toFixed(2)}`]);
+  it('converts cases of the stated size to eaches', () => {
+    expect(run(po([], rows, '120.00'), inv(2)).discrepancies).toEqual([]);
+  });
+  it('holds cases beyond the eaches ordered', () => {
+    expect(run(po([], rows, '120.00'), inv(3)).discrepancies.join(' ')).toMatch(/exceeds the PO quantity/);
+  });
+});
+
 describe('po-match: a stated price tolerance', () => {
   const rows = ['20        CS     JS-100      Can liner 40x46               $31.60    $632.00'];
   const over = invoice(['JS-100    Liner 40x46               20       20    0    CS     32.00       640.00'], ['TOTAL DUE     640.00']);

@@ -7,7 +7,7 @@ import { abs, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT, SCALE
 import type { DocLine } from './document.js';
 import { normaliseDescription, normaliseSku } from './normalise.js';
 import type { Terms } from './terms.js';
-import { FIXED_EACHES } from './units.js';
+import { FIXED_EACHES, unitCode } from './units.js';
 import { lineSource } from './findings.js';
 import { amountOf, label, quote, unitPriceOf, PRICE_PER_MILLE, type LineFindings } from './line-values.js';
 import { budgetLine, catchWeight, creditLine, priceArithmetic } from './line-kinds.js';
@@ -110,7 +110,24 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
 /** Eaches in one unit of the line: EA 1, DZ 12, else the stated pack; undefined when not stated. */
 function eachesPer(l: DocLine): bigint | undefined {
   if (l.uom !== undefined && FIXED_EACHES[l.uom] !== undefined) return FIXED_EACHES[l.uom];
-  return l.pack !== undefined ? BigInt(l.pack) : undefined;
+  if (l.pack !== undefined) return BigInt(l.pack);
+  const stated = l.uom === undefined ? undefined : packInDescription(l.description ?? '', l.uom);
+  return stated !== undefined ? BigInt(stated) : undefined;
+}
+
+/**
+ * A pack the line's own description states for the unit it is counted in ("Liner 100/CS" counted in CS,
+ * "1 BX = 250 EA", "(120 EA/CS)"): a size for another unit than the line's says nothing about this one.
+ */
+function packInDescription(d: string, uom: string): number | undefined {
+  const forms = [/\b(\d{1,5})\s*(?:EA|each|pcs?|ct)?\s*\/\s*([A-Za-z]{2,7})\b/gi, /\b1\s*([A-Za-z]{2,7})\s*=\s*(\d{1,5})\s*(?:EA|each|pcs?)\b/gi];
+  for (const [k, re] of forms.entries()) {
+    for (const m of d.matchAll(re)) {
+      const [n, unit] = k === 0 ? [m[1], m[2]] : [m[2], m[1]];
+      if (unitCode(unit) === uom && uom !== 'EA' && Number(n) > 1) return Number(n);
+    }
+  }
+  return undefined;
 }
 
 export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindings): void {
