@@ -100,6 +100,16 @@ describe('po-match: price bases', () => {
   it('reads a PER column (C = per 100) against a price per each', () => {
     expect(run(eachPo, perInvoice('8.400', '210.00')).discrepancies).toEqual([]);
   });
+  it('reads an X12 IT105 price basis (HP, per hundred)', () => {
+    const x12 = (price: string, cents: string) =>
+      JSON.stringify([
+        { id: 'BIG', BIG01: '20260911', BIG02: 'I-1', BIG04: 'PO-3318' },
+        { id: 'IT1', IT101: '1', IT102: '2500', IT103: 'EA', IT104: price, IT105: 'HP', IT106: 'BP', IT107: 'FAS-HCS' },
+        { id: 'TDS', TDS01: cents },
+      ]);
+    expect(run(eachPo, x12('8.40', '21000')).discrepancies).toEqual([]);
+    expect(run(eachPo, x12('9.40', '23500')).status).toBe('hold');
+  });
   it('still holds a price above the PO on the per-100 basis', () => {
     expect(run(eachPo, perInvoice('9.400', '235.00')).status).toBe('hold');
   });

@@ -97,6 +97,9 @@ export function readX12(segs: Segment[], field: string): Doc {
           orderLineRef: e(1),
           cites: s.cite ? [s.cite] : undefined,
         };
+        // IT105, the basis of the unit price: HP per hundred, TP per thousand (PE, per each, is the default).
+        const basis = { HP: 100n, TP: 1000n }[e(5) ?? ''];
+        if (basis !== undefined) current.priceBase = basis * 1_000_000n;
         const alt: string[] = [];
         for (let q = 6; q <= 24; q += 2) {
           const qual = e(q);
