@@ -11,8 +11,9 @@ export interface Summary {
   amount: bigint;
 }
 
-// "Amount paid" is a payment, not a charge; "Freight (prepaid & added)" is a charge.
-const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|(?<!pre)paid|payment|deposit/i;
+const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
+/** "Amount paid" / "Total prepaid" are payments, not charges; "Freight (prepaid & added)" is freight billed. */
+const FREIGHT_PREPAID = /(?:freight|shipping|carriage)\b[^]*\bprepaid\b/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
   // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
@@ -31,7 +32,7 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
   for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
     const label = texts[i];
     const l = label.toLowerCase();
-    if (SKIP_LABEL.test(l)) return undefined;
+    if (SKIP_LABEL.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
     let kind: Summary['kind'] | undefined;
     if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
