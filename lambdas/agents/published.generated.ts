@@ -238,12 +238,12 @@ export const AGENT_PUBLISHED: Record<AgentFamily, PublishedFamily> = {
       "exceptions": [
         {
           "type": "missing_in_books",
-          "detail": "\"Monthly service fee\" -15.00 (bank row 4, 2026-10-31) has no matching book entry: record it in the books (a fee or payment).",
+          "detail": "bank line 5 \"2026-10-31,Monthly service fee,-15.00\" (2026-10-31, -15.00) has no matching book entry: record it in the books (a fee or payment).",
           "amount": -15
         },
         {
           "type": "outstanding_check",
-          "detail": "Check 2042 \"Check to Acme Supply\" -560.00 (book row 4, 2026-10-30) has not cleared the bank.",
+          "detail": "Check 2042: book line 5 \"2026-10-30,Check to Acme Supply,-560.00,2042\" (2026-10-30, -560.00) has not cleared the bank.",
           "amount": 560
         }
       ],
