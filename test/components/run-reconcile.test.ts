@@ -229,13 +229,14 @@ describe('Every paid run delivered: GET /api/runs/{runId} (docs/decisions/0017)'
 
     // Done: the answer the paying request would have given, with the analysis of the buyer's own input.
     const done = await fetchRun(runId);
-    const expected = (BANK_REC.engine.analyse as (i: unknown) => unknown)(input);
+    const { result: expected, evidence } = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(input);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({
       runId,
       status: 'done',
       totalCostUsdc: Number(BANK_REC.price) / 1e6,
-      outputs: { agent: BANK_REC.slug, version: BANK_REC.deployment!.version, engine: BANK_REC.engine.id, inputSha256: recorded!.inputSha256 },
+      // The evidence kept with the withheld result is the run's too.
+      outputs: { agent: BANK_REC.slug, version: BANK_REC.deployment!.version, engine: BANK_REC.engine.id, inputSha256: recorded!.inputSha256, evidence },
       result: JSON.parse(JSON.stringify(expected)),
       settled: true,
       transaction: recorded!.transaction,
@@ -265,6 +266,9 @@ describe('Every paid run delivered: GET /api/runs/{runId} (docs/decisions/0017)'
     const fetched = await fetchRun(runId);
     expect(fetched).toMatchObject({ status: 200, body: { runId, status: 'done', settled: true, result: expected } });
     expect(fetched.body).not.toHaveProperty('note');
+    // The finished run cites its findings like any other (RunStore.finish records the evidence with the result).
+    const explained = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(agentExample(BANK_REC).input);
+    expect(fetched.body.outputs.evidence).toEqual(JSON.parse(JSON.stringify(explained.evidence)));
     expect(await new RunStore().get(runId)).toMatchObject({ status: 'done', result: JSON.stringify(expected) });
     expect(await keptItem()).toBeUndefined();
     expect((await fetchRun(runId)).body.result).toEqual(expected);
