@@ -268,7 +268,7 @@ describe('Every paid run delivered: GET /api/runs/{runId} (docs/decisions/0017)'
     expect(fetched.body).not.toHaveProperty('note');
     // The finished run cites its findings like any other (RunStore.finish records the evidence with the result).
     const explained = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(agentExample(BANK_REC).input);
-    expect(fetched.body.outputs.evidence).toEqual(JSON.parse(JSON.stringify(explained.evidence)));
+    expect((fetched.body as { outputs: { evidence: unknown } }).outputs.evidence).toEqual(JSON.parse(JSON.stringify(explained.evidence)));
     expect(await new RunStore().get(runId)).toMatchObject({ status: 'done', result: JSON.stringify(expected) });
     expect(await keptItem()).toBeUndefined();
     expect((await fetchRun(runId)).body.result).toEqual(expected);
