@@ -25,7 +25,6 @@ import { sha256, type RunMode, type RunRecord, type RunStore } from '../store/ru
 import { logger } from '../shared/logger.js';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { annotate } from '../shared/tracing.js';
-import { isDeepStrictEqual } from 'node:util';
 import { AgentInputError, type Analysis, type Evidence } from './engines/port.js';
 import { agentExample, type AgentDefinition } from './definition.js';
 import type { AgentReasoner } from './reasoning/converse.js';
@@ -134,11 +133,9 @@ function engineWork(agent: AgentDefinition, input: Record<string, unknown>): Wor
 /** The engine's decision on the model's grounded reading beside its own `rules` (ADR 0023); any failure answers the engine's. */
 async function reasoned(reasoner: AgentReasoner, agent: AgentDefinition, input: Record<string, unknown>, rules: Worked, how: { deadline?: number; runId: string; log: Logger }): Promise<Worked> {
   try {
-    const reasoned = await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId });
-    // The engine's evidence cites the engine's findings: it stands beside a result that is the engine's, and a result
-    // the model's reading changed carries the evidence the reasoner gives for it (none: no claim).
-    const evidence = reasoned.evidence ?? (isDeepStrictEqual(reasoned.result, rules.result) ? rules.evidence : undefined);
-    return { result: reasoned.result, engine: reasoned.engine, ...(evidence ? { evidence } : {}) };
+    // The reasoner answers the evidence of whichever reading its result rests on (the rules' is passed in, not redone).
+    const reasoned = await reasoner.reason(agent, input, rules.result, { deadline: how.deadline, runId: how.runId, evidence: rules.evidence });
+    return { result: reasoned.result, engine: reasoned.engine, ...(reasoned.evidence ? { evidence: reasoned.evidence } : {}) };
   } catch (error) {
     how.log.error('agent reasoning threw; the rules engine answers', { error: (error as Error).name });
     return rules;

@@ -12,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Evidence } from '../../lambdas/agents/engines/port.js';
 import { startBedrockFake, type BedrockFake } from '../../lib/local/providers/bedrock.js';
 import { findAgent, type AgentDefinition } from '../../lambdas/agents/registry.js';
 import { READINGS } from '../../lambdas/agents/reasoning/readings.js';
@@ -138,7 +139,8 @@ describe('[fake:wrong] a reading every item of which is grounded, with a line le
     const input = { vendorProfile: SANCTIONED.replace('Vendor:', '[fake:wrong] Vendor:') };
     const expected = rules(VENDOR_RISK, input);
     expect(expected.decision).toBe('decline');
-    const { result, engine, evidence } = await reasoner().reason(VENDOR_RISK, input, expected);
+    const explained = (VENDOR_RISK.engine.explain as unknown as (i: unknown) => { evidence: Evidence[] })(input);
+    const { result, engine, evidence } = await reasoner().reason(VENDOR_RISK, input, expected, { evidence: explained.evidence });
     const r = result as Record<string, any>;
     expect(engine).toBe(`vendor-risk/rules@1+bedrock:${MODEL}`);
     expect({ decision: r.decision, flags: r.flags }).toEqual({ decision: 'decline', flags: expected.flags });

@@ -44,7 +44,17 @@ export interface Reasoned {
   result: unknown;
   /** What produced the result, for the run's outputs and record: `<engine id>+bedrock:<model>`, or the engine id alone. */
   engine: string;
-  /** What the result's findings rest on, when the reasoner can say (absent: the engine's stands if the result is its). */
+  /**
+   * What the result's findings rest on: the rules' evidence (`options.evidence`) when the result is the rules', the
+   * engine's evidence on the model's reading turned back into the buyer's lines when that answers, or none (no claim).
+   */
+  evidence?: Evidence[];
+}
+
+/** How a run asks: its deadline and id, and the evidence of the rules' result (what answers it when the rules do). */
+export interface ReasonOptions {
+  deadline?: number;
+  runId?: string;
   evidence?: Evidence[];
 }
 
@@ -52,7 +62,7 @@ export interface AgentReasoner {
   /** Whether this agent's paid runs are reasoned by the model. */
   covers(agent: AgentDefinition): boolean;
   /** The result to answer; `rules` is the deterministic engine's result for the same input. Never throws. */
-  reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options?: { deadline?: number; runId?: string }): Promise<Reasoned>;
+  reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options?: ReasonOptions): Promise<Reasoned>;
 }
 
 export function familyOf(agent: AgentDefinition): string {
@@ -103,7 +113,7 @@ export class ConverseReasoner implements AgentReasoner {
     return this.agents.has(agent.slug) && READINGS[familyOf(agent)] !== undefined;
   }
 
-  async reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options: { deadline?: number; runId?: string } = {}): Promise<Reasoned> {
+  async reason(agent: AgentDefinition, input: Record<string, unknown>, rules: unknown, options: ReasonOptions = {}): Promise<Reasoned> {
     const { model } = this.config;
     const keys = { agent: agent.slug, model, ...(options.runId ? { runId: options.runId } : {}) };
     const log = {
@@ -112,7 +122,7 @@ export class ConverseReasoner implements AgentReasoner {
     };
     const fallback = (reason: string, details: Record<string, unknown> = {}): Reasoned => {
       log.warn('agent reasoning not used; the rules engine answers', { reason, ...details });
-      return { result: rules, engine: agent.engine.id };
+      return { result: rules, engine: agent.engine.id, ...(options.evidence ? { evidence: options.evidence } : {}) };
     };
     try {
       const family = familyOf(agent);
@@ -172,7 +182,7 @@ export class ConverseReasoner implements AgentReasoner {
       if (!checked.success) return fallback('the decided result does not match the schema', { requestId });
       if (!decided.agreed) log.warn('the model reading and the deterministic reading disagree; the conservative answer is given', { requestId, answered: decided.answered });
       log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, agreed: decided.agreed, answered: decided.answered });
-      return { result: checked.data, engine: reasonedEngineId(agent, model), ...evidenceOf(decided, () => rulesEvidence(agent, input), () => citedFromInput(reading, parsed.data, modelEvidence)) };
+      return { result: checked.data, engine: reasonedEngineId(agent, model), ...evidenceOf(decided, options.evidence, () => citedFromInput(reading, parsed.data, modelEvidence)) };
     } catch (error) {
       return fallback('reasoning failed', { error: (error as Error).name });
     }
@@ -180,23 +190,19 @@ export class ConverseReasoner implements AgentReasoner {
 }
 
 /**
- * The evidence beside the answer (`outputs.evidence`): none when the readings agreed (the result is the engine's own and
- * its evidence stands, lambdas/agents/run.ts); the engine's on the buyer's input when its result answers with a note
- * added; when the model's reading answers, the engine's evidence on that reading with each cited line turned back into
- * the buyer's line it was read from, or none (no claim) where the rendering has no lines to turn back (JSON).
+ * The evidence beside the answer (`outputs.evidence`): the rules' own (computed once, with their result, by the run)
+ * when their result answers, agreed or with a note added; when the model's reading answers, the engine's evidence on
+ * that reading with each cited line turned back into the buyer's line it was read from, or none (no claim) where the
+ * rendering has no lines to turn back (JSON).
  */
-function evidenceOf(decided: { agreed: boolean; answered: 'rules' | 'model' }, rules: () => Evidence[] | undefined, model: () => Evidence[] | undefined): { evidence?: Evidence[] } {
-  if (decided.agreed) return {};
+function evidenceOf(decided: { answered: 'rules' | 'model' }, rules: Evidence[] | undefined, model: () => Evidence[] | undefined): { evidence?: Evidence[] } {
+  let evidence: Evidence[] | undefined;
   try {
-    const evidence = decided.answered === 'rules' ? rules() : model();
-    return evidence ? { evidence } : {};
+    evidence = decided.answered === 'rules' ? rules : model();
   } catch {
-    return {};
+    evidence = undefined;
   }
-}
-
-function rulesEvidence(agent: AgentDefinition, input: Record<string, unknown>): Evidence[] | undefined {
-  return (agent.engine.explain as unknown as ((i: unknown) => { evidence?: Evidence[] }) | undefined)?.(input).evidence;
+  return evidence ? { evidence } : {};
 }
 
 /** The model reading's evidence with the rendering's lines turned back into the buyer's; undefined if any cannot be. */

@@ -54,8 +54,9 @@ describe('Agent run with model reasoning', () => {
     const { d, order, reasoner } = deps(async (agent) => ({ result: REASONED, engine: `${agent.engine.id}+bedrock:m` }));
     const outcome = await runAgent(d, { agent: BANK_REC, input: INPUT, dryRun: false, payment, deadline: 123 });
     expect(order).toEqual(['lock', 'send', 'reason', 'receipt', 'markSettled']);
-    const rules = (BANK_REC.engine.analyse as (i: unknown) => unknown)(INPUT);
-    expect(reasoner.reason).toHaveBeenCalledWith(BANK_REC, INPUT, rules, { deadline: 123, runId: 'run_r1' });
+    const rules = (BANK_REC.engine.explain as (i: unknown) => { result: unknown; evidence: unknown[] })(INPUT);
+    // The rules' evidence is handed over with their result, so the reasoner never runs the engine on the input again.
+    expect(reasoner.reason).toHaveBeenCalledWith(BANK_REC, INPUT, rules.result, { deadline: 123, runId: 'run_r1', evidence: rules.evidence });
     expect(outcome).toMatchObject({ type: 'done', answer: { result: REASONED, outputs: { engine: 'bank-rec/rules@1+bedrock:m' } } });
     // A result the model changed carries no evidence of the engine's (the reasoner gave none).
     expect(d.runs.doneItem).toHaveBeenCalledWith('run_r1', '0xt', REASONED, 'bank-rec/rules@1+bedrock:m', undefined);
