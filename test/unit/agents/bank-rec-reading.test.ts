@@ -5,15 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bankRecEngine } from '../../../lambdas/agents/engines/bank-rec/engine.js';
-import { inputSchema, resultSchema, type BankRecResult } from '../../../lambdas/agents/engines/bank-rec/schema.js';
+import { rec, shape } from '../../support/bank-rec-engine.js';
 
-function rec(bankStatement: string, bookEntries: string): BankRecResult {
-  const result = resultSchema.parse(bankRecEngine.analyse(inputSchema.parse({ bankStatement, bookEntries })));
-  const cents = (n: number) => Math.round(n * 100);
-  expect(result.exceptions.reduce((s, e) => s + cents(e.amount), 0)).toBe(cents(result.net_unreconciled));
-  return result;
-}
-const shape = (r: BankRecResult) => r.exceptions.map((e) => [e.type, e.amount]);
 
 describe('bank-rec: reading documents as a practitioner does', () => {
   it('Italian headers, decimal comma, Accrediti/Addebiti against a prima nota with Entrate/Uscite', () => {
