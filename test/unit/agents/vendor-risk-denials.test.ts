@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { vendorRiskEngine } from '../../../lambdas/agents/engines/vendor-risk/engine.js';
+import { COMPANY_LINES } from '../../support/vendor-risk-company.js';
 import { resultSchema } from '../../../lambdas/agents/engines/vendor-risk/schema.js';
 
 /**
@@ -24,15 +25,7 @@ const run = (vendorProfile: string) => {
 const LOW = { grade: 'LOW RISK', decision: 'onboard', flags: [], collect: [], note: 'No red flags found; onboard under the standard process.' };
 const sanctioned = (...names: string[]) => names.map((n) => `sanctioned jurisdiction: ${n} (comprehensive sanctions)`);
 
-const COMPANY = [
-  'Legal name: Northwind Traders LLC',
-  'Registered address: 400 Market St, Suite 200, San Francisco, CA 94105',
-  'Date of incorporation: 03/2014',
-  'EIN: 12-3456789',
-  'W-9: attached',
-  'Bank: Chase, verified by call-back',
-  'Payment terms: Net 30',
-].join('\n');
+const COMPANY = COMPANY_LINES.join('\n');
 const CLEAN =
   'Vendor: Northwind Traders LLC. Incorporated in Delaware, 2014. EIN 12-3456789. W-9 on file. Address: 400 Market St, Suite 200, San Francisco CA. Bank: Chase, account verified by call-back. Terms: net 30.';
 

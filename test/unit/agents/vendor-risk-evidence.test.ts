@@ -5,16 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { vendorRiskEngine } from '../../../lambdas/agents/engines/vendor-risk/engine.js';
+import { COMPANY_LINES } from '../../support/vendor-risk-company.js';
 
-const COMPANY = [
-  'Legal name: Northwind Traders LLC',
-  'Registered address: 400 Market St, Suite 200, San Francisco, CA 94105',
-  'Date of incorporation: 03/2014',
-  'EIN: 12-3456789',
-  'W-9: attached',
-  'Bank: Chase, verified by call-back',
-  'Payment terms: Net 30',
-];
+const COMPANY = COMPANY_LINES;
 const profile = (...extra: string[]) => [...COMPANY, ...extra].join('\n');
 const explain = (vendorProfile: string) => vendorRiskEngine.explain({ vendorProfile });
 const run = (vendorProfile: string) => explain(vendorProfile).result;
