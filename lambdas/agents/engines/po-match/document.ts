@@ -13,7 +13,7 @@ import { jsonToNodes, parseXml } from './xml.js';
 import { edifactSegments, readEdifact } from './edifact.js';
 import { cxmlInvoice, readCxml } from './cxml.js';
 import type { Terms } from './terms.js';
-import { jsonPositions, pathKey, type Cite } from './cite.js';
+import { jsonPositions, pathKey, type Cite } from '../text/json-positions.js';
 
 export interface DocLine {
   /** 1-based position in the document. */

@@ -6,7 +6,7 @@
  * D.96A directory, so they are put back in the places the positional reader (edifact.ts) reads: an absent element
  * (a NAD without C058) must not shift the party name into another element's place.
  */
-import { jsonPositions, pathKey, type Cite } from './cite.js';
+import { jsonPositions, pathKey, type Cite } from '../text/json-positions.js';
 import type { EdiSegment } from './edifact.js';
 
 /** Element order of the segments the reader uses (D.96A); others keep the order written. */

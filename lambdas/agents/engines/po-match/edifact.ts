@@ -10,7 +10,7 @@ import { AgentInputError } from '../port.js';
 import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
 import { parseDecimal } from './decimal.js';
 import { unitCode } from './units.js';
-import { jsonPositions, pathKey, type Cite } from './cite.js';
+import { jsonPositions, pathKey, type Cite } from '../text/json-positions.js';
 import { taggedSegments } from './edifact-tagged.js';
 
 export interface EdiSegment {

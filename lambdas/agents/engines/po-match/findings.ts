@@ -4,7 +4,7 @@
  * line is looked up in the field as it was sent (not as the readers normalised it), so every quote is verbatim.
  */
 import type { Evidence, EvidenceSource } from '../port.js';
-import type { Cite } from './cite.js';
+import type { Cite } from '../text/json-positions.js';
 import type { DocLine } from './document.js';
 
 export type Field = 'purchaseOrder' | 'invoice';

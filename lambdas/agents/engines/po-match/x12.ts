@@ -9,7 +9,7 @@ import { AgentInputError } from '../port.js';
 import { chargeKind, completeLine, type Doc, type RawLine } from './document.js';
 import { parseDecimal, SCALE } from './decimal.js';
 import { unitCode } from './units.js';
-import { jsonPositions, pathKey, type Cite } from './cite.js';
+import { jsonPositions, pathKey, type Cite } from '../text/json-positions.js';
 
 interface Segment {
   id: string;

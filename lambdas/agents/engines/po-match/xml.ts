@@ -4,7 +4,7 @@
  * expansion, so no billion-laughs). Namespace prefixes are dropped: UBL names are unique by local name. One linear
  * pass with indexOf; malformed nesting is the caller's error.
  */
-import { lineIndex, pathKey, type Cite } from './cite.js';
+import { lineIndex, pathKey, type Cite } from '../text/json-positions.js';
 
 export interface XmlNode {
   /** Where the element starts in the text (XML) or where its key is written (JSON), for evidence. */

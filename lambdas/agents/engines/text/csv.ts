@@ -4,6 +4,7 @@
  * (ledger.ts, table.ts) and of other exports (expense tools, form tools) share these.
  */
 import { AgentInputError } from '../port.js';
+import { jsonPositions, pathKey } from './json-positions.js';
 
 export interface RawRow {
   cells: string[];
@@ -19,10 +20,11 @@ export function readJson(text: string, field: string, maxRows: number): { header
     throw new AgentInputError(field, 'starts like JSON but is not valid JSON');
   }
   // {"transactions": [...]}: the one array member of a wrapper object.
+  let itemsPath: string[] = [];
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    const arrays = Object.values(data).filter(Array.isArray);
+    const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
     if (arrays.length !== 1) throw new AgentInputError(field, 'JSON must be an array of objects, one per transaction');
-    data = arrays[0];
+    [itemsPath, data] = [[arrays[0][0]], arrays[0][1]];
   }
   const items = data as unknown[];
   if (items.length > maxRows) throw new AgentInputError(field, `has more than ${maxRows} rows`);
@@ -39,7 +41,9 @@ export function readJson(text: string, field: string, maxRows: number): { header
       }
     }
   });
-  const lines = objectLines(text, items.length);
+  // The line each item opens on, as the buyer sees the text (any line break), for the row's evidence.
+  const positions = jsonPositions(text.replace(/\r\n?/g, '\n'));
+  const lines = items.map((_, k) => positions.get(pathKey([...itemsPath, k]))?.line);
   const rows = items.map((item, k) => {
     const cells = new Array<string>(headers.length).fill('');
     for (const [key, value] of Object.entries(item as Record<string, unknown>)) {
@@ -49,32 +53,6 @@ export function readJson(text: string, field: string, maxRows: number): { header
     return { cells, line: lines[k] ?? 0 };
   });
   return { headers, rows };
-}
-
-/**
- * The line each object of the item array opens on: the objects directly inside the shallowest array that holds
- * objects, in order (strings skipped). An empty list when the count does not agree with the parsed items.
- */
-function objectLines(text: string, count: number): number[] {
-  const found: [depth: number, line: number][] = [];
-  const stack: string[] = [];
-  let line = 1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '\n') line++;
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') {
-      if (ch === '{' && stack[stack.length - 1] === '[') found.push([stack.length, line]);
-      stack.push(ch);
-    } else if (ch === '}' || ch === ']') stack.pop();
-  }
-  const depth = Math.min(...found.map(([d]) => d));
-  const lines = found.filter(([d]) => d === depth).map(([, l]) => l);
-  return lines.length === count ? lines : [];
 }
 
 const QUOTE = 34;

@@ -1,4 +1,8 @@
 /**
+ * Positions in a document's text (lines, columns, JSON paths), for the readers that cite what they read: po-match's
+ * JSON, XML and EDI readers and the JSON rows of text/csv.ts.
+ */
+/**
  * Where a value was read: the 1-based line of the field's text (split on \r\n, \r or \n, as the buyer sees it) and,
  * on a long line (one-line JSON, XML), the column it starts at, so evidence can quote the document itself.
  */
