@@ -9,7 +9,7 @@ import { AgentInputError } from '../port.js';
 import { completeLine, type Doc, type RawLine } from './document.js';
 import { parseDecimal } from './decimal.js';
 import { unitCode } from './units.js';
-import { child, find, textOf, type XmlNode } from './xml.js';
+import { child, decimalOf, find, textOf, type XmlNode } from './xml.js';
 
 /** The InvoiceDetailRequest of a cXML tree, if it is one. */
 export function cxmlInvoice(tree: XmlNode): XmlNode | undefined {
@@ -26,12 +26,7 @@ function all(n: XmlNode, name: string, out: XmlNode[] = [], depth = 0): XmlNode[
 }
 
 function money(n: XmlNode | undefined, what: string, field: string): bigint | undefined {
-  const m = n?.name === 'Money' ? n : child(n, 'Money');
-  const t = m?.text.trim();
-  if (!t) return undefined;
-  const v = parseDecimal(t);
-  if (v === undefined) throw new AgentInputError(field, `${what} "${t.slice(0, 40)}" is not a number`);
-  return v;
+  return decimalOf(n?.name === 'Money' ? n : child(n, 'Money'), what, field);
 }
 
 export function readCxml(req: XmlNode, field: string): Doc {

@@ -4,11 +4,9 @@
  * (cbc:InvoicedQuantity@unitCode, cac:Price/cbc:PriceAmount per cbc:BaseQuantity, cbc:LineExtensionAmount, item
  * identifiers, cac:OrderLineReference), tax and charges, and cac:LegalMonetaryTotal.
  */
-import { AgentInputError } from '../port.js';
 import { completeLine, chargeKind, type Doc, type RawLine } from './document.js';
-import { parseDecimal } from './decimal.js';
 import { unitCode } from './units.js';
-import { child, children, find, textOf, type XmlNode } from './xml.js';
+import { child, children, decimalOf, find, textOf, type XmlNode } from './xml.js';
 
 const LINE_NAMES = ['InvoiceLine', 'CreditNoteLine'];
 
@@ -18,13 +16,7 @@ export function ublRoot(tree: XmlNode): XmlNode | undefined {
   return inv && inv.children.some((c) => LINE_NAMES.includes(c.name)) ? inv : undefined;
 }
 
-function amount(n: XmlNode | undefined, what: string, field: string): bigint | undefined {
-  const t = n?.text.trim();
-  if (!t) return undefined;
-  const v = parseDecimal(t);
-  if (v === undefined) throw new AgentInputError(field, `${what} "${t.slice(0, 40)}" is not a number`);
-  return v;
-}
+const amount = decimalOf;
 
 export function readUbl(inv: XmlNode, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };

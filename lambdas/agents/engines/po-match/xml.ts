@@ -4,7 +4,9 @@
  * expansion, so no billion-laughs). Namespace prefixes are dropped: UBL names are unique by local name. One linear
  * pass with indexOf; malformed nesting is the caller's error.
  */
+import { AgentInputError } from '../port.js';
 import { lineIndex, pathKey, type Cite } from '../text/json-positions.js';
+import { parseDecimal } from './decimal.js';
 
 export interface XmlNode {
   /** Where the element starts in the text (XML) or where its key is written (JSON), for evidence. */
@@ -134,4 +136,13 @@ export function find(n: XmlNode, name: string, depth = 0): XmlNode | undefined {
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** A node's text as a decimal (UBL's amounts, cXML's Money); an unreadable one is the buyer's error, named. */
+export function decimalOf(n: XmlNode | undefined, what: string, field: string): bigint | undefined {
+  const t = n?.text.trim();
+  if (!t) return undefined;
+  const v = parseDecimal(t);
+  if (v === undefined) throw new AgentInputError(field, `${what} "${t.slice(0, 40)}" is not a number`);
+  return v;
 }
