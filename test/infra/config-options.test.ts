@@ -1,7 +1,8 @@
 /**
  * The context keys are declared once, in lib/config.ts's schema, each with an example (CONFIG_EXAMPLES) that
  * test/infra/nag.test.ts synthesises with cdk-nag: a key without one, or with one that does not parse, fails here
- * before anything is synthesised. The README names every key the app reads.
+ * before anything is synthesised. docs/deploy.md's "Context options" table (the one table of them the README points an
+ * operator to) has a row for every key the app reads, and none for a key it does not.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -42,11 +43,26 @@ describe('every context key of the schema has an example', () => {
   });
 });
 
-it('the README names every context key the app reads', () => {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  // As a key (`key`, `key`/…) or as a flag (-c key=…).
-  const named = (key: string) => new RegExp(`\`${key}\`|\`${key}/|\\b${key}=`).test(readme);
-  expect([...CONFIG_KEYS, ...REASONING_CONTEXT_KEYS, 'stackName'].filter((key) => !named(key))).toEqual([]);
+/** The keys named in the first cell of each row of docs/deploy.md's "Context options" table. */
+function contextOptionsTable(): string[] {
+  const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/deploy.md'), 'utf8');
+  const start = doc.indexOf('\n## Context options\n');
+  expect(start, 'docs/deploy.md has a "## Context options" section').toBeGreaterThanOrEqual(0);
+  const section = doc.slice(start + 1, doc.indexOf('\n## ', start + 1));
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  // One table: its rows are contiguous.
+  const lines = section.split('\n');
+  const first = lines.findIndex((l) => l.startsWith('| `'));
+  expect(lines.slice(first, first + rows.length).every((l) => l.startsWith('| `')), 'the context options are one table').toBe(true);
+  return rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Za-z0-9]+)`/g)].map((m) => m[1]));
+}
+
+it("docs/deploy.md's Context options table has one row for every context key the app reads, and no other", () => {
+  const named = contextOptionsTable();
+  const read = [...CONFIG_KEYS, ...REASONING_CONTEXT_KEYS, 'stackName'];
+  expect(read.filter((key) => !named.includes(key)), 'keys the app reads with no row').toEqual([]);
+  expect(named.filter((key) => !read.includes(key as ConfigKey)), 'rows for keys the app does not read').toEqual([]);
+  expect(named.filter((key, i) => named.indexOf(key) !== i), 'keys with two rows').toEqual([]);
 });
 
 it("cdk.json's context sets only keys the app reads (besides CDK's own feature flags): a stale key would be ignored in silence", () => {

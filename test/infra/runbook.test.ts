@@ -1,5 +1,5 @@
 /**
- * Every command the deploy runbook (README) tells an operator to type is run here, or classified with the reason it
+ * Every command the deploy runbook (docs/deploy.md) tells an operator to type is run here, or classified with the reason it
  * is not. The commands are found by the rule of test/support/runbook.ts, so one added later is picked up and fails
  * this file until it is run or classified.
  *
@@ -218,7 +218,7 @@ describe('Deploy runbook: every command an operator types is run or classified',
     expect(commands.length).toBeGreaterThan(40);
     expect(commands.some((c) => c.text.includes('aws ssm get-parameter --name') && c.step === 2)).toBe(true);
     expect(commands.some((c) => 'block' in c.where && c.text.startsWith('MACHINE=$(aws cloudformation describe-stacks') && c.step === 16)).toBe(true);
-    // A span broken over two lines of the README is one command.
+    // A span broken over two lines of the runbook is one command.
     expect(commands.some((c) => c.text === 'aws service-quotas list-requested-service-quota-change-history-by-quota --service-code lambda --quota-code L-B99A9384')).toBe(true);
   });
 
@@ -340,7 +340,7 @@ describe('Deploy runbook: every command an operator types is run or classified',
     });
 
     it('every option set synthesises (merged where they do not collide)', () => {
-      // The README says these are either-or.
+      // The runbook says these are either-or.
       const exclusive = [['rpcUrl', 'rpcUrlSecretName']];
       const groups: { context: Record<string, string>; members: string[] }[] = [];
       for (const d of deploys) {

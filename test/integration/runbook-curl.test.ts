@@ -1,5 +1,5 @@
 /**
- * The deploy runbook's curl checks (README, found by test/support/runbook.ts), run verbatim by bash against the
+ * The deploy runbook's curl checks (docs/deploy.md, found by test/support/runbook.ts), run verbatim by bash against the
  * embedded service with `$ApiUrl` its base URL, as the operator runs them against the deployed API's. Each must
  * answer as the runbook says; test/infra/runbook.test.ts classifies every curl command as run here.
  */

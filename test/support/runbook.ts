@@ -1,5 +1,5 @@
 /**
- * The README's deploy runbook read the way an operator reads it, for the tests that run its commands
+ * The deploy runbook (docs/deploy.md, where the README points an operator) read the way an operator reads it, for the tests that run its commands
  * (test/infra/runbook.test.ts, test/integration/runbook-curl.test.ts).
  *
  * What counts as a command, so that one added later is found without anyone listing it:
@@ -29,11 +29,14 @@ export interface RunbookCommand {
   where: { span: true } | { block: number };
 }
 
-export function runbookSection(readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')): string {
-  const start = readme.indexOf('\n## Deploy runbook');
-  if (start < 0) throw new Error('README.md has no "## Deploy runbook" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** The file the runbook lives in. */
+export const RUNBOOK_FILE = path.join(ROOT, 'docs', 'deploy.md');
+
+export function runbookSection(doc = readFileSync(RUNBOOK_FILE, 'utf8')): string {
+  const start = doc.indexOf('\n## Deploy runbook');
+  if (start < 0) throw new Error('docs/deploy.md has no "## Deploy runbook" section');
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
 }
 
 export function runbookCommands(section = runbookSection()): RunbookCommand[] {
