@@ -16,7 +16,8 @@ add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc',
 add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
   'qty billed', 'qty invoiced', 'quantità');
 add('ordered', 'ordered', 'ord', 'qty ord', 'order', 'qty ordered', 'ord qty', 'qty/ord');
-add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', 'shipped qty', 'delivered', 'geliefert');
+add('shipped', 'shipped', 'shp', 'ship', 'qty shp', 'qty ship', 'qty shipped', 'shipped qty', 'delivered', 'geliefert',
+  'desp', 'qty desp', 'despatched', 'qty despatched', 'qty del', 'dispatched', 'qty disp');
 add('bo', 'b/o', 'bo', 'backord', 'backorder', 'back order', 'qty b/o', 'backordered', 'back-ordered');
 add('uom', 'u/m', 'um', 'uom', 'uofm', 'u of m', 'unit', 'units', 'me', 'eenh', 'u.m', 'unit of measure', 'eh');
 add('pack', 'pack', 'pack size', 'pk');
@@ -34,6 +35,8 @@ add('desc', 'memo', 'item description', 'memo/description');
 add('price', 'sales price', 'purchase price', 'preis/me', 'preis/einheit', 'price/unit', 'price/uom', 'prijs/eenheid', 'price/um');
 // SAP's German print: "Preis/ME (EUR)   Wert (EUR)".
 add('amount', 'wert', 'positionswert');
+// British invoices print the line's value as "Net" (its VAT code in a column of its own).
+add('amount', 'net', 'nett', 'net value', 'goods value');
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {
@@ -111,6 +114,9 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
     }
     i += taken;
   }
+  // "Product  Description": beside a description column, a product (or article) column holds the item code.
+  const descs = cols.filter((c) => c.role === 'desc');
+  if (descs.length > 1 && descs.some((c) => /^desc/i.test(c.label))) for (const c of descs) if (/^(?:product|article)$/i.test(c.label)) c.role = 'sku';
   const roles = new Set(cols.map((c) => c.role));
   const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
   // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.

@@ -12,6 +12,8 @@ export interface Summary {
 }
 
 const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
+/** "Total Payment Due", "Payment Due": what is to be paid, not a payment received. */
+const PAYMENT_DUE = /^(?:total\s+)?payment\s+due\b|^total\s+(?:amount\s+)?due\b/i;
 /** "Amount paid" / "Total prepaid" are payments, not charges; "Freight (prepaid & added)" is freight billed. */
 const FREIGHT_PREPAID = /(?:freight|shipping|carriage)\b[^]*\bprepaid\b/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
@@ -32,9 +34,9 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
   for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
     const label = texts[i];
     const l = label.toLowerCase();
-    if (SKIP_LABEL.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
+    if (SKIP_LABEL.test(l) && !PAYMENT_DUE.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
     let kind: Summary['kind'] | undefined;
-    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|goods total|lines total|netto/.test(l)) kind = 'net';
+    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';

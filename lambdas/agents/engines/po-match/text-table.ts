@@ -13,6 +13,11 @@ import { readSummary } from './text-summary.js';
 
 const NUMERIC: Role[] = ['qty', 'ordered', 'shipped', 'bo', 'price', 'amount', 'pack'];
 const isNumberish = (t: string) => /^[($€£-]*\d/.test(t) || /^(?:US\$|\$|€|£)$/.test(t);
+/**
+ * Words of a description that start with a digit but are no quantity or price: a pack ("120/CS", "200/BX", a whole
+ * count over a unit, where a price per unit is written with its decimals, "38.90/cs") or a size ("3.5X10", "M10X40").
+ */
+const isSpec = (t: string) => /^\d{1,5}\/[A-Za-z]{2,6}$/.test(t) || /^\d+(?:[.,]\d+)?[xX×]\d/.test(t);
 
 /** The column a token sits under: most overlap, else the nearest; text right of Description stays in it. */
 function columnOf(t: Tok, cols: Column[], descIndex: number): number {
@@ -23,7 +28,7 @@ function columnOf(t: Tok, cols: Column[], descIndex: number): number {
     const score = overlap > 0 ? overlap : -Math.max(c.start - t.end, t.start - c.end);
     if (score > bestScore) [best, bestScore] = [i, score];
   });
-  if (descIndex >= 0 && !isNumberish(t.text) && best !== descIndex && bestScore <= 0) {
+  if (descIndex >= 0 && (!isNumberish(t.text) || isSpec(t.text)) && best !== descIndex && bestScore <= 0) {
     const next = cols.slice(descIndex + 1).find((c) => c.role !== 'other');
     if (t.start >= cols[descIndex].start && (next === undefined || t.end < next.start)) return descIndex;
   }
@@ -109,7 +114,11 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     }
     const first = toks[0];
     const hasNumberInNumericColumn = NUMERIC.some((r) => (cells.get(r) ?? []).some((t) => readNumber(t.text, decimal) !== undefined));
-    if ((SUMMARY.test(line.trim()) && readSummary(line, decimal)) || (first.start >= firstNumeric - 2 && hasNumberInNumericColumn)) break;
+    // A summary line ends the rows: a known label first, or a label printed well right of where descriptions start
+    // ("Goods Net   314.00" set among the totals, its amount not quite under the amount column).
+    const summary = readSummary(line, decimal) !== undefined;
+    const indented = first.start > (descIndex >= 0 ? cols[descIndex].start : 0) + 8;
+    if ((SUMMARY.test(line.trim()) && summary) || (summary && indented) || (first.start >= firstNumeric - 2 && hasNumberInNumericColumn)) break;
     if (rows.length > 0 && closed) break;
     if (rows.length > 0 && !hasNumberInNumericColumn) {
       // A continuation of the row above: its description wraps, or it names the vendor's material number.
