@@ -1,5 +1,5 @@
 /**
- * Render adapters against their wire-level fakes (README "Render providers", measurements): per adapter, the task-side overhead of one
+ * Render adapters against their wire-level fakes (docs/providers.md, measurements): per adapter, the task-side overhead of one
  * render (submit + checks + store, the time the fake spent serving and rendering subtracted) and the bytes that
  * passed through the task's memory per asset. One entry per adapter; each returns its printed lines.
  */

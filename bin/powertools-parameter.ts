@@ -1,7 +1,7 @@
 /**
  * `npx tsx bin/powertools-parameter.ts`: the name of AWS's public SSM parameter that holds the ARN of the Powertools
  * layer at the installed Powertools version, spelled by the same code the synth uses for the template's layer
- * (lib/bundling/externals.ts, lib/functions.ts). The deploy runbook's region check (README, step 2) asks AWS for this
+ * (lib/bundling/externals.ts, lib/functions.ts). The deploy runbook's region check (docs/deploy.md, step 2) asks AWS for this
  * name, so it checks exactly what the deployment will resolve; test/infra/runbook.test.ts holds the two equal.
  */
 import path from 'node:path';

@@ -183,7 +183,7 @@ export const stackConfigSchema = z
     falKeySecretName: secretName(PROVIDER_SECRETS.fal.defaultName),
     minimaxApiKeySecretName: secretName(PROVIDER_SECRETS.minimax.defaultName),
     /**
-     * Gas runway (lib/runway.ts, README "On AWS"). A settlement key with less native gas than settlerGasFloorWei (wei)
+     * Gas runway (lib/runway.ts, docs/deploy.md "Gas and refund runway"). A settlement key with less native gas than settlerGasFloorWei (wei)
      * takes no new settlement; unset, the floor is ten settlements' worth of gasPerSettlementWei. SettlerGasLow fires
      * when a key would last fewer than runwayHours at expectedPaidPerHour settlements (refunds included) above that
      * floor; RefundWalletLow when the refund wallet holds less than refundWalletFloorUsdc, else runwayHours of
@@ -209,19 +209,19 @@ export const stackConfigSchema = z
       .default('paycall/token-seller-key'),
     /**
      * AP2 v0.2 merchant authorization (experimental, the agent studio's run functions): the Secrets Manager name of
-     * the merchant's ES256 key (a P-256 private JWK, JSON; README runbook) and the key set of the mandate issuers we
+     * the merchant's ES256 key (a P-256 private JWK, JSON; docs/deploy.md runbook step 10) and the key set of the mandate issuers we
      * trust (JSON `{"keys":[…]}` of public P-256 JWKs with kid; unset: every mandate is refused).
      */
     ap2MerchantKeySecretName: secretName('paycall/ap2-merchant-key'),
     /**
      * The service key per-job secrets derive from (a job's cancel token, lambdas/jobs/job-secrets.ts): 32 random bytes,
-     * hex, created once by the operator (README runbook).
+     * hex, created once by the operator (docs/deploy.md runbook step 6).
      */
     serviceKeySecretName: secretName('paycall/service-key'),
     /**
      * The key that signs x402 offers and receipts (the offer-receipt extension, lambdas/payments/offer-receipt.ts;
      * docs/decisions/0019): a secp256k1 private key, 32 bytes of hex (`0x` optional), created once by the operator
-     * (README runbook), never the pay-to wallet's. Its address is published in `/.well-known/x402`.
+     * (docs/deploy.md runbook step 6), never the pay-to wallet's. Its address is published in `/.well-known/x402`.
      */
     offerSigningKeySecretName: secretName('paycall/offer-signing-key'),
     /**
@@ -265,7 +265,7 @@ export const stackConfigSchema = z
     /**
      * Who hears the alarms (lib/monitoring.ts): e-mail addresses, comma-separated, each subscribed to the alarm topic
      * (SNS mails each a link to confirm), and/or a standard SNS topic in the stack's region that every alarm also
-     * publishes to (a pager's, a chat's). Unset: the alarms reach the topic and nobody (README runbook).
+     * publishes to (a pager's, a chat's). Unset: the alarms reach the topic and nobody (docs/deploy.md runbook step 13).
      */
     alarmEmail: z
       .string()

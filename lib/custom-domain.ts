@@ -1,5 +1,5 @@
 /**
- * A custom domain per surface, by context (README runbook, "Custom domain"): `domainName` + `certificateArn` for the generation API,
+ * A custom domain per surface, by context (docs/deploy.md runbook, "Custom domain"): `domainName` + `certificateArn` for the generation API,
  * `agentsDomainName` + `agentsCertificateArn` for the agent studio. Nothing is added without them.
  *
  * - Without the edge: an API Gateway regional custom domain (AWS::ApiGatewayV2::DomainName) with the operator's ACM

@@ -1,7 +1,7 @@
 /**
  * The edge (context `edge=cloudfront-waf`, off by default): a CloudFront distribution in front of each HTTP API and
  * one AWS WAF web ACL on both, whose per-IP rate-based rules refuse an anonymous flood before it reaches API
- * Gateway's stage throttling, which is per route and shared by every caller (README runbook, "Edge protection"): one counts an
+ * Gateway's stage throttling, which is per route and shared by every caller (docs/deploy.md runbook, "Edge protection"): one counts an
  * address's requests that carry no payment (the unpaid-probe quota, so a buyer who pays often is never its target),
  * the other all its requests (a higher ceiling, for floods with made-up payment headers).
  *

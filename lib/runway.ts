@@ -1,6 +1,6 @@
 /**
  * How much a settlement key's gas and the refund wallet's USDC must hold to last the warning an operator asked for
- * (README "Gas and refund runway"). A fixed floor says nothing about time: at a thousand settlements an hour 2e13 wei is minutes.
+ * (docs/deploy.md "Gas and refund runway"). A fixed floor says nothing about time: at a thousand settlements an hour 2e13 wei is minutes.
  * The thresholds here follow the rate the operator expects, so an alarm means "this runs out within runwayHours".
  *
  * Everything is bigint base units (wei, USDC 1e-6); CloudWatch gets a Number only at the alarm (lib/monitoring.ts).

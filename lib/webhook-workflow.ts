@@ -29,7 +29,7 @@ export const WEBHOOK_STATES = {
   ended: 'Webhook ended',
 } as const;
 
-/** The stack output naming the machine, beside each product's (README runbook: a job's execution from its id). */
+/** The stack output naming the machine, beside each product's (docs/deploy.md runbook step 16: a job's execution from its id). */
 export const WEBHOOK_STATE_MACHINE_OUTPUT = 'WebhookStateMachineArn';
 
 /** Longer than the whole schedule (about 27.6 hours) with room for throttled tasks; an execution never runs past it. */

@@ -26,7 +26,7 @@ export function a2aInterfaceUrl(base: string, agent?: AgentListing): string {
 
 /**
  * Never `required: true`: A2A would then have us refuse every send without the extension, dry runs included, and an
- * agent that requires AP2 refuses only its priced live runs without valid mandates (README, "AP2"). Such an agent
+ * agent that requires AP2 refuses only its priced live runs without valid mandates (docs/protocols.md, "AP2"). Such an agent
  * says so in `params.mandates`.
  */
 function ap2Extension(ctx: DiscoveryContext, agent?: AgentListing) {

@@ -3,7 +3,7 @@
  * publish (lambdas/agents/published.ts: the offers, the generated JSON Schemas and examples): the catalog, the
  * services feed, the x402 index, the root and per-agent capability cards and the per-agent x402 terms. Every price
  * and schema here is the one the run route's 402 advertises, because both are built from the same Offer. Their
- * fields beyond the spec's one-line descriptions are ours (README, "Agent studio documents").
+ * fields beyond the spec's one-line descriptions are ours (docs/agent-studio.md, "Documents").
  */
 import { formatUsd } from '../shared/money.js';
 import { callShape, discoveryExtensions, paymentChallenge } from '../payments/core/challenge.js';

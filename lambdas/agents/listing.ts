@@ -48,7 +48,7 @@ export interface AgentListing {
   relay?: { resource: string; provider: string };
   /**
    * AP2 v0.2 merchant authorization (experimental; absent = 'optional'): 'required' refuses a priced live run
-   * without valid mandates; dry runs and free agents never need them (README, "AP2").
+   * without valid mandates; dry runs and free agents never need them (docs/protocols.md, "AP2").
    */
   ap2?: 'optional' | 'required';
 }

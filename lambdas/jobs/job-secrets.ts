@@ -2,8 +2,8 @@
  * Per-job secrets without accounts (docs/decisions/0017): a job's cancel token and its webhook signing secret are derived from one
  * service key and the job's id, so nothing per job is stored and only whoever was given them — the payer, in the paid
  * 202 — holds them. The service
- * key is 32 random bytes, hex, in Secrets Manager (`serviceKeySecretName`, default `paycall/service-key`; README,
- * runbook), read through the function's grant once per process (lambdas/shared/secrets.ts); the embedded default keeps
+ * key is 32 random bytes, hex, in Secrets Manager (`serviceKeySecretName`, default `paycall/service-key`; docs/deploy.md,
+ * runbook step 6), read through the function's grant once per process (lambdas/shared/secrets.ts); the embedded default keeps
  * it in `<stateDir>/service-key` and serves it through its local Secrets Manager.
  *
  * Derivation: HMAC-SHA256(service key, "paycall/<purpose>/v1\0<jobId>"), base64url, with a prefix naming what it is

@@ -1,5 +1,5 @@
 /**
- * Where the RPC URL comes from (README "On AWS"). A provider's URL usually carries its API key (in the path, the query
+ * Where the RPC URL comes from (docs/deploy.md, runbook step 9). A provider's URL usually carries its API key (in the path, the query
  * or a subdomain), so a deployment keeps it in Secrets Manager: the stack's `rpcUrlSecretName` gives the functions
  * RPC_URL_SECRET_ID (a name, never the URL) and GetSecretValue on that secret, and `paymentConfig().rpcUrl` is then a
  * reference to it, `secretsmanager:<secret id>` (lambdas/shared/config.ts RPC_URL_SECRET_PREFIX). Without it, RPC_URL

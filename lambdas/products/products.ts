@@ -12,7 +12,7 @@ export type ProductId = (typeof PRODUCT_IDS)[number];
  */
 export const CATALOG_UPDATED_AT = '2026-11-22T00:00:00.000Z';
 
-/** Largest prompt we accept; the spec leaves the maximum open (see README, "Choices"). */
+/** Largest prompt we accept; the spec leaves the maximum open (see docs/spec-choices.md, "Prompt limits"). */
 export const MAX_PROMPT_CHARS = 4000;
 /** A paid body's `webhook` URL (docs/decisions/0018): at most this long (lambdas/webhooks/address.ts checks the rest). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

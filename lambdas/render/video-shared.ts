@@ -1,5 +1,5 @@
 /**
- * What every agent_video adapter shares (README "Render providers"): the product is one 8 s 720p clip with audio,
+ * What every agent_video adapter shares (docs/providers.md): the product is one 8 s 720p clip with audio,
  * whatever the vendor. The frame plan (16:9 and 9:16 native; 1:1, which the Veo family does not make, rendered 16:9
  * and centre-cropped to 720x720), the duration mapping recorded with the render, the stored file
  * (renders/<jobId>/video.mp4, written by the check task so the bytes never ride in Step Functions state), the

@@ -156,7 +156,7 @@ export const paymentConfig = /* @__PURE__ */ memo(() => {
       SETTLER_KEY_FILE: optional(text()),
       /**
        * How often a settlement's receipt is asked for while the buyer waits (ms): on Base a transfer lands in the
-       * next 2 s block, so the answer waits for the block and then at most this long (README "On AWS").
+       * next 2 s block, so the answer waits for the block and then at most this long (docs/deploy.md "Context options": `receiptPollMs`).
        */
       RECEIPT_POLL_MS: withDefault(integer(10, 5_000), 50),
       /** The chain's block interval (ms): the receipt wait polls around the blocks it expects; 0, from the send throughout. */

@@ -34,7 +34,7 @@ export class PaymentRequiredError extends Error {
     readonly extraHeaders: Record<string, string> = {},
     /**
      * The challenge split by reader, for a surface that also sells to x402 v1 clients: `header` (PAYMENT-REQUIRED)
-     * holds the v2 entries only, `body` the entries a v1 client can parse (README, "x402 v1"). Absent: one challenge.
+     * holds the v2 entries only, `body` the entries a v1 client can parse (docs/spec-choices.md, "x402 v1"). Absent: one challenge.
      */
     readonly byReader?: { header: { error: string }; body: { error: string } },
   ) {

@@ -8,7 +8,7 @@ import { documentClient, isConditionalFailure } from './dynamo.js';
 import { storeConfig } from '../shared/config.js';
 import type { StoredResponse } from '../shared/errors.js';
 
-/** How long a response is replayed for the same key and body (the spec leaves it open; see README). */
+/** How long a response is replayed for the same key and body (the spec leaves it open; see docs/spec-choices.md). */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 /** A lock older than this is considered abandoned (the Lambda died) and can be taken over. */
 export const LOCK_SECONDS = 60;

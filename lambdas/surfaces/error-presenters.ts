@@ -68,7 +68,7 @@ export function agentErrors(error: unknown, request?: { event: { rawPath?: strin
     // that is not CAIP-2; x402 v1 clients (x402-fetch 1.x) read the body and parse every `accepts` entry with the
     // v1 schema, throwing on a CAIP-2 network. So the header carries only the v2 entries, and the body the same
     // challenge with only the entries a v1 client can read (network by its v1 name, every v2 field kept).
-    // README, "x402 v1" under the agent studio.
+    // docs/spec-choices.md, "x402 v1" under the agent studio.
     // The payment middleware splits it (lambdas/middleware/payment.ts paymentRequired).
     const { header, body } = error.byReader ?? { header: error.challenge, body: error.challenge };
     return json(402, body, { 'PAYMENT-REQUIRED': encodeBase64Json(header), ...error.extraHeaders });

@@ -9,7 +9,7 @@
  * or partial ARN; the current version only), and answers as Secrets Manager does: `ResourceNotFoundException` for
  * a secret it does not hold, `MissingAuthenticationTokenException` for an unsigned request. Signatures are not
  * verified. Each secret's value is produced when it is read (from the runtime's key files), in the format the
- * README's runbook documents for the secret on AWS.
+ * runbook (docs/deploy.md) documents for the secret on AWS.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -46,7 +46,7 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
 
   it('the run functions, and only they, get the agents, the model and its region', () => {
     // The run routes, the A2A send (per agent and root share one function) and the MCP tools, which run agents the
-    // same way (README, A2A and MCP).
+    // same way (docs/protocols.md, A2A and MCP).
     expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentA2aSend', 'AgentsMcp']);
     for (const { logicalId, id } of functionsOf(s)) {
       const vars = varsOf(s, logicalId);

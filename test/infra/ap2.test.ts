@@ -1,5 +1,5 @@
 /**
- * CDK assertions for AP2 v0.2 merchant authorization (README "AP2"): the merchant key secret is readable by exactly
+ * CDK assertions for AP2 v0.2 merchant authorization (docs/protocols.md "AP2"): the merchant key secret is readable by exactly
  * the agent run functions (the run routes and A2A send), which get its name and the trusted issuers' key set; the
  * single-use checkout nonces go to the idempotency table those functions already write, so no other grant is added.
  */

@@ -1,5 +1,5 @@
 /**
- * Custom domains and outputs (README runbook, "Custom domain"), what an operator needs from the stack: outputs naming each product's state machine (a job's
+ * Custom domains and outputs (docs/deploy.md runbook, "Custom domain"), what an operator needs from the stack: outputs naming each product's state machine (a job's
  * execution is found from its id), and a custom domain per surface by context (lib/custom-domain.ts): an HTTP API
  * regional domain with the operator's certificate mapped to the right API, or with the edge the distribution's
  * alternate name; the surface's base URL follows the domain unless publicBaseUrl is given; nothing by default.

@@ -1,5 +1,5 @@
 /**
- * The edge (lib/edge.ts; README runbook, "Edge protection"): off by default; with `edge=cloudfront-waf` each HTTP API sits behind its
+ * The edge (lib/edge.ts; docs/deploy.md runbook, "Edge protection"): off by default; with `edge=cloudfront-waf` each HTTP API sits behind its
  * own CloudFront distribution (no caching, every method, every viewer header but Host) that one WAF web ACL of
  * scope CLOUDFRONT guards with a per-IP rate-based rule answering 429 `rate_limited`; the documents name the
  * distributions, and the stack must live in us-east-1.

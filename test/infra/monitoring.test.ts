@@ -350,7 +350,7 @@ describe("a settler key's gas balance under a threshold", () => {
   it('alarms on the lowest key a runway above its floor, keeping its state while no settlement reads a balance', () => {
     const alarm = alarmNamed('SettlerGasLow');
     expect(insightsOf(alarm)).toBe('SELECT MIN(SettlerGasWei) FROM SCHEMA("Paycall/Gen", Settler)');
-    // Defaults: floor 10 × 2e12 = 2e13 wei; 2e13 + 100/h × 24 h × 2e12 wei = 4.82e15 wei (README "Gas and refund runway").
+    // Defaults: floor 10 × 2e12 = 2e13 wei; 2e13 + 100/h × 24 h × 2e12 wei = 4.82e15 wei (docs/deploy.md "Gas and refund runway").
     expect(stack.config.settlerGasFloorWei).toBe('20000000000000');
     expect(alarm.Properties).toMatchObject({
       Threshold: 4.82e15,

@@ -1,5 +1,5 @@
 /**
- * CDK assertions for the RPC URL kept in Secrets Manager (README "On AWS"): with `rpcUrlSecretName`
+ * CDK assertions for the RPC URL kept in Secrets Manager (docs/deploy.md, runbook step 9): with `rpcUrlSecretName`
  * no function's environment holds an RPC URL, every function is told the secret's name, and exactly the functions
  * that reach the chain (paid, run, top-up and poll routes, the refund task, the sweeper) may GetSecretValue on that
  * secret, nothing more; the security packs report nothing new. Without it, RPC_URL is the URL, as before.

@@ -1,5 +1,5 @@
 /**
- * Secrets under a customer managed KMS key (context `secretsKmsKeyArn`; README runbook step 5): Secrets Manager
+ * Secrets under a customer managed KMS key (context `secretsKmsKeyArn`; docs/deploy.md runbook step 5): Secrets Manager
  * decrypts a secret with its key on behalf of the reader, so a role that may GetSecretValue but not kms:Decrypt on
  * that key is refused (AccessDeniedException, "Access to KMS is not allowed"). With the key named, exactly the roles
  * that read a secret may decrypt with it, on that key alone and only through Secrets Manager of the stack's region;

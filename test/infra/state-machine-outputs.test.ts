@@ -1,5 +1,5 @@
 /**
- * README runbook step 16 finds a job's execution from its id through the stack's outputs: every state machine of the
+ * The runbook (docs/deploy.md) step 16 finds a job's execution from its id through the stack's outputs: every state machine of the
  * template, each product's and the webhook delivery machine, is named by one.
  */
 import { App } from 'aws-cdk-lib';

@@ -1,6 +1,6 @@
 /**
  * AP2 v0.2 merchant authorization (experimental; spec Authentication item 6, A2A message send "AP2 required mode";
- * README "AP2") against the embedded service: a dry run offers the merchant-signed checkout, the local test issuer
+ * docs/protocols.md "AP2") against the embedded service: a dry run offers the merchant-signed checkout, the local test issuer
  * (lib/local/ap2-issuer.ts, trusted by the service) mints mandates on it, and a paid live run presents them in the
  * run body's `ap2` member, in A2A's extension metadata or as the AP2 samples' data parts. Valid mandates run and
  * settle with a signed Success receipt; forged, expired, wrong-amount, wrong-payee, wrong-checkout and replayed

@@ -1,5 +1,5 @@
 /**
- * A browser buyer on another site pays (README "Tests and benchmarks"): a page served from `http://buyer.example` (Chromium maps
+ * A browser buyer on another site pays (docs/testing.md): a page served from `http://buyer.example` (Chromium maps
  * the name to 127.0.0.2, a loopback server of this file) runs the x402 flow with fetch against the embedded service
  * on 127.0.0.1 — the unpaid POST's 402, the challenge read from PAYMENT-REQUIRED, the paid POST with
  * PAYMENT-SIGNATURE, the receipt read from PAYMENT-RESPONSE. Each of those steps needs the APIs' CORS answer

@@ -1,5 +1,5 @@
 /**
- * The x402 `payment-identifier` extension against the embedded service (README "Choices where the spec is silent"), with the package's own client
+ * The x402 `payment-identifier` extension against the embedded service (docs/spec-choices.md), with the package's own client
  * helper (`appendPaymentIdentifierToExtensions` in an @x402/fetch client's onBeforePaymentCreation hook, as its README
  * shows): every 402 declares it; a client that retries with a freshly signed authorization and the same `id` gets the
  * first answer and is charged once, on each surface (a generation job, an agent run, a workspace top-up); the same

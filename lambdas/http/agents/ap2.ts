@@ -1,5 +1,5 @@
 /**
- * Where the agent studio's two run entries find AP2 v0.2 mandates, and what they sell (README, "AP2"):
+ * Where the agent studio's two run entries find AP2 v0.2 mandates, and what they sell (docs/protocols.md, "AP2"):
  * - the run route: the body's `ap2` member, `{ "ap2.mandates.CheckoutMandateSdJwt": …, "ap2.mandates.PaymentMandateSdJwt": …, "risk_data"?: … }`;
  * - A2A send: `message.metadata[<AP2 extension URI>]` (the same keys) when the extension is activated (the URI in
  *   `message.extensions`, `A2A-Extensions` or the deprecated `X-A2A-Extensions`), and the AP2 samples' extra data

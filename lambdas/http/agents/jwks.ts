@@ -1,6 +1,6 @@
 /**
  * GET /.well-known/jwks.json of the agent studio: the AP2 merchant's public key set (ES256), which verifies the checkout
- * JWTs we offer and the checkout receipts we answer (lambdas/payments/ap2/merchant.ts; README, "AP2"). The private key
+ * JWTs we offer and the checkout receipts we answer (lambdas/payments/ap2/merchant.ts; docs/protocols.md, "AP2"). The private key
  * is read through this function's grant on the merchant key secret; a missing key is a 503 (nothing to publish).
  */
 import middy from '@middy/core';

@@ -92,7 +92,7 @@ function agentOf(request: HttpRequest): AgentDefinition {
   return request.internal.agent as AgentDefinition;
 }
 
-/** AP2 on the agent studio's run entries (README, "AP2"): priced live runs only; where the mandates are is the entry's. */
+/** AP2 on the agent studio's run entries (docs/protocols.md, "AP2"): priced live runs only; where the mandates are is the entry's. */
 export function ap2Options(dryRun: (request: HttpRequest) => boolean) {
   return {
     applies: (request: HttpRequest) => agentOf(request).price > 0n && !dryRun(request),

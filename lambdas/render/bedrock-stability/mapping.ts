@@ -1,5 +1,5 @@
 /**
- * How an agent_image request becomes a Stability call on Bedrock, and what the buyer gets back (README "Render
+ * How an agent_image request becomes a Stability call on Bedrock, and what the buyer gets back (docs/providers.md "Render
  * providers"):
  *
  *   prompt        → prompt (the catalog caps it below Stability's 10,000 characters)

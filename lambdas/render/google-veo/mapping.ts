@@ -1,5 +1,5 @@
 /**
- * How an agent_video request becomes a Veo call, and what the buyer gets back (README "Render providers"):
+ * How an agent_video request becomes a Veo call, and what the buyer gets back (docs/providers.md):
  *
  *   prompt          → instances[0].prompt (the spec asks buyers to name the sounds: Veo generates audio from it)
  *   durationSeconds → always 8 (the product is the 8 s clip; Veo also does 4 and 6, never 3–15); the requested value

@@ -86,7 +86,7 @@ function pathBetween(graph: Map<string, Set<string>>, start: string, goal: strin
   return undefined;
 }
 
-describe('Code layout (docs/decisions, README "Layout")', () => {
+describe('Code layout (docs/decisions, docs/architecture.md "Layout")', () => {
   it('Lambda code never imports lib/ (infra and the embedded runtime)', () => {
     const offenders = sourceFiles(LAMBDAS).flatMap((file) =>
       importsOf(file)

@@ -1,5 +1,5 @@
 /**
- * The x402 `bazaar` extension (README "Discovery, MCP and A2A"): every paid route's 402 (both surfaces), every resource of the discovery
+ * The x402 `bazaar` extension (docs/protocols.md "Bazaar discovery"): every paid route's 402 (both surfaces), every resource of the discovery
  * index and every priced MCP tool carries the official declaration (`info` + `schema`) that @x402/extensions'
  * `declareDiscoveryExtension` builds, beside the contract's own fields, and the package's `validateDiscoveryExtension`
  * accepts exactly what is served. The functions read the declarations from generated files (the package's bazaar

@@ -1,5 +1,5 @@
 /**
- * Where the agent studio reads AP2 mandates on A2A send (README "AP2"): the extension's metadata only when the
+ * Where the agent studio reads AP2 mandates on A2A send (docs/protocols.md "AP2"): the extension's metadata only when the
  * extension is activated (message.extensions, A2A-Extensions, deprecated X-A2A-Extensions), the AP2 samples' data
  * parts always; those parts never count as the input part.
  */

@@ -1,5 +1,5 @@
 /**
- * AP2 v0.2 merchant authorization (README "AP2"; spec Authentication item 6): mandates minted by the local test
+ * AP2 v0.2 merchant authorization (docs/protocols.md "AP2"; spec Authentication item 6): mandates minted by the local test
  * issuer (lib/local/ap2-issuer.ts) on a checkout the merchant issued, checked by verifyMandates before any money
  * moves. One spoiled thing per case.
  */

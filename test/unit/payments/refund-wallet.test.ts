@@ -1,5 +1,5 @@
 /**
- * Refund runway (README "Gas and refund runway"): after each refund attempt the refund wallet's USDC is published (RefundWalletBaseUnits, dimension
+ * Refund runway (docs/deploy.md "Gas and refund runway"): after each refund attempt the refund wallet's USDC is published (RefundWalletBaseUnits, dimension
  * RefundWallet, the stack's namespace), the metric the RefundWalletLow alarm reads; a failed read never fails the
  * refund. The chain is stubbed here; test/components/refunds.test.ts refunds on the embedded chain.
  */

@@ -1,5 +1,5 @@
 /**
- * Gas runway (README "Gas and refund runway"): the settler's floor and the alarms' thresholds follow the rate the operator expects
+ * Gas runway (docs/deploy.md "Gas and refund runway"): the settler's floor and the alarms' thresholds follow the rate the operator expects
  * (lib/runway.ts), read from context and checked by lib/config.ts with errors that name the key.
  */
 import { describe, expect, it } from 'vitest';
