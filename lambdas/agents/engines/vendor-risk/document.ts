@@ -11,6 +11,7 @@ import type { DocumentDate } from './age.js';
 import type { EvidenceSource } from '../port.js';
 import type { Citer } from './evidence.js';
 import { firstDate, type Finding } from './text.js';
+import { vendorNames } from './names.js';
 
 export interface VendorDocument {
   /** The whole normalised profile. */
@@ -128,16 +129,4 @@ function spoofing(email: EmailFacts, text: string): Finding[] {
     }
   }
   return out;
-}
-
-const NAME_LABEL =
-  /^[ \t>*-]*(?:\d+[a-z]?\s+)?(?:(?:company\s+)?legal\s+name|company(?:\s+legal)?(?:\s+name)?|registered\s+name|vendor|supplier|contractor|razon\s+social|business\s+name|trading\s+name|dba|name\s+of\s+[^:\n]*)\s*[:|]\s*(.+)$/gim;
-
-function vendorNames(prose: string, email?: EmailFacts): string[] {
-  const names: string[] = [];
-  for (const m of prose.matchAll(NAME_LABEL)) names.push(m[1].replace(/\s+-\s+.*$/, ''));
-  // A W-9 / W-8 pasted from its PDF puts the name on the line under "1 Name of entity/individual…".
-  for (const m of prose.matchAll(/^\s*1\s+name\s+of\s+[^\n]*\n\s*([^\n]+)/gim)) names.push(m[1]);
-  if (email?.sender?.name) names.push(email.sender.name);
-  return names.map((n) => n.trim()).filter((n) => n.length > 1);
 }

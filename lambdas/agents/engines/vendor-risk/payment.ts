@@ -71,7 +71,7 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
 
 // ---- payee name ---------------------------------------------------------------------------------------------------
 
-const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))\s*[:-]?\s*([^\n;()|]{3,80})/giu;
+const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))(\s*[:-])?\s*([^\n;()|]{3,80})/giu;
 /** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
 const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
 export const nameTokens = (name: string) =>
@@ -90,9 +90,12 @@ export function payeeMismatch(text: string, vendorNames: string[]): { at: number
   const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
   if (vendors.length === 0) return undefined;
   for (const m of matches(PAYEE, text)) {
-    const payee = nameTokens(m[1].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank).*$/i, ''));
+    const payee = nameTokens(m[2].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank).*$/i, ''));
     if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
-    if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[1].trim())) continue;
+    if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[2].trim())) continue;
+    // Without a colon or dash the name must follow as a name does, capitalised ("account name Acme Ltd"); a
+    // sentence about the payee ("beneficiary name on the cheque = legal name") names no one.
+    if (m[1] === undefined && !/^[\p{Lu}\p{N}]/u.test(m[2])) continue;
     const same = vendors.some((v) => payee.every((w) => v.includes(w)) || v.every((w) => payee.includes(w)));
     if (!same) return { at: m.index, end: m.index + m[0].length };
   }

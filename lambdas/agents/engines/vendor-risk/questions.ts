@@ -112,6 +112,20 @@ function negativelyPhrased(question: string): boolean {
   return /^(?:is|are|has|have|does|do|was|were)\s+(?:[\p{L}'-]+\s+){0,3}?(?:not|never|free\s+of)(?![\p{L}])/iu.test(q);
 }
 
+/**
+ * A sanctions question about what the vendor itself does to stay clear of sanctions (screening its customers and
+ * suppliers, a compliance programme, policy or training, complying with the laws), not about whether it is exposed:
+ * "Do you screen your own customers against EU and US sanctions lists?  Yes" is good practice. A question that also
+ * asks about exposure (on a list, owned by, operations in, dealings with) is read as an exposure question.
+ */
+const CONTROL =
+  /(?<![\p{L}])(?:screen(?:s|ed|ing)?|vet(?:s|ted|ting)?|check(?:s|ed|ing)?\s+(?:your|its|their|all|our)?\s*(?:own\s+)?(?:customers|clients|suppliers|counterpart|business\s+partners|third\s+parties)|(?:compliance|screening|export[- ]control)\s+(?:programme|program|policy|policies|procedures?|process(?:es)?|officer|function|system|controls?)|(?:programme|program|policy|policies|procedures?|controls|training)\s+(?:on|for|covering|to\s+(?:ensure|comply|manage))|comply|complies|compliant|adhere|abide|train(?:s|ed|ing)?\s+(?:your|its|their|all)?\s*(?:staff|employees))(?![\p{L}])/iu;
+const EXPOSURE =
+  /(?<![\p{L}])(?:identified|listed|designated|named|targeted|subject\s+to|sanctioned\s+(?:person|party|entity|individual|country|countries|jurisdiction|region)|owned|controlled|operations?|offices?|sales|sourcing|customers\s+in|located|resident|organi[sz]ed|(?:business|dealings?|transactions?|trade|trading)\s+(?:with|in)|violat\w*|breach\w*|penalt\w*|investigat\w*)(?![\p{L}])/iu;
+function asksControl(question: string): boolean {
+  return CONTROL.test(question) && !EXPOSURE.test(question);
+}
+
 function topicsOf(question: string): typeof TOPICS {
   return TOPICS.filter((t) => t.re.test(question));
 }
@@ -133,8 +147,12 @@ function finding(asked: Asked): ScreeningFinding | undefined {
   if (reading === 'blank') return { area: `other: ${what} question left unanswered`, topic: t.topic, quote: asked.quote, at: asked.at };
   if (reading === 'na') return { area: `other: ${t.short} question answered N/A - ${t.open} cannot be determined`, topic: t.topic, quote: asked.quote, at: asked.at };
   if (reading === 'unclear') return { area: `other: ${what} answer unclear`, topic: t.topic, quote: asked.quote, at: asked.at };
-  const risk = negativelyPhrased(asked.question) ? reading === 'no' : reading === 'yes';
-  return risk ? { area: `other: ${t.declared ?? `${what} declared`}`, topic: t.topic, quote: asked.quote, at: asked.at } : undefined;
+  // A question on the vendor's own controls is the other way round: yes is the clean answer, no the gap.
+  const control = t.topic === 'sanctions' && asksControl(asked.question);
+  const risk = negativelyPhrased(asked.question) !== control ? reading === 'no' : reading === 'yes';
+  if (!risk) return undefined;
+  const area = control ? 'sanctions compliance control answered no' : t.declared ?? `${what} declared`;
+  return { area: `other: ${area}`, topic: t.topic, quote: asked.quote, at: asked.at };
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -1,0 +1,93 @@
+/**
+ * The names a document gives the vendor, read where a reviewer reads the vendor's name before comparing it with a
+ * payee: a labelled legal name in a form (in the registry's own language: Denominazione, Ragione sociale, Firmenname,
+ * Raison sociale, Razão social, Handelsnaam…, after a colon, a bar or dotted leaders), a W-9's line 1, the heading of
+ * a pasted registry extract (Companies House prints the name on its own line above "Company number"), the company
+ * line of the sender's signature, and (when none of these names it) the sender's display name. Only these places count: a company named anywhere
+ * else in the text (a factor, a partner, the bank) is not the vendor, so it never vouches for a payee.
+ */
+import type { EmailFacts } from './email.js';
+
+const NAME_LABEL = new RegExp(
+  '^[ \\t>*-]*(?:\\d+(?:\\.\\d+)*[a-z]?[.)]?\\s+)?' +
+    '(?:(?:company\\s+)?legal\\s+name|legal\\s+(?:company|entity|business)\\s+name|full\\s+legal\\s+name|registered\\s+(?:company\\s+)?name|company(?:\\s+legal)?(?:\\s+name)?' +
+    '|entity\\s+name|vendor|supplier|contractor|business\\s+name|trading\\s+name|dba|name\\s+of\\s+[^:\\n.]*' +
+    // A registry's own word for the legal name: Italian, German, French, Spanish/Portuguese, Dutch.
+    '|denominazione(?:\\s+sociale)?|ragione\\s+sociale|firmenname|raison\\s+sociale|denomination(?:\\s+sociale)?|razon\\s+social|razao\\s+social|handelsnaam|statutaire\\s+naam)' +
+    '(?:\\s*[:|]|\\s*(?:\\.\\s*){3,})\\s*(.+)$',
+  'gim',
+);
+
+/**
+ * A legal form closing a company's name: the word that says a line names a company, not a person or a place.
+ * Matched at the end of the name, dots and case free ("S.R.L.", "Srl", "GmbH & Co. KG").
+ */
+const LEGAL_FORM =
+  /(?<![\p{L}])(?:ltd|limited|plc|llp|llc|l\.l\.c|inc|incorporated|corp|corporation|gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ug|se|s\.?\s?r\.?\s?l|s\.?\s?p\.?\s?a|s\.?\s?a\.?\s?s|s\.?\s?n\.?\s?c|sarl|sas|s\.?\s?a|s\.?\s?l\.?(?:\s?u)?|b\.?\s?v|n\.?\s?v|ab|a\/s|as|aps|oy|oyj|sp\.\s*z\s*o\.\s*o|s\.?\s?r\.?\s?o|a\.s|kft|zrt|pty\.?\s+ltd|pte\.?\s+ltd|sdn\.?\s+bhd|ltda|lda|k\.?\s?k)\.?$/iu;
+
+/** A company's name: two or more words, the last its legal form, no digits (an address line is no name). */
+function companyName(segment: string): string | undefined {
+  const s = segment.replace(/^[\s>*|•-]+|[\s,;]+$/g, '');
+  if (s.length < 4 || s.length > 90 || /\d/.test(s) || /@|www\.|https?:/i.test(s)) return undefined;
+  const words = s.split(/\s+/);
+  if (words.length < 2 || !LEGAL_FORM.test(s)) return undefined;
+  return s;
+}
+
+/** The company names a line holds, its segments split as a signature splits them ("Accounts - Acme S.r.l. | Como"). */
+const namesOnLine = (line: string) => line.split(/\s+[-–|]\s+|\s*\|\s*|,\s+/).map(companyName).filter((n): n is string => n !== undefined);
+
+/** "Company number", "Registered number", "Company registration no.", "Numero REA", "HRB 1234", "KvK-nummer". */
+const REGISTRY_NUMBER = /^\s*(?:company\s+(?:registration\s+)?(?:number|no\.?)|regist(?:ered|ration)\s+(?:number|no\.?)|numero\s+rea|hrb\s*\d|kvk)/i;
+
+/** Closings after which a sender signs: English, Italian, German, French, Spanish, Dutch, Nordic. */
+const CLOSING =
+  /^\s*(?:(?:kind|best|warm|warmest|many)\s+(?:regards|wishes|thanks)|regards|sincerely|yours\s+(?:sincerely|faithfully|truly)|thanks(?:\s+again)?|thank\s+you|cheers|cordiali\s+saluti|distinti\s+saluti|saluti|mit\s+freundlichen\s+gr(?:u|ue)(?:ss|ß)en|freundliche\s+gr(?:u|ue)(?:ss|ß)e|viele\s+gr(?:u|ue)(?:ss|ß)e|cordialement|bien\s+cordialement|saludos|atentamente|un\s+saludo|met\s+vriendelijke\s+groet(?:en)?|med\s+vennlig\s+hilsen|med\s+venlig\s+hilsen|med\s+vanliga\s+h[aä]lsningar|vanliga\s+h[aä]lsningar)[\s,.!]*$/i;
+
+/** A quoted message or forward starts: its lines are another sender's. */
+const QUOTE_START = /^\s*(?:>|-{2,}\s*(?:original|forwarded)|from:|on\s.+wrote:|_{5,})/i;
+
+/** The company lines of each signature: the lines after a closing, up to a quoted message (at most eight lines). */
+function signatureNames(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!CLOSING.test(lines[i])) continue;
+    for (let j = i + 1, seen = 0; j < lines.length && seen < 8; j++) {
+      if (QUOTE_START.test(lines[j])) break;
+      if (lines[j].trim() === '') {
+        if (seen > 0) break;
+        continue;
+      }
+      seen++;
+      out.push(...namesOnLine(lines[j]));
+    }
+  }
+  return out;
+}
+
+/** The heading of a registry extract: a company name alone on its line, the company number on the next one. */
+function registryHeadings(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const name = companyName(lines[i]);
+    if (!name || name !== lines[i].trim().replace(/[\s,;]+$/, '')) continue;
+    const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+    if (next !== undefined && REGISTRY_NUMBER.test(next)) out.push(name);
+  }
+  return out;
+}
+
+/** Every name the document gives the vendor (see the module comment), for comparing payees. */
+export function vendorNames(prose: string, email?: EmailFacts): string[] {
+  const names: string[] = [];
+  for (const m of prose.matchAll(NAME_LABEL)) names.push(m[1].replace(/\s+-\s+.*$/, '').replace(/\s{3,}\S.*$/, ''));
+  // A W-9 / W-8 pasted from its PDF puts the name on the line under "1 Name of entity/individual…".
+  for (const m of prose.matchAll(/^\s*1\s+name\s+of\s+[^\n]*\n\s*([^\n]+)/gim)) names.push(m[1]);
+  const lines = prose.split('\n');
+  names.push(...registryHeadings(lines), ...signatureNames(lines));
+  // The sender's display name stands in only when the document names the company nowhere else: it is most often a
+  // person, and an account in the sender's own name is not the company's.
+  const found = names.map((n) => n.trim()).filter((n) => n.length > 1);
+  if (found.length === 0 && email?.sender?.name) found.push(email.sender.name.trim());
+  return found;
+}
