@@ -165,6 +165,33 @@ describe('[fake:wrong] a reading every item of which is grounded, with a line le
   });
 });
 
+describe('the model reading answers: its evidence cites the buyer’s lines, through the reading’s laid-out rendering', () => {
+  /** Every source of the evidence quotes the buyer's own line (fields the model reads and the policy alike). */
+  const onBuyersLines = (evidence: Evidence[] | undefined, input: Record<string, string>) => {
+    expect(evidence?.length).toBeGreaterThan(0);
+    for (const source of evidence!.flatMap((e) => e.sources)) expect(input[source.field].split('\n')[source.line! - 1]).toContain(source.quote);
+  };
+
+  it('expense: the model leaves the taxi out (less reimbursed): its answer, the over-cap dinner cited at the claim’s line 1', async () => {
+    const input = { expense: 'Team dinner $120.00 receipt attached\nTaxi $18.00 (receipt) [fake:wrong]', expensePolicy: MEALS };
+    const expected = rules(EXPENSE, input);
+    const { result, evidence } = await reasoner().reason(EXPENSE, input, expected);
+    const r = result as Record<string, any>;
+    expect(r.reimbursable_amount).toBeLessThan(expected.reimbursable_amount);
+    expect(r.note).toMatch(/model's reading, is given/);
+    onBuyersLines(evidence, input);
+    expect(evidence!.flatMap((e) => e.sources).find((s) => s.field === 'expense')).toMatchObject({ line: 1 });
+  });
+
+  it('PO match: the model finds no PO number on the invoice (hold): its answer, each finding on the buyer’s lines', async () => {
+    const input = { purchaseOrder: PO, invoice: `${PO}\n[fake:disagree]` };
+    const expected = rules(PO_MATCH, input);
+    const { result, evidence } = await reasoner().reason(PO_MATCH, input, expected);
+    expect((result as Record<string, any>).status).toBe('hold');
+    onBuyersLines(evidence, input);
+  });
+});
+
 describe('[fake:ungrounded] a figure that is not in the documents: the reading is not used', () => {
   const cases: [string, AgentDefinition, Record<string, string>, string, string][] = [
     ['expense: an amount not on its line', EXPENSE, { expense: 'Team dinner $50.00 receipt attached [fake:ungrounded]\nTaxi $18.00 (receipt)', expensePolicy: MEALS }, 'amount not on its line', 'expense.items[0].amount'],
@@ -172,6 +199,7 @@ describe('[fake:ungrounded] a figure that is not in the documents: the reading i
     ['PO match: a line total not on its line', PO_MATCH, { purchaseOrder: PO, invoice: `${PO}\n[fake:ungrounded]` }, 'amount not on its line', 'invoice.lines[0].amount'],
     ['vendor risk: a tax number the profile does not have', VENDOR_RISK, { vendorProfile: `${DENIED}\n[fake:ungrounded]` }, 'figure in text not on its line', 'vendorProfile.statements[0].text'],
   ];
+  cases.push(['expense: a count of attendees the claim does not write (it would raise the cap)', EXPENSE, { expense: '{"category":"meals","amount":120,"receipt":true,"attendees":1,"description":"team dinner [fake:disagree]"}', expensePolicy: MEALS }, 'count not in its field', 'expense.items[0].count']);
   for (const [name, agent, input, check, at] of cases) {
     it(`${name}: the deterministic result and id; logged by check and path, never the values`, async () => {
       const expected = rules(agent, input);
@@ -199,7 +227,8 @@ describe('[fake:disagree] a grounded reading of a fact another way: the conserva
   });
 
   it('expense: the model reads one more attendee (approve, more reimbursed); the deterministic reading flags: the flag and the lower amount, noted', async () => {
-    const input = { expense: '{"category":"meals","amount":120,"receipt":true,"attendees":1,"description":"team dinner [fake:disagree]"}', expensePolicy: MEALS };
+    // The count the model reads must be written in the claim (here in the description), else the reading is not used.
+    const input = { expense: '{"category":"meals","amount":120,"receipt":true,"attendees":1,"description":"team dinner, table for 2 [fake:disagree]"}', expensePolicy: MEALS };
     const expected = rules(EXPENSE, input);
     expect(expected).toMatchObject({ verdict: 'flag', reimbursable_amount: 75 });
     const r = (await reasoner().reason(EXPENSE, input, expected)).result as Record<string, any>;

@@ -27,7 +27,7 @@ import type { Evidence } from '../engines/port.js';
 import { AgentInputError } from '../engines/port.js';
 import { reasoningConfig, type ReasoningConfig } from './config.js';
 import { READINGS } from './readings.js';
-import { ground } from './grounding.js';
+import { ground, linesOf } from './grounding.js';
 import { decide } from './decisions.js';
 import { systemPrompt, toolName, userPrompt } from './prompts.js';
 
@@ -182,7 +182,7 @@ export class ConverseReasoner implements AgentReasoner {
       if (!checked.success) return fallback('the decided result does not match the schema', { requestId });
       if (!decided.agreed) log.warn('the model reading and the deterministic reading disagree; the conservative answer is given', { requestId, answered: decided.answered });
       log.info('agent reasoned', { requestId, ms: this.now() - started, inputTokens: response.usage?.inputTokens, outputTokens: response.usage?.outputTokens, agreed: decided.agreed, answered: decided.answered });
-      return { result: checked.data, engine: reasonedEngineId(agent, model), ...evidenceOf(decided, options.evidence, () => citedFromInput(reading, parsed.data, modelEvidence)) };
+      return { result: checked.data, engine: reasonedEngineId(agent, model), ...evidenceOf(decided, options.evidence, () => citedFromInput(reading, parsed.data, modelEvidence, input)) };
     } catch (error) {
       return fallback('reasoning failed', { error: (error as Error).name });
     }
@@ -205,8 +205,12 @@ function evidenceOf(decided: { answered: 'rules' | 'model' }, rules: Evidence[] 
   return evidence ? { evidence } : {};
 }
 
-/** The model reading's evidence with the rendering's lines turned back into the buyer's; undefined if any cannot be. */
-function citedFromInput(reading: (typeof READINGS)[string], data: unknown, evidence: Evidence[] | undefined): Evidence[] | undefined {
+/**
+ * The model reading's evidence with the rendering's lines turned back into the buyer's; undefined if any cannot be.
+ * A finding the engine rests on a rendered document's first line (what the document as a whole lacks: no PO number)
+ * cites the buyer's document by its first line, as the rules cite it.
+ */
+function citedFromInput(reading: (typeof READINGS)[string], data: unknown, evidence: Evidence[] | undefined, input: Record<string, unknown>): Evidence[] | undefined {
   if (!evidence || !reading.sourceOf) return undefined;
   const cited: Evidence[] = [];
   for (const finding of evidence) {
@@ -216,13 +220,21 @@ function citedFromInput(reading: (typeof READINGS)[string], data: unknown, evide
         sources.push(source); // a field the model does not read (the policy) went to the engine as the buyer wrote it
         continue;
       }
-      const item = source.line === undefined ? undefined : reading.sourceOf(data, source.field, source.line);
+      const item = source.line === undefined ? undefined : (reading.sourceOf(data, source.field, source.line) ?? (source.line === 1 ? firstLine(input[source.field]) : undefined));
       if (!item) return undefined;
       sources.push({ field: source.field, line: item.sourceLine, quote: item.quote });
     }
     cited.push({ ...finding, sources });
   }
   return cited;
+}
+
+/** A document's first line with text on it, as a source. */
+function firstLine(text: unknown): { sourceLine: number; quote: string } | undefined {
+  if (typeof text !== 'string') return undefined;
+  const lines = linesOf(text);
+  const i = lines.findIndex((line) => line.trim());
+  return i < 0 ? undefined : { sourceLine: i + 1, quote: lines[i].trim() };
 }
 
 /** Model reading (ADR 0009, 0023) when the stack configured it for some agent; read and checked once per caller. */

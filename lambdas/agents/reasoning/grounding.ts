@@ -15,6 +15,8 @@ export interface Claim {
   /** Where the item is in the reading, for the logs: `bankStatement.transactions[1]`. */
   at: string;
   sourceLine: number;
+  /** The item's last line when it spans several (at most MAX_SPAN lines are read): its facts may be on any of them. */
+  lastLine?: number | null;
   quote: string;
   /** Money, sign aside (a debit column, parentheses): each must be a figure written on the line. */
   amounts?: (number | null | undefined)[];
@@ -22,12 +24,25 @@ export interface Claim {
   numbers?: (number | null | undefined)[];
   /** Money that must be written somewhere in the field (an itemised part read beside the line's claim). */
   fieldAmounts?: (number | null | undefined)[];
+  /**
+   * Counts that must be written somewhere in the field, as a figure or a number word (attendees named on the next line,
+   * nights in a stay header). A count of 1 needs nothing: it is what the engine assumes when nothing is said, and the
+   * least any count can allow.
+   */
+  fieldCounts?: (number | null | undefined)[];
+  /** ISO currency codes that the field must name: the code itself, a sign that means it, or its name. */
+  currencies?: (string | null | undefined)[];
   /** ISO dates (YYYY-MM-DD): each must be a date written on the line, in either numeric order. */
   dates?: (string | null | undefined)[];
   /** Identifiers (references, SKUs, PO numbers, names): letters and digits, in order, on the line (case aside). */
   identifiers?: (string | null | undefined)[];
   /** Free text (descriptions, labels, values): every word of it holding a digit must be on the line. */
   texts?: (string | null | undefined)[];
+  /**
+   * Text whose names decide (a place, a person, a bank): every capitalised word of four letters or more must also be
+   * on the line, so a reading cannot put the vendor in a country the profile does not name.
+   */
+  names?: (string | null | undefined)[];
 }
 
 /** Where a document states a total: the parts must add up to it (in cents, within `toleranceCents`). */
@@ -44,6 +59,9 @@ export type Grounding = { grounded: true } | { grounded: false; check: string; a
 export function linesOf(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
+
+/** The most lines one item may span (an invoice line of UBL XML is about twenty). */
+const MAX_SPAN = 40;
 
 const squash = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim();
 const alnum = (s: string) => s.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -70,6 +88,49 @@ function figuresOf(line: string): Set<number> {
     }
   }
   return figures;
+}
+
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** Whether a count is written in a field's text, as a figure or (up to twelve) an English word. */
+function countIn(text: string, count: number): boolean {
+  if (count === 1) return true;
+  if (new RegExp(`(?<![\\d.,])${count}(?![\\d]|[.,]\\d)`).test(text)) return true;
+  const word = NUMBER_WORDS[count];
+  return word !== undefined && new RegExp(`\\b${word}\\b`, 'i').test(text);
+}
+
+/**
+ * How a document may name a currency besides its ISO code. `$` alone is the US dollar (a claim in another dollar names
+ * it: `A$`, `CAD`); `¥` is the yen or the yuan.
+ */
+const CURRENCY_MARKS: Record<string, RegExp> = {
+  USD: /\$|\bdollars?\b/i,
+  EUR: /€|\beuros?\b/i,
+  GBP: /£|\bpounds? sterling\b|\bsterling\b/i,
+  JPY: /¥|\byen\b/i,
+  CNY: /¥|\byuan\b|\brmb\b/i,
+  INR: /₹|\brupees?\b|\bRs\.?\s?\d/i,
+  AUD: /\bA\$|\bAU\$/,
+  CAD: /\bC\$|\bCA\$/,
+  NZD: /\bNZ\$/,
+  CHF: /\bFr\.\s?\d|\bSFr\b/,
+  KRW: /₩/,
+};
+
+const ANY_CURRENCY = new RegExp(
+  `[$€£¥₹₩]|(?<![A-Za-z])(?:${[...Object.keys(CURRENCY_MARKS), 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'MXN', 'BRL', 'ZAR', 'SGD', 'HKD', 'AED', 'SAR'].join('|')})(?![A-Za-z])`,
+);
+
+/**
+ * Whether a field's text names a currency: its ISO code as a word, or a sign or name of it. USD is also what a text
+ * naming no currency at all is read in (the engines assume it and say so), so a reading may say USD there.
+ */
+function currencyIn(text: string, code: string): boolean {
+  const iso = code.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(iso)) return false;
+  if (new RegExp(`(?<![A-Za-z])${iso}(?![A-Za-z])`).test(text) || (CURRENCY_MARKS[iso]?.test(text) ?? false)) return true;
+  return iso === 'USD' && !ANY_CURRENCY.test(text);
 }
 
 const DATE_TOKENS = [
@@ -105,9 +166,12 @@ export function ground(input: Record<string, unknown>, claims: Claim[], sums: Su
     if (!lines.has(claim.field)) lines.set(claim.field, linesOf(text));
     const fieldLines = lines.get(claim.field)!;
     if (!Number.isInteger(claim.sourceLine) || claim.sourceLine < 1 || claim.sourceLine > fieldLines.length) return fail('cites a line the field does not have', `${claim.at}.sourceLine`);
-    const line = fieldLines[claim.sourceLine - 1];
     const quote = squash(claim.quote);
-    if (!quote || !squash(line).includes(quote)) return fail('quote not on its line', `${claim.at}.quote`);
+    if (!quote || !squash(fieldLines[claim.sourceLine - 1]).includes(quote)) return fail('quote not on its line', `${claim.at}.quote`);
+    const last = claim.lastLine ?? claim.sourceLine;
+    if (!Number.isInteger(last) || last < claim.sourceLine || last > fieldLines.length || last - claim.sourceLine >= MAX_SPAN) return fail('spans lines the field does not have', `${claim.at}.lastLine`);
+    // The item's lines: its facts are checked against them, one line or an element's several.
+    const line = fieldLines.slice(claim.sourceLine - 1, last).join('\n');
 
     const figures = figuresOf(line);
     const onLine = (n: number) => figures.has(Math.round(Math.abs(n) * 1e6));
@@ -122,6 +186,14 @@ export function ground(input: Record<string, unknown>, claims: Claim[], sums: Su
     for (const amount of claim.fieldAmounts ?? []) {
       if (amount === null || amount === undefined || amount === 0) continue;
       if (!fieldLines.some((l) => figuresOf(l).has(cents(amount) * 1e4))) return fail('amount not in its field', `${claim.at}.amount`);
+    }
+    for (const count of claim.fieldCounts ?? []) {
+      if (count === null || count === undefined) continue;
+      if (!countIn(text, count)) return fail('count not in its field', `${claim.at}.count`);
+    }
+    for (const currency of claim.currencies ?? []) {
+      if (!currency) continue;
+      if (!currencyIn(text, currency)) return fail('currency not named in its field', `${claim.at}.currency`);
     }
     const dates = claim.dates?.some((d) => d) ? datesOf(line) : undefined;
     for (const date of claim.dates ?? []) {
@@ -139,6 +211,13 @@ export function ground(input: Record<string, unknown>, claims: Claim[], sums: Su
       for (const word of text.split(/\s+/).filter((w) => /\d/.test(w))) {
         const norm = alnum(word);
         if (norm && !written.includes(norm)) return fail('figure in text not on its line', `${claim.at}.text`);
+      }
+    }
+    for (const text of claim.names ?? []) {
+      if (!text) continue;
+      for (const word of text.match(/\p{Lu}[\p{L}'’-]{3,}/gu) ?? []) {
+        const norm = alnum(word);
+        if (norm && !written.includes(norm)) return fail('name not on its line', `${claim.at}.name`);
       }
     }
   }

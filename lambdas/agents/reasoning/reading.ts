@@ -32,3 +32,42 @@ export const at = (field: string, list: string, i: number) => `${field}.${list}[
 export const sumCents = (values: number[]) => values.reduce((total, v) => total + Math.round(v * 100), 0) / 100;
 export const present = <T extends Record<string, unknown>>(record: T): Partial<T> =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null && v !== undefined && v !== '')) as Partial<T>;
+
+/** Where an item of a reading was read from, as the evidence cites it. */
+export interface Cited {
+  sourceLine: number;
+  quote: string;
+}
+
+/** A member of a laid-out JSON rendering: one value, or a list whose elements each take a line. */
+export type LaidMember = { key: string; value: unknown; from?: Cited | null } | { key: string; items: { value: unknown; from?: Cited | null }[] };
+
+/**
+ * A reading rendered as JSON the engine reads, laid out one member and one list element a line, with the item of the
+ * reading each line came from: the engine cites the line a finding rests on (JSON positions), and the answer's evidence
+ * cites the buyer's line that item was read from. Members with no value are left out, as `present` does.
+ */
+export function laidOut(members: LaidMember[]): { text: string; from: (Cited | undefined)[] } {
+  const lines = ['{'];
+  const from: (Cited | undefined)[] = [undefined];
+  const kept = members.filter((m) => 'items' in m || (m.value !== null && m.value !== undefined && m.value !== ''));
+  kept.forEach((m, i) => {
+    const comma = i < kept.length - 1 ? ',' : '';
+    if ('items' in m) {
+      lines.push(`${JSON.stringify(m.key)}:[`);
+      from.push(undefined);
+      m.items.forEach((item, j) => {
+        lines.push(`${JSON.stringify(item.value)}${j < m.items.length - 1 ? ',' : ''}`);
+        from.push(item.from ?? undefined);
+      });
+      lines.push(`]${comma}`);
+      from.push(undefined);
+    } else {
+      lines.push(`${JSON.stringify(m.key)}:${JSON.stringify(m.value)}${comma}`);
+      from.push(m.from ?? undefined);
+    }
+  });
+  lines.push('}');
+  from.push(undefined);
+  return { text: lines.join('\n'), from };
+}

@@ -62,3 +62,11 @@ export const SOURCE = {
   sourceLine: integer('The 1-based number of the line of this document the item was read from.', 1),
   quote: string('The text of that line, copied verbatim (the part that holds the item is enough).', 1),
 };
+
+/**
+ * The last line of an item that spans several (an XML element, a JSON object laid out over lines, a wrapped receipt
+ * line): its figures, dates and identifiers may be on any line from `sourceLine` to `lastLine`.
+ */
+export const SPAN = {
+  lastLine: integer('When the item spans several lines (an XML or JSON element, a wrapped line), the 1-based number of its last line; else null.', 1),
+};

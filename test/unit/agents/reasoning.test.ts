@@ -52,6 +52,43 @@ describe('grounding: every item of a reading is on the line it cites', () => {
     expect(ground(input, [], [{ at: 'doc.total', parts: [10.1, 20.21], total: 30.3, toleranceCents: 1 }])).toEqual({ grounded: true });
   });
 
+  it('counts raise caps: each must be written in the field (a figure or a word), except 1, the least any count allows', () => {
+    const claimIn = (text: string, counts: number[]) => ground({ doc: text }, [claim(1, 'Dinner', { fieldCounts: counts })]);
+    expect(claimIn('Dinner $300.00\nAttendees: 4 (client and team)', [4])).toEqual({ grounded: true });
+    expect(claimIn('Dinner for three, $210.00', [3])).toEqual({ grounded: true });
+    expect(claimIn('Dinner $300.00', [1])).toEqual({ grounded: true });
+    expect(claimIn('Dinner $300.00', [4])).toEqual({ grounded: false, check: 'count not in its field', at: 'doc.items[0].count' });
+    // A figure inside an amount or a longer number is not the count.
+    expect(claimIn('Dinner $4.50 ref 14', [4])).toMatchObject({ grounded: false, check: 'count not in its field' });
+  });
+
+  it('currencies: the code, its sign or its name in the field; USD also where the field names no currency at all', () => {
+    const claimIn = (text: string, code: string) => ground({ doc: text }, [claim(1, 'Hotel', { currencies: [code] })]);
+    expect(claimIn('Hotel Adlon 1.234,50 €', 'EUR')).toEqual({ grounded: true });
+    expect(claimIn('Hotel 420.00 GBP', 'GBP')).toEqual({ grounded: true });
+    expect(claimIn('Hotel $420.00', 'USD')).toEqual({ grounded: true });
+    expect(claimIn('Hotel 420.00', 'USD')).toEqual({ grounded: true });
+    expect(claimIn('Hotel 420,00 €', 'USD')).toEqual({ grounded: false, check: 'currency not named in its field', at: 'doc.items[0].currency' });
+    expect(claimIn('Hotel $420.00', 'CAD')).toMatchObject({ grounded: false });
+    expect(claimIn('Hotel C$420.00', 'CAD')).toEqual({ grounded: true });
+  });
+
+  it('an item spanning lines (an XML element): its facts may be on any of them, up to forty lines, the quote on the first', () => {
+    const xml = ['<cac:InvoiceLine>', '  <cbc:ID>1</cbc:ID>', '  <cbc:InvoicedQuantity unitCode="EA">12</cbc:InvoicedQuantity>', '  <cbc:LineExtensionAmount currencyID="EUR">150.00</cbc:LineExtensionAmount>', '</cac:InvoiceLine>'].join('\n');
+    const item = (more: Record<string, unknown>) => ground({ doc: xml }, [claim(1, '<cac:InvoiceLine>', more)]);
+    expect(item({ lastLine: 5, numbers: [12], amounts: [150], identifiers: ['EA'] })).toEqual({ grounded: true });
+    expect(item({ lastLine: 3, amounts: [150] })).toMatchObject({ grounded: false, check: 'amount not on its line' });
+    expect(item({ lastLine: 9, amounts: [150] })).toMatchObject({ grounded: false, check: 'spans lines the field does not have' });
+    expect(ground({ doc: Array(60).fill('x 1').join('\n') }, [claim(1, 'x', { lastLine: 45 })])).toMatchObject({ grounded: false, check: 'spans lines the field does not have' });
+  });
+
+  it('names that decide (places, people, banks): every capitalised word of the value is on its line', () => {
+    const said = (line: string, value: string) => ground({ doc: line }, [claim(1, line.slice(0, 8), { names: [value] })]);
+    expect(said('Country of incorporation: IRELAND', 'Ireland')).toEqual({ grounded: true });
+    expect(said('Country of incorporation: Ireland', 'Iran')).toEqual({ grounded: false, check: 'name not on its line', at: 'doc.items[0].name' });
+    expect(said('We have no operations in Iran.', 'no operations in Iran')).toEqual({ grounded: true });
+  });
+
   it('lines split as the buyer’s text does (CRLF, CR, LF)', () => {
     expect(linesOf('a\r\nb\rc\nd')).toEqual(['a', 'b', 'c', 'd']);
   });

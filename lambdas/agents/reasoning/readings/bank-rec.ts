@@ -1,5 +1,5 @@
 /** The bank-rec reading the model is asked for (see ../readings.ts): its schema, its grounding claims and sums, its rendering. */
-import { SOURCE, array, isoDate, number, object, string } from '../schema.js';
+import { SOURCE, SPAN, array, isoDate, number, object, string } from '../schema.js';
 import { type Money, money, at, type Reading } from '../reading.js';
 
 /** An RFC 4180 cell: quoted when it holds a comma, a quote or a line break. */
@@ -11,6 +11,7 @@ interface Transaction {
   amount: number;
   reference?: string | null;
   sourceLine: number;
+  lastLine?: number | null;
   quote: string;
 }
 interface Ledger {
@@ -30,7 +31,7 @@ const ledger = (side: string) =>
             amount: number('Signed, from the business\'s side of its bank account: money in positive, money out negative.'),
             ...SOURCE,
           },
-          { reference: string('A check number or reference written on the line, exactly as written.') },
+          { reference: string('A check number or reference written on the line, exactly as written.'), ...SPAN },
         ),
         `Every transaction line of the ${side}, in order; balance and total lines are not transactions.`,
       ),
@@ -57,7 +58,7 @@ export const BANK_REC: Reading = {
         return b ? [{ field, at: `${field}.${name}`, sourceLine: b.sourceLine, quote: b.quote, amounts: [b.amount] }] : [];
       });
       return [
-        ...side.transactions.map((t, i) => ({ field, at: at(field, 'transactions', i), sourceLine: t.sourceLine, quote: t.quote, amounts: [t.amount], dates: [t.date], identifiers: [t.reference], texts: [t.description] })),
+        ...side.transactions.map((t, i) => ({ field, at: at(field, 'transactions', i), sourceLine: t.sourceLine, lastLine: t.lastLine, quote: t.quote, amounts: [t.amount], dates: [t.date], identifiers: [t.reference], texts: [t.description] })),
         ...balances,
       ];
     }),

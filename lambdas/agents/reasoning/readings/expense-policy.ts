@@ -1,6 +1,6 @@
 /** The expense-policy reading the model is asked for (see ../readings.ts): its schema, its grounding claims and sums, its rendering. */
-import { SOURCE, array, boolean, integer, isoDate, number, object, string } from '../schema.js';
-import { money, at, present, type Money, type Reading } from '../reading.js';
+import { SOURCE, SPAN, array, boolean, integer, isoDate, number, object, string } from '../schema.js';
+import { laidOut, money, at, present, type Money, type Reading } from '../reading.js';
 
 interface ExpenseItem {
   description: string;
@@ -16,6 +16,7 @@ interface ExpenseItem {
   fareClass?: string | null;
   alcohol?: number | null;
   sourceLine: number;
+  lastLine?: number | null;
   quote: string;
 }
 interface ExpenseReading {
@@ -44,6 +45,7 @@ export const EXPENSE_POLICY: Reading = {
               days: integer('Days covered, when the claim says.', 1),
               fareClass: string('The travel class (economy, premium economy, business, first), when the claim says.'),
               alcohol: number('The part of the amount that is alcohol, when the claim itemises it.', 0),
+              ...SPAN,
             },
           ),
           'One item per expense claimed (a receipt is one expense; its lines are not separate expenses).',
@@ -65,19 +67,30 @@ export const EXPENSE_POLICY: Reading = {
       field: 'expense',
       at: at('expense', 'items', i),
       sourceLine: item.sourceLine,
+      lastLine: item.lastLine,
       quote: item.quote,
       amounts: [item.amount],
       fieldAmounts: [item.alcohol],
+      // More attendees, nights or days raise a cap: a count the claim does not write is not used.
+      fieldCounts: [item.attendees, item.nights, item.days],
+      currencies: [item.currency],
       dates: [item.date],
       texts: [item.description, item.merchant],
     })),
     ...(expense.total ? [{ field: 'expense', at: 'expense.total', sourceLine: expense.total.sourceLine, quote: expense.total.quote, amounts: [expense.total.amount] }] : []),
   ],
   sums: ({ expense }: ExpenseReading) => (expense.total ? [{ at: 'expense.total', parts: expense.items.map((item) => item.amount), total: expense.total.amount }] : []),
-  render: ({ expense }: ExpenseReading, input) => ({
-    expense: JSON.stringify({
-      items: expense.items.map((item) =>
-        present({
+  render: ({ expense }: ExpenseReading, input) => ({ expense: laid(expense).text, expensePolicy: String(input.expensePolicy) }),
+  sourceOf: ({ expense }: ExpenseReading, field, line) => (field === 'expense' ? laid(expense).from[line - 1] : undefined),
+};
+
+/** The claim as the engine reads it, one item a line (see `laidOut`). */
+function laid(expense: ExpenseReading['expense']) {
+  return laidOut([
+    {
+      key: 'items',
+      items: expense.items.map((item) => ({
+        value: present({
           date: item.date,
           merchant: item.merchant,
           description: item.description,
@@ -91,8 +104,8 @@ export const EXPENSE_POLICY: Reading = {
           class: item.fareClass,
           alcohol: item.alcohol,
         }),
-      ),
-    }),
-    expensePolicy: String(input.expensePolicy),
-  }),
-};
+        from: item,
+      })),
+    },
+  ]);
+}

@@ -1,7 +1,7 @@
 /** The po-match reading the model is asked for (see ../readings.ts): its schema, its grounding claims and sums, its rendering. */
-import { SOURCE, array, number, object, oneOf, string } from '../schema.js';
+import { SOURCE, SPAN, array, number, object, oneOf, string } from '../schema.js';
 import type { Claim, Sum } from '../grounding.js';
-import { money, at, sumCents, present, type Money, type Reading } from '../reading.js';
+import { laidOut, money, at, sumCents, present, type Cited, type Money, type Reading } from '../reading.js';
 
 interface Fact {
   value: string;
@@ -16,6 +16,7 @@ interface PoLine {
   unitPrice?: number | null;
   amount?: number | null;
   sourceLine: number;
+  lastLine?: number | null;
   quote: string;
 }
 interface PoDocument {
@@ -40,6 +41,7 @@ const poDocument = (which: string) =>
             unit: string('The unit of measure as written (EA, CS, box…).'),
             unitPrice: number('The unit price, in currency units.'),
             amount: number('The line total (extension), in currency units.'),
+            ...SPAN,
           },
         ),
         `Every item line of the ${which}, in order.`,
@@ -77,7 +79,19 @@ export const PO_MATCH: Reading = {
       });
       return [
         ...facts,
-        ...doc.lines.map((l, i) => ({ field, at: at(field, 'lines', i), sourceLine: l.sourceLine, quote: l.quote, numbers: [l.quantity], amounts: [l.unitPrice, l.amount], identifiers: [l.sku], texts: [l.description] })),
+        // The unit decides a pack conversion and the currency a comparison: both must be written, like the figures.
+        ...doc.lines.map((l, i) => ({
+          field,
+          at: at(field, 'lines', i),
+          sourceLine: l.sourceLine,
+          lastLine: l.lastLine,
+          quote: l.quote,
+          numbers: [l.quantity],
+          amounts: [l.unitPrice, l.amount],
+          identifiers: [l.sku, l.unit],
+          texts: [l.description],
+          currencies: i === 0 ? [doc.currency] : [],
+        })),
         ...(doc.charges ?? []).map((c, i) => ({ field, at: at(field, 'charges', i), sourceLine: c.sourceLine, quote: c.quote, amounts: [c.amount] })),
         ...money,
       ];
@@ -94,25 +108,25 @@ export const PO_MATCH: Reading = {
       if (doc.total) sums.push({ at: `${field}.total`, parts: [...lines, ...(doc.charges ?? []).map((c) => c.amount)], total: doc.total.amount, toleranceCents: tolerance });
       return sums;
     }),
-  render: (reading: Record<string, PoDocument>) =>
-    Object.fromEntries(
-      PO_MATCH.fields.map((field) => {
-        const doc = reading[field];
-        const charge = (kind: string) => {
-          const of = (doc.charges ?? []).filter((c) => c.kind === kind);
-          return of.length ? sumCents(of.map((c) => c.amount)) : undefined;
-        };
-        const record = present({
-          poNumber: doc.poNumber?.value,
-          vendor: doc.vendor?.value,
-          currency: doc.currency,
-          lines: doc.lines.map((l) => present({ sku: l.sku, description: l.description, quantity: l.quantity, uom: l.unit, unitPrice: l.unitPrice, amount: l.amount })),
-          tax: charge('tax'),
-          freight: charge('freight'),
-          subtotal: doc.subtotal?.amount,
-          total: doc.total?.amount,
-        });
-        return [field, JSON.stringify(record)];
-      }),
-    ),
+  render: (reading: Record<string, PoDocument>) => Object.fromEntries(PO_MATCH.fields.map((field) => [field, laid(reading[field]).text])),
+  sourceOf: (reading: Record<string, PoDocument>, field, line) => (reading[field] ? laid(reading[field]).from[line - 1] : undefined),
 };
+
+/** One document as the engine reads it, one member and one item line a line (see `laidOut`). */
+function laid(doc: PoDocument) {
+  const charges = (kind: string) => (doc.charges ?? []).filter((c) => c.kind === kind);
+  const charge = (kind: string) => {
+    const of = charges(kind);
+    return { key: kind, value: of.length ? sumCents(of.map((c) => c.amount)) : undefined, from: of[0] as Cited | undefined };
+  };
+  return laidOut([
+    { key: 'poNumber', value: doc.poNumber?.value, from: doc.poNumber },
+    { key: 'vendor', value: doc.vendor?.value, from: doc.vendor },
+    { key: 'currency', value: doc.currency },
+    { key: 'lines', items: doc.lines.map((l) => ({ value: present({ sku: l.sku, description: l.description, quantity: l.quantity, uom: l.unit, unitPrice: l.unitPrice, amount: l.amount }), from: l })) },
+    charge('tax'),
+    charge('freight'),
+    { key: 'subtotal', value: doc.subtotal?.amount, from: doc.subtotal },
+    { key: 'total', value: doc.total?.amount, from: doc.total },
+  ]);
+}

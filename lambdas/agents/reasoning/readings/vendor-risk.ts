@@ -31,7 +31,7 @@ export const VENDOR_RISK: Reading = {
     'Keep what the profile says, including what it denies ("no operations in Iran" stays a denial) and how a question was answered (ticked boxes); do not grade the vendor.',
   ].join(' '),
   claims: ({ vendorProfile }: { vendorProfile: { statements: Statement[] } }) =>
-    vendorProfile.statements.map((s, i) => ({ field: 'vendorProfile', at: at('vendorProfile', 'statements', i), sourceLine: s.sourceLine, quote: s.quote, texts: [s.label, s.value] })),
+    vendorProfile.statements.map((s, i) => ({ field: 'vendorProfile', at: at('vendorProfile', 'statements', i), sourceLine: s.sourceLine, quote: s.quote, texts: [s.label, s.value], names: [s.value] })),
   sums: () => [],
   render: ({ vendorProfile }: { vendorProfile: { statements: Statement[] } }) => ({
     vendorProfile: vendorProfile.statements.map((s) => `${oneLine(s.label).replace(/:/g, ' ')}: ${oneLine(s.value)}`).join('\n'),
