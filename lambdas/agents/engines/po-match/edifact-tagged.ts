@@ -41,6 +41,41 @@ const COMPOSITE: Record<string, string[]> = {
   C214: ['7161', '1131', '3055', '7160', '7160'],
 };
 
+/**
+ * The same segments written with named fields (`"QTY": [{"qualifier": "47", "quantity": "15", "unit": "PCE"}]`), as
+ * translators that name D.96A's data elements in words write them: each name put at its element and component.
+ */
+const NAMED: Record<string, Record<string, [number, number]>> = {
+  RFF: { qualifier: [0, 0], value: [0, 1], reference: [0, 1], number: [0, 1], id: [0, 1], line: [0, 2], linenumber: [0, 2], lineid: [0, 2] },
+  NAD: { qualifier: [0, 0], party: [0, 0], function: [0, 0], id: [1, 0], gln: [1, 0], name: [3, 0], street: [4, 0], city: [5, 0], postcode: [7, 0], country: [8, 0] },
+  CUX: { qualifier: [0, 0], currency: [0, 1], type: [0, 2] },
+  LIN: { linenumber: [0, 0], line: [0, 0], action: [1, 0], itemnumber: [2, 0], item: [2, 0], itemnumbertype: [2, 1], itemtype: [2, 1] },
+  PIA: { qualifier: [0, 0], function: [0, 0], itemnumber: [1, 0], item: [1, 0], itemnumbertype: [1, 1], itemtype: [1, 1], type: [1, 1] },
+  IMD: { type: [0, 0], format: [0, 0], description: [2, 3], text: [2, 3] },
+  QTY: { qualifier: [0, 0], quantity: [0, 1], value: [0, 1], unit: [0, 2], uom: [0, 2] },
+  PRI: { qualifier: [0, 0], price: [0, 1], value: [0, 1], type: [0, 2], basis: [0, 4], unitpricebasis: [0, 4], unit: [0, 5], uom: [0, 5] },
+  MOA: { qualifier: [0, 0], amount: [0, 1], value: [0, 1], currency: [0, 2] },
+  ALC: { qualifier: [0, 0], indicator: [0, 0], code: [4, 0], description: [4, 3] },
+};
+const nameKey = (k: string) => k.toLowerCase().replace(/[^a-z]/g, '');
+
+function namedElements(tag: string, o: Obj): string[][] | undefined {
+  const names = NAMED[tag];
+  if (!names) return undefined;
+  const out: string[][] = [];
+  let hits = 0;
+  for (const [k, v] of Object.entries(o)) {
+    const at = names[nameKey(k)];
+    if (!at || isObj(v) || Array.isArray(v)) continue;
+    hits++;
+    const [e, c] = at;
+    out[e] ??= [];
+    out[e][c] ??= text(v);
+  }
+  if (hits === 0) return undefined;
+  return Array.from({ length: out.length }, (_, i) => Array.from({ length: out[i]?.length ?? 0 }, (_, j) => out[i]?.[j] ?? ''));
+}
+
 const TAG_KEY = /^([A-Z]{3})(?:_[A-Za-z0-9_]*)?$/;
 const ELEMENT_KEY = /^(?:[CS]\d{3}|\d{4})$/;
 type Obj = Record<string, unknown>;
@@ -64,7 +99,9 @@ function place(layout: string[] | undefined, entries: [string, unknown][]): unkn
 }
 
 function segmentOf(tag: string, o: Obj, path: (string | number)[], positions: Map<string, Cite>, out: EdiSegment[]): void {
-  const elements = place(SEGMENT[tag], Object.entries(o).filter(([k]) => ELEMENT_KEY.test(k))).map((e, i) => {
+  const byId = Object.keys(o).some((k) => ELEMENT_KEY.test(k));
+  const named = byId ? undefined : namedElements(tag, o);
+  const elements = named ?? place(SEGMENT[tag], Object.entries(o).filter(([k]) => ELEMENT_KEY.test(k))).map((e, i) => {
     if (!isObj(e)) return [text(e)];
     const key = SEGMENT[tag]?.[i];
     return place(key ? COMPOSITE[key] : undefined, Object.entries(e)).map(text);
@@ -79,8 +116,13 @@ function walk(key: string, v: unknown, path: (string | number)[], positions: Map
     v.forEach((x, i) => walk(key, x, [...path, i], positions, out));
     return;
   }
-  if (!isObj(v)) return;
   const tag = TAG_KEY.exec(key)?.[1];
+  // A segment of one simple element written as its value ("UNS": "S").
+  if (tag && (typeof v === 'string' || typeof v === 'number')) {
+    out.push({ tag, elements: [[String(v)]], cite: positions.get(pathKey(path)) });
+    return;
+  }
+  if (!isObj(v)) return;
   const keys = Object.keys(v);
   // A group: every key a segment tag (LIN_group's {LIN, PIA, IMD, QTY, …}).
   if (keys.length > 0 && keys.every((k) => TAG_KEY.test(k))) {
@@ -100,6 +142,7 @@ export function taggedSegments(root: unknown, source: string): EdiSegment[] | un
   if (!top) return undefined;
   const positions = jsonPositions(source);
   const out: EdiSegment[] = [];
-  for (const [k, v] of Object.entries(top)) if (TAG_KEY.test(k)) walk(k, v, [...base, k], positions, out);
+  // Segments keyed by tag, and groups under a name of their own ("lines": [{"LIN": …, "QTY": …}]).
+  for (const [k, v] of Object.entries(top)) walk(k, v, [...base, k], positions, out);
   return out.some((s) => s.tag === 'LIN') ? out : undefined;
 }

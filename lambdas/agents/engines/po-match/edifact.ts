@@ -63,6 +63,30 @@ function num(text: string | undefined, what: string, field: string): bigint | un
   return v;
 }
 
+/**
+ * A line's QTY segments by their qualifier (6063), as the directory defines them: 47 the invoiced quantity (what the
+ * line bills), else 46 delivered or 12 despatched; 21 the quantity ordered, 83 back-ordered; 59 the consumer units in
+ * one traded unit (the pack). Other qualifiers (free goods, returns) say nothing the comparison reads.
+ */
+const BILLED_RANK = ['47', '46', '12'];
+const billedBy = new WeakMap<RawLine, string>();
+function readQuantity(line: RawLine, qualifier: string | undefined, value: bigint | undefined, uom: string | undefined, cite: Cite | undefined): void {
+  if (value === undefined || qualifier === undefined) return;
+  const rank = BILLED_RANK.indexOf(qualifier);
+  if (rank >= 0) {
+    if (qualifier !== '47') line.shipped ??= value;
+    const before = billedBy.get(line);
+    if (before !== undefined && BILLED_RANK.indexOf(before) <= rank) return;
+    billedBy.set(line, qualifier);
+    line.quantity = value;
+    line.uom = uom ?? line.uom;
+  } else if (qualifier === '21') line.ordered = value;
+  else if (qualifier === '83') line.backOrdered = value;
+  else if (qualifier === '59' && value > 0n && value % 1_000_000n === 0n) line.pack = Number(value / 1_000_000n);
+  else return;
+  if (cite) line.cites!.push(cite);
+}
+
 export function readEdifact(segs: EdiSegment[], field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   const lines: RawLine[] = [];
@@ -95,7 +119,9 @@ export function readEdifact(segs: EdiSegment[], field: string): Doc {
         current = { orderLineRef: undefined, cites: s.cite ? [s.cite] : [], quote: seg };
         lines.push(current);
         netPrice = false;
-        if (el(2)) current.altSkus = [el(2)!];
+        // The LIN's item number is the supplier's article where its type says so (SA, MF), else a further number (EN).
+        if (el(2) && ['SA', 'MF'].includes(el(2, 1) ?? '')) current.sku = el(2);
+        else if (el(2)) current.altSkus = [el(2)!];
         break;
       case 'PIA':
         if (current) {
@@ -115,11 +141,7 @@ export function readEdifact(segs: EdiSegment[], field: string): Doc {
         }
         break;
       case 'QTY':
-        if (current && ['47', '12', '46'].includes(el(0) ?? '') && (current.quantity === undefined || el(0) === '47')) {
-          current.quantity = num(el(0, 1), 'QTY', field);
-          current.uom = unitCode(el(0, 2)) ?? current.uom;
-          if (s.cite) current.cites!.push(s.cite);
-        }
+        if (current) readQuantity(current, el(0), num(el(0, 1), `QTY ${el(0) ?? ''}`.trim(), field), unitCode(el(0, 2)), s.cite);
         break;
       case 'PRI':
         if (current && (el(0) === 'AAA' || (el(0) === 'AAB' && !netPrice))) {

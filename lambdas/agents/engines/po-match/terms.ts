@@ -38,6 +38,25 @@ function sentences(text: string): string[] {
     .filter((s) => s.length > 0 && s.length < 400);
 }
 
+/**
+ * Ship complete, as buyers write it in English, German, Dutch, French, Italian and Spanish ("SHIP COMPLETE",
+ * "Komplettlieferung - Teillieferungen sind nicht zulässig", "geen deelleveringen", "livraisons partielles non
+ * acceptées", "consegne parziali non ammesse", "no se aceptan entregas parciales"); read before the permissive form.
+ */
+const SHIP_COMPLETE = new RegExp([
+  String.raw`\bship\s+complete\b|\bno\s+partial\s+(?:shipments|deliveries)\b|\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?not\s+(?:accepted|allowed|permitted)`,
+  String.raw`komplettlieferung|\bkeine\s+teillieferung|teillieferungen\s+(?:sind\s+)?(?:nicht\s+(?:zul(?:ä|ae)ssig|gestattet|erlaubt|m(?:ö|oe)glich)|unzul(?:ä|ae)ssig)`,
+  String.raw`\bgeen\s+deelleveringen|deelleveringen\s+(?:zijn\s+)?niet\s+(?:toegestaan|toegelaten)`,
+  String.raw`livraison\s+compl(?:è|e)te|pas\s+de\s+livraisons?\s+partielles?|livraisons?\s+partielles?\s+(?:ne\s+sont\s+pas|non)\s+(?:autoris|accept|admis)`,
+  String.raw`consegne\s+parziali\s+non\s+(?:ammesse|consentite|accettate)|nessuna\s+consegna\s+parziale`,
+  String.raw`no\s+se\s+aceptan\s+entregas\s+parciales|entregas\s+parciales\s+no\s+(?:permitidas|aceptadas)`,
+].join('|'));
+const PARTIALS_ALLOWED = new RegExp([
+  String.raw`\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?(?:accepted|allowed|ok|permitted)|\bpartials?\s+(?:ok|accepted|allowed)`,
+  String.raw`teillieferungen\s+(?:sind\s+)?(?:zul(?:ä|ae)ssig|gestattet|erlaubt|m(?:ö|oe)glich)|deelleveringen\s+(?:zijn\s+)?toegestaan`,
+  String.raw`livraisons?\s+partielles?\s+(?:sont\s+)?(?:autoris|accept|admis)|consegne\s+parziali\s+(?:sono\s+)?(?:ammesse|consentite)`,
+].join('|'));
+
 const MONEY = /(?:\$|€|£|USD|EUR|GBP)\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s?(?:\$|€|£|USD|EUR|GBP|dollars)/i;
 
 export function readTerms(text: string): Terms {
@@ -47,11 +66,8 @@ export function readTerms(text: string): Terms {
   for (const s of sentences(joined)) {
     const l = s.toLowerCase();
     const quote = s.length > 160 ? `${s.slice(0, 157)}…` : s;
-    if (/\bship\s+complete\b|\bno\s+partial\s+(?:shipments|deliveries)\b|\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?not\s+(?:accepted|allowed)/.test(l)) {
-      terms.shipComplete ??= { quote };
-    } else if (/\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?(?:accepted|allowed|ok|permitted)|\bpartials?\s+(?:ok|accepted|allowed)/.test(l)) {
-      terms.partialsAllowed ??= { quote };
-    }
+    if (SHIP_COMPLETE.test(l)) terms.shipComplete ??= { quote };
+    else if (PARTIALS_ALLOWED.test(l)) terms.partialsAllowed ??= { quote };
     if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l)) {
       terms.freightNotBillable ??= { quote };
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
