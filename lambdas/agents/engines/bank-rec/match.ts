@@ -40,7 +40,8 @@ const CHECK_IN_TEXT = /\b(?:check|chk|cheque|chq|ck)\b\.?\s*(?:no\b\.?|number\b|
 
 export function toLine(t: Transaction, side: Line['side']): Line {
   let ref = t.reference?.replace(PREFIX, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
-  if (ref && /^\d+$/.test(ref)) ref = ref.replace(/^0+(?=\d)/, '');
+  // A zero-padded number is that number; all zeros is a blank field padded to its width.
+  if (ref && /^\d+$/.test(ref)) ref = /^0+$/.test(ref) ? undefined : ref.replace(/^0+(?=\d)/, '');
   if (!ref || !/\d/.test(ref)) ref = undefined;
   let check: string | undefined;
   if (t.amountCents < 0n) {

@@ -126,7 +126,7 @@ export function markerColumn(rows: string[][], skip: Set<number>): { col: number
   return undefined;
 }
 
-const isDate = (t: string) => {
+export const isDate = (t: string) => {
   const s = expandCompactDate(t);
   return readDate(s, 'mdy') !== undefined || readDate(s, 'dmy') !== undefined;
 };
@@ -167,7 +167,8 @@ export function guessHeaders(rows: string[][], balanceOf: (amounts: string[], ba
   const rest = cols.filter((c) => headers[c] === '');
   // A column of short numbers that differ from row to row is a reference; one number on every row is the account's.
   const distinct = (c: number) => new Set(rows.map((r) => (r[c] ?? '').trim()).filter((t) => t !== '')).size > Math.min(1, rows.length - 1);
-  const ref = rest.find((c) => share(c, (t) => /^\d{1,8}$/.test(t)) > 0 && distinct(c) && rows.every((r) => /^(\d{1,8})?$/.test((r[c] ?? '').trim())));
+  // A check number may be zero-padded to the column's width ("0000005512"; all zeros where there is none).
+  const ref = rest.find((c) => share(c, (t) => /^0*\d{1,8}$/.test(t)) > 0 && distinct(c) && rows.every((r) => /^(?:0*\d{1,8})?$/.test((r[c] ?? '').trim())));
   if (ref !== undefined) headers[ref] = 'Reference';
   const avg = (c: number) => rows.reduce((s, r) => s + (/[a-z]/i.test(r[c] ?? '') ? (r[c] ?? '').length : 0), 0);
   const text = rest.filter((c) => c !== ref && avg(c) > 0).sort((a, b) => avg(b) - avg(a))[0];

@@ -3,7 +3,7 @@
  * delimiter inside an unquoted description pushed out of line, and the CR/DR written after a figure.
  */
 import { decimalMarkOf, parseMoney } from './amount.js';
-import { isHeaderRow, mapColumns } from './columns.js';
+import { isDate, isHeaderRow, mapColumns } from './columns.js';
 import { expandCompactDate, readDate } from './dates.js';
 import type { RawRow } from './table.js';
 
@@ -57,6 +57,40 @@ export function headerRowOf(records: RawRow[]): number {
     if (count > bestCount) [best, bestCount] = [h, count];
   });
   return heads.find((h) => key(h) === key(best))!;
+}
+
+/**
+ * A headerless export can open (or close) with a row of another shape: the account's summary, as PNC's download
+ * prints it (the account number, the period's first and last day, the opening and closing balance, the counts of
+ * credits and debits). The columns are identified from the rows of the table's own width (the width most rows have);
+ * an edge row of another width is a transaction only if its cell in the date column reads as a date, else it is the
+ * summary and is set aside; so is an edge row that holds no date at all (a totals line). Rows inside the table are
+ * left to the reader as they are.
+ */
+export function headerlessEdges(records: RawRow[]): { table: RawRow[]; edges: Set<RawRow> } {
+  if (records.length < 3) return { table: records, edges: new Set() };
+  const counts = new Map<number, number>();
+  for (const r of records) counts.set(r.cells.length, (counts.get(r.cells.length) ?? 0) + 1);
+  const [width, n] = [...counts].reduce((best, c) => (c[1] > best[1] ? c : best), [0, 0]);
+  const edges = new Set<RawRow>();
+  if (n < 2 || n * 2 < records.length) return { table: records, edges };
+  // A row that holds no date at all (a totals or account line) is no line either, whatever its width.
+  const apart = (r: RawRow) => r.cells.length !== width || !r.cells.some((c) => isDate(c.trim()));
+  for (let i = 0; i < records.length && apart(records[i]); i++) edges.add(records[i]);
+  for (let i = records.length - 1; i >= 0 && apart(records[i]); i--) edges.add(records[i]);
+  return { table: records.filter((r) => !edges.has(r)), edges };
+}
+
+/**
+ * A summary row's balances checked against the lines: two of its figures, the earlier the opening and the later the
+ * closing balance, that differ by exactly the lines' sum. The pair found, or undefined when none agrees.
+ */
+export function summaryBalances(cells: string[], total: bigint): [string, string] | undefined {
+  const figures = cells.map((c) => c.trim()).filter((c) => /\d[.,]\d{2}$/.test(c) && num(c) !== undefined);
+  for (let i = 0; i < figures.length; i++) {
+    for (let j = i + 1; j < figures.length; j++) if (num(figures[i])! + total === num(figures[j])) return [figures[i], figures[j]];
+  }
+  return undefined;
 }
 
 /** A figure in a cell, or undefined (either decimal mark; for telling columns apart before the mark is settled). */

@@ -8,9 +8,9 @@
  */
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
-import { guessHeaders, mapColumns, markerColumn, namesDate } from './columns.js';
+import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
 import { balanceScore, movedBalances, signsFromBalance } from './balance.js';
-import { headerRowOf, num, realign, suffixDirections } from './layout.js';
+import { headerlessEdges, headerRowOf, num, realign, summaryBalances, suffixDirections } from './layout.js';
 
 export { balanceScore } from './balance.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
@@ -48,6 +48,8 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   const notes: string[] = [];
   let headers = givenHeaders;
   let body = records;
+  // A headerless export's summary row (the account, its period and balances), set aside before the lines are read.
+  let summary: RawRow[] = [];
   if (!headers) {
     const at = headerRowOf(records);
     if (at >= 0) {
@@ -55,13 +57,16 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
       body = records.slice(at + 1);
       if (at > 0) notes.push(`the table starts at its header on line ${records[at].line} (the ${at} line${at === 1 ? '' : 's'} above it are a title or summary)`);
     } else {
-      const rows = records.map((r) => r.cells);
-      headers = guessHeaders(rows, (amounts, balances) => balanceScore(amounts.map(num), balances.map(num)) >= 0.6);
+      const { table, edges } = headerlessEdges(records);
+      headers = guessHeaders(table.map((r) => r.cells), (amounts, balances) => balanceScore(amounts.map(num), balances.map(num)) >= 0.6);
       if (!headers && records.slice(0, 50).some((r) => namesDate(r.cells))) {
         throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
       }
       if (!headers) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
       notes.push(`no header row: the columns were identified by their content (${headers.filter((h) => h).join(', ')})`);
+      const dateCol = headers.indexOf('Date');
+      summary = records.filter((r) => edges.has(r) && !isDate(r.cells[dateCol] ?? ''));
+      body = records.filter((r) => !summary.includes(r));
     }
   }
   const { one: col, descriptions, amounts } = mapColumns(headers);
@@ -230,6 +235,10 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
     notes.push(`${moved.size === 1 ? 'a row' : `${moved.size} rows`} with a balance and no amount (${where}) moved the balance: each is read as a line of the step`);
   }
 
+  for (const r of summary) {
+    const agree = summaryBalances(r.cells, signed.reduce((a, b) => a + b, 0n));
+    notes.push(`line ${r.line} is the export's summary (account, period, balances or totals), not a transaction${agree ? `; its balances ${agree[0]} and ${agree[1]} differ by exactly the lines' sum` : ''}`);
+  }
   const texts = candidates.flatMap((c) => [c.dateText, cellOf(c.r, col.valueDate)]);
   const dates = dateOrderEvidence(texts);
   if (dates.conflict) throw new AgentInputError(field, dates.conflict);
