@@ -145,6 +145,10 @@ describe('sanctions questions on the vendor\'s own controls', () => {
     expect(r.flags.map((f) => f.split(':').slice(0, 2).join(':'))).toEqual(['other: sanctions exposure declared']);
   });
 
+  it('a screening that flagged the vendor is exposure, not a control', () => {
+    expect(run(form('Q2. Has the company ever been flagged or blocked by a bank\'s sanctions screening?   Yes')).flags[0]).toMatch(/^other: sanctions exposure declared/);
+  });
+
   it('yes to being listed is still declared exposure', () => {
     expect(run(form(exposure.replace(/No$/, 'Yes'))).flags[0]).toMatch(/^other: sanctions exposure declared/);
   });

@@ -7,7 +7,7 @@
  * phrased negatively ("The company has never been convicted…  Y/N: N") turns N into the red flag. A screening
  * question left blank cannot be read as a no: it is reported as unanswered.
  */
-import type { FormExport } from './form.js';
+import { questionRows, type FormExport } from './form.js';
 
 /**
  * 'na': "N/A", "not applicable". A screening question applies to every supplier (each one either is or is not owned
@@ -25,7 +25,7 @@ export interface ScreeningFinding {
   at: number;
 }
 
-export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy';
+export type Topic = 'sanctions' | 'pep' | 'conviction' | 'litigation' | 'bankruptcy' | 'debarment' | 'conflict';
 
 /**
  * Screening topics, most specific first: a question may name several ("sanctions list or a government official").
@@ -36,7 +36,16 @@ const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: str
   { topic: 'conviction', re: /convicted|conviction|indicted|under\s+investigation|investigated|sentenced|condenad/i, what: 'conviction or investigation (fraud, bribery, corruption)', short: 'conviction', open: 'record' },
   { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation', short: 'litigation', open: 'exposure' },
   { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency', short: 'insolvency', open: 'standing' },
+  { topic: 'debarment', re: /debar|suspended\s+or\s+excluded|excluded\s+from\s+(?:public|government|federal|state)|exclusion\s+list|ineligible\s+(?:for|to)\s+(?:receive\s+)?(?:public|government|federal)|black-?list/i, what: 'debarment or exclusion', short: 'debarment', open: 'eligibility' },
   { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure', declared: 'owner is a politically exposed person' },
+  {
+    topic: 'conflict',
+    re: /conflicts?\s+of\s+interests?|interessenkonflikt|conflit\s+d'interets|conflicto\s+de\s+interes|(?:employee|staff\s+member|officer|director|personnel)\s+(?:of|at)\s+(?:the\s+|our\s+)?(?:buyer|purchaser|client)|(?:relative|family\s+member|spouse|sibling|related)\W+(?:[\p{L}'-]+\W+){0,12}?(?:(?:our|the\s+buyer's|the\s+client's)\s+(?:employees?|staff|officers?|directors?)|government\s+official)/iu,
+    what: 'conflict of interest',
+    short: 'conflict-of-interest',
+    open: 'relationship',
+    declared: 'conflict of interest declared (a tie to the buyer, its staff or an official)',
+  },
   { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure', short: 'sanctions', open: 'exposure' },
 ];
 
@@ -116,18 +125,22 @@ function negativelyPhrased(question: string): boolean {
  * A sanctions question about what the vendor itself does to stay clear of sanctions (screening its customers and
  * suppliers, a compliance programme, policy or training, complying with the laws), not about whether it is exposed:
  * "Do you screen your own customers against EU and US sanctions lists?  Yes" is good practice. A question that also
- * asks about exposure (on a list, owned by, operations in, dealings with) is read as an exposure question.
+ * asks about exposure (on a list, owned by, operations in, dealings with, flagged or failed by a screening) is read
+ * as an exposure question.
  */
 const CONTROL =
   /(?<![\p{L}])(?:screen(?:s|ed|ing)?|vet(?:s|ted|ting)?|check(?:s|ed|ing)?\s+(?:your|its|their|all|our)?\s*(?:own\s+)?(?:customers|clients|suppliers|counterpart|business\s+partners|third\s+parties)|(?:compliance|screening|export[- ]control)\s+(?:programme|program|policy|policies|procedures?|process(?:es)?|officer|function|system|controls?)|(?:programme|program|policy|policies|procedures?|controls|training)\s+(?:on|for|covering|to\s+(?:ensure|comply|manage))|comply|complies|compliant|adhere|abide|train(?:s|ed|ing)?\s+(?:your|its|their|all)?\s*(?:staff|employees))(?![\p{L}])/iu;
 const EXPOSURE =
-  /(?<![\p{L}])(?:identified|listed|designated|named|targeted|subject\s+to|sanctioned\s+(?:person|party|entity|individual|country|countries|jurisdiction|region)|owned|controlled|operations?|offices?|sales|sourcing|customers\s+in|located|resident|organi[sz]ed|(?:business|dealings?|transactions?|trade|trading)\s+(?:with|in)|violat\w*|breach\w*|penalt\w*|investigat\w*)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:identified|listed|designated|named|targeted|subject\s+to|sanctioned\s+(?:person|party|entity|individual|country|countries|jurisdiction|region)|owned|controlled|operations?|offices?|sales|sourcing|customers\s+in|located|resident|organi[sz]ed|(?:business|dealings?|transactions?|trade|trading)\s+(?:with|in)|violat\w*|breach\w*|penalt\w*|investigat\w*|flagged|hits?|match(?:ed|es)?|blocked|frozen|prohibited|restricted|debarred|denied|appear\w*|fail\w*|(?:been|being|is|are|was|were)\s+sanctioned|sanctioned\s+by)(?![\p{L}])/iu;
 function asksControl(question: string): boolean {
   return CONTROL.test(question) && !EXPOSURE.test(question);
 }
 
+/** A question about the vendor's own conflict policy or an undertaking to disclose one asks about a control, not a tie. */
+const CONFLICT_CONTROL = /polic(?:y|ies)|procedures?|programme|program|code\s+of|training|(?:agree|undertake|commit)\s+to|will\s+you|do\s+you\s+(?:have|maintain)/i;
+
 function topicsOf(question: string): typeof TOPICS {
-  return TOPICS.filter((t) => t.re.test(question));
+  return TOPICS.filter((t) => t.re.test(question) && !(t.topic === 'conflict' && CONFLICT_CONTROL.test(question)));
 }
 
 interface Asked {
@@ -229,7 +242,14 @@ function textQuestions(text: string): Asked[] {
 }
 
 function formQuestions(form: FormExport): Asked[] {
-  return form.cells
+  // A questionnaire exported a question a row: each row's question with its own answer and comment.
+  const rows = (questionRows(form) ?? []).map((r) => ({
+    question: r.question,
+    answer: r.answer,
+    quote: `${clip(r.question, 200)} → ${r.answer === '' ? '(blank)' : clip(r.answer, 120)}${r.comment ? ` / ${clip(r.comment, 160)}` : ''}`,
+    at: r.at,
+  }));
+  return rows.concat(form.cells
     .filter((c) => c.header.includes('?') || YN_MARK.test(c.header))
     .map((c) => ({
       question: c.header,
@@ -237,7 +257,7 @@ function formQuestions(form: FormExport): Asked[] {
       quote: `${clip(c.header, 200)} → ${c.value === '' ? '(blank)' : clip(c.value, 120)}`,
       // A blank answer is shown by its question; an answer by itself.
       at: c.value === '' ? c.at : c.valueAt,
-    }));
+    })));
 }
 
 /** Every screening question whose answer is a red flag, blank or unreadable, once per area. */
