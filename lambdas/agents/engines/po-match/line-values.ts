@@ -32,6 +32,8 @@ export interface LineFindings {
   partial: string[];
   /** Price variances the PO's own stated tolerance accepts: the goods total may carry them too. */
   accepted: bigint;
+  /** Those variances as the note names them ("VDL-SF500-23 14.48 against 14.20, 14.00 over"). */
+  tolerated?: string[];
   /** Price variances held against a tolerance the PO states on its total, judged together once every line is read. */
   variances?: { finding: Finding; diff: bigint }[];
 }

@@ -228,14 +228,16 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       });
     } else if (t.onTotal || abs(diff) <= tolerance) {
       if (diff > 0n) out.accepted += diff;
+      if (diff !== 0n) (out.tolerated ??= []).push(`${label(v)} ${formatMoney(prV)} against ${formatMoney(prP)}, ${formatMoney(abs(diff))} ${diff > 0n ? 'over' : 'under'} (tolerance ${formatMoney(tolerance)})`);
     } else {
-      push('price',
+      // The finding rests on the PO's own sentence stating the tolerance as well as on the two lines.
+      out.problems.push({ kind: 'price', sources: [...sources, { field: 'purchaseOrder', needle: t.quote.replace(/…$/, '') }], text:
         `${name}: invoice unit price ${formatMoney(prV)} against the PO's ${formatMoney(prP)}${unitNote}: ${formatDecimal(qV)} × ` +
           `${formatMoney(prV)} = ${formatMoney(billed)} against ${formatDecimal(qV)} × ${formatMoney(prP)} = ${formatMoney(atPo)}, ` +
           `${formatMoney(abs(diff))} ${diff > 0n ? 'over' : 'under'}, outside the PO's tolerance ${formatMoney(tolerance)} ` +
           (t.amount === undefined ? `(${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)}: '${t.quote}')${quote(v)}` : `(${t.lesser ? 'lesser' : 'greater'} of ${formatDecimal(t.percent * 1000n)}% = ${formatMoney(pct)} and ${formatMoney(t.amount)}: '${t.quote}')${quote(v)}`),
-        priceArithmetic(qV, prV, prP, billed, atPo, ''),
-      );
+        arithmetic: priceArithmetic(qV, prV, prP, billed, atPo, ''),
+      });
     }
     return;
   }

@@ -57,17 +57,55 @@ const PARTIALS_ALLOWED = new RegExp([
   String.raw`livraisons?\s+partielles?\s+(?:sont\s+)?(?:autoris|accept|admis)|consegne\s+parziali\s+(?:sono\s+)?(?:ammesse|consentite)`,
 ].join('|'));
 
+/** "the invoiced unit price of a line may exceed the PO unit price by at most 2.0%": a tolerance, named or not. */
+const PRICE_MAY_EXCEED = /\bprices?\b[^.;]{0,80}\b(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s+(?:exceed|vary\s+from|differ\s+from|deviate\s+from)\b[^.;]{0,60}\bby\s+(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of)\s+\d+(?:[.,]\d+)?\s?%/;
+
 const MONEY = /(?:\$|€|£|USD|EUR|GBP)\s?(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s?(?:\$|€|£|USD|EUR|GBP|dollars)/i;
+
+/**
+ * A JSON document's words: each string value is a text of its own, read under its key ("invoice-price-tolerance":
+ * "… may exceed the PO unit price by at most 2.0%"), so the key names what the sentence is about and a quote is the
+ * buyer's sentence, not the JSON around it. Undefined when the text is not JSON.
+ */
+function jsonTexts(text: string): { topic: string; text: string }[] | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const out: { topic: string; text: string }[] = [];
+  const walk = (v: unknown, topic: string, depth: number): void => {
+    if (depth > 12) return;
+    if (typeof v === 'string') {
+      if (/[A-Za-z]{2}/.test(v)) out.push({ topic, text: v });
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x, topic, depth + 1));
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) walk(x, k.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[-_.]+/g, ' ').toLowerCase(), depth + 1);
+    }
+  };
+  walk(parsed, '', 0);
+  return out;
+}
 
 export function readTerms(text: string): Terms {
   const terms: Terms = {};
+  const texts = jsonTexts(text) ?? [{ topic: '', text }];
+  for (const t of texts) readText(t.text, t.topic, terms);
+  return terms;
+}
+
+function readText(text: string, topic: string, terms: Terms): void {
   // A sentence may continue on the next printed line: join wrapped lines first.
   const joined = text.replace(/\r/g, '').replace(/([^.\n:])\n(?=[a-z(])/g, '$1 ');
   for (const s of sentences(joined)) {
     const l = s.toLowerCase();
+    // What the sentence is about where a JSON key says it ("tax-status": "exempt"); positions are taken from `l` alone.
+    const keyed = topic ? `${topic}: ${l}` : l;
     const quote = s.length > 160 ? `${s.slice(0, 157)}…` : s;
-    if (SHIP_COMPLETE.test(l)) terms.shipComplete ??= { quote };
-    else if (PARTIALS_ALLOWED.test(l)) terms.partialsAllowed ??= { quote };
+    if (SHIP_COMPLETE.test(keyed)) terms.shipComplete ??= { quote };
+    else if (PARTIALS_ALLOWED.test(keyed)) terms.partialsAllowed ??= { quote };
     if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l)) {
       terms.freightNotBillable ??= { quote };
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
@@ -81,19 +119,19 @@ export function readTerms(text: string): Terms {
       terms.freightCap ??= { quote, amount: BigInt(Math.round(Number(cap[1].replace(/,/g, '')) * 100)) * 10_000n };
       if (/prepay|\b(?:may|can|will)\s+(?:be\s+)?(?:add|added|invoiced|billed|charged)\b/.test(l)) terms.freightBillable ??= { quote };
     }
-    if (/tax[\s-]+exempt|exempt\s+from\s+(?:sales\s+)?tax|do\s+not\s+charge\s+(?:sales\s+)?tax|tax[\s-]*status"?:?\s*"?exempt|sales\s+tax:\s*exempt/.test(l)) {
+    if (/tax[\s-]+exempt|exempt\s+from\s+(?:sales\s+)?tax|do\s+not\s+charge\s+(?:sales\s+)?tax|tax[\s-]*status"?:?\s*"?exempt|sales\s+tax:\s*exempt/.test(keyed)) {
       terms.taxExempt ??= { quote };
     }
     if (/no\s+substitut|substitutions?\s+(?:are\s+)?not\s+(?:accepted|allowed|permitted)/.test(l)) terms.noSubstitutions ??= { quote };
     // "±2% or $5.00, whichever is less" (both), or a percent alone ("Preistoleranz: … je Position um höchstens ± 2 %").
-    if (/toleran/.test(l) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l)) {
+    if (/toleran/.test(keyed) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l) || PRICE_MAY_EXCEED.test(l)) {
       const pct = /(?:±|\+\/-|\+-|plus or minus)?\s*(\d+(?:[.,]\d+)?)\s?%/.exec(s);
       const amt = MONEY.exec(s);
       if (pct) {
         const percent = BigInt(Math.round(Number(pct[1].replace(',', '.')) * 1000)); // thousandths of a percent
         const amount = amt ? BigInt(Math.round(Number((amt[1] ?? amt[2]).replace(',', '.')) * 100)) * 10_000n : undefined;
         // Stated on the order's total ("within 2% of the PO total") rather than per line or item.
-        const onTotal = /\btotal\b|gesamt(?:betrag|wert|summe)|overall|order value|totaal|totale/.test(l) && !/\b(?:per|each|every)\s+(?:line|item|position)|line[\s-]+item|je\s+position|pro\s+position|per\s+riga|per\s+regel/.test(l);
+        const onTotal = /\btotal\b|gesamt(?:betrag|wert|summe)|overall|order value|totaal|totale/.test(keyed) && !/\b(?:per|each|every)\s+(?:line|item|position)|line[\s-]+item|je\s+position|pro\s+position|per\s+riga|per\s+regel|\bof\s+a\s+line\b/.test(keyed);
         terms.tolerance ??= { quote, percent, amount, lesser: !/greater|higher/.test(l), onTotal };
       }
     }
@@ -110,7 +148,6 @@ export function readTerms(text: string): Terms {
       terms.totalExcludesTax ??= { quote };
     }
   }
-  return terms;
 }
 
 /**
