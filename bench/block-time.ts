@@ -38,26 +38,27 @@ import { startGateway } from '../lib/local/gateway.js';
 import type { RouteDef } from '../lambdas/surfaces/routes.js';
 import { freshBuyers, quiesce, settlementLedger, type Buyer, type LoadResult } from './load.js';
 import type { ClientRequest } from './client-process.js';
+import type { ReferenceTiming } from './reference-server.js';
 import { benchRuntime } from './reference.js';
 import { findAgent } from '../lambdas/agents/registry.js';
 import { LOCAL_MODEL_MS } from '../lib/local/agent-reasoning.js';
 
-const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
-const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
-const BENCH_PROMPT = 'benchmark lighthouse at dusk';
-const IMAGE_PRICE = 150_000n;
+export const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
+export const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
+export const BENCH_PROMPT = 'benchmark lighthouse at dusk';
+export const IMAGE_PRICE = 150_000n;
 /** The agent the reasoning side runs (AGENT_REASONING names it for the bench's runtime), on a PO and its own invoice. */
 const REASONING_AGENT = findAgent('po-match-gate-mkgu0')!;
 const BENCH_PO = 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00';
 /** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS, default 1500 ms: a short tool answer); 0: none. */
 const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 1500);
-const RUN_PRICE = 60_000n;
+export const RUN_PRICE = 60_000n;
 /** Longest wait for this process to go idle before a measurement (our render jobs drain in the background). */
-const QUIET_MS = 60_000;
+export const QUIET_MS = 60_000;
 /** Warm-up requests per buyer before each level (not timed). */
-const WARM_PER_LANE = 3;
+export const WARM_PER_LANE = 3;
 /** No phase starts a request after this; requests in flight finish. */
-const PHASE_BUDGET_MS = Number(process.env.BENCH_PHASE_MS ?? 120_000);
+export const PHASE_BUDGET_MS = Number(process.env.BENCH_PHASE_MS ?? 120_000);
 
 export interface BlockMode {
   label: string;
@@ -87,7 +88,7 @@ function levels(): number[] {
   });
 }
 
-function perLane(concurrency: number): number {
+export function perLane(concurrency: number): number {
   const table = Object.fromEntries(
     (process.env.BENCH_PER_LANE ?? '1:24,4:6,16:3,64:2').split(',').map((pair) => pair.split(':').map(Number) as [number, number]),
   );
@@ -174,13 +175,13 @@ function split(before: CpuReading, after: CpuReading, paidFunctionId: string | u
 
 // ---------- the child processes ----------
 
-interface ClientHandle {
+export interface ClientHandle {
   pid: number;
   run(request: Omit<ClientRequest, 'id'>): Promise<LoadResult>;
   stop(): Promise<void>;
 }
 
-async function startClient(): Promise<ClientHandle> {
+export async function startClient(): Promise<ClientHandle> {
   const child = fork(join(PROJECT_ROOT, 'bench', 'client-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
   let next = 0;
@@ -218,14 +219,16 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-interface ReferenceHandle {
+export interface ReferenceHandle {
   pid: number;
   url: string;
   pollingIntervalMs: number;
+  /** Its settled payments since the last call (bench/reference-server.ts `timings`). */
+  timings(): Promise<ReferenceTiming[]>;
   stop(): Promise<void>;
 }
 
-async function startReferenceProcess(rpcUrl: string, payTo: Address): Promise<ReferenceHandle> {
+export async function startReferenceProcess(rpcUrl: string, payTo: Address): Promise<ReferenceHandle> {
   const pollingIntervalMs = process.env.BENCH_REFERENCE_POLL_MS ? Number(process.env.BENCH_REFERENCE_POLL_MS) : undefined;
   const child = fork(join(PROJECT_ROOT, 'bench', 'reference-process.ts'), [JSON.stringify({ rpcUrl, payTo, pollingIntervalMs })], {
     execArgv: ['--import', 'tsx'],
@@ -238,13 +241,23 @@ async function startReferenceProcess(rpcUrl: string, payTo: Address): Promise<Re
     child.once('message', (message: { url: string; pollingIntervalMs: number }) => resolve(message));
   });
   child.removeAllListeners('exit');
-  return { pid: child.pid!, ...started, stop: () => stopChild(child) };
+  const timings = () =>
+    new Promise<ReferenceTiming[]>((resolve) => {
+      const answer = (message: { timings?: ReferenceTiming[] }) => {
+        if (!message.timings) return;
+        child.off('message', answer);
+        resolve(message.timings);
+      };
+      child.on('message', answer);
+      child.send({ timings: true });
+    });
+  return { pid: child.pid!, ...started, timings, stop: () => stopChild(child) };
 }
 
 // ---------- funding ----------
 
 /** Mints `amount` to every buyer at once (consecutive minter nonces: one block under interval mining), then waits. */
-async function fundAll(runtime: EmbeddedRuntime, stateDir: string, buyers: Buyer[], amount: bigint): Promise<void> {
+export async function fundAll(runtime: EmbeddedRuntime, stateDir: string, buyers: Buyer[], amount: bigint): Promise<void> {
   const { minter } = await readLocalAccounts(stateDir);
   const chain = localChainDefinition(runtime.info.rpcUrl, runtime.chain.chainId);
   const transport = http(runtime.info.rpcUrl, { retryCount: 0 });

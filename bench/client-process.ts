@@ -19,6 +19,8 @@ export interface ClientRequest {
   guard?: { rpcUrl: string; maxLeadSeconds: number };
   /** Each lane pauses a random time up to this before each request (bench/load.ts `concurrent`). */
   thinkMs?: number;
+  /** Each paid answer's marks in the result (bench/load.ts LoadResult `answers`). */
+  detail?: boolean;
 }
 
 const addresses = new Map<number, SourceAddresses>();
@@ -47,7 +49,7 @@ process.on('message', (message: ClientRequest | { stop: true }) => {
     if (!block) addresses.set(message.sourceBlock, (block = new SourceAddresses(message.sourceBlock)));
     const lanes = message.buyers.map((buyer, i) => payingFetch(buyer, block.fetchFor(i)));
     try {
-      const result = await concurrent(lanes, message.url, message.body, message.perLane, message.budgetMs, guardOf(message.guard), message.thinkMs);
+      const result = await concurrent(lanes, message.url, message.body, message.perLane, message.budgetMs, guardOf(message.guard), message.thinkMs, message.detail);
       process.send!({ id: message.id, result });
     } catch (error) {
       process.send!({ id: message.id, error: (error as Error).message });

@@ -15,13 +15,23 @@ import { ExactEvmScheme } from '@x402/evm';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createPublicClient, http, parseAbi, type Address, type Hex } from 'viem';
 
-export type PayingFetch = (input: string, init?: RequestInit) => Promise<Response>;
+/** `paidSentAt`: when its last paid request (the one carrying PAYMENT-SIGNATURE) left, epoch ms. */
+export type PayingFetch = ((input: string, init?: RequestInit) => Promise<Response>) & { readonly paidSentAt?: number };
 
-/** One paid request: HTTP status (0 = the client threw) and wall time of the whole probe + pay exchange. */
+/** Epoch ms with sub-ms precision: the bench lines these up with the server's and the chain's marks (same clock). */
+export const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * One paid request: HTTP status (0 = the client threw) and wall time of the whole probe + pay exchange; when the paid
+ * request left and its answer was read (epoch ms), and the transaction its PAYMENT-RESPONSE names.
+ */
 export interface Outcome {
   status: number;
   ms: number;
   error?: string;
+  paidSentAt?: number;
+  answeredAt?: number;
+  transaction?: string;
 }
 
 /** Loopback source addresses, one set per lane, rotated every `perAddress` underlying requests. */
@@ -66,9 +76,28 @@ export function freshBuyers(count: number): Buyer[] {
 }
 
 export function payingFetch(buyer: Buyer, base: typeof fetch): PayingFetch {
-  return wrapFetchWithPaymentFromConfig(base, {
+  let paidSentAt: number | undefined;
+  // The official client hands its fetch a Request; the paid one carries the payment header.
+  const stamping = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (input instanceof Request && (input.headers.has('PAYMENT-SIGNATURE') || input.headers.has('X-PAYMENT'))) paidSentAt = epochMs();
+    return base(input, init);
+  }) as typeof fetch;
+  const pay = wrapFetchWithPaymentFromConfig(stamping, {
     schemes: [{ network: 'eip155:8453', client: new ExactEvmScheme(privateKeyToAccount(buyer.privateKey)) }],
-  }) as PayingFetch;
+  });
+  const paying = (input: string, init?: RequestInit) => pay(input, init);
+  return Object.defineProperty(paying, 'paidSentAt', { get: () => paidSentAt }) as PayingFetch;
+}
+
+/** The transaction a PAYMENT-RESPONSE (base64 JSON) names, if any. */
+function transactionOf(response: Response): string | undefined {
+  const header = response.headers.get('payment-response');
+  if (!header) return undefined;
+  try {
+    return (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { transaction?: string }).transaction || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Bounds one paid exchange (probe + paid request), so a phase always ends. */
@@ -76,11 +105,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 export async function paidOnce(pay: PayingFetch, url: string, body: string): Promise<Outcome> {
   const t = performance.now();
+  const startedAt = epochMs();
   try {
     const response = await pay(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     const text = await response.text();
     const ms = performance.now() - t;
-    if (response.status >= 200 && response.status < 300) return { status: response.status, ms };
+    if (response.status >= 200 && response.status < 300) {
+      const sent = pay.paidSentAt;
+      return { status: response.status, ms, paidSentAt: sent !== undefined && sent >= startedAt ? sent : undefined, answeredAt: epochMs(), transaction: transactionOf(response) };
+    }
     return { status: response.status, ms, error: `HTTP ${response.status} ${reasonOf(response, text)}` };
   } catch (error) {
     return { status: 0, ms: performance.now() - t, error: (error as Error).message };
@@ -140,6 +173,8 @@ export interface LoadResult {
   /** Why lanes stopped before their count: the time budget or the guard's reason. */
   stoppedBy?: string;
   errors: string[];
+  /** Every paid answer's own marks (`concurrent`'s `detail`): the settlement bench lines them up with the chain's. */
+  answers?: Pick<Outcome, 'paidSentAt' | 'answeredAt' | 'transaction' | 'ms'>[];
 }
 
 /**
@@ -156,6 +191,7 @@ export async function concurrent(
   budgetMs: number,
   guard: Guard = async () => undefined,
   thinkMs = 0,
+  detail = false,
 ): Promise<LoadResult> {
   const outcomes: Outcome[] = [];
   const start = performance.now();
@@ -188,6 +224,7 @@ export async function concurrent(
     p99: percentile(good.map((o) => o.ms), 99),
     stoppedBy,
     errors: firstErrors(outcomes),
+    ...(detail ? { answers: good.map(({ paidSentAt, answeredAt, transaction, ms }) => ({ paidSentAt, answeredAt, transaction, ms })) } : {}),
   };
 }
 

@@ -24,7 +24,8 @@ const server = await startReference({
   ...options,
   setBalance: (address, wei) => rpc('hardhat_setBalance', [address, `0x${wei.toString(16)}`]),
 });
-process.on('message', (message: { stop?: true }) => {
+process.on('message', (message: { stop?: true; timings?: true }) => {
   if (message.stop) void server.stop().then(() => process.exit(0));
+  if (message.timings) process.send!({ timings: server.timings() });
 });
 process.send!({ url: server.url, facilitatorAddress: server.facilitatorAddress, pollingIntervalMs: server.pollingIntervalMs });

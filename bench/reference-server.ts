@@ -24,8 +24,19 @@ import { base } from 'viem/chains';
 
 export const REFERENCE_NETWORK = 'eip155:8453' as const;
 
+/** One settled payment of the reference, for the settlement bench (bench/settlement.ts): its own verification's time. */
+export interface ReferenceTiming {
+  transaction: string;
+  /** The facilitator's verify, as the middleware called it before the route's handler (ms). */
+  verifyMs?: number;
+  /** When the middleware called the facilitator's settle (epoch ms). */
+  settleCalledAt: number;
+}
+
 export interface ReferenceServer {
   url: string;
+  /** The settled payments since the last call (drained). */
+  timings(): ReferenceTiming[];
   facilitatorAddress: Address;
   /** The receipt polling interval its viem client runs with (ms). */
   pollingIntervalMs: number;
@@ -59,10 +70,28 @@ export async function startReference(options: {
     getCode: (args) => wallet.getCode(args),
   });
   const facilitator = new x402Facilitator().register(REFERENCE_NETWORK, new ExactEvmFacilitatorScheme(signer));
-  // In process: the resource server calls the facilitator object directly instead of over HTTP.
+  // In process: the resource server calls the facilitator object directly instead of over HTTP. Each call is timed
+  // (two clock reads) so the settlement bench can tell the reference's own verification from the rest.
+  const verifyMs = new Map<string, number>();
+  let timings: ReferenceTiming[] = [];
+  const nonceOf = (payload: { payload: Record<string, unknown> }) => String((payload.payload as { authorization?: { nonce?: string } }).authorization?.nonce);
   const facilitatorClient: FacilitatorClient = {
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    verify: async (payload, requirements) => {
+      const start = performance.now();
+      try {
+        return await facilitator.verify(payload, requirements);
+      } finally {
+        verifyMs.set(nonceOf(payload), performance.now() - start);
+      }
+    },
+    settle: async (payload, requirements) => {
+      const settleCalledAt = performance.timeOrigin + performance.now();
+      const settled = await facilitator.settle(payload, requirements);
+      const nonce = nonceOf(payload);
+      if (settled.transaction) timings.push({ transaction: settled.transaction, verifyMs: verifyMs.get(nonce), settleCalledAt });
+      verifyMs.delete(nonce);
+      return settled;
+    },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
   const resourceServer = new x402ResourceServer(facilitatorClient).register(REFERENCE_NETWORK, new ExactEvmServerScheme());
@@ -92,6 +121,11 @@ export async function startReference(options: {
     url: `http://127.0.0.1:${port}`,
     facilitatorAddress: account.address,
     pollingIntervalMs: wallet.pollingInterval,
+    timings: () => {
+      const drained = timings;
+      timings = [];
+      return drained;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

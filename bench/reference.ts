@@ -13,7 +13,7 @@ import { compareUnderBlockTimes } from './block-time.js';
  * An embedded runtime of its own for a bench run (free ports, a fresh state dir, quiet; its chain mining every
  * `blockIntervalMs` when given); `close` removes it all.
  */
-export async function benchRuntime(options: { blockIntervalMs?: number; preconfirmations?: boolean } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
+export async function benchRuntime(options: { blockIntervalMs?: number; preconfirmations?: boolean; settlerKeys?: number } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
   const runtime = await startEmbedded({
     generationPort: 0,
@@ -23,8 +23,8 @@ export async function benchRuntime(options: { blockIntervalMs?: number; preconfi
     ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}),
     ...(options.preconfirmations ? { preconfirmations: true } : {}),
     // A key's nonces are sent one instance at a time (ADR 0005): a deployment serving tens of concurrent buyers runs a
-    // pool of keys, as the runbook says; eight here.
-    settlerKeys: 8,
+    // pool of keys, as the runbook says; eight here unless the bench sizes the pool (bench/settlement.ts).
+    settlerKeys: options.settlerKeys ?? 8,
     // Renders run on these same two cores here (on AWS in their own Lambdas): two at a time, as an operator reserving
     // render concurrency would have it, so the paid path is not measured under a pile of cold render instances.
     context: { renderReservedConcurrency: '2' },

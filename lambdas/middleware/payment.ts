@@ -12,6 +12,7 @@ import { headerChallenge, v1BodyChallenge } from '../payments/core/challenge.js'
 import type { Offer, PaymentRefusal } from '../payments/core/types.js';
 import type { HttpMiddleware, HttpRequest } from './types.js';
 import { chainChecksOf, chainRefusal } from '../payments/core/chain-checks.js';
+import { mark, startMarks, writeTiming } from '../payments/settlement-timing.js';
 
 /**
  * The request's payment header, read and classified once; the rate limit, idempotency and payment share it. Where
@@ -58,6 +59,8 @@ export function payment(options: PaymentOptions): HttpMiddleware {
   const before = async (request: HttpRequest) => {
     const offer = options.offer(request);
     request.internal.offer = offer;
+    // Where the time before the send goes, on a DEBUG line (payments/settlement-timing.ts); undefined otherwise.
+    const marks = startMarks();
     // The chain reads are left in flight to overlap the purchase's ledger lock (payments/core/chain-checks.ts).
     const decision = await options.core().decide(offer, paymentHeaderOf(request), { deferChainChecks: true });
     switch (decision.type) {
@@ -66,6 +69,15 @@ export function payment(options: PaymentOptions): HttpMiddleware {
         throw paymentRequired(decision);
       case 'verified':
         request.internal.payment = decision.payment;
+    }
+    if (marks) {
+      // The gateway's arrival (API Gateway's requestContext.timeEpoch); the chain reads end beside the purchase's lock.
+      marks.arrived = (request.event.requestContext as { timeEpoch?: number } | undefined)?.timeEpoch;
+      mark(marks, 'offChain');
+      void chainChecksOf(decision.payment).then(() => {
+        mark(marks, 'chainRead');
+        writeTiming('verify', marks);
+      });
     }
   };
   /**

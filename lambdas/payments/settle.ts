@@ -33,6 +33,7 @@ import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
 import { classifySendFailure, type SendFailure } from './send-rejection.js';
 import { BlockClock, waitForReceipt } from './block-clock.js';
+import { mark, startMarks, writeTiming, type TimingMarks } from './settlement-timing.js';
 
 /**
  * The shortest receipt wait, whatever the deadline: short enough to stay inside the answer margin (3 s) when
@@ -190,6 +191,18 @@ export class SelfSettler implements PaymentSettler {
   }
 
   async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
+    // Where the time before the broadcast goes, on a DEBUG line (./settlement-timing.ts); undefined otherwise.
+    const marks = startMarks();
+    const result = await this.settleTimed(payment, options, marks);
+    if (marks) {
+      marks.outcome = result.ok ? 'settled' : result.broadcast ? 'unknown' : 'refused';
+      marks.transaction = result.ok ? result.transaction : undefined;
+      writeTiming('settle', marks);
+    }
+    return result;
+  }
+
+  private async settleTimed(payment: VerifiedPayment, options: ChargeOptions, marks: TimingMarks | undefined): Promise<SettleResult> {
     let pool: Signer[];
     try {
       pool = (await this.loadKeys()).map((key) => signerFor(key, this.config.chainId, this.config.rpcUrl));
@@ -223,6 +236,7 @@ export class SelfSettler implements PaymentSettler {
     // neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on the sender), so the
     // lease's held section still begins at the nonce read. A doomed authorization gives its key back at once.
     const key = this.takeFreeKey(pool, options.deadline);
+    if (marks) void key.then(() => mark(marks, 'leased'), () => undefined);
     let prepared: Prepared;
     try {
       const [gas, fees] = await Promise.all([
@@ -238,6 +252,7 @@ export class SelfSettler implements PaymentSettler {
         maxFeePerGas: fees.maxFeePerGas,
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       };
+      mark(marks, 'estimated');
     } catch (error) {
       const taken = await key.catch(() => undefined);
       if (taken?.ok) await this.release(taken.lease, undefined);
@@ -245,7 +260,7 @@ export class SelfSettler implements PaymentSettler {
     }
     const taken = await key;
     if (!taken.ok) return taken;
-    const sent = await this.sendWith(taken.signer, taken.lease, prepared);
+    const sent = await this.sendWith(taken.signer, taken.lease, prepared, marks);
     if (!sent.ok) return sent;
     const { hash } = sent;
     // The node took it: what waits only for the money to be on its way may start beside the receipt wait.
@@ -264,6 +279,7 @@ export class SelfSettler implements PaymentSettler {
       const untilDeadline = (options.deadline ?? Infinity) - Date.now();
       const timeout = Math.max(MIN_RECEIPT_WAIT_MS, Math.min(this.receiptTimeoutMs, untilDeadline));
       const receipt = await waitForReceipt(receipts, preconfirmed ? this.fromSend : this.clock, { hash, timeout });
+      mark(marks, 'receipt');
       status = receipt.status;
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };
@@ -326,7 +342,7 @@ export class SelfSettler implements PaymentSettler {
    * fence: a key another instance took meanwhile is not sent with), and the broadcast is aborted at the renewed
    * lease's margin. So whatever this instance sends, it sends and records while the key is still its own.
    */
-  private async sendWith(signer: Signer, lease: KeyLease, tx: Prepared): Promise<SendOutcome> {
+  private async sendWith(signer: Signer, lease: KeyLease, tx: Prepared, marks?: TimingMarks): Promise<SendOutcome> {
     const address = signer.account.address;
     let chosen: number;
     let serializedTransaction: Hex;
@@ -337,8 +353,10 @@ export class SelfSettler implements PaymentSettler {
       );
       const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
       chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
+      mark(marks, 'nonceRead');
       // Signed locally: the chain id is the configured one, so no round trip asks the node for it.
       serializedTransaction = await signer.account.signTransaction({ ...tx, nonce: chosen });
+      mark(marks, 'signed');
     } catch (error) {
       await this.release(lease, undefined);
       return { ok: false, reason: `Settlement failed while preparing the transaction: ${revertReason(error)}`, broadcast: false, unavailable: true };
@@ -348,6 +366,7 @@ export class SelfSettler implements PaymentSettler {
     let until: number | undefined;
     try {
       until = await this.leases.renew(lease, this.leaseMs);
+      mark(marks, 'renewed');
     } catch (error) {
       await this.release(lease, undefined);
       return { ok: false, reason: `Settlement key lease could not be renewed: ${(error as Error).message}`, broadcast: false, unavailable: true };
@@ -364,7 +383,10 @@ export class SelfSettler implements PaymentSettler {
     const hash = keccak256(serializedTransaction);
     try {
       await withDeadline((signal) => signer.wallet.sendRawTransaction({ serializedTransaction, signal }), sendBy);
-      return { ok: true, hash, released: this.release(lease, chosen) };
+      mark(marks, 'sent');
+      const released = this.release(lease, chosen);
+      if (marks) void released.then(() => mark(marks, 'released'));
+      return { ok: true, hash, released };
     } catch (error) {
       const failure = await this.judge(signer, hash, error, sendBy);
       if (failure.kind === 'known') return { ok: true, hash, released: this.release(lease, chosen) };

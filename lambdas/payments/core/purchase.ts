@@ -24,6 +24,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { count, countPaid } from '../../shared/metrics.js';
 import { chainChecksOf, chainRefusal } from './chain-checks.js';
 import { METRIC_NAMES } from '../../shared/metric-names.js';
+import { mark, startMarks, writeTiming, type TimingMarks } from '../settlement-timing.js';
 
 /** What one purchased item writes at each step of the skeleton, each in that step's ledger transaction. */
 export interface PurchasedItem<W> {
@@ -80,13 +81,30 @@ export async function purchase<W>(
   options: { log: Logger; deadline?: number; work?: PurchaseWork<W>; preconfirmation?: boolean },
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
+  // Where the time before the send goes, on a DEBUG line (../settlement-timing.ts); undefined otherwise.
+  const marks = startMarks();
+  try {
+    return await purchaseTimed(deps, payment, item, options, marks);
+  } finally {
+    writeTiming('purchase', marks, log);
+  }
+}
+
+async function purchaseTimed<W>(
+  deps: PurchaseSkeletonDeps,
+  payment: AcceptedPayment,
+  item: PurchasedItem<W>,
+  options: { log: Logger; deadline?: number; work?: PurchaseWork<W>; preconfirmation?: boolean },
+  marks: TimingMarks | undefined,
+): Promise<PurchaseOutcome<W>> {
+  const { log } = options;
   // The lock is written while the verification's chain reads, if left in flight, finish (./chain-checks.ts).
   const [locked, chain] = await Promise.all([
     deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve).then(
-      () => undefined,
+      () => mark(marks, 'locked'),
       (error: unknown) => error,
     ),
-    chainChecksOf(payment),
+    marks ? chainChecksOf(payment).finally(() => mark(marks, 'checked')) : chainChecksOf(payment),
   ]);
   if (locked !== undefined) {
     if (locked instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: locked.message };
@@ -107,6 +125,7 @@ export async function purchase<W>(
   let work: W;
   try {
     work = options.work ? await options.work.run() : (undefined as W);
+    mark(marks, 'worked');
   } catch (error) {
     const reason = options.work!.reasonOf(error);
     await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', item.refused(reason, 'work'));
@@ -129,6 +148,7 @@ export async function purchase<W>(
     ...(options.preconfirmation ? { preconfirmation: true } : {}),
     ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
   });
+  mark(marks, 'settled');
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
     count(settlement.type === 'unknown-outcome' ? METRIC_NAMES.settlementUnknownOutcome : METRIC_NAMES.settlementFailed);
@@ -164,6 +184,7 @@ export async function purchase<W>(
   if (whileSettling) work = await finish();
   try {
     await deps.ledger.markSettled(payment.nonceKey, receipt.transaction, item.settled(receipt.transaction, work, receipt));
+    mark(marks, 'recorded');
     return { type: 'settled', receipt, recorded: true, work };
   } catch (error) {
     log.error('receipt not recorded; the sweeper reconciles it', { error: (error as Error).message, transaction: receipt.transaction });
