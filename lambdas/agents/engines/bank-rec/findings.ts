@@ -6,7 +6,7 @@ import type { Evidence, EvidenceSource } from '../port.js';
 import { formatCents } from '../text/amount.js';
 import { isoDate } from '../text/table.js';
 import type { Group } from './group.js';
-import { MATCH_DAYS, TIMING_DAYS, type Line, type Pair } from './match.js';
+import { MATCH_DAYS, TIMING_DAYS, tokensOf, type Line, type Pair } from './match.js';
 import { exceptionTypes, type ExceptionType } from './schema.js';
 
 export interface Found {
@@ -108,7 +108,8 @@ export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversT
   return lines
     .filter((l) => !l.paired)
     .map((l): Found => {
-      const original = twinKeys(l).map((k) => matchedHere.get(k)).find((t) => t !== undefined);
+      const exact = twinKeys(l).map((k) => matchedHere.get(k)).find((t) => t !== undefined);
+      const original = exact ?? nearTwin(l, [...partner.keys()]);
       const bankSide = l.side === 'bank';
       const cents = bankSide ? l.amountCents : -l.amountCents;
       const share = bankSide ? undefined : `−(${money(l.amountCents)}) = ${money(cents)}`;
@@ -118,7 +119,7 @@ export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversT
         return {
           ...base,
           type: bankSide ? 'duplicate_on_bank' : 'duplicate_in_books',
-          detail: `${cite(l)} repeats ${cite(original)}, which matches ${cite(other)}; ${bankSide ? 'the books have it once: ask the bank to reverse the repeat' : 'the bank has it once: remove the repeat from the books'}.`,
+          detail: `${cite(l)} repeats ${cite(original)}${exact ? '' : ` (the same amount and counterparty, ${Math.abs(l.date - original.date)} day${Math.abs(l.date - original.date) === 1 ? '' : 's'} apart)`}, which matches ${cite(other)}; ${bankSide ? 'the books have it once: ask the bank to reverse the repeat' : 'the bank has it once: remove the repeat from the books'}.`,
           lines: [l, original, other],
         };
       }
@@ -150,6 +151,28 @@ function twinKeys(l: Line): string[] {
   // The same amount quoting the same invoice or payment reference: one receipt posted twice under two entry numbers.
   for (const t of l.tokens) keys.push(`q|${l.amountCents}|${t}`);
   return keys;
+}
+
+/**
+ * A matched line of the same side that this one repeats a day apart: the same amount, the same counterparty named,
+ * dated the day before or after (further apart, the same payee at the same amount is as likely a second purchase:
+ * parking, a coffee), and nothing that tells them apart (two different check numbers, or references
+ * quoted in the descriptions none of which the other quotes). A bill entered from the bank feed and again by hand the
+ * next day, or a direct debit the bank collected twice, reads this way; two invoices of the same amount do not,
+ * because each quotes its own number. The closest in date is taken (the earlier row on a tie).
+ */
+const TWIN_DAYS = 1;
+
+function nearTwin(l: Line, matched: Line[]): Line | undefined {
+  const quoted = tokensOf(l.description);
+  const twins = matched.filter((m) => {
+    if (m.amountCents !== l.amountCents || Math.abs(m.date - l.date) > TWIN_DAYS) return false;
+    if (!m.names.some((w) => l.names.includes(w))) return false;
+    if (l.check && m.check && l.check !== m.check) return false;
+    const theirs = tokensOf(m.description);
+    return quoted.length === 0 || theirs.length === 0 || quoted.some((t) => theirs.includes(t));
+  });
+  return twins.sort((a, b) => Math.abs(a.date - l.date) - Math.abs(b.date - l.date) || a.row - b.row)[0];
 }
 
 /** The evidence of each finding, in the result's order. */

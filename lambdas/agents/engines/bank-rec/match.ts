@@ -52,11 +52,14 @@ export function toLine(t: Transaction, side: Line['side']): Line {
   const descKey = t.description.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const names = [...new Set(t.description.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z]+/))]
     .filter((w) => w.length >= 4 && !GENERIC.has(w));
-  const tokens = [...new Set(`${t.description} ${t.reference ?? ''}`.toUpperCase().split(/[\s,;:()[\]{}"'#*=+?]+/)
-    .map((w) => w.replace(/[^A-Z0-9]/g, ''))
-    .filter((w) => w.length >= 4 && /\d/.test(w) && !/^(?:19|20)\d\d$/.test(w)))];
+  const tokens = tokensOf(`${t.description} ${t.reference ?? ''}`);
   return { ...t, side, ref, check, descKey, tokens, names, paired: false };
 }
+
+/** Distinctive tokens of a text: words with a digit, 4+ characters once reduced to letters and digits, not a year. */
+export const tokensOf = (text: string) => [...new Set(text.toUpperCase().split(/[\s,;:()[\]{}"'#*=+?]+/)
+  .map((w) => w.replace(/[^A-Z0-9]/g, ''))
+  .filter((w) => w.length >= 4 && /\d/.test(w) && !/^(?:19|20)\d\d$/.test(w)))];
 
 export function pairLines(bank: Line[], books: Line[]): Pair[] {
   const pairs: Pair[] = [];

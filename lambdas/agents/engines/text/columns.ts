@@ -14,8 +14,8 @@ const NAMES: [Role, string[]][] = [
   ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|paivays|bokfort|date completed|completed date')],
   ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum|rentedato|data valuta|fecha valor|f valor|data valor|data waluty|date started|started date|value dt')],
   ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk|n reg|n documento|no documento|numero documento|riferimento|referencia|numer|numer dokumentu|n doc|txn no|transaction no|chq ref no|chq no|cheque ref no|ref chq no')],
-  ['debit', list('debit|debits|debit amount|dr|soll|debet|dare|debe|wn|debito')],
-  ['credit', list('credit|credits|credit amount|cr|haben|avere|haber|ma|credito')],
+  ['debit', list('debit|debits|debit amount|dr|soll|debet|dare|debe|wn|debito|debit bedrag')],
+  ['credit', list('credit|credits|credit amount|cr|haben|avere|haber|ma|credito|kredit|kreditt|credit bedrag')],
   ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas|ut fra konto|ut|haevet|uttag|udbetaling')],
   ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos|inn pa konto|inn|indsat|insattning|indbetaling')],
   ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa')],
@@ -27,8 +27,8 @@ const NAMES: [Role, string[]][] = [
 /** Words that claim a header no exact name claimed, tried in this order. */
 const WORDS: [Role, string[]][] = [
   ['balance', ['balance', 'saldo', 'solde', 'disponible']],
-  ['debit', ['debit', 'debits', 'soll']],
-  ['credit', ['credit', 'credits', 'haben']],
+  ['debit', ['debit', 'debits', 'soll', 'debet']],
+  ['credit', ['credit', 'credits', 'haben', 'kredit']],
   ['out', ['withdrawal', 'withdrawals', 'payments']],
   ['in', ['deposit', 'deposits', 'receipts']],
   ['valueDate', ['valuta', 'valor', 'valeur', 'wert', 'started']],

@@ -33,9 +33,13 @@ export interface Statement {
 }
 
 const MAX_CENTS = 10_000_000_000_000n;
-/** A cell that opens with one of these is a balance line, not a transaction (whatever else the row holds). */
+/**
+ * A cell that opens with one of these is a balance line, not a transaction (whatever else the row holds): the
+ * opening and closing balances as ledgers and banks print them, Nordic ones too (Inngående/Utgående balanse, Ingående
+ * saldo, Primo/Ultimo as the whole cell).
+ */
 export const BALANCE_LINE =
-  /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind|iniziale|finale|contabile|inicial|final|anterior|precedente|disponibile|poczatkowe|koncowe)|stan\s+(?:poczatkowy|koncowy)|report\s+total)/i;
+  /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind|iniziale|finale|contabile|inicial|final|anterior|precedente|disponibile|poczatkowe|koncowe)|stan\s+(?:poczatkowy|koncowy)|report\s+total|(?:inn|ut|in|ud|ind)gaende\s+(?:balanse|balans|saldo)|(?:ancien|nouveau)\s+solde|beginsaldo|eindsaldo|saldovortrag|alkusaldo|loppusaldo|(?:primo|ultimo)(?:\s*saldo)?$|saldo\s+(?:primo|ultimo)$)/i;
 /** A status that says the line never moved money (a failed transfer, a declined card, a released hold). */
 const NOT_DONE = /^(?:failed|declined|reverted|cancell?ed|rejected|pending|void(?:ed)?|expired|fallid[oa]|rechazad[oa]|annullat[oa]|abgelehnt|storniert|fehlgeschlagen|echoue|refuse)$/i;
 const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim();
