@@ -45,7 +45,12 @@ export const DOCS = {
   account: "bank account in the vendor's name for ACH or wire (no gift cards, cryptocurrency or money-transfer services)",
   answers: 'an answer to every screening question',
   explanation: 'court, insolvency or conviction records for compliance review',
+  conflict: 'conflict-of-interest declaration, with the related employee recused from the award',
+  exclusion: 'exclusion-list check (e.g. SAM.gov, World Bank debarred firms) and the debarment record',
 } as const;
+
+/** What a declared screening matter needs before the vendor can be reviewed (an open answer needs the answer). */
+const SCREENING_DOC: Record<string, string> = { sanctions: DOCS.screening, pep: DOCS.screening, conflict: DOCS.conflict, debarment: DOCS.exclusion };
 
 interface Flag {
   area: Area;
@@ -107,7 +112,7 @@ function detect(doc: VendorDocument): Flag[] {
       area: 'other',
       what: s.area.replace(/^other: /, ''),
       detail: `"${s.quote}"`,
-      collect: s.topic === 'sanctions' || s.topic === 'pep' ? [unanswered ? DOCS.answers : DOCS.screening] : [unanswered ? DOCS.answers : DOCS.explanation],
+      collect: [unanswered ? DOCS.answers : SCREENING_DOC[s.topic] ?? DOCS.explanation],
       at: s.at,
     });
   }

@@ -95,3 +95,41 @@ const SUBMITTED = /^(?:timestamp|submit(?:ted)?\s*(?:date|at|time|on)?(?:\s*\(ut
 export function submittedAt(form: FormExport): FormCell | undefined {
   return form.cells.find((c) => c.response === 1 && SUBMITTED.test(c.header.trim()) && /\d/.test(c.value));
 }
+
+/**
+ * A questionnaire exported one question a row (SAP Ariba SLP, Coupa, Jaggaer: "Section | Question ID | Question |
+ * Response | Comment"): the question is a cell of the row, not the column's header. Each row is read as a reviewer
+ * reads it, its question with its own answer and the comment beside it; undefined when the export has no question
+ * and answer columns.
+ */
+export interface QuestionRow {
+  question: string;
+  answer: string;
+  comment: string;
+  /** Offsets in `prose` of the answer's value (or of its question, when the answer is blank). */
+  at: number;
+}
+
+const QUESTION_COLUMN = /^(?:question(?:\s+text)?|questions?\s*\/\s*requirement|frage|pregunta|question\s+libelle)$/i;
+const ANSWER_COLUMN = /^(?:response|answer|supplier\s+(?:response|answer)|reply|antwort|respuesta|reponse|value)$/i;
+const COMMENT_COLUMN = /^(?:comments?|remarks?|explanation|details?|notes?|supplier\s+comments?)$/i;
+
+export function questionRows(form: FormExport): QuestionRow[] | undefined {
+  const q = form.headers.findIndex((h) => QUESTION_COLUMN.test(h.trim()));
+  const a = form.headers.findIndex((h) => ANSWER_COLUMN.test(h.trim()));
+  if (q < 0 || a < 0) return undefined;
+  const c = form.headers.findIndex((h) => COMMENT_COLUMN.test(h.trim()));
+  const width = form.headers.length;
+  const rows: QuestionRow[] = [];
+  for (let start = 0; start + width <= form.cells.length; start += width) {
+    const row = form.cells.slice(start, start + width);
+    const answer = row[a];
+    rows.push({
+      question: row[q].value,
+      answer: answer.value,
+      comment: c >= 0 ? row[c].value : '',
+      at: answer.value === '' ? row[q].valueAt : answer.valueAt,
+    });
+  }
+  return rows;
+}

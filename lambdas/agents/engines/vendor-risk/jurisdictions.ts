@@ -6,6 +6,7 @@
  * document ("Bank of Cuba (Cuba, MO)") and not put as the country ("in Cuba", "Havana, Cuba").
  */
 import { deniedMentions, type Mention } from './negation.js';
+import { codeMentions } from './codes.js';
 import { B, E, matches } from './text.js';
 
 export type JurisdictionLevel = 'sanctioned' | 'high-risk';
@@ -28,21 +29,42 @@ const FATF_GREY = 'FATF increased monitoring, Feb 2026';
 const grey = (name: string, ...aliases: string[]): Jurisdiction => ({ name, level: 'high-risk', basis: FATF_GREY, aliases: aliases.length ? aliases : [name] });
 
 export const JURISDICTIONS: Jurisdiction[] = [
-  { name: 'Iran', level: 'sanctioned', basis: OFAC, aliases: ['iran(?:ian)?', 'islamic\\s+republic\\s+of\\s+iran', 'tehran', 'teheran'], tld: 'ir' },
+  // Each country by its names in the languages of the forms (English, German, French, Spanish, Italian, Portuguese,
+  // Dutch), its capital, and the cities and regions a site address names without the country (a plant in "Rason,
+  // North Hamgyong" is in North Korea as surely as one in "Pyongyang"). Names that are also common words or names
+  // elsewhere (Shiraz the grape, Nampo in Busan, Hama, Mariel) are left out.
+  {
+    name: 'Iran',
+    level: 'sanctioned',
+    basis: OFAC,
+    aliases: ['iran(?:ian)?', 'islamic\\s+republic\\s+of\\s+iran', 'iranisch(?:e[nmrs]?)?', 'iranien(?:ne)?s?', 'tehran', 'teheran', 'isfahan', 'esfahan', 'mashhad', 'tabriz', 'bandar[\\s-]abbas', 'ahvaz', 'karaj'],
+    tld: 'ir',
+  },
   {
     name: 'North Korea',
     level: 'sanctioned',
     basis: OFAC,
-    aliases: ['north\\s+korean?', 'd\\.?p\\.?r\\.?k\\.?', "democratic\\s+people'?s\\s+republic\\s+of\\s+korea", "korea,?\\s+democratic\\s+people'?s\\s+republic", 'pyongyang'],
+    aliases: [
+      'north\\s+korean?', 'd\\.?p\\.?r\\.?k\\.?', "democratic\\s+people'?s\\s+republic\\s+of\\s+korea", "korea,?\\s+democratic\\s+people'?s\\s+republic", 'pyongyang',
+      'nordkorea(?:nisch(?:e[nmrs]?)?)?', 'noord-?korea', 'coree\\s+du\\s+nord', 'corea\\s+del\\s+nor(?:te|d)', 'coreia\\s+do\\s+norte',
+      'rason', 'rajin(?:-sonbong)?', 'sonbong', '(?:north\\s+|south\\s+)?hamgyong', '(?:north\\s+|south\\s+)?pyongan', '(?:north\\s+|south\\s+)?hwanghae', 'ryanggang', 'chagang',
+      'kaesong', 'sinuiju', 'hamhung', 'chongjin', 'wonsan', 'nampho',
+    ],
     tld: 'kp',
   },
-  { name: 'Syria', level: 'sanctioned', basis: OFAC, aliases: ['syrian?', 'syrian\\s+arab\\s+republic', 'damascus', 'aleppo'], tld: 'sy' },
-  { name: 'Cuba', level: 'sanctioned', basis: OFAC, aliases: ['cuban?', 'havana'], tld: 'cu' },
-  { name: 'Crimea', level: 'sanctioned', basis: OFAC, aliases: ['crimean?', 'sevastopol', 'simferopol'] },
-  { name: 'Donetsk region', level: 'sanctioned', basis: OFAC, aliases: ['donetsk'] },
-  { name: 'Luhansk region', level: 'sanctioned', basis: OFAC, aliases: ['luhansk', 'lugansk'] },
-  { name: 'Russia', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['russian?', 'russian\\s+federation', 'moscow'], tld: 'ru' },
-  { name: 'Belarus', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['belarus(?:ian)?', 'byelorussia', 'minsk'], tld: 'by' },
+  {
+    name: 'Syria',
+    level: 'sanctioned',
+    basis: OFAC,
+    aliases: ['syrian?', 'syrian\\s+arab\\s+republic', 'syrien', 'syrie', 'siria', 'syrisch(?:e[nmrs]?)?', 'syrienne?s?', 'damascus', 'damaskus', 'aleppo', 'homs', 'lat(?:t)?akia', 'tartus', 'tartous', 'idlib', 'raqqa', 'deir\\s+ez[- ]?zor'],
+    tld: 'sy',
+  },
+  { name: 'Cuba', level: 'sanctioned', basis: OFAC, aliases: ['cuban?', 'kuba', 'kubanisch(?:e[nmrs]?)?', 'havana', 'habana', 'camaguey', 'holguin', 'cienfuegos', 'pinar\\s+del\\s+rio'], tld: 'cu' },
+  { name: 'Crimea', level: 'sanctioned', basis: OFAC, aliases: ['crimean?', 'krim', 'crimee', 'sevastopol', 'simferopol', 'yalta', 'kerch', 'feodosi?ya', 'yevpatori?ya', 'eupatoria'] },
+  { name: 'Donetsk region', level: 'sanctioned', basis: OFAC, aliases: ['donetsk', 'mariupol', 'horlivka', 'gorlovka', 'makiivka', 'makeyevka'] },
+  { name: 'Luhansk region', level: 'sanctioned', basis: OFAC, aliases: ['luhansk', 'lugansk', 'alchevsk', 'sievierodonetsk', 'severodonetsk', 'lysychansk'] },
+  { name: 'Russia', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['russian?', 'russian\\s+federation', 'russland', 'russie', 'rusia', 'russisch(?:e[nmrs]?)?', 'moscow', 'moskau', 'moscou', 'moscu'], tld: 'ru' },
+  { name: 'Belarus', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['belarus(?:ian)?', 'byelorussia', 'wei(?:ss|\u00df)russland', 'bielorussie', 'bielorrusia', 'bielorussia', 'minsk'], tld: 'by' },
   { name: 'Myanmar', level: 'high-risk', basis: FATF_BLACK, aliases: ['myanmar', 'burma'] },
   grey('Algeria'),
   grey('Angola'),
@@ -142,6 +164,13 @@ function usCityField(text: string, start: number, after: string): boolean {
   return state !== undefined && (US_STATE_CODE.test(state) || US_STATE_NAME.test(state));
 }
 
+/**
+ * A street named after a country ("150 Cuba Street, Wellington", "Moscow Road, London", "Calle Cuba 14", "Rue de
+ * Syrie"): the street's name is no place; the address's city and country, written beside it, are read as usual.
+ */
+const STREET_AFTER = /^\s+(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|boulevard|blvd\.?|drive|place|terrace|way|court|crescent|parade|quay|mall|highway|hwy\.?|stra(?:ss|\u00df)e|str\.|gasse|weg|straat|laan|gracht)(?![\p{L}])/iu;
+const STREET_BEFORE = /(?<![\p{L}])(?:calle|avenida|av\.|rue|avenue|boulevard|via|viale|rua|travessa|ulica|ul\.)(?:\s+(?:de(?:\s+la)?|del|do|da|di|della))?\s+$/iu;
+
 /** The words that put a town's name as the country: a place preposition, "Republic of", a city and its comma. */
 const COUNTRY_BEFORE = /(?:(?<![\p{L}])(?:in|into|to|from|within|inside|throughout|republic\s+of)\s+(?:the\s+)?|(?:havana|tehran|damascus|aleppo|beirut|moscow|minsk|pyongyang|caracas),\s*)$/iu;
 
@@ -152,6 +181,7 @@ export function findJurisdictions(text: string): { hits: JurisdictionHit[]; nati
   const towns = new Set<string>();
   for (const m of matches(ANY_ALIAS, text)) {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80);
+    if (STREET_AFTER.test(after) || STREET_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
     if (US_STATE_CODE.test(after) || US_STATE_NAME.test(after) || usCityField(text, m.index, after)) {
       towns.add(m[0].toLowerCase());
       continue;
@@ -174,6 +204,11 @@ export function findJurisdictions(text: string): { hits: JurisdictionHit[]; nati
   for (const m of matches(TLD, text)) {
     const j = JURISDICTIONS.find((x) => x.tld === m[1].toLowerCase());
     if (j && !found.has(j)) found.set(j, { start: m.index, end: m.index + m[0].length });
+  }
+  // A code in a Country field or column, an IBAN's or a SWIFT code's country: where a site or a bank is (codes.ts).
+  for (const c of codeMentions(text)) {
+    const j = JURISDICTIONS.find((x) => x.name === c.name);
+    if (j && !found.has(j)) found.set(j, c);
   }
   const hits = JURISDICTIONS.flatMap((j) => {
     const m = found.get(j);

@@ -27,18 +27,22 @@ const AFFIRMING = words(
     'restrictions objection objections hesitation stop stopped ceased cease left leave withdraw withdrew withdrawn ' +
     'exit exited quit suspend suspended terminate terminated divest divested close closed end ended',
 );
-const TURN = words('but however although though whereas while whilst unless until instead rather yet');
-const EXCEPTION = words('except excepting excluding besides outside beyond');
+const TURN = words(
+  'but however although though whereas while whilst unless until instead rather yet ' +
+    'aber jedoch sondern obwohl allerdings mais cependant pourtant toutefois pero sino aunque mas maar',
+);
+const EXCEPTION = words('except excepting excluding besides outside beyond ausser ausgenommen sauf excepto salvo exceto behalve');
 const EXCEPTION_PAIRS = words('other_than apart_from aside_from save_for but_for');
-const NEW_PHRASE = words('the a an this that these those our its their my his her your');
+const NEW_PHRASE = words('the a an this that these those our its their my his her your unser unsere unseren unserem unserer notre nos nuestro nuestra nuestros nuestras');
 const ONLY = words('only just mainly mostly primarily solely exclusively also but');
 const INTRODUCER = words(
   'in into to from with within at of by under across throughout for on inside including include includes incl ' +
-    'namely like as via among between toward towards involving eg ie',
+    'namely like as via among between toward towards involving eg ie ' +
+    'zu nach aus von mit bei dans avec vers aux chez en con desde hacia entre',
 );
 const DETERMINER = words('the any all either each both');
 /** Prepositions that place something; a second such phrase after a comma or "and" is a new statement. */
-const PLACE = words('in into at from within inside across throughout to with');
+const PLACE = words('in into at from within inside across throughout to with nach aus dans en');
 /** "no exposure, e.g. Iran": words that open a list of examples, so the comma before them is not a clause break. */
 const LIST_INTRO = words('eg ie including incl namely like such especially particularly notably specifically');
 
@@ -168,6 +172,44 @@ function wrappedQuestions(text: string): { from: number; to: number }[] {
   return spans;
 }
 
+/**
+ * A sentence a form hard-wraps over several lines ("F2 Wir unterhalten keine Geschäftsbeziehungen zu Unternehmen
+ * in\n Russland, Iran, Syrien oder den besetzten Gebieten der\n Ukraine"): a line that ends on a word that cannot
+ * end a sentence (a preposition, an article, a conjunction) runs on into the next non-blank line, so a denial reads
+ * the names its sentence continues with. At most four lines; a blank line, a box or a tab ends it.
+ */
+const RUNS_ON = words(
+  'in into to of from with within at by for on and or nor the a an any our including such ' +
+    'zu nach aus von mit bei und oder der die das den dem des ein eine einer einem keine kein ' +
+    'dans de du des la le les et ou aux au avec en del las los el con y',
+);
+function runsOn(line: string): boolean {
+  if (/[\t☐□☒☑■✅]|\[\s*[xX✓✔*•]?\s*\]/u.test(line)) return false;
+  const last = /([\p{L}]+)\s*$/u.exec(line);
+  return last !== null && RUNS_ON.has(last[1].toLowerCase());
+}
+
+/** The lines [from, to) a line's sentence spans: back while the line above runs on, forward while its own does. */
+function sentenceLines(text: string, lineStart: number, lineEnd: number): { from: number; to: number } {
+  let from = lineStart;
+  for (let n = 0; n < 3 && from > 0; n++) {
+    const prevStart = text.lastIndexOf('\n', from - 2) + 1;
+    const prev = text.slice(prevStart, from - 1);
+    if (prev.trim() === '' || !runsOn(prev)) break;
+    from = prevStart;
+  }
+  let to = lineEnd;
+  for (let n = 0; n < 3 && to < text.length; n++) {
+    const lineFrom = text.lastIndexOf('\n', to - 1) + 1;
+    if (!runsOn(text.slice(lineFrom, to))) break;
+    const nl = text.indexOf('\n', to + 1);
+    const next = text.slice(to + 1, nl < 0 ? text.length : nl);
+    if (next.trim() === '') break;
+    to = nl < 0 ? text.length : nl;
+  }
+  return { from, to };
+}
+
 /** For each mention (sorted by position), whether the profile denies it. */
 export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
   const out = mentions.map(() => false);
@@ -175,11 +217,14 @@ export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
   let s = 0;
   let k = 0;
   while (k < mentions.length) {
-    const lineStart = text.lastIndexOf('\n', mentions[k].start - 1) + 1;
+    const ownStart = text.lastIndexOf('\n', mentions[k].start - 1) + 1;
     const nl = text.indexOf('\n', mentions[k].start);
-    const lineEnd = nl < 0 ? text.length : nl;
-    const line = text.slice(lineStart, lineEnd);
-    const toks = tokenize(line, lineStart, mentions, k);
+    const { from: lineStart, to: lineEnd } = sentenceLines(text, ownStart, nl < 0 ? text.length : nl);
+    // New lines blanked, offsets kept: the wrapped sentence is read as one line.
+    const line = text.slice(lineStart, lineEnd).replace(/\n/g, ' ');
+    let first = k;
+    while (first > 0 && mentions[first - 1].start >= lineStart) first--;
+    const toks = tokenize(line, lineStart, mentions, first);
     scopes(toks, out);
     while (s < spans.length && spans[s].to < lineEnd) s++;
     const span = spans[s];

@@ -17,12 +17,25 @@ export type Tok =
   | { k: 'box'; at: number; end: number };
 
 export const words = (s: string) => new Set(s.split(' '));
-export const DENIAL = words('no not never none without zero neither nor cannot nothing nowhere');
-export const SUBJECT = words('we i they he she you it there');
-export const AUX = words('is are was were am be been has have had will would shall should can could may might must do does did');
+/**
+ * Denial words, with those of the forms' other languages (German, French, Spanish, Portuguese, Dutch), whose turns,
+ * exceptions, subjects and verbs negation.ts reads beside the English ones, so a denial in German ends where one in
+ * English would. Italian "mai" is left out: German writes "Mai" for May.
+ */
+export const DENIAL = words(
+  'no not never none without zero neither nor cannot nothing nowhere ' +
+    'kein keine keinen keinem keiner keines nicht nie niemals ohne ' +
+    'aucun aucune aucuns aucunes jamais sans ningun ninguna ninguno ningunos ningunas nunca sin nenhum nenhuma geen nooit zonder',
+);
+export const SUBJECT = words('we i they he she you it there wir ich sie nous ils elles nosotros nosotras ellos ellas wij');
+export const AUX = words(
+  'is are was were am be been has have had will would shall should can could may might must do does did ' +
+    'ist sind war waren hat haben wird werden est sont ont son tiene tienen heeft hebben',
+);
 /** Words whose dot ends no sentence. Not "no", "inc" or "etc": those end sentences often enough ("Sanctions: No."). */
 const ABBREVIATION = words('incl approx vs dept');
-const COORDINATOR = words('and or nor');
+/** "and", "or", "nor" and their German, French and Spanish forms, each read as the English word (not Dutch "en" and "of": French "in" and English "of"). */
+const COORDINATOR = new Map(Object.entries({ and: 'and', or: 'or', nor: 'nor', und: 'and', oder: 'or', et: 'and', ou: 'or', ni: 'nor' }));
 
 /** Asides that sit between commas inside one statement: "we do not, directly or indirectly, have…". */
 const ASIDE =
@@ -51,7 +64,8 @@ export function tokenize(text: string, base: number, mentions: Mention[], first:
     if (m[1] !== undefined) toks.push({ k: 'box', at, end });
     else if (m[2] !== undefined) {
       const w = m[2].toLowerCase().replace(/\./g, '');
-      toks.push(COORDINATOR.has(w) ? { k: 'sep', s: w, at, end } : { k: 'word', w, at, end });
+      const coordinator = COORDINATOR.get(w);
+      toks.push(coordinator ? { k: 'sep', s: coordinator, at, end } : { k: 'word', w, at, end });
     } else if (m[3] !== undefined) {
       // "e.g. Iran", "U.S. or Iran", "Reg. No. 4123": a dot after an abbreviation or a single letter ends nothing.
       const prev = toks[toks.length - 1];
