@@ -14,19 +14,14 @@ import { ENV } from '../lambdas/shared/config.js';
 import { bundleAliasArgs, bundlePathOf, MAIN_FIELDS, type BundlePath } from './bundling/aliases.js';
 import { BUNDLE_EXTERNALS, powertoolsLayerParameter, powertoolsVersion } from './bundling/externals.js';
 import type { RouteDef, TaskFunctionDef } from '../lambdas/surfaces/routes.js';
+import type { RouteRole } from './function-map.js';
 
-/**
- * `paid`: x402 POSTs (jobs, payments, idempotency, rate windows, settler leases; start their own product's
- * execution); `run`: agent runs (runs, payments, idempotency, rate windows, settler keys; no jobs, no executions);
- * `read`: read the jobs table; `run-read`: read the runs table; `cancel`: cancel a queued job; `poll`: read the jobs table and reconcile a reserved job
- * (lambdas/workflow/poll-reconcile.ts); `workspace`: create and read workspaces, read the credit ledger, rate
- * windows; `topup`: workspaces, the credit ledger, payments, rate windows, settler keys; `none`: nothing. The
- * route table's `access` (lambdas/surfaces/routes.ts) is the one list of them.
- */
-export type RouteRole = NonNullable<RouteDef['access']>;
+/** A route function's role: lib/roles.ts ROUTE_ROLES lists what each may do. */
+export type { RouteRole };
 
 /** What a deployed function runs: the local runner maps synthesised logical ids back to these entries. */
 export type FunctionEntry =
+  /** `route`: the first route it serves (lib/function-map.ts), whose memory and timeout are the function's. */
   | { kind: 'route'; id: string; entry: string; role: RouteRole; route: RouteDef }
   | { kind: 'task'; id: string; entry: string; task: TaskFunctionDef }
   | { kind: 'authorizer'; id: string; entry: string; task: TaskFunctionDef }

@@ -37,11 +37,10 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { Product } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
-import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
+import { SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { StackConfigError } from './config.js';
-import type { RouteRole } from './functions.js';
-import { routeRole } from './surface-api.js';
+import { ROUTE_FUNCTIONS, type RouteRole } from './function-map.js';
 
 export interface MonitoringProps {
   /** Each product's state machine, by product id; `products` names its workflow (the stack's catalog). */
@@ -94,9 +93,8 @@ export const DOCUMENT_ROLES: ReadonlySet<RouteRole> = new Set<RouteRole>(['none'
  * route function, or one that moves money or state).
  */
 export function documentSurfaceOf(functionId: string): SurfaceId | undefined {
-  const served = ROUTES.filter((route) => functionIdOf(route) === functionId);
-  if (served.length === 0 || !served.every((route) => DOCUMENT_ROLES.has(routeRole(route)))) return undefined;
-  return served[0].surface;
+  const fn = ROUTE_FUNCTIONS.find((f) => f.id === functionId);
+  return fn && DOCUMENT_ROLES.has(fn.role) ? fn.surface : undefined;
 }
 
 /**

@@ -11,7 +11,6 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as eventsTargets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -22,18 +21,11 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { PRODUCT_IDS, PRODUCTS, type ProductId } from '../lambdas/products/catalog.js';
-import { ENV, WEBHOOK_MACHINE_ENV } from '../lambdas/shared/config.js';
+import { ENV } from '../lambdas/shared/config.js';
 import { stackMetricNamespace } from '../lambdas/shared/metric-names.js';
-import { CANCELLING_PROVIDERS, PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
-import { AP2_ENV } from '../lambdas/payments/ap2/merchant.js';
+import { PROVIDER_SECRETS, providerEnvName, providerSecret, type ProviderSecret } from '../lambdas/render/providers.js';
 import { GENERATION_CATALOG, providerEnvironment, providersServedBy, providerStatements, type GenerationCatalog, type StackProduct } from './render-providers.js';
-import { BUYER_JOBS_INDEX, OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX } from '../lambdas/store/jobs.js';
-import { BUYER_RUNS_INDEX, OPEN_RUNS_INDEX } from '../lambdas/store/runs.js';
-import { LEDGER_BY_TIME_INDEX, OPEN_TOPUPS_INDEX } from '../lambdas/store/credits.js';
 import { TOKEN_ENV } from '../lambdas/payments/token/config.js';
-import { REFUND_ENV } from '../lambdas/payments/refund.js';
-import { OFFER_SIGNER_ENV } from '../lambdas/payments/offer-receipt.js';
-import { JOB_SECRETS_ENV } from '../lambdas/jobs/job-secrets.js';
 import { routeTable, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
 import { servedSurfaces } from '../lambdas/surfaces/surface.js';
@@ -42,13 +34,16 @@ import { createTables, type Tables } from './storage.js';
 import { createAssetDelivery } from './assets.js';
 import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
+import { routeFunctions } from './function-map.js';
+import { otherRole, RENDER_GRANTS, ROLES } from './roles.js';
+import { RoleBinder } from './role-binder.js';
 import { SurfaceApi } from './surface-api.js';
 import { createEdge, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
-import { loadReasoningConfig, reasoningEnvironment, reasoningStatement, type AgentReasoningConfig } from './agent-reasoning.js';
+import { loadReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 import { WEBHOOK_STATE_MACHINE_OUTPUT, WebhookWorkflow } from './webhook-workflow.js';
-import { SecretGrants, STORE_ACTIONS, grantItems, grantObjects } from './grants.js';
+import { SecretGrants } from './grants.js';
 
 export { type FunctionEntry, type RouteRole };
 
@@ -105,41 +100,53 @@ export class PaycallStack extends Stack {
   readonly refundKeySecret: secretsmanager.ISecret;
   /** The secret holding the RPC URL (`rpcUrlSecretName`), imported by name; unset, RPC_URL is the URL itself. */
   readonly rpcUrlSecret?: secretsmanager.ISecret;
+  /** Agent-payment tokens' seller key, when an issuer is configured (the paid routes verify and charge tokens). */
   private readonly tokenSellerKey?: secretsmanager.ISecret;
-  /** AP2 v0.2: the merchant's signing key (checkouts, receipts), read by the agent run functions. */
-  private readonly ap2MerchantKey: secretsmanager.ISecret;
-  /** Per-job secrets (cancel tokens) derive from it: the paid generation routes and the cancel route read it. */
-  private readonly serviceKey: secretsmanager.ISecret;
-  /** Signs x402 offers and receipts (lambdas/payments/offer-receipt.ts; docs/decisions/0019). */
-  private readonly offerSigningKey: secretsmanager.ISecret;
-  /** Model reasoning of agents' paid runs (lib/agent-reasoning.ts), when the context names agents. */
-  private readonly reasoning?: AgentReasoningConfig;
   /** Every read of a secret goes through it: with `secretsKmsKeyArn`, the reader may decrypt with that key too. */
-  private readonly secrets: SecretGrants;
+  private readonly secretGrants: SecretGrants;
+  /** Every function's role made real: its grants and the settings that name them (lib/roles.ts, lib/role-binder.ts). */
+  private readonly roles: RoleBinder;
 
   constructor(scope: Construct, id: string, props: PaycallStackProps = {}) {
     super(scope, id, props);
     const products = (this.products = props.products ?? GENERATION_CATALOG);
     const config = (this.config = loadStackConfig(this, props.config, products));
-    this.reasoning = loadReasoningConfig(this);
-    this.secrets = new SecretGrants(this, config.secretsKmsKeyArn);
     const logRetention = config.logRetentionDays as logs.RetentionDays;
+    const secretGrants = (this.secretGrants = new SecretGrants(this, config.secretsKmsKeyArn));
     this.tables = createTables(this);
     const assets = createAssetDelivery(this, PROJECT_ROOT);
     this.assetsBucket = assets.bucket;
     this.assetsDistribution = assets.distribution;
-    if (config.facilitatorMode === 'self') {
-      this.settlerKeySecret = secretsmanager.Secret.fromSecretNameV2(this, 'SettlerKey', config.settlerKeySecretName);
-    }
+    const byName = (id: string, name: string) => secretsmanager.Secret.fromSecretNameV2(this, id, name);
+    if (config.facilitatorMode === 'self') this.settlerKeySecret = byName('SettlerKey', config.settlerKeySecretName);
     // The wallet refunds of failed paid jobs are paid from (a name only; the functions read the key at run time).
-    this.refundKeySecret = secretsmanager.Secret.fromSecretNameV2(this, 'RefundKey', config.refundKeySecretName);
-    if (config.tokenIssuer) {
-      this.tokenSellerKey = secretsmanager.Secret.fromSecretNameV2(this, 'TokenSellerKey', config.tokenSellerKeySecretName);
-    }
-    this.ap2MerchantKey = secretsmanager.Secret.fromSecretNameV2(this, 'Ap2MerchantKey', config.ap2MerchantKeySecretName);
-    this.serviceKey = secretsmanager.Secret.fromSecretNameV2(this, 'ServiceKey', config.serviceKeySecretName);
-    this.offerSigningKey = secretsmanager.Secret.fromSecretNameV2(this, 'OfferSigningKey', config.offerSigningKeySecretName);
-    if (config.rpcUrlSecretName) this.rpcUrlSecret = secretsmanager.Secret.fromSecretNameV2(this, 'RpcUrl', config.rpcUrlSecretName);
+    this.refundKeySecret = byName('RefundKey', config.refundKeySecretName);
+    if (config.tokenIssuer) this.tokenSellerKey = byName('TokenSellerKey', config.tokenSellerKeySecretName);
+    if (config.rpcUrlSecretName) this.rpcUrlSecret = byName('RpcUrl', config.rpcUrlSecretName);
+    this.roles = new RoleBinder({
+      stack: this,
+      config,
+      tables: this.tables,
+      bucket: this.assetsBucket,
+      secrets: {
+        settlerKey: this.settlerKeySecret,
+        tokenSellerKey: this.tokenSellerKey,
+        refundKey: this.refundKeySecret,
+        // AP2 v0.2: the merchant's signing key (checkouts, receipts).
+        ap2MerchantKey: byName('Ap2MerchantKey', config.ap2MerchantKeySecretName),
+        // Per-job secrets (cancel tokens, webhook signatures) derive from it.
+        serviceKey: byName('ServiceKey', config.serviceKeySecretName),
+        // Signs x402 offers and receipts (lambdas/payments/offer-receipt.ts; docs/decisions/0019).
+        offerSigningKey: byName('OfferSigningKey', config.offerSigningKeySecretName),
+        rpcUrl: this.rpcUrlSecret,
+      },
+      secretGrants,
+      // Made by workflows() below, before any function is bound to a role that names them.
+      machines: () => this.stateMachines,
+      webhookMachine: () => this.webhookMachine,
+      reasoning: loadReasoningConfig(this),
+      vendorKey: (which) => this.vendorKey(which),
+    });
     const factory = new FunctionFactory(this, { projectRoot: PROJECT_ROOT, logRetention, allowMissingEntries: props.allowMissingEntries });
     this.functions = factory.functions;
     this.functionEntries = factory.entries;
@@ -148,12 +155,11 @@ export class PaycallStack extends Stack {
     this.stateMachines = this.workflows(factory, commonEnv, logRetention);
     const startEnv: Record<string, string> = { ...commonEnv };
     for (const product of Object.values(products)) startEnv[product.workflow.arnEnv] = this.stateMachines[product.id].stateMachineArn;
-    const routes = routeTable(products);
+    const functionMap = routeFunctions(routeTable(products));
 
-    // The sign-in authorizer (docs/decisions/0020), shared by both APIs: it checks a sign-in-with-x and uses its nonce once (a
-    // conditional PutItem in the idempotency table); nothing else.
+    // The sign-in authorizer (docs/decisions/0020), shared by both APIs.
     const signInAuthorizer = factory.make(SIGN_IN_AUTHORIZER.id, SIGN_IN_AUTHORIZER, commonEnv, { kind: 'authorizer', id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, task: SIGN_IN_AUTHORIZER });
-    grantItems(signInAuthorizer, this.tables.idempotency, ['PutItem']);
+    this.roles.bind(signInAuthorizer, ROLES[otherRole(SIGN_IN_AUTHORIZER.id)]);
     let generationApi: apigwv2.HttpApi | undefined;
     const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[] = [];
     const withEdge = config.edge === 'cloudfront-waf';
@@ -168,10 +174,10 @@ export class PaycallStack extends Stack {
       const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
       const surfaceApi = new SurfaceApi(this, {
         surface,
-        routes: routes.filter((route) => route.surface === surface.id),
+        routeFunctions: functionMap.filter((fn) => fn.surface === surface.id),
         functions: factory,
         environment,
-        grant: (fn, role) => this.grantRoute(fn, role),
+        bind: (fn, { role, starts }) => this.roles.bind(fn, ROLES[role], starts),
         signInAuthorizer,
         throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
         logRetention,
@@ -291,25 +297,21 @@ export class PaycallStack extends Stack {
 
   /**
    * The workflow tasks and one state machine per product. Tasks must NOT get the state machine ARNs (the machine
-   * already references them: that would be a dependency cycle) and they never start executions.
+   * already references them: that would be a dependency cycle) and they never start executions (lib/roles.ts).
    */
   private workflows(factory: FunctionFactory, env: Record<string, string>, logRetention: logs.RetentionDays): Record<string, sfn.StateMachine> {
     const { config } = this;
     const taskFns: Record<string, NodejsFunction> = {};
-    for (const task of WORKFLOW_TASKS) {
-      const taskEnv = task.id === 'RefundPayment' ? { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName } : env;
-      taskFns[task.id] = factory.make(task.id, task, taskEnv, { kind: 'task', id: task.id, entry: task.entry, task });
-    }
+    for (const task of WORKFLOW_TASKS) taskFns[task.id] = factory.make(task.id, task, env, { kind: 'task', id: task.id, entry: task.entry, task });
     // One function per render provider (ADR 0016), every provider whether or not a product is configured to it now,
     // so a job sold with one finishes there after the operator chooses another. Each gets its own settings, API key
     // and grants only (a song vendor's also those of the image provider that draws its cover), and its own
     // reservation: renders of one provider do not starve another's.
-    const secretOf = (which: ProviderSecret) => this.vendorKey(which);
     for (const render of RENDER_FUNCTIONS) {
       const served = providersServedBy(render.provider, config);
       const secrets = served.flatMap((name) => {
         const which = providerSecret(name);
-        return which ? [{ env: PROVIDER_SECRETS[which].env, secret: secretOf(which) }] : [];
+        return which ? [{ env: PROVIDER_SECRETS[which].env, secret: this.vendorKey(which) }] : [];
       });
       const renderEnv = {
         ...env,
@@ -320,26 +322,14 @@ export class PaycallStack extends Stack {
         reservedConcurrency: config.renderReservedConcurrency,
       });
       taskFns[render.id] = fn;
-      // Outputs, manifests and vendor records under the job's prefix, read back by the check.
-      grantObjects(fn, this.assetsBucket, { read: true, write: true });
-      for (const { secret } of secrets) this.secrets.read(fn, secret);
+      this.roles.bind(fn, RENDER_GRANTS);
+      for (const { secret } of secrets) this.secretGrants.read(fn, secret);
       for (const name of served) for (const statement of providerStatements(this, name, config)) fn.addToRolePolicy(statement);
     }
-    // Least privilege, task by task: every task reads its job and moves it by conditional updates (never creates one).
-    for (const fn of Object.values(taskFns)) grantItems(fn, this.tables.jobs, ['GetItem', 'UpdateItem']);
-    // Copies outputs into place (a copy is a Get and a Put); nothing in the bucket is ever deleted.
-    if (taskFns.StoreAsset) grantObjects(taskFns.StoreAsset, this.assetsBucket, { read: true, write: true });
-    // The refund task signs with the refund wallet and settles through the settler (its key pool and leases).
-    if (taskFns.RefundPayment) this.grantRefund(taskFns.RefundPayment);
-    // Webhooks (docs/decisions/0018): their own machine, its task signing with the job's secret (from the service key); the two
-    // tasks that end jobs start it (the machine references neither, so no cycle).
+    // Webhooks (docs/decisions/0018): their own machine, its task signing with the job's secret; the tasks that end jobs
+    // start it (the machine references neither, so no cycle). Then every task gets its role (lib/roles.ts).
     this.webhookMachine = new WebhookWorkflow(this, 'WebhookWorkflow', { deliver: taskFns.DeliverWebhook, logRetention }).stateMachine;
-    this.grantServiceKey(taskFns.DeliverWebhook);
-    this.grantWebhookStart(taskFns.MarkCompleted);
-    this.grantWebhookStart(taskFns.MarkFailed);
-    // A job answered on a preconfirmed payment is completed once its transfer is in a sealed block (ADR 0021): Mark
-    // completed asks the chain (and records the landing on the job, with the UpdateItem it already has).
-    this.grantRpcUrl(taskFns.MarkCompleted);
+    for (const task of WORKFLOW_TASKS) this.roles.bind(taskFns[task.id], ROLES[otherRole(task.id)]);
 
     const machines: Record<string, sfn.StateMachine> = {};
     for (const { id: product, workflow, providers } of Object.values(this.products)) {
@@ -356,116 +346,6 @@ export class PaycallStack extends Stack {
     return machines;
   }
 
-  /**
-   * `paid`: the generation tables, StartExecution of its own product's machine and the payment secrets; `run`: the
-   * runs table, the payment tables and the settler key (agent runs start no execution and take no tokens), and the
-   * reasoning model when configured; `read`: read jobs; `none`: nothing. Each table's actions are its store's
-   * (lib/grants.ts STORE_ACTIONS), on the table alone: no route queries an index.
-   */
-  private grantRoute(fn: lambda.IFunction, role: RouteRole): void {
-    const { jobs, payments, idempotency, rateLimit, settlerLeases, runs, workspaces, creditLedger } = this.tables;
-    if (role === 'paid') {
-      grantItems(fn, jobs, STORE_ACTIONS.jobs);
-      grantItems(fn, payments, STORE_ACTIONS.payments);
-      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
-      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
-      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.grantStart(fn, productsStartedBy(fn.node.id, this.products));
-      this.secrets.read(fn, this.settlerKeySecret);
-      this.secrets.read(fn, this.tokenSellerKey);
-      this.grantRpcUrl(fn);
-      // The 202 gives the payer the job's cancel token, derived from the service key.
-      this.grantServiceKey(fn);
-      // Its 402s carry signed offers, its paid answers a signed receipt.
-      this.grantOfferSigner(fn);
-      // Its job's payment may be answered on a preconfirmed receipt (ADR 0021): the endpoint, or its secret.
-      this.grantPreconfRpcUrl(fn as lambda.Function);
-    } else if (role === 'run') {
-      grantItems(fn, runs, STORE_ACTIONS.runs);
-      grantItems(fn, payments, STORE_ACTIONS.payments);
-      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
-      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
-      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.secrets.read(fn, this.settlerKeySecret);
-      this.grantRpcUrl(fn);
-      this.grantOfferSigner(fn);
-      // AP2 (lambdas/payments/ap2): the merchant key signs checkouts and receipts; single-use checkout nonces are
-      // written in the idempotency table, which the run functions already have.
-      this.grantMerchantKey(fn);
-      // No issuer configured: an empty key set, so every mandate is refused (the variable is always there).
-      (fn as lambda.Function).addEnvironment(AP2_ENV.trustedIssuers, this.config.ap2TrustedIssuers ?? '{"keys":[]}');
-      this.grantReasoning(fn);
-    } else if (role === 'workspace') {
-      // Create a workspace (PutItem), find one by its key hash (GetItem), read its ledger newest first (Query ByTime).
-      grantItems(fn, workspaces, ['PutItem', 'GetItem']);
-      grantItems(fn, creditLedger, [], [LEDGER_BY_TIME_INDEX]);
-      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
-    } else if (role === 'topup') {
-      // A top-up is a purchase whose item is a ledger entry and a balance increment (lambdas/credits/topup.ts).
-      // The ledger entry is reserved (Put), read back (Get), credited or marked pending (Update) or voided (Delete).
-      grantItems(fn, workspaces, ['GetItem', 'UpdateItem']);
-      grantItems(fn, creditLedger, ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
-      grantItems(fn, payments, STORE_ACTIONS.payments);
-      // A retried top-up (X-Idempotency-Key or the payment identifier) answers the first one's 200.
-      grantItems(fn, idempotency, STORE_ACTIONS.idempotency);
-      this.grantOfferSigner(fn);
-      grantItems(fn, rateLimit, STORE_ACTIONS.rateLimit);
-      grantItems(fn, settlerLeases, STORE_ACTIONS.settlerLeases);
-      this.secrets.read(fn, this.settlerKeySecret);
-      this.grantRpcUrl(fn);
-    } else if (role === 'credit') {
-      // A credit-billed call (lambdas/agents/credit-run.ts): the bearer's workspace (GetItem), then one transaction of
-      // its debit entry (PutItem on the ledger; GetItem when the write's outcome must be read back), the balance
-      // (UpdateItem) and the finished run (PutItem on runs). Free agents' runs are a PutItem on runs too.
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], resources: [workspaces.tableArn] }));
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem', 'dynamodb:GetItem'], resources: [creditLedger.tableArn] }));
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:PutItem'], resources: [runs.tableArn] }));
-      this.grantReasoning(fn);
-    } else if (role === 'offer-signer') {
-      // The x402 index publishes the offer-signing key's address.
-      this.grantOfferSigner(fn);
-    } else if (role === 'merchant-key') {
-      // The AP2 merchant's public key set is published from the private key (GET /.well-known/jwks.json).
-      this.grantMerchantKey(fn);
-    } else if (role === 'read') {
-      grantItems(fn, jobs, ['GetItem']);
-    } else if (role === 'cancel') {
-      // POST {pollUrl}/cancel (lambdas/jobs/cancel.ts): read the job, fail it on condition it is queued (UpdateItem),
-      // stop its execution (on any product's machine: one function serves every product's route), check the token.
-      grantItems(fn, jobs, ['GetItem', 'UpdateItem']);
-      for (const machine of Object.values(this.stateMachines)) machine.grantExecution(fn, 'states:StopExecution');
-      this.grantServiceKey(fn);
-      // A canceled job has ended: its webhook is delivered (docs/decisions/0018).
-      this.grantWebhookStart(fn);
-      // A job at a provider whose queue takes cancellations (fal's) is canceled there (lambdas/jobs/cancel.ts): the
-      // render's record (the asset bucket), the provider's key and settings, whichever provider its product is sold
-      // with now (a job of theirs may still be in flight).
-      grantObjects(fn, this.assetsBucket, { read: true, write: false });
-      const cancelFn = fn as lambda.Function;
-      for (const provider of CANCELLING_PROVIDERS) {
-        const which = providerSecret(provider);
-        if (which) {
-          const key = this.vendorKey(which);
-          this.secrets.read(fn, key);
-          cancelFn.addEnvironment(PROVIDER_SECRETS[which].env, key.secretName);
-        }
-        for (const [name, value] of Object.entries(providerEnvironment(provider, this.config))) cancelFn.addEnvironment(name, value);
-      }
-    } else if (role === 'purchases') {
-      // GET /api/purchases (docs/decisions/0020): the wallet's jobs from their `ByBuyer` index (Query); the sign-in authorizer
-      // checked the wallet.
-      grantItems(fn, jobs, [], [BUYER_JOBS_INDEX]);
-    } else if (role === 'run-read') {
-      // GET /api/runs/{runId}: a consistent read of the run; a paid run the sweeper found paid without a result is
-      // finished from its kept input (GetItem), recorded once (conditional UpdateItem), its input then dropped (DeleteItem).
-      // GET /api/purchases of the agent studio (the same function): the wallet's runs (Query ByBuyer).
-      grantItems(fn, runs, ['GetItem', 'UpdateItem', 'DeleteItem'], [BUYER_RUNS_INDEX]);
-    } else if (role === 'poll') {
-      grantItems(fn, jobs, ['GetItem']);
-      this.grantPollReconcile(fn);
-    }
-  }
-
   private readonly providerSecrets = new Map<ProviderSecret, secretsmanager.ISecret>();
 
   /** A vendor's API key secret (imported by name once: the render functions and the cancel route share it). */
@@ -478,141 +358,20 @@ export class PaycallStack extends Stack {
     return secret;
   }
 
-  /** The service key (cancel tokens, webhook secrets): its name in the function's environment, read through its grant. */
-  private grantServiceKey(fn: lambda.IFunction): void {
-    this.grantSecretByName(fn, this.serviceKey, JOB_SECRETS_ENV.secretId);
-  }
-
-  /** The offer-signing key (x402 offers and receipts, ADR 0019), likewise. */
-  private grantOfferSigner(fn: lambda.IFunction): void {
-    this.grantSecretByName(fn, this.offerSigningKey, OFFER_SIGNER_ENV.secretId);
-  }
-
-  /**
-   * GetSecretValue on one secret alone, named by the stack (fromSecretNameV2: its ARN ends in Secrets Manager's
-   * six-character suffix), and its name in `variable`.
-   */
-  private grantSecretByName(fn: lambda.IFunction, secret: secretsmanager.ISecret, variable: string): void {
-    this.secrets.value(fn, secret);
-    (fn as lambda.Function).addEnvironment(variable, secret.secretName);
-  }
-
-  /** The AP2 merchant key (Secrets Manager), read by name through the function's grant. */
-  private grantMerchantKey(fn: lambda.IFunction): void {
-    this.secrets.read(fn, this.ap2MerchantKey);
-    (fn as lambda.Function).addEnvironment(AP2_ENV.keySecretId, this.ap2MerchantKey.secretName);
-  }
-
-  /** Model reasoning: the functions that sell agent runs alone call the model, on exactly the configured one. */
-  private grantReasoning(fn: lambda.IFunction): void {
-    if (!this.reasoning) return;
-    fn.addToRolePolicy(reasoningStatement(this, this.reasoning));
-    for (const [name, value] of Object.entries(reasoningEnvironment(this.reasoning))) (fn as lambda.Function).addEnvironment(name, value);
-  }
-
-  /**
-   * A poll of a reserved job reconciles it (lambdas/workflow/poll-reconcile.ts): it claims the job (UpdateItem on jobs),
-   * records the receipt or voids the job in one ledger transaction (UpdateItem on jobs; UpdateItem, or DeleteItem
-   * when it releases the lock, on payments), reads a token job's lock (GetItem on payments) and starts the job's
-   * execution. Exactly those actions, on the two tables themselves (no index), and StartExecution on every machine:
-   * any poll route reconciles the job it reads before it looks at its product.
-   */
-  private grantPollReconcile(fn: lambda.IFunction): void {
-    const { jobs, payments } = this.tables;
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [jobs.tableArn] }));
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [payments.tableArn] }));
-    this.grantStart(fn, Object.keys(this.stateMachines));
-    this.grantRpcUrl(fn); // it asks the chain whether the payment landed
-  }
-
-  /** Refunds (lambdas/payments/refund.ts): the refund wallet's key, the settler's keys and leases. */
-  private grantRefund(fn: lambda.IFunction): void {
-    this.secrets.read(fn, this.refundKeySecret);
-    this.secrets.read(fn, this.settlerKeySecret);
-    grantItems(fn, this.tables.settlerLeases, STORE_ACTIONS.settlerLeases);
-    this.grantRpcUrl(fn);
-  }
-
-  /**
-   * A function that reads or writes the chain reads the RPC URL's secret, when there is one: GetSecretValue (all
-   * lambdas/shared/secrets.ts calls) on that secret alone. Every function is told its name (commonEnvironment); the
-   * ones without this grant never send a chain request.
-   */
-  private grantRpcUrl(fn: lambda.IFunction): void {
-    if (this.rpcUrlSecret) this.secrets.value(fn, this.rpcUrlSecret);
-  }
-
-  /**
-   * The preconfirmation endpoint (context `preconfRpcUrl` or `preconfRpcUrlSecretName`; ADR 0021), for the paid
-   * generation routes only: the endpoint's URL, or its secret's name and GetSecretValue on that secret alone.
-   */
-  private grantPreconfRpcUrl(fn: lambda.Function): void {
-    const { preconfRpcUrl, preconfRpcUrlSecretName } = this.config;
-    if (preconfRpcUrl) fn.addEnvironment(ENV.preconfRpcUrl, preconfRpcUrl);
-    if (!preconfRpcUrlSecretName) return;
-    fn.addEnvironment(ENV.preconfRpcUrlSecretId, preconfRpcUrlSecretName);
-    this.preconfRpcUrlSecret ??= secretsmanager.Secret.fromSecretNameV2(this, 'PreconfRpcUrl', preconfRpcUrlSecretName);
-    this.secrets.value(fn, this.preconfRpcUrlSecret);
-  }
-
-  private preconfRpcUrlSecret?: secretsmanager.ISecret;
-
-  /** StartExecution of the webhook machine, and its ARN: for whatever ends jobs (lambdas/jobs/webhook-start.ts). */
-  private grantWebhookStart(fn: lambda.IFunction): void {
-    this.webhookMachine.grantStartExecution(fn);
-    (fn as lambda.Function).addEnvironment(WEBHOOK_MACHINE_ENV, this.webhookMachine.stateMachineArn);
-  }
-
-  /** StartExecution on exactly these products' machines. */
-  private grantStart(fn: lambda.IFunction, products: readonly string[]): void {
-    for (const product of products) this.stateMachines[product].grantStartExecution(fn);
-  }
-
   /** Restarts durable jobs whose execution never started, reconciles reserved ones and open paid runs, fails jobs stuck past their deadline. */
   private sweeper(factory: FunctionFactory, env: Record<string, string>): void {
     // Nothing reserved by default (a new account cannot reserve any), so a sweep that runs long or is retried may
     // overlap the next one. Two sweeps race on the same items harmlessly: each ledger write is conditional on the
     // state it moves from, a refund's nonce is the job's, an execution is named by its job id.
     // `sweeperReservedConcurrency=1` keeps them apart.
-    const sweeperEnv = { ...env, [REFUND_ENV.secretId]: this.refundKeySecret.secretName };
-    const sweeper = factory.make(SWEEPER.id, SWEEPER, sweeperEnv, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, {
+    const sweeper = factory.make(SWEEPER.id, SWEEPER, env, { kind: 'sweeper', id: SWEEPER.id, entry: SWEEPER.entry }, false, {
       reservedConcurrency: this.config.sweeperReservedConcurrency,
     });
-    // It retries the refunds still owed (the open-refunds index), as the refund task makes them.
-    this.grantRefund(sweeper);
-    const { jobs, payments, runs, creditLedger, workspaces } = this.tables;
-    // Stale and reserved jobs (OpenJobs), refunds still owed (OpenRefunds); each is moved by a conditional update.
-    grantItems(sweeper, jobs, ['GetItem', 'UpdateItem'], [OPEN_JOBS_INDEX, OPEN_REFUNDS_INDEX, OPEN_WEBHOOKS_INDEX]);
-    // Webhooks of ended jobs that no delivery took (docs/decisions/0018).
-    this.grantWebhookStart(sweeper);
-    grantItems(sweeper, payments, STORE_ACTIONS.payments);
-    // It reconciles paid agent runs that never recorded their end (a query of the OpenRuns index, then updates).
-    // Runs: it ends open ones (conditional updates; the Delete of a run's kept input in the same transaction).
-    grantItems(sweeper, runs, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_RUNS_INDEX]);
-    // It credits (or voids) top-ups whose settlement's outcome was unknown: the OpenTopUps index, the ledger entry
-    // (Update, or Delete when voided) and the workspace's balance (Update).
-    grantItems(sweeper, creditLedger, ['GetItem', 'UpdateItem', 'DeleteItem'], [OPEN_TOPUPS_INDEX]);
-    grantItems(sweeper, workspaces, ['GetItem', 'UpdateItem']);
-    // It restarts any product's job whose execution never started.
-    this.grantStart(sweeper, Object.keys(this.stateMachines));
-    // It asks whether an execution of a job still runs (WorkflowStarter.state → DescribeExecution).
-    for (const machine of Object.values(this.stateMachines)) machine.grantExecution(sweeper, 'states:DescribeExecution');
+    this.roles.bind(sweeper, ROLES[otherRole(SWEEPER.id)]);
     new events.Rule(this, 'SweeperSchedule', {
       description: `Run ${SWEEPER.id} every ${SWEEPER.everyMinutes} minute(s)`,
       schedule: events.Schedule.rate(Duration.minutes(SWEEPER.everyMinutes)),
       targets: [new eventsTargets.LambdaFunction(sweeper, { retryAttempts: 2 })],
     });
   }
-}
-
-/**
- * The products whose machine a paid function starts: its product's pay route, and the MCP server's token-paid tool,
- * which buys music only (lambdas/protocols/mcp/tools.ts TOKEN_MUSIC_TOOL; its x402 tools answer a payment pointer
- * and start nothing).
- */
-export function productsStartedBy(fnId: string, catalog: GenerationCatalog): string[] {
-  if (fnId === 'Mcp') return ['create_music'];
-  const products = Object.values(catalog).filter((product) => product.routes.pay === fnId).map((product) => product.id);
-  if (!products.length) throw new Error(`lib/paycall-stack.ts: paid function ${fnId} starts no product's machine`);
-  return products;
 }

@@ -1,10 +1,11 @@
 /**
- * One HTTP API per surface (lambdas/surfaces/surface.ts), with one route and one function per entry of the route
- * table's slice for that surface. Route access is least privilege: the caller grants each function by its role.
+ * One HTTP API per surface (lambdas/surfaces/surface.ts), with one route per entry of the route table's slice for that
+ * surface and one function per entry of the function map's (lib/function-map.ts). Route access is least privilege: the
+ * caller binds each function to its role (lib/roles.ts).
  *
  * API Gateway path parameters take a whole segment, so a route template with a literal beside its parameter
  * (`/tasks/{taskId}:cancel`) is registered with the parameter alone and the handler matches the full template
- * with lambdas/surfaces/routes.ts matchPath, as the local gateway does. Routes that share a function (`fn`) get one
+ * with lambdas/surfaces/routes.ts matchPath, as the local gateway does. Routes that share a function get one
  * function and one integration; two of them with the same route key (`tasks/{taskId}` and `tasks/{taskId}:cancel`)
  * are one API Gateway route.
  */
@@ -15,22 +16,23 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { functionIdOf, type RouteDef, type SurfaceId } from '../lambdas/surfaces/routes.js';
+import type { SurfaceId } from '../lambdas/surfaces/routes.js';
 import type { Surface } from '../lambdas/surfaces/surface.js';
-import type { FunctionFactory, RouteRole } from './functions.js';
+import type { FunctionFactory } from './functions.js';
+import { surfacePrefix, type RouteFunction } from './function-map.js';
 import { CORS_POLICY } from './cors.js';
 import { SURFACE_STAGE_VARIABLE } from '../lambdas/sign-in/context.js';
 import { SIGN_IN_IDENTITY_SOURCES } from './sign-in-authorizer.js';
 
 export interface SurfaceApiProps {
   surface: Surface;
-  /** Its slice of the stack's route table (lambdas/surfaces/routes.ts routeTable of the stack's catalog). */
-  routes: RouteDef[];
+  /** Its slice of the stack's function map (lib/function-map.ts routeFunctions of the stack's route table). */
+  routeFunctions: RouteFunction[];
   functions: FunctionFactory;
-  /** Environment of every route function of this surface. */
+  /** Environment of every route function of this surface (its role's comes with its grants). */
   environment: Record<string, string>;
-  /** Grants a route function what its role may touch. */
-  grant: (fn: lambda.IFunction, role: RouteRole) => void;
+  /** Grants a route function its role and the settings that go with it (lib/role-binder.ts). */
+  bind: (fn: lambda.Function, routeFunction: RouteFunction) => void;
   /** The sign-in authorizer's function (lambdas/http/sign-in-authorizer.ts), run before every `signIn` route. */
   signInAuthorizer?: lambda.IFunction;
   /** Stage throttling of every route (requests per second, burst). */
@@ -53,11 +55,6 @@ const ACCESS_LOG_FORMAT = JSON.stringify({
   integrationError: '$context.integrationErrorMessage',
 });
 
-/** A route's access: `paid` for paid routes, else `read`, unless the route names one. */
-export function routeRole(route: RouteDef): RouteRole {
-  return route.access ?? (route.paid ? 'paid' : 'read');
-}
-
 /** The API Gateway route path of a template: `{param}:suffix` segments become `{param}`. */
 export function gatewayPath(path: string): string {
   return path.replace(/[^/{}]*(\{[A-Za-z_][A-Za-z0-9_]*\})[^/{}]*/g, '$1');
@@ -76,7 +73,7 @@ export class SurfaceApi {
   constructor(scope: Construct, props: SurfaceApiProps) {
     const { surface } = props;
     this.surface = surface.id;
-    const prefix = (this.prefix = surface.id === 'generation' ? '' : pascal(surface.id));
+    const prefix = (this.prefix = surfacePrefix(surface.id));
     this.api = new apigwv2.HttpApi(scope, `${prefix}HttpApi`, { description: surface.description, createDefaultStage: true, corsPreflight: corsPreflight() });
     // One authorizer per API (CDK binds an authorizer to one API), all of the one function: payload 2.0, simple
     // responses, never cached (a sign-in's nonce is used once: a cached answer would accept a replay), and an identity
@@ -88,35 +85,28 @@ export class SurfaceApi {
           identitySource: [...SIGN_IN_IDENTITY_SOURCES],
         })
       : undefined;
-    const served = new Map<string, { route: RouteDef; integration: HttpLambdaIntegration; keys: Set<string> }>();
     const keys = new Map<string, string>();
-    for (const route of props.routes) {
-      const fnId = functionIdOf(route);
-      let target = served.get(fnId);
-      if (!target) {
-        const role = routeRole(route);
-        const fn = props.functions.make(fnId, route, props.environment, { kind: 'route', id: fnId, entry: route.entry, role, route });
-        props.grant(fn, role);
-        this.functions.push(fn as lambda.Function);
-        // A shared function is invoked by any route of this API (one permission, not one per route).
-        const shared = fnId !== route.id;
-        target = { route, integration: new HttpLambdaIntegration(`${fnId}Integration`, fn, shared ? { scopePermissionToRoute: false } : {}), keys: new Set() };
-        served.set(fnId, target);
-      } else {
-        assertSameFunction(target.route, route);
+    for (const routeFunction of props.routeFunctions) {
+      const { id, routes } = routeFunction;
+      const fn = props.functions.make(id, routeFunction, props.environment, { kind: 'route', id, entry: routeFunction.entry, role: routeFunction.role, route: routes[0] });
+      props.bind(fn, routeFunction);
+      this.functions.push(fn);
+      // A shared function is invoked by any route of this API (one permission, not one per route).
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn, routes.length > 1 ? { scopePermissionToRoute: false } : {});
+      for (const route of routes) {
+        const key = `${route.method} ${gatewayPath(route.path)}`;
+        const owner = keys.get(key);
+        if (owner !== undefined && owner !== id) throw new Error(`SurfaceApi: ${key} is served by both ${owner} and ${id}`);
+        if (owner !== undefined) continue;
+        keys.set(key, id);
+        if (route.signIn && !signIn) throw new Error(`SurfaceApi: ${route.id} takes a sign-in but the ${surface.id} API has no sign-in authorizer`);
+        this.api.addRoutes({
+          path: gatewayPath(route.path),
+          methods: [apigwv2.HttpMethod[route.method]],
+          integration,
+          ...(route.signIn ? { authorizer: signIn } : {}),
+        });
       }
-      const key = `${route.method} ${gatewayPath(route.path)}`;
-      const owner = keys.get(key);
-      if (owner !== undefined && owner !== fnId) throw new Error(`SurfaceApi: ${key} is served by both ${owner} and ${fnId}`);
-      if (owner !== undefined) continue;
-      keys.set(key, fnId);
-      if (route.signIn && !signIn) throw new Error(`SurfaceApi: ${route.id} takes a sign-in but the ${surface.id} API has no sign-in authorizer`);
-      this.api.addRoutes({
-        path: gatewayPath(route.path),
-        methods: [apigwv2.HttpMethod[route.method]],
-        integration: target.integration,
-        ...(route.signIn ? { authorizer: signIn } : {}),
-      });
     }
     this.configureStage(scope, prefix, props);
     new CfnOutput(scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
@@ -142,14 +132,4 @@ function corsPreflight(): apigwv2.CorsPreflightOptions {
     exposeHeaders: CORS_POLICY.exposeHeaders,
     maxAge: Duration.seconds(CORS_POLICY.maxAgeSeconds),
   };
-}
-
-/** Routes that share a function must agree on what the function is. */
-function assertSameFunction(first: RouteDef, route: RouteDef): void {
-  const same = first.entry === route.entry && routeRole(first) === routeRole(route) && first.timeoutSeconds === route.timeoutSeconds && first.memoryMb === route.memoryMb;
-  if (!same) throw new Error(`SurfaceApi: ${route.id} shares function ${functionIdOf(route)} with ${first.id} but not its entry, access, timeout and memory`);
-}
-
-function pascal(id: string): string {
-  return id.charAt(0).toUpperCase() + id.slice(1);
 }

@@ -1,6 +1,6 @@
 /**
- * THE route table. CDK creates one function and one API route per entry (one HTTP API per surface); the local
- * gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
+ * THE route table. CDK creates one API route per entry (one HTTP API per surface) and one function per surface, entry
+ * and role (lib/function-map.ts; docs/functions.md lists them); the local gateway of each surface serves the same entries by importing the same handler exports; the OpenAPI document
  * lists the generation routes. A path is spelled only here, except a product's paid and poll paths, which are the
  * catalog's (lambdas/products/products.ts: the products are data a paid function reads without this table), and the
  * paths in paths.ts (the run routes, the A2A interfaces, the agent studio's OpenAPI), which the run and A2A send
@@ -15,7 +15,7 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 export type SurfaceId = 'generation' | 'agents';
 
 export interface RouteDef {
-  /** Stable id, used for construct ids and function names. */
+  /** Stable id: its API route's construct ids, and the name of a function that serves this route alone. */
   id: string;
   method: HttpMethod;
   /** API Gateway style path, parameters in braces; `{proxy+}` not used. */
@@ -28,17 +28,9 @@ export interface RouteDef {
   /** Paid routes are x402-protected POSTs. */
   paid?: boolean;
   /**
-   * What the function may touch (least privilege): `paid` = jobs, payments, idempotency, rate windows and
-   * StartExecution of its own product's machine only (the MCP server's: music); `run` = runs, payments, idempotency,
-   * rate windows and the settler keys (agent runs); `read` = read jobs; `poll` = read jobs and reconcile a reserved
-   * one; `workspace` = create and read workspaces, read the credit ledger, rate windows; `topup` = workspaces, the
-   * credit ledger, payments, rate windows and the settler keys; `credit` = read workspaces and debit them, write
-   * credit-billed runs (MCP); `merchant-key` = read the AP2 merchant key (to publish its public half); `run-read` =
-   * read runs, finish one from its kept input, and list a wallet's runs (their `ByBuyer` index); `cancel` = read a
-   * job, fail it, stop its execution, read the service key;
-   * `offer-signer` = read the offer-signing key (the x402 indexes publish its address); `purchases` = a
-   * wallet's jobs (their `ByBuyer` index); `none` = nothing. Defaults:
-   * `paid` for paid routes, else `read`.
+   * What its function may touch and which settings it gets: a role of lib/roles.ts ROLES, where each role's tables,
+   * indexes, secrets, state machines and bucket are listed (docs/functions.md prints them). Default: `paid` for paid
+   * routes, else `read`.
    */
   access?: 'paid' | 'run' | 'read' | 'run-read' | 'cancel' | 'poll' | 'workspace' | 'topup' | 'credit' | 'merchant-key' | 'offer-signer' | 'purchases' | 'none';
   /**
@@ -50,21 +42,22 @@ export interface RouteDef {
   timeoutSeconds?: number;
   memoryMb?: number;
   /**
-   * The function that serves the route when several routes share one (default: its own, named by its id). Routes
-   * sharing a function share its entry, access, timeout and memory; the entry tells them apart by path. Shared
-   * where one function per route would not fit: the A2A interfaces are ~20 routes, and CloudFormation takes 500
-   * resources per stack (docs/decisions/0012).
+   * The products whose state machine this route's function starts (a `paid` route's own product; the MCP server's
+   * token-paid tool buys music): the `paid` role's StartExecution grant is on exactly these machines.
    */
-  fn?: string;
-}
-
-/** The id of the function that serves a route (CDK's function, the embedded runtime's instances, its IAM policy). */
-export function functionIdOf(route: RouteDef): string {
-  return route.fn ?? route.id;
+  starts?: readonly string[];
+  /**
+   * Why this route needs a function of its own although another route of its surface has the same entry and role.
+   * Without it the routes of a surface that share an entry and a role share one function (lib/function-map.ts):
+   * CloudFormation takes 500 resources per stack (docs/decisions/0012).
+   */
+  ownFunction?: string;
 }
 
 // The two MCP endpoints; each one's GET (405: stateless, no stream) is served by its POST's function.
-const MCP: RouteDef = { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid' };
+// Its token-paid tool buys music only (lambdas/protocols/mcp/tools.ts TOKEN_MUSIC_TOOL; its x402 tools answer a payment
+// pointer and start nothing).
+const MCP: RouteDef = { id: 'Mcp', method: 'POST', path: '/api/mcp', surface: 'generation', entry: 'lambdas/http/mcp.ts', timeoutSeconds: 30, access: 'paid', starts: [PRODUCTS.create_music.id] };
 const AGENTS_MCP: RouteDef = {
   id: 'AgentsMcp',
   method: 'POST',
@@ -82,29 +75,26 @@ const AGENTS_MCP: RouteDef = {
 export const OPENAPI_PATH = '/openapi.json';
 
 /**
- * One cancel function serves every product's cancel route (lambdas/http/cancel-job.ts), named after its first
- * route: a deployed function keeps its logical id.
+ * The cancel route listed first, as the documents (OpenAPI, discovery) have listed them since cancels were added: their
+ * order, hence their bytes and ETags, stay.
  */
-const CANCEL_FUNCTION = 'CancelVideo';
+const FIRST_CANCEL = 'CancelVideo';
 
 /**
- * Each product's paid POST and free poll, in catalog order, then their cancel routes (docs/decisions/0017), the cancel
- * function's own first. Everything is the product's: paths, route ids (an entry is named after its route id),
- * operationIds.
+ * Each product's paid POST and free poll, in catalog order, then their cancel routes (docs/decisions/0017), which share
+ * one function (one entry and role: lib/function-map.ts), FIRST_CANCEL's first. Everything is the product's: paths, route ids (an entry is
+ * named after its route id), operationIds.
  */
 function productRoutes(products: Readonly<Record<string, Product<string>>>): RouteDef[] {
   const catalog = Object.values(products);
-  const cancels = catalog.map((p): RouteDef => {
-    const id = p.routes.poll.replace(/^Get/, 'Cancel');
-    return { ...cancelRoute(id, `${p.pollPath}/cancel`, `${p.id}_cancel`), ...(id === CANCEL_FUNCTION ? {} : { fn: CANCEL_FUNCTION }) };
-  });
+  const cancels = catalog.map((p) => cancelRoute(p.routes.poll.replace(/^Get/, 'Cancel'), `${p.pollPath}/cancel`, `${p.id}_cancel`));
   return [
     ...catalog.flatMap((p): RouteDef[] => [
-      { id: p.routes.pay, method: 'POST', path: p.path, surface: 'generation', entry: entryOf(p.routes.pay), operationId: p.id, paid: true, timeoutSeconds: 30, memoryMb: 512 },
+      { id: p.routes.pay, method: 'POST', path: p.path, surface: 'generation', entry: entryOf(p.routes.pay), operationId: p.id, paid: true, starts: [p.id], timeoutSeconds: 30, memoryMb: 512 },
       { id: p.routes.poll, method: 'GET', path: p.pollPath, surface: 'generation', entry: entryOf(p.routes.poll), operationId: p.pollOperationId, access: 'poll' },
     ]),
-    ...cancels.filter((r) => r.id === CANCEL_FUNCTION),
-    ...cancels.filter((r) => r.id !== CANCEL_FUNCTION),
+    ...cancels.filter((r) => r.id === FIRST_CANCEL),
+    ...cancels.filter((r) => r.id !== FIRST_CANCEL),
   ];
 }
 
@@ -129,24 +119,24 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   },
   // Discovery documents, all generated from the catalog (lambdas/products/catalog.ts).
   // The x402 index publishes the offer-signing key's address (lambdas/payments/offer-receipt.ts).
-  ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts', undefined, 'offer-signer'),
-  ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts', 'DiscoveryX402', 'offer-signer'),
+  ...doc('DiscoveryX402', '/.well-known/x402', 'lambdas/http/discovery-x402.ts', 'offer-signer'),
+  ...doc('DiscoveryX402Json', '/.well-known/x402.json', 'lambdas/http/discovery-x402.ts', 'offer-signer'),
   ...doc('OpenApi', OPENAPI_PATH, 'lambdas/http/openapi.ts'),
   ...doc('Catalog', '/api/v1/catalog', 'lambdas/http/catalog.ts'),
   ...doc('Product', '/api/v1/products/{id}', 'lambdas/http/product.ts'),
   ...doc('AgenticCommerce', '/.well-known/agentic-commerce.json', 'lambdas/http/agentic-commerce.ts'),
-  // Routes whose entry serves both from one function (ADR 0012): the legacy card path, the full llms text.
+  // Entries that serve two routes (one function each, ADR 0012): the legacy card path, the full llms text.
   ...doc('AgentCard', '/.well-known/agent-card.json', 'lambdas/http/agent-card.ts'),
-  ...doc('AgentCardLegacy', '/.well-known/agent.json', 'lambdas/http/agent-card.ts', 'AgentCard'),
+  ...doc('AgentCardLegacy', '/.well-known/agent.json', 'lambdas/http/agent-card.ts'),
   ...doc('AiPlugin', '/.well-known/ai-plugin.json', 'lambdas/http/ai-plugin.ts'),
   ...doc('LlmsTxt', '/llms.txt', 'lambdas/http/llms-txt.ts'),
-  ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts', 'LlmsTxt'),
+  ...doc('LlmsFullTxt', '/llms-full.txt', 'lambdas/http/llms-txt.ts'),
   // The browser playground: a form from each product's input schema, paid from a wallet (not an API operation).
   ...doc('Playground', '/playground', 'lambdas/http/playground.ts'),
   // MCP (Streamable HTTP, stateless) and the agent card's A2A JSON-RPC interface.
   // MCP's token-paid music tool creates and pays for jobs like a paid route.
   MCP,
-  { ...MCP, id: 'McpGet', method: 'GET', fn: 'Mcp' },
+  { ...MCP, id: 'McpGet', method: 'GET' },
   { id: 'A2a', method: 'POST', path: '/a2a', surface: 'generation', entry: 'lambdas/http/a2a.ts', access: 'none' },
   // The signed-in wallet's jobs (sign-in-with-x, docs/decisions/0020); the agent studio has its runs' own.
   { id: 'Purchases', method: 'GET', path: '/api/purchases', surface: 'generation', entry: 'lambdas/http/purchases.ts', operationId: 'list_purchases', summary: "The signed-in wallet's jobs, newest first (sign-in-with-x)", access: 'purchases', signIn: true },
@@ -170,24 +160,24 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
   agentRun('RunPoMatch', 'runPublishedAgent_po_match_gate_mkgu0'),
   // A run by its id (a capability, like a poll id): a run whose paying answer was lost is fetched here (docs/decisions/0017).
   { id: 'GetRun', method: 'GET', path: '/api/runs/{runId}', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'getRun', summary: 'A run by its id: 202 while its payment is pending, its answer once it ended', access: 'run-read' },
-  // The signed-in wallet's paid runs (sign-in-with-x, docs/decisions/0020): served by GetRun's function (ADR 0012: the stack is
-  // near CloudFormation's 500 resources), which already reads the runs.
-  { id: 'AgentsPurchases', method: 'GET', path: '/api/purchases', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'listAgentPurchases', summary: "The signed-in wallet's paid runs, newest first (sign-in-with-x)", access: 'run-read', signIn: true, fn: 'GetRun' },
+  // The signed-in wallet's paid runs (sign-in-with-x, docs/decisions/0020): the runs entry's function, which already reads
+  // the runs (ADR 0012: the stack is near CloudFormation's 500 resources).
+  { id: 'AgentsPurchases', method: 'GET', path: '/api/purchases', surface: 'agents', entry: 'lambdas/http/agents/runs.ts', operationId: 'listAgentPurchases', summary: "The signed-in wallet's paid runs, newest first (sign-in-with-x)", access: 'run-read', signIn: true },
 
   // A2A 1.0 over HTTP+JSON, per agent (`/api/agents/{agent}/a2a`) and at the root (`/api/a2a`, the agent named in the
-  // message metadata). The card GETs are the agents' cards (the documents function); message:send runs the agent as
+  // message metadata). The card GETs are the agents' cards (the documents entry); message:send runs the agent as
   // the run route does; every other operation is answered by one function that holds no state (no tasks are kept).
-  { id: 'AgentA2aCard', method: 'GET', path: A2A_BASES.agent, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getAgentA2aCard', summary: 'A2A 1.0 AgentCard of one agent', access: 'none', fn: 'AgentCardOf' },
-  { id: 'A2aCard', method: 'GET', path: A2A_BASES.root, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCard', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none', fn: 'AgentsCard' },
+  { id: 'AgentA2aCard', method: 'GET', path: A2A_BASES.agent, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getAgentA2aCard', summary: 'A2A 1.0 AgentCard of one agent', access: 'none' },
+  { id: 'A2aCard', method: 'GET', path: A2A_BASES.root, surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCard', summary: 'Aggregate A2A 1.0 AgentCard (root HTTP+JSON interface)', access: 'none' },
   // Where an A2A client given the root interface URL (`…/api/a2a`) looks for its card: `.well-known/agent-card.json`
   // resolved against that URL. The same card.
-  { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCardBeside', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none', fn: 'AgentsCard' },
+  { id: 'A2aCardBeside', method: 'GET', path: '/api/.well-known/agent-card.json', surface: 'agents', entry: 'lambdas/http/agents/documents.ts', operationId: 'getRootA2aCardBeside', summary: 'Aggregate A2A 1.0 AgentCard, where A2A clients given /api/a2a look for it', access: 'none' },
   a2aSend('AgentA2aSend', A2A_BASES.agent, 'sendAgentA2aMessage'),
-  { ...a2aSend('A2aSend', A2A_BASES.root, 'sendRootA2aMessage'), fn: 'AgentA2aSend' },
+  a2aSend('A2aSend', A2A_BASES.root, 'sendRootA2aMessage'),
   ...a2aOperations('AgentA2a', A2A_BASES.agent, 'Agent'),
   ...a2aOperations('A2a', A2A_BASES.root, 'Root'),
 
-  // Workspaces and prepaid credit (docs/decisions/0013): the three free routes share one function (ADR 0012).
+  // Workspaces and prepaid credit (docs/decisions/0013): the three free routes share one entry, hence one function (ADR 0012).
   workspaceRoute('CreateWorkspace', 'POST', '/api/workspaces', 'Create a workspace: its key, shown once', 'createWorkspace'),
   workspaceRoute('GatewayBalance', 'GET', '/api/gateway/balance', "The workspace's credit (bearer)", 'getWorkspaceBalance'),
   workspaceRoute('GatewayLedger', 'GET', '/api/gateway/ledger', "The workspace's credit ledger, newest first (bearer)", 'listWorkspaceLedger'),
@@ -198,7 +188,7 @@ export const routeTable = (products: Readonly<Record<string, Product<string>>>):
 
   // MCP on the agent studio (docs/decisions/0015): one tool per eligible agent, priced calls billed from workspace credit.
   AGENTS_MCP,
-  { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined, fn: 'AgentsMcp' },
+  { ...AGENTS_MCP, id: 'AgentsMcpGet', method: 'GET', operationId: 'getAgentsMcp', summary: undefined },
 ];
 
 /**
@@ -213,7 +203,7 @@ function cancelRoute(id: string, path: string, operationId: string): RouteDef {
 }
 
 function workspaceRoute(id: string, method: HttpMethod, path: string, summary: string, operationId: string): RouteDef {
-  return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', operationId, summary, access: 'workspace', fn: 'Workspaces' };
+  return { id, method, path, surface: 'agents', entry: 'lambdas/http/agents/workspaces.ts', operationId, summary, access: 'workspace' };
 }
 
 function a2aSend(id: string, base: string, operationId: string): RouteDef {
@@ -235,7 +225,6 @@ function a2aOperations(prefix: string, base: string, interfaceName: 'Agent' | 'R
     entry: 'lambdas/http/agents/a2a-operations.ts',
     operationId: `${verb}${interfaceName}A2a${noun}`,
     access: 'none',
-    fn: 'A2aOperations',
   });
   return [
     op('Stream', 'POST', '/message:stream', 'stream', 'Message'),
@@ -263,8 +252,8 @@ function agentRun(id: RunRouteId, operationId: string): RouteDef {
   return { id, method: 'POST', path: RUN_PATHS[id], surface: 'agents', entry, operationId, access: 'run', timeoutSeconds: 30, memoryMb: 1024 };
 }
 
-function doc(id: string, path: string, entry: string, fn?: string, access: RouteDef['access'] = 'none'): RouteDef[] {
-  return [{ id, method: 'GET', path, surface: 'generation', entry, access, ...(fn ? { fn } : {}) }];
+function doc(id: string, path: string, entry: string, access: RouteDef['access'] = 'none'): RouteDef[] {
+  return [{ id, method: 'GET', path, surface: 'generation', entry, access }];
 }
 
 /** What a workflow function is built from: its entry (exporting `handler`), Lambda timeout and memory. */

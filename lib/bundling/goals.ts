@@ -7,7 +7,8 @@
  * (behind a render of minutes, or on a schedule), bundle their vendor SDKs whole and have only BACKGROUND_KIB.
  * bench/bundles.ts measures against these goals and test/unit/bundling/function-sizes.test.ts holds them.
  */
-import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type RouteDef } from '../../lambdas/surfaces/routes.js';
+import { ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type RouteDef } from '../../lambdas/surfaces/routes.js';
+import { ROUTE_FUNCTIONS } from '../function-map.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import { bundlePathOf, type BundlePath } from './aliases.js';
 
@@ -25,7 +26,7 @@ export const BACKGROUND_KIB = 1024;
  * metadata) carry every family's engine, and each engine carries the document readers a practitioner's forms need
  * (bank and ledger exports in a dozen languages, OFX, QIF, CAMT.052/053/054, MT940, pasted PDF statements, receipts,
  * folios, policy tables, reports, UBL, cXML, X12 810 and EDIFACT as JSON, questionnaires, e-mail headers) and the
- * evidence each finding cites: about 250 KiB minified for the four (RunAgent measured 541 KiB, AgentA2aSend 545 KiB
+ * evidence each finding cites: about 250 KiB minified for the four (RunAgent measured 541 KiB, AgentsA2aSend 545 KiB
  * when the readers were last widened), of which a family's own run function carries one and stays within OTHER_KIB.
  * A buyer of these two routes waits for that cold start; loading each engine only when its family runs (code
  * splitting, which the single-file Lambda bundle does not do today) would bring them back under OTHER_KIB. Until
@@ -55,11 +56,10 @@ function isDocumentOrPoll(route: RouteDef): boolean {
 
 const isMcpServer = (route: RouteDef) => route.path === '/api/mcp';
 
-/** One per function: routes that share one (their `fn`) share its bundle. */
+/** One per function: routes that share one (lib/function-map.ts) share its bundle, whose goal is its first route's. */
 export function functionBundles(): FunctionBundle[] {
-  const routes = ROUTES.filter((r) => functionIdOf(r) === r.id);
   return [
-    ...routes.map((r) => ({ id: r.id, entry: r.entry, goal: goalOf(r), paid: r.paid === true, path: bundlePathOf('route') })),
+    ...ROUTE_FUNCTIONS.map(({ id, entry, routes: [r] }) => ({ id, entry, goal: goalOf(r), paid: r.paid === true, path: bundlePathOf('route') })),
     { id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, goal: OTHER_KIB, paid: false, path: bundlePathOf('authorizer') },
     // The workflow's tasks and the render functions are CDK's `task` functions (lib/paycall-stack.ts).
     ...[...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => ({ id: t.id, entry: t.entry, goal: BACKGROUND_KIB, paid: false, path: bundlePathOf('task') })),

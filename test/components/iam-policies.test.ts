@@ -165,7 +165,7 @@ describe('agent studio A2A routes', () => {
   const ids = (kind: string) => Object.values(defs.functions).filter((e) => e.kind === 'route' && e.id === kind);
 
   it('message:send (per agent and root, one function) is granted exactly what a run route is', () => {
-    expect(ids('AgentA2aSend')).toHaveLength(1);
+    expect(ids('AgentsA2aSend')).toHaveLength(1);
     expect(defs.policies.A2aSend).toBeUndefined(); // the root send is served by the same function
     const runActions: Record<string, readonly string[]> = {
       RUNS_TABLE: STORE_ACTIONS.runs,
@@ -175,20 +175,20 @@ describe('agent studio A2A routes', () => {
     };
     for (const env of RUN_TABLES) {
       for (const action of ITEM_ACTIONS) {
-        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(decide('RunAgent', `dynamodb:${action}`, table(env)));
-        expect(decide('AgentA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(runActions[env].includes(action) ? 'allow' : 'implicit-deny');
+        expect(decide('AgentsA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(decide('RunAgent', `dynamodb:${action}`, table(env)));
+        expect(decide('AgentsA2aSend', `dynamodb:${action}`, table(env)), `${action} ${env}`).toBe(runActions[env].includes(action) ? 'allow' : 'implicit-deny');
       }
     }
-    expect(decide('AgentA2aSend', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
-    expect(decide('AgentA2aSend', 'dynamodb:GetItem', JOBS)).toBe('implicit-deny');
-    expect(decide('AgentA2aSend', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
+    expect(decide('AgentsA2aSend', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('allow');
+    expect(decide('AgentsA2aSend', 'dynamodb:GetItem', JOBS)).toBe('implicit-deny');
+    expect(decide('AgentsA2aSend', 'states:StartExecution', machineArns()[0])).toBe('implicit-deny');
     const services = (fn: string) => new Set(defs.policies[fn].flatMap((s) => [s.Action ?? []].flat().map((a) => a.split(':')[0])));
-    expect(services('AgentA2aSend')).toEqual(services('RunAgent'));
+    expect(services('AgentsA2aSend')).toEqual(services('RunAgent'));
   });
 
   it('the other A2A operations (one function) and the cards (the documents functions) are allowed nothing but logs and traces', () => {
-    expect(ids('A2aOperations')).toHaveLength(1);
-    for (const fn of ['A2aOperations', 'AgentCardOf', 'AgentsCard']) {
+    expect(ids('AgentsA2aOperations')).toHaveLength(1);
+    for (const fn of ['AgentsA2aOperations', 'AgentsDocuments']) {
       for (const env of RUN_TABLES) expect(decide(fn, 'dynamodb:GetItem', table(env)), fn).toBe('implicit-deny');
       expect(decide(fn, 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key')), fn).toBe('implicit-deny');
       const services = defs.policies[fn].flatMap((s) => [s.Action ?? []].flat().map((a) => a.split(':')[0]));
@@ -236,13 +236,13 @@ describe('workspaces and prepaid credit', () => {
 
   it('the workspace routes (one function) create and find workspaces and read the ledger, nothing more', () => {
     expect(defs.policies.CreateWorkspace).toBeUndefined(); // served by the shared Workspaces function
-    for (const action of ['PutItem', 'GetItem']) expect(decide('Workspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('allow');
-    for (const action of ['UpdateItem', 'DeleteItem', 'Scan']) expect(decide('Workspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('implicit-deny');
-    expect(decide('Workspaces', 'dynamodb:Query', `${LEDGER}/index/ByTime`)).toBe('allow');
-    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(decide('Workspaces', `dynamodb:${action}`, LEDGER), action).toBe('implicit-deny');
-    expect(decide('Workspaces', 'dynamodb:UpdateItem', RATE)).toBe('allow');
-    expect(decide('Workspaces', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
-    expect(decide('Workspaces', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
+    for (const action of ['PutItem', 'GetItem']) expect(decide('AgentsWorkspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('allow');
+    for (const action of ['UpdateItem', 'DeleteItem', 'Scan']) expect(decide('AgentsWorkspaces', `dynamodb:${action}`, WORKSPACES), action).toBe('implicit-deny');
+    expect(decide('AgentsWorkspaces', 'dynamodb:Query', `${LEDGER}/index/ByTime`)).toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(decide('AgentsWorkspaces', `dynamodb:${action}`, LEDGER), action).toBe('implicit-deny');
+    expect(decide('AgentsWorkspaces', 'dynamodb:UpdateItem', RATE)).toBe('allow');
+    expect(decide('AgentsWorkspaces', 'dynamodb:GetItem', PAYMENTS)).toBe('implicit-deny');
+    expect(decide('AgentsWorkspaces', 'secretsmanager:GetSecretValue', localSecretArn('paycall/settler-key'))).toBe('implicit-deny');
   });
 
   it('the top-up writes its entry, the balance and the payment lock in one transaction, and settles; it creates no workspace', () => {
@@ -283,7 +283,7 @@ describe('workspaces and prepaid credit', () => {
   });
 
   it('no other function touches the two tables', () => {
-    const allowed = new Set(['Workspaces', 'GatewayTopUp', 'AgentsMcp', SWEEPER.id]);
+    const allowed = new Set(['AgentsWorkspaces', 'GatewayTopUp', 'AgentsMcp', SWEEPER.id]);
     for (const fn of Object.keys(defs.policies).filter((f) => !allowed.has(f))) {
       for (const table of [WORKSPACES, LEDGER]) expect(decide(fn, 'dynamodb:GetItem', table), `${fn} ${table}`).toBe('implicit-deny');
     }

@@ -12,13 +12,13 @@ import { PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { synthesizeForLocal } from '../../lib/local/asl.js';
 import { evaluate } from '../../lib/local/iam/policy.js';
-import { ROUTES } from '../../lambdas/surfaces/routes.js';
+import { ROUTE_FUNCTIONS } from '../../lib/function-map.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import { actionsOf, type Resources } from '../support/template.js';
 import { synthGeneration } from '../support/synth.js';
 
 // The functions that sell agent runs: x402 (`run`) and workspace credit (`credit`, the agent studio's MCP).
-const RUN_FUNCTIONS = ROUTES.filter((r) => (r.access === 'run' || r.access === 'credit') && !r.fn).map((r) => r.id);
+const RUN_FUNCTIONS = ROUTE_FUNCTIONS.filter((f) => f.role === 'run' || f.role === 'credit').map((f) => f.id);
 let cdkContext: Record<string, unknown>;
 
 const synth = (context: Record<string, unknown> = {}) => synthGeneration(cdkContext, context);
@@ -47,7 +47,7 @@ describe('agent reasoning configured (agentReasoning=vendor-risk, bank-rec)', ()
   it('the run functions, and only they, get the agents, the model and its region', () => {
     // The run routes, the A2A send (per agent and root share one function) and the MCP tools, which run agents the
     // same way (docs/protocols.md, A2A and MCP).
-    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentA2aSend', 'AgentsMcp']);
+    expect(RUN_FUNCTIONS).toEqual(['RunAgent', 'RunVendorRisk', 'RunBankRec', 'RunExpensePolicy', 'RunPoMatch', 'AgentsA2aSend', 'AgentsMcp']);
     for (const { logicalId, id } of functionsOf(s)) {
       const vars = varsOf(s, logicalId);
       if (RUN_FUNCTIONS.includes(id)) {

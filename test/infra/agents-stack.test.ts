@@ -12,7 +12,7 @@ import { gatewayPath } from '../../lib/surface-api.js';
 import { STORE_ACTIONS } from '../../lib/grants.js';
 import { CORS_POLICY } from '../../lib/cors.js';
 import { AGENT_STUDIO, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/surface.js';
-import { functionIdOf } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf } from '../../lib/function-map.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
 
@@ -158,11 +158,11 @@ describe('PaycallStack: the agent studio', () => {
     it('the workspace routes share one function; the top-up has its own, and only they (and the sweeper) are granted the tables', () => {
       const workspaceRoutes = AGENT_ROUTES.filter((r) => r.access === 'workspace');
       expect(workspaceRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(['GET /api/gateway/balance', 'GET /api/gateway/ledger', 'POST /api/workspaces']);
-      expect(new Set(workspaceRoutes.map(functionIdOf))).toEqual(new Set(['Workspaces']));
+      expect(new Set(workspaceRoutes.map(functionIdOf))).toEqual(new Set(['AgentsWorkspaces']));
       expect(functionIds('topup')).toEqual(['GatewayTopUp']);
       const tables = [id(stack.tables.workspaces), id(stack.tables.creditLedger)];
       const granted = Object.keys(stack.functionEntries).filter((logicalId) => actionsOf(resources, logicalId).some((g) => tables.some((t) => refersTo(g.resource, t))));
-      expect(granted.map((l) => stack.functionEntries[l].id).sort()).toEqual(['AgentsMcp', 'GatewayTopUp', 'JobSweeper', 'Workspaces']);
+      expect(granted.map((l) => stack.functionEntries[l].id).sort()).toEqual(['AgentsMcp', 'AgentsWorkspaces', 'GatewayTopUp', 'JobSweeper']);
       const topUp = agentFunctions('topup')[0][0];
       const grants = actionsOf(resources, topUp);
       expect(grants.some((g) => g.action === 'secretsmanager:GetSecretValue')).toBe(true);
@@ -258,7 +258,7 @@ describe('PaycallStack: the agent studio', () => {
       const docFns = agentFunctions('none');
       // the documents (the A2A cards among them), the playground and the A2A operations other than message:send
       expect(docFns.map(([, e]) => e.id).sort()).toEqual(functionIds('none'));
-      expect(docFns.map(([, e]) => e.id)).toContain('A2aOperations');
+      expect(docFns.map(([, e]) => e.id)).toContain('AgentsA2aOperations');
       for (const [logicalId, entry] of docFns) {
         const grants = actionsOf(resources, logicalId);
         expect(grants.filter((g) => /^(dynamodb|s3|states|secretsmanager):/.test(g.action)), entry.id).toEqual([]);
@@ -270,11 +270,11 @@ describe('PaycallStack: the agent studio', () => {
     it('serve their stateless operations from one function for both interfaces, and both sends from one', () => {
       const ops = AGENT_ROUTES.filter((r) => r.entry === 'lambdas/http/agents/a2a-operations.ts');
       expect(ops).toHaveLength(22);
-      expect(new Set(ops.map(functionIdOf))).toEqual(new Set(['A2aOperations']));
+      expect(new Set(ops.map(functionIdOf))).toEqual(new Set(['AgentsA2aOperations']));
       expect(ops.map((r) => r.method)).toContain('DELETE');
       const shared = routesOf(apiOf(AGENT_STUDIO.description)).filter(([, r]) => r.Properties.RouteKey === 'POST /api/agents/{agent}/a2a/tasks/{taskId}');
       expect(shared).toHaveLength(1);
-      expect(new Set(AGENT_ROUTES.filter((r) => r.path.endsWith('/message:send')).map(functionIdOf))).toEqual(new Set(['AgentA2aSend']));
+      expect(new Set(AGENT_ROUTES.filter((r) => r.path.endsWith('/message:send')).map(functionIdOf))).toEqual(new Set(['AgentsA2aSend']));
     });
 
     it('keep the stack under CloudFormation\'s 500 resources (one function per A2A route would not)', () => {

@@ -63,7 +63,7 @@ describe('a product added from a fixture catalog entry', () => {
     const real = ROUTES.filter((r) => r.surface === 'generation').map((r) => `${r.method} ${r.path}`);
     expect(keys.sort()).toEqual([...real, ...STICKER_ROUTES].sort());
     // Its paid and poll routes have functions of their own; its cancel route is the cancel function's.
-    const served = { 'POST /agent/sticker': 'AgentSticker', 'GET /agent/sticker/{jobId}': 'GetSticker', 'POST /agent/sticker/{jobId}/cancel': 'CancelVideo' };
+    const served = { 'POST /agent/sticker': 'AgentSticker', 'GET /agent/sticker/{jobId}': 'GetSticker', 'POST /agent/sticker/{jobId}/cancel': 'CancelJob' };
     for (const [key, fn] of Object.entries(served)) {
       const [, route] = routes.find(([, r]) => r.Properties.RouteKey === key)!;
       const integration = s.resources[route.Properties.Target['Fn::Join'][1][1].Ref as string];
@@ -104,7 +104,7 @@ describe('a product added from a fixture catalog entry', () => {
     const imageStarts = actionsOf(s.resources, fnId('AgentImage')).filter((g) => g.action === 'states:StartExecution');
     expect(imageStarts.map((g) => refersTo(g.resource, machineId(STICKER.id)))).toEqual([false]);
     // The cancel function stops its executions, the sweeper restarts them.
-    const stops = actionsOf(s.resources, fnId('CancelVideo')).filter((g) => g.action === 'states:StopExecution');
+    const stops = actionsOf(s.resources, fnId('CancelJob')).filter((g) => g.action === 'states:StopExecution');
     expect(stops.some((g) => JSON.stringify(g.resource).includes(machineId(STICKER.id)))).toBe(true);
     const sweeperStarts = actionsOf(s.resources, fnId('JobSweeper')).filter((g) => g.action === 'states:StartExecution');
     expect(sweeperStarts.some((g) => refersTo(g.resource, machineId(STICKER.id)))).toBe(true);

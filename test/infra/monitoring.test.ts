@@ -10,11 +10,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { DOCUMENT_ROLES, gasBalanceQuery, insightsQuery, refundWalletQuery } from '../../lib/monitoring.js';
-import { routeRole } from '../../lib/surface-api.js';
+import { functionIdOf, routeRole } from '../../lib/function-map.js';
 import { gasMetric, refundWalletMetric } from '../../lambdas/payments/gas-metric.js';
 import { PRODUCT_IDS, PRODUCTS } from '../../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, METRIC_NAMESPACE, METRICS_NAMESPACE_ENV } from '../../lambdas/shared/metric-names.js';
-import { functionIdOf, ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../../lambdas/surfaces/routes.js';
+import { ROUTES, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { providersFor } from '../../lambdas/render/providers.js';
 import { parseStackConfig, StackConfigError } from '../../lib/config.js';
@@ -187,7 +187,7 @@ describe('Lambda errors and throttles: one alarm per function that moves money o
   it('keeps an alarm for every function of a paid, run, poll, workspace, top-up or MCP route, every task and the sweeper', () => {
     const { money } = routeFunctions();
     for (const role of MONEY_OR_STATE_ROLES) expect(ROUTES.some((r) => routeRole(r) === role), role).toBe(true);
-    for (const id of ['CreateMusic', 'AgentImage', 'Mcp', 'GetSong', 'RunAgent', 'AgentA2aSend', 'GatewayTopUp', 'Workspaces', 'AgentsMcp']) expect(money, id).toContain(id);
+    for (const id of ['CreateMusic', 'AgentImage', 'Mcp', 'GetSong', 'RunAgent', 'AgentsA2aSend', 'GatewayTopUp', 'AgentsWorkspaces', 'AgentsMcp']) expect(money, id).toContain(id);
     const kept = [...money, ...WORKFLOW_TASKS.map((t) => t.id), ...RENDER_FUNCTIONS.map((t) => t.id), SWEEPER.id];
     for (const id of kept) {
       expect(stack.functions[id], id).toBeDefined();
@@ -198,7 +198,7 @@ describe('Lambda errors and throttles: one alarm per function that moves money o
   it('gives a document function no alarm of its own: its API\'s 5xx alarm covers it', () => {
     const { documents } = routeFunctions();
     expect(documents.size).toBeGreaterThan(15);
-    for (const id of ['Catalog', 'OpenApi', 'LlmsTxt', 'Playground', 'AgentsCatalog', 'AgentCardOf', 'AgentsJwks', 'A2aOperations', 'SongPage']) expect(documents.has(id), id).toBe(true);
+    for (const id of ['Catalog', 'OpenApi', 'LlmsTxt', 'Playground', 'AgentsDocuments', 'AgentsJwks', 'AgentsA2aOperations', 'SongPage']) expect(documents.has(id), id).toBe(true);
     const apis = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Api');
     expect(apis).toHaveLength(2);
     for (const [id, surface] of documents) {

@@ -13,7 +13,8 @@ import { PROJECT_ROOT, STATE_MACHINE_ENV, type PaycallStackProps } from '../../l
 import { readCdkJsonContext, StackConfigError } from '../../lib/config.js';
 import { providerEnvironment } from '../../lib/render-providers.js';
 import { PROVIDER_SECRETS, providerSecret, providersFor } from '../../lambdas/render/providers.js';
-import { functionIdOf, ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
+import { functionIdOf } from '../../lib/function-map.js';
 import { RENDER_FUNCTIONS, renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
@@ -436,7 +437,7 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
     expect(others(SIGN_IN_AUTHORIZER.id)).toEqual([]);
     expect(dynamo('Purchases')).toEqual([`dynamodb:Query ByBuyer of ${id(jobs)}`]);
     expect(others('Purchases')).toEqual([]);
-    expect(dynamo('GetRun')).toEqual([`dynamodb:DeleteItem ${id(runs)}`, `dynamodb:GetItem ${id(runs)}`, `dynamodb:UpdateItem ${id(runs)}`, `dynamodb:Query ByBuyer of ${id(runs)}`].sort());
+    expect(dynamo('AgentsRuns')).toEqual([`dynamodb:DeleteItem ${id(runs)}`, `dynamodb:GetItem ${id(runs)}`, `dynamodb:UpdateItem ${id(runs)}`, `dynamodb:Query ByBuyer of ${id(runs)}`].sort());
     expect(dynamo(functionIdOf(ROUTES.find((r) => r.access === 'cancel')!))).not.toContain(`dynamodb:PutItem ${id(idempotency)}`);
 
     const authorizerFn = entryOf(SIGN_IN_AUTHORIZER.id)[0];

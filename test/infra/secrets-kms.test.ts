@@ -85,7 +85,7 @@ describe('secretsKmsKeyArn: the roles that read a secret may decrypt it with the
     // The readers are many (paid, run, top-up and poll routes, the tasks and render functions, the sweeper, …).
     const readingFunctions = readers.map((role) => functionOfRole(resources).get(role));
     expect(readingFunctions.length).toBeGreaterThan(15);
-    for (const id of [SWEEPER.id, 'RefundPayment', 'DeliverWebhook', 'RenderGoogleVeo', 'CreateMusic', 'RunAgent', 'GatewayTopUp', 'CancelVideo']) {
+    for (const id of [SWEEPER.id, 'RefundPayment', 'DeliverWebhook', 'RenderGoogleVeo', 'CreateMusic', 'RunAgent', 'GatewayTopUp', 'CancelJob']) {
       expect(readingFunctions.some((logicalId) => logicalId?.startsWith(id)), id).toBe(true);
     }
   });

@@ -117,12 +117,12 @@ describe('agent_video by fal-veo', () => {
   it('grants GetSecretValue on the fal key secret to its render function and the cancel route only (a fal job is canceled in its queue), and puts no key value in the template', () => {
     for (const [logicalId, entry] of Object.entries(s.stack.functionEntries)) {
       const reads = actionsOf(s.resources, logicalId).filter((g) => g.action === 'secretsmanager:GetSecretValue' && JSON.stringify(g.resource).includes('secret:paycall/fal-key'));
-      expect(reads.length > 0, entry.id).toBe(entry.id === 'RenderFalVeo' || entry.id === 'CancelVideo');
+      expect(reads.length > 0, entry.id).toBe(entry.id === 'RenderFalVeo' || entry.id === 'CancelJob');
     }
     // The cancel route reads fal's request records, never writes or deletes an object.
-    const cancelS3 = actionsOf(s.resources, fnOf(s, 'CancelVideo')).filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
+    const cancelS3 = actionsOf(s.resources, fnOf(s, 'CancelJob')).filter((g) => g.action.startsWith('s3:')).map((g) => g.action);
     expect([...new Set(cancelS3)].sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
-    expect(s.resources[fnOf(s, 'CancelVideo')].Properties.Environment.Variables[PROVIDER_SECRETS.fal.env]).toBe('paycall/fal-key');
+    expect(s.resources[fnOf(s, 'CancelJob')].Properties.Environment.Variables[PROVIDER_SECRETS.fal.env]).toBe('paycall/fal-key');
     expect(ofType(s.resources, 'AWS::SecretsManager::Secret')).toEqual([]);
     const text = JSON.stringify(s.template.toJSON());
     expect(text).not.toContain('{{resolve:secretsmanager');

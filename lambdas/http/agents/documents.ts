@@ -1,5 +1,5 @@
 /**
- * Every GET document of the agent studio, one entry (each route still gets its own function): the route is told by
+ * Every GET document of the agent studio, one entry and one function (lib/function-map.ts): the route is told by
  * the request's route key, the agent (where the path names one) by slug or legacy id; an unknown or unpublished
  * agent is a 404 Error body. Served as the generation documents are (ETag, Cache-Control, 304).
  */
