@@ -11,11 +11,13 @@ import type { Src } from './evidence.js';
 import type { Checked, Finding } from './item.js';
 import type { Item } from './expense.js';
 import { policySource, type Policy } from './policy.js';
+import { mileageAllowance, units } from './mileage.js';
 
 export type ItemResult = Checked & { item: Item; withReceipt?: bigint };
 
 export function claimChecks(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
   duplicates(results, m);
+  repeatedLegs(results, policy, m);
   perDiem(results, policy, m);
   pooledCaps(results, policy, m);
 }
@@ -40,6 +42,27 @@ function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
     r.allowed = 0n;
     r.open = false;
   });
+}
+
+/**
+ * A journey a mileage log lists twice, word for word (same date, route, purpose and distance), is paid once: the log
+ * is worth what its other legs are worth at the policy's rates, and the repeat is flagged with both lines.
+ */
+function repeatedLegs(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+  for (const r of results) {
+    const mileage = r.item.mileage;
+    if (!mileage?.allowance || mileage.trip.repeats.length === 0 || !r.open) continue;
+    const { trip, allowance } = mileage;
+    const once = mileageAllowance({ ...trip, tenths: trip.tenths - trip.repeats.reduce((a, x) => a + x.tenths, 0n) }, policy.mileage);
+    if (!once) continue;
+    const worth = allowance.cents - once.cents;
+    const cut = worth < r.allowed ? worth : r.allowed;
+    const legs = trip.repeats.map((x) => `"${x.text}" (${units(x.tenths)} ${trip.unit}s) repeats line ${x.first + 1}`).join('; ');
+    flag(r, 'duplicate claim', `duplicate claim: the same journey listed twice in the mileage log: ${legs}; paid once, ${m(cut)} not reimbursed`,
+      trip.repeats.flatMap((x) => [{ field: 'expense' as const, line: x.line + 1, quote: x.text }, { field: 'expense' as const, line: x.first + 1, quote: x.firstText }]),
+      `${units(trip.tenths)} ${trip.unit}s claimed − ${trip.repeats.map((x) => units(x.tenths)).join(' − ')} repeated: ${once.tiers.map((t) => `${t.text} = ${m(t.cents)}`).join(' + ')}; ${m(cut)} not reimbursed`);
+    r.allowed -= cut;
+  }
 }
 
 function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {

@@ -15,7 +15,7 @@ import { cite } from './evidence.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
-import { readPolicy, type Policy } from './policy.js';
+import { forCategory, readPolicy, type Policy } from './policy.js';
 import type { ExpensePolicyInput, ExpensePolicyResult } from './schema.js';
 
 /** The analysis with the evidence of each violation: the expense line and the policy sentence it rests on. */
@@ -45,7 +45,8 @@ function readClaim(text: string, policy: Policy): Claim {
     return claim;
   }
   const all = t.split(/\r?\n/);
-  const kept = all.map((_, k) => k).filter((k) => !trip.lines.has(k));
+  // An export's rows that are not legs are read with its header row, as the export's other expenses.
+  const kept = trip.others.length > 0 ? [Math.min(...trip.lines), ...trip.others] : all.map((_, k) => k).filter((k) => !trip.lines.has(k));
   const rest = kept.map((k) => all[k]).join('\n');
   let others: Item[] = [];
   try {
@@ -75,7 +76,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   const resubmit: string[] = [];
   let verdict: ExpensePolicyResult['verdict'] = 'approve';
   let reimbursable = 0n;
-  const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, policy, assumptions) }));
+  const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, forCategory(policy, item.category), assumptions) }));
   claimChecks(results, policy, (c) => money(c, policy.currency));
   lateItems(results, policy, input.expense, assumptions);
   for (const { item, allowed, findings, withReceipt } of results) {

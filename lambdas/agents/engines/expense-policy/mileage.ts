@@ -18,20 +18,25 @@ export interface Trip {
   claimedRate?: string;
   evidence: string;
   lines: Set<number>;
+  /** Legs written twice, word for word (same date, journey and distance): the later line, claimed once already. */
+  repeats: { line: number; tenths: bigint; text: string; first: number; firstText: string }[];
+  /** Rows of a delimited export that are not legs (no distance): other expenses beside the log. */
+  others: number[];
 }
 
 const UNIT_HEAD = /^(?:business\s+)?(miles?|mi|km|kms|kilomet(?:er|re)s?|distance)(?:\s*\(.*\))?$/i;
 const YTD = /\b(?:already claimed|so far this|before this claim|year[- ]to[- ]date|ytd|claimed (?:earlier|previously)|earlier in the)\b/i;
 
-function cells(line: string): string[] {
+/** A line's cells: tab-, semicolon- or comma-separated (one separator for the whole log, `sep`), or aligned by spaces. */
+function cells(line: string, sep?: string): string[] {
   if (line.includes('\t')) return line.split('\t').map((c) => c.trim());
-  if (/\s{2,}/.test(line.trim()) && !/,.*,/.test(line)) return line.trim().split(/\s{2,}/);
+  if (/\s{2,}/.test(line.trim()) && !/,.*,|;.*;/.test(line)) return line.trim().split(/\s{2,}/);
   const out: string[] = [];
   let cur = '';
   let quoted = false;
   for (const ch of line) {
     if (ch === '"') quoted = !quoted;
-    else if ((ch === ',' || ch === ';') && !quoted) {
+    else if ((sep === undefined ? ch === ',' || ch === ';' : ch === sep) && !quoted) {
       out.push(cur.trim());
       cur = '';
     } else cur += ch;
@@ -47,7 +52,7 @@ const tenthsOf = (s: string): bigint | undefined => {
 
 export function readMileage(text: string): Trip | undefined {
   const lines = text.split(/\r?\n/);
-  const trip: Trip = { unit: 'mile', tenths: 0n, legs: 0, evidence: '', lines: new Set() };
+  const trip: Trip = { unit: 'mile', tenths: 0n, legs: 0, evidence: '', lines: new Set(), repeats: [], others: [] };
   let ytdLine: string | undefined;
   for (const l of lines) if (YTD.test(l)) ytdLine ??= l;
   if (ytdLine) {
@@ -57,26 +62,40 @@ export function readMileage(text: string): Trip | undefined {
   }
   const header = lines.findIndex((l) => cells(l).some((c) => UNIT_HEAD.test(c)));
   if (header >= 0) {
-    const head = cells(lines[header]);
+    // A semicolon export writes decimal commas: its cells are split on the semicolons only.
+    const sep = /;/.test(lines[header]) && !/\t/.test(lines[header]) ? ';' : undefined;
+    const head = cells(lines[header], sep);
     const col = head.findIndex((c) => UNIT_HEAD.test(c));
     const fromEnd = head.length - 1 - col;
     const claimedCol = head.findIndex((c) => /^(?:claimed|amount|reimbursement)\b/i.test(c));
     // An export's "Distance Unit" column says per row what a bare "Distance" column is counted in.
     const unitCol = head.findIndex((c) => /^(?:distance\s+|mileage\s+)?units?(?:\s+of\s+measure)?$|^uom$/i.test(c));
-    trip.unit = /^k/i.test(head[col]) ? 'km' : 'mile';
+    trip.unit = /^k|\((?:in )?(?:km|kms|kilomet)/i.test(head[col]) ? 'km' : 'mile';
+    // An export row with no distance (a car park beside the trips) is another expense, not a leg of the log.
+    const delimited = /[;\t]|,.*,/.test(lines[header]) && !/\s{2,}/.test(lines[header].trim());
     trip.evidence = lines[header].trim();
     trip.lines.add(header);
     let claimedSum = 0n;
     for (let k = header + 1; k < lines.length; k++) {
-      const row = cells(lines[k]);
+      // A rule drawn under the legs ("-----   -------") sits between them and their total row.
+      if (/^[\s=_-]+$/.test(lines[k]) && /[=_-]{3,}/.test(lines[k]) && trip.legs > 0) {
+        trip.lines.add(k);
+        continue;
+      }
+      const row = cells(lines[k], sep);
       if (lines[k].trim() === '' || row.filter((c) => c !== '').length === 0) {
         if (trip.legs > 0) break;
         continue;
       }
-      const d = tenthsOf(row[row.length - 1 - fromEnd] ?? '');
+      const cell = delimited ? row[col] : row[row.length - 1 - fromEnd];
+      const d = tenthsOf(cell ?? '');
+      if (d === undefined && delimited && (cell ?? '').trim() === '' && row.length === head.length) {
+        trip.others.push(k);
+        continue;
+      }
       if (d === undefined) break;
       trip.lines.add(k);
-      const money = claimedCol >= 0 ? parseCents(row[row.length - 1 - (head.length - 1 - claimedCol)] ?? '') : undefined;
+      const money = claimedCol >= 0 ? parseCents((delimited ? row[claimedCol] : row[row.length - 1 - (head.length - 1 - claimedCol)]) ?? '') : undefined;
       if (/\btotal\b/i.test(lines[k])) {
         trip.statedTotal = d;
         if (money !== undefined) trip.claimed = money;
@@ -84,13 +103,13 @@ export function readMileage(text: string): Trip | undefined {
         break;
       }
       if (unitCol >= 0 && trip.legs === 0) {
-        const u = row[row.length - 1 - (head.length - 1 - unitCol)] ?? '';
+        const u = (delimited ? row[unitCol] : row[row.length - 1 - (head.length - 1 - unitCol)]) ?? '';
         if (/^k(?:m|ms|ilomet)/i.test(u)) trip.unit = 'km';
       }
-      trip.tenths += d;
-      trip.legs++;
+      leg(trip, lines, k, d);
       if (money !== undefined) claimedSum += money;
     }
+    claimLine(trip, lines);
     if (trip.claimed === undefined && claimedSum > 0n) trip.claimed = claimedSum;
     // With no total row, the first leg is the line to quote rather than the header.
     const firstLeg = [...trip.lines].find((k) => k > header);
@@ -108,10 +127,8 @@ export function readMileage(text: string): Trip | undefined {
         trip.evidence = l.trim().replace(/\s+/g, ' ');
         trip.lines.add(k);
       } else if (/^\s*(?:\d{1,4}[/.-]\d{1,2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))/i.test(l)) {
-        trip.tenths += tenthsOf(m[1]) ?? 0n;
-        trip.legs++;
+        leg(trip, lines, k, tenthsOf(m[1]) ?? 0n);
         trip.unit = unit;
-        trip.lines.add(k);
       }
     });
   }
@@ -121,6 +138,37 @@ export function readMileage(text: string): Trip | undefined {
     trip.claimedRate = rateLine ? /((?:[$€£]\s?)?\d+(?:\.\d+)?\s?p?)\s*(?:\/|per)\s*(?:mile|mi|km)/i.exec(rateLine)?.[1] : undefined;
   }
   return trip;
+}
+
+/** One leg of the log; a leg whose line repeats an earlier one word for word is noted as a repeat. */
+function leg(trip: Trip, lines: string[], k: number, tenths: bigint): void {
+  const key = (j: number) => lines[j].trim().replace(/\s+/g, ' ').toLowerCase();
+  const first = [...trip.lines].find((j) => j !== k && key(j) === key(k));
+  const text = (j: number) => lines[j].trim().replace(/\s+/g, ' ');
+  if (first !== undefined) trip.repeats.push({ line: k, tenths, text: text(k), first, firstText: text(first) });
+  trip.tenths += tenths;
+  trip.legs++;
+  trip.lines.add(k);
+}
+
+/**
+ * The line under a log's total that prices it ("346 miles @ 45p   £155.70"): its amount is what was claimed for the
+ * log, and its rate the rate used. It restates the log's distance, so it is the log's, not another expense.
+ */
+function claimLine(trip: Trip, lines: string[]): void {
+  if (trip.statedTotal === undefined || trip.claimed !== undefined) return;
+  const last = Math.max(...trip.lines);
+  for (let k = last + 1, seen = 0; k < lines.length && seen < 2; k++) {
+    const l = lines[k];
+    if (l.trim() === '') continue;
+    seen++;
+    const m = /^\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d)?)\s*(?:mi|miles?|km|kms|kilomet(?:er|re)s?)\b.*?((?:US)?[$€£]\s?[\d,]+\.\d{2}|[\d,]+[.,]\d{2}\s?(?:€|eur|gbp|usd))\s*$/i.exec(l);
+    if (!m || tenthsOf(m[1]) !== trip.statedTotal) continue;
+    trip.claimed = parseCents(m[2].replace(/^US/, ''));
+    trip.claimedRate = /(?:x|×|@|at)\s*((?:[$€£]\s?)?\d+(?:[.,]\d+)?\s?p?)(?![\d.,])/i.exec(l)?.[1];
+    trip.lines.add(k);
+    return;
+  }
 }
 
 export interface Allowance {
@@ -142,12 +190,13 @@ const MICRO = 1_000_000n;
  */
 export function mileageAllowance(trip: Trip, rates: Rate[]): Allowance | undefined {
   let unit = trip.unit;
-  let mine = rates.filter((r) => r.unit === unit);
+  const car = rates.filter((r) => r.vehicle === undefined);
+  let mine = car.filter((r) => r.unit === unit);
   let micro = (tenths: bigint) => tenths * (MICRO / 10n);
   let conversion: string | undefined;
   if (mine.length === 0) {
     unit = trip.unit === 'km' ? 'mile' : 'km';
-    mine = rates.filter((r) => r.unit === unit);
+    mine = car.filter((r) => r.unit === unit);
     if (mine.length === 0) return undefined;
     micro = trip.unit === 'km' ? (t) => (t * (MICRO / 10n) * MICRO) / KM_PER_MILE : (t) => (t * (MICRO / 10n) * KM_PER_MILE) / MICRO;
     conversion = `${units(trip.tenths)} ${trip.unit}s = ${microText(micro(trip.tenths))} ${unit}s (1 mile = 1.609344 km)`;
@@ -203,5 +252,5 @@ export function statedTrip(text: string, claimed: bigint): Trip | undefined {
   if (tenths === 0n) return undefined;
   const unit = /^k/.test(bare[3]) ? 'km' : 'mile';
   const rate = /\brate\b[^\n\d]{0,10}((?:[$€£]\s?)?\d+\.\d{2,3}(?:\s*(?:usd|eur|gbp|cad))?)/.exec(lower)?.[1];
-  return { unit, tenths, legs: 1, claimed, claimedRate: rate, evidence: bare[0].trim(), lines: new Set() };
+  return { unit, tenths, legs: 1, claimed, claimedRate: rate, evidence: bare[0].trim(), lines: new Set(), repeats: [], others: [] };
 }

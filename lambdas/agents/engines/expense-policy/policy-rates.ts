@@ -37,17 +37,7 @@ export function readExtra(s: string, original: string, policy: Policy): number {
       }
     }
   }
-  for (const m of s.matchAll(/(?:(us\$|c\$|\$|€|£)\s?(\d+(?:\.\d{1,4})?)|(\d{1,3}(?:\.\d{1,2})?)\s?(p|c|cents?)\b)\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g)) {
-    const milli = m[2] !== undefined ? decimalMilli(m[2]) : decimalMilli(m[3]) / 100n;
-    const unit = m[5].startsWith('mile') ? 'mile' : 'km';
-    const upTo = /\b(?:first|up to|below)\s+([\d,]{3,7})\b/.exec(s)?.[1];
-    const after = /\b(?:after|above|over|beyond|exceeding)\s+([\d,]{3,7})\b/.exec(s)?.[1];
-    policy.mileage.push({
-      milli, unit, after: after ? BigInt(after.replace(/,/g, '')) : 0n, upTo: upTo ? BigInt(upTo.replace(/,/g, '')) : undefined, text: original,
-    });
-    found++;
-    break;
-  }
+  found += readRates(s, original, policy);
   if (NOT_ALLOWED.test(s) || /\bare personal\b|\bpersonal expenses?\b/.test(s)) {
     for (const w of PERSONAL_WORDS) if (new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`).test(s)) policy.personal.set(w, original);
     if (/\bnot (?:described|covered|listed|mentioned)\b|\boutside (?:the scope|this policy)\b/.test(s) && NOT_ALLOWED.test(s)) {
@@ -61,6 +51,39 @@ export function readExtra(s: string, original: string, policy: Policy): number {
     found++;
   }
   return found;
+}
+
+/** "$0.70 per mile", "45p per mile", "0.30 € per km", "EUR 0.30/km": an amount per unit of distance. */
+const RATE = /(?:(us\$|c\$|\$|€|£|eur|usd|gbp|cad)\s?(\d+(?:\.\d{1,4})?)|(?<![\d.])(\d{1,6}(?:\.\d{1,4})?)\s?(€|eur|euros?|usd|\$|gbp|cad|p|c|cents?)(?![a-z]))\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g;
+/** A rate for another vehicle than a car ("Motorcycles: 24p per mile", "Bicycles: 20p per mile"). */
+const OTHER_VEHICLE = /\b(?:motor ?cycles?|motorbikes?|mopeds?|bicycles?|bikes?|cycles?|e-?bikes?|scooters?|passengers?)\b/;
+
+/**
+ * Mileage rates, several in one sentence where it gives the tiers ("45p per mile for the first 10,000 business
+ * miles …, 25p per mile after that"): each rate is read with its own clause, up to the next rate. "After that" starts
+ * where the tier before it ends. A rate for a motorcycle or a bicycle is kept apart: a car's log is never paid at it.
+ */
+function readRates(s: string, original: string, policy: Policy): number {
+  const found = [...s.matchAll(RATE)];
+  found.forEach((m, k) => {
+    const from = k === 0 ? 0 : m.index!;
+    const clause = s.slice(from, found[k + 1]?.index ?? s.length);
+    const pence = m[4] !== undefined && /^(?:p|c|cents?)$/.test(m[4]);
+    const milli = m[2] !== undefined ? decimalMilli(m[2]) : pence ? decimalMilli(m[3]) / 100n : decimalMilli(m[3]);
+    const unit = m[5].startsWith('mile') ? 'mile' : 'km';
+    const upTo = /\b(?:first|up to|below)\s+([\d,]{3,7})\b/.exec(clause)?.[1];
+    let after = /\b(?:after|above|over|beyond|exceeding)\s+([\d,]{3,7})\b/.exec(clause)?.[1];
+    const before = policy.mileage[policy.mileage.length - 1];
+    if (after === undefined && /\b(?:after that|thereafter|after this|above that|beyond that)\b/.test(clause) && before?.upTo !== undefined && before.text === original) {
+      after = String(before.upTo);
+    }
+    const vehicle = OTHER_VEHICLE.exec(clause)?.[0];
+    policy.mileage.push({
+      milli, unit, after: after ? BigInt(after.replace(/,/g, '')) : 0n, upTo: upTo ? BigInt(upTo.replace(/,/g, '')) : undefined, text: original,
+      ...(vehicle ? { vehicle } : {}),
+    });
+  });
+  return found.length > 0 ? 1 : 0;
 }
 
 function percentBp(p: string): bigint {

@@ -8,6 +8,7 @@ import { readAgeLimit } from './age.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
+import { fromGerman, isGerman } from './german.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
 export interface Cap {
@@ -37,6 +38,8 @@ export interface Rate {
   /** The tier: units already claimed in the year up to which (from `after`) this rate applies. */
   after: bigint;
   upTo?: bigint;
+  /** A rate for another vehicle than a car ("motorcycles"): a car's log is not paid at it. */
+  vehicle?: string;
   text: string;
 }
 
@@ -68,6 +71,8 @@ export interface Policy {
   /** The approver each class needs ("VP approval") and the sentence saying so. */
   approvalClasses: Map<FareClass, { approver: string; text: string }>;
   forbiddenClasses: Map<FareClass, string>;
+  /** The modes of travel each class rule is about (its sentence → airfare, rail); none: every mode. */
+  classScope: Map<string, Category[]>;
   currency: string;
   /** The sentence that states the currency the policy pays in, when one does. */
   currencyText?: string;
@@ -90,29 +95,33 @@ const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|nee
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    forbiddenClasses: new Map(), classScope: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
     described: new Set(), lineOf: new Map(), receiptFree: [],
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
   let question: string | undefined;
-  for (const { sentence, context, line, row, refused } of sentences(text)) {
+  const german = isGerman(text);
+  for (const { sentence, context, line, row, refused } of sentences(text, german)) {
     // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
     // as the question asked of that answer: "do i need a receipt for any expense of $25.00 or more".
     const asked = question;
-    question = /\?$/.test(sentence) ? sentence.replace(/^[^\p{L}]+/u, '').replace(/\?$/, '').toLowerCase() : undefined;
+    // An FAQ marks them "Q:" and "A:"; the marks are not words of the rule.
+    question = /\?$/.test(sentence) ? sentence.replace(/^[^\p{L}]+/u, '').replace(QA, '').replace(/\?$/, '').toLowerCase() : undefined;
     if (question !== undefined) {
       policy.notUnderstood.push(sentence);
       continue;
     }
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
-    const answer = asked !== undefined ? /^(?:yes|no)\b[,:]?\s*(.*)$/i.exec(sentence) : null;
-    const s = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${sentence.toLowerCase()}`;
+    const said = sentence.replace(QA, '');
+    const answer = asked !== undefined ? /^(?:yes|no)\b\s*[,:\u2014\u2013-]?\s*(.*)$/i.exec(said) : null;
+    const read = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${said.toLowerCase()}`;
+    const s = german ? fromGerman(read) : read;
     let badMoney = false;
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
-    if (/\bp (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
+    if (/\d ?p (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
     if (stated === undefined && (stated = statedCurrency(s))) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
@@ -131,6 +140,9 @@ export function readPolicy(text: string): Policy {
   return policy;
 }
 
+/** The mark of an FAQ's question or answer ("Q:", "A.", "Answer:"). */
+const QA = /^(?:q|a|question|answer)\s?[:.]\s+/i;
+
 const CURRENCY_NAMES: [RegExp, string][] = [
   [/\b(?:us dollars?|usd|u\.s\. dollars?)\b/, 'USD'], [/\b(?:canadian dollars?|cad)\b/, 'CAD'],
   [/\b(?:australian dollars?|aud)\b/, 'AUD'], [/\b(?:euros?|eur)\b/, 'EUR'], [/\b(?:pounds? sterling|sterling|gbp)\b/, 'GBP'],
@@ -148,11 +160,15 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   let found = 0;
   const categories = categoriesIn(s);
   const classes = fareClassesIn(s);
-  const approval = s.includes('approv') && /\b(?:require|requires|required|needs?|with|must be|subject to)\b/.test(s);
+  // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
+  const approval = s.includes('approv') && /\b(?:require|requires|required|needs?|with|must be|subject to)\b|\bunless\b[^.;]*\bapprov/.test(s);
   const notAllowed = NOT_ALLOWED.test(s);
 
   if (classes.length > 0) {
     const premium = classes.filter((c) => c !== 'economy');
+    // A class rule about one mode of travel ("Business class air …", under "Rail") is that mode's only.
+    const modes = travelModes(s);
+    policy.classScope.set(original, modes.length > 0 ? modes : heading.filter((c) => c === 'airfare' || c === 'rail'));
     if (approval && premium.length > 0) {
       for (const c of premium) policy.approvalClasses.set(c, { approver: approverOf(s), text: original });
       found++;
@@ -174,7 +190,11 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     return found + 1;
   }
   // "Attach a receipt to every expense of $75.00 or more": an instruction is a requirement too.
-  if (s.includes('receipt') && (MUST.test(s) || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
+  // "Without receipts, meals are not reimbursed" requires the receipt; it refuses no category.
+  const withoutReceipt = /^(?:[a-z &]+: )?without (?:[\p{L}-]+ ){0,3}(?:receipts?|documentation|proof)\b/u.test(s) && NOT_ALLOWED.test(s);
+  // "Paid at cost against a receipt" (and "gegen Beleg"): the receipt is the condition of payment.
+  const against = /\bagainst (?:an? |the )?(?:itemi[sz]ed |original |valid )?receipts?\b/.test(s);
+  if (s.includes('receipt') && (MUST.test(s) || withoutReceipt || against || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
     const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
     policy.receipts.push({
@@ -264,6 +284,33 @@ function coordinated(list: string): string {
 
 /** Words that make a listed part a thing a receipt line can carry, though it names no category. */
 const THING = /\b(?:upgrades?|seat selection|seats?|lounges?|wi-?fi|internet|insurance|boarding|minibar|movies?|spa|laundry|room service|gift cards?|toiletries|memberships?|subscriptions?)\b/;
+
+/** The modes of travel a class rule names: air ("fly", "flights", "air") or rail ("train", "Acela"). */
+function travelModes(s: string): Category[] {
+  const modes: Category[] = [];
+  if (/\b(?:air|airfare|fly|flying|flights?|airlines?|plane|planes)\b/.test(s)) modes.push('airfare');
+  if (/\b(?:rail|railway|trains?|amtrak|acela|eurostar|sncf|bahn|tgv)\b/.test(s)) modes.push('rail');
+  return modes;
+}
+
+/**
+ * The policy as it applies to an item of that category: a fare-class rule about one mode of travel does not apply to
+ * another ("Business class air is not reimbursable" is no rule for a train). An item of no known category is held to
+ * every class rule.
+ */
+export function forCategory(policy: Policy, category: Category | undefined): Policy {
+  const applies = (text: string) => {
+    const scope = policy.classScope.get(text) ?? [];
+    return scope.length === 0 || category === undefined || scope.includes(category);
+  };
+  const keep = <V>(m: Map<FareClass, V>, text: (v: V) => string) => new Map([...m].filter(([, v]) => applies(text(v))));
+  return {
+    ...policy,
+    forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
+    approvalClasses: keep(policy.approvalClasses, (v) => v.text),
+    allowedClasses: policy.allowedClasses && applies(policy.allowedClasses.text) ? policy.allowedClasses : undefined,
+  };
+}
 
 /** "requires VP approval" → "VP approval"; the word before "approval" unless it is a verb or article. */
 function approverOf(s: string): string {

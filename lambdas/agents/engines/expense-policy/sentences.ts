@@ -17,9 +17,12 @@ export interface PolicySentence {
   refused?: boolean;
 }
 
-export function sentences(text: string): PolicySentence[] {
+export function sentences(text: string, german = false): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
+  // The number of the section whose heading named the categories ("5 Bewirtung"): its subsections ("5.2 Höchstbetrag")
+  // that name none are still about them.
+  let section: string | undefined;
   let row: { cells: string[]; n: number; bordered: boolean } | undefined;
   // A lead ending in ":" that refuses what it introduces makes each bullet under it one refused part.
   let refusing = false;
@@ -37,8 +40,8 @@ export function sentences(text: string): PolicySentence[] {
     }
     row = undefined;
   };
-  for (const { raw: rawLine, n } of wrapped(text)) {
-    const line = rawLine.trim();
+  for (const { raw: rawLine, n } of wrapped(text, german)) {
+    const line = leaders(rawLine.trim());
     // In a table without outer borders, a line starting with "|" is a row whose first cell is empty.
     const cells = tableCells(line, row !== undefined && !row.bordered);
     if (cells.length < 2 || (cells.length === 2 && !/^\|/.test(line))) flush();
@@ -62,15 +65,23 @@ export function sentences(text: string): PolicySentence[] {
       }
       continue;
     }
-    const words = line.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
-    const headingLike = words.length <= 5 && !/\d/.test(line.replace(/^[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '')) && !/[.!?;]\s*\S/.test(line) &&
+    const words = line.replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
+    // The heading's own words, without its number ("5.2", "§ 4").
+    const body = line.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
+    const headingLike = words.length <= 5 && !/\d/.test(body) && !/[.!?;]\s*\S/.test(body) &&
       !/[.!?;]$/.test(line) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(line);
     if (headingLike && !indented) {
-      heading = categoriesIn(line.toLowerCase());
+      const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(line)?.[1];
+      const named = categoriesIn(line.toLowerCase());
+      const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
+      if (!sub) {
+        heading = named;
+        section = named.length > 0 ? number : undefined;
+      }
       if (/:$/.test(line) || heading.length > 0 || words.length <= 3) continue;
     }
     let first = true;
-    for (const part of line.split(/(?<=[.!?;])\s+/)) {
+    for (const part of parts(line, german)) {
       const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
       // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
@@ -111,21 +122,67 @@ function tableCells(line: string, unbordered = false): string[] {
   return cells;
 }
 
+/** Sentence ends; a clause after ";" that only excepts ("; except mileage") stays with the rule it excepts. */
+const SPLIT = /(?<=[.!?;])\s+(?!(?:except|excluding|other than|ausgenommen|außer)\b)/i;
+/** German also writes ordinals ("2. Klasse", "1. Januar") and abbreviations ("Abs. 2", "z. B.") with a full stop. */
+const GERMAN_ABBREVIATION = /(?:^|[\s(])(?:\d{1,2}|[a-z]|abs|nr|ziff|bzw|ggf|inkl|zzgl|max|ca|lt|gem|vgl|evtl|usw|str)\.$/i;
+
+/** A line's sentences; in German, a full stop after an ordinal or an abbreviation ends none. */
+function parts(line: string, german: boolean): string[] {
+  const out: string[] = [];
+  for (const p of line.split(SPLIT)) {
+    if (german && out.length > 0 && GERMAN_ABBREVIATION.test(out[out.length - 1].slice(-8))) out[out.length - 1] += ` ${p}`;
+    else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * A dot leader between a label and its value ("first 10,000 business miles ... 45p per mile") is a row of a
+ * schedule, read as "label: value", not as sentence ends.
+ */
+function leaders(line: string): string {
+  if (!/\.{3}|…/.test(line)) return line;
+  // Split at the leaders (kept), then each one followed by a value becomes ": "; pieces keep this linear.
+  const parts = line.split(/((?:\.{3,}|…)[.…]*)/);
+  const out: string[] = [parts[0]];
+  for (let k = 1; k < parts.length; k += 2) {
+    const next = parts[k + 1] ?? '';
+    const rest = next.trimStart();
+    if (/^[$€£]|^[^\s\d]{0,12}\d/.test(rest)) {
+      out[out.length - 1] = out[out.length - 1].trimEnd();
+      out.push(': ', rest);
+    } else out.push(parts[k], next);
+  }
+  return out.join('');
+}
+
 const BULLET = /^\s*(?:[-*•·]|\(?[a-z]?\d+(?:\.\d+)*[.)]?|[a-z][.)])\s+/i;
 const OPEN_END = /(?:[,\u2014\u2013-]|\b(?:and|or|nor|to|of|the|a|an|in|for|with|by|at|on|are|is|be|from|per|than|including|such as|not)\b)$/i;
+
+/** German nouns are capitalised, so a wrapped line is told by the word it ends on or by its hanging indent. */
+const GERMAN_OPEN_END = /(?:^|\s)(?:und|oder|der|die|das|des|dem|den|ein|eine|einer|eines|einem|je|pro|für|mit|von|vom|zu|zur|zum|bei|beim|nach|auf|in|im|an|am|ist|sind|wird|werden|nicht|bis|über|als|gegen|ohne|sowie|bzw)$/i;
+
+/** A numbered item of five words or more whose next line is indented under its text ("(2) Bei Nutzung …" / "    Kilometer …"). */
+function hanging(line: string, next: string): boolean {
+  const lead = /^(\s*)(?:§\s*\d+[a-z]?|\(?[a-z]?\d+(?:\.\d+)*[.)]?|[a-z][.)])\s+/i.exec(line);
+  if (!lead || /[.!?;:]$/.test(line.trim())) return false;
+  const indent = /^\s*/.exec(next)![0].length;
+  return indent > lead[1].length && indent >= lead[0].length - 1 && line.trim().split(/\s+/).length >= 6;
+}
 
 /**
  * The policy's lines with a sentence wrapped over several lines joined back into one (its first line's number): a
  * line that ends mid-sentence (no closing punctuation, and a comma or a word like "and" last, or the next line going on
  * in lower case) continues on the next line unless that one is blank, a bullet or a table row.
  */
-function wrapped(text: string): { raw: string; n: number }[] {
+function wrapped(text: string, german = false): { raw: string; n: number }[] {
   const out: { raw: string; n: number }[] = [];
   let open: { raw: string; n: number } | undefined;
   for (const [k, raw] of text.split(/\r\n|\r|\n/).entries()) {
     const t = raw.trim();
     const continues = open !== undefined && t !== '' && !t.includes('|') && !BULLET.test(t) && !/^[+=-]{3,}/.test(t) &&
-      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t));
+      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t) || (german && (GERMAN_OPEN_END.test(open.raw.trim()) || hanging(open.raw, raw))));
     if (open && continues) {
       open.raw = `${open.raw.trimEnd()} ${t}`;
     } else {

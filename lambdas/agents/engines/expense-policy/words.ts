@@ -11,23 +11,27 @@ const PER_DIEM = /\b(?:per diems?|m&ie|meal allowances?|daily allowances?|subsis
 /** A fine is a fine whatever category it was filed under ("Parking" for a parking citation). */
 export const FINE = /\b(?:fines?(?! dining| wines?)|penalt(?:y|ies)|citations?|(?:traffic|parking|speeding) tickets?|towing|impound|toll violations?|tolls violations?)\b/;
 
+/** German words of a category, matched at a word's start with umlauts known ("Parkgebühren", "Übernachtung"), the
+ * whole compound taken ("Bußgelder"), so nothing of it is left to qualify the category. */
+const de = (alternatives: string) => `|(?<![a-zäöüß])(?:${alternatives})[a-zäöüß]*`;
+
 const CATEGORIES: [Category, RegExp][] = [
-  ['fines', FINE],
-  ['car rental', /\b(?:rental cars?|car rentals?|car hire)\b/],
-  ['meals', /\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\b/],
-  ['lodging', /\b(?:hotels?|lodging|accommodations?|motels?)\b/],
-  ['airfare', /\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\b/],
-  ['ground', /\b(?:taxis?|cabs?|rideshares?|ride-share|uber|lyft|ground transport(?:ation)?)\b/],
+  ['fines', new RegExp(`${FINE.source}${de('bußgeld|verwarnungsgeld|strafzettel|knöllchen')}`)],
+  ['car rental', new RegExp(`\\b(?:rental cars?|car rentals?|car hire)\\b${de('mietwagen|leihwagen|autovermietung')}`)],
+  ['meals', new RegExp(`\\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\\b${de('bewirtung|mahlzeit|mittagessen|abendessen|frühstück|gaststätte|speisen(?![a-zäöüß])')}`)],
+  ['lodging', new RegExp(`\\b(?:hotels?|lodging|accommodations?|motels?)\\b${de('übernachtung|unterkunft|hotelkosten|hotelrechnung')}`)],
+  ['airfare', new RegExp(`\\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\\b${de('flug(?:kosten|ticket|schein|reise)?(?![a-zäöüß])|flüge(?![a-zäöüß])')}`)],
+  ['ground', new RegExp(`\\b(?:taxis?|cabs?|rideshares?|ride-share|uber|lyft|ground transport(?:ation)?)\\b${de('taxi')}`)],
   ['entertainment', /\b(?:entertainment|sporting events?|concerts?|theatre|theater|golf)\b/],
-  ['parking', /\b(?:parking|garage)\b/],
-  ['rail', /\b(?:rail|trains?|amtrak|railway|railroad)\b/],
-  ['mileage', /\b(?:mileage|personal (?:car|vehicle)|own (?:car|vehicle))\b/],
-  ['fuel', /\b(?:fuel|gas(?:oline)?|petrol|refuel)\b/],
+  ['parking', new RegExp(`\\b(?:parking|garage)\\b${de('park(?:en|gebühr|haus|häuser|platz|ticket|kosten)')}`)],
+  ['rail', new RegExp(`\\b(?:rail|trains?|amtrak|railway|railroad)\\b${de('bahn(?:fahrt|ticket|karte|card|reise)?(?![a-zäöüß])|zug(?:fahrt|ticket)?(?![a-zäöüß])|fahrkarte')}`)],
+  ['mileage', new RegExp(`\\b(?:mileage|personal (?:car|vehicle)|own (?:car|vehicle))\\b${de('kilometer(?:geld|pauschale)|wegstreckenentschädigung|privat(?:en|er|es|em)? (?:pkw|kfz|fahrzeug)|privatfahrzeug|privat-pkw')}`)],
+  ['fuel', new RegExp(`\\b(?:fuel|gas(?:oline)?|petrol|refuel)\\b${de('kraftstoff|benzin|tanken|tankbeleg')}`)],
   ['baggage', /\b(?:bag(?:gage)? fees?|checked bags?|baggage)\b/],
-  ['registration', /\b(?:registrations?|conference pass|admission|trade fairs?)\b/],
-  ['supplies', /\b(?:supplies|printing|office depot|staples)\b/],
+  ['registration', new RegExp(`\\b(?:registrations?|conference pass|admission|trade fairs?)\\b${de('teilnahmegebühr|tagungsgebühr|konferenzgebühr|seminargebühr')}`)],
+  ['supplies', new RegExp(`\\b(?:supplies|printing|office depot|staples)\\b${de('büromaterial')}`)],
   // A gift card is cash and a gift shop a folio charge, not a business gift.
-  ['gifts', /\b(?:(?:business |client |customer )?gifts?(?! cards?\b| shops?\b)|gift baskets?)\b/],
+  ['gifts', new RegExp(`\\b(?:(?:business |client |customer )?gifts?(?! cards?\\b| shops?\\b)|gift baskets?)\\b${de('geschenk|präsent')}`)],
 ];
 
 /** Every category a (lower-cased) text names, in list order. */
