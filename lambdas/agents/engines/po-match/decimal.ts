@@ -2,33 +2,17 @@
  * Exact decimals as bigint millionths: quantities like 2.5 hours and unit prices like $0.125 need more than the two
  * places of parseCents, and a float must never touch a price.
  */
-import { parseCents } from '../text/amount.js';
+import { parseScaled } from '../text/amount.js';
 
 export const SCALE = 1_000_000n;
 export const CENT = 10_000n;
 
-const CURRENCY = /^(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)\s*|\s*(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)$/i;
-
-/** "2.5", "$0.125", "1,200.5", "$2.50", "(4.00)" → millionths; undefined when unreadable or beyond 6 decimals. */
+/**
+ * "2.5", "$0.125", "1,200.5", "$2.50", "(4.00)" → millionths; undefined when unreadable or beyond 6 decimals. The
+ * shared money reader (text/amount.ts) to six places: the same signs, currencies and separators as every agent reads.
+ */
 export function parseDecimal(text: string): bigint | undefined {
-  let s = text.trim();
-  if (s.length === 0 || s.length > 40) return undefined;
-  const cents = parseCents(s);
-  if (cents !== undefined) return cents * CENT;
-  let negative = false;
-  for (let i = 0; i < 2; i++) {
-    s = s.replace(CURRENCY, '').trim();
-    if (/^[-+]/.test(s)) {
-      if (negative && s[0] === '-') return undefined;
-      negative ||= s[0] === '-';
-      s = s.slice(1).trim();
-    }
-  }
-  if (/^\d{1,3}(?:,\d{3})+\.\d+$/.test(s)) s = s.replace(/,/g, '');
-  const m = /^(\d{1,15})(?:\.(\d{1,6}))?$/.exec(s);
-  if (!m) return undefined;
-  const value = BigInt(m[1]) * SCALE + BigInt((m[2] ?? '').padEnd(6, '0'));
-  return negative ? -value : value;
+  return parseScaled(text, 6);
 }
 
 /** A JSON number through its shortest decimal text; Infinity (1e309), NaN and exponent forms are refused. */

@@ -3,12 +3,12 @@
  * thousands) or "1,321.30" (decimal point, comma thousands). The convention comes from the document's own
  * unambiguous numbers; "5.000" alone is read by it. Values are bigint millionths (see decimal.ts).
  */
-import { SCALE } from './decimal.js';
+import { parseMoney } from '../text/amount.js';
 
 export type Decimal = ',' | '.';
 
-const CURRENCY = /^(?:US\$|C\$|CA\$|A\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD|CHF|JPY)/i;
-const CURRENCY_END = /(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD|CHF|JPY)$/i;
+/** Currency marks POs print that the shared reader does not strip (it reads statements in the five it knows). */
+const MORE_CURRENCY = /^([-(]?\s*)(?:C\$|CA\$|A\$|CHF|JPY)\s*|\s*(?:CHF|JPY)(\)?)$/i;
 
 /** Votes for each convention from the number-looking tokens of a text. */
 export function detectDecimal(text: string): Decimal {
@@ -22,33 +22,14 @@ export function detectDecimal(text: string): Decimal {
   return comma > dot ? ',' : '.';
 }
 
-/** "€ 1.321,30", "$1,200.50", "0,0185", "(4.00)", "12,90" → millionths, by the document's convention. */
+/**
+ * "€ 1.321,30", "$1,200.50", "0,0185", "(4.00)", "12,90" → millionths, by the document's convention: the shared money
+ * reader (text/amount.ts) to six places. Under a decimal comma a number without a comma that is no grouping of
+ * thousands ("1.5") still reads with its point.
+ */
 export function readNumber(raw: string, decimal: Decimal): bigint | undefined {
-  let s = raw.trim();
-  if (s.length === 0 || s.length > 40) return undefined;
-  let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1).trim();
-  }
-  if (s.startsWith('-')) {
-    negative = !negative;
-    s = s.slice(1).trim();
-  } else if (s.endsWith('-')) {
-    negative = !negative;
-    s = s.slice(0, -1).trim();
-  }
-  s = s.replace(CURRENCY, '').replace(CURRENCY_END, '').trim();
-  if (s.startsWith('-')) {
-    negative = !negative;
-    s = s.slice(1).trim();
-  }
-  const thousands = decimal === ',' ? '.' : ',';
-  let body = s;
-  if (new RegExp(`^\\d{1,3}(?:\\${thousands}\\d{3})+(?:\\${decimal}\\d+)?$`).test(body)) body = body.split(thousands).join('');
-  if (decimal === ',') body = body.replace(',', '.');
-  const m = /^(\d{1,15})(?:\.(\d{1,6}))?$/.exec(body);
-  if (!m) return undefined;
-  const value = BigInt(m[1]) * SCALE + BigInt((m[2] ?? '').padEnd(6, '0'));
-  return negative ? -value : value;
+  const s = raw.replace(MORE_CURRENCY, '$1$2');
+  // Sixteen digits and more before the decimals are a code printed in the row (an EAN, an account), not an amount.
+  if ((s.split(decimal)[0].match(/\d/g) ?? []).length > 15) return undefined;
+  return parseMoney(s, decimal, 6) ?? (decimal === ',' && !s.includes(',') ? parseMoney(s, '.', 6) : undefined);
 }

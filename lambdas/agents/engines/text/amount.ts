@@ -4,12 +4,21 @@
  * Accepted: an optional sign, currency sign or code before or after ($ € £ ¥ USD EUR GBP CAD AUD), thousands
  * separators (1,234.56 or 1 234.56), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
  * (credit, negative) or DR, and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
- * places. Refused (undefined): empty text, exponents (1e309), more than two decimals, several numbers, anything else.
+ * places (parseScaled and parseMoney's `places` read the same grammar to six, for unit prices). Refused (undefined):
+ * empty text, exponents (1e309), more decimals than allowed, several numbers, anything else.
  */
 
 const CURRENCY = /^(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)\s*|\s*(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)$/i;
 
 export function parseCents(text: string): bigint | undefined {
+  return parseScaled(text, 2);
+}
+
+/**
+ * The same reading to `places` decimals (2 to 6), as an integer count of 10^-places units: cents for 2, millionths
+ * for 6 (a unit price of 0.0785). A comma is a decimal mark here only with one or two digits after it, as above.
+ */
+export function parseScaled(text: string, places: number): bigint | undefined {
   let s = text.trim();
   if (s.length === 0 || s.length > 40) return undefined;
   let negative = false;
@@ -43,11 +52,14 @@ export function parseCents(text: string): bigint | undefined {
   }
   const digits = normaliseSeparators(s);
   if (digits === undefined) return undefined;
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(digits);
+  const m = FRACTION[places]?.exec(digits);
   if (!m) return undefined;
-  const cents = BigInt(m[1]) * 100n + BigInt((m[2] ?? '').padEnd(2, '0') || '0');
-  return negative ? -cents : cents;
+  const units = BigInt(m[1]) * 10n ** BigInt(places) + BigInt((m[2] ?? '').padEnd(places, '0') || '0');
+  return negative ? -units : units;
 }
+
+/** Digits with at most `places` decimals. */
+const FRACTION: Record<number, RegExp> = Object.fromEntries([2, 3, 4, 5, 6].map((p) => [p, new RegExp(`^(\\d+)(?:\\.(\\d{1,${p}}))?$`)]));
 
 /** "1,234.56" / "1 234.56" / "1.234,56" / "12,50" → "1234.56" / "12.50"; undefined when the grouping is wrong. */
 function normaliseSeparators(s: string): string | undefined {
@@ -79,22 +91,27 @@ export function centsToNumber(cents: bigint): number {
 export type DecimalMark = '.' | ',';
 
 const CORE = /\d(?:[\d.,'\u00a0\u202f ]*\d)?/;
-const GROUPED: Record<DecimalMark, RegExp> = {
-  '.': /^(\d{1,3}(?:([,'\u00a0\u202f ])\d{3})?(?:\2\d{3})*|\d+)(?:\.(\d{1,2}))?$/,
-  ',': /^(\d{1,3}(?:([.'\u00a0\u202f ])\d{3})?(?:\2\d{3})*|\d+)(?:,(\d{1,2}))?$/,
-};
+/** Digits grouped by threes (or not), then the decimal mark and at most `places` decimals. */
+function grouped(mark: DecimalMark, places: number): RegExp {
+  const group = mark === '.' ? `[,'\\u00a0\\u202f ]` : `[.'\\u00a0\\u202f ]`;
+  return new RegExp(`^(\\d{1,3}(?:(${group})\\d{3})?(?:\\2\\d{3})*|\\d+)(?:\\${mark}(\\d{1,${places}}))?$`);
+}
+const GROUPED: Record<string, RegExp> = Object.fromEntries(
+  (['.', ','] as const).flatMap((mark) => [2, 3, 4, 5, 6].map((p) => [`${mark}${p}`, grouped(mark, p)])),
+);
 
 /**
  * Money read under one decimal convention decided for the whole document ("1.234" is 1234.00 where the decimal mark
- * is a comma, "1,234" is 1234.00 where it is a point); signs, currency and parentheses as parseCents reads them.
+ * is a comma, "1,234" is 1234.00 where it is a point); signs, currency and parentheses as parseCents reads them. With
+ * `places` above 2 (a unit price "0,0185"), the result counts 10^-places units, as parseScaled's.
  */
-export function parseMoney(text: string, mark: DecimalMark): bigint | undefined {
+export function parseMoney(text: string, mark: DecimalMark, places = 2): bigint | undefined {
   const core = CORE.exec(text);
   if (!core) return undefined;
-  const m = GROUPED[mark].exec(core[0]);
+  const m = GROUPED[`${mark}${places}`]?.exec(core[0]);
   if (!m) return undefined;
   const plain = `${m[1].replace(/[^\d]/g, '')}${m[3] === undefined ? '' : `.${m[3]}`}`;
-  return parseCents(text.slice(0, core.index) + plain + text.slice(core.index + core[0].length));
+  return parseScaled(text.slice(0, core.index) + plain + text.slice(core.index + core[0].length), places);
 }
 
 /**
