@@ -3,6 +3,7 @@
  * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
+import { findAdvanceAbroad } from './advance.js';
 import { boxOf } from './questions.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
@@ -34,6 +35,22 @@ const REDIRECT: { re: RegExp; what: string }[] = [
       `${B}(?:(?:we|we've|has|have|is|are)\\s+(?:recently\\s+|now\\s+)?(?:chang|switch|mov)(?:ed|ing)\\s+(?:our\\s+|its\\s+)?(?:receivables\\s+|remittance\\s+)?(?:banks?|banking|account)` +
         `|(?:change|update)\\s+(?:of|to|in)\\s+(?:our\\s+)?(?:remittance|receiving|payment|bank(?:ing)?)|(?:bank(?:ing)?|remittance|payment)\\s+(?:details|information|instructions)\\s+(?:update|change)|updated\\s+(?:remittance|bank(?:ing)?|payment)\\s+(?:information|details|instructions)` +
         `|(?:pay(?:ments?)?|remit(?:ted)?|send|wire|transfer)(?:\\s+${W}){0,8}?\\s+(?:to|into)\\s+(?:our|the)\\s+(?:new|updated|different)\\s+(?:bank\\s+)?account)${E}`,
+      'giu',
+    ),
+  },
+  {
+    // The same request in the vendor's own language: Spanish, French, German, Italian, Portuguese (accents folded).
+    what: CHANGE,
+    re: new RegExp(
+      `${B}(?:` +
+        `(?:nuev[oa]s|nuestras?\\s+nuevas?)\\s+(?:coordenadas|cuentas?|datos\\s+bancarios)|nuevas?\\s+(?:coordenadas(?:\\s+bancarias)?|cuenta\\s+bancaria|datos\\s+bancarios)` +
+        `|cambio\\s+de\\s+(?:cuenta(?:\\s+bancaria)?|banco|datos\\s+bancarios|coordenadas)|actualizacion\\s+de\\s+(?:coordenadas|datos)\\s+(?:de\\s+cobro|bancari[oa]s)` +
+        `|changement\\s+de\\s+(?:compte(?:\\s+bancaire)?|banque|coordonnees\\s+bancaires|rib)|chang(?:er|e|eons|ez|ent)\\s+(?:de\\s+|son\\s+|notre\\s+|leur\\s+|nos\\s+|ses\\s+)?(?:compte\\s+bancaire|banque|coordonnees\\s+bancaires|rib)` +
+        `|(?:notre|nos|leur)\\s+nouv(?:eau|elles?)\\s+(?:compte|rib|coordonnees)|nouv(?:eau|elles?)\\s+(?:compte\\s+bancaire|rib|coordonnees\\s+bancaires)` +
+        `|neue[nrs]?\\s+(?:bankverbindung|kontoverbindung|iban)|(?:unser|unsere)\\s+neue[ns]?\\s+(?:konto|bankverbindung)|(?:anderung|wechsel)\\s+(?:der|unserer)\\s+bankverbindung|geanderte\\s+bankverbindung|kontoanderung` +
+        `|nuov[oe]\\s+(?:coordinate\\s+bancarie|conto\\s+corrente|iban)|(?:nostro|nostre)\\s+nuov[oe]\\s+(?:conto|coordinate)|variazione\\s+(?:delle\\s+)?coordinate\\s+bancarie|cambio\\s+(?:di\\s+)?iban` +
+        `|nov[oa]s\\s+dados\\s+bancarios|nova\\s+conta(?:\\s+bancaria)?|alteracao\\s+(?:de|dos)\\s+dados\\s+bancarios` +
+        `)${E}`,
       'giu',
     ),
   },
@@ -129,7 +146,7 @@ export function findUpfrontPayment(text: string): Finding | undefined {
     if (boxOf(line, m.index - lineStart, m.index - lineStart + m[0].length) === 'empty') continue;
     return { detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
   }
-  return undefined;
+  return findAdvanceAbroad(text);
 }
 
 

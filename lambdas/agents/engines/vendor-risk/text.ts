@@ -133,9 +133,11 @@ export function clauseAfter(text: string, end: number, max = 80): string {
   return stop ? window.slice(0, stop.index) : window;
 }
 
-// "Nothing paid before work starts" denies the payment as surely as "no payment before work".
-const NEGATION = /(?<![\p{L}'])(?:no|not|never|none|nothing|nobody|without|zero|nor|neither|cannot|[\p{L}]+n't)(?![\p{L}'])/giu;
-const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with))(?![\p{L}'])/giu;
+// "Nothing paid before work starts" denies the payment as surely as "no payment before work"; so do "keine
+// Vorauskasse", "sin anticipo", "sans acompte" in the languages vendors write in.
+const NEGATION =
+  /(?<![\p{L}'])(?:no|not|never|none|nothing|nobody|without|zero|nor|neither|cannot|[\p{L}]+n't|kein|keine|keinen|nicht|nie|ohne|pas|sans|aucun|aucune|jamais|sin|ningun|ninguna|ninguno|nunca|nessun|nessuna|nessuno|senza)(?![\p{L}'])/giu;
+const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with)|ohne|sans|sin|senza|antes|avant|vor|prima)(?![\p{L}'])/giu;
 
 /**
  * Whether a statement found at `index` is negated in its own clause ("we will never ask you to update our bank

@@ -1,0 +1,65 @@
+/**
+ * Money before delivery written as a practitioner reads it beyond rule 7's fixed phrases (RULES.md rule 7): a share
+ * of an order, or money the vendor must receive, before the goods leave ("35% of the December order, which we need
+ * to receive before the goods are dispatched"), and the same in the languages vendors write in: Spanish ("percibir
+ * antes de la expedición", "pago anticipado", "por adelantado"), French ("acompte", "paiement d'avance", "avant
+ * livraison"), German ("Vorauskasse", "Anzahlung von 30 %", "vor Lieferung"), Italian ("pagamento anticipato",
+ * "prima della spedizione"). A timing alone ("inspection before dispatch") demands nothing: the money must be named
+ * in the same sentence, before the timing. A clause that negates it ("keine Vorauskasse", "sin anticipo") is no
+ * demand.
+ */
+import { lineOf, matches, negatedBefore, type Finding } from './text.js';
+
+/** Words that name an advance by themselves. */
+const ADVANCE = new RegExp(
+  '(?<![\\p{L}])(?:' +
+    'pre-?pago|pago\\s+anticipado|por\\s+adelantado|anticipo\\s+(?:del?\\s+)?\\d{1,3}\\s*%|\\d{1,3}\\s*%\\s+(?:de\\s+)?anticipo' +
+    '|vorauskasse|vorkasse|vorauszahlung|anzahlung\\s+(?:von\\s+|in\\s+hohe\\s+von\\s+)?\\d{1,3}\\s*%|\\d{1,3}\\s*%\\s+anzahlung' +
+    "|paiement\\s+(?:d'avance|anticipe|a\\s+la\\s+commande)|acompte\\s+(?:de\\s+)?\\d{1,3}\\s*%|\\d{1,3}\\s*%\\s+d'acompte" +
+    '|pagamento\\s+anticipato|anticipo\\s+del\\s+\\d{1,3}\\s*%|acconto\\s+(?:del\\s+)?\\d{1,3}\\s*%' +
+    ')(?![\\p{L}])',
+  'giu',
+);
+
+/** The goods leaving: before dispatch, shipment or delivery, in each language. */
+const BEFORE_DISPATCH = new RegExp(
+  '(?<![\\p{L}])(?:' +
+    'before\\s+(?:the\\s+)?(?:goods|order|items?|material|shipment)\\s+(?:(?:is|are|were|is\\s+being|are\\s+being|can\\s+be|will\\s+be)\\s+)?(?:dispatched|shipped|delivered|released|sent)' +
+    '|antes\\s+de(?:l|\\s+la|\\s+el)?\\s+(?:expedicion|entrega|envio|despacho|enviar|entregar|expedir)' +
+    "|avant\\s+(?:l'|la\\s+|le\\s+)?(?:expedition|livraison|envoi)" +
+    '|vor\\s+(?:der\\s+|dem\\s+)?(?:lieferung|versand|auslieferung|verladung)' +
+    '|prima\\s+(?:della|dell\'|di)\\s*(?:spedizione|consegna|invio)' +
+    ')(?![\\p{L}])',
+  'giu',
+);
+
+/** Money named: a share, an amount, a payment word in any of the languages above. */
+const MONEY =
+  /(?<![\p{L}])(?:\d{1,3}\s*%|(?:eur|usd|gbp|chf)\s*\d|pay|paid|payment|receive|remit|transfer|wire|deposit|pago|pagar|abono|abonar|percibir|cobrar|importe|transferencia|paiement|payer|virement|regler|montant|zahlung|zahlen|bezahlen|uberweisung|uberweisen|betrag|pagamento|pagare|bonifico|importo)(?![\p{L}])/iu;
+/** A sentence end: the money and the timing must be read in one sentence. A form's field line is a sentence of its own. */
+const SENTENCE_END = /[.!?;](?=\s)|\n\s*\n|(?<=^|\n)[^\n:]{1,40}:[ \t]*\S[^\n]*\n/g;
+/** Negated after it, as German and Romance languages say it: "Vorauskasse nicht erforderlich", "anticipo no requerido". */
+const NOT_REQUIRED =
+  /^\s*(?:(?:is|ist|es|est|e)\s+)?(?:not|nicht|no|non|pas|nao)\s+(?:required|needed|necessary|erforderlich|notwendig|vorgesehen|necesario|requerido|requis|necessaire|richiesto|necessario|obrigatorio)/iu;
+
+export function findAdvanceAbroad(text: string): Finding | undefined {
+  for (const m of matches(ADVANCE, text)) {
+    if (negatedBefore(text, m.index, true) || NOT_REQUIRED.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
+    return found(text, m);
+  }
+  for (const m of matches(BEFORE_DISPATCH, text)) {
+    const window = text.slice(Math.max(0, m.index - 240), m.index);
+    let from = 0;
+    for (const e of matches(SENTENCE_END, window)) from = e.index + e[0].length;
+    if (!MONEY.test(window.slice(from))) continue;
+    if (negatedBefore(text, m.index, true)) continue;
+    return found(text, m);
+  }
+  return undefined;
+}
+
+const found = (text: string, m: RegExpExecArray): Finding => ({
+  detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`,
+  at: m.index,
+  end: m.index + m[0].length,
+});
