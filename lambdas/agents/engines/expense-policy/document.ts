@@ -12,7 +12,7 @@
  * 4. an entry or receipt that repeats another's amount (a card slip's "Amount: $56.42", "Please reimburse USD
  *    1,386.41", a receipt typed out under the statement line that lists it) is that expense, not another.
  */
-import { readLines, type Amt, type Line } from './lines.js';
+import { CLAIM_TOTAL, readLines, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
@@ -54,6 +54,17 @@ export function readDocument(text: string): { entries: Entry[]; receipts: Receip
     if (e) e.receipt = r;
     else standalone.push(r);
   }
+  // A receipt whose total is a charge line of another one (the restaurant's bill carried into a Bewirtungsbeleg as
+  // "lt. beigefügter Rechnung 214,50 €", a restaurant charge posted to the room) is the document behind that line,
+  // not another expense: its lines (the dishes, the wine) are that line's itemisation.
+  for (let k = standalone.length - 1; k >= 0; k--) {
+    const r = standalone[k];
+    const o = receipts.find((x) => x !== r && x.lines.some((p) => p.kind === 'item' && p.cents === r.total.cents));
+    if (!o || r.unreconciled) continue;
+    const at = o.lines.findIndex((p) => p.kind === 'item' && p.cents === r.total.cents);
+    o.lines.splice(at, 1, ...r.lines);
+    standalone.splice(k, 1);
+  }
   const kept = entries.filter((e, k) => {
     if (e.listed || e.receipt) return true;
     // A field in a receipt's own header ("Rate Plan: CORP - 209.00" above the folio's "Room Charge 209.00") repeats a
@@ -63,6 +74,14 @@ export function readDocument(text: string): { entries: Entry[]; receipts: Receip
       entries.some((o, j) => j !== k && (j < k || o.listed || o.receipt) && [o.amount, o.converted?.amt].some((x) => x && same(x, a)));
     return !repeats(e.amount);
   });
+  // A merchant's message forwarded under the employee's note (an airline's e-ticket, a ride receipt) holding a receipt
+  // is that receipt: the other amounts it prints (a baggage price list, a fare rule, a reward) are the merchant's text,
+  // not expenses; an expense the employee lists (a dated or numbered line) stays one.
+  const forwarded = forwardedAt(lines);
+  if (forwarded !== undefined && receipts.some((r) => r.totalAt > forwarded)) {
+    for (let k = kept.length - 1; k >= 0; k--) if (!kept[k].listed && !kept[k].receipt && kept[k].first.n > forwarded) kept.splice(k, 1);
+  }
+  supportBelowClaimTotal(lines, kept);
   // A message asking for one amount with one receipt below it ("can I get reimbursed $84.50 … receipt below") is one
   // expense: the request is the claim and the receipt its support, though their amounts differ (the reviewer pays
   // the lower and flags the difference).
@@ -72,6 +91,45 @@ export function readDocument(text: string): { entries: Entry[]; receipts: Receip
     open[0].differs = true;
   }
   return { entries: kept, receipts: standalone };
+}
+
+/**
+ * A listing closed by the claim's total ("Total to reimburse £240.70" = the sum of the dated entries above it) is the
+ * whole claim: a dated line below it repeating one of those entries' date and amount (a contactless journey history,
+ * a statement line) is that entry's support, not another expense.
+ */
+function supportBelowClaimTotal(lines: Line[], kept: Entry[]): void {
+  const day = (e: Entry) => /^(\d{1,2})[/.-](\d{1,2})\b/.exec(e.first.text)?.slice(1, 3).join('/');
+  for (const t of lines) {
+    if (t.kind !== 'total' || !CLAIM_TOTAL.test(t.label) || t.amts.length === 0) continue;
+    const listing = kept.filter((e) => e.listed && e.first.n < t.n);
+    if (listing.length < 2 || listing.reduce((a, e) => a + e.amount.cents, 0n) !== t.amts[0].cents) continue;
+    const open = [...listing];
+    for (let k = 0; k < kept.length; k++) {
+      const e = kept[k];
+      if (e.first.n <= t.n || !e.listed || e.receipt || day(e) === undefined) continue;
+      const match = open.findIndex((o) => o.amount.cents === e.amount.cents && day(o) === day(e));
+      if (match < 0) continue;
+      open.splice(match, 1);
+      kept.splice(k--, 1);
+    }
+    return;
+  }
+}
+
+const FORWARD = /^(?:-{2,}\s*(?:forwarded message|original message)\s*-{2,}|begin forwarded message:?)$/i;
+
+/** The 1-based line where a forwarded message starts: a forward marker, or a From:/Sent:/Subject: block after the body. */
+function forwardedAt(lines: Line[]): number | undefined {
+  let body = false;
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k];
+    if (FORWARD.test(l.text)) return l.n;
+    const next = lines.slice(k + 1, k + 6).map((x) => x.text);
+    if (body && /^from:\s/i.test(l.text) && next.some((t) => /^(?:sent|date):/i.test(t)) && next.some((t) => /^subject:/i.test(t))) return l.n;
+    if (l.kind !== 'blank' && !HEADER.test(l.text) && !/^\s/.test(l.raw)) body = true;
+  }
+  return undefined;
 }
 
 function same(a: Amt, b: Amt): boolean {

@@ -176,13 +176,14 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
     // "Charges on the hotel folio that are personal … are not reimbursed" says how a folio is paid (less those lines),
     // not that claiming it is refused: a line it already deducted is not refused a second time.
     const deducting = /\b(?:folio|hotel bill)\b/i.test(thing.text);
-    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(p.text.toLowerCase()) && !(deducting && personal.includes(p)) && !setAside.includes(p));
+    // A receipt line is read with the heading it is printed under ("Economy Plus® Seat Upgrade" above "UA960 … 169.00").
+    const lines = (item.parts ?? []).filter((p) => p.kind === 'item' && named.test(`${p.heading ?? ''}\n${p.text}`.toLowerCase()) && !(deducting && personal.includes(p)) && !setAside.includes(p));
     if (lines.length > 0) {
       // A line is deducted once, whichever rules name it (the personal rule, "spa", "spa services").
       const sum = lines.filter((p) => !taken.has(p)).reduce((a, p) => a + p.cents, 0n);
       for (const p of lines) taken.add(p);
       findings.push({ severity: 'reject', partial: true, kind: 'refused item', sources: cite([thing.text], lines.map(partSource)),
-        text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.text}"`).join(' + ')}${sum > 0n ? ` = ${m(sum)} deducted` : ', already deducted'}`,
+        text: `${thing.phrase} is not reimbursable ("${thing.text}"): ${lines.map((p) => `"${p.heading ? `${p.heading}: ` : ''}${p.text}"`).join(' + ')}${sum > 0n ? ` = ${m(sum)} deducted` : ', already deducted'}`,
         arithmetic: `${m(eligible)} − ${m(sum)} = ${m(eligible - (sum > eligible ? eligible : sum))}` });
       eligible -= sum > eligible ? eligible : sum;
     } else if (!item.parts && thingIn(thing.phrase, `${item.heading ?? ''}\n${item.evidence ?? item.label}`.toLowerCase())) {

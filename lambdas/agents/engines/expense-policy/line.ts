@@ -71,7 +71,7 @@ export function textFacts(lower: string, bare = false, lenient = false): Facts {
     if (n === undefined) continue;
     const next = tokens[i + 1];
     if (PEOPLE.has(next ?? '') || (tokens[i - 1] === 'of' && /^(?:party|table|group)$/.test(tokens[i - 2] ?? ''))) people ??= n;
-    else if (/^(?:guests|covers|pax|attendees|persons)$/.test(tokens[i - 1] ?? '')) people ??= n; // "Guests: 1"
+    else if (/^(?:guests|covers|pax|attendees|persons|pers\.?|personen|gäste)$/.test(tokens[i - 1] ?? '')) people ??= n; // "Guests: 1", "Pers. 4"
     else if (next === 'of' && tokens[i + 2] === 'us') people ??= n; // "the 3 of us"
     else if (next === 'night' || next === 'nights' || next === 'nächte') nights ??= n;
     else if (next === 'day' || next === 'days') days ??= n;

@@ -62,6 +62,8 @@ export function amountsIn(line: string): Amt[] {
     }
     if (!MONEYISH.test(t) || !/\d/.test(t)) continue;
     const marked = code !== undefined || /[$€£¥]/.test(t);
+    // "14.21 miles", "4.93 ★ Rating", "2.50 kg": a bare figure with a unit after it is a measure, not money.
+    if (!marked && UNIT.test(tokens[i + 1]?.t ?? '')) continue;
     const digits = t.replace(/^[-(]+|[)]+$/g, '').replace(/^(?:US\$|C\$|A\$|[$€£¥])/i, '').replace(/[€£¥]$/, '').replace(/^-/, '');
     // A bare figure is money only with two decimals (7.50, 1.190,03); a marked one may be whole (¥66,300, $75).
     if (!marked && !/^\d{1,3}(?:[.,'\u00a0]\d{3})*[.,]\d{2}$|^\d+[.,]\d{2}$/.test(digits)) continue;
@@ -76,19 +78,24 @@ export function amountsIn(line: string): Amt[] {
   return out;
 }
 
+const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hours?|kg|kgs|lbs?|pounds|oz|kwh|gal|gallons?|l|lit(?:er|re)s?|pts|points|stars?|rating|★|☆|%)[.,;:)]*$/i;
+/** "You earned $2.32 in Uber Cash", "points earned": a reward for later, not a charge or a payment of this one. */
+const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:earned|balance)|(?:points?|miles|cash) earned)\b/i;
+/** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
+export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
 const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b/;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 const PAYMENT =
-  /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
+  /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|gegeben|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
 
 export function readLines(text: string): Line[] {
   const lines = text.split(/\r?\n/).map((raw, n): Line => {
     const indent = raw.length - raw.trimStart().length;
     const text = raw.trim().replace(/\s+/g, ' ');
     const lower = text.toLowerCase();
-    const amts = raw.length > 4000 ? [] : amountsIn(raw.trim());
+    const amts = raw.length > 4000 || REWARD.test(raw) ? [] : amountsIn(raw.trim());
     const first = amts[0];
     const before = first ? raw.trim().slice(0, first.at) : raw.trim();
     const lead = LEAD_DATE.exec(before.trim());

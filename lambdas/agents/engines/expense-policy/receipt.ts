@@ -4,12 +4,14 @@
  * confirmed by arithmetic (items = subtotal; subtotal + tax + tip = total). A receipt that does not add up is kept with
  * the contradiction; payment, change and balance lines after the total are not charges.
  */
-import type { Line, Amt } from './lines.js';
+import { CLAIM_TOTAL, type Line, type Amt } from './lines.js';
 import { ALCOHOL } from './words.js';
 
 export interface Part {
   text: string;
   cents: bigint;
+  /** The heading line it is printed under ("Economy Plus® Seat Upgrade" above "UA960 … Seat 24C 169.00 USD"). */
+  heading?: string;
 }
 
 export interface Receipt {
@@ -32,15 +34,31 @@ export interface Receipt {
 const NET = /^(?:net|netto|nett|net amount|brutto|gross|vat|mwst|ust)\b/;
 const QUANTITY = /^\d{1,3}\s*(?:×|x|\*)\s*(?:[$€£¥]\s?)?\d[\d.,]*\s*(?:[€£¥]|[A-Z]{3})?$/i;
 
+/** A run of charge lines closed by its total: a receipt, or one section of a bill printed in sections. */
+interface Section {
+  start: number;
+  end: number;
+  region: Line[];
+  total: bigint;
+  summary: boolean;
+}
+
 /** Every receipt in the document (see the module comment); its lines are marked used. */
 export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
-  const out: Receipt[] = [];
+  const out: { r: Receipt; sections: Section[]; from: number }[] = [];
+  const sections: Section[] = [];
   let contextStart = 0;
+  const accept = (r: Receipt, parts: Section[], from: number, end: number) => {
+    for (let u = from; u <= end; u++) used.add(u);
+    markTrailing(lines, end, used);
+    out.push({ r, sections: parts, from: contextStart });
+    contextStart = end + 1;
+  };
   for (let k = 0; k < lines.length; k++) {
     const anchor = lines[k];
     if ((anchor.kind !== 'subtotal' && anchor.kind !== 'total') || used.has(k)) continue;
     // "Report Total", "Claim total": a report's sum over its expenses, never the close of one receipt.
-    if (/\b(?:report|claim|expense report|reimbursement)\b/.test(anchor.label)) continue;
+    if (CLAIM_TOTAL.test(anchor.label)) continue;
     // Back over the item lines: separators right above the summary, then items, notes and modifiers to a blank line.
     let start = k;
     let j = k - 1;
@@ -71,28 +89,119 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     const region = lines.slice(start, end + 1);
     const charges = region.filter((l) => (l.kind === 'item' || l.kind === 'tax') && !l.text.startsWith('('));
     const hasSummary = region.some((l) => l.kind === 'subtotal' || l.kind === 'tip') || charges.some((l) => l.kind === 'tax');
-    if (charges.length === 0) continue;
+    if (charges.length === 0) {
+      if (anchor.kind !== 'total') continue;
+      // A bill printed in sections ("eTicket Total 899.08", "Additional Products Total 169.00") closed by a grand total
+      // that is their sum ("Total Purchase 1,068.08"): one purchase, each section total a subtotal of it.
+      const grand = grandTotal(lines, k, sections, used);
+      if (grand) {
+        const dropped = out.filter((o) => o.sections.some((x) => grand.includes(x)));
+        const from = Math.min(contextStart, ...dropped.map((d) => d.from));
+        const merged = reconcile([...grand.flatMap((x) => x.region), anchor], lines.slice(from, k + 1), new Set(grand.map((x) => x.region[x.region.length - 1])));
+        if (merged && !merged.unreconciled && (grand.some((x) => x.summary) || settled(lines, k, merged.total.cents))) {
+          for (const d of dropped) out.splice(out.indexOf(d), 1);
+          contextStart = from;
+          accept(merged, grand, grand[0].start, k);
+          continue;
+        }
+      }
+      // A receipt that prints its total first and its breakdown under it (an Uber or Lyft e-mail: "Total $52.97",
+      // then "Trip fare", "Subtotal", fees, "Tips"): the lines below that add up to it, with a subtotal, tax or tip
+      // among them, are its itemisation.
+      const below = breakdownBelow(lines, k, used);
+      if (below) {
+        const r = reconcile([...below.map((b) => lines[b]), anchor], lines.slice(contextStart, below[below.length - 1] + 1));
+        if (r && !r.unreconciled) accept(r, [], k, below[below.length - 1]);
+      }
+      continue;
+    }
     const r = reconcile(region, lines.slice(contextStart, end + 1));
     if (!r) continue;
-    if (!hasSummary) continue;
-    for (let u = start; u <= end; u++) used.add(u);
-    // The payment, change and balance lines and the tax breakdown under the total belong to it too.
-    // So is a VAT analysis printed after a blank line ("VAT @ 20% incl. 36.13", "Net 180.67"): the breakdown of the
-    // total, never another expense.
-    for (let u = end + 1; u < lines.length; u++) {
-      const l = lines[u];
-      if (l.kind === 'blank') {
-        const next = lines.slice(u + 1).find((x) => x.kind !== 'blank');
-        if (next && (next.kind === 'tax' || NET.test(next.label))) continue;
-        break;
-      }
-      if (['payment', 'balance', 'tax', 'sep', 'plain'].includes(l.kind) || l.text.startsWith('(') || NET.test(l.label)) used.add(u);
-      else break;
-    }
-    out.push(r);
-    contextStart = end + 1;
+    if (!r.unreconciled) sections.push({ start, end, region, total: r.total.cents, summary: hasSummary });
+    // Without a subtotal, tax or tip line, a run of lines closed by a total may be a listing of several expenses
+    // (an e-mail's "Total $357.07"): it is one bill when a payment under it settles that total in one charge (an
+    // invoice paid by card, "American Express ****1009 -1.190,03 €").
+    if (!hasSummary && !(r.unreconciled === undefined && settled(lines, end, r.total.cents))) continue;
+    accept(r, sections.filter((x) => x.start === start && x.end === end), start, end);
   }
-  return out;
+  return out.map((o) => o.r);
+}
+
+/** The payment, change and balance lines and the tax breakdown under a receipt's total belong to it too. */
+function markTrailing(lines: Line[], end: number, used: Set<number>): void {
+  // So is a VAT analysis printed after a blank line ("VAT @ 20% incl. 36.13", "Net 180.67"): the breakdown of the
+  // total, never another expense.
+  for (let u = end + 1; u < lines.length; u++) {
+    const l = lines[u];
+    if (l.kind === 'blank') {
+      const next = lines.slice(u + 1).find((x) => x.kind !== 'blank');
+      if (next && (next.kind === 'tax' || NET.test(next.label))) continue;
+      break;
+    }
+    if (['payment', 'balance', 'tax', 'sep', 'plain'].includes(l.kind) || l.text.startsWith('(') || NET.test(l.label) || breakdownRow(l)) used.add(u);
+    else break;
+  }
+}
+
+/** "7 % 1.034,58 € 72,42 € 1.107,00 €": net + tax = gross, a VAT table's row, never a charge. */
+export function breakdownRow(l: Line): boolean {
+  const c = l.amts.map((a) => a.cents);
+  return c.length >= 3 && c.some((x, i) => c.some((y, j) => j !== i && c.some((z, h) => h !== i && h !== j && x + y === z)));
+}
+
+/**
+ * Whether a payment under the total settles it in one charge: within the lines after it (a VAT table, notes, a
+ * "Payment:" heading, the balance), a card or payment line carrying that amount, before any other charge or total.
+ */
+function settled(lines: Line[], end: number, total: bigint): boolean {
+  for (let f = end + 1; f < lines.length && f <= end + 15; f++) {
+    const l = lines[f];
+    if (l.kind === 'payment') {
+      if (l.amts.some((a) => a.cents === total || a.cents === -total)) return true;
+      continue;
+    }
+    if (['blank', 'sep', 'plain', 'tax', 'balance'].includes(l.kind) || l.text.startsWith('(') || NET.test(l.label) || breakdownRow(l)) continue;
+    return false;
+  }
+  return false;
+}
+
+/**
+ * The sections a grand total closes: the last two or more reconciled sections before it whose totals add up to it,
+ * with no charge line outside them between the first and the grand total.
+ */
+function grandTotal(lines: Line[], k: number, sections: Section[], used: Set<number>): Section[] | undefined {
+  const want = lines[k].amts[0]?.cents;
+  if (want === undefined) return undefined;
+  const before = sections.filter((x) => x.end < k);
+  let sum = 0n;
+  for (let n = 1; n <= before.length && n <= 6; n++) {
+    const x = before[before.length - n];
+    // Between this section and the next one (or the grand total): payment lines, notes, restated sums, nothing charged.
+    const gapEnd = n === 1 ? k : before[before.length - n + 1].start;
+    if (lines.slice(x.end + 1, gapEnd).some((l, i) => (l.kind === 'item' || l.kind === 'tip') && !used.has(x.end + 1 + i) && !breakdownRow(l))) return undefined;
+    sum += x.total;
+    if (n >= 2 && sum === want) return before.slice(before.length - n);
+  }
+  return undefined;
+}
+
+/**
+ * The charge lines printed under a total that comes first: items, subtotal, tax and tip lines, blanks between; before
+ * the first of them, a few lines without money (the date, a greeting) may stand.
+ */
+function breakdownBelow(lines: Line[], k: number, used: Set<number>): number[] | undefined {
+  const out: number[] = [];
+  let words = 0;
+  for (let f = k + 1; f < lines.length; f++) {
+    const l = lines[f];
+    if (l.kind === 'blank' || l.kind === 'sep') continue;
+    if (out.length === 0 && l.kind === 'plain' && !used.has(f) && ++words <= 3) continue;
+    if (used.has(f) || !['item', 'subtotal', 'tax', 'tip'].includes(l.kind) || l.text.startsWith('(')) break;
+    out.push(f);
+  }
+  const kinds = out.map((b) => lines[b].kind);
+  return kinds.includes('item') && kinds.some((x) => x !== 'item') ? out : undefined;
 }
 
 /** Within the next few card-slip lines (payment, plain, blank) a tip line comes. */
@@ -106,7 +215,7 @@ function tipFollows(lines: Line[], from: number): boolean {
 }
 
 /** A receipt's arithmetic: items = subtotal, subtotal + tax + tip (+ fees) = each total printed in turn. */
-function reconcile(region: Line[], context: Line[]): Receipt | undefined {
+function reconcile(region: Line[], context: Line[], sectionTotals: Set<Line> = new Set()): Receipt | undefined {
   const last = (l: Line) => l.amts[l.amts.length - 1];
   const parts: Receipt['lines'] = [];
   let running = 0n;
@@ -119,7 +228,12 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
   const problems: string[] = [];
   let afterSummary = false;
   let lastSummaryAt = 0;
+  let sectionBase = 0n;
+  let above: Line | undefined;
   for (const l of region) {
+    // "Economy Plus® Seat Upgrade" above its indented charge line: the heading says what the charge is.
+    const heading = above && above.kind === 'plain' && above.indent < l.indent ? above.text : undefined;
+    above = l;
     if (l.kind === 'plain' || l.kind === 'blank' || l.kind === 'sep' || l.kind === 'payment' || l.kind === 'balance' || l.text.startsWith('(')) continue;
     // "2 × $27.00" under "Coffee Traveler $54.00": the item's quantity and unit price, not another charge.
     if (QUANTITY.test(l.text)) continue;
@@ -127,8 +241,16 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
     if (l.kind === 'subtotal') {
       lastSummaryAt = l.n;
       subtotal = a.cents;
-      if (a.cents !== running) problems.push(`its items total ${fmt(running)} but it prints a ${fmt(a.cents)} subtotal`);
-      running = a.cents;
+      // In a bill printed in sections a subtotal is its section's; otherwise the lines' from the start.
+      const base = sectionTotals.size > 0 ? sectionBase : 0n;
+      if (a.cents !== running - base) problems.push(`its items total ${fmt(running - base)} but it prints a ${fmt(a.cents)} subtotal`);
+      running = base + a.cents;
+      afterSummary = true;
+    } else if (sectionTotals.has(l)) {
+      // A section of a bill printed in sections: its total is its own lines' sum; the bill's running total goes on.
+      if (a.cents !== running - sectionBase) problems.push(`its section's lines add up to ${fmt(running - sectionBase)} but it prints a ${fmt(a.cents)} section total`);
+      sectionBase = running;
+      lastSummaryAt = l.n;
       afterSummary = true;
     } else if (l.kind === 'total') {
       // A VAT receipt prints the tax inside its prices ("PTU B 8,00 % 6,59" under items that already total 89,00): the
@@ -145,12 +267,13 @@ function reconcile(region: Line[], context: Line[]): Receipt | undefined {
       total = a;
       totalLine = l.text;
       totalAt = l.n;
+      sectionBase = running;
       afterSummary = true;
     } else {
       running += a.cents;
       if (!afterSummary && l.kind === 'item') itemsSum += a.cents;
       if (l.kind === 'tip') tip = (tip ?? 0n) + a.cents;
-      parts.push({ text: l.text, cents: a.cents, kind: l.kind === 'tip' ? 'tip' : l.kind === 'tax' ? 'tax' : 'item', date: /^\S+/.exec(l.text)?.[0], n: l.n });
+      parts.push({ text: l.text, cents: a.cents, kind: l.kind === 'tip' ? 'tip' : l.kind === 'tax' ? 'tax' : 'item', date: /^\S+/.exec(l.text)?.[0], n: l.n, ...(heading ? { heading } : {}) });
     }
   }
   if (total === undefined) return undefined;
