@@ -42,6 +42,9 @@ const MASKED = /^(?:[X*•#]{3}-?[X*•#]{2}-?\d{4}|[X*•#]{2}-?[X*•#]{3}\d{4
 /** A value that says the number is not there yet. */
 const NOT_YET = new RegExp(`^(?:we\\s+|i\\s+|it\\s+|they\\s+)?(?:is\\s+|are\\s+|will\\s+be\\s+)?${NOT_YET_WORDS}`, 'iu');
 
+/** One box of a comb field holding one character. */
+const COMB_BOX = /\[\s?([\dA-Z])\s?\]/giu;
+
 const digits = (s: string) => (s.match(/\d/g) ?? []).length;
 
 export interface TaxReading {
@@ -62,7 +65,8 @@ export function readTaxNumbers(text: string): TaxReading {
     // Short capitalised labels (INN, RUT, CIF…) are words too ("Holiday Inn"): they count only in capitals.
     if (/^[A-Za-z]{2,4}$/.test(label) && label !== label.toUpperCase()) continue;
     const lineEnd = text.indexOf('\n', m.index);
-    const rest = text.slice(m.index + label.length, lineEnd < 0 ? text.length : lineEnd);
+    // A PDF form's comb field pasted one character a box ("[5][4] - [2][7][1][9][0][6][3]") is the number it spells.
+    const rest = text.slice(m.index + label.length, lineEnd < 0 ? text.length : lineEnd).replace(COMB_BOX, '$1');
     const value = rest.slice(FILLER.exec(rest)?.[0].length ?? 0);
     const here = NUMBER_VALUE.exec(value);
     if ((here && digits(here[0]) >= 6) || MASKED.test(value)) {
@@ -75,7 +79,8 @@ export function readTaxNumbers(text: string): TaxReading {
       continue;
     }
     if (value.trim() !== '' || lineEnd < 0) continue;
-    const below = nextLine(text, lineEnd);
+    const under = nextLine(text, lineEnd);
+    const below = under && { text: under.text.replace(COMB_BOX, '$1') };
     const whole = !!below && /^\s*[A-Z]{0,4}[\s-]?\d[\d \-/.]*\s*$/iu.test(below.text);
     if (below && whole && digits(below.text) >= 6) out.number ??= `${lineOf(text, m.index)} / ${below.text.trim()}`;
     else if (below && NOT_YET.test(below.text.trim())) {
