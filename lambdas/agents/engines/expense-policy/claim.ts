@@ -12,13 +12,14 @@ import type { Checked, Finding } from './item.js';
 import type { Item } from './expense.js';
 import { policySource, type Policy } from './policy.js';
 import { mileageAllowance, units } from './mileage.js';
+import { furnishedMeal, placeRate } from './per-diem.js';
 
 export type ItemResult = Checked & { item: Item; withReceipt?: bigint };
 
-export function claimChecks(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+export function claimChecks(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText = ''): void {
   duplicates(results, m);
   repeatedLegs(results, policy, m);
-  perDiem(results, policy, m);
+  perDiem(results, policy, m, claimText);
   pooledCaps(results, policy, m);
 }
 
@@ -65,31 +66,53 @@ function repeatedLegs(results: ItemResult[], policy: Policy, m: (cents: bigint) 
   }
 }
 
-function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+/**
+ * Each per-diem day is held to its rate: the rate of the place the claim names where the policy lists rates per place
+ * (else its one full-day rate), the partial rate on the first and last per-diem dates, less the meal the day's line
+ * says was furnished where the policy says to deduct it (that meal's amount from the policy's breakdown of the rate).
+ */
+function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText: string): void {
   const rates = policy.perDiem;
-  if (!rates || rates.full === undefined) return;
+  const { places, meals } = policy.schedules;
+  if (!rates && places.length === 0) return;
   const days = results.filter((r) => r.item.category === 'per diem' && r.open);
   const dates = days.map((r) => r.item.date).filter((d): d is string => d !== undefined).sort();
   const [firstDay, lastDay] = [dates[0], dates[dates.length - 1]];
-  const partial = rates.partial ?? (rates.partialBp !== undefined ? (rates.full * rates.partialBp + 5000n) / 10000n : undefined);
   const over: string[] = [];
   const overItems: ItemResult[] = [];
+  const rules = new Set(rates?.text ?? []);
+  const rows: Src[] = [];
   let excessTotal = 0n;
   let anchor: ItemResult | undefined;
   for (const r of days) {
+    const at = placeRate(places, [r.item.text, r.item.label].filter(Boolean).join(' '), claimText);
+    const full = at?.place.full ?? rates?.full;
+    if (full === undefined) continue;
+    const partial = at === undefined && rates?.partial !== undefined ? rates.partial : rates?.partialBp !== undefined ? (full * rates.partialBp + 5000n) / 10000n : rates?.partial;
     const edge = partial !== undefined && dates.length > 1 && (r.item.date === firstDay || r.item.date === lastDay);
-    const rate = edge ? partial! : rates.full;
+    let rate = edge ? partial! : full;
+    const meal = policy.mealDeduction ? furnishedMeal(r.item.text ?? r.item.label) : undefined;
+    const share = meal ? meals.find((x) => x.full === full)?.meals.get(meal) : undefined;
+    const less = share !== undefined ? ` less the furnished ${meal} (${m(share)})` : '';
+    if (less) rate -= share!;
     if (r.eligible <= rate) continue;
     const excess = r.eligible - rate;
     overItems.push(r);
-    over.push(`${r.item.date ?? r.item.label} claimed ${m(r.eligible)} where ${edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate is` : 'the full-day rate is'} ${m(rate)}`);
+    const which = edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate` : 'the full-day rate';
+    over.push(`${r.item.date ?? r.item.label} claimed ${m(r.eligible)} where ${which}${at ? ` (${at.how})` : ''}${less} is ${m(rate)}`);
+    if (at) rows.push({ field: 'expensePolicy', line: at.place.line, quote: at.place.text });
+    if (less) {
+      rules.add(policy.mealDeduction!);
+      const row = meals.find((x) => x.full === full)!;
+      rows.push({ field: 'expensePolicy', line: row.line, quote: row.text });
+    }
     r.allowed -= excess;
     excessTotal += excess;
     anchor ??= r;
   }
   if (anchor) {
-    flag(anchor, 'per diem over rate', `per diem above the allowance ("${[...new Set(rates.text)].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`,
-      [...overItems.flatMap((r) => r.item.at), ...[...new Set(rates.text)].map((t) => policySource(policy, t))], `${over.join('; ')}; ${m(excessTotal)} over`);
+    flag(anchor, 'per diem over rate', `per diem above the allowance ("${[...rules].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`,
+      [...overItems.flatMap((r) => r.item.at), ...[...rules].map((t) => policySource(policy, t)), ...rows], `${over.join('; ')}; ${m(excessTotal)} over`);
   }
 }
 

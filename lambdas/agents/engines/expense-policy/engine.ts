@@ -15,7 +15,8 @@ import { cite } from './evidence.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
-import { forCategory, readPolicy, type Policy } from './policy.js';
+import { forCategory } from './fare-classes.js';
+import { readPolicy, type Policy } from './policy.js';
 import type { ExpensePolicyInput, ExpensePolicyResult } from './schema.js';
 
 /** The analysis with the evidence of each violation: the expense line and the policy sentence it rests on. */
@@ -77,7 +78,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   let verdict: ExpensePolicyResult['verdict'] = 'approve';
   let reimbursable = 0n;
   const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, forCategory(policy, item.category), assumptions) }));
-  claimChecks(results, policy, (c) => money(c, policy.currency));
+  claimChecks(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
   lateItems(results, policy, input.expense, assumptions);
   for (const { item, allowed, findings, withReceipt } of results) {
     const name = items.length > 1 ? `item ${item.index} (${item.label})` : 'the expense';

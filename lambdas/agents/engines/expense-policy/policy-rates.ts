@@ -38,6 +38,11 @@ export function readExtra(s: string, original: string, policy: Policy): number {
     }
   }
   found += readRates(s, original, policy);
+  // "When a meal is furnished to you … deduct that meal's amount from that day's M&IE".
+  if (/\b(?:furnished|provided)\b/.test(s) && /\bdeduct(?:ed)?\b/.test(s) && /\bmeals?\b|\bm&ie\b|\bper diem\b/.test(s) && !/\bnot (?:be )?deducted\b/.test(s)) {
+    policy.mealDeduction = original;
+    found++;
+  }
   if (NOT_ALLOWED.test(s) || /\bare personal\b|\bpersonal expenses?\b/.test(s)) {
     for (const w of PERSONAL_WORDS) if (new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`).test(s)) policy.personal.set(w, original);
     if (/\bnot (?:described|covered|listed|mentioned)\b|\boutside (?:the scope|this policy)\b/.test(s) && NOT_ALLOWED.test(s)) {

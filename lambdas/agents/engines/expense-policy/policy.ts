@@ -8,6 +8,8 @@ import { readAgeLimit } from './age.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
+import { travelModes } from './fare-classes.js';
+import { readSchedules, type Schedules } from './per-diem.js';
 import { fromGerman, isGerman } from './german.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
@@ -47,6 +49,10 @@ export interface Policy {
   /** "Tips are reimbursable up to 20% of the pre-tax food and beverage amount": basis points of the pre-tax amount. */
   tipCap?: { bp: bigint; text: string };
   perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
+  /** Per-diem rates per place and each rate's meals, read from the policy's tables (per-diem.ts). */
+  schedules: Schedules;
+  /** "When a meal is furnished to you … deduct that meal's amount … from that day's M&IE": the sentence. */
+  mealDeduction?: string;
   mileage: Rate[];
   /** Words of personal charges the policy refuses ("minibar", "movie"): deducted from a receipt or folio. */
   personal: Map<string, string>;
@@ -96,7 +102,7 @@ export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
     forbiddenClasses: new Map(), classScope: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(), lineOf: new Map(), receiptFree: [],
+    described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
@@ -134,6 +140,10 @@ export function readPolicy(text: string): Policy {
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
+  // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
+  const { places, meals, lines: tableLines } = policy.schedules;
+  policy.understood += places.length + meals.length;
+  policy.notUnderstood = policy.notUnderstood.filter((t) => !tableLines.has((policy.lineOf.get(t) ?? 0) - 1));
   for (const r of policy.receipts) r.except.push(...policy.receiptFree.filter((c) => !r.categories.includes(c)));
   if (stated) policy.currency = stated;
   else if (currencies.size === 1) policy.currency = [...currencies][0];
@@ -183,8 +193,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     // rule; it is read for the other rules.
     if (found > 0) return found;
   }
-  // "No receipts are required for the allowance": an exception to the receipt rules, not one of them.
-  if (/^no receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
+  // "No receipts are required for the allowance", "no meal receipts are required": an exception to the receipt rules,
+  // not one of them.
+  if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
     if (categories.length === 0) return found;
     policy.receiptFree.push(...categories);
     return found + 1;
@@ -284,33 +295,6 @@ function coordinated(list: string): string {
 
 /** Words that make a listed part a thing a receipt line can carry, though it names no category. */
 const THING = /\b(?:upgrades?|seat selection|seats?|lounges?|wi-?fi|internet|insurance|boarding|minibar|movies?|spa|laundry|room service|gift cards?|toiletries|memberships?|subscriptions?)\b/;
-
-/** The modes of travel a class rule names: air ("fly", "flights", "air") or rail ("train", "Acela"). */
-function travelModes(s: string): Category[] {
-  const modes: Category[] = [];
-  if (/\b(?:air|airfare|fly|flying|flights?|airlines?|plane|planes)\b/.test(s)) modes.push('airfare');
-  if (/\b(?:rail|railway|trains?|amtrak|acela|eurostar|sncf|bahn|tgv)\b/.test(s)) modes.push('rail');
-  return modes;
-}
-
-/**
- * The policy as it applies to an item of that category: a fare-class rule about one mode of travel does not apply to
- * another ("Business class air is not reimbursable" is no rule for a train). An item of no known category is held to
- * every class rule.
- */
-export function forCategory(policy: Policy, category: Category | undefined): Policy {
-  const applies = (text: string) => {
-    const scope = policy.classScope.get(text) ?? [];
-    return scope.length === 0 || category === undefined || scope.includes(category);
-  };
-  const keep = <V>(m: Map<FareClass, V>, text: (v: V) => string) => new Map([...m].filter(([, v]) => applies(text(v))));
-  return {
-    ...policy,
-    forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
-    approvalClasses: keep(policy.approvalClasses, (v) => v.text),
-    allowedClasses: policy.allowedClasses && applies(policy.allowedClasses.text) ? policy.allowedClasses : undefined,
-  };
-}
 
 /** "requires VP approval" → "VP approval"; the word before "approval" unless it is a verb or article. */
 function approverOf(s: string): string {

@@ -1,0 +1,30 @@
+/** Fare-class rules by mode of travel: a class rule about flights is no rule for a train. */
+import type { Policy } from './policy.js';
+import type { Category, FareClass } from './words.js';
+
+/** The modes of travel a class rule names: air ("fly", "flights", "air") or rail ("train", "Acela"). */
+export function travelModes(s: string): Category[] {
+  const modes: Category[] = [];
+  if (/\b(?:air|airfare|fly|flying|flights?|airlines?|plane|planes)\b/.test(s)) modes.push('airfare');
+  if (/\b(?:rail|railway|trains?|amtrak|acela|eurostar|sncf|bahn|tgv)\b/.test(s)) modes.push('rail');
+  return modes;
+}
+
+/**
+ * The policy as it applies to an item of that category: a fare-class rule about one mode of travel does not apply to
+ * another ("Business class air is not reimbursable" is no rule for a train). An item of no known category is held to
+ * every class rule.
+ */
+export function forCategory(policy: Policy, category: Category | undefined): Policy {
+  const applies = (text: string) => {
+    const scope = policy.classScope.get(text) ?? [];
+    return scope.length === 0 || category === undefined || scope.includes(category);
+  };
+  const keep = <V>(m: Map<FareClass, V>, text: (v: V) => string) => new Map([...m].filter(([, v]) => applies(text(v))));
+  return {
+    ...policy,
+    forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
+    approvalClasses: keep(policy.approvalClasses, (v) => v.text),
+    allowedClasses: policy.allowedClasses && applies(policy.allowedClasses.text) ? policy.allowedClasses : undefined,
+  };
+}
