@@ -1,5 +1,7 @@
 /**
- * What each column of a bank or ledger table holds, from its header (in English, German, French and Dutch exports)
+ * What each column of a bank or ledger table holds, from its header (in the languages of the banks and ledgers read:
+ * English, German, French, Dutch, Italian, Spanish, Portuguese, Polish, Nordic, Turkish, Indonesian and Malay, Czech,
+ * Hungarian, Romanian, Vietnamese)
  * or, for a table without one, from what its cells hold. Pure functions over cell text.
  */
 import { parseMoney } from './amount.js';
@@ -10,23 +12,23 @@ export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in
 const list = (s: string) => s.split('|');
 /** Exact header names (normalised: no accents, lower case, words only, a trailing currency dropped), best first. */
 const NAMES: [Role, string[]][] = [
-  ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after|disponible|saldo contabile|saldo disponibile|saldo disponible|stan|saldo po operacji')],
-  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|paivays|bokfort|date completed|completed date')],
+  ['balance', list('balance|running balance|running bal|saldo|solde|saldo na mutatie|kontostand|ledger balance|balance after|disponible|saldo contabile|saldo disponibile|saldo disponible|stan|saldo po operacji|bakiye|zustatek|egyenleg|sold|baki|so du|stanje|saldo atual|saldo final|kontosaldo')],
+  ['date', list('date|transaction date|trans date|txn date|posting date|posted date|post date|posted|booking date|entry date|effective date|buchungstag|buchungsdatum|belegdatum|datum|date operation|date de l operation|date comptable|cleared date|data|data contabile|data operazione|data registrazione|data movimento|fecha|fecha operacion|fecha contable|fecha registro|data lancamento|data ksiegowania|data operacji|bokforingsdag|bokforingsdatum|dato|paivamaara|paivays|bokfort|date completed|completed date|data do lancamento|data mov|tarih|islem tarihi|tanggal|tgl|tarikh|ngay|ngay giao dich|datum transakce|datum knjizenja|kuupaev|datums|data transakcji')],
   ['valueDate', list('value date|valuta|valutadatum|wert|date de valeur|date valeur|rentedatum|rentedato|data valuta|fecha valor|f valor|data valor|data waluty|date started|started date|value dt')],
   ['reference', list('reference|ref|ref no|reference no|reference number|check|check no|check number|cheque|cheque no|cheque number|chk|chk no|check or slip no|num|no|number|doc no|docnum|document no|document number|transaction id|id|kundenreferenz|kundenreferenz end to end|belegnr|beleg|n piece|piece|betalingskenmerk|n reg|n documento|no documento|numero documento|riferimento|referencia|numer|numer dokumentu|n doc|txn no|transaction no|chq ref no|chq no|cheque ref no|ref chq no')],
   ['debit', list('debit|debits|debit amount|dr|soll|debet|dare|debe|wn|debito|debit bedrag')],
   ['credit', list('credit|credits|credit amount|cr|haben|avere|haber|ma|credito|kredit|kreditt|credit bedrag')],
-  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas|ut fra konto|ut|haevet|uttag|udbetaling')],
-  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos|inn pa konto|inn|indsat|insattning|indbetaling')],
-  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa')],
+  ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|cargos|cargo|rozchod|wydatki|obciazenia|uitgaven|ausgaben|ausgang|pagamenti|pagos|debitos|saidas|ut fra konto|ut|haevet|uttag|udbetaling|saida|pagamentos|borc|vydaj|terheles|uitgaand')],
+  ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|abonos|abono|ingresos|przychod|wplywy|uznania|inkomsten|einnahmen|eingang|incassi|cobros|creditos|inn pa konto|inn|indsat|insattning|indbetaling|entrada|recebimentos|alacak|prijem|jovairas|inkomend')],
+  ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa|valor|valor do lancamento|valor lancamento|valor movimento|tutar|islem tutari|jumlah|castka|osszeg|suma|amaun|so tien|znesek|iznos|beloeb')],
   ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben')],
-  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description|narration|transaction narration|transaction remarks|transaction particulars|n facture|no facture|facture|invoice|invoice no|invoice number|inv no|rechnungsnummer|rechnungsnr|factuurnummer|n fattura|numero fattura|n factura|numero factura')],
+  ['description', list('description|transaction description|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description|narration|transaction narration|transaction remarks|transaction particulars|n facture|no facture|facture|invoice|invoice no|invoice number|inv no|rechnungsnummer|rechnungsnr|factuurnummer|n fattura|numero fattura|n factura|numero factura|cliente fornecedor|favorecido|contraparte|beneficiario|ordenante|lancamento|aciklama|keterangan|uraian|popis transakce|kozlemeny|detalii|descriere|noi dung|dien giai|selgitus|opis transakcji')],
   // Whether the line happened at all: a failed, declined or reverted line moved no money.
-  ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state')],
+  ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state|situacao|durum|stav')],
 ];
 /** Words that claim a header no exact name claimed, tried in this order. */
 const WORDS: [Role, string[]][] = [
-  ['balance', ['balance', 'saldo', 'solde', 'disponible']],
+  ['balance', ['balance', 'saldo', 'solde', 'disponible', 'bakiye', 'egyenleg', 'zustatek']],
   ['debit', ['debit', 'debits', 'soll', 'debet']],
   ['credit', ['credit', 'credits', 'haben', 'kredit']],
   ['out', ['withdrawal', 'withdrawals', 'payments']],
@@ -34,16 +36,16 @@ const WORDS: [Role, string[]][] = [
   ['valueDate', ['valuta', 'valor', 'valeur', 'wert', 'started']],
   ['date', ['date', 'datum', 'data', 'fecha', 'dato']],
   ['reference', ['reference', 'ref', 'check', 'cheque', 'kundenreferenz', 'riferimento', 'referencia']],
-  ['amount', ['amount', 'betrag', 'bedrag', 'importe', 'importo', 'kwota']],
-  ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck', 'descrizione', 'descripcion', 'concepto', 'opis', 'beschreibung']],
+  ['amount', ['amount', 'betrag', 'bedrag', 'importe', 'importo', 'kwota', 'montant', 'belopp', 'tutar', 'jumlah', 'castka', 'osszeg']],
+  ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck', 'descrizione', 'descripcion', 'concepto', 'opis', 'beschreibung', 'descricao', 'historico', 'aciklama', 'keterangan']],
 ];
-const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|zar|sgd|hkd|utc|gmt)$/;
+const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|rs|zar|sgd|hkd|brl|r|mxn|ars|clp|cop|try|tl|idr|rp|czk|huf|ron|myr|rm|vnd|aed|utc|gmt)$/;
 
 export const normaliseHeader = (h: string) =>
-  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœ]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
+  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœı]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
     .replace(/[^a-z0-9]+/g, ' ').trim();
 /** Letters that carry no separable accent: written out as a reader would type them ("Beløb" as "belob", "Wpływy"). */
-const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe' };
+const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i' };
 
 export interface Columns {
   one: Partial<Record<Role, number>>;
@@ -65,6 +67,9 @@ export function mapColumns(headers: string[]): Columns {
   norm.forEach((h, i) => {
     if (role[i] || h === '' || /\b(?:account|cuenta|conto|konto|compte|rekening|rachunek|conta)\b/.test(h)) return;
     if (h === '=currency') role[i] = 'amount';
+    // "Valor" is the amount in Portuguese and Spanish ("Valor (R$)", "Valor líquido") and the value date only beside
+    // a date word ("Data valor", "Fecha de valor").
+    else if (h.split(' ').includes('valor') && !/\b(?:data|fecha|f|date|dt)\b/.test(h)) role[i] = 'amount';
     else role[i] = WORDS.find(([, words]) => h.split(' ').some((w) => words.includes(w)))?.[0];
   });
   const one: Partial<Record<Role, number>> = {};

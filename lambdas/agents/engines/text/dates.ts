@@ -114,3 +114,36 @@ export function dateOrderEvidence(texts: Iterable<string>): DateOrderEvidence {
   if (monthFirst) return { order: 'mdy', ...form };
   return ambiguous ? { ambiguous, ...form } : form;
 }
+
+const MONTH_WORD = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+/** A date printed without its year: "03/02", "02.04." (German statements), "3 Feb", "Feb 3". */
+export const YEARLESS = new RegExp(`^(?:\\d{1,2}[/-]\\d{1,2}|\\d{1,2}\\.\\d{1,2}\\.?|\\d{1,2}[ -]${MONTH_WORD}|${MONTH_WORD} \\d{1,2})$`, 'i');
+const YEAR = '((?:19|20)\\d{2})';
+const FULL_DATE = new RegExp(`\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}-\\d{2}-\\d{2}|\\d{1,2} ${MONTH_WORD} ${YEAR}|${MONTH_WORD} \\d{1,2},? ${YEAR})\\b`, 'gi');
+const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
+
+/**
+ * The year of a document's dates printed without one ("03/02", "01 Oct"), from the full dates it prints elsewhere
+ * (its period, its heading): when every full date is of one year, that year; over a turn of the year (two running
+ * years), July–December take the first and January–June the second when the date's possible months agree; else
+ * undefined (the year cannot be told).
+ */
+export function yearsOf(text: string): (date: string) => number | undefined {
+  const years = [...new Set([...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4])))].sort();
+  return (date) => {
+    if (years.length === 1) return years[0];
+    if (years.length !== 2 || years[1] !== years[0] + 1) return undefined;
+    const named = /[a-z]{3}/i.exec(date);
+    const months = named ? [SHORT_MONTHS.indexOf(named[0].toLowerCase()) + 1] : date.split(/[/.-]/).map(Number).filter((n) => n >= 1 && n <= 12);
+    if (months.length > 0 && months.every((m) => m >= 7)) return years[0];
+    if (months.length > 0 && months.every((m) => m <= 6)) return years[1];
+    return undefined;
+  };
+}
+
+/** A yearless date written out with its year: "03/02" → "03/02/2026", "01 Oct" → "01 Oct 2026", "Oct 1" → "Oct 1, 2026". */
+export const withYear = (date: string, year: number) => {
+  if (/^[a-z]/i.test(date)) return `${date}, ${year}`;
+  const d = date.replace(/\.$/, '');
+  return `${d}${/[/.-]/.test(d) ? d.match(/[/.-]/)![0] : ' '}${year}`;
+};

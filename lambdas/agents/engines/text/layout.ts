@@ -4,7 +4,7 @@
  */
 import { decimalMarkOf, parseMoney } from './amount.js';
 import { isDate, isHeaderRow, mapColumns } from './columns.js';
-import { expandCompactDate, readDate } from './dates.js';
+import { expandCompactDate, readDate, withYear, yearsOf, YEARLESS } from './dates.js';
 import type { RawRow } from './table.js';
 
 /**
@@ -116,4 +116,67 @@ export function suffixDirections(texts: string[], books: boolean): number[] | un
     if (both) return /^\(|^-|-$/.test(texts[k].trim()) ? -1 : 1;
     return only === inMark ? -1 : 1;
   });
+}
+
+/** A cell wrapped in single quotes ('TAKEALOT RETAIL'), as some banks quote their text fields: the text inside. */
+const unquote = (c: string) => (/^'[^']*'$/.test(c.trim()) ? c.trim().slice(1, -1) : c);
+
+/**
+ * Text cells wrapped in single quotes instead of double ones: when most cells that hold letters are so wrapped, the
+ * quotes are the export's and are dropped from every cell.
+ */
+export function unquoteSingle(records: RawRow[]): RawRow[] {
+  const texts = records.flatMap((r) => r.cells.filter((c) => /[a-z]/i.test(c)));
+  const wrapped = texts.filter((c) => /^'[^']*'$/.test(c.trim())).length;
+  if (wrapped < 3 || wrapped * 2 < texts.length) return records;
+  return records.map((r) => ({ ...r, cells: r.cells.map(unquote) }));
+}
+
+/**
+ * An export whose every line opens with a record-type code (FNB's 2 account, 3 period, 4 opening balance, 5 the
+ * transactions and their header, 6 closing balance; others' H/D/T for header, detail, trailer): the code is not a
+ * column. Found when no line reads as a header as it stands, every non-blank line's first cell is such a code (one
+ * or two letters or digits), there are at least two codes, and without the code a line reads as the table's header.
+ * The table is that header and the lines of its code below it; the other codes' lines (the account, the period, the
+ * balances) are kept above it, where the reader takes them for the export's title and summary.
+ */
+export function recordTypeTable(records: RawRow[]): { records: RawRow[]; code: string; others: string[] } | undefined {
+  const filled = records.filter((r) => r.cells.some((c) => c.trim() !== ''));
+  const code = (r: RawRow) => r.cells[0].trim();
+  if (filled.length < 3 || !filled.every((r) => r.cells.length > 1 && /^[A-Za-z0-9]{1,2}$/.test(code(r)))) return undefined;
+  const stripped = filled.map((r) => ({ ...r, cells: r.cells.slice(1) }));
+  const at = headerRowOf(stripped);
+  if (at < 0) return undefined;
+  const mine = code(filled[at]);
+  const others = [...new Set(filled.map(code))].filter((c) => c !== mine);
+  const lines = stripped.filter((_, i) => i > at && code(filled[i]) === mine);
+  if (others.length === 0 || lines.length === 0) return undefined;
+  const rest = stripped.filter((_, i) => i !== at && (i < at || code(filled[i]) !== mine));
+  return { records: [...rest, stripped[at], ...lines], code: mine, others };
+}
+
+/**
+ * The date cells of a table that prints its dates without the year ("01 Oct", "03/02") written out with the year its
+ * other text gives (its period, its heading; `yearsOf`). A yearless date whose year cannot be told is refused by
+ * name rather than dropped. Undefined when no date cell lacks its year.
+ */
+export function withYears(rows: RawRow[], cols: (number | undefined)[], text: string): { rows: RawRow[]; years: number[] } | { error: string } | undefined {
+  const at = cols.filter((c): c is number => c !== undefined);
+  if (!rows.some((r) => at.some((c) => YEARLESS.test((r.cells[c] ?? '').trim())))) return undefined;
+  const yearOf = yearsOf(text);
+  const years = new Set<number>();
+  const out: RawRow[] = [];
+  for (const r of rows) {
+    const cells = [...r.cells];
+    for (const c of at) {
+      const t = (cells[c] ?? '').trim();
+      if (!YEARLESS.test(t)) continue;
+      const year = yearOf(t);
+      if (year === undefined) return { error: `${r.line > 0 ? `line ${r.line}: ` : ''}the date ${JSON.stringify(t)} carries no year, and the document's own dates do not tell it` };
+      cells[c] = withYear(t, year);
+      years.add(year);
+    }
+    out.push({ ...r, cells });
+  }
+  return { rows: out, years: [...years].sort() };
 }

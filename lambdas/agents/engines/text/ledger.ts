@@ -10,7 +10,7 @@ import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
 import { balanceScore, movedBalances, signsFromBalance } from './balance.js';
-import { headerlessEdges, headerRowOf, num, realign, summaryBalances, suffixDirections } from './layout.js';
+import { headerlessEdges, headerRowOf, num, realign, recordTypeTable, summaryBalances, suffixDirections, unquoteSingle, withYears } from './layout.js';
 
 export { balanceScore } from './balance.js';
 import { dateOrderEvidence, expandCompactDate, readDate, type DateOrder, type DateOrderEvidence } from './dates.js';
@@ -41,25 +41,31 @@ const MAX_CENTS = 10_000_000_000_000n;
 export const BALANCE_LINE =
   /^(?:(?:opening|closing|beginning|ending|starting|previous|new|history|account)\s+balance|balance\s+(?:brought|carried|b\/?f|c\/?f)|balance\s+forward|(?:brought|carried)\s+forward|b\/fwd|c\/fwd|o\/bal|anfangssaldo|endsaldo|schlusssaldo|kontostand|alter\s+kontostand|neuer\s+kontostand|solde\b|saldo\s+(?:oud|nieuw|begin|eind|iniziale|finale|contabile|inicial|final|anterior|precedente|disponibile|poczatkowe|koncowe)|stan\s+(?:poczatkowy|koncowy)|report\s+total|(?:inn|ut|in|ud|ind)gaende\s+(?:balanse|balans|saldo)|(?:ancien|nouveau)\s+solde|beginsaldo|eindsaldo|saldovortrag|alkusaldo|loppusaldo|(?:primo|ultimo)(?:\s*saldo)?$|saldo\s+(?:primo|ultimo)$)/i;
 /** A status that says the line never moved money (a failed transfer, a declined card, a released hold). */
-const NOT_DONE = /^(?:failed|declined|reverted|cancell?ed|rejected|pending|void(?:ed)?|expired|fallid[oa]|rechazad[oa]|annullat[oa]|abgelehnt|storniert|fehlgeschlagen|echoue|refuse)$/i;
+const NOT_DONE = /^(?:failed|declined|reverted|cancell?ed|rejected|pending|void(?:ed)?|expired|fallid[oa]|rechazad[oa]|annullat[oa]|abgelehnt|storniert|fehlgeschlagen|echoue|refuse|cancelad[oa]|recusad[oa]|pendente|pendiente|agendad[oa]|programad[oa])$/i;
 const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim();
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
 const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 /** Reads the transaction table inside `records` (the header, if any, found among them). */
-export function readLedger(records: RawRow[], field: string, options: StatementOptions, givenHeaders?: string[]): Statement {
+export function readLedger(given: RawRow[], field: string, options: StatementOptions, givenHeaders?: string[]): Statement {
   const notes: string[] = [];
   let headers = givenHeaders;
+  let records = givenHeaders ? given : unquoteSingle(given);
   let body = records;
   // A headerless export's summary row (the account, its period and balances), set aside before the lines are read.
   let summary: RawRow[] = [];
   if (!headers) {
-    const at = headerRowOf(records);
+    let at = headerRowOf(records);
+    const typed = at < 0 ? recordTypeTable(records) : undefined;
+    if (typed) {
+      [records, at] = [typed.records, headerRowOf(typed.records)];
+      notes.push(`every line opens with a record-type code: the code is not a column; the table is the lines of code ${typed.code}, those of code ${typed.others.join(', ')} are the export's own records (account, period, balances)`);
+    }
     if (at >= 0) {
       headers = records[at].cells;
       body = records.slice(at + 1);
-      if (at > 0) notes.push(`the table starts at its header on line ${records[at].line} (the ${at} line${at === 1 ? '' : 's'} above it are a title or summary)`);
+      if (at > 0 && !typed) notes.push(`the table starts at its header on line ${records[at].line} (the ${at} line${at === 1 ? '' : 's'} above it are a title or summary)`);
     } else {
       const { table, edges } = headerlessEdges(records);
       headers = guessHeaders(table.map((r) => r.cells), (amounts, balances) => balanceScore(amounts.map(num), balances.map(num)) >= 0.6);
@@ -75,6 +81,15 @@ export function readLedger(records: RawRow[], field: string, options: StatementO
   }
   const { one: col, descriptions, amounts } = mapColumns(headers);
   if (col.date === undefined) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
+  // Dates printed without the year take it from the document's other text (its period), else from all of it.
+  const textOf = (rows: RawRow[]) => rows.map((r) => r.cells.join(' ')).join('\n');
+  const dated = withYears(body, [col.date, col.valueDate], textOf(records.filter((r) => !body.includes(r))));
+  const yeared = dated && 'error' in dated ? withYears(body, [col.date, col.valueDate], textOf(records)) : dated;
+  if (yeared && 'error' in yeared) throw new AgentInputError(field, yeared.error);
+  if (yeared) {
+    body = yeared.rows;
+    notes.push(`the lines' dates carry no year: ${yeared.years.join(' and ')}, from the document's own dates`);
+  }
   const realigned = realign(body, headers.length, descriptions, [col.out, col.in, col.debit, col.credit, col.balance, ...amounts]);
   body = realigned.rows;
   if (realigned.count > 0) {

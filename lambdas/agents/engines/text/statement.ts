@@ -6,6 +6,7 @@
  */
 import { AgentInputError } from '../port.js';
 import { mapColumns } from './columns.js';
+import { YEARLESS, withYear, yearsOf } from './dates.js';
 import { readCamt, readMt940, readOfx } from './bank-formats.js';
 import { BALANCE_LINE, readLedger, type Statement, type StatementOptions } from './ledger.js';
 import { MAX_ROWS, MAX_TEXT, readJson, readRecords, type RawRow, type Transaction } from './table.js';
@@ -125,9 +126,6 @@ const DATE_FIRST = new RegExp(
   `^\\s*(\\d{1,2}[ -][A-Za-z]{3,9}\\.?[ -]\\d{2,4}|\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})\\s+(.*)$`,
   'i',
 );
-const YEARLESS = new RegExp(`^(?:\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})$`, 'i');
-const YEAR = '((?:19|20)\\d{2})';
-const FULL_DATE = new RegExp(`\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}-\\d{2}-\\d{2}|\\d{1,2} ${MONTH} ${YEAR}|${MONTH} \\d{1,2},? ${YEAR})\\b`, 'gi');
 const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}|(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 
 /**
@@ -136,21 +134,8 @@ const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{
  * when every full date in the text is of one year, that is the year of its lines; over a turn of the year, the
  * months decide. A line whose year cannot be told makes the pasted reading refused, not the line dropped.
  */
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
 function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefined {
-  const years = [...new Set([...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4])))].sort();
-  // One year: every line's. Two running years (a December-January statement): the later half of the year is the
-  // first year's, the earlier half the second's, when the date's possible months all agree; else it is not read.
-  const yearOf = (date: string): number | undefined => {
-    if (years.length === 1) return years[0];
-    if (years.length !== 2 || years[1] !== years[0] + 1) return undefined;
-    const named = /[a-z]{3}/i.exec(date);
-    const months = named ? [MONTHS.indexOf(named[0].toLowerCase()) + 1] : date.split(/[/.-]/).map(Number).filter((n) => n >= 1 && n <= 12);
-    if (months.length > 0 && months.every((m) => m >= 7)) return years[0];
-    if (months.length > 0 && months.every((m) => m <= 6)) return years[1];
-    return undefined;
-  };
+  const yearOf = yearsOf(text);
   let unread = false;
   const rows: { cells: string[]; line: number; figures: string[] }[] = [];
   const yearless = new Set<number>();
@@ -164,7 +149,7 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
         unread = true;
         return;
       }
-      date = /^[a-z]/i.test(date) ? `${date}, ${year}` : `${date}${/[/.-]/.test(date) ? date.match(/[/.-]/)![0] : ' '}${year}`;
+      date = withYear(date, year);
       yearless.add(year);
     }
     let rest = m[2];
