@@ -14,6 +14,7 @@
  */
 import { CLAIM_TOTAL, readLines, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
+import { breakdownRow } from './layout.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -198,7 +199,7 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     }
     close();
     if (['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
-    if (l.amts.length >= 3 && sums(l.amts)) continue; // net + tax = gross: a breakdown row
+    if (breakdownRow(l)) continue; // net + tax = gross: a breakdown row
     if (!starts && l.amts.length === 0) continue;
     const prev = lines[k - 1];
     const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;
@@ -218,11 +219,6 @@ function withConversion(e: Entry): Entry {
   const other = all.find((a) => a.currency && e.amount.currency && a.currency !== e.amount.currency);
   if (!other) return e;
   return { ...e, converted: { amt: other, own: CONVERTED_OWN.test(lower), text: e.text.split('\n').find((t) => t.includes(other.currency ?? '#')) ?? e.text } };
-}
-
-function sums(amts: Amt[]): boolean {
-  const c = amts.map((a) => a.cents);
-  return c.some((x, i) => c.some((y, j) => j !== i && c.some((z, h) => h !== i && h !== j && x + y === z)));
 }
 
 /** The character span of a printed report's Receipt column, from its header row. */
