@@ -296,7 +296,7 @@ function alarmTopic(scope: Construct): sns.Topic {
 
 /**
  * The operator's own topic (a pager's, a chat's): an alarm publishes only to a topic in its own region. Its policy
- * (and its key's, if encrypted) must let cloudwatch.amazonaws.com publish: the README runbook says how.
+ * (and its key's, if encrypted) must let cloudwatch.amazonaws.com publish: the runbook (docs/deploy.md) says how.
  */
 function externalTopic(scope: Construct, arn: string): sns.ITopic {
   const region = arn.split(':')[3];

@@ -207,7 +207,7 @@ export class PaycallStack extends Stack {
       alarmTopicArn: config.alarmTopicArn,
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
-    // A job's execution is named by its job id: <machine ARN with :execution: for :stateMachine:>:<jobId> (README).
+    // A job's execution is named by its job id: <machine ARN with :execution: for :stateMachine:>:<jobId> (docs/deploy.md, the runbook).
     for (const product of Object.values(products)) {
       new CfnOutput(this, stateMachineOutputId(product), {
         value: this.stateMachines[product.id].stateMachineArn,
