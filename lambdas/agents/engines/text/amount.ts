@@ -1,14 +1,14 @@
 /**
  * Money as written in exports and documents, read into integer cents (bigint); never a float in the arithmetic.
  *
- * Accepted: an optional sign, currency sign or code before or after ($ € £ ¥ USD EUR GBP CAD AUD), thousands
- * separators (1,234.56 or 1 234.56), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
+ * Accepted: an optional sign, currency sign or code before or after ($ € £ ¥ ₹ Rs. USD EUR GBP CAD AUD INR), thousands
+ * separators (1,234.56, 1 234.56, or Indian 12,34,567.89), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
  * (credit, negative) or DR, and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
  * places (parseScaled and parseMoney's `places` read the same grammar to six, for unit prices). Refused (undefined):
  * empty text, exponents (1e309), more decimals than allowed, several numbers, anything else.
  */
 
-const CURRENCY = /^(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)\s*|\s*(?:US\$|\$|€|£|¥|USD|EUR|GBP|CAD|AUD)$/i;
+const CURRENCY = /^(?:US\$|\$|€|£|¥|₹|Rs\.?|USD|EUR|GBP|CAD|AUD|INR)\s*|\s*(?:US\$|\$|€|£|¥|₹|USD|EUR|GBP|CAD|AUD|INR)$/i;
 
 export function parseCents(text: string): bigint | undefined {
   return parseScaled(text, 2);
@@ -61,12 +61,15 @@ export function parseScaled(text: string, places: number): bigint | undefined {
 /** Digits with at most `places` decimals. */
 const FRACTION: Record<number, RegExp> = Object.fromEntries([2, 3, 4, 5, 6].map((p) => [p, new RegExp(`^(\\d+)(?:\\.(\\d{1,${p}}))?$`)]));
 
-/** "1,234.56" / "1 234.56" / "1.234,56" / "12,50" → "1234.56" / "12.50"; undefined when the grouping is wrong. */
+/** "1,234.56" / "1 234.56" / "12,34,567.89" / "1.234,56" / "12,50" → "1234.56" / … / "12.50"; undefined when the grouping is wrong. */
 function normaliseSeparators(s: string): string | undefined {
   if (/^\d+(?:\.\d+)?$/.test(s)) return s;
   // 1,234,567.89 or 1 234 567.89 (groups of three)
   let m = /^(\d{1,3}(?:([, \u00a0\u202f'])\d{3})(?:\2\d{3})*)(\.\d+)?$/.exec(s);
   if (m) return m[1].replace(/[, \u00a0\u202f']/g, '') + (m[3] ?? '');
+  // 12,34,567.89 (Indian grouping: twos before the last three)
+  m = /^(\d{1,2}(?:,\d{2})+,\d{3})(\.\d+)?$/.exec(s);
+  if (m) return m[1].replace(/,/g, '') + (m[2] ?? '');
   // 1.234.567,89 (dots group, comma decimal)
   m = /^(\d{1,3}(?:\.\d{3})+),(\d{1,2})$/.exec(s);
   if (m) return `${m[1].replace(/\./g, '')}.${m[2]}`;
@@ -91,10 +94,17 @@ export function centsToNumber(cents: bigint): number {
 export type DecimalMark = '.' | ',';
 
 const CORE = /\d(?:[\d.,'\u00a0\u202f ]*\d)?/;
-/** Digits grouped by threes (or not), then the decimal mark and at most `places` decimals. */
+/**
+ * Digits grouped by threes (1,234,567), or by twos before a last three as Indian amounts are (12,34,567: lakh and
+ * crore), or not at all, then the decimal mark and at most `places` decimals. The document's decimal mark is its
+ * evidence: every other separator in a figure is grouping.
+ */
 function grouped(mark: DecimalMark, places: number): RegExp {
   const group = mark === '.' ? `[,'\\u00a0\\u202f ]` : `[.'\\u00a0\\u202f ]`;
-  return new RegExp(`^(\\d{1,3}(?:(${group})\\d{3})?(?:\\2\\d{3})*|\\d+)(?:\\${mark}(\\d{1,${places}}))?$`);
+  const lakh = mark === '.' ? `[,']` : `[.']`;
+  return new RegExp(
+    `^(\\d{1,3}(?:(${group})\\d{3})?(?:\\2\\d{3})*|\\d{1,2}(${lakh})\\d{2}(?:\\3\\d{2})*\\3\\d{3}|\\d+)(?:\\${mark}(\\d{1,${places}}))?$`,
+  );
 }
 const GROUPED: Record<string, RegExp> = Object.fromEntries(
   (['.', ','] as const).flatMap((mark) => [2, 3, 4, 5, 6].map((p) => [`${mark}${p}`, grouped(mark, p)])),
@@ -110,7 +120,7 @@ export function parseMoney(text: string, mark: DecimalMark, places = 2): bigint 
   if (!core) return undefined;
   const m = GROUPED[`${mark}${places}`]?.exec(core[0]);
   if (!m) return undefined;
-  const plain = `${m[1].replace(/[^\d]/g, '')}${m[3] === undefined ? '' : `.${m[3]}`}`;
+  const plain = `${m[1].replace(/[^\d]/g, '')}${m[4] === undefined ? '' : `.${m[4]}`}`;
   return parseScaled(text.slice(0, core.index) + plain + text.slice(core.index + core[0].length), places);
 }
 
