@@ -1,7 +1,8 @@
 /**
  * A W-9 or W-8 pasted from its PDF: the TIN's comb field comes out one character a box ("[5][4] - [2][7][1]…"), on
  * the label's line or under it. A reviewer reads the number the boxes spell (RULES.md rule 3); empty boxes are a
- * number left blank. And a US town named like a sanctioned country, in the form's city line, is a US town.
+ * number left blank. And a US town named like a sanctioned country, in the form's city line, is a US town; and a
+ * Québec vendor's sales-tax numbers under their French labels (TPS / TVQ) are tax numbers.
  */
 import { describe, expect, it } from 'vitest';
 import { vendorRiskEngine } from '../../../lambdas/agents/engines/vendor-risk/engine.js';
@@ -39,5 +40,12 @@ describe('a TIN typed into a comb field', () => {
   it('the town on line 6 named like a sanctioned country, with its state and ZIP, is a US town', () => {
     const r = vendorRiskEngine.analyse({ vendorProfile: W9('   Employer identification number   [8][5] - [0][4][4][1][9][7][2]', 'Syria, VA 22743') });
     expect(r.decision).toBe('onboard');
+  });
+});
+
+describe('Canadian sales-tax numbers under their French labels', () => {
+  it('TPS and TVQ numbers are tax numbers', () => {
+    const profile = ['Fournisseur : Les Ateliers Beaulieu inc., 455 rue Racine, Chicoutimi (Québec) G7H 1S7', 'Numéros de taxes : TPS 123456782 RT0001 / TVQ 1234567890 TQ0001', 'En affaires depuis 1998, www.ateliersbeaulieu.ca, net 30.'].join('\n');
+    expect(vendorRiskEngine.analyse({ vendorProfile: profile }).flags).toEqual([]);
   });
 });

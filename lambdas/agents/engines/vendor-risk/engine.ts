@@ -8,7 +8,8 @@
  */
 import { AgentInputError, engineOf, type AgentEngine, type Analysis, type Evidence } from '../port.js';
 import { findIdentityGaps } from './identity.js';
-import { findPaymentChannels, findPaymentRedirection, findUpfrontPayment } from './payment.js';
+import { CHANGE, findPaymentChannels, findPaymentRedirection, findUpfrontPayment } from './payment.js';
+import { verifiedChange } from './verified.js';
 import { findJurisdictions } from './jurisdictions.js';
 import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly } from './address.js';
@@ -67,7 +68,7 @@ interface Flag {
 
 const areaKey = (f: Flag) => (f.area === 'other' ? `other: ${f.what}` : AREAS[f.area]);
 
-function detect(doc: VendorDocument): Flag[] {
+function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
   const flags: Flag[] = [];
   const add = (area: Area, found: Finding & { name?: string }, ...collect: string[]) => flags.push({ area, ...found, collect });
   const prose = doc.prose;
@@ -89,10 +90,18 @@ function detect(doc: VendorDocument): Flag[] {
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
   const box = findPoBoxOnly(prose);
   if (box) add('pobox', box, DOCS.address);
-  for (const found of findPaymentRedirection(prose, doc.vendorNames)) add('payment', found, DOCS.bankLetter);
+  const redirect = findPaymentRedirection(prose, doc.vendorNames);
   const upfront = findUpfrontPayment(prose);
   if (upfront) add('upfront', upfront, DOCS.guarantee);
   const id = findIdentityGaps(prose, doc.sender);
+  const channels = findPaymentChannels(prose);
+  // A change of bank details the buyer's own staff has recorded as verified by call-back to the number on file,
+  // with a second control, is released; never when the payee is someone else or another sign of fraud stands.
+  const verified =
+    redirect.length > 0 && redirect.every((r) => r.detail.startsWith(CHANGE)) && !upfront && id.details.length === 0 && channels.length === 0
+      ? verifiedChange(prose, doc.email)
+      : undefined;
+  if (!verified) for (const found of redirect) add('payment', found, DOCS.bankLetter);
   for (const found of id.details) {
     const collect: string[] = [];
     if (id.papers) collect.push(DOCS.incorporation);
@@ -100,7 +109,7 @@ function detect(doc: VendorDocument): Flag[] {
     if (id.callback) collect.push(DOCS.bankLetter);
     add('identity', found, ...collect);
   }
-  for (const c of findPaymentChannels(prose)) {
+  for (const c of channels) {
     flags.push({ area: 'other', what: `asks to be paid in ${c.what}`, detail: c.detail, collect: [DOCS.account], at: c.at, end: c.end });
   }
   const placed = flags.some((f) => f.area === 'sanctioned' || f.area === 'jurisdiction');
@@ -117,19 +126,20 @@ function detect(doc: VendorDocument): Flag[] {
     });
   }
   const order = Object.keys(AREAS);
-  return flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
+  return { flags: flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area)), verified };
 }
 
 /** Screening findings the document leaves undecided: a question blank, answered N/A, or answered so it cannot be read. */
 const UNDECIDED = /left unanswered|answer unclear|answered N\/A/;
 
-function decide(flags: Flag[]): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
+function decide(flags: Flag[], verified?: Finding): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
   const sanctioned = flags.filter((f) => f.area === 'sanctioned').map((f) => f.name);
   if (sanctioned.length > 0) {
     return { grade: 'HIGH RISK', decision: 'decline', note: `Decline: sanctioned jurisdiction (${sanctioned.join(', ')}); do not onboard or pay without a compliance review.` };
   }
   const areas = [...new Set(flags.map(areaKey))];
-  if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: 'No red flags found; onboard under the standard process.' };
+  const released = verified ? ` The bank-detail change is recorded as verified by the buyer's call-back to the number on file, with a second control ("${verified.detail}").` : '';
+  if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: `No red flags found; onboard under the standard process.${released}` };
   const grade = areas.length >= 2 ? 'HIGH RISK' : 'MEDIUM RISK';
   const callBack = flags.some((f) => f.area === 'payment')
     ? ' Call the vendor back at the number already on file (not one in the document) before changing payment details.'
@@ -152,9 +162,9 @@ function explain(input: VendorRiskInput): Analysis<VendorRiskResult> {
   const mapped = normaliseMapped(raw);
   if (mapped.text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
   const doc = readDocument(new Citer(raw, mapped));
-  const flags = detect(doc);
+  const { flags, verified } = detect(doc);
   const result: VendorRiskResult = {
-    ...decide(flags),
+    ...decide(flags, verified),
     flags: flags.map(flagText),
     collect: [...new Set(flags.flatMap((f) => f.collect))],
   };

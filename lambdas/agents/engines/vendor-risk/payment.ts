@@ -12,7 +12,7 @@ const W = "[\\p{L}'-]+";
 
 // ---- payment redirection -----------------------------------------------------------------------------------------
 
-const CHANGE = 'bank-detail change requested';
+export const CHANGE = 'bank-detail change requested';
 const THIRD = 'payment to a third party';
 const REDIRECT: { re: RegExp; what: string }[] = [
   {
@@ -107,7 +107,7 @@ export function payeeMismatch(text: string, vendorNames: string[]): { at: number
   const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
   if (vendors.length === 0) return undefined;
   for (const m of matches(PAYEE, text)) {
-    const payee = nameTokens(m[2].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank).*$/i, ''));
+    const payee = nameTokens(m[2].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank|routing|aba|sort\s+code|bsb|transit|swift|bic|ifsc|clabe).*$/i, ''));
     if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
     if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[2].trim())) continue;
     // Without a colon or dash the name must follow as a name does, capitalised ("account name Acme Ltd"); a

@@ -1,0 +1,84 @@
+/**
+ * A bank-detail change the buyer has already verified (RULES.md rule 6, "A change already verified"). A practitioner
+ * releases a change once accounts payable records that it called the vendor back at the number already on file and
+ * the vendor confirmed, with a second control beside it (a micro-deposit confirmed, a second approver, a bank letter
+ * or void cheque in the vendor's name). The engine takes that record only where the buyer wrote it: the top message
+ * of an internal e-mail (its sender on the buyer's own domain, not failing authentication), above the forwarded
+ * request; a record in the vendor's own message, or in a pasted note whose author cannot be told, verifies nothing.
+ * The call must be done (a past call, not negated: "I have not called them yet" is no record; "please call them back"
+ * is a request), to the number on file (not one in the request), and confirmed; and the record must say the new
+ * account is in the vendor's own name (the engine cannot always tell whose a payee is).
+ */
+import { baseDomain, type EmailFacts } from './email.js';
+import { lineOf, matches, negatedBefore, type Finding } from './text.js';
+
+/** The first line of a forwarded or quoted message: the buyer's own words end there. */
+const QUOTE_START =
+  /^(?:[ \t]*-{2,}[ \t]*(?:original\s+message|forwarded\s+message|message\s+(?:transfere|d'origine|original)|mensaje\s+(?:original|reenviado)|urspr[u]ngliche\s+nachricht|weitergeleitete\s+nachricht)[ \t]*-*|[ \t]*begin\s+forwarded\s+message:?|[ \t]*>|[ \t]*(?:from|de|von|da)[ \t]*:[ \t]*\S.*@|[ \t]*on\s.{5,80}\swrote:|[ \t]*le\s.{5,80}\sa\s+ecrit\s*:)/im;
+
+/** A call made, in English, French, Spanish, German (accents folded): "called back", "spoke to", "Rappel le 19 nov.", "angerufen". */
+const CALL =
+  /(?<![\p{L}])(?:called(?:\s+back)?|call(?:ed)?[- ]?back\s+(?:done|completed|made|performed|on|at|to)|phoned|rang|telephoned|spoke\s+(?:to|with)|rappel(?:e)?|appele|telephone|parle\s+a|llame|llamamos|hablamos\s+con|hable\s+con|ruckruf|angerufen|telefoniert)(?![\p{L}])/giu;
+/** What makes it a plan or a request, not a record: "will call", "please call", "need to call back". */
+const INTENT = /(?<![\p{L}])(?:will|shall|to|please|going\s+to|need\s+to|must|should|before|vais|allons|devons|voy\s+a|vamos\s+a|werde|werden|bitte)\s+(?:[\p{L}'-]+\s+){0,2}$/iu;
+/** The number the buyer already holds, not one the request gives. */
+const ON_FILE =
+  /(?<![\p{L}])(?:on\s+file|(?:vendor|supplier)\s+master|master\s+(?:file|data|record)|our\s+records|(?:known|existing|independently\s+(?:sourced|obtained))\s+(?:phone\s+)?number|fichier\s+(?:maitre|fournisseurs?)|notre\s+fichier|au\s+dossier|numero\s+(?:inscrit|connu)|nuestros\s+registros|maestro\s+de\s+proveedores|hinterlegt\w*|stammdaten)(?![\p{L}])/iu;
+/**
+ * The buyer's record that the new account is the vendor's own: the holder's name matches the vendor master ("Account
+ * name matches our vendor master", "Nom du titulaire identique à notre fichier", "Kontoinhaber stimmt überein"), or
+ * the account is in the vendor's own name. Without it the engine cannot tell the payee is the vendor.
+ */
+const HOLDER_MATCH =
+  /(?<![\p{L}])(?:(?:account\s+(?:holder|name)|holder(?:'s)?\s+name|beneficiary(?:\s+name)?|name\s+on\s+the\s+account|nom\s+du\s+titulaire|titulaire|kontoinhaber|titular)[^.\n]{0,50}?(?:match(?:es|ed)?|identical|identique|same\s+as|conforme|correspond\w*|stimmt|identisch|ubereinstimm\w*|coincide\w*)|in\s+the\s+(?:vendor|supplier|company)'s\s+(?:own\s+|legal\s+)?name|au\s+nom\s+(?:du\s+fournisseur|de\s+l'entreprise))(?![\p{L}])/iu;
+/** A call the vendor made to the buyer proves nothing: caller ID is no identity. */
+const INBOUND_BEFORE = /(?<![\p{L}])(?:nous|m'|me|vous)\s*(?:a|ont|avons)\s+$/iu;
+const INBOUND_AFTER = /^\s+(?:us|me|in|our|into)(?![\p{L}])/iu;
+/** The number on file named, and not denied ("not on file", "pas au dossier"). */
+function onFile(text: string): boolean {
+  for (const m of matches(new RegExp(ON_FILE.source, 'giu'), text)) {
+    if (!/(?<![\p{L}])(?:not|no|pas|nicht|kein\w*|isn't|wasn't)\s+(?:[\p{L}'-]+\s+){0,3}$/iu.test(text.slice(Math.max(0, m.index - 40), m.index))) return true;
+  }
+  return false;
+}
+const CONFIRMED = /(?<![\p{L}])(?:confirmed|verified|a\s+confirme|ont\s+confirme|confirmo|confirmaron|bestatigt\w*)(?![\p{L}])/iu;
+/** A second control beside the call-back. */
+const SECOND =
+  /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung)(?![\p{L}])/iu;
+
+/**
+ * The record of a verified change, or undefined when the document holds none the engine can rely on. `prose` is
+ * the text the detectors read (offsets as the profile's).
+ */
+export function verifiedChange(prose: string, email: EmailFacts | undefined): Finding | undefined {
+  if (!email) return undefined;
+  const from = /[\p{L}\p{N}._%+-]+@([\p{L}\p{N}.-]+)/u.exec(email.headers.get('from') ?? '')?.[1];
+  if (!from || !email.buyerDomains.has(baseDomain(from))) return undefined;
+  const a = email.auth;
+  if (a.dmarc === 'fail' || ((a.spf === 'fail' || a.spf === 'softfail') && a.dkim !== 'pass')) return undefined;
+  const body = prose.slice(email.bodyStart);
+  const quote = QUOTE_START.exec(body);
+  const own = body.slice(0, quote ? quote.index : body.length);
+  if (!SECOND.test(own) || !HOLDER_MATCH.test(own)) return undefined;
+  // Each paragraph or numbered item is one record: the call, the number on file and the confirmation together.
+  for (const block of blocks(own)) {
+    for (const m of matches(CALL, block.text)) {
+      const at = email.bodyStart + block.at + m.index;
+      const before = block.text.slice(Math.max(0, m.index - 40), m.index);
+      const after = block.text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+      if (negatedBefore(prose, at) || INTENT.test(before) || INBOUND_BEFORE.test(before) || INBOUND_AFTER.test(after)) continue;
+      if (onFile(block.text) && CONFIRMED.test(block.text)) return { detail: lineOf(prose, at), at, end: at + m[0].length };
+    }
+  }
+  return undefined;
+}
+
+/** Paragraphs (split at blank lines) and numbered items ("2. Rappel le 19 nov. …") of the buyer's own words. */
+function blocks(text: string): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  const starts = [0];
+  for (const m of text.matchAll(/\n[ \t]*\n|\n(?=[ \t]*(?:\d{1,2}[.)]|[-•*])[ \t]+\S)/g)) starts.push(m.index! + m[0].length);
+  starts.push(text.length);
+  for (let i = 0; i + 1 < starts.length; i++) out.push({ text: text.slice(starts[i], starts[i + 1]), at: starts[i] });
+  return out;
+}
