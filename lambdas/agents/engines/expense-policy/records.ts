@@ -8,7 +8,7 @@ import { parseCents } from '../text/amount.js';
 import { readCsv, detectDelimiter } from '../text/table.js';
 import type { Item } from './expense.js';
 import { textFacts, type Facts } from './line.js';
-import { ALCOHOL, FINE, categoriesIn, fareClassIn } from './words.js';
+import { ALCOHOL, FINE, OTHER_CODES, categoriesIn, fareClassIn } from './words.js';
 
 const FIELD = 'expense';
 const MAX_ROWS = 5_000;
@@ -33,6 +33,8 @@ const K = {
 type Field = keyof typeof K;
 const FIELDS = Object.keys(K) as Field[];
 const CONTAINER = has('items', 'expenses', 'lines', 'claims');
+/** The columns that say what an expense is: a row with none of them filled is a footer, not an expense. */
+const IDENTIFYING = new Set<Field | undefined>(['date', 'merchant', 'description', 'category']);
 
 export function jsonItems(text: string): Item[] {
   let parsed: unknown;
@@ -115,7 +117,7 @@ function approvalRecords(entries: [string, unknown][]): Map<string, Record<strin
  */
 function columnField(header: string): { field?: Field; currency?: string } {
   const words = header.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-  const code = /(?:^| )(usd|eur|gbp|cad|aud)$/.exec(words)?.[1];
+  const code = new RegExp(`(?:^| )(usd|eur|gbp|cad|aud|jpy|${OTHER_CODES})$`).exec(words)?.[1];
   const bare = (code ? words.slice(0, -code.length) : words).trim();
   const exact = FIELDS.find((f) => K[f].has(bare.replace(/ /g, '')));
   if (exact) return { field: exact, currency: code?.toUpperCase() };
@@ -127,36 +129,70 @@ function columnField(header: string): { field?: Field; currency?: string } {
   return { field, currency: code?.toUpperCase() };
 }
 
-/** Whether the first line is a header row: two or more cells, no digits, an amount column and another known one. */
-export function csvHeader(text: string): boolean {
-  const first = text.slice(0, Math.min(text.length, 2000)).split(/\r?\n/)[0];
-  const cells = first.split(detectDelimiter(first)).map((c) => c.trim().replace(/^"|"$/g, ''));
-  if (cells.length < 2 || cells.some((c) => /\d/.test(c))) return false;
+/** Whether a line is a header row: two or more cells, no digits, an amount column and another known one. */
+function headerRow(line: string): { cells: number } | undefined {
+  const cells = line.split(detectDelimiter(line)).map((c) => c.trim().replace(/^"|"$/g, ''));
+  if (cells.length < 2 || cells.some((c) => /\d/.test(c))) return undefined;
   const fields = cells.map((c) => columnField(c).field);
-  return fields.includes('amount') && fields.filter((f) => f !== undefined).length >= 2;
+  return fields.includes('amount') && fields.filter((f) => f !== undefined).length >= 2 ? { cells: cells.length } : undefined;
+}
+
+/**
+ * The line (0-based) of a CSV export's header row: the first line, or the first wide header row under the export's
+ * own preamble (a title, "Report ID:,ER-2025-08-004417", "Submitted:,18/08/2025", blank lines: at most two cells a
+ * line), as Chrome River and Certify print their report exports.
+ */
+function headerAt(text: string): number | undefined {
+  const lines = text.slice(0, Math.min(text.length, 6000)).split(/\r\n|\r|\n/).slice(0, 30);
+  if (lines.length > 0 && headerRow(lines[0])) return 0;
+  for (let k = 1; k < lines.length; k++) {
+    const found = headerRow(lines[k]);
+    if (found && found.cells >= 5) return k;
+    const d = detectDelimiter(lines[k]);
+    if (lines[k].split(d).filter((c) => c.trim() !== '').length > 2) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether the claim is a CSV export: a header row first, or under the export's preamble. */
+export function csvHeader(text: string): boolean {
+  return headerAt(text) !== undefined;
 }
 
 export function csvItems(text: string): Item[] {
-  const { headers, rows } = readCsv(text, FIELD, MAX_ROWS);
   const lines = text.split(/\r\n|\r|\n/);
+  // Under a preamble the table starts at its header row; its rows keep the lines of the whole text.
+  const skip = headerAt(text) ?? 0;
+  const read = readCsv(lines.slice(skip).join('\n'), FIELD, MAX_ROWS);
+  const headers = read.headers;
+  const rows = read.rows.map((r) => ({ ...r, line: r.line > 0 ? r.line + skip : 0 }));
   const columns = headers.map(columnField);
   const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
   // A totals row an export appends (";;;;Total;1.569,10;1.569,10;;") sums the rows above it: it is no expense.
   const summary = (cells: string[]) => {
     const words = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^[-+(]?[$€£¥]?\d[\d.,]*\)?$/.test(c));
-    return words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c));
+    if (words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c))) return true;
+    // A report's footer rows (",,,,,,,Company Paid,,,0.00", "Amount Due Employee 940.83") name no date, merchant,
+    // description or category: a label and its sum, written under another column, never an expense.
+    return words.length > 0 && !cells.some((c, k) => c.trim() !== '' && IDENTIFYING.has(columns[k]?.field ?? 'amount'));
   };
-  return rows.filter((row) => !summary(row.cells)).map((row, i) => {
+  // A line of one cell with no amount under the table ("Exported 18/08/2025 10:05 by …") is the export's note.
+  const note = (cells: string[]) => headers.length >= 3 && cells.filter((c) => c.trim() !== '').length === 1 &&
+    !cells.some((c, k) => c.trim() !== '' && columns[k]?.field === 'amount');
+  // The amount in the reimbursement currency ("Amount (AUD)" beside "Spent Amount" and "Spent Currency") is the claim.
+  const coded = columns.findIndex((c) => c.field === 'amount' && c.currency !== undefined);
+  return rows.filter((row) => !summary(row.cells) && !note(row.cells)).map((row, i) => {
     const entry: Record<string, unknown> = {};
     // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement"), and
     // the expense's date before the report's ("Submitted Date", "Approved Date").
     const loose = (h: string) => Number(/^\W*type\W*$|\b(?:submit\w*|submission|approv\w*|report)\b/i.test(h));
-    const order = columns.map((_, k) => k).sort((a, b) => loose(headers[a]) - loose(headers[b]));
+    const order = columns.map((_, k) => k).sort((a, b) => Number(b === coded) - Number(a === coded) || loose(headers[a]) - loose(headers[b]));
     for (const k of order) {
       const field = columns[k].field;
       const cell = (row.cells[k] ?? '').trim();
       if (field !== undefined && cell !== '' && entry[field] === undefined) entry[field] = cell;
     }
+    if (coded >= 0 && (row.cells[coded] ?? '').trim() !== '') entry.currency = columns[coded].currency;
     // An empty receipt cell is an export's way of saying there is none.
     if (columns.some((c) => c.field === 'receipt') && entry.receipt === undefined) entry.receipt = false;
     if (entry.currency === undefined && headerCurrency) entry.currency = headerCurrency;
