@@ -98,6 +98,12 @@ describe('a denial in the form’s own language, hard-wrapped over lines', () =>
     expect(places(`${COMPANY}\nNous n'avons aucun client en Iran, mais un bureau à Damas en Syrie.`)).toEqual(['sanctioned jurisdiction: Syria']);
   });
 
+  it('"not only" and "no problems" in German, French and Spanish assert presence', () => {
+    expect(places(`${COMPANY}\nWir liefern nicht nur in Deutschland, auch nach Russland und Syrien.`)).toEqual(['sanctioned jurisdiction: Syria', 'high-risk jurisdiction: Russia']);
+    expect(places(`${COMPANY}\nKeine Probleme mit unserem Lager in Teheran.`)).toEqual(['sanctioned jurisdiction: Iran']);
+    expect(places(`${COMPANY}\nNo vendemos solo en España: también en Cuba.`)).toEqual(['sanctioned jurisdiction: Cuba']);
+  });
+
   it('a line that ends a sentence does not run on: the next line’s place is stated', () => {
     expect(places(`${COMPANY}\nNo customers in Europe.\nFactory: Aleppo`)).toEqual(['sanctioned jurisdiction: Syria']);
   });

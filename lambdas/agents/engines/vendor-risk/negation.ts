@@ -17,7 +17,10 @@ import { AUX, DENIAL, SUBJECT, tokenize, words, type Mention, type Tok } from '.
 export type { Mention } from './tokens.js';
 
 /** "not far from Tehran", "not only in Russia", "including but not limited to Iran" assert presence. */
-const NOT_A_DENIAL = words('far only just also merely limited near close since long least');
+const NOT_A_DENIAL = words(
+  'far only just also merely limited near close since long least ' +
+    'nur weit bloss lediglich seulement uniquement loin solo solamente lejos apenas somente',
+);
 /**
  * Denied trouble or denied leaving asserts presence: "no issues operating in Iran", "we never stopped selling to
  * Cuba", "no restrictions on our Tehran branch".
@@ -25,7 +28,8 @@ const NOT_A_DENIAL = words('far only just also merely limited near close since l
 const AFFIRMING = words(
   'issue issues problem problems trouble difficulty difficulties concern concerns complaint complaints restriction ' +
     'restrictions objection objections hesitation stop stopped ceased cease left leave withdraw withdrew withdrawn ' +
-    'exit exited quit suspend suspended terminate terminated divest divested close closed end ended',
+    'exit exited quit suspend suspended terminate terminated divest divested close closed end ended ' +
+    'probleme problemen schwierigkeiten einschrankungen bedenken problemes difficultes problemas dificultades restricciones',
 );
 const TURN = words(
   'but however although though whereas while whilst unless until instead rather yet ' +
@@ -34,7 +38,7 @@ const TURN = words(
 const EXCEPTION = words('except excepting excluding besides outside beyond ausser ausgenommen sauf excepto salvo exceto behalve');
 const EXCEPTION_PAIRS = words('other_than apart_from aside_from save_for but_for');
 const NEW_PHRASE = words('the a an this that these those our its their my his her your unser unsere unseren unserem unserer notre nos nuestro nuestra nuestros nuestras');
-const ONLY = words('only just mainly mostly primarily solely exclusively also but');
+const ONLY = words('only just mainly mostly primarily solely exclusively also but nur auch hauptsachlich aussi seulement surtout tambien solo principalmente');
 const INTRODUCER = words(
   'in into to from with within at of by under across throughout for on inside including include includes incl ' +
     'namely like as via among between toward towards involving eg ie ' +
