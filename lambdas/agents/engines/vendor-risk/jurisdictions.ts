@@ -138,8 +138,9 @@ export interface NationalityOnly {
 }
 
 const ALIAS_INDEX: Jurisdiction[] = [];
+// One guard around all the names (not one per name): the same matches, checked once a position.
 const ANY_ALIAS = new RegExp(
-  JURISDICTIONS.flatMap((j) => j.aliases.map((a) => { ALIAS_INDEX.push(j); return `${B}(${a})${E}`; })).join('|'),
+  `${B}(?:${JURISDICTIONS.flatMap((j) => j.aliases.map((a) => { ALIAS_INDEX.push(j); return `(${a})${E}`; })).join('|')})`,
   'giu',
 );
 
