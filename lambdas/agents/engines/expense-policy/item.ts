@@ -232,7 +232,8 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   }
   // With alcohol of unknown amount the part a cap would apply to is unknown too. Day caps on a dated item are pooled
   // with the day's other items of the category by the claim-level pass.
-  const pooled = item.date !== undefined && capsFor(item, policy).some((c) => c.period === 'day' && !c.perPerson);
+  // An item spanning several days ("3 days" of airport parking) is held to its own cap × its days, not pooled.
+  const pooled = item.date !== undefined && (item.days ?? 1n) <= 1n && capsFor(item, policy).some((c) => c.period === 'day' && !c.perPerson);
   if (comparable && computable) eligible = applyCaps(item, eligible, policy, (text, rule, working) => flag('over cap', text, cite([rule]), working), assumptions, pooled);
   if (comparable) {
     for (const rule of policy.approvals) {
