@@ -11,6 +11,67 @@ import { parseDecimal } from './decimal.js';
 import { unitCode } from './units.js';
 import { child, decimalOf, find, textOf, type XmlNode } from './xml.js';
 
+/** The OrderRequest of a cXML tree (a buyer's purchase order sent over the network), if it is one. */
+export function cxmlOrder(tree: XmlNode): XmlNode | undefined {
+  return find(tree, 'OrderRequest');
+}
+
+/** cXML's PriceBasisQuantity: the quantity the unit price is for (a price per 100); undefined for one unit. */
+function priceBasisOf(n: XmlNode | undefined): bigint | undefined {
+  const q = child(n, 'PriceBasisQuantity')?.attrs.quantity;
+  const v = q === undefined ? undefined : parseDecimal(q);
+  return v !== undefined && v > 0n && v !== 1_000_000n ? v : undefined;
+}
+
+/**
+ * A cXML OrderRequest read as the purchase order: OrderRequestHeader@orderID, its Total, Shipping and Tax (charges;
+ * a Tax described as exempt is a tax exemption, quoted), the supplier Contact's Name where the order carries one,
+ * and each ItemOut (@quantity, @lineNumber, SupplierPartID the SKU, BuyerPartID a second item number, ItemDetail's
+ * UnitPrice, PriceBasisQuantity, Description and UnitOfMeasure). Its Comments are read as the PO's terms.
+ */
+export function readCxmlOrder(req: XmlNode, field: string): Doc {
+  const doc: Doc = { lines: [], charges: [], unread: 0 };
+  const header = child(req, 'OrderRequestHeader');
+  doc.poNumber = header?.attrs.orderID?.trim() || undefined;
+  const supplier = all(header ?? req, 'Contact').find((c) => /^supplier/i.test(c.attrs.role ?? ''));
+  doc.vendor = textOf(supplier, 'Name');
+  const totalMoney = child(child(header, 'Total'), 'Money');
+  doc.currency = totalMoney?.attrs.currency ?? all(req, 'Money')[0]?.attrs.currency;
+  doc.total = money(totalMoney, 'Total', field);
+  if (doc.total !== undefined) {
+    doc.totalQuote = `Total ${totalMoney!.text.trim()}`;
+    doc.totalCite = totalMoney!.cite;
+  }
+  for (const [name, kind] of [['Shipping', 'freight'], ['Tax', 'tax']] as const) {
+    const n = child(header, name);
+    const v = money(n, name, field);
+    if (v !== undefined && v !== 0n) doc.charges.push({ label: name, amount: v, kind, cite: child(n, 'Money')?.cite });
+    const said = textOf(n, 'Description');
+    if (name === 'Tax' && said && /\bexempt|\bexento|\bexon/i.test(said)) doc.terms = { ...doc.terms, taxExempt: { quote: said } };
+  }
+  all(req, 'ItemOut').forEach((item, k) => {
+    const detail = child(item, 'ItemDetail');
+    const ids = child(item, 'ItemID');
+    const q = item.attrs.quantity;
+    const raw: RawLine = {
+      quantity: q === undefined ? undefined : parseDecimal(q),
+      unitPrice: money(child(detail, 'UnitPrice'), 'UnitPrice', field),
+      priceBase: priceBasisOf(detail),
+      uom: unitCode(textOf(detail, 'UnitOfMeasure')),
+      sku: textOf(ids, 'SupplierPartID'),
+      description: textOf(detail, 'Description'),
+      orderLineRef: item.attrs.lineNumber,
+    };
+    if (q !== undefined && raw.quantity === undefined) throw new AgentInputError(field, `ItemOut quantity "${q.slice(0, 40)}" is not a number`);
+    const buyer = textOf(ids, 'BuyerPartID');
+    if (buyer) raw.altSkus = [buyer];
+    raw.quote = `ItemOut ${item.attrs.lineNumber ?? k + 1}: ${q ?? '?'} ${textOf(detail, 'UnitOfMeasure') ?? ''} × ${child(child(detail, 'UnitPrice'), 'Money')?.text.trim() ?? '?'} ${raw.sku ?? ''} ${raw.description ?? ''}`.replace(/\s+/g, ' ').trim();
+    raw.cites = [item, child(child(detail, 'UnitPrice'), 'Money')].map((n) => n?.cite).filter((c): c is NonNullable<typeof c> => c !== undefined);
+    doc.lines.push(completeLine(raw, k + 1, field));
+  });
+  return doc;
+}
+
 /** The InvoiceDetailRequest of a cXML tree, if it is one. */
 export function cxmlInvoice(tree: XmlNode): XmlNode | undefined {
   return find(tree, 'InvoiceDetailRequest');
@@ -46,6 +107,7 @@ export function readCxml(req: XmlNode, field: string): Doc {
     const raw: RawLine = {
       quantity: q === undefined ? undefined : parseDecimal(q),
       unitPrice: money(child(item, 'UnitPrice'), 'UnitPrice', field),
+      priceBase: priceBasisOf(item),
       amount: money(child(item, 'SubtotalAmount'), 'SubtotalAmount', field),
       uom: unitCode(textOf(item, 'UnitOfMeasure')),
       sku: textOf(ids, 'SupplierPartID'),

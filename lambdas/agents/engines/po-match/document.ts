@@ -7,7 +7,9 @@ import { readTextDocument } from './text-document.js';
 import { readCsvDocument } from './csv-document.js';
 import { readUbl, ublRoot } from './ubl.js';
 import { parseXml } from './xml.js';
-import { cxmlInvoice, readCxml } from './cxml.js';
+import { cxmlInvoice, cxmlOrder, readCxml, readCxmlOrder } from './cxml.js';
+import { facturaeRoot, readFacturae } from './facturae.js';
+import { cfdiRoot, readCfdi } from './cfdi.js';
 import type { Terms } from './terms.js';
 import type { Cite } from '../text/json-positions.js';
 import { readJsonDocument } from './json-document.js';
@@ -61,8 +63,8 @@ export interface Charge {
 /** "Sales tax", "VAT 19 %", "Freight", "Fuel surcharge", "Delivery charge" → what kind of charge it is. */
 export function chargeKind(label: string): ChargeKind {
   const l = label.toLowerCase();
-  if (/tax|vat|gst|hst|btw|mwst|iva|\bust\b/.test(l)) return 'tax';
-  if (/freight|shipping|delivery|fuel|carriage|postage|d240|handling|transport/.test(l)) return 'freight';
+  if (/tax|vat|gst|hst|btw|mwst|iva|\bust\b|\btva\b|impuesto|消費税/.test(l)) return 'tax';
+  if (/freight|shipping|delivery|fuel|carriage|postage|d240|handling|transport|\bportes?\b|\bflete|env[ií]o|fracht|versand/.test(l)) return 'freight';
   return 'other';
 }
 
@@ -96,11 +98,12 @@ export const HEADER_KEYS = {
   vendor: keys('vendor', 'supplier', 'vendorname', 'suppliername', 'seller', 'sellername', 'partnerid', 'partner'),
   currency: keys('currency', 'currencycode', 'ccy', 'currencyid'),
   total: keys('total', 'invoicetotal', 'pototal', 'ordertotal', 'grandtotal', 'totalamount', 'amountdue', 'totaldue',
-    'balancedue', 'totalvalue', 'amounttotal'),
+    'balancedue', 'totalvalue', 'amounttotal', 'totalorderamount'),
   subtotal: keys('subtotal', 'nettotal', 'totalbeforetax', 'linestotal', 'amountuntaxed', 'totalwithouttaxes', 'totalwithouttax',
-    'totalexcludingtax', 'totalexcludingtaxes', 'totalexcltax', 'totalexvat', 'totalexclvat', 'taxexclusiveamount'),
+    'totalexcludingtax', 'totalexcludingtaxes', 'totalexcltax', 'totalexvat', 'totalexclvat', 'taxexclusiveamount',
+    'totallineamount', 'totalamountexcludingtax'),
   charge: keys('tax', 'taxamount', 'salestax', 'vat', 'gst', 'shipping', 'freight', 'delivery', 'handling', 'amounttax',
-    'shippingandhandling', 'shippinghandling'),
+    'shippingandhandling', 'shippinghandling', 'totalsalestax', 'totaltaxamount'),
 };
 export function headerKey(rawKey: string): keyof typeof HEADER_KEYS | undefined {
   const k = key(rawKey);
@@ -137,8 +140,14 @@ function readXmlDocument(text: string, field: string): Doc {
   if (!tree) throw new AgentInputError(field, 'looks like XML but is not well-formed');
   const cxml = cxmlInvoice(tree);
   if (cxml) return readCxml(cxml, field);
+  const order = cxmlOrder(tree);
+  if (order) return readCxmlOrder(order, field);
+  const facturae = facturaeRoot(tree);
+  if (facturae) return readFacturae(facturae, field);
+  const cfdi = cfdiRoot(tree);
+  if (cfdi) return readCfdi(cfdi, field);
   const inv = ublRoot(tree);
-  if (!inv) throw new AgentInputError(field, 'XML that is neither a UBL invoice (no cac:InvoiceLine) nor a cXML InvoiceDetailRequest');
+  if (!inv) throw new AgentInputError(field, 'XML that is none of the forms read (UBL invoice, cXML InvoiceDetailRequest or OrderRequest, Facturae, CFDI)');
   return readUbl(inv, field);
 }
 

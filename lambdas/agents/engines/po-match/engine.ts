@@ -109,6 +109,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): { resu
   if (found.partial.length > 0 && !terms.shipComplete) {
     notes.push(`Partial shipment (allowed${terms.partialsAllowed ? `: '${terms.partialsAllowed.quote}'` : ''}): ${found.partial.join('; ')}.`);
   }
+  if (found.overDelivered?.length && terms.quantityTolerance) notes.push(`Quantities within the PO's delivery tolerance: ${found.overDelivered.join('; ')}.`);
   if (found.tolerated?.length && terms.tolerance) notes.push(`Prices within the PO's tolerance ('${terms.tolerance.quote}'): ${found.tolerated.join('; ')}.`);
   if (unbilled.length > 0) notes.push(`PO lines not billed yet (allowed): ${unbilled.map(label).join(', ')}.`);
   if (po.unread + invoice.unread > 0) {

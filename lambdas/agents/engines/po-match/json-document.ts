@@ -19,21 +19,40 @@ const keys = (...names: string[]) => new Set(names);
 
 /** A total that says it includes the tax (Coupa's `total-with-taxes`): the total a practitioner compares. */
 const GROSS_TOTAL = keys('totalwithtaxes', 'totalwithtax', 'totalincludingtax', 'totalincludingtaxes', 'totalincltax',
-  'totalinctax', 'totalinclvat', 'totalincvat', 'grosstotal', 'totalgross', 'taxinclusiveamount', 'amountincludingtax');
+  'totalinctax', 'totalinclvat', 'totalincvat', 'grosstotal', 'totalgross', 'taxinclusiveamount', 'amountincludingtax',
+  'totalamountincludingtax');
 /** Tax written as a list or an object (`"tax-lines": [{"rate": "21.0", "amount": "324.03"}]`): one tax charge, their sum. */
+/** Dynamics 365 F&O's PurchaseOrderName is the vendor's name the order was raised to (its default). */
+const VENDOR_NAME_FALLBACK = keys('purchaseordername', 'purchname', 'buyfromvendorname', 'payvendorname');
 const TAX_LINES = keys('taxlines', 'taxes', 'taxtotals', 'taxtotal', 'taxbreakdown', 'vatbreakdown', 'taxsummary', 'taxdetails');
 
-const LINES_KEYS = keys('lines', 'items', 'lineitems', 'products', 'orderlines', 'invoicelines', 'polines', 'orderline');
+// Dynamics 365 F&O's expanded PurchaseOrderLines / PurchaseOrderLinesV2 and Business Central's purchaseOrderLines
+// (a navigation property of the OData entity) and SAP S/4HANA's to_PurchaseOrderItem are the lines too.
+const LINES_KEYS = keys('lines', 'items', 'lineitems', 'products', 'orderlines', 'invoicelines', 'polines', 'orderline',
+  'purchaseorderlines', 'purchaseorderlinesv2', 'purchaselines', 'purchaseinvoicelines', 'vendorinvoicelines', 'topurchaseorderitem',
+  'purchaseorderitems', 'purchaseorderitem');
+// Field names of Dynamics 365 F&O (OrderedPurchaseQuantity, PurchasePrice per PurchasePriceQuantity, PurchaseUnitSymbol,
+// LineDescription), Business Central (directUnitCost, unitOfMeasureCode, amountExcludingTax) and SAP S/4HANA
+// (Material, OrderQuantity, NetPriceAmount per NetPriceQuantity, PurchaseOrderQuantityUnit) beside the common ones.
 const LINE_KEYS = {
   sku: keys('sku', 'itemcode', 'partnumber', 'partno', 'productcode', 'itemnumber', 'itemno', 'code', 'productid',
-    'itemid', 'supplierpartnum', 'supplierpartnumber', 'vendorpartnumber', 'defaultcode'),
-  description: keys('description', 'desc', 'name', 'item', 'product', 'itemname', 'productname', 'title'),
-  quantity: keys('quantity', 'qty', 'units', 'count', 'qtyordered', 'qtyinvoiced', 'qtybilled', 'qtyshipped', 'productqty'),
-  unitPrice: keys('unitprice', 'price', 'rate', 'unitcost', 'cost', 'priceeach', 'unitamount', 'priceunit'),
+    'itemid', 'supplierpartnum', 'supplierpartnumber', 'vendorpartnumber', 'defaultcode', 'material', 'externaldocumentitemnumber'),
+  description: keys('description', 'desc', 'name', 'item', 'product', 'itemname', 'productname', 'title', 'linedescription',
+    'purchaseorderitemtext', 'itemdescription', 'productdescription'),
+  quantity: keys('quantity', 'qty', 'units', 'count', 'qtyordered', 'qtyinvoiced', 'qtybilled', 'qtyshipped', 'productqty',
+    'orderedpurchasequantity', 'purchasequantity', 'orderquantity', 'orderedquantity', 'quantityordered', 'invoicequantity', 'receivequantity'),
+  unitPrice: keys('unitprice', 'price', 'rate', 'unitcost', 'cost', 'priceeach', 'unitamount', 'priceunit', 'purchaseprice',
+    'directunitcost', 'netpriceamount', 'unitnetprice'),
   amount: keys('amount', 'linetotal', 'total', 'extendedprice', 'extended', 'lineamount', 'extendedamount', 'value',
-    'netamount', 'pricesubtotal'),
-  uom: keys('uom', 'unit', 'unitofmeasure', 'productuom', 'uomcode'),
-  line: keys('linenum', 'linenumber', 'lineno'),
+    'netamount', 'pricesubtotal', 'amountexcludingtax', 'netpricetotal'),
+  uom: keys('uom', 'unit', 'unitofmeasure', 'productuom', 'uomcode', 'purchaseunitsymbol', 'unitofmeasurecode',
+    'purchaseorderquantityunit', 'unitsymbol', 'purchaseunit'),
+  line: keys('linenum', 'linenumber', 'lineno', 'purchaseorderitem', 'purchaseorderlinenumber'),
+  /** The quantity the price is for: D365 PurchasePriceQuantity, S/4HANA NetPriceQuantity, a price unit of 100. */
+  priceBase: keys('purchasepricequantity', 'netpricequantity', 'priceunitquantity', 'pricequantity', 'pricebasisquantity', 'priceper'),
+  /** A line's own discount: its amount is then net of it, and its price per unit that net ÷ quantity. */
+  discount: keys('linediscountamount', 'linediscount', 'discountamount', 'linediscountpercentage', 'linediscountpercent',
+    'discountpercent', 'discount', 'multilinediscountamount'),
 };
 /** A value that is an Odoo many2one [id, "name"] or an object {code, name}: its text. */
 function textValue(v: unknown): string | undefined {
@@ -74,10 +93,14 @@ export function readJsonDocument(text: string, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   const cite = (...path: (string | number)[]) => positions.get(pathKey([...rootPath, ...path]));
   let gross: { value: bigint; key: string } | undefined;
-  for (const [k, v] of Object.entries(root)) {
+  let vendorFallback: string | undefined;
+  for (let [k, v] of Object.entries(root)) {
     if (k === '' || LINES_KEYS.has(key(k))) {
+      // OData v2 writes an expanded collection as { "results": [ … ] }.
+      const odata = isObject(v) && Array.isArray(v.results);
+      if (odata) v = (v as { results: unknown[] }).results;
       if (!Array.isArray(v)) throw new AgentInputError(field, `"${k}" must be an array of lines`);
-      const base = k === '' ? [] : [k];
+      const base = k === '' ? [] : odata ? [k, 'results'] : [k];
       v.forEach((line, i) => {
         const raw = jsonLine(line, i + 1, field);
         const keys = isObject(line) ? Object.keys(line) : [];
@@ -95,9 +118,15 @@ export function readJsonDocument(text: string, field: string): Doc {
       else if (amount !== 0n) doc.charges.push({ label: k, amount, kind: 'tax', cite: cite(k) });
       continue;
     }
+    if (VENDOR_NAME_FALLBACK.has(key(k)) && typeof v === 'string') {
+      vendorFallback = v.trim() || undefined;
+      continue;
+    }
     const h = headerKey(k);
     if (h === 'currency') doc.currency = isObject(v) ? textValue({ code: v.code ?? v.name }) : textValue(v);
-    else if (h === 'poNumber' || h === 'vendor') doc[h] = textValue(v);
+    else if (h === 'poNumber') doc[h] = textValue(v);
+    // A vendor account ("Supplier": "17300001", "V-1042") names no vendor: the name is compared, never the number.
+    else if (h === 'vendor') doc.vendor = /^[A-Z]{0,3}-?\d+$/i.test(textValue(v) ?? '') ? doc.vendor : textValue(v);
     else if (h === 'total' || h === 'subtotal') {
       doc[h] = jsonNumber(v, k, field);
       if (h === 'total') doc.totalCite = cite(k);
@@ -112,6 +141,7 @@ export function readJsonDocument(text: string, field: string): Doc {
     doc.total = gross.value;
     doc.totalCite = cite(gross.key);
   }
+  doc.vendor ??= vendorFallback;
   // Odoo names the order itself: { "name": "P00318" } when no PO-number key is present.
   if (doc.poNumber === undefined && typeof root.name === 'string' && /^[A-Z]{0,4}[-/]?\d[\w/-]*$/i.test(root.name)) doc.poNumber = root.name;
   return doc;
@@ -120,6 +150,7 @@ export function readJsonDocument(text: string, field: string): Doc {
 function jsonLine(line: unknown, index: number, field: string): RawLine {
   if (!isObject(line)) throw new AgentInputError(field, `line ${index} must be an object`);
   const raw: RawLine = {};
+  let discounted = false;
   for (const [k, v] of Object.entries(line)) {
     const kk = key(k);
     const what = `line ${index} ${k}`;
@@ -134,6 +165,15 @@ function jsonLine(line: unknown, index: number, field: string): RawLine {
     else if (LINE_KEYS.quantity.has(kk)) raw.quantity ??= jsonNumber(v, what, field);
     else if (LINE_KEYS.unitPrice.has(kk)) raw.unitPrice ??= jsonNumber(v, what, field);
     else if (LINE_KEYS.amount.has(kk)) raw.amount ??= jsonNumber(v, what, field);
+    else if (LINE_KEYS.priceBase.has(kk)) {
+      const base = jsonNumber(v, what, field);
+      if (base !== undefined && base > 0n && base !== 1_000_000n) raw.priceBase = base;
+    } else if (LINE_KEYS.discount.has(kk) && (jsonNumber(v, what, field) ?? 0n) !== 0n) discounted = true;
+  }
+  // A line discount makes the amount net: its price per unit is that amount ÷ quantity, the gross price set aside.
+  if (discounted && raw.amount !== undefined) {
+    raw.unitPrice = undefined;
+    raw.priceBase = undefined;
   }
   // "[OL-EV1L] Olive oil extra virgin 1 L tin": the bracketed code is the item number.
   const bracket = raw.description !== undefined ? /^\[([^\]]{2,40})\]\s*(.*)$/.exec(raw.description) : null;

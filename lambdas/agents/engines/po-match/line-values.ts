@@ -34,6 +34,8 @@ export interface LineFindings {
   accepted: bigint;
   /** Those variances as the note names them ("VDL-SF500-23 14.48 against 14.20, 14.00 over"). */
   tolerated?: string[];
+  /** Quantities above the PO's that its stated delivery tolerance accepts, as the note names them. */
+  overDelivered?: string[];
   /** Price variances held against a tolerance the PO states on its total, judged together once every line is read. */
   variances?: { finding: Finding; diff: bigint }[];
 }

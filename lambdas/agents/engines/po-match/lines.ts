@@ -7,7 +7,7 @@ import { abs, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT, SCALE
 import type { DocLine } from './document.js';
 import { normaliseDescription, normaliseSku } from './normalise.js';
 import type { Terms } from './terms.js';
-import { FIXED_EACHES, unitCode } from './units.js';
+import { FIXED_EACHES, statedPack, unitCode } from './units.js';
 import { lineSource } from './findings.js';
 import { amountOf, label, quote, unitPriceOf, PRICE_PER_MILLE, type LineFindings } from './line-values.js';
 import { budgetLine, catchWeight, creditLine, priceArithmetic } from './line-kinds.js';
@@ -107,12 +107,30 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
   return { pairs, extra, unbilled: poLines.filter((p) => !used.has(p)) };
 }
 
-/** Eaches in one unit of the line: EA 1, DZ 12, else the stated pack; undefined when not stated. */
-function eachesPer(l: DocLine): bigint | undefined {
+/**
+ * What one unit of the line holds: a pack column or field (eaches), else what its description states for the unit it
+ * is counted in ("caja 100 uds", "rouleau de 50 m", "(100本入)", "Liner 100/CS").
+ */
+function contentOf(l: DocLine): { size: bigint; unit: string } | undefined {
+  if (l.pack !== undefined) return { size: BigInt(l.pack), unit: 'EA' };
+  const stated = statedPack(l.description, l.uom);
+  if (stated) return { size: BigInt(stated.size), unit: stated.unit };
+  const n = l.uom === undefined ? undefined : packInDescription(l.description ?? '', l.uom);
+  return n !== undefined ? { size: BigInt(n), unit: 'EA' } : undefined;
+}
+
+/**
+ * Units of the line in the unit both lines are compared in: EA 1, DZ 12, else what one of its units holds (in eaches,
+ * or in the unit the other line is counted in: rolls of 50 m against metres); a line counted in the unit the other
+ * line's units hold is 1. Undefined when neither document states it.
+ */
+function eachesPer(l: DocLine, other: DocLine): bigint | undefined {
   if (l.uom !== undefined && FIXED_EACHES[l.uom] !== undefined) return FIXED_EACHES[l.uom];
-  if (l.pack !== undefined) return BigInt(l.pack);
-  const stated = l.uom === undefined ? undefined : packInDescription(l.description ?? '', l.uom);
-  return stated !== undefined ? BigInt(stated) : undefined;
+  const c = contentOf(l);
+  if (c && (c.unit === 'EA' || c.unit === other.uom)) return c.size;
+  const o = contentOf(other);
+  if (o && o.unit !== 'EA' && l.uom === o.unit) return 1n;
+  return undefined;
 }
 
 /**
@@ -161,8 +179,8 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   let prV = vPrice;
   let unitNote = '';
   const sameUnit = p.uom === v.uom || p.uom === undefined || v.uom === undefined;
-  let fP = eachesPer(p);
-  let fV = eachesPer(v);
+  let fP = eachesPer(p, v);
+  let fV = eachesPer(v, p);
   // One side names no unit, the other a pack ("2 CS of 12" against "24"): the reading under which the prices agree.
   if ((p.uom === undefined) !== (v.uom === undefined) && pPrice !== undefined && vPrice !== undefined) {
     const known = p.uom === undefined ? fV : fP;
@@ -203,11 +221,21 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   } else if (qV > qP) {
     const overQty = qV - qP;
     const over = prP === undefined ? 0n : lineAmount(overQty, prP);
-    push('quantity over',
-      `${name}: invoice quantity ${formatDecimal(qV)} exceeds the PO quantity ${formatDecimal(qP)}${unitNote}; ` +
-        `${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over the PO${quote(v)}`,
-      `${formatDecimal(qV)} invoiced − ${formatDecimal(qP)} ordered = ${formatDecimal(overQty)}; ${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over`,
-    );
+    const t = terms.quantityTolerance;
+    const applies = t !== undefined && (t.lines === undefined || t.lines.includes(Number(p.orderLineRef ?? p.index)));
+    // The most the PO's delivery tolerance accepts: its quantity plus the stated share (thousandths of a percent).
+    const most = applies ? qP + (qP * t.over) / 100_000n : qP;
+    const share = `${formatDecimal((overQty * 100n * SCALE) / qP)}%`;
+    if (applies && qV <= most) {
+      out.accepted += over;
+      (out.overDelivered ??= []).push(`${label(v)} ${formatDecimal(qV)} against ${formatDecimal(qP)} ordered, ${share} over (at most ${formatDecimal(most)}: '${t.quote}')`);
+    } else {
+      push('quantity over',
+        `${name}: invoice quantity ${formatDecimal(qV)} exceeds the PO quantity ${formatDecimal(qP)}${unitNote}; ` +
+          `${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over the PO${applies ? `, ${share} over, beyond the PO's delivery tolerance (at most ${formatDecimal(most)}: '${t.quote}')` : ''}${quote(v)}`,
+        `${formatDecimal(qV)} invoiced − ${formatDecimal(qP)} ordered = ${formatDecimal(overQty)}; ${formatDecimal(overQty)} × ${formatMoney(prP ?? 0n)} = ${formatMoney(over)} over`,
+      );
+    }
   } else if (qV < qP) out.partial.push(`${label(v)} ${formatDecimal(qV)} of ${formatDecimal(qP)}`);
   if (v.backOrdered !== undefined && v.backOrdered > 0n && qV >= qP) out.partial.push(`${label(v)} ${formatDecimal(v.backOrdered)} back-ordered`);
   if (prP === undefined || prV === undefined) return;

@@ -21,7 +21,8 @@ export function normaliseDescription(text: string | undefined): string {
 }
 
 const LEGAL = new Set(['inc', 'incorporated', 'llc', 'ltd', 'limited', 'co', 'company', 'corp', 'corporation', 'plc',
-  'gmbh', 'ag', 'sa', 'sarl', 'bv', 'nv', 'pty', 'lp', 'llp', 'pllc', 'srl', 'spa', 'kg']);
+  'gmbh', 'ag', 'sa', 'sarl', 'bv', 'nv', 'pty', 'lp', 'llp', 'pllc', 'srl', 'spa', 'kg', 'sl', 'slu', 'sas', 'cv', 'rl', 'sapi',
+  'pvt', 'private', 'kk', '株式会社', '有限会社']);
 
 /** "Acme Supply Co." = "ACME SUPPLY COMPANY" = "The Acme Supply, Inc.": case, punctuation, "&"/"and", a leading
  * "The" and trailing legal-form words are ignored; any other word difference is a different vendor. */
@@ -35,6 +36,15 @@ export function normaliseVendor(text: string): string {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   if (words[0] === 'the' && words.length > 1) words.shift();
-  while (words.length > 1 && LEGAL.has(words[words.length - 1])) words.pop();
+  // Mexican and Spanish forms join their parts with "de" ("S.A. de C.V.", "S. de R.L. de C.V."): once a legal form
+  // is dropped, a "de" or a single letter before it belongs to it too.
+  let stripped = false;
+  while (words.length > 1) {
+    const last = words[words.length - 1];
+    const part = stripped && words.length > 2 && (last === 'de' || last.length === 1);
+    if (!LEGAL.has(last) && !part) break;
+    words.pop();
+    stripped = true;
+  }
   return words.join(' ');
 }

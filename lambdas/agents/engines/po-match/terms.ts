@@ -16,6 +16,11 @@ export interface Terms {
   /** "freight … not to exceed $150.00": billable freight is capped at this amount (all freight charges together). */
   freightCap?: Rule & { amount: bigint };
   taxExempt?: Rule;
+  /**
+   * "an over/under delivery tolerance of +/-10% applies to line 1", "Überlieferungstoleranz 5 %": a quantity above the
+   * PO's by at most this share (thousandths of a percent) is accepted, on the lines named (all when none is).
+   */
+  quantityTolerance?: Rule & { over: bigint; lines?: number[] };
   /** "±2% or $5.00, whichever is less" of the line's value. */
   tolerance?: Rule & { percent: bigint; amount?: bigint; lesser: boolean; onTotal?: boolean };
   noSubstitutions?: Rule;
@@ -49,13 +54,20 @@ const SHIP_COMPLETE = new RegExp([
   String.raw`\bgeen\s+deelleveringen|deelleveringen\s+(?:zijn\s+)?niet\s+(?:toegestaan|toegelaten)`,
   String.raw`livraison\s+compl(?:è|e)te|pas\s+de\s+livraisons?\s+partielles?|livraisons?\s+partielles?\s+(?:ne\s+sont\s+pas|non)\s+(?:autoris|accept|admis)`,
   String.raw`consegne\s+parziali\s+non\s+(?:ammesse|consentite|accettate)|nessuna\s+consegna\s+parziale`,
-  String.raw`no\s+se\s+aceptan\s+entregas\s+parciales|entregas\s+parciales\s+no\s+(?:permitidas|aceptadas)`,
+  String.raw`no\s+se\s+aceptan\s+entregas\s+parciales|entregas\s+parciales\s+no\s+(?:permitidas|aceptadas)|\bentrega\s+completa|no\s+se\s+admiten\s+entregas\s+parciales`,
 ].join('|'));
 const PARTIALS_ALLOWED = new RegExp([
   String.raw`\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?(?:accepted|allowed|ok|permitted)|\bpartials?\s+(?:ok|accepted|allowed)`,
   String.raw`teillieferungen\s+(?:sind\s+)?(?:zul(?:ä|ae)ssig|gestattet|erlaubt|m(?:ö|oe)glich)|deelleveringen\s+(?:zijn\s+)?toegestaan`,
   String.raw`livraisons?\s+partielles?\s+(?:sont\s+)?(?:autoris|accept|admis)|consegne\s+parziali\s+(?:sono\s+)?(?:ammesse|consentite)`,
 ].join('|'));
+
+/**
+ * Freight the vendor bears, in other words and languages: "no fuel surcharge or freight will be paid", Spanish
+ * "portes pagados" and "no se admitirán cargos por portes", French "franco de port", German "frei Haus", Italian
+ * "porto franco", Japanese 送料 貴社負担 (shipping at the supplier's charge) or 送料無料.
+ */
+const FREIGHT_NOT_BILLED = /\bno\s+(?:[\w-]+\s+){0,3}(?:or\s+|and\s+)?freight\s+(?:will|shall|is\s+to|may)\s+(?:be\s+)?(?:paid|accepted|billed|invoiced)|portes\s+pagados|no\s+se\s+admitir[aá]n\s+cargos\s+por\s+portes|sin\s+cargos?\s+(?:de|por)\s+portes|franco\s+de\s+port|\bport\s+pay[ée]|frei\s+haus|frachtfrei|porto\s+franco|送\s*料\s*:?\s*(?:貴社|御社|弊社以外|売主)負担|送料無料/;
 
 /** "the invoiced unit price of a line may exceed the PO unit price by at most 2.0%": a tolerance, named or not. */
 const PRICE_MAY_EXCEED = /\bprices?\b[^.;]{0,80}\b(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s+(?:exceed|vary\s+from|differ\s+from|deviate\s+from)\b[^.;]{0,60}\bby\s+(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of)\s+\d+(?:[.,]\d+)?\s?%/;
@@ -106,7 +118,7 @@ function readText(text: string, topic: string, terms: Terms): void {
     const quote = s.length > 160 ? `${s.slice(0, 157)}…` : s;
     if (SHIP_COMPLETE.test(keyed)) terms.shipComplete ??= { quote };
     else if (PARTIALS_ALLOWED.test(keyed)) terms.partialsAllowed ??= { quote };
-    if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l)) {
+    if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l) || FREIGHT_NOT_BILLED.test(l)) {
       terms.freightNotBillable ??= { quote };
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
       terms.freightBillable ??= { quote };
@@ -123,6 +135,11 @@ function readText(text: string, topic: string, terms: Terms): void {
       terms.taxExempt ??= { quote };
     }
     if (/no\s+substitut|substitutions?\s+(?:are\s+)?not\s+(?:accepted|allowed|permitted)/.test(l)) terms.noSubstitutions ??= { quote };
+    const delivery = quantityTolerance(s, keyed);
+    if (delivery) {
+      if (delivery.over !== undefined) terms.quantityTolerance ??= { quote, over: delivery.over, lines: delivery.lines };
+      if (!/\bprice/.test(l)) continue;
+    }
     // "±2% or $5.00, whichever is less" (both), or a percent alone ("Preistoleranz: … je Position um höchstens ± 2 %").
     if (/toleran/.test(keyed) || /whichever\s+is\s+(?:less|lower|greater|higher)/.test(l) || PRICE_MAY_EXCEED.test(l)) {
       const pct = /(?:±|\+\/-|\+-|plus or minus)?\s*(\d+(?:[.,]\d+)?)\s?%/.exec(s);
@@ -148,6 +165,28 @@ function readText(text: string, topic: string, terms: Terms): void {
       terms.totalExcludesTax ??= { quote };
     }
   }
+}
+
+/**
+ * A tolerance on the quantity delivered, as buyers and ERPs word it: over/under delivery (SAP's Überlieferungs- and
+ * Unterlieferungstoleranz), over-shipment or over-receipt, in English, German, French and Spanish. `over` is the share
+ * above the PO's quantity that is accepted (undefined for an under-delivery tolerance alone); `lines` the PO lines the
+ * sentence limits it to ("applies to line 1", "lines 2 and 3").
+ */
+const DELIVERY_TOLERANCE = /\b(?:over\s*(?:\/|-|and|or)?\s*under|under\s*(?:\/|-|and|or)?\s*over|over|under)[\s-]*(?:deliver(?:y|ies)|shipments?|shipping|receipts?|receiving)\b|\bquantity\s+(?:tolerance|variance)|\bquantities\s+may\s+(?:vary|differ)|(?:über|unter|ueber)lieferung|mengentoleranz|tol[ée]rance\s+(?:de\s+)?(?:quantit[ée]|livraison)|tolerancia\s+(?:de\s+)?(?:cantidad|entrega|suministro)|sobre[\s-]?entrega/i;
+function quantityTolerance(s: string, keyed: string): { over?: bigint; lines?: number[] } | undefined {
+  if (!DELIVERY_TOLERANCE.test(keyed)) return undefined;
+  const l = s.toLowerCase();
+  // "Unterlieferungstoleranz 10 %, Überlieferungstoleranz 5 %": the percent after the over-delivery word is its own.
+  const overAt = l.search(/\bover[\s-]*(?:deliver|ship|receipt)|über|ueber/);
+  const percent = /(\+\/-|±|\+-|plus or minus|\+)?\s*(\d+(?:[.,]\d+)?)\s?%/;
+  const pct = (overAt > 0 ? percent.exec(s.slice(overAt)) : null) ?? percent.exec(s);
+  if (!pct) return undefined;
+  const underOnly = /\bunder[\s-]*deliver|unterlieferung/.test(l) && !/\bover|über|ueber|\+\/-|±|\+-/.test(l);
+  const over = underOnly ? undefined : BigInt(Math.round(Number(pct[2].replace(',', '.')) * 1000));
+  const named = [...l.matchAll(/\b(?:lines?|items?|positions?|pos\.?)\s+(\d{1,5}(?:\s*(?:,|and|&|y|und|et)\s*\d{1,5})*)/g)]
+    .flatMap((m) => m[1].split(/\s*(?:,|and|&|y|und|et)\s*/).map(Number));
+  return { over, lines: named.length > 0 ? [...new Set(named)] : undefined };
 }
 
 /**

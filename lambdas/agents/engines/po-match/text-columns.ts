@@ -37,6 +37,40 @@ add('price', 'sales price', 'purchase price', 'preis/me', 'preis/einheit', 'pric
 add('amount', 'wert', 'positionswert');
 // British invoices print the line's value as "Net" (its VAT code in a column of its own).
 add('amount', 'net', 'nett', 'net value', 'goods value');
+// Spanish and Mexican prints (SAP "Pos. Material Descripción Cantidad UM Precio neto Importe neto", SAP Business One
+// "# Número de artículo Descripción Cantidad UM Precio unitario Total (ML)").
+add('sku', 'número de artículo', 'numero de articulo', 'código', 'codigo', 'artículo', 'articulo', 'referencia', 'ref');
+add('desc', 'descripción', 'descripcion', 'concepto', 'denominación');
+add('qty', 'cantidad', 'cant');
+add('uom', 'ud', 'unidad', 'unid');
+add('price', 'precio', 'precio neto', 'precio unitario', 'precio unit', 'p. unitario', 'valor unitario');
+add('amount', 'importe', 'importe neto', 'total (ml)', 'subtotal (ml)', 'valor neto');
+add('other', 'fecha de entrega', 'iva', '% iva', 'dto', 'dto.', '% dto');
+// French prints (Odoo "Description Taxes Date prévue Qté Prix unitaire Montant", a facture's "Réf. Désignation Qté
+// Unité P.U. HT Montant HT TVA").
+add('sku', 'réf', 'référence', 'reference', 'code article');
+add('desc', 'désignation', 'designation', 'libellé');
+add('qty', 'qté', 'quantité', 'qte', 'quantite');
+add('uom', 'unité', 'unite');
+add('price', 'prix unitaire', 'p.u. ht', 'pu ht', 'p.u', 'prix unitaire ht', 'prix', 'prix ht');
+add('amount', 'montant', 'montant ht', 'total ht');
+add('other', 'date prévue', 'tva', 'remise', 'taux tva');
+// Indian GST invoices: the HSN/SAC code column, a serial number, amounts "in Rs." or "(INR)".
+add('line', 'sl', 'sl.', 's.no', 'sr', 'sr.', 'sr. no');
+add('desc', 'description of goods', 'particulars');
+add('price', 'rate (inr)', 'rate (rs.)');
+add('amount', 'value (inr)', 'amount (rs.)', 'amount (inr)', 'value (rs.)');
+add('other', 'hsn', 'hsn/sac', 'hsn code', 'gst %', 'gst rate');
+// Japanese 注文書 / 請求書: 品番 (item number), 品名・規格 (name and specification), 数量, 単位, 単価, 金額, 税率, the
+// delivery date and delivery-note number columns of a month-end invoice.
+add('line', 'no.', 'no');
+add('sku', '品番', '商品コード', '品目コード', '型番');
+add('desc', '品名・規格', '品名', '商品名', '摘要', '品名/規格');
+add('qty', '数量');
+add('uom', '単位');
+add('price', '単価');
+add('amount', '金額');
+add('other', '税率', '月日', '納品書no', '納品書no.', '納期', '備考');
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {

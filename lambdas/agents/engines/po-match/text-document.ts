@@ -185,7 +185,7 @@ function timesItem(tokens: string[]): RawLine | undefined {
     // "6 ton x $78.00": a unit word between the quantity and the sign; "10 cases liners … @ $38.90/cs": the quantity
     // opens the line.
     let q = i - 1;
-    if (parseDecimal(tokens[q]) === undefined && q >= 1 && UNIT_WORD.test(tokens[q]) && parseDecimal(tokens[q - 1]) !== undefined) q--;
+    if (parseDecimal(tokens[q]) === undefined && q >= 1 && (UNIT_WORD.test(tokens[q]) || unitCode(tokens[q]) !== undefined) && parseDecimal(tokens[q - 1]) !== undefined) q--;
     else if (parseDecimal(tokens[q]) === undefined && tokens[i] === '@' && parseDecimal(tokens[0]) !== undefined) q = 0;
     const quantity = parseDecimal(tokens[q]);
     const price = money(tokens, i + 1);

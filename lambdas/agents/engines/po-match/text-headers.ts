@@ -6,11 +6,15 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?)\s*[:#]?\s*(?=\s|$)/gi;
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*de\s+commande|ご?注文番号|発注番号|注文\s*no\.?)\s*[:#]?\s*(?=\s|$)/gi;
 const VALUE = /^#?[A-Za-z]{0,4}[-#]?\d[\w./-]*$/;
 /** A date under or after an order label is the order's date, never its number. */
 const DATE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
 const isValue = (t: string) => VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
+
+/** A title naming the document a purchase order, in the languages read. */
+const TITLE_PO = /^\s*(?:purchase\s+order|orden\s+de\s+compra|pedido\s+de\s+compra|bon\s+de\s+commande|bestellung|ordine\s+(?:di\s+acquisto|fornitore)|注\s*文\s*書|発\s*注\s*書)\s*$/im;
+const DOC_NUMBER = /(?:^|\s)(?:document\s*(?:no\.?|number|#)|doc\.?\s*(?:no\.?|#)|no\.?\s*de\s+documento|n[uú]mero\s+de\s+documento|n[o°]\.?\s*(?:du\s+)?document)\s*:?\s*(\S+)/i;
 
 function clean(v: string): string {
   return v.replace(/[.,;:)]+$/, '').replace(/^#/, '');
@@ -47,12 +51,20 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
   });
   const best = found.find((f) => f.strong) ?? found[0];
   if (best) return best.value;
+  // A purchase order's own document number ("ORDEN DE COMPRA … No. de documento: 1873") is its PO number.
+  if (!invoice && lines.some((l) => TITLE_PO.test(l))) {
+    for (const line of lines) {
+      const m = DOC_NUMBER.exec(line);
+      const value = m?.[1];
+      if (value && isValue(value)) return clean(value);
+    }
+  }
   // No label: one PO-numbered word the document repeats or states once ("Reference  PO-0009213").
   const words = new Set(lines.filter((l) => l.length <= 400).flatMap((l) => l.split(/[\s,;()]+/)).filter((w) => /^#?PO[-#]?\d[\w-]*$/i.test(w)).map((w) => clean(w).toUpperCase()));
   return words.size === 1 ? [...words][0] : undefined;
 }
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from)\b\s*:?/i;
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur)\b\s*:?/i;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
@@ -60,7 +72,7 @@ const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|
  */
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
     const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b)/i.test(toks[k + 1]?.text ?? ''));
@@ -72,7 +84,9 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
       if (name && /\s/.test(name.trim())) return name.trim();
       continue;
     }
-    const rest = lines[i].slice(t.end).replace(/^\s*:?\s*/, '').split(/\s{2,}/)[0];
+    const segs = lines[i].slice(t.end).replace(/^\s*:?\s*/, '').split(/\s{2,}/);
+    // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE": the vendor's number first, its name after the gap.
+    const rest = /^[A-Z]{0,3}-?\d{3,}$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
     const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b/i.test(rest ?? '');
     if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.trim();

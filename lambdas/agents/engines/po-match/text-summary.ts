@@ -11,7 +11,12 @@ export interface Summary {
   amount: bigint;
 }
 
-const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit/i;
+const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit|acompte/i;
+/**
+ * The goods before tax in Spanish, French, Indian and Japanese prints: "Valor neto total", "Base imponible", "Total
+ * antes del descuento", "Montant HT", "Total HT", "Basic value", 小計 (subtotal), 税抜金額 (amount before tax).
+ */
+const NET_WORDS = /valor neto|importe neto|base imponible|antes del descuento|antes de impuestos|montant ht|total ht|total hors taxes|basic value|basic amount|小\s*計|税抜/;
 /** "Total Payment Due", "Payment Due": what is to be paid, not a payment received. */
 const PAYMENT_DUE = /^(?:total\s+)?payment\s+due\b|^total\s+(?:amount\s+)?due\b/i;
 /** "Amount paid" / "Total prepaid" are payments, not charges; "Freight (prepaid & added)" is freight billed. */
@@ -36,14 +41,14 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     const l = label.toLowerCase();
     if (SKIP_LABEL.test(l) && !PAYMENT_DUE.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
     let kind: Summary['kind'] | undefined;
-    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b/.test(l)) kind = 'tax';
-    else if (/freight|shipping|delivery|fuel|handling|carriage|postage/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay/.test(l)) kind = 'total';
+    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
+    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
+    else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes?\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
+    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合計|御請求額|請求金額/.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
     else if (/\b(?:fee|surcharge|charge)\b/.test(l)) kind = 'other';
     // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
-    else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
+    else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto|descuento|remise|値引/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
   }
   return undefined;

@@ -3,21 +3,37 @@
  * (H87, C62, XCS, XBX …), reduced to one code per unit, and pack sizes ("24/BX", "pack of 300", "12/cs").
  */
 
+// English, the UN/ECE codes, and the words Spanish, Mexican and French ERPs print (SAP "CJ"/"UN"/"PAQ", SAP Business
+// One "PZA"/"PAR", Odoo "Rouleau(x)"); accents are dropped before the lookup.
 const SYNONYMS: Record<string, string[]> = {
-  EA: ['EA', 'EACH', 'EACHES', 'H87', 'C62', 'PC', 'PCS', 'PCE', 'PIECE', 'PIECES', 'ST', 'STK', 'STUCK', 'PZ', 'NAR', 'EN'],
+  EA: ['EA', 'EACH', 'EACHES', 'H87', 'C62', 'PC', 'PCS', 'PCE', 'PIECE', 'PIECES', 'ST', 'STK', 'STUCK', 'PZ', 'NAR', 'EN',
+    'UN', 'UND', 'UDS', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS'],
   CS: ['CS', 'CA', 'CASE', 'CASES', 'XCS', 'CT', 'CTN', 'CARTON', 'CARTONS', 'XCT'],
-  BX: ['BX', 'BOX', 'BOXES', 'XBX'],
-  PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA'],
-  PR: ['PR', 'PAIR', 'PAIRS'],
+  BX: ['BX', 'BOX', 'BOXES', 'XBX', 'CJ', 'CAJA', 'CAJAS'],
+  PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA', 'PAQ', 'PAQUETE', 'PAQUETES', 'PAQUET', 'PAQUETS'],
+  PR: ['PR', 'PAIR', 'PAIRS', 'PAR', 'PARES', 'PAIRE', 'PAIRES'],
   DZ: ['DZ', 'DOZ', 'DOZEN', 'DZN'],
-  BG: ['BG', 'BAG', 'BAGS', 'XBG'],
-  RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO'],
-  SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE'],
-  KG: ['KG', 'KGM'],
+  BG: ['BG', 'BAG', 'BAGS', 'XBG', 'BOLSA', 'BOLSAS', 'SAC', 'SACS'],
+  RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO', 'ROLLO', 'ROLLOS', 'ROULEAU', 'ROULEAUX'],
+  SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE', 'JUEGO', 'JUEGOS'],
+  KG: ['KG', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
   LB: ['LB', 'LBS', 'LBR'],
   TON: ['TON', 'TONS', 'TN', 'STN'],
   YD: ['YD', 'YDS', 'YRD'],
   GAL: ['GAL', 'GLL'],
+  MTR: ['MTR', 'METRE', 'METRES', 'METER', 'METERS', 'METRO', 'METROS'],
+  FT: ['FT', 'FOT', 'FOOT', 'FEET'],
+  LTR: ['LTR', 'LT', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
+  DJ: ['DJ', 'GAR', 'GARRAFA', 'GARRAFAS', 'DEMIJOHN'],
+  HUR: ['HUR', 'HR', 'HRS', 'HOUR', 'HOURS', 'HORA', 'HORAS', 'HEURE', 'HEURES'],
+};
+/**
+ * Japanese counters as a unit column prints them: 本 and 個 (pieces: bolts, ties, washers), 枚 (sheets), 箱 (boxes),
+ * 袋 (bags), 巻 (rolls), 組/セット (sets), 足/双 (pairs), ケース/C/S (cases), ダース (dozens).
+ */
+const CJK: Record<string, string> = {
+  本: 'EA', 個: 'EA', 枚: 'EA', 台: 'EA', 点: 'EA', 件: 'EA', 箱: 'BX', 袋: 'BG', 巻: 'RL', 組: 'SET', セット: 'SET', 足: 'PR', 双: 'PR',
+  ケース: 'CS', ダース: 'DZ', パック: 'PK', 缶: 'CAN', 式: 'SET',
 };
 const CODE = new Map<string, string>();
 for (const [code, names] of Object.entries(SYNONYMS)) for (const n of names) CODE.set(n, code);
@@ -25,7 +41,11 @@ for (const [code, names] of Object.entries(SYNONYMS)) for (const n of names) COD
 /** "cs" / "XCS" / "Case" / "rollen" → "CS"; undefined when the word is not a unit this reader knows. */
 export function unitCode(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  const k = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const t = text.trim();
+  if (CJK[t] !== undefined) return CJK[t];
+  // "m" is the metre's symbol; a capital "M" after a price is per thousand (priceBasis), never a unit.
+  if (t === 'm' || t === 'm.') return 'MTR';
+  const k = t.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
   return CODE.get(k);
 }
 
@@ -42,6 +62,30 @@ export function packSize(text: string | undefined): number | undefined {
   if (m) return Number(m[1]) > 0 ? Number(m[1]) : undefined;
   m = /\b(?:pack|case|box|carton|bag)\s+of\s+(\d{1,5})\b/i.exec(t);
   if (m) return Number(m[1]);
+  return undefined;
+}
+
+/** Containers a description names ("caja 100 uds", "rouleau de 50 m", "pack of 25"), in the languages above. */
+const CONTAINER = String.raw`pack|case|box|carton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|carton|sac|rouleau|bo[iî]te|lot`;
+const CONTENT_UNIT = String.raw`uds?|unidades|units?|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
+const CONTAINED = new RegExp(String.raw`\b(${CONTAINER})\s+(?:(?:of|de|con)\s+)?(\d{1,5})(?:\s*(${CONTENT_UNIT})\b)?`, 'gi');
+
+/**
+ * What one unit of a line holds, as its own description states it for the unit the line is counted in: "caja 100
+ * uds" or "pack of 25" on a line in boxes or packs (25 each), "rouleau de 50 m" on a line in rolls (50 metres), a
+ * Japanese "(100本入)" / "200個入り" (pieces in whatever unit the line counts). A size stated for another unit than the
+ * line's says nothing about this one.
+ */
+export function statedPack(description: string | undefined, uom: string | undefined): { size: number; unit: string } | undefined {
+  if (!description || uom === undefined || uom === 'EA') return undefined;
+  const jp = /(\d{1,5})\s*(本|個|枚|粒|巻|袋)?入り?/.exec(description);
+  if (jp && Number(jp[1]) > 1) return { size: Number(jp[1]), unit: unitCode(jp[2] ?? '個') ?? 'EA' };
+  for (const m of description.matchAll(CONTAINED)) {
+    if (unitCode(m[1]) !== uom || Number(m[2]) <= 1) continue;
+    const content = m[3] === undefined ? 'EA' : unitCode(m[3]) ?? 'EA';
+    if (content === uom) continue;
+    return { size: Number(m[2]), unit: content };
+  }
   return undefined;
 }
 
