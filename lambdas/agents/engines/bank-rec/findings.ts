@@ -213,7 +213,8 @@ export function summary(reconciled: boolean, matched: number, found: Found[], ne
 
 export function groupNote(g: Group): string {
   const parts = g.parts.map((l) => `${at(l)} ${money(l.amountCents)}`).join(' + ');
-  return `Matched as one group: ${said(g.one)} ${money(g.one.amountCents)} (${at(g.one)}) = ${parts}.`;
+  const how = g.byItems ? 'Matched item by item (the bank\'s own breakdown of the entry)' : 'Matched as one group';
+  return `${how}: ${said(g.one)} ${money(g.one.amountCents)} (${at(g.one)}) = ${parts}.`;
 }
 
 export { cap };

@@ -5,7 +5,7 @@
  * grouping that adds up is a match; two or more that add up equally well are never chosen between.
  */
 import { formatCents } from '../text/amount.js';
-import { MATCH_DAYS, type Line } from './match.js';
+import { MATCH_DAYS, toLine, type Line } from './match.js';
 
 export const GROUP_CANDIDATES = 14;
 export const GROUP_SIZE = 6;
@@ -16,6 +16,8 @@ export interface Group {
   one: Line;
   /** The lines on the other side that add up to it, in row order. */
   parts: Line[];
+  /** Found item by item from the bank's own breakdown of the line (a CAMT batch entry's TxDtls). */
+  byItems?: boolean;
 }
 
 export interface Grouping {
@@ -27,6 +29,13 @@ export interface Grouping {
 export function groupLines(bank: Line[], books: Line[]): Grouping {
   const out: Grouping = { groups: [], ambiguous: [] };
   const budget = { left: BUDGET, net: BUDGET };
+  for (const one of bank) {
+    const parts = one.paired ? undefined : itemsMatched(one, books);
+    if (parts) {
+      take(one, parts, out);
+      out.groups[out.groups.length - 1].byItems = true;
+    }
+  }
   findGroups(bank, books, out, budget);
   findGroups(books, bank, out, budget);
   return out;
@@ -76,6 +85,27 @@ function findGroups(ones: Line[], others: Line[], out: Grouping, budget: Budget)
       }
     }
   }
+}
+
+/**
+ * A batch line the bank itemises (each item its own amount, the items adding up to the line): each item takes an
+ * open book entry of its amount dated within MATCH_DAYS of the line, one that quotes the item's reference or names
+ * its party first, then the closest in date, then the earlier row. Every item found, each a different entry → the
+ * group; any item not found → undefined (the line is left to the search by sums).
+ */
+function itemsMatched(one: Line, books: Line[]): Line[] | undefined {
+  if (!one.items || one.items.length < 2) return undefined;
+  const used = new Set<Line>();
+  for (const item of one.items) {
+    const said = toLine({ row: 0, date: one.date, dateText: '', description: item.text, amountCents: item.amountCents, amountText: '' }, 'bank');
+    const told = (k: Line) => (k.tokens.some((t) => said.tokens.includes(t)) || k.names.some((w) => said.names.includes(w)) ? 0 : 1);
+    const best = books
+      .filter((k) => !k.paired && !used.has(k) && k.amountCents === item.amountCents && Math.abs(k.date - one.date) <= MATCH_DAYS)
+      .sort((a, b) => told(a) - told(b) || Math.abs(a.date - one.date) - Math.abs(b.date - one.date) || a.row - b.row)[0];
+    if (!best) return undefined;
+    used.add(best);
+  }
+  return [...used];
 }
 
 function take(one: Line, parts: Line[], out: Grouping): void {

@@ -88,6 +88,7 @@ export function readCamt(text: string, field: string): Statement {
   const at = lineIndex(text);
   const lines: Transaction[] = [];
   let batches = 0;
+  let unitemised = 0;
   let pending = 0;
   for (const { 0: block, index } of text.matchAll(/<Ntry>[\s\S]*?<\/Ntry>/g)) {
     const head = block.replace(/<NtryDtls>[\s\S]*?<\/NtryDtls>/g, '');
@@ -101,16 +102,42 @@ export function readCamt(text: string, field: string): Statement {
     const sign = tag('CdtDbtInd') === 'DBIT' ? -1n : 1n;
     const date = /<BookgDt>\s*<(?:Dt|DtTm)>([^<]{10})/.exec(head)?.[1] ?? /<ValDt>\s*<(?:Dt|DtTm)>([^<]{10})/.exec(head)?.[1] ?? '';
     const all = (t: string) => [...block.matchAll(new RegExp(`<${t}>([^<]*)</${t}>`, 'g'))].map((m) => m[1].trim());
+    const items = cents === undefined ? undefined : itemsOf(block, index!, sign, sign * cents, at);
     if ((block.match(/<TxDtls>/g) ?? []).length > 1) batches++;
+    if ((block.match(/<TxDtls>/g) ?? []).length > 1 && !items) unitemised++;
     const e2e = all('EndToEndId').find((r) => r !== 'NOTPROVIDED');
     const text = [...all('Nm'), ...all('Ustrd'), tag('AddtlNtryInf'), ...all('AddtlTxInf')].filter((t) => t).join(' ');
     const amountAt = at(index! + Math.max(0, block.search(/<Amt\b/)));
-    lines.push(line(field, lines.length + 1, date, cents === undefined ? undefined : sign * cents, text, e2e ?? tag('AcctSvcrRef'), amountAt));
+    const read = line(field, lines.length + 1, date, cents === undefined ? undefined : sign * cents, text, e2e ?? tag('AcctSvcrRef'), amountAt);
+    lines.push(items ? { ...read, items } : read);
   }
   const notes = ['read as a CAMT.053 statement: each Ntry is one line (Amt with CdtDbtInd, booking date); the Bal and TxsSummry blocks are not lines'];
-  if (batches > 0) notes.push(`${batches} entr${batches === 1 ? 'y carries' : 'ies carry'} several TxDtls (a batch): one bank line each`);
+  if (batches > 0) {
+    notes.push(`${batches} entr${batches === 1 ? 'y carries' : 'ies carry'} several TxDtls (a batch): one bank line each, its items kept to be matched one by one` +
+      (unitemised > 0 ? ` (${unitemised} whose items do not add up to the entry: matched by the total only)` : ''));
+  }
   if (pending > 0) notes.push(`${pending} entr${pending === 1 ? 'y is' : 'ies are'} not booked (Sts other than BOOK) and ${pending === 1 ? 'is' : 'are'} left out`);
   return { lines, notes, dates: {} };
+}
+
+/**
+ * A batch entry's items: each TxDtls with its own amount (AmtDtls/TxAmt/Amt, else its Amt), its direction (its own
+ * CdtDbtInd, else the entry's), its parties' names and remittance text. Kept only when there are two or more and
+ * they add up exactly to the entry, so a breakdown that does not explain the entry is never matched item by item.
+ */
+function itemsOf(block: string, offset: number, sign: bigint, total: bigint, at: (offset: number) => number): Transaction['items'] {
+  const items: NonNullable<Transaction['items']> = [];
+  for (const { 0: tx, index } of block.matchAll(/<TxDtls>[\s\S]*?<\/TxDtls>/g)) {
+    const amount = /<TxAmt>\s*<Amt\b[^>]*>([^<]*)<\/Amt>/.exec(tx)?.[1] ?? /<Amt\b[^>]*>([^<]*)<\/Amt>/.exec(tx)?.[1];
+    const cents = amount === undefined ? undefined : parseMoney(amount.trim(), '.');
+    if (cents === undefined) return undefined;
+    const own = /<CdtDbtInd>\s*(CRDT|DBIT)\s*<\/CdtDbtInd>/.exec(tx)?.[1];
+    const dir = own === undefined ? sign : own === 'DBIT' ? -1n : 1n;
+    const texts = [...tx.matchAll(/<(Nm|Ustrd|Ref|EndToEndId|AddtlTxInf)>([^<]*)<\/\1>/g)].map((m) => m[2].trim()).filter((t) => t && t !== 'NOTPROVIDED');
+    items.push({ amountCents: dir * cents, text: decode(texts.join(' ')).replace(/\s+/g, ' ').slice(0, 300), line: at(offset + index! + Math.max(0, tx.search(/<Amt\b/))) });
+  }
+  if (items.length < 2 || items.reduce((s, i) => s + i.amountCents, 0n) !== total) return undefined;
+  return items;
 }
 
 const SWIFT_61 = /^(\d{2})(\d{2})(\d{2})(\d{2})?(\d{2})?(RC|RD|C|D)[A-Z]?(\d+,\d{0,2})[A-Z][A-Z0-9]{3}([^/\n]*)/;

@@ -32,6 +32,11 @@ export interface Transaction {
   line?: number;
   /** That line, verbatim: what a finding about this transaction quotes. */
   source?: string;
+  /**
+   * The items a batch line is made of, as the bank itemises it (a CAMT entry's TxDtls), signed like the line and
+   * adding up to it exactly; absent when the line is not itemised or its items do not add up.
+   */
+  items?: { amountCents: bigint; text: string; line: number }[];
 }
 
 export interface TableOptions {
