@@ -56,3 +56,41 @@ describe('expense-policy: a report export with a preamble and footer rows', () =
     expect(items).toHaveLength(3);
   });
 });
+
+const PRINTOUT = [
+  'Unanet Expense Report                                            Printed 09/22/2026',
+  'Report:            EXP-000918                  Status:   Submitted (09/21/2026)',
+  'Trip:              Norfolk, VA - fleet readiness review',
+  'Per Diem Location: NORFOLK, VA                 Lodging Max: 118.00   M&IE: 68.00',
+  'Advance Issued:    0.00',
+  '',
+  'Line Date       Type          Description                              Rate    Qty      Amount Rcpt',
+  '---- ---------- ------------- ---------------------------------------- ------- ----- --------- ----',
+  '   1 09/14/2026 LODGING       Marriott Waterside - room                 112.00     1    112.00    Y',
+  '   2 09/15/2026 LODGING       Marriott Waterside - room                 112.00     1    112.00    Y',
+  '   3 09/14/2026 PER DIEM      M&IE first day (75%)                       68.00   75%     51.00    N',
+  '   4 09/15/2026 PER DIEM      M&IE full day                              68.00  100%     68.00    N',
+  '   5 09/16/2026 PER DIEM      M&IE last day (75%)                        68.00   75%     51.00    N',
+  '                                                                                   ---------',
+  '                                                          Total Expenses           394.00',
+  '                                                          Less Advances              0.00',
+  '                                                          Net Due Employee         394.00',
+].join('\n');
+
+describe('expense-policy: a printed report with a column header row', () => {
+  it('the header fields above the columns are no expenses, though they print amounts', () => {
+    const { items } = readExpense(PRINTOUT);
+    expect(items.map((i) => i.at[0].line)).toEqual([9, 10, 11, 12, 13]);
+  });
+
+  it('each numbered row is an expense, even when it repeats another row, claimed at the figure under Amount', () => {
+    const { items } = readExpense(PRINTOUT);
+    expect(items.map((i) => i.cents)).toEqual([11200n, 11200n, 5100n, 6800n, 5100n]);
+    expect(items.map((i) => i.date)).toEqual(['2026-09-14', '2026-09-15', '2026-09-14', '2026-09-15', '2026-09-16']);
+  });
+
+  it('the cell under the Rcpt column is the receipt', () => {
+    const { items } = readExpense(PRINTOUT);
+    expect(items.map((i) => i.receipt)).toEqual([true, true, false, false, false]);
+  });
+});

@@ -15,6 +15,7 @@
 import { CLAIM_TOTAL, readLines, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
+import { amountUnder, cellAt, reportColumns } from './columns.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -140,7 +141,7 @@ function same(a: Amt, b: Amt): boolean {
 /** The entries of a report, a listing or a note (see the module comment). */
 function findEntries(lines: Line[], used: Set<number>): Entry[] {
   const entries: Entry[] = [];
-  const columns = receiptColumn(lines);
+  const columns = reportColumns(lines);
   const startIndent = Math.min(...lines.filter((l, k) => !used.has(k) && (l.dated || l.marked) && l.kind !== 'blank').map((l) => l.indent), 1e9);
   let open: { e: Entry; indent: number; detail: string[] } | undefined;
   let attendees: { e: Entry; indent: number; count: number } | undefined;
@@ -152,6 +153,9 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
   for (let k = 0; k < lines.length; k++) {
     const l = lines[k];
     if (used.has(k) || HEADER.test(l.text)) continue;
+    // Above a report's column header row, "Label: value" lines are the report's own fields ("Per Diem Location: …
+    // Lodging Max: 151.00 M&IE: 74.00", "Authorization: TA-2026-0533"), never its expenses.
+    if (columns && k < columns.header && !l.dated && /^[\p{L}][\p{L}\p{N}&/.#()'-]*(?: [\p{L}\p{N}&/.#()'-]+){0,3}:\s/u.test(l.text)) continue;
     // "Itemizations:" and the lines indented under it: the breakdown of the entry above, dated or not, never entries
     // (nor words of the entry's own: its "Parking" line does not make a hotel a parking expense).
     const holder = open?.e ?? entries[entries.length - 1];
@@ -203,7 +207,9 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     if (!starts && l.amts.length === 0) continue;
     const prev = lines[k - 1];
     const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;
-    const e: Entry = { amount: l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns), above };
+    // A row of a printed report is claimed at the figure under its Amount column (not the rate printed left of it).
+    const claimed = columns && k > columns.header ? amountUnder(l, l.amts, columns.amount) : undefined;
+    const e: Entry = { amount: claimed ?? l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns?.receipt), above };
     entries.push(e);
     open = { e, indent: l.indent, detail: [] };
   }
@@ -219,24 +225,4 @@ function withConversion(e: Entry): Entry {
   const other = all.find((a) => a.currency && e.amount.currency && a.currency !== e.amount.currency);
   if (!other) return e;
   return { ...e, converted: { amt: other, own: CONVERTED_OWN.test(lower), text: e.text.split('\n').find((t) => t.includes(other.currency ?? '#')) ?? e.text } };
-}
-
-/** The character span of a printed report's Receipt column, from its header row. */
-function receiptColumn(lines: Line[]): { at: number; end: number } | undefined {
-  for (const l of lines) {
-    if (l.kind !== 'plain' || !/\bamount\b/i.test(l.raw) || !/\s{2,}/.test(l.raw)) continue;
-    const m = /\breceipts?\b/i.exec(l.raw);
-    if (m) return { at: m.index, end: m.index + m[0].length };
-  }
-  return undefined;
-}
-
-function cellAt(l: Line, col: { at: number; end: number } | undefined): string | undefined {
-  if (!col) return undefined;
-  const re = /\S+/g;
-  for (let m = re.exec(l.raw); m !== null; m = re.exec(l.raw)) {
-    const [a, b] = [m.index, m.index + m[0].length];
-    if (a < col.end + 1 && b > col.at - 1 && /^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
-  }
-  return undefined;
 }

@@ -35,6 +35,7 @@ const CODES = `USD|EUR|GBP|CAD|AUD|JPY|${OTHER_CODES}`;
 const CODE_TOKEN = new RegExp(`^(?:${CODES}|US\\$|C\\$|A\\$|[$€£¥])$`, 'i');
 const MONEYISH = /^[-(]?(?:US\$|C\$|A\$|[$€£¥])?-?\d[\d.,'\u00a0]*(?:[€£¥])?\)?$/i;
 const LEAD_DATE = /^(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\.?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?: \d{4})?)(?=\s|$)/i;
+const NUMBERED_DATE = new RegExp(`^\\d{1,4}\\s+${LEAD_DATE.source.slice(1)}`, 'i');
 const MARKER = /^(?:\d{1,2}[.)]|[-*•·]|\(\d{1,2}\)|[a-z][.)])\s+/i;
 
 /** Every amount on a line, left to right. */
@@ -84,7 +85,7 @@ const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:ea
 /** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
 const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
-const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b/;
+const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b/;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 const PAYMENT =
@@ -100,7 +101,8 @@ export function readLines(text: string): Line[] {
     const before = first ? raw.trim().slice(0, first.at) : raw.trim();
     const lead = LEAD_DATE.exec(before.trim());
     const label = (lead ? before.trim().slice(lead[0].length) : before).toLowerCase().replace(/[\s:.#*|/-]+$/, '').replace(/\s+/g, ' ').trim();
-    const dated = LEAD_DATE.test(text);
+    // A report's numbered row ("   7 06/08/2026 M&IE …"): its line number, then its date.
+    const dated = LEAD_DATE.test(text) || NUMBERED_DATE.test(text);
     const marked = MARKER.test(text) && !/^[-*=_]{3,}/.test(text);
     let kind: Kind;
     if (text.length === 0) kind = 'blank';

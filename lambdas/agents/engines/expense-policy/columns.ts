@@ -1,0 +1,68 @@
+/**
+ * The columns of a printed report (Concur, Deltek, Navan printouts pasted as text): its column header row
+ * ("Line Date  Expense Type  Description  Rate  Qty/%  Amount  Reimb Rcpt"), with the rule of dashes under it when
+ * there is one, gives where each column sits. A row's claim is the figure under the Amount column, not a rate or
+ * unit price printed left of it; its receipt is the cell under the Receipt column.
+ */
+import type { Line } from './lines.js';
+
+export interface Span {
+  at: number;
+  end: number;
+}
+
+export interface ReportColumns {
+  /** The 0-based index of the column header row. */
+  header: number;
+  amount?: Span;
+  receipt?: Span;
+}
+
+const RECEIPT = /\b(?:receipts?|rcpts?|belege?|justificatif)\b/i;
+const AMOUNT = /\b(?:amount|betrag|montant|importe)\b(?:\s\([A-Za-z$€£]{1,4}\))?/i;
+
+/** The report's column header row: no money, an Amount column and at least two other columns set apart by spaces. */
+export function reportColumns(lines: Line[]): ReportColumns | undefined {
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k];
+    if (l.kind !== 'plain' || l.amts.length > 0 || !/\s{2,}/.test(l.raw)) continue;
+    const amount = AMOUNT.exec(l.raw);
+    if (!amount || l.raw.trim().split(/\s{2,}/).length < 3 || /:\s/.test(l.raw)) continue;
+    const dashes = lines[k + 1] && /^[\s-]+$/.test(lines[k + 1].raw) && /-\s+-/.test(lines[k + 1].raw) ? lines[k + 1].raw : undefined;
+    const span = (m: RegExpExecArray): Span => ruleUnder(dashes, m.index, m.index + m[0].length) ?? { at: m.index, end: m.index + m[0].length };
+    const receipt = RECEIPT.exec(l.raw);
+    return { header: k, amount: span(amount), receipt: receipt ? span(receipt) : undefined };
+  }
+  return undefined;
+}
+
+/** The run of dashes under a header word: the column's full width. */
+function ruleUnder(dashes: string | undefined, at: number, end: number): Span | undefined {
+  if (!dashes) return undefined;
+  const re = /-+/g;
+  for (let m = re.exec(dashes); m !== null; m = re.exec(dashes)) {
+    if (m.index < end && m.index + m[0].length > at) return { at: m.index, end: m.index + m[0].length };
+  }
+  return undefined;
+}
+
+/** The amount of a row printed under the Amount column (by where it sits on the line), when the row has several. */
+export function amountUnder<A extends { at: number }>(l: Line, amts: A[], col: Span | undefined): A | undefined {
+  if (!col || amts.length < 2) return undefined;
+  const offset = l.raw.length - l.raw.trimStart().length;
+  const width = (a: A) => /^\S+/.exec(l.raw.slice(offset + a.at))?.[0].length ?? 1;
+  const overlap = (a: A) => Math.min(col.end, offset + a.at + width(a)) - Math.max(col.at, offset + a.at);
+  const best = amts.reduce((b, a) => (overlap(a) > overlap(b) ? a : b));
+  return overlap(best) > 0 ? best : undefined;
+}
+
+/** The cell of a row under the Receipt column ("Y", "No", "n/a"). */
+export function cellAt(l: Line, col: Span | undefined): string | undefined {
+  if (!col) return undefined;
+  const re = /\S+/g;
+  for (let m = re.exec(l.raw); m !== null; m = re.exec(l.raw)) {
+    const [a, b] = [m.index, m.index + m[0].length];
+    if (a < col.end + 1 && b > col.at - 1 && /^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
+  }
+  return undefined;
+}
