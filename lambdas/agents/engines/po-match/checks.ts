@@ -151,7 +151,7 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
       }
     } else if (poHas(c.kind ?? 'other') < c.amount) {
       problems.push({ kind: 'charge', text: `charge: ${c.label} ${formatMoney(c.amount)} billed; the PO carries no such charge`, sources: [src] });
-    }
+    } else notes.push(`${c.label} ${formatMoney(c.amount)} billed as the PO itself carries it (${po.charges.filter((p) => p.kind === (c.kind ?? 'other')).map((p) => `${p.label} ${formatMoney(p.amount)}`).join(', ')}).`);
   }
 }
 

@@ -64,7 +64,7 @@ export interface Charge {
 export function chargeKind(label: string): ChargeKind {
   const l = label.toLowerCase();
   if (/tax|vat|gst|hst|btw|mwst|iva|\bust\b|\btva\b|impuesto|消費税/.test(l)) return 'tax';
-  if (/freight|shipping|delivery|fuel|carriage|postage|d240|handling|transport|\bportes?\b|\bflete|env[ií]o|fracht|versand/.test(l)) return 'freight';
+  if (/freight|shipping|delivery|fuel|carriage|postage|d240|handling|transport|\bportes\b|\bflete|env[ií]o|fracht|versand/.test(l)) return 'freight';
   return 'other';
 }
 

@@ -5,7 +5,8 @@
  */
 import { AgentInputError } from '../port.js';
 import { chargeKind, completeLine, headerKey, type Doc, type RawLine } from './document.js';
-import { lineAmount, abs, parseDecimal } from './decimal.js';
+import { lineAmount, abs, parseDecimal, SCALE } from './decimal.js';
+import { chargeLine } from './xml-lines.js';
 import { detectDecimal } from './number.js';
 import { unitCode } from './units.js';
 import { readTable } from './text-table.js';
@@ -38,7 +39,17 @@ export function readTextDocument(text: string, field: string): Doc {
 /** A document with a printed table: its rows are the items; summary lines below it are subtotal, charges, total. */
 function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTable>>, decimal: ReturnType<typeof detectDecimal>, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
-  table.rows.forEach((r, i) => doc.lines.push(completeLine(r, i + 1, field)));
+  for (const r of table.rows) {
+    // A row that bills freight or a fee by name ("Frais de port  Franco  1 forfait  0,00", "Freight 1 x 45.00") is a
+    // charge the PO's terms judge, never an item; one billed at nothing is no charge at all.
+    const kind = (r.quantity ?? SCALE) <= SCALE ? chargeLine(r.description, r.sku) : undefined;
+    if (kind) {
+      const amount = r.amount ?? r.unitPrice ?? 0n;
+      if (amount !== 0n) doc.charges.push({ label: r.description ?? r.sku ?? 'charge', amount, kind, cite: r.cites?.[0] });
+      continue;
+    }
+    doc.lines.push(completeLine(r, doc.lines.length + 1, field));
+  }
   const seen = new Set<string>();
   all.forEach((line, i) => {
     if (table.used.has(i) || line.trim() === '') return;

@@ -64,6 +64,9 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
   return words.size === 1 ? [...words][0] : undefined;
 }
 
+/** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
+const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?|\s{2,}copy)?\s*$/i;
+
 const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur)\b\s*:?/i;
 
 /**
@@ -98,7 +101,9 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     }
   }
   if (invoice) {
-    const first = lines.find((l) => l.trim() !== '');
+    const filled = lines.filter((l) => l.trim() !== '');
+    // A title line alone ("TAX INVOICE   ORIGINAL FOR RECIPIENT") may stand above the letterhead.
+    const first = TITLE_ONLY.test(filled[0] ?? '') ? filled[1] : filled[0];
     const seg = first !== undefined && first.length < 200 ? first.trim().split(/\s{2,}/)[0] : undefined;
     // A letterhead is a name: words, no label or number sign ("PO Number: …" is not one).
     if (seg && /[A-Za-z]{3}\S* \S/.test(seg) && !/[:#@]|\d{3}/.test(seg) && !/invoice|factuur|fattura|rechnung|^[",]/i.test(seg)) return seg;
@@ -116,9 +121,9 @@ function segmentAt(line: string, col: number): string | undefined {
 const NAMES: Record<string, string> = {
   'pounds sterling': 'GBP',
   'pound sterling': 'GBP', sterling: 'GBP', 'british pound': 'GBP', euro: 'EUR', euros: 'EUR', 'us dollar': 'USD',
-  'us dollars': 'USD', 'canadian dollar': 'CAD', 'canadian dollars': 'CAD', '€': 'EUR', '£': 'GBP', 'us$': 'USD',
+  'us dollars': 'USD', 'canadian dollar': 'CAD', 'canadian dollars': 'CAD', '€': 'EUR', '£': 'GBP', 'us$': 'USD', '₹': 'INR', '円': 'JPY',
 };
-const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN)\b|€|£|\b(canadian dollars?|us dollars?|pounds? sterling|euros?)\b/gi;
+const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN|INR|CNY|SGD|HKD|ZAR|BRL)\b|€|£|₹|円|\b(canadian dollars?|us dollars?|pounds? sterling|euros?)\b/gi;
 /** Without a currency header, the one currency the text names (codes, € / £, "Canadian dollars"); `$` names none. */
 export function currencyIn(text: string): string | undefined {
   const found = new Set([...text.matchAll(CODES)].map((m) => currencyCode(m[0])));

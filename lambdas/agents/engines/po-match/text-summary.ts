@@ -24,11 +24,13 @@ const FREIGHT_PREPAID = /(?:freight|shipping|carriage)\b[^]*\bprepaid\b/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
   // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
-  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł)\.?$/i, '$1');
+  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł|inr|jpy|mxn)\.?$/i, '$1').replace(/(\d)\s*[€£¥円]$/, '$1');
   const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
   if (segs.length === 0) return undefined;
   const last = segs[segs.length - 1];
-  const lastToks = last.split(/\s+/);
+  // "Total TTC   1 134,24 €": thousands grouped with a space are one amount.
+  const spaced = /(?:^|\s)([$€£¥]?\d{1,3}(?: \d{3})+[.,]\d{2})$/.exec(last);
+  const lastToks = spaced ? [...last.slice(0, spaced.index).split(/\s+/).filter(Boolean), spaced[1]] : last.split(/\s+/);
   const amountText = lastToks[lastToks.length - 1];
   // Money is written with cents; "Page 1 of 1" or "NET 30" is not a summary line.
   if (!/[.,]\d{2}\)?$/.test(amountText)) return undefined;
@@ -41,12 +43,13 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     const l = label.toLowerCase();
     if (SKIP_LABEL.test(l) && !PAYMENT_DUE.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
     let kind: Summary['kind'] | undefined;
-    if (/sub-?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
+    if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
-    else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes?\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
+    else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合計|御請求額|請求金額/.test(l)) kind = 'total';
-    // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an item.
-    else if (/\b(?:fee|surcharge|charge)\b/.test(l)) kind = 'other';
+    // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
+    // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.
+    else if (/\b(?:fee|surcharge|charge)\b|packing\s*(?:&|and)\s*forwarding|\bp\s*&\s*f\b|round(?:ing)?[\s-]*off|^rounding$/.test(l)) kind = 'other';
     // A discount or allowance lowers the total however it is printed ("Discount 10.00", "Less 5% (12.50)").
     else if (/discount|allowance|rebate|korting|sconto|rabatt|skonto|descuento|remise|値引/.test(l)) return { kind: 'other', label: label.replace(/[:\s]+$/, ''), amount: amount > 0n ? -amount : amount };
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };

@@ -97,7 +97,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       used.add(i);
       continue;
     }
-    const toks = tokenize(line);
+    const toks = joinGroups(tokenize(line));
     const cells = new Map<Role, Tok[]>();
     for (const t of toks) {
       const c = cols[columnOf(t, cols, descIndex)];
@@ -136,6 +136,21 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
   return rows.length > 0 ? { rows, used, header: headerAt } : undefined;
 }
 
+/**
+ * "1 245,00", "12 500" (French and other prints group thousands with a space, a no-break space being a space once the
+ * text is normalised): a number of one to three digits followed after one space by a group of three is one number.
+ */
+export function joinGroups(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (const t of toks) {
+    const prev = out[out.length - 1];
+    if (prev && t.start - prev.end === 1 && /^(?:[$€£¥]?\d{1,3}|(?:[$€£¥]?\d{1,3} )(?:\d{3} )*\d{3})$/.test(prev.text) && /^\d{3}(?:[.,]\d+)?(?:€|£)?$/.test(t.text)) {
+      out[out.length - 1] = { text: `${prev.text} ${t.text}`, start: prev.start, end: t.end };
+    } else out.push(t);
+  }
+  return out;
+}
+
 const joinText = (toks: Tok[] | undefined) => (toks ?? []).map((t) => t.text).join(' ');
 
 function numbersIn(toks: Tok[] | undefined, decimal: Decimal): { values: bigint[]; words: string[] } {
@@ -152,7 +167,8 @@ function numbersIn(toks: Tok[] | undefined, decimal: Decimal): { values: bigint[
 /** "4,85 / 1 ST", "€ 0,0185/st", "$38.90/cs", "48.750": price, price unit (base) and unit. */
 export function readPrice(text: string, decimal: Decimal): { price: bigint; base?: bigint; uom?: string } | undefined {
   // "15.890 LB": a unit written after the price, without a slash, is what it is priced per.
-  const m = /^\s*(?:US\$|\$|€|£|EUR|USD|GBP)?\s*([\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?|\s([A-Za-z]{2,3}))?\s*(?:EUR|USD|GBP)?\s*$/.exec(text);
+  // A currency after the price ("14,20 €", French and Spanish prints) or before it ("¥1,450") is no part of it.
+  const m = /^\s*(?:US\$|\$|€|£|¥|EUR|USD|GBP)?\s*([\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?|\s([A-Za-z]{2,3}))?\s*(?:EUR|USD|GBP|€|£|¥)?\s*$/.exec(text);
   if (!m) return undefined;
   const price = readNumber(m[1], decimal);
   if (price === undefined) return undefined;
@@ -225,6 +241,12 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const lineNo = joinText(cells.get('line'));
   if (/^\d{1,6}$/.test(lineNo)) row.orderLineRef ??= lineNo;
   row.description = descWords.join(' ').trim() || undefined;
+  // Odoo prints the product's internal reference in brackets before its name: "[FE-500-300] Film étirable …".
+  const bracket = row.description !== undefined ? /^\[([^\]\s]{2,40})\]\s*(.*)$/.exec(row.description) : null;
+  if (bracket && row.sku === undefined) {
+    row.sku = bracket[1];
+    row.description = bracket[2] || row.description;
+  }
   if (row.pack === undefined && row.description) row.pack = packSize(/\b(?:pack|case|box|carton|bag) of \d+/i.exec(row.description)?.[0]);
   return row;
 }
