@@ -149,6 +149,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
 function receiptItem(r: Receipt, index: number): Item {
   const lower = r.context.toLowerCase();
   const facts = textFacts(lower.length > 20_000 ? lower.slice(0, 20_000) : lower, false, true);
+  facts.category = ownCategory(r) ?? facts.category;
   const item: Item = {
     index,
     label: r.totalLine.slice(0, 60),
@@ -175,8 +176,19 @@ function mergeReceipt(item: Item, r: Receipt): void {
   if (r.tip !== undefined) item.tip = { cents: r.tip, base: r.subtotal ?? r.lines.filter((p) => p.kind === 'item').reduce((a, p) => a + p.cents, 0n) };
   item.unreconciled = r.unreconciled;
   item.nights = item.nights ?? r.nights;
-  item.category = item.category ?? categoriesIn(r.context.toLowerCase())[0];
+  // What the receipt is comes from its merchant and its own lines where they name it (an Uber receipt under a note
+  // that mentions the hotel is a ride), else from the note around it.
+  item.category = item.category ?? ownCategory(r) ?? categoriesIn(r.context.toLowerCase())[0];
   if (item.category === 'lodging' || (item.category === undefined && r.nights !== undefined)) item.category = 'lodging';
+}
+
+/** The category a receipt's own lines name (charges, then its merchant's header), the line nearest its charges first. */
+function ownCategory(r: Receipt): Item['category'] {
+  for (const line of r.own ?? []) {
+    const found = categoriesIn(line.slice(0, 2000).toLowerCase())[0];
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function fmtAmount(cents: bigint): string {

@@ -25,6 +25,10 @@ export interface Receipt {
   unreconciled?: string;
   /** Lines from the document's start (or the previous receipt) to the total: the receipt and its cover note. */
   context: string;
+  /** The receipt's own lines, nearest its charges first: the charges, the total and what follows it (payment, VAT
+   * table), then its merchant's header block above the charges, upwards; what the receipt itself says it is, without
+   * the cover note around it. */
+  own?: string[];
   nights?: bigint;
   totalLine: string;
   /** The 1-based line of the total. */
@@ -42,6 +46,10 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
   const accept = (r: Receipt, parts: Section[], from: number, end: number) => {
     for (let u = from; u <= end; u++) used.add(u);
     markTrailing(lines, end, used);
+    let last = end;
+    while (last + 1 < lines.length && used.has(last + 1)) last++;
+    const header = lines.slice(headerStart(lines, from, contextStart), from).reverse();
+    r.own = [...lines.slice(from, last + 1), ...header].map((l) => l.text);
     out.push({ r, sections: parts, from: contextStart });
     contextStart = end + 1;
   };
@@ -116,6 +124,26 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     accept(r, sections.filter((x) => x.start === start && x.end === end), start, end);
   }
   return out.map((o) => o.r);
+}
+
+/**
+ * Where a receipt's own lines start: above its charges, its merchant's header block (name, address, date, the
+ * label a pasted receipt is given), up to the second blank line above, a listing's line with money, or the end of the
+ * previous receipt; eight lines at most.
+ */
+function headerStart(lines: Line[], from: number, floor: number): number {
+  let start = from;
+  let blanks = 0;
+  for (let j = from - 1; j >= floor && j >= from - 8; j--) {
+    const l = lines[j];
+    if (l.kind === 'blank') {
+      if (++blanks === 2) break;
+      continue;
+    }
+    if (l.amts.length > 0) break;
+    start = j;
+  }
+  return start;
 }
 
 /** A receipt's arithmetic: items = subtotal, subtotal + tax + tip (+ fees) = each total printed in turn. */
