@@ -12,9 +12,12 @@ import { centsToNumber } from '../text/amount.js';
 import { lateItems } from './age.js';
 import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
+import { classFromAttachments } from './attached.js';
+import { placeCaps } from './places.js';
+import { claimAbout } from './scope.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
-import { mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
+import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
 import { forCategory } from './fare-classes.js';
 import { readPolicy, type Policy } from './policy.js';
 import type { ExpensePolicyInput, ExpensePolicyResult } from './schema.js';
@@ -37,6 +40,8 @@ function readClaim(text: string, policy: Policy): Claim {
   const trip = policy.mileage.length > 0 && !/^\s*[[{]/.test(t) ? readMileage(t) : undefined;
   if (!trip) {
     const claim = readExpense(text, policy.currency);
+    classFromAttachments(claim.items, t);
+    claimAbout(claim.items, t);
     // A report's mileage entry stating its distance is paid at distance × the policy's rate, like a log.
     for (const item of claim.items) {
       if (policy.mileage.length === 0 || item.category !== 'mileage' || item.mileage || item.text === undefined) continue;
@@ -80,6 +85,8 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, forCategory(policy, item.category), assumptions) }));
   claimChecks(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
   lateItems(results, policy, input.expense, assumptions);
+  placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);
+  commuteCheck(results, policy, (c) => money(c, policy.currency));
   for (const { item, allowed, findings, withReceipt } of results) {
     const name = items.length > 1 ? `item ${item.index} (${item.label})` : 'the expense';
     reimbursable += allowed;

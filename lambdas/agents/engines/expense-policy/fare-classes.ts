@@ -25,6 +25,8 @@ export function forCategory(policy: Policy, category: Category | undefined): Pol
     ...policy,
     forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
     approvalClasses: keep(policy.approvalClasses, (v) => v.text),
-    allowedClasses: policy.allowedClasses && applies(policy.allowedClasses.text) ? policy.allowedClasses : undefined,
+    // A rule naming the item's own mode before one naming none.
+    allowedClasses: policy.allowedClassRules.find((r) => category !== undefined && (policy.classScope.get(r.text) ?? []).includes(category)) ??
+      policy.allowedClassRules.find((r) => applies(r.text)),
   };
 }

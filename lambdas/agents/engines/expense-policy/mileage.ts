@@ -5,7 +5,8 @@
  * kept to compare. The reimbursable amount is distance × the policy's rate, tier by tier; a rate is never an amount.
  */
 import { parseCents } from '../text/amount.js';
-import type { Rate } from './policy.js';
+import type { ItemResult } from './claim.js';
+import { policySource, type Policy, type Rate } from './policy.js';
 
 export interface Trip {
   unit: 'mile' | 'km';
@@ -22,6 +23,10 @@ export interface Trip {
   repeats: { line: number; tenths: bigint; text: string; first: number; firstText: string }[];
   /** Rows of a delimited export that are not legs (no distance): other expenses beside the log. */
   others: number[];
+  /** The normal commute the log deducts itself (a "Commute Deduction (mi)" column), in tenths: already taken out. */
+  commute?: bigint;
+  /** Legs that start or end at home ("Home (Plano TX)" in a Start column), for a policy deducting the commute. */
+  homeLegs?: number;
 }
 
 const UNIT_HEAD = /^(?:business\s+)?(miles?|mi|km|kms|kilomet(?:er|re)s?|distance)(?:\s*\(.*\))?$/i;
@@ -67,7 +72,11 @@ export function readMileage(text: string): Trip | undefined {
     const head = cells(lines[header], sep);
     const col = head.findIndex((c) => UNIT_HEAD.test(c));
     const fromEnd = head.length - 1 - col;
-    const claimedCol = head.findIndex((c) => /^(?:claimed|amount|reimbursement)\b/i.test(c));
+    const claimedCol = head.findIndex((c) => /^(?:claimed|amount|reimbursement)\b/i.test(c) && !/\b(?:id|no|number|type|date|status)\b/i.test(c));
+    // "Commute Deduction (mi)": the normal commute the employee took out of the row's distance.
+    const commuteCol = head.findIndex((c, k) => k !== col && /\bcommut/i.test(c));
+    // "Start", "From", "Origin": where the leg began.
+    const fromCol = head.findIndex((c) => /^(?:start|from|origin|start point|starting point|von)\b/i.test(c));
     // An export's "Distance Unit" column says per row what a bare "Distance" column is counted in.
     const unitCol = head.findIndex((c) => /^(?:distance\s+|mileage\s+)?units?(?:\s+of\s+measure)?$|^uom$/i.test(c));
     trip.unit = /^k|\((?:in )?(?:km|kms|kilomet)/i.test(head[col]) ? 'km' : 'mile';
@@ -106,7 +115,11 @@ export function readMileage(text: string): Trip | undefined {
         const u = (delimited ? row[unitCol] : row[row.length - 1 - (head.length - 1 - unitCol)]) ?? '';
         if (/^k(?:m|ms|ilomet)/i.test(u)) trip.unit = 'km';
       }
-      leg(trip, lines, k, d);
+      const cellAt = (c: number) => (delimited ? row[c] : row[row.length - 1 - (head.length - 1 - c)]) ?? '';
+      const less = commuteCol >= 0 ? tenthsOf(cellAt(commuteCol)) : undefined;
+      if (less !== undefined) trip.commute = (trip.commute ?? 0n) + less;
+      if (fromCol >= 0 && /^(?:home|wohnung|zuhause|domicile|hjemme|hemma)\b/i.test(cellAt(fromCol))) trip.homeLegs = (trip.homeLegs ?? 0) + 1;
+      leg(trip, lines, k, less !== undefined && less <= d ? d - less : d);
       if (money !== undefined) claimedSum += money;
     }
     claimLine(trip, lines);
@@ -253,4 +266,22 @@ export function statedTrip(text: string, claimed: bigint): Trip | undefined {
   const unit = /^k/.test(bare[3]) ? 'km' : 'mile';
   const rate = /\brate\b[^\n\d]{0,10}((?:[$€£]\s?)?\d+\.\d{2,3}(?:\s*(?:usd|eur|gbp|cad))?)/.exec(lower)?.[1];
   return { unit, tenths, legs: 1, claimed, claimedRate: rate, evidence: bare[0].trim(), lines: new Set(), repeats: [], others: [] };
+}
+
+/**
+ * Under a policy that pays a log less the normal commute, legs that start at home with no commute taken out cannot be
+ * worked out from the log: the log is held (flag, nothing paid now) until the commute is deducted.
+ */
+export function commuteCheck(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+  if (!policy.commute) return;
+  for (const r of results) {
+    const trip = r.item.mileage?.trip;
+    if (!trip || !trip.homeLegs || trip.commute !== undefined || !r.open) continue;
+    r.findings.push({
+      severity: 'flag', kind: 'commute not deducted', sources: [...r.item.at, policySource(policy, policy.commute)],
+      text: `${trip.homeLegs} leg(s) of the log start at home and no commute is deducted ("${policy.commute}"); the normal commute is not known, so ${m(r.allowed)} is held until it is deducted`,
+    });
+    r.allowed = 0n;
+    r.open = false;
+  }
 }

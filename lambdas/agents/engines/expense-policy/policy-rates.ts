@@ -50,6 +50,12 @@ export function readExtra(s: string, original: string, policy: Policy): number {
       found++;
     }
   }
+  // "Normal commuting between your home and your regular office is never reimbursed", "claim the miles driven less
+  // your normal round-trip commute": a mileage log is paid less the commute.
+  if (/\bcommut|\bwohnung und (?:der )?(?:erster? )?tätigkeitsstätte/.test(s) && (NOT_ALLOWED.test(s) || /\b(?:less|minus|deduct(?:ed|ing)?|subtract(?:ed)?)\b/.test(s))) {
+    policy.commute ??= original;
+    found++;
+  }
   // "A report that claims a personal charge is returned to the employee": claiming one is refused, not just deducted.
   if (/\b(?:report|claim|expense)s? (?:that|which) (?:claims?|includes?|contains?) (?:a |any )?personal (?:charges?|expenses?|items?)\b.*\b(?:returned|rejected|refused|sent back)\b/.test(s)) {
     policy.personalRefused = original;

@@ -10,6 +10,7 @@ import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
 import { travelModes } from './fare-classes.js';
 import { readSchedules, type Schedules } from './per-diem.js';
+import { readPlaceTables, type PlaceTables } from './places.js';
 import { fromGerman, isGerman } from './german.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
@@ -51,9 +52,13 @@ export interface Policy {
   perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
   /** Per-diem rates per place and each rate's meals, read from the policy's tables (per-diem.ts). */
   schedules: Schedules;
+  /** Caps per place read from the policy's tables of cities (places.ts). */
+  places: PlaceTables;
   /** "When a meal is furnished to you … deduct that meal's amount … from that day's M&IE": the sentence. */
   mealDeduction?: string;
   mileage: Rate[];
+  /** The sentence saying the normal commute is not paid (deducted from a log's legs from home). */
+  commute?: string;
   /** Words of personal charges the policy refuses ("minibar", "movie"): deducted from a receipt or folio. */
   personal: Map<string, string>;
   /** The sentence saying a claim that includes a personal charge is returned: those lines are then refused. */
@@ -74,6 +79,9 @@ export interface Policy {
   forbiddenThings: { phrase: string; text: string }[];
   alcoholForbidden?: string;
   allowedClasses?: { classes: Set<FareClass>; text: string };
+  /** Every "must be economy" rule, one per mode of travel ("Airfare must be economy", "Rail travel is in 2nd class
+   * only"): `forCategory` keeps the one about the item's mode as `allowedClasses`. */
+  allowedClassRules: { classes: Set<FareClass>; text: string }[];
   /** The approver each class needs ("VP approval") and the sentence saying so. */
   approvalClasses: Map<FareClass, { approver: string; text: string }>;
   forbiddenClasses: Map<FareClass, string>;
@@ -101,8 +109,8 @@ const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|nee
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), classScope: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text),
+    forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text), places: readPlaceTables(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
@@ -119,8 +127,11 @@ export function readPolicy(text: string): Policy {
       continue;
     }
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
+    // A table of caps per city is read as a table (places.ts), with the lead that introduces it.
+    if (policy.places.lines.has(line - 1) || policy.schedules.lines.has(line - 1)) continue;
     // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
-    const said = sentence.replace(QA, '');
+    // Markdown's emphasis ("up to **$75 per calendar day**") is no word of the rule.
+    const said = sentence.replace(QA, '').replace(/\*\*|__/g, '');
     const answer = asked !== undefined ? /^(?:yes|no)\b\s*[,:\u2014\u2013-]?\s*(.*)$/i.exec(said) : null;
     const read = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${said.toLowerCase()}`;
     const s = german ? fromGerman(read) : read;
@@ -142,7 +153,8 @@ export function readPolicy(text: string): Policy {
   }
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;
-  policy.understood += places.length + meals.length;
+  policy.understood += places.length + meals.length + policy.places.caps.length;
+  for (const c of policy.places.caps) policy.described.add(c.category);
   policy.notUnderstood = policy.notUnderstood.filter((t) => !tableLines.has((policy.lineOf.get(t) ?? 0) - 1));
   for (const r of policy.receipts) r.except.push(...policy.receiptFree.filter((c) => !r.categories.includes(c)));
   if (stated) policy.currency = stated;
@@ -186,7 +198,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       for (const c of premium) policy.forbiddenClasses.set(c, original);
       found++;
     } else if (classes.includes('economy') && /\b(?:must|only|required|should|shall)\b/.test(s)) {
-      policy.allowedClasses = { classes: new Set(classes), text: original };
+      const rule = { classes: new Set(classes), text: original };
+      policy.allowedClassRules.push(rule);
+      policy.allowedClasses ??= rule;
       found++;
     }
     // A sentence naming a class in passing ("upgrades, including Economy Plus, are not reimbursed") states no class
@@ -260,6 +274,19 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     policy.approvals.push({ cents, inclusive: INCLUSIVE.test(s), categories, text: original, approver: approverOf(s) });
     return found + 1;
   }
+  // "No alcohol", "No minibar": a short refusal.
+  if (/^no [\p{L} -]{3,30}$/u.test(s) && s.split(/\s+/).length <= 4 && !s.includes('receipt')) {
+    return readSentence(`not reimbursable: ${s.slice(3)}`, original, cents, policy, row, heading);
+  }
+  // A schedule's line ("Breakfast: $20.00", "Lunch 25,00 EUR") names what its amount limits: a cap of that category,
+  // held to the expenses its words name among several of one category (scope.ts).
+  const scheduled = cents !== undefined && row === undefined ? SCHEDULE_LINE.exec(original.toLowerCase().replace(/\*\*|__/g, '')) : null;
+  if (scheduled && categoriesIn(scheduled[1]).length > 0 && categories.length === 1) {
+    const scope = scheduled[1].match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
+    const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    policy.caps.push({ category: categories[0], cents: cents!, perPerson: PER_PERSON.test(s), period, text: original, scope });
+    return found + 1;
+  }
   // A limit per recipient is a gift limit, whatever heading it sits under.
   if (categories.length === 0 && /\bper (?:gift )?recipient\b/.test(s)) categories.push('gifts');
   // A limit column's cell is a cap without saying so: its row gives the category and the cell the unit.
@@ -276,6 +303,9 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
   }
   return found;
 }
+
+/** "breakfast: $20.00", "lunch 25.00 eur", "dinner: 35,00 € per person": a label and its amount, nothing else. */
+const SCHEDULE_LINE = /^([\p{L}][\p{L} &/'-]{0,40}?):?\s+(?:[$€£¥]|[a-z]{3}\s?)?\d[\d.,]*(?:\s?(?:[$€£¥]|[a-z]{3}))?(?:\s+(?:per|a|each)\s+[a-z]+){0,2}$/u;
 
 const SCOPE_STOP = new Set(['the', 'and', 'for', 'with', 'only', 'per', 'all', 'other', 'while', 'when', 'not']);
 

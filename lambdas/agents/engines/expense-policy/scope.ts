@@ -12,11 +12,21 @@ export function capsFor(item: Item, policy: Policy): Cap[] {
   const own = policy.caps.filter((c) => c.category === item.category);
   const scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
   if (scoped.length < 2) return own;
-  const text = [item.text, item.label, item.evidence, item.heading].filter(Boolean).join(' ').toLowerCase();
-  const score = (c: Cap) => (c.scope ?? []).filter((w) => new RegExp(`(?<![\\p{L}])${stem(w)}`, 'u').test(text)).length;
-  const best = Math.max(...scoped.map(score));
-  if (best === 0) return own;
-  return own.filter((c) => !scoped.includes(c) || score(c) === best);
+  const pick = (text: string) => {
+    const score = (c: Cap) => (c.scope ?? []).filter((w) => new RegExp(`(?<![\\p{L}])${stem(w)}`, 'u').test(text)).length;
+    const best = Math.max(...scoped.map(score));
+    return best === 0 ? undefined : own.filter((c) => !scoped.includes(c) || score(c) === best);
+  };
+  // The item's own text first; a message about one expense names it in its subject or cover note ("Subject: Lunch - …").
+  const about = aboutOne.get(item);
+  return pick([item.text, item.label, item.evidence, item.heading].filter(Boolean).join(' ').toLowerCase()) ?? (about ? pick(about.toLowerCase()) : undefined) ?? own;
+}
+
+/** The whole claim's text, kept for a claim of one expense: all of it is about that expense. */
+const aboutOne = new WeakMap<Item, string>();
+
+export function claimAbout(items: Item[], text: string): void {
+  if (items.length === 1) aboutOne.set(items[0], text);
 }
 
 /** "meals" → "meal", "travelling" → "travel": a word's stem, matched at a word start in the expense. */

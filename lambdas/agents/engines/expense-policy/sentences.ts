@@ -65,14 +65,17 @@ export function sentences(text: string, german = false): PolicySentence[] {
       }
       continue;
     }
-    const words = line.replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
+    // A heading's mark and label ("## 3.", "B.", "§ 4") and what it says of itself in brackets ("MEALS (traveler's own
+    // meals while on overnight travel)") are not its words.
+    const marked = line.replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
+    const words = marked.replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
     // The heading's own words, without its number ("5.2", "§ 4").
-    const body = line.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
+    const body = marked.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
     const headingLike = words.length <= 5 && !/\d/.test(body) && !/[.!?;]\s*\S/.test(body) &&
-      !/[.!?;]$/.test(line) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(line);
+      !/[.!?;]$/.test(marked) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(marked);
     if (headingLike && !indented) {
-      const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(line)?.[1];
-      const named = categoriesIn(line.toLowerCase());
+      const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(marked)?.[1];
+      const named = categoriesIn(marked.toLowerCase());
       const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
       if (!sub) {
         heading = named;
@@ -85,7 +88,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
       const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
       // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
-      if (first && s.split(/\s+/).length <= 2 && categoriesIn(s.toLowerCase()).length > 0) {
+      if (first && s.split(/\s+/).length <= 2 && !/\d/.test(s) && categoriesIn(s.toLowerCase()).length > 0) {
         heading = categoriesIn(s.toLowerCase());
         first = false;
         continue;

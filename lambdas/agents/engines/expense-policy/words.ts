@@ -63,9 +63,9 @@ export function mentionsAlcohol(text: string): boolean {
 /** The fare class a text names; "business" alone only when `bare` (a class field), never in free text. */
 export function fareClassIn(text: string, bare = false): FareClass | undefined {
   if (/\bpremium economy\b/.test(text)) return 'premium economy';
-  if (/\bfirst(?: |-)?class\b/.test(text) || (bare && /^\s*first\s*$/.test(text))) return 'first';
+  if (/\bfirst(?: |-)?class\b/.test(text) || RAIL_FIRST.test(text) || (bare && /^\s*first\s*$/.test(text))) return 'first';
   if (/\bbusiness(?: |-)?class\b/.test(text) || (bare && /^\s*business\s*$/.test(text))) return 'business';
-  if (/\b(?:economy|coach)\b/.test(text)) return 'economy';
+  if (/\b(?:economy|coach)\b/.test(text) || RAIL_STANDARD.test(text)) return 'economy';
   // "Cabin: Business (Polaris)", "Main Cabin": the cabin named by the field an itinerary or report prints.
   const cabin = /\bcabin\s*[:=]?\s*(business|first|premium economy|main|economy|coach)\b|\bmain cabin\b/.exec(text);
   if (cabin) return cabin[1] === 'business' ? 'business' : cabin[1] === 'first' ? 'first' : cabin[1] === 'premium economy' ? 'premium economy' : 'economy';
@@ -75,11 +75,19 @@ export function fareClassIn(text: string, bare = false): FareClass | undefined {
 export function fareClassesIn(text: string): FareClass[] {
   const found: FareClass[] = [];
   if (/\bpremium economy\b/.test(text)) found.push('premium economy');
-  if (/\bfirst(?: |-)?class\b/.test(text)) found.push('first');
+  if (/\bfirst(?: |-)?class\b/.test(text) || RAIL_FIRST.test(text)) found.push('first');
   if (/\bbusiness(?: |-)?class\b/.test(text)) found.push('business');
-  if (/\b(?:economy|coach)\b/.test(text.replace(/\bpremium economy\b/g, ''))) found.push('economy');
+  if (/\b(?:economy|coach)\b/.test(text.replace(/\bpremium economy\b/g, '')) || RAIL_STANDARD.test(text)) found.push('economy');
   return found;
 }
+
+/**
+ * A train's classes as the railways print them: first ("1st class", "1ère classe", "Première", "1. Klasse") is the
+ * premium class a policy refuses or holds like an airline's; second or standard ("2nd class", "2nde classe",
+ * "2. Klasse", "Standard Class") is the economy of rail.
+ */
+const RAIL_FIRST = /\b1st(?: |-)?class\b|(?<![\p{L}\d])1(?:ère|ere|re|e)? ?classe\b|\bpremière classe\b|\bbusiness première\b|(?<![\d.])1\. ?klasse\b|\berste klasse\b|\bprima classe\b|\bprimera clase\b|\bförsta klass\b|(?<![\d.])1\. ?klass\b/u;
+const RAIL_STANDARD = /\b(?:2nd|second|standard)(?: |-)?class\b|(?<![\p{L}\d])2(?:nde|nd|de|e)? ?classe\b|\bseconde classe\b|(?<![\d.])2\. ?klasse\b|\bzweite klasse\b|\bseconda classe\b|\bsegunda clase\b|\bandra klass\b|(?<![\d.])2\. ?klass\b/u;
 
 const SIGN = /[$€£¥]|\b(?:usd|eur|gbp|cad|aud|jpy)\b/i;
 
@@ -119,6 +127,13 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
     const at = i;
     let candidate: string | undefined;
     if (DATE_TOKEN.test(t)) continue;
+    // "A$110.00", "C$40", "NZ$25": a dollar named by its country.
+    const dollar = /^(a|au|c|ca|nz|us|s|hk)\$(?=\d)/i.exec(t);
+    if (dollar) {
+      const cents = parseCents(t.slice(dollar[0].length).replace(/\/.*$/, ''));
+      if (cents !== undefined) found.push({ cents, currency: DOLLARS[dollar[1].toLowerCase()], at });
+      continue;
+    }
     if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, '');
     else if (CODE.test(t) && NUMBER.test(next) && !DATE_TOKEN.test(next)) candidate = `${t}${tokens[++i]}`;
     else if (NUMBER.test(t) && CODE_AFTER.test(next)) {
@@ -140,6 +155,8 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
   }
   return found;
 }
+
+const DOLLARS: Record<string, string> = { a: 'AUD', au: 'AUD', c: 'CAD', ca: 'CAD', nz: 'NZD', us: 'USD', s: 'SGD', hk: 'HKD' };
 
 /** The first bare amount with exactly two decimals ("18.00", "1,240.50") that is not a date, for a line with no currency. */
 export function bareAmountIn(text: string): bigint | undefined {

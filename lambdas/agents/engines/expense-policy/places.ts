@@ -1,0 +1,168 @@
+/**
+ * Limits per place: a policy's table of cities ("Bengaluru, India | 210" under "City / country | Nightly cap (USD)",
+ * "Chicago, Washington DC, Seattle, LA ...... $275" under "Nightly cap including room tax:", "Lyon, Marseille, Nice
+ * ..... 140,00 EUR" under "Hotels (per night …)", "Melbourne    300.00" under "City   Cap per night"). A reviewer holds
+ * a hotel to the cap of the city it is in: the city its own line names, else the one the claim names, else the row for
+ * "any other city" (else the lowest listed, the place not being known: said in the finding).
+ */
+import { parseCents } from '../text/amount.js';
+import type { ItemResult } from './claim.js';
+import type { Src } from './evidence.js';
+import type { Policy } from './policy.js';
+import { categoriesIn, type Category } from './words.js';
+
+export interface PlaceCap {
+  /** The places the row names ("Chicago", "Washington DC", …); empty for the row of every other place. */
+  places: string[];
+  fallback: boolean;
+  cents: bigint;
+  category: Category;
+  period?: 'night' | 'day';
+  /** The row as printed, cited as the rule. */
+  text: string;
+  line: number;
+}
+
+export interface PlaceTables {
+  caps: PlaceCap[];
+  /** 0-based lines read as the tables: their rows, header and the lead sentences introducing them. */
+  lines: Set<number>;
+}
+
+const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|übrige|sonstige|autres villes|other\b)/i;
+const AMOUNT = /^(?:(?:[$€£]|[A-Z]{3}|A\$|C\$|US\$)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+night)?$/;
+const MEAL_WORDS = /\b(?:breakfast|lunch|dinner|meals?|frühstück|petit[- ]déjeuner|déjeuner|dîner|incidentals?)\b/i;
+
+/** A row of a places table: its label and amount ("Sydney   330.00", "| Bengaluru, India | 210 |", "Lyon ..... 140,00 EUR"). */
+function rowOf(line: string): { label: string; amount: string } | undefined {
+  const t = line.trim();
+  let cells: string[];
+  if (t.includes('|')) cells = t.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+  else if (/\.{3,}|…/.test(t)) cells = t.split(/\s*(?:\.{3,}|…)[.…]*\s*/);
+  else cells = t.split(/\s{2,}/);
+  if (cells.length !== 2) return undefined;
+  const [label, amount] = cells;
+  if (!AMOUNT.test(amount.replace(/\*/g, '').trim()) || !/^\p{Lu}/u.test(label) || /\d/.test(label.replace(/\b[A-Z]{2,3}\b/g, ''))) return undefined;
+  return { label, amount: amount.replace(/\*/g, '').trim() };
+}
+
+/** A row's places: split on commas, slashes and "and"; a qualifier after the last comma (the country of "Bengaluru,
+ * India", a state code, a name several rows share) is dropped. */
+function placesOf(label: string, qualified: boolean, shared: Set<string>): string[] {
+  const clean = label.replace(/\([^)]*\)/g, ' ');
+  const comma = clean.lastIndexOf(',');
+  const last = comma < 0 ? '' : clean.slice(comma + 1).trim();
+  const drop = comma >= 0 && (qualified || shared.has(last.toLowerCase()) || (/^[A-Z]{2}$/.test(last) && !clean.slice(0, comma).includes(',')));
+  const kept = drop ? clean.slice(0, comma) : clean;
+  return kept.split(/\s*(?:,|\/|;|\band\b|\bet\b|\bund\b|&)\s*/).map((p) => p.trim()).filter((p) => p !== '');
+}
+
+export function readPlaceTables(text: string): PlaceTables {
+  const out: PlaceTables = { caps: [], lines: new Set() };
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let k = 0; k < lines.length; k++) {
+    const rows: { label: string; amount: string; n: number }[] = [];
+    let j = k;
+    for (; j < lines.length; j++) {
+      if (/^[\s|:+=-]*$/.test(lines[j]) && /[-=]{3,}/.test(lines[j])) continue;
+      const row = rowOf(lines[j]);
+      if (!row || categoriesIn(row.label.toLowerCase()).length > 0 || MEAL_WORDS.test(row.label)) break;
+      rows.push({ ...row, n: j });
+    }
+    if (rows.length < 2 || !rows.some((r) => !FALLBACK.test(r.label))) continue;
+    // The lead: the header row and the lines above it up to a blank line, and the section's heading above them.
+    const lead: number[] = [];
+    for (let h = k - 1; h >= 0 && lead.length < 6; h--) {
+      if (lines[h].trim() === '') {
+        // A table's header alone is no lead: the paragraph above it introduces the table.
+        const headerOnly = lead.length === 1 && (/\|/.test(lines[lead[0]]) || /\S\s{2,}\S/.test(lines[lead[0]].trim()));
+        if (lead.length > 0 && !headerOnly) break;
+        continue;
+      }
+      lead.push(h);
+      if (/^\s*(?:#+\s|\d+(?:\.\d+)*[.)]?\s+\S|[A-Z][.)]\s+\S)/.test(lines[h]) && lines[h].trim().split(/\s+/).length <= 8) break;
+    }
+    const leadText = lead.map((h) => lines[h]).join(' ').toLowerCase();
+    const category = categoriesIn(leadText).find((c) => c === 'lodging') ?? (/\b(?:nightly|per night|a night|room rate)\b/.test(leadText) ? 'lodging' : undefined);
+    if (category === undefined) continue;
+    const period = /\b(?:nightly|per night|a night|each night|\/night|room rate)\b/.test(leadText) ? 'night' : /\b(?:per day|daily|a day)\b/.test(leadText) ? 'day' : 'night';
+    const header = lead.map((h) => lines[h]).find((l) => /\|/.test(l) || /\s{2,}\S/.test(l.trim())) ?? '';
+    const qualified = /\b(?:country|state|province|region)\b/i.test(header.split(/\||\s{2,}/).filter((c) => c.trim() !== '')[0] ?? '');
+    const counts = new Map<string, number>();
+    for (const r of rows) for (const p of r.label.split(/\s*,\s*/).slice(1)) counts.set(p.toLowerCase(), (counts.get(p.toLowerCase()) ?? 0) + 1);
+    const shared = new Set([...counts].filter(([, c]) => c > 1).map(([p]) => p));
+    for (const r of rows) {
+      // The amount alone, its currency and unit dropped (the table's currency is the policy's), thousands dotted or not.
+      const figure = r.amount.replace(/\s*(?:per|\/|a|each)\s+night$/, '').replace(/^(?:[$€£]|[A-Z]{3}|[AC]\$|US\$)\s?|\s?(?:[€£]|[A-Z]{3}|kr)$/g, '');
+      const cents = parseCents(/^\d{1,3}(?:\.\d{3})+$/.test(figure) ? figure.replace(/\./g, '') : figure);
+      if (cents === undefined) continue;
+      const fallback = FALLBACK.test(r.label);
+      out.caps.push({ places: fallback ? [] : placesOf(r.label, qualified, shared), fallback, cents, category, period, text: lines[r.n].trim(), line: r.n + 1 });
+      out.lines.add(r.n);
+    }
+    for (const h of lead) out.lines.add(h);
+    for (let s = k; s < j; s++) out.lines.add(s);
+    k = j;
+  }
+  return out;
+}
+
+const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
+
+/** Whether a text names a place: as a whole word, accents aside; a short code ("LA", "DC") only as printed, in capitals. */
+function names(text: string, place: string): boolean {
+  const key = plain(place).replace(/\s+city$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  if (key.length < 2) return false;
+  const short = key.length <= 3 && /^[A-Z]+$/.test(key);
+  return new RegExp(`(?<![\\p{L}\\d])${key}(?![\\p{L}\\d])`, short ? 'u' : 'iu').test(plain(text));
+}
+
+/** The row an expense is held to, and how it was chosen. */
+export function placeCap(caps: PlaceCap[], own: string, claim: string): { cap: PlaceCap; how: string } | undefined {
+  if (caps.length === 0) return undefined;
+  const named = (t: string) => caps.filter((c) => c.places.some((p) => names(t, p)));
+  const found = named(own).length > 0 ? named(own) : named(claim);
+  const lowest = (list: PlaceCap[]) => [...list].sort((a, b) => (a.cents < b.cents ? -1 : a.cents > b.cents ? 1 : 0))[0];
+  if (found.length === 1) return { cap: found[0], how: `the cap for ${found[0].places.join(' / ')}` };
+  if (found.length > 1) {
+    const cap = lowest(found);
+    return { cap, how: `the lowest cap of the places named (${found.map((c) => c.places.join(' / ')).join('; ')})` };
+  }
+  const fallback = caps.find((c) => c.fallback);
+  if (fallback) return { cap: fallback, how: `the cap for "${fallback.text.split(/\s*(?:\||\.{3,}|…|\s{2,})\s*/).filter((x) => x !== '')[0]}", no listed place being named` };
+  const cap = lowest(caps);
+  return { cap, how: `the lowest cap listed (${cap.places.join(' / ')}), no listed place being named` };
+}
+
+export function capSource(cap: PlaceCap): Src {
+  return { field: 'expensePolicy', line: cap.line, quote: cap.text };
+}
+
+/**
+ * Each open item of a place table's category is held to its place's cap × its nights (1 where it names none, said in
+ * the note); above it → flag, the cap is reimbursed.
+ */
+export function placeCaps(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText: string, assumptions: Set<string>): void {
+  const caps = policy.places.caps;
+  if (caps.length === 0) return;
+  for (const r of results) {
+    const { item } = r;
+    const mine = caps.filter((c) => c.category === item.category);
+    if (mine.length === 0 || !r.open || (item.currency ?? policy.currency) !== policy.currency) continue;
+    const own = [item.merchant, item.heading, item.text ?? item.evidence, item.label].filter(Boolean).join('\n');
+    const at = placeCap(mine, own, claimText);
+    if (!at) continue;
+    const periods = (at.cap.period === 'day' ? item.days ?? item.nights : item.nights ?? item.days) ?? 1n;
+    if ((item.nights ?? item.days) === undefined) assumptions.add(`1 ${at.cap.period ?? 'night'} where the expense names none`);
+    const allowance = at.cap.cents * periods;
+    if (r.allowed <= allowance) continue;
+    const excess = r.allowed - allowance;
+    const working = `${m(at.cap.cents)} × ${periods} ${at.cap.period ?? 'night'}(s) = ${m(allowance)}`;
+    r.findings.push({
+      severity: 'flag', kind: 'over cap', sources: [...item.at, capSource(at.cap)],
+      text: `${at.cap.category} over the cap for its place ("${at.cap.text}", ${at.how}): ${m(r.allowed)} > ${working}; ${m(excess)} not reimbursed`,
+      arithmetic: `${working} cap; claimed ${m(r.allowed)} → ${m(excess)} over`,
+    });
+    r.allowed = allowance;
+  }
+}
