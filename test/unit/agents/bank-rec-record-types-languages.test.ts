@@ -79,6 +79,8 @@ describe('bank-rec: headers in more languages', () => {
   it('an amount column whose header names nothing known is found by its values against the running balance', () => {
     const bank = 'Date,Maelezo,Kiasi,Balance\n2026-06-02,MALIPO KUTOKA ACME,4500.00,14500.00\n2026-06-03,ADA YA BENKI,-12.50,14487.50\n';
     const books = 'Date,Description,Amount\n2026-06-02,Acme receipt,4500.00\n2026-06-03,Bank fee,-12.50\n';
-    expect(rec(bank, books)).toMatchObject({ reconciled: true, matched: 2 });
+    const r = rec(bank, books);
+    expect(r).toMatchObject({ reconciled: true, matched: 2 });
+    expect(r.note).toMatch(/the header \(line 1\) names no money column this reader knows: the columns were identified by their content/);
   });
 });

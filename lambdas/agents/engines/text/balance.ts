@@ -3,6 +3,7 @@
  * amounts (a statement pasted from a PDF, its Debit/Credit columns lost) from the steps they make up.
  */
 import { AgentInputError } from '../port.js';
+import { parseMoney, type DecimalMark } from './amount.js';
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
 /** Beyond this many lines between two printed balances the signs are not searched (2^n combinations). */
@@ -126,4 +127,14 @@ export function movedBalances(amounts: (bigint | undefined)[], balances: (bigint
     [last, sum] = [balances[i], 0n];
   }
   return found;
+}
+
+/** A balance with its mark: on a statement Cr/H = in funds, Dr/S = overdrawn; in the books D/S = a debit balance. */
+export function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint | undefined {
+  // The mark may follow the figure with or without a space ("1,114.60 CR", "1,114.60CR", "14 806,23 D").
+  const m = /^(.*?\d)\s*(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
+  const cents = parseMoney(m ? m[1] : text, mark);
+  if (cents === undefined || !m) return cents;
+  const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);
+  return debitSide === books ? abs(cents) : -abs(cents);
 }

@@ -9,7 +9,7 @@
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
-import { balanceScore, movedBalances, signsFromBalance } from './balance.js';
+import { balanceCents, balanceScore, movedBalances, signsFromBalance } from './balance.js';
 import { headerlessEdges, headerRowOf, num, realign, recordTypeTable, summaryBalances, suffixDirections, unquoteSingle, withYears } from './layout.js';
 
 export { balanceScore } from './balance.js';
@@ -73,9 +73,11 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
         throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
       }
       if (!headers) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
-      notes.push(`no header row: the columns were identified by their content (${headers.filter((h) => h).join(', ')})`);
       const dateCol = headers.indexOf('Date');
       summary = records.filter((r) => edges.has(r) && !isDate(r.cells[dateCol] ?? ''));
+      // A header that names the date but no money column this reader knows: the figures told the columns apart.
+      const named = summary.find((r) => namesDate(r.cells));
+      notes.push(`${named ? `the header (line ${named.line}) names no money column this reader knows` : 'no header row'}: the columns were identified by their content (${headers.filter((h) => h).join(', ')})`);
       body = records.filter((r) => !summary.includes(r));
     }
   }
@@ -256,7 +258,7 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
 
   for (const r of summary) {
     const agree = summaryBalances(r.cells, signed.reduce((a, b) => a + b, 0n));
-    notes.push(`line ${r.line} is the export's summary (account, period, balances or totals), not a transaction${agree ? `; its balances ${agree[0]} and ${agree[1]} differ by exactly the lines' sum` : ''}`);
+    if (!namesDate(r.cells)) notes.push(`line ${r.line} is the export's summary (account, period, balances or totals), not a transaction${agree ? `; its balances ${agree[0]} and ${agree[1]} differ by exactly the lines' sum` : ''}`);
   }
   const texts = candidates.flatMap((c) => [c.dateText, cellOf(c.r, col.valueDate)]);
   const dates = dateOrderEvidence(texts);
@@ -276,16 +278,6 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     };
   });
   return { lines, notes, dates };
-}
-
-/** A balance with its mark: on a statement Cr/H = in funds, Dr/S = overdrawn; in the books D/S = a debit balance. */
-function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint | undefined {
-  // The mark may follow the figure with or without a space ("1,114.60 CR", "1,114.60CR", "14 806,23 D").
-  const m = /^(.*?\d)\s*(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
-  const cents = parseMoney(m ? m[1] : text, mark);
-  if (cents === undefined || !m) return cents;
-  const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);
-  return debitSide === books ? abs(cents) : -abs(cents);
 }
 
 // Not "payment": in a QuickBooks register a Payment is a customer's payment received.
