@@ -90,12 +90,35 @@ export interface Column {
   label: string;
 }
 
-export function tokenize(line: string): Tok[] {
+/**
+ * A line's words with the columns they are printed in. `display` counts columns as a monospaced print shows them:
+ * Chinese, Japanese and Korean characters take two cells, so a Japanese table's values sit under their headers only
+ * when counted so. Without it, positions are the string's own indexes (for labels found by a regex on the line).
+ */
+export function tokenize(line: string, display = false): Tok[] {
   const out: Tok[] = [];
   const re = /\S+/g;
-  for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  if (!display || !WIDE.test(line)) {
+    for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+    return out;
+  }
+  const cells: number[] = [];
+  let col = 0;
+  for (let i = 0; i < line.length; i++) {
+    cells.push(col);
+    const code = line.codePointAt(i)!;
+    col += WIDE.test(String.fromCodePoint(code)) ? 2 : 1;
+    if (code > 0xffff) {
+      cells.push(col);
+      i++;
+    }
+  }
+  cells.push(col);
+  for (let m = re.exec(line); m; m = re.exec(line)) out.push({ text: m[0], start: cells[m.index], end: cells[m.index + m[0].length] });
   return out;
 }
+/** East Asian wide characters (CJK ideographs, kana, hangul, full-width forms and CJK punctuation). */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 
 export const norm = (w: string) => w.toLowerCase().replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
 
@@ -106,14 +129,14 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   let hits = 0;
   for (const w of line.toLowerCase().split(/\s+/)) if (VOCAB_MAP.has(w.replace(/[.:]+$/, ''))) hits++;
   if (hits < 2) return undefined;
-  let toks = tokenize(line);
+  let toks = tokenize(line, true);
   if (toks.length < 3 || toks.length > 24) return undefined;
   // Prose that happens to use two column words ("Invoice each shipment against this order") is no header: a header's
   // words are mostly labels, and labels do not end in commas.
   if (hits * 4 < toks.length || toks.some((t) => /[a-z],$/i.test(t.text))) return undefined;
   // Two-line headers ("QTY" above "ORD"): a word stacked above another joins it.
   if (above !== undefined) {
-    const up = above.length > 300 ? [] : tokenize(above);
+    const up = above.length > 300 ? [] : tokenize(above, true);
     if (up.length > 0 && up.every((t) => VOCAB.get(norm(t.text)) !== undefined)) {
       toks = toks.map((t) => {
         const u = up.find((x) => x.start < t.end && t.start < x.end);

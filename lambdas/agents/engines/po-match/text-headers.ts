@@ -127,6 +127,8 @@ const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN|INR|CNY|SG
 /** Without a currency header, the one currency the text names (codes, € / £, "Canadian dollars"); `$` names none. */
 export function currencyIn(text: string): string | undefined {
   const found = new Set([...text.matchAll(CODES)].map((m) => currencyCode(m[0])));
+  // ¥ is the yen in a Japanese document (kana on the page); elsewhere it may be the yuan, and names neither.
+  if (/[¥￥]\s?\d/.test(text) && /[\u3040-\u30ff]/.test(text)) found.add('JPY');
   return found.size === 1 ? [...found][0] : undefined;
 }
 

@@ -32,8 +32,8 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
   const spaced = /(?:^|\s)([$€£¥]?\d{1,3}(?: \d{3})+[.,]\d{2})$/.exec(last);
   const lastToks = spaced ? [...last.slice(0, spaced.index).split(/\s+/).filter(Boolean), spaced[1]] : last.split(/\s+/);
   const amountText = lastToks[lastToks.length - 1];
-  // Money is written with cents; "Page 1 of 1" or "NET 30" is not a summary line.
-  if (!/[.,]\d{2}\)?$/.test(amountText)) return undefined;
+  // Money is written with cents; "Page 1 of 1" or "NET 30" is not a summary line. Yen has no minor unit: "¥68,255".
+  if (!/[.,]\d{2}\)?$/.test(amountText) && !/^[¥￥]\d{1,3}(?:,\d{3})*$|^\d{1,3}(?:,\d{3})*円$/.test(amountText)) return undefined;
   const amount = readNumber(amountText, decimal);
   if (amount === undefined) return undefined;
   const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !/^(?:US\$|\$|€|£|EUR|USD|GBP|CAD)$/i.test(s));
@@ -46,7 +46,7 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合計|御請求額|請求金額/.test(l)) kind = 'total';
+    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
     // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.
     else if (/\b(?:fee|surcharge|charge)\b|packing\s*(?:&|and)\s*forwarding|\bp\s*&\s*f\b|round(?:ing)?[\s-]*off|^rounding$/.test(l)) kind = 'other';

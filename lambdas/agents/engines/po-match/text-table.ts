@@ -97,7 +97,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       used.add(i);
       continue;
     }
-    const toks = joinGroups(tokenize(line));
+    const toks = joinGroups(tokenize(line, true));
     const cells = new Map<Role, Tok[]>();
     for (const t of toks) {
       const c = cols[columnOf(t, cols, descIndex)];
