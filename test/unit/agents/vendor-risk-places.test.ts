@@ -93,6 +93,16 @@ describe('a denial in the form’s own language, hard-wrapped over lines', () =>
     expect(run(profile).decision).toBe('onboard');
   });
 
+  it('the same statement ticked "does not apply", or left unticked, denies nothing', () => {
+    const statement = (boxes: string) =>
+      [COMPANY, 'E1 Wir unterhalten keine Lieferbeziehungen zu Firmen in', `   Iran oder Syrien.   ${boxes}`].join('\n');
+    expect(places(statement('[ ] trifft zu   [X] trifft nicht zu'))).toEqual(['sanctioned jurisdiction: Iran', 'sanctioned jurisdiction: Syria']);
+    expect(places(statement('[ ] trifft zu   [ ] trifft nicht zu'))).toEqual(['sanctioned jurisdiction: Iran', 'sanctioned jurisdiction: Syria']);
+    expect(places(statement('[X] trifft zu   [ ] trifft nicht zu'))).toEqual([]);
+    expect(places(`${COMPANY}\nWe have no customers in Iran.   True [ ]  False [x]`)).toEqual(['sanctioned jurisdiction: Iran']);
+    expect(places(`${COMPANY}\n[x] We have no customers in Iran.`)).toEqual([]);
+  });
+
   it('the denial ends where a German or French sentence turns: the place after it is stated', () => {
     expect(places(`${COMPANY}\nWir haben keine Kunden in Iran, aber ein Lager in\nSyrien.`)).toEqual(['sanctioned jurisdiction: Syria']);
     expect(places(`${COMPANY}\nNous n'avons aucun client en Iran, mais un bureau à Damas en Syrie.`)).toEqual(['sanctioned jurisdiction: Syria']);

@@ -11,6 +11,7 @@
  */
 
 import { answerLines, answers } from './answers.js';
+import { tickedLabels } from './questions.js';
 import { questionStart } from './questions.js';
 import { AUX, DENIAL, SUBJECT, tokenize, words, type Mention, type Tok } from './tokens.js';
 
@@ -214,6 +215,20 @@ function sentenceLines(text: string, lineStart: number, lineEnd: number): { from
   return { from, to };
 }
 
+const BOX_MARK = /\[\s*[xX✓✔*•]?\s*\]|[☐□☒☑■✅]/u;
+const DISOWNS = /(?<![\p{L}])(?:not|nicht|no|nein|non|false|falsch|falso|faux|pas|incorrect|unzutreffend|disagree)(?![\p{L}])/iu;
+
+/**
+ * Whether the answer boxes after a statement's last name deny it: the ticked labels (short, as answer labels are) all
+ * say no, or none is ticked.
+ */
+function statementDisowned(tail: string): boolean {
+  if (!BOX_MARK.test(tail)) return false;
+  const labels = tickedLabels(tail.replace(/^[\s.;:,!?)(-]*/, ''));
+  if (labels === undefined || labels.some((l) => l.split(/\s+/).length > 4)) return false;
+  return labels.length === 0 || labels.every((l) => DISOWNS.test(l));
+}
+
 /** For each mention (sorted by position), whether the profile denies it. */
 export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
   const out = mentions.map(() => false);
@@ -229,7 +244,12 @@ export function deniedMentions(text: string, mentions: Mention[]): boolean[] {
     let first = k;
     while (first > 0 && mentions[first - 1].start >= lineStart) first--;
     const toks = tokenize(line, lineStart, mentions, first);
+    const before = out.slice();
     scopes(toks, out);
+    // A form's statement is the vendor's only once ticked as true: "Wir unterhalten keine Geschäftsbeziehungen … in
+    // Iran … [ ] trifft zu [X] trifft nicht zu" says the opposite of its words, and one left unticked says nothing.
+    const lastMention = toks.findLast((t) => t.k === 'mention');
+    if (lastMention && statementDisowned(line.slice(lastMention.end - lineStart))) out.forEach((v, i) => (out[i] = v && before[i]));
     while (s < spans.length && spans[s].to < lineEnd) s++;
     const span = spans[s];
     if (span && span.from <= lineStart && lineEnd < span.to) {
