@@ -77,8 +77,9 @@ describe('a street named after a country is no place', () => {
     expect(run(`${COMPANY}\n${line}`).decision).toBe('onboard');
   });
 
-  it('the street does not hide the country the address is in', () => {
+  it('the street does not hide the country the address is in, and a mall or a court is no street', () => {
     expect(places(`${COMPANY}\nBranch: 12 Cuba Street, Havana`)).toEqual(['sanctioned jurisdiction: Cuba']);
+    expect(places(`${COMPANY}\nShowroom: Tehran Mall, unit 4`)).toEqual(['sanctioned jurisdiction: Iran']);
   });
 });
 

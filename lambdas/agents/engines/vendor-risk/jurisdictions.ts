@@ -168,8 +168,9 @@ function usCityField(text: string, start: number, after: string): boolean {
 /**
  * A street named after a country ("150 Cuba Street, Wellington", "Moscow Road, London", "Calle Cuba 14", "Rue de
  * Syrie"): the street's name is no place; the address's city and country, written beside it, are read as usual.
+ * Only street words: "Tehran Mall", "a Cuba court", "the Iran way" are not streets.
  */
-const STREET_AFTER = /^\s+(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|boulevard|blvd\.?|drive|place|terrace|way|court|crescent|parade|quay|mall|highway|hwy\.?|stra(?:ss|\u00df)e|str\.|gasse|weg|straat|laan|gracht)(?![\p{L}])/iu;
+const STREET_AFTER = /^\s+(?:street|st\.?|road|rd\.?|avenue|ave\.?|lane|ln\.?|boulevard|blvd\.?|drive|terrace|crescent|parade|highway|hwy\.?|stra(?:ss|\u00df)e|str\.|gasse|weg|straat|laan|gracht)(?![\p{L}])/iu;
 const STREET_BEFORE = /(?<![\p{L}])(?:calle|avenida|av\.|rue|avenue|boulevard|via|viale|rua|travessa|ulica|ul\.)(?:\s+(?:de(?:\s+la)?|del|do|da|di|della))?\s+$/iu;
 
 /** The words that put a town's name as the country: a place preposition, "Republic of", a city and its comma. */
