@@ -63,7 +63,7 @@ export function checkArithmetic(doc: Doc, field: Field, problems: Finding[], not
   }
   const sumText = doc.lines.length <= 8 ? `${doc.lines.map((l) => formatMoney(amountOf(l))).join(' + ')} = ${formatMoney(lines)}` : `lines sum to ${formatMoney(lines)}`;
   // A fee printed above the subtotal (a restocking charge on a credit memo) may be inside it.
-  const fees = doc.charges.filter((c) => c.kind === 'other').reduce((a, c) => a + c.amount, 0n);
+  const fees = doc.charges.filter((c) => c.kind === 'other' || c.inLines).reduce((a, c) => a + c.amount, 0n);
   if (doc.subtotal !== undefined && abs(doc.subtotal - lines) > ROUNDING && abs(doc.subtotal - lines - fees) > ROUNDING) {
     problems.push({
       kind: 'subtotal',

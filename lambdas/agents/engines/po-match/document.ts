@@ -58,6 +58,8 @@ export interface Charge {
   amount: bigint;
   kind?: ChargeKind;
   cite?: Cite;
+  /** Billed as a row among the items (a freight row of a printed table): a printed subtotal may include it. */
+  inLines?: boolean;
 }
 
 /** "Sales tax", "VAT 19 %", "Freight", "Fuel surcharge", "Delivery charge" → what kind of charge it is. */

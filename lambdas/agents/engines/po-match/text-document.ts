@@ -45,7 +45,7 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
     const kind = (r.quantity ?? SCALE) <= SCALE ? chargeLine(r.description, r.sku) : undefined;
     if (kind) {
       const amount = r.amount ?? r.unitPrice ?? 0n;
-      if (amount !== 0n) doc.charges.push({ label: r.description ?? r.sku ?? 'charge', amount, kind, cite: r.cites?.[0] });
+      if (amount !== 0n) doc.charges.push({ label: r.description ?? r.sku ?? 'charge', amount, kind, cite: r.cites?.[0], inLines: true });
       continue;
     }
     doc.lines.push(completeLine(r, doc.lines.length + 1, field));

@@ -216,7 +216,8 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   if (ordered.values[0] !== undefined) row.ordered = ordered.values[0];
   if (shipped.values[0] !== undefined) row.shipped = shipped.values[0];
   if (bo.values[0] !== undefined) row.backOrdered = bo.values[0];
-  const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0];
+  // "40,00 Rouleau(x)": a unit printed after the quantity may run under the price column's label.
+  const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0] || (cells.has('uom') ? undefined : spill.find((w) => unitCode(w) !== undefined));
   // "CS 2/5-6LB": a unit column printed against a pack/size column reads by its first word.
   const uom = unitCode(uomWord) ?? unitCode(cells.get('uom')?.[0]?.text) ?? priced?.uom;
   if (uom) row.uom = uom;
@@ -224,7 +225,7 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const pack = packSize(joinText(cells.get('pack')));
   if (pack !== undefined) row.pack = pack;
   const skuToks = cells.get('sku') ?? [];
-  const descWords = [joinText(cells.get('desc')), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill : [])].filter(Boolean);
+  const descWords = [joinText(cells.get('desc')), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill.filter((w) => w !== uomWord) : [])].filter(Boolean);
   // SAP prints "Item 00010" and "Material 520-1150" side by side: a digits-only item number is the PO line.
   if (skuToks.length > 1 && /^\d{1,6}$/.test(skuToks[0].text) && /[\d-]/.test(skuToks[1].text)) row.orderLineRef = skuToks.shift()!.text;
   // "SALMON … 2-3#   7011452": a number printed apart at the end of the item cells is the item number.

@@ -25,6 +25,7 @@ const SYNONYMS: Record<string, string[]> = {
   FT: ['FT', 'FOT', 'FOOT', 'FEET'],
   LTR: ['LTR', 'LT', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
   DJ: ['DJ', 'GAR', 'GARRAFA', 'GARRAFAS', 'DEMIJOHN'],
+  LOT: ['LOT', 'LOTS', 'LOTE', 'LOTES'],
   HUR: ['HUR', 'HR', 'HRS', 'HOUR', 'HOURS', 'HORA', 'HORAS', 'HEURE', 'HEURES'],
 };
 /**
