@@ -76,6 +76,11 @@ describe('a weaker record keeps the hold', () => {
     held(email(CLERK, ['Dana called us from the number on file and confirmed the change. Bank letter attached. Account holder name matches our file.']));
   });
 
+  it('the call reached no one, or the confirmation came by e-mail', () => {
+    held(email(CLERK, ['Called back Dana on the number on file: voicemail. She confirmed by e-mail later. Micro-deposit sent. Account name matches.']));
+    held(email(CLERK, ['Called back the number on file; Dana has not confirmed yet. Micro-deposit sent. Account name matches.']));
+  });
+
   it('the number called was not the one on file', () => {
     held(email(CLERK, ['Called back the number in her signature, which is not on file; she confirmed. Micro-deposit confirmed. Account holder name matches our file.']));
   });

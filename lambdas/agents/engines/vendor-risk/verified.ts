@@ -42,6 +42,22 @@ function onFile(text: string): boolean {
   return false;
 }
 const CONFIRMED = /(?<![\p{L}])(?:confirmed|verified|a\s+confirme|ont\s+confirme|confirmo|confirmaron|bestatigt\w*)(?![\p{L}])/iu;
+/** A call that reached no one confirms nothing. */
+const UNREACHED =
+  /(?<![\p{L}])(?:no\s+answer|no\s+reply|voicemail|voice\s+mail|left\s+a\s+message|(?:unable|could\s+not|couldn't|did\s+not|didn't)\s+(?:to\s+)?(?:reach|get\s+through|answer|confirm)|not\s+(?:reached|available)|pas\s+de\s+reponse|boite\s+vocale|message\s+laisse|injoignable|sin\s+respuesta|buzon\s+de\s+voz|nicht\s+erreich\w*|keine\s+antwort|mailbox)(?![\p{L}])/iu;
+/** The vendor's confirmation on the call: not negated, not "confirmed by e-mail" (the channel under suspicion). */
+function confirmedOnCall(text: string): boolean {
+  if (UNREACHED.test(text)) return false;
+  for (const m of matches(new RegExp(CONFIRMED.source, 'giu'), text)) {
+    const before = text.slice(Math.max(0, m.index - 30), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 30);
+    if (/(?<![\p{L}])(?:not|never|pas|nicht|no|nie)\s+(?:[\p{L}'-]+\s+){0,2}$/iu.test(before)) continue;
+    if (/^\s*(?:by|via|per|in\s+(?:an?|the|their|her|his))?\s*(?:e-?mail|mail|reply|letter|courriel|correo|lettre)/iu.test(after)) continue;
+    if (/^\s*(?:par|por|en)\s+(?:courriel|e-?mail|correo|lettre|carta)/iu.test(after)) continue;
+    return true;
+  }
+  return false;
+}
 /** A second control beside the call-back. */
 const SECOND =
   /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung)(?![\p{L}])/iu;
@@ -67,7 +83,7 @@ export function verifiedChange(prose: string, email: EmailFacts | undefined): Fi
       const before = block.text.slice(Math.max(0, m.index - 40), m.index);
       const after = block.text.slice(m.index + m[0].length, m.index + m[0].length + 12);
       if (negatedBefore(prose, at) || INTENT.test(before) || INBOUND_BEFORE.test(before) || INBOUND_AFTER.test(after)) continue;
-      if (onFile(block.text) && CONFIRMED.test(block.text)) return { detail: lineOf(prose, at), at, end: at + m[0].length };
+      if (onFile(block.text) && confirmedOnCall(block.text)) return { detail: lineOf(prose, at), at, end: at + m[0].length };
     }
   }
   return undefined;
