@@ -30,6 +30,11 @@ describe('a country written as a code, where forms write it', () => {
     ].join('\n');
     expect(places(profile)).toEqual(['sanctioned jurisdiction: North Korea']);
     expect(run(profile).decision).toBe('decline');
+    // The flag cites the row that holds the code, as typed.
+    const { evidence } = vendorRiskEngine.explain({ vendorProfile: profile });
+    expect(evidence).toEqual([
+      { finding: 'flags[0] sanctioned jurisdiction', sources: [{ field: 'vendorProfile', line: COMPANY_LINES.length + 5, quote: 'Site B      Sewing (partner)   Industrial zone 4         KP' }] },
+    ]);
   });
 
   it('a Country field holding an ISO code (alpha-2 or alpha-3), a tab-separated table, an IBAN and a SWIFT code', () => {

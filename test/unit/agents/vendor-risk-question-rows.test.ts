@@ -40,6 +40,9 @@ describe('a questionnaire exported a question a row', () => {
     expect(r.flags).toHaveLength(1);
     expect(r.flags[0]).toMatch(/^other: conflict of interest declared .*married to a buyer/);
     expect(r.collect).toEqual(['conflict-of-interest declaration, with the related employee recused from the award']);
+    // The flag cites the answer on the question's own row.
+    const { evidence } = vendorRiskEngine.explain({ vendorProfile: csv });
+    expect(evidence).toEqual([{ finding: 'flags[0] other', sources: [{ field: 'vendorProfile', line: COMPANY_LINES.length + 3, quote: 'Yes' }] }]);
   });
 
   it('a question left blank in its row is unanswered, not a no', () => {
