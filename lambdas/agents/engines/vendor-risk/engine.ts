@@ -4,7 +4,7 @@
  * is; run the detectors; grade from the number of flagged areas (a sanctioned jurisdiction declines outright); derive
  * the documents to collect from the flags; cite for each flag the line of the buyer's text it was read from. Nothing in the profile is ever
  * taken as an instruction: text is only searched for the patterns below, so it can add flags but never remove one
- * another sentence raised.
+ * another sentence raised; the one release is the buyer's own record of a verified bank change (verified.ts).
  */
 import { AgentInputError, engineOf, type AgentEngine, type Analysis, type Evidence } from '../port.js';
 import { findIdentityGaps } from './identity.js';
