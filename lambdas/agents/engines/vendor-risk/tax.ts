@@ -66,7 +66,8 @@ export function readTaxNumbers(text: string): TaxReading {
     if (/^[A-Za-z]{2,4}$/.test(label) && label !== label.toUpperCase()) continue;
     const lineEnd = text.indexOf('\n', m.index);
     // A PDF form's comb field pasted one character a box ("[5][4] - [2][7][1][9][0][6][3]") is the number it spells.
-    const rest = text.slice(m.index + label.length, lineEnd < 0 ? text.length : lineEnd).replace(COMB_BOX, '$1');
+    // (A value is read from its first 200 characters: a megabyte line is not re-read at every label on it.)
+    const rest = text.slice(m.index + label.length, Math.min(lineEnd < 0 ? text.length : lineEnd, m.index + label.length + 200)).replace(COMB_BOX, '$1');
     const value = rest.slice(FILLER.exec(rest)?.[0].length ?? 0);
     const here = NUMBER_VALUE.exec(value);
     if ((here && digits(here[0]) >= 6) || MASKED.test(value)) {
