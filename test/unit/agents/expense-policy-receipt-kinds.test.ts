@@ -40,3 +40,93 @@ describe('expense-policy: a receipt is what its own lines say it is', () => {
     expect([items[0].cents, items[0].category]).toEqual([16688n, 'lodging']);
   });
 });
+
+const SLIP_CLAIM = [
+  'Hi AP, one client lunch from Thursday, proof below.',
+  '',
+  '1. Lunch with Harlow Dental (2 people), Osteria Nove ........ $96.20',
+  '',
+  '--- photo of the slip ---',
+  '   OSTERIA NOVE',
+  '   SALE',
+  '   VISA CONTACTLESS        **** 2291',
+  '   AUTH CODE: 0412Q',
+  '   AMOUNT                  $80.20',
+  '   TIP                     $16.00',
+  '   TOTAL                   $96.20',
+  '   APPROVED',
+  '   CUSTOMER COPY',
+].join('\n');
+
+const ITEMISED = [
+  '1. Lunch with Harlow Dental (2 people), Osteria Nove ........ $96.20',
+  '',
+  'OSTERIA NOVE  - table 4',
+  'Tagliatelle al ragu        24.00',
+  'Risotto funghi             26.00',
+  'Sparkling water             6.00',
+  'Subtotal                   56.00',
+  'Tax                         4.20',
+  'Tip                        36.00',
+  'Total                      96.20',
+].join('\n');
+
+describe('expense-policy: what kind of document supports an expense', () => {
+  it('a card-terminal slip (the amount, a tip, the total, the approval) is a card slip, not an itemised receipt', () => {
+    const { items } = readExpense(SLIP_CLAIM);
+    expect(items).toHaveLength(1);
+    expect(items[0].cents).toBe(9620n);
+    expect(items[0].proof?.kind).toBe('card slip');
+  });
+
+  it('a bill listing what was eaten is an itemised receipt', () => {
+    const { items } = readExpense(ITEMISED);
+    expect(items).toHaveLength(1);
+    expect(items[0].proof?.kind).toBe('itemised receipt');
+  });
+
+  it('the employee saying only the slip was kept makes it a card slip, quoting that line', () => {
+    const text = 'Client dinner at Brasa, 4 people, $212.40 - they only gave me the card slip, photo attached';
+    const { items } = readExpense(text);
+    expect(items[0].proof).toMatchObject({ kind: 'card slip' });
+    expect(items[0].proof?.text).toContain('only gave me the card slip');
+  });
+
+  it('a card statement line without a receipt is a card statement; a tip on a slip is still the tip', () => {
+    const { items } = readExpense('Parking at the client, $18.00, no itemized receipt - card statement line attached');
+    expect(items[0].proof?.kind).toBe('card statement');
+    const slip = readExpense(SLIP_CLAIM.replace('   TIP   ', '   POURBOIRE / TIP')).items[0];
+    expect(slip.tip?.cents).toBe(1600n);
+  });
+});
+
+describe('expense-policy: the claim in the policy\'s own dollar', () => {
+  const CLAIM = [
+    'Claim for the Calgary site visit, receipts below.',
+    '',
+    '1. WestJet baggage fee ............ $35.00',
+    '2. Team dinner, Modern Steak ...... $188.60',
+    '   Attendees: me, Ravi Gill and Tara Boone (Prairie Grain).',
+    '',
+    '--- WestJet receipt ---',
+    'Checked bag fee             33.33',
+    'GST 5%                       1.67',
+    'Total                       35.00 CAD',
+  ].join('\n');
+
+  it('a bare "$" in a claim against a Canadian-dollar policy is the Canadian dollar, so the receipt printed in CAD supports it', () => {
+    const { items } = readExpense(CLAIM, 'CAD');
+    expect(items.map((i) => [i.cents, i.currency])).toEqual([[3500n, 'CAD'], [18860n, 'CAD']]);
+    expect(items[0].parts?.map((p) => p.cents)).toEqual([3333n, 167n]);
+  });
+
+  it('a claim that writes US dollars keeps "$" as the US dollar', () => {
+    const { items } = readExpense(`${CLAIM}\nAll amounts in USD.`, 'CAD');
+    expect(items[1].currency).toBe('USD');
+  });
+
+  it('names written on the attendees line are counted there', () => {
+    const { items } = readExpense(CLAIM, 'CAD');
+    expect(items[1].people).toBe(3n);
+  });
+});

@@ -16,6 +16,7 @@ import { CLAIM_TOTAL, readLines, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
 import { amountUnder, cellAt, reportColumns } from './columns.js';
+import { namesIn } from './line.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -43,8 +44,12 @@ export interface Entry {
 const CONVERTED_OWN = /\b(?:convert(?:ed|ing)?|today'?s rate|exchange rate|google|xe\.com|oanda|at (?:a |the )?rate)\b/;
 const HEADER = /^(?:from|to|cc|bcc|subject|date|sent|message-id|mime-version|content-[a-z-]+|return-path|reply-to|in-reply-to|references|x-[a-z-]+):/i;
 
-export function readDocument(text: string): { entries: Entry[]; receipts: Receipt[] } {
+export function readDocument(text: string, policyCurrency?: string): { entries: Entry[]; receipts: Receipt[] } {
   const lines = readLines(text);
+  // "$201.14" in a Canadian claim is a Canadian dollar: a bare "$" is the policy's own dollar when the claim never
+  // writes US dollars ("USD", "US$"), so it matches the receipt printed "201.14 CAD".
+  const dollar = localDollar(text, policyCurrency);
+  if (dollar) for (const l of lines) for (const a of l.amts) if (a.currency === 'USD') a.currency = dollar;
   const used = new Set<number>();
   const receipts = findReceipts(lines, used);
   const entries = findEntries(lines, used);
@@ -134,6 +139,14 @@ function forwardedAt(lines: Line[]): number | undefined {
   return undefined;
 }
 
+const DOLLARS = new Set(['CAD', 'AUD', 'NZD', 'SGD', 'HKD']);
+
+/** The policy's dollar, when it is not the US dollar and the claim never writes US dollars. */
+export function localDollar(text: string, policyCurrency: string | undefined): string | undefined {
+  if (policyCurrency === undefined || !DOLLARS.has(policyCurrency)) return undefined;
+  return /\bUSD\b|\bUS\s?\$|\bU\.S\.\s?\$|\bU\.?S\.? dollars?\b/i.test(text) ? undefined : policyCurrency;
+}
+
 function same(a: Amt, b: Amt): boolean {
   return a.cents === b.cents && (a.currency === b.currency || a.currency === undefined || b.currency === undefined);
 }
@@ -183,7 +196,8 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     const last = open?.e ?? entries[entries.length - 1];
     if (head && last) {
       if (head[1]) last.people = BigInt(head[1]);
-      attendees = { e: last, indent: l.indent, count: head[2].trim() && !/^\d+$/.test(head[2].trim()) ? 1 : 0 };
+      // Names written on the line itself ("Attendees: me, Marie-Eve Gagnon and Luc Tremblay") are counted there.
+      attendees = { e: last, indent: l.indent, count: head[2].trim() && !/^\d+$/.test(head[2].trim()) ? Math.max(1, namesIn(head[2])) : 0 };
       if (/^\d{1,3}$/.test(head[2].trim())) last.people = BigInt(head[2].trim());
       continue;
     }

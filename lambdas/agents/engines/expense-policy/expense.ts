@@ -6,8 +6,9 @@
 import { AgentInputError } from '../port.js';
 import { dayNumberOf, isoDate } from '../text/dates.js';
 import { csvHeader, csvItems, jsonItems, refsIn } from './records.js';
-import { alcoholLines, readDocument, type Entry, type Receipt } from './document.js';
+import { alcoholLines, localDollar, readDocument, type Entry, type Receipt } from './document.js';
 import { textFacts, type Facts } from './line.js';
+import { receiptProof, statedProof, type Proof } from './proof.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
@@ -45,6 +46,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   setAside?: bigint;
   /** The payment field when it says the company settled the charge itself: nothing is owed to the employee. */
   companyPaid?: string;
+  /** What kind of document supports it (an itemised receipt, only a card-terminal slip, a card statement line). */
+  proof?: Proof;
 }
 
 export interface Claim {
@@ -68,7 +71,7 @@ export function readExpense(text: string, currency = 'USD'): Claim {
 
 /** A pasted document (document.ts): its entries, each with the receipt typed under it, and the receipts of their own. */
 function documentItems(text: string, currency: string): Item[] {
-  const { entries, receipts } = readDocument(text);
+  const { entries, receipts } = readDocument(text, currency);
   const items: Item[] = [];
   for (const e of entries) items.push(entryItem(e, items.length + 1, currency));
   for (const r of receipts) items.push(receiptItem(r, items.length + 1));
@@ -87,6 +90,7 @@ function documentItems(text: string, currency: string): Item[] {
     const lower = text.toLowerCase();
     items[0].people = textFacts(lower.length > 20_000 ? lower.slice(0, 20_000) : lower, false, true).people;
   }
+  const dollar = localDollar(text, currency);
   if (items.length === 0) {
     // No layout recognised: each line that carries an amount is one expense, as before.
     for (const [k, line] of text.split(/\r?\n/).entries()) {
@@ -97,6 +101,7 @@ function documentItems(text: string, currency: string): Item[] {
       items.push({ index: items.length + 1, label: line.trim().slice(0, 60), ...facts, cents: facts.cents, evidence: line.trim(), at: [{ field: 'expense', line: k + 1, quote: line.trim() }] });
     }
   }
+  if (dollar) for (const item of items) if (item.currency === 'USD') item.currency = dollar;
   return items;
 }
 
@@ -123,7 +128,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     currency,
     foreign,
     // An entry with its receipt typed under it: the head count may be on the detail lines or the bill ("Guests 6").
-    people: e.people ?? facts.people ?? (e.receipt ? textFacts(e.receipt.context.slice(0, 20_000).toLowerCase(), false, true).people : undefined),
+    // Its receipt's own lines, not the note around it (which may count another expense's guests).
+    people: e.people ?? facts.people ?? (e.receipt ? textFacts((e.receipt.own?.join('\n') ?? e.receipt.context).slice(0, 20_000).toLowerCase(), false, true).people : undefined),
     receipt: receiptCell ?? facts.receipt ?? (e.receipt ? true : undefined),
     evidence: e.first.text,
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],
@@ -142,6 +148,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     base.setAside = base.cents - e.requested.cents;
     base.cents = e.requested.cents;
   }
+  // What supports it: the receipt typed under it, unless the employee says only the card slip was kept.
+  base.proof = statedProof(e.text, e.receipt !== undefined) ?? (e.receipt ? receiptProof(e.receipt) : undefined);
   if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };
   return base;
 }
@@ -163,6 +171,7 @@ function receiptItem(r: Receipt, index: number): Item {
     refs: [],
   };
   mergeReceipt(item, r);
+  item.proof = receiptProof(r);
   return item;
 }
 

@@ -79,16 +79,19 @@ export function textFacts(lower: string, bare = false, lenient = false): Facts {
   // "Attendees: Maria Ortiz (CFO, Halvorsen Foods), Dan Whitcomb (…), …": the names listed, each counted once.
   if (people === undefined) {
     const list = /\b(?:attendees|guests|participants|attendance)\s*:\s*([^\n]{3,2000})/.exec(lower)?.[1];
-    if (list) {
-      const flat = list.replace(/\([^()]*\)/g, ' ').split(/\.\s|\s-\s|\|/)[0];
-      const names = flat.split(/[,;]|\band\b|&/).filter((n) => /\p{L}{2}/u.test(n) && n.trim().split(/\s+/).length <= 5);
-      if (names.length > 0) people = BigInt(names.length);
-    }
+    const names = list ? namesIn(list) : 0;
+    if (names > 0) people = BigInt(names);
   }
   return {
     cents, currency, alcohol, people, nights, days, receipt: receiptIn(lower), fareClass: fareClassIn(lower),
     category: categoriesIn(lower)[0], dateText: dateIn(lower),
   };
+}
+
+/** How many names a list gives ("me, Marie-Eve Gagnon and Luc Tremblay (Desjardins). The …" → 3): the first sentence. */
+export function namesIn(list: string): number {
+  const flat = list.replace(/\([^()]*\)/g, ' ').split(/\.\s|\s-\s|\|/)[0];
+  return flat.split(/[,;]|\band\b|&/i).filter((n) => /\p{L}{2}/u.test(n) && n.trim().split(/\s+/).length <= 5).length;
 }
 
 const RECEIPT_MISSING = new RegExp(

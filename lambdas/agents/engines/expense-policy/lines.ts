@@ -87,7 +87,9 @@ export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|ex
 const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b/;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
-const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
+const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|drikkepenge|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
+/** A bilingual label ("Pourboire / Tip", "Gesamt / Total") names its line in each language: any of them tells. */
+const anyPart = (re: RegExp, label: string) => re.test(label) || label.split(/\s+\/\s+/).some((p) => re.test(p));
 const PAYMENT =
   /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|gegeben|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
 
@@ -114,7 +116,7 @@ export function readLines(text: string): Line[] {
     else if (SUMMARY.test(label) && TAX.test(label) && !/\b(?:incl|including|inc)\b/.test(label) && label.split(' ').length <= 3) kind = 'plain';
     else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';
     else if (amts.some((a) => a.cents < 0n) || PAYMENT.test(label)) kind = 'payment';
-    else if (TIP.test(label)) kind = 'tip';
+    else if (anyPart(TIP, label)) kind = 'tip';
     else if (TAX.test(label) && label.split(' ').length <= 6 && !/[+]|,(?!\d)/.test(label)) kind = 'tax';
     else kind = 'item';
     return { n: n + 1, raw, indent, text, lower, amts, label, kind, dated, marked };
