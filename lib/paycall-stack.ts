@@ -1,11 +1,10 @@
 /**
- * The service on AWS: one HTTP API per served surface (lambdas/surfaces/surface.ts; lib/surface-api.ts) with one
- * Lambda per route of the route table, DynamoDB tables (lib/storage.ts), an S3 asset bucket behind CloudFront
+ * The service on AWS, as a core stack and one nested stack per served surface (lib/surface-stack.ts: its HTTP API,
+ * lib/surface-api.ts, with one Lambda per route of the route table, and their alarms). The core holds DynamoDB tables (lib/storage.ts), an S3 asset bucket behind CloudFront
  * (lib/assets.ts), one Standard state machine per product (lib/workflow.ts) whose tasks are WORKFLOW_TASKS, and the
  * scheduled SWEEPER. Functions are built by lib/functions.ts; each reads its configuration from the environment
  * variables named in lambdas/shared/config.ts ENV.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
@@ -39,10 +38,10 @@ import { FunctionFactory, type FunctionEntry, type RouteRole } from './functions
 import { routeFunctions, surfacePrefix } from './function-map.js';
 import { otherRole, RENDER_GRANTS, ROLES } from './roles.js';
 import { RoleBinder } from './role-binder.js';
-import { SurfaceStack } from './surface-stack.js';
+import { authorizerName, SurfaceStack, surfaceStackId } from './surface-stack.js';
 import { createEdgeShared, edgeOutput, type Edge } from './edge.js';
 import { CLOUDFRONT_HOSTED_ZONE_ID, customDomainOf, domainOutputs, requireCertificateRegion } from './custom-domain.js';
-import { Alarms, pascal } from './alarms.js';
+import { Alarms } from './alarms.js';
 import { loadReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 import { WEBHOOK_STATE_MACHINE_OUTPUT, WebhookWorkflow } from './webhook-workflow.js';
@@ -59,22 +58,6 @@ export const STATE_MACHINE_ENV = Object.fromEntries(PRODUCT_IDS.map((p) => [p, P
 /** The output naming a product's state machine: MusicWorkflow → MusicStateMachineArn. */
 export function stateMachineOutputId(product: Pick<StackProduct, 'workflow'>): string {
   return product.workflow.constructId.replace(/Workflow$/, 'StateMachineArn');
-}
-
-/** The construct id of a surface's nested stack: GenerationSurface, AgentsSurface. */
-export function surfaceStackId(surface: string): string {
-  return `${pascal(surface)}Surface`;
-}
-
-/**
- * The sign-in authorizer's function name: fixed, so a surface's stack names it without a reference. The stack's name
- * keeps two stacks of an account apart; a long one is cut and made unique again by a hash (Lambda allows 64).
- */
-export function authorizerName(stackName: string): string {
-  const name = `${stackName}-${SIGN_IN_AUTHORIZER.id}`;
-  if (name.length <= 64) return name;
-  const hash = createHash('sha256').update(stackName).digest('hex').slice(0, 8);
-  return `${stackName.slice(0, 64 - SIGN_IN_AUTHORIZER.id.length - hash.length - 2)}-${hash}-${SIGN_IN_AUTHORIZER.id}`;
 }
 
 export interface PaycallStackProps extends StackProps {

@@ -11,6 +11,7 @@
  * referenced: with the edge, the authorizer's environment names this stack's distribution, so a reference back to it
  * would be a dependency cycle between the two stacks. Its invoke permission is the core stack's (lib/paycall-stack.ts).
  */
+import { createHash } from 'node:crypto';
 import { ArnFormat, NestedStack, Stack, type NestedStackProps } from 'aws-cdk-lib';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -18,12 +19,29 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../lambdas/shared/config.js';
 import type { Surface } from '../lambdas/surfaces/surface.js';
-import type { Alarms } from './alarms.js';
+import { SIGN_IN_AUTHORIZER } from '../lambdas/surfaces/routes.js';
+import { pascal, type Alarms } from './alarms.js';
 import { createApiDomain, importCertificate, type CustomDomain } from './custom-domain.js';
 import { createEdgeDistribution, type EdgeShared } from './edge.js';
 import type { RouteFunction } from './function-map.js';
 import type { FunctionFactory } from './functions.js';
 import { SurfaceApi } from './surface-api.js';
+
+/** The construct id of a surface's nested stack: GenerationSurface, AgentsSurface. */
+export function surfaceStackId(surface: string): string {
+  return `${pascal(surface)}Surface`;
+}
+
+/**
+ * The sign-in authorizer's function name: fixed, so a surface's stack names it without a reference. The stack's name
+ * keeps two stacks of an account apart; a long one is cut and made unique again by a hash (Lambda allows 64).
+ */
+export function authorizerName(stackName: string): string {
+  const name = `${stackName}-${SIGN_IN_AUTHORIZER.id}`;
+  if (name.length <= 64) return name;
+  const hash = createHash('sha256').update(stackName).digest('hex').slice(0, 8);
+  return `${stackName.slice(0, 64 - SIGN_IN_AUTHORIZER.id.length - hash.length - 2)}-${hash}-${SIGN_IN_AUTHORIZER.id}`;
+}
 
 export interface SurfaceStackProps extends NestedStackProps {
   surface: Surface;
