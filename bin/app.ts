@@ -12,7 +12,7 @@ import { StackConfigError } from '../lib/config.js';
 import { applyNag } from '../lib/nag.js';
 
 const app = new App();
-// The stack builds the whole service (both surfaces: lib/paycall-stack.ts), but its default name stays the one every
+// The stack builds the whole service (the core, and a nested stack per surface: lib/paycall-stack.ts), but its default name stays the one every
 // deployment so far was made under: a new name would be a new stack beside the old one, with new tables.
 const stackName = (app.node.tryGetContext('stackName') as string | undefined) ?? 'PaycallGeneration';
 

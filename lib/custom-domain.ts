@@ -74,15 +74,15 @@ export function importCertificate(scope: Construct, prefix: string, domain: Cust
   return acm.Certificate.fromCertificateArn(scope, `${prefix}DomainCertificate`, domain.certificateArn);
 }
 
-/** A regional custom domain mapped to the API's $default stage at its root, and the outputs DNS needs. */
-export function createApiDomain(scope: Construct, prefix: string, api: apigwv2.HttpApi, domain: CustomDomain): apigwv2.DomainName {
+/** A regional custom domain mapped to the API's $default stage at its root, and the outputs DNS needs (in `outputs`). */
+export function createApiDomain(scope: Construct, prefix: string, api: apigwv2.HttpApi, domain: CustomDomain, outputs: Construct = scope): apigwv2.DomainName {
   const domainName = new apigwv2.DomainName(scope, `${prefix}ApiDomain`, {
     domainName: domain.name,
     certificate: importCertificate(scope, prefix, domain),
     securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
   });
   new apigwv2.ApiMapping(scope, `${prefix}ApiDomainMapping`, { api, domainName, stage: api.defaultStage });
-  domainOutputs(scope, prefix, domain, domainName.regionalDomainName, domainName.regionalHostedZoneId);
+  domainOutputs(outputs, prefix, domain, domainName.regionalDomainName, domainName.regionalHostedZoneId);
   return domainName;
 }
 

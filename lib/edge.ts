@@ -72,45 +72,61 @@ const VIEWER_ADDRESS_CODE = `function handler(event) {
   return event.request;
 }`;
 
-export function createEdge(scope: Construct, props: { apis: EdgeApi[]; rateLimit: number; totalRateLimit: number; logBucket: s3.IBucket }): Edge {
+/** What every surface's distribution shares, made once in the core stack. */
+export interface EdgeShared {
+  webAcl: wafv2.CfnWebACL;
+  viewerAddress: cloudfront.IFunction;
+  /** The core stack's unguessable id: a surface's nested stack receives it as a parameter, never its own. */
+  originToken: string;
+  rateLimit: number;
+  totalRateLimit: number;
+  logBucket: s3.IBucket;
+}
+
+/** The web ACL and the viewer-address function both surfaces' distributions use (in the core stack). */
+export function createEdgeShared(scope: Construct, props: { rateLimit: number; totalRateLimit: number; logBucket: s3.IBucket }): EdgeShared {
   const stack = Stack.of(scope);
   requireEdgeRegion(stack);
   const webAcl = webAclOf(scope, props.rateLimit, props.totalRateLimit);
-  // The stack id's UUID: unknown outside the account, stable for the stack's life, and no extra resource.
-  const originToken = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+  // The stack's own id (stack.stackId is scoped to it, unlike Aws.STACK_ID, which each template reads as its own).
+  const originToken = Fn.select(2, Fn.split('/', stack.stackId));
   const viewerAddress = new cloudfront.Function(scope, 'EdgeViewerAddress', {
     code: cloudfront.FunctionCode.fromInline(VIEWER_ADDRESS_CODE),
     runtime: cloudfront.FunctionRuntime.JS_2_0,
     comment: 'Writes the viewer address for the API functions (lambdas/shared/http.ts clientId)',
   });
-  const distributions: Edge['distributions'] = {};
-  for (const { prefix, api, domain } of props.apis) {
-    const distribution = new cloudfront.Distribution(scope, `${prefix}EdgeDistribution`, {
-      comment: `${stack.stackName} ${prefix || 'Generation'} API edge`,
-      defaultBehavior: {
-        // apiEndpoint is https://<id>.execute-api.<region>.<suffix>: its host name.
-        origin: new origins.HttpOrigin(Fn.select(2, Fn.split('/', api.apiEndpoint)), {
-          protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
-          customHeaders: { [EDGE_TOKEN_HEADER]: originToken },
-        }),
-        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-        cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
-        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
-        functionAssociations: [{ function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
-      },
-      webAclId: webAcl.attrArn,
-      ...(domain ? { domainNames: [domain.name], certificate: domain.certificate, minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 } : {}),
-      enableLogging: true,
-      logBucket: props.logBucket,
-      logFilePrefix: `edge${prefix ? `-${prefix.toLowerCase()}` : ''}/`,
-    });
-    const url = `https://${distribution.distributionDomainName}`;
-    distributions[prefix] = { distribution, url };
-    new CfnOutput(scope, `${prefix}EdgeUrl`, { value: url, description: `Base URL of the ${prefix || 'generation'} surface through the CloudFront edge (give buyers this one)` });
-  }
   new CfnOutput(scope, 'EdgeWebAclArn', { value: webAcl.attrArn, description: 'The edge web ACL (per-IP rate-based rules)' });
-  return { webAcl, distributions, originToken };
+  return { webAcl, viewerAddress, originToken, ...props };
+}
+
+/** One API's distribution (in its surface's stack), behind the shared web ACL. */
+export function createEdgeDistribution(scope: Construct, shared: EdgeShared, edgeApi: EdgeApi, comment: string): { distribution: cloudfront.Distribution; url: string } {
+  const { prefix, api, domain } = edgeApi;
+  const distribution = new cloudfront.Distribution(scope, `${prefix}EdgeDistribution`, {
+    comment,
+    defaultBehavior: {
+      origin: new origins.HttpOrigin(Fn.select(2, Fn.split('/', api.apiEndpoint)), {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+        customHeaders: { [EDGE_TOKEN_HEADER]: shared.originToken },
+      }),
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      functionAssociations: [{ function: shared.viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+    },
+    webAclId: shared.webAcl.attrArn,
+    ...(domain ? { domainNames: [domain.name], certificate: domain.certificate, minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 } : {}),
+    enableLogging: true,
+    logBucket: shared.logBucket,
+    logFilePrefix: `edge${prefix ? `-${prefix.toLowerCase()}` : ''}/`,
+  });
+  return { distribution, url: `https://${distribution.distributionDomainName}` };
+}
+
+/** The edge's outputs, in the core stack, where an operator reads them. */
+export function edgeOutput(scope: Construct, prefix: string, url: string): void {
+  new CfnOutput(scope, `${prefix}EdgeUrl`, { value: url, description: `Base URL of the ${prefix || 'generation'} surface through the CloudFront edge (give buyers this one)` });
 }
 
 function webAclOf(scope: Construct, rateLimit: number, totalRateLimit: number): wafv2.CfnWebACL {

@@ -57,6 +57,18 @@ export class FunctionFactory {
   ) {}
 
   /**
+   * The same factory building into another stack (a surface's nested stack): one record of functions and entries
+   * for the whole service, and the core stack's Powertools layer, so the layer's SSM parameter is resolved once, by
+   * the core stack, and handed down as a plain parameter.
+   */
+  forStack(stack: Stack): FunctionFactory {
+    const other = new FunctionFactory(stack, this.options);
+    Object.assign(other, { functions: this.functions, entries: this.entries });
+    other.powertools = this.powertoolsLayer();
+    return other;
+  }
+
+  /**
    * AWS's Powertools layer at the installed version (lib/bundling/externals.ts, docs/decisions/0022): its ARN in the
    * stack's region is the value of AWS's public SSM parameter for that version, resolved by CloudFormation at deploy.
    */
@@ -75,7 +87,7 @@ export class FunctionFactory {
     environment: Record<string, string>,
     entry: FunctionEntry,
     withFfmpeg = false,
-    limits: { reservedConcurrency?: number } = {},
+    limits: { reservedConcurrency?: number; functionName?: string } = {},
   ): NodejsFunction {
     const logGroup = new logs.LogGroup(this.stack, `${id}Logs`, { retention: this.options.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     const entryPath = path.join(this.options.projectRoot, def.entry);
@@ -89,6 +101,7 @@ export class FunctionFactory {
       ...(withFfmpeg ? { ephemeralStorageSize: Size.gibibytes(2) } : {}),
       timeout: Duration.seconds(def.timeoutSeconds ?? 10),
       ...(limits.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: limits.reservedConcurrency } : {}),
+      ...(limits.functionName !== undefined ? { functionName: limits.functionName } : {}),
       tracing: lambda.Tracing.ACTIVE,
       // The Powertools packages every bundle leaves out (lib/bundling/externals.ts).
       layers: [this.powertoolsLayer()],

@@ -23,44 +23,37 @@
  *   failed and refunded through an execution that succeeds (lib/workflow.ts), without a task error, and is counted
  *   as RendersRefused, which no alarm reads.
  */
-import { CfnOutput, Duration, Stack, Token } from 'aws-cdk-lib';
-import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { Product } from '../lambdas/products/catalog.js';
 import { METRIC_DIMENSIONS, METRIC_NAMES, stackMetricNamespace, type MetricName } from '../lambdas/shared/metric-names.js';
-import { SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS, type SurfaceId } from '../lambdas/surfaces/routes.js';
-import { RENDER_FUNCTIONS } from '../lambdas/workflow/render-functions.js';
-import { StackConfigError } from './config.js';
-import { ROUTE_FUNCTIONS, type RouteRole } from './function-map.js';
+import type { SurfaceId } from '../lambdas/surfaces/routes.js';
+import { count, PERIOD, pascal, SUM, type AlarmGroup, type Alarms } from './alarms.js';
+
+export { DOCUMENT_ROLES, documentSurfaceOf } from './alarms.js';
 
 export interface MonitoringProps {
   /** Each product's state machine, by product id; `products` names its workflow (the stack's catalog). */
   stateMachines: Record<string, sfn.IStateMachine>;
   products: Readonly<Record<string, Pick<Product<string>, 'workflow'>>>;
-  /** Functions by route/task id (and SWEEPER.id). */
+  /** The core stack's functions by task id (and SWEEPER.id, the authorizer's): a surface's alarm its own (lib/surface-stack.ts). */
   functions: Record<string, lambda.IFunction>;
   tables: Record<string, dynamodb.ITable>;
-  /** The HTTP API of each surface: its 5xx alarm covers its document functions (DOCUMENT_ROLES). */
-  apis: { surface: SurfaceId; api: apigwv2.IHttpApi }[];
+  /** The surfaces whose API has a 5xx alarm (in its nested stack), which covers their document functions. */
+  apiSurfaces: ReadonlySet<SurfaceId>;
+  /** The topic and the alarms made so far (the surfaces' are made before these, in their nested stacks). */
+  alarms: Alarms;
   /** A settlement key below this (wei, decimal string) takes no settlement (StackConfig.settlerGasFloorWei). */
   settlerGasFloorWei: string;
   /** SettlerGasLow fires below this (wei): the floor plus the configured runway (StackConfig.settlerGasAlarmWei, lib/runway.ts). */
   settlerGasAlarmWei: bigint;
   /** RefundWalletLow fires below this (USDC base units; StackConfig.refundWalletFloorBaseUnits). */
   refundWalletFloorBaseUnits: bigint;
-  /** Subscribed to the alarm topic by e-mail (StackConfig.alarmEmail); none by default. */
-  alarmEmails: string[];
-  /** A topic in the stack's region every alarm (and its recovery) also publishes to (StackConfig.alarmTopicArn). */
-  alarmTopicArn?: string;
 }
 
 export interface Monitoring {
@@ -69,33 +62,11 @@ export interface Monitoring {
   dashboard: cloudwatch.Dashboard;
 }
 
-const PERIOD = Duration.minutes(5);
-
-/** The dashboard's alarm-status widgets, one per concern. */
-type AlarmGroup = 'money' | 'functions' | 'apis' | 'tables';
-
 /**
  * The DynamoDB operations the stores use (lambdas/store/): SystemErrors is published per operation, and an alarm
  * may sum at most 10 metrics, so the alarm sums these six rather than every operation DynamoDB has.
  */
 const TABLE_OPERATIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'TransactWriteItems'] as dynamodb.Operation[];
-
-/**
- * Route roles (lib/functions.ts RouteRole) that move no money and write nothing: `none` (catalogs, cards, OpenAPI,
- * llms.txt, playgrounds, A2A answers that hold no state), `read` (the song page: reads a job) and `merchant-key` (the
- * JWKS: publishes a public key). A function serving only such routes has no alarm of its own: its API's 5xx alarm
- * covers it. Every other role (paid, run, poll, workspace, topup, credit, and any role added later) keeps one.
- */
-export const DOCUMENT_ROLES: ReadonlySet<RouteRole> = new Set<RouteRole>(['none', 'read', 'merchant-key']);
-
-/**
- * The surface of a route function whose every route has a document role (DOCUMENT_ROLES), else undefined (not a
- * route function, or one that moves money or state).
- */
-export function documentSurfaceOf(functionId: string): SurfaceId | undefined {
-  const fn = ROUTE_FUNCTIONS.find((f) => f.id === functionId);
-  return fn && DOCUMENT_ROLES.has(fn.role) ? fn.surface : undefined;
-}
 
 /**
  * Metrics Insights over every dimension set of a custom metric in one namespace (the stack's): one series, the
@@ -118,37 +89,10 @@ export function refundWalletQuery(namespace: string): string {
 export function createMonitoring(scope: Construct, props: MonitoringProps): Monitoring {
   const stack = Stack.of(scope);
   const namespace = stackMetricNamespace(stack.stackName);
-  const topic = alarmTopic(scope);
-  // Nobody hears an alarm unless someone is subscribed: each address confirms the link SNS mails it. No dead-letter
-  // queue for these e-mails: the template has no room for its two resources (lib/nag.ts says what is lost).
-  for (const email of props.alarmEmails) topic.addSubscription(new subscriptions.EmailSubscription(email));
-  const actions = [new cloudwatchActions.SnsAction(topic)];
-  if (props.alarmTopicArn) actions.push(new cloudwatchActions.SnsAction(externalTopic(scope, props.alarmTopicArn)));
-  const alarmsScope = new Construct(scope, 'Alarms');
-  const groups: Record<AlarmGroup, cloudwatch.Alarm[]> = { money: [], functions: [], apis: [], tables: [] };
-
-  const alarm = (group: keyof typeof groups, id: string, description: string, options: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => {
-    const created = new cloudwatch.Alarm(alarmsScope, id, {
-      alarmName: `${stack.stackName}-${id}`,
-      alarmDescription: description,
-      evaluationPeriods: 1,
-      ...options,
-    });
-    created.addAlarmAction(...actions);
-    created.addOkAction(...actions);
-    groups[group].push(created);
-    return created;
-  };
-  // Counts of bad events: no data means none happened (AWS publishes Lambda, Step Functions and DynamoDB metrics
-  // only when there is activity), so missing data never breaches.
-  const count = (metric: cloudwatch.IMetric, threshold = 1) => ({
-    metric,
-    threshold,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-  });
-  const sum = { statistic: cloudwatch.Stats.SUM, period: PERIOD };
-
+  const { alarms } = props;
+  const groups = alarms.groups;
+  const alarm = (group: AlarmGroup, id: string, description: string, options: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => alarms.alarm(scope, group, id, description, options);
+  const sum = SUM;
   for (const [product, machine] of Object.entries(props.stateMachines)) {
     const name = props.products[product].workflow.constructId;
     alarm('money', `${name}ExecutionsFailed`, `A paid ${product} job's workflow failed: the buyer got a failed job.`, count(machine.metricFailed(sum)));
@@ -156,43 +100,7 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
     alarm('money', `${name}ExecutionsAborted`, `A ${product} workflow was stopped by hand or by a deployment.`, count(machine.metricAborted(sum)));
   }
 
-  // A document function's unhandled error, throttle or timeout reaches its caller as a 5xx from its API (a Lambda
-  // proxy integration that fails answers 500, 502 or 503): one alarm per API on that count covers every document
-  // function of it, where one each would cost a resource apiece for routes that move no money and write nothing.
-  const apiSurfaces = new Set(props.apis.map(({ surface }) => surface));
-  for (const { surface, api } of props.apis) {
-    const name = pascal(surface);
-    // The HTTP API's one stage is `$default`: the ApiId dimension alone is the whole API's count.
-    const serverErrors = api.metricServerError(sum);
-    alarm(
-      'apis',
-      `${name}Api5xx`,
-      `The ${surface} API answered a 5xx: a document function (catalog, card, OpenAPI, llms.txt, playground, JWKS; no alarm of its own) failed or was throttled, or a route answered 503 on purpose. Its access log's routeKey and status say which.`,
-      count(serverErrors),
-    );
-  }
-
-  const tasks = new Set([...WORKFLOW_TASKS, ...RENDER_FUNCTIONS].map((t) => t.id));
-  for (const [id, fn] of Object.entries(props.functions)) {
-    const documentSurface = documentSurfaceOf(id);
-    if (documentSurface !== undefined) {
-      if (!apiSurfaces.has(documentSurface)) throw new Error(`monitoring: document function ${id} is on the ${documentSurface} surface, whose API has no 5xx alarm`);
-      continue;
-    }
-    const kind = tasks.has(id) ? 'task' : id === SWEEPER.id ? 'sweeper' : id === SIGN_IN_AUTHORIZER.id ? 'authorizer' : 'route';
-    // Routes map every expected error to a response, and a throttled route is a failed request: any one is worth a
-    // look. Tasks throw TransientRenderError on purpose and may be throttled (a render reservation, a low account
-    // quota); the machine retries both, and a job that fails for good shows as ExecutionsFailed: only a backlog of
-    // them matters here.
-    const threshold = kind === 'task' ? 10 : 1;
-    const failures = new cloudwatch.MathExpression({
-      expression: 'errors + throttles',
-      usingMetrics: { errors: fn.metricErrors(sum), throttles: fn.metricThrottles(sum) },
-      label: `${id} errors + throttles`,
-      period: PERIOD,
-    });
-    alarm('functions', `${id}ErrorsOrThrottles`, `${id} (${kind}) failed with an unhandled error or was throttled ${threshold} time(s) in 5 minutes.`, count(failures, threshold));
-  }
+  for (const [id, fn] of Object.entries(props.functions)) alarms.functionAlarm(scope, id, fn, props.apiSurfaces);
 
   for (const [key, table] of Object.entries(props.tables)) {
     const name = pascal(key);
@@ -277,36 +185,8 @@ export function createMonitoring(scope: Construct, props: MonitoringProps): Moni
   );
 
   const dashboard = createDashboard(scope, props, namespace, groups, gasThreshold);
-  new CfnOutput(scope, 'AlarmTopicArn', { value: topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });
-  return { topic, alarms: [...groups.money, ...groups.functions, ...groups.apis, ...groups.tables], dashboard };
-}
-
-/** Encrypted (a customer managed key: CloudWatch cannot publish to a topic under the AWS managed SNS key), TLS only. */
-function alarmTopic(scope: Construct): sns.Topic {
-  const key = new kms.Key(scope, 'AlarmTopicKey', { description: 'Encrypts the alarm topic', enableKeyRotation: true });
-  key.addToResourcePolicy(
-    new iam.PolicyStatement({
-      principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
-      actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
-      resources: ['*'],
-    }),
-  );
-  return new sns.Topic(scope, 'AlarmTopic', { displayName: 'Paycall alarms', masterKey: key, enforceSSL: true });
-}
-
-/**
- * The operator's own topic (a pager's, a chat's): an alarm publishes only to a topic in its own region. Its policy
- * (and its key's, if encrypted) must let cloudwatch.amazonaws.com publish: the runbook (docs/deploy.md) says how.
- */
-function externalTopic(scope: Construct, arn: string): sns.ITopic {
-  const region = arn.split(':')[3];
-  const stackRegion = Stack.of(scope).region;
-  if (!Token.isUnresolved(stackRegion) && region !== stackRegion) {
-    throw new StackConfigError(
-      `Invalid stack configuration: context key "alarmTopicArn" must be a topic in the stack's region ${stackRegion} (got ${JSON.stringify(arn)})`,
-    );
-  }
-  return sns.Topic.fromTopicArn(scope, 'OperatorAlarmTopic', arn);
+  new CfnOutput(scope, 'AlarmTopicArn', { value: alarms.topic.topicArn, description: 'Subscribe operators to this topic for every alarm' });
+  return { topic: alarms.topic, alarms: alarms.all(), dashboard };
 }
 
 function createDashboard(
@@ -381,11 +261,4 @@ function createDashboard(
     new cloudwatch.AlarmStatusWidget({ title: 'Tables', alarms: groups.tables, width: 24, height: 3, sortBy: cloudwatch.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP }),
   );
   return dashboard;
-}
-
-function pascal(id: string): string {
-  return id
-    .split(/[_-]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

@@ -7,7 +7,7 @@
  *
  * bin/app.ts applies this; test/infra/nag.test.ts synthesizes with it and requires an empty report.
  */
-import { DefaultStackSynthesizer, Stack, Token, Validations, type App, type CfnElement } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Names, Stack, Token, Validations, type App, type CfnElement } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -36,9 +36,19 @@ function pseudo(stack: Stack, value: 'region' | 'account'): string {
   return Token.isUnresolved(literal) ? (value === 'region' ? '<AWS::Region>' : '<AWS::AccountId>') : literal;
 }
 
-/** How cdk-nag names a resource's ARN in a finding: `<LogicalId.Arn>`. */
-function arnRef(construct: IConstruct): string {
-  return `<${Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
+/**
+ * How cdk-nag names a resource's ARN in a finding of `user`: `<LogicalId.Arn>` in its own stack; in a surface's
+ * nested stack, the parameter CDK passes it down as (`<referenceto<unique id>Arn>`).
+ */
+function arnRef(construct: IConstruct, user: IConstruct = construct): string {
+  const element = construct.node.defaultChild as CfnElement;
+  if (Stack.of(user) !== Stack.of(construct)) return `<${nestedParameter(element, 'Arn')}>`;
+  return `<${Stack.of(construct).getLogicalId(element)}.Arn>`;
+}
+
+/** The parameter of a nested stack that carries `attribute` of a resource of its parent (aws-cdk-lib's naming). */
+function nestedParameter(element: CfnElement, attribute: 'Arn' | 'Ref'): string {
+  return `referenceto${Names.nodeUniqueId(element.node)}${attribute}`;
 }
 
 const LATEST_RUNTIME =
@@ -95,9 +105,9 @@ export function acknowledgeFindings(stack: PaycallStack): void {
       ack(fn, 'Invoked synchronously by API Gateway: the caller gets the error, and a dead-letter queue only receives failed asynchronous invocations.', 'Serverless-LambdaDLQ');
       if (entry.kind === 'route' && entry.role === 'cancel') {
         for (const machine of Object.values(stack.stateMachines)) {
-          ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(machine));
+          ack(fn, "StopExecution on this state machine's executions: a canceled job's execution is named by its job id, unknown in advance.", executionsOf(machine, fn));
         }
-        ack(fn, 'GetObject on the asset bucket\'s objects only (no write, no delete): a fal job\'s request record, under a key named by its request id.', bucketObjects);
+        ack(fn, 'GetObject on the asset bucket\'s objects only (no write, no delete): a fal job\'s request record, under a key named by its request id.', `AwsSolutions-IAM5[Resource::${arnRef(stack.assetsBucket, fn)}/*]`);
       }
     } else if (entry.kind === 'task') {
       ack(fn, 'Invoked synchronously by its state machine, which retries and catches every error (the job is then failed, and the execution alarms fire).', 'Serverless-LambdaDLQ');
@@ -147,8 +157,9 @@ export function acknowledgeFindings(stack: PaycallStack): void {
   }
 }
 
-function executionsOf(machine: sfn.StateMachine): string {
+function executionsOf(machine: sfn.StateMachine, user: IConstruct = machine): string {
   const stack = Stack.of(machine);
-  const logicalId = stack.getLogicalId(machine.node.defaultChild as CfnElement);
+  const element = machine.node.defaultChild as CfnElement;
+  const logicalId = Stack.of(user) === stack ? stack.getLogicalId(element) : nestedParameter(element, 'Ref');
   return `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${pseudo(stack, 'region')}:${pseudo(stack, 'account')}:execution:{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${logicalId}"}]}]}:*]`;
 }

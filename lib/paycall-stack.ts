@@ -1,6 +1,6 @@
 /**
- * The service on AWS: one HTTP API per served surface (lambdas/surfaces/surface.ts; lib/surface-api.ts) with one
- * Lambda per route of the route table, DynamoDB tables (lib/storage.ts), an S3 asset bucket behind CloudFront
+ * The service on AWS, as a core stack and one nested stack per served surface (lib/surface-stack.ts: its HTTP API,
+ * lib/surface-api.ts, with one Lambda per route of the route table, and their alarms). The core holds DynamoDB tables (lib/storage.ts), an S3 asset bucket behind CloudFront
  * (lib/assets.ts), one Standard state machine per product (lib/workflow.ts) whose tasks are WORKFLOW_TASKS, and the
  * scheduled SWEEPER. Functions are built by lib/functions.ts; each reads its configuration from the environment
  * variables named in lambdas/shared/config.ts ENV.
@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -34,12 +35,13 @@ import { createTables, type Tables } from './storage.js';
 import { createAssetDelivery } from './assets.js';
 import { createMonitoring, type Monitoring } from './monitoring.js';
 import { FunctionFactory, type FunctionEntry, type RouteRole } from './functions.js';
-import { routeFunctions } from './function-map.js';
+import { routeFunctions, surfacePrefix } from './function-map.js';
 import { otherRole, RENDER_GRANTS, ROLES } from './roles.js';
 import { RoleBinder } from './role-binder.js';
-import { SurfaceApi } from './surface-api.js';
-import { createEdge, type Edge } from './edge.js';
-import { CLOUDFRONT_HOSTED_ZONE_ID, createApiDomain, customDomainOf, domainOutputs, importCertificate, requireCertificateRegion, type CustomDomain } from './custom-domain.js';
+import { authorizerName, SurfaceStack, surfaceStackId } from './surface-stack.js';
+import { createEdgeShared, edgeOutput, type Edge } from './edge.js';
+import { CLOUDFRONT_HOSTED_ZONE_ID, customDomainOf, domainOutputs, requireCertificateRegion } from './custom-domain.js';
+import { Alarms } from './alarms.js';
 import { loadReasoningConfig } from './agent-reasoning.js';
 import { ProductWorkflow } from './workflow.js';
 import { WEBHOOK_STATE_MACHINE_OUTPUT, WebhookWorkflow } from './webhook-workflow.js';
@@ -76,8 +78,10 @@ export interface PaycallStackProps extends StackProps {
 
 export class PaycallStack extends Stack {
   readonly config: StackConfig;
-  /** The generation surface's HTTP API. */
-  readonly api: apigwv2.HttpApi;
+  /** The generation surface's HTTP API (in its nested stack). */
+  readonly api!: apigwv2.HttpApi;
+  /** One nested stack per served surface (lib/surface-stack.ts). */
+  readonly surfaceStacks: SurfaceStack[];
   readonly tables: Tables;
   readonly assetsBucket: s3.Bucket;
   readonly assetsDistribution: cloudfront.Distribution;
@@ -157,12 +161,17 @@ export class PaycallStack extends Stack {
     for (const product of Object.values(products)) startEnv[product.workflow.arnEnv] = this.stateMachines[product.id].stateMachineArn;
     const functionMap = routeFunctions(routeTable(products));
 
-    // The sign-in authorizer (docs/decisions/0020), shared by both APIs.
-    const signInAuthorizer = factory.make(SIGN_IN_AUTHORIZER.id, SIGN_IN_AUTHORIZER, commonEnv, { kind: 'authorizer', id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, task: SIGN_IN_AUTHORIZER });
+    // The sign-in authorizer (docs/decisions/0020), shared by both APIs; named, so the surfaces' stacks can name it
+    // without referring to it (lib/surface-stack.ts).
+    const signInAuthorizerName = authorizerName(this.stackName);
+    const signInAuthorizer = factory.make(SIGN_IN_AUTHORIZER.id, SIGN_IN_AUTHORIZER, commonEnv, { kind: 'authorizer', id: SIGN_IN_AUTHORIZER.id, entry: SIGN_IN_AUTHORIZER.entry, task: SIGN_IN_AUTHORIZER }, false, {
+      functionName: signInAuthorizerName,
+    });
     this.roles.bind(signInAuthorizer, ROLES[otherRole(SIGN_IN_AUTHORIZER.id)]);
-    let generationApi: apigwv2.HttpApi | undefined;
-    const surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[] = [];
+    const alarms = new Alarms(this, { alarmEmails: config.alarmEmail ?? [], alarmTopicArn: config.alarmTopicArn });
     const withEdge = config.edge === 'cloudfront-waf';
+    const edgeShared = withEdge ? createEdgeShared(this, { rateLimit: config.edgeRateLimit, totalRateLimit: config.edgeTotalRateLimit, logBucket: assets.logBucket }) : undefined;
+    const surfaceStacks: SurfaceStack[] = [];
     for (const surface of servedSurfaces()) {
       // The base URL the surface's documents name: publicBaseUrl (generation only) > its custom domain > the edge's
       // distribution (withEdge) > the request's own host (nothing pinned).
@@ -172,39 +181,62 @@ export class PaycallStack extends Stack {
       // The agent studio starts no execution and takes no agent-payment tokens: it gets neither's variables.
       const surfaceEnv = surface.id === 'generation' ? { ...startEnv, ...this.tokenEnvironment() } : commonEnv;
       const environment = { ...surfaceEnv, ...(publicBaseUrl ? { [surface.baseUrlEnv]: publicBaseUrl } : {}) };
-      const surfaceApi = new SurfaceApi(this, {
+      const prefix = surfacePrefix(surface.id);
+      if (domain) requireCertificateRegion(this, prefix, domain, withEdge);
+      const surfaceStack = new SurfaceStack(this, surfaceStackId(surface.id), {
         surface,
         routeFunctions: functionMap.filter((fn) => fn.surface === surface.id),
         functions: factory,
         environment,
         bind: (fn, { role, starts }) => this.roles.bind(fn, ROLES[role], starts),
-        signInAuthorizer,
+        signInAuthorizerName,
         throttle: { rateLimit: config.apiRateLimit, burstLimit: config.apiBurstLimit },
         logRetention,
+        alarms,
+        domain,
+        edge: edgeShared,
+        pinned: publicBaseUrl !== undefined,
+        coreStackName: this.stackName,
+        outputs: this,
       });
-      surfaceApis.push({ surfaceApi, baseUrlEnv: surface.baseUrlEnv, pinned: publicBaseUrl !== undefined, domain });
+      surfaceStacks.push(surfaceStack);
+      const { api } = surfaceStack.surfaceApi;
+      // API Gateway may invoke the authorizer for this API's routes (the permission CDK would put in the surface's stack).
+      signInAuthorizer.addPermission(`${prefix}SignInAuthorizerInvoke`, {
+        principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.formatArn({ service: 'execute-api', resource: api.apiId, resourceName: 'authorizers/*' }),
+      });
       // The authorizer names each surface's routes by the same base URL as the surface's functions.
       if (publicBaseUrl) signInAuthorizer.addEnvironment(surface.baseUrlEnv, publicBaseUrl);
-      if (domain) requireCertificateRegion(this, surfaceApi.prefix, domain, withEdge);
-      // With the edge, the domain names the distribution instead (withEdge), so its calls pass the web ACL.
-      if (domain && !withEdge) createApiDomain(this, surfaceApi.prefix, surfaceApi.api, domain);
-      if (surface.id === 'generation') generationApi = surfaceApi.api;
+      const edge = surfaceStack.edgeDistribution;
+      if (edge) {
+        edgeOutput(this, prefix, edge.url);
+        if (domain) domainOutputs(this, prefix, domain, edge.distribution.distributionDomainName, CLOUDFRONT_HOSTED_ZONE_ID);
+        if (!publicBaseUrl) signInAuthorizer.addEnvironment(surface.baseUrlEnv, edge.url);
+      }
+      if (surface.id === 'generation') this.api = api;
     }
-    if (withEdge) this.edge = this.withEdge(surfaceApis, assets.logBucket, signInAuthorizer);
-    if (!generationApi) throw new Error('the generation surface has no routes');
-    this.api = generationApi;
+    this.surfaceStacks = surfaceStacks;
+    if (edgeShared) {
+      this.edge = {
+        webAcl: edgeShared.webAcl,
+        originToken: edgeShared.originToken,
+        distributions: Object.fromEntries(surfaceStacks.flatMap((s) => (s.edgeDistribution ? [[s.surfaceApi.prefix, s.edgeDistribution]] : []))),
+      };
+    }
+    if (!this.api) throw new Error('the generation surface has no routes');
     this.sweeper(factory, startEnv);
+    const coreFunctions = Object.fromEntries(Object.entries(this.functions).filter(([, fn]) => Stack.of(fn) === this));
     this.monitoring = createMonitoring(this, {
       stateMachines: this.stateMachines,
       products,
-      functions: this.functions,
+      functions: coreFunctions,
       tables: { ...this.tables },
-      apis: surfaceApis.map(({ surfaceApi }) => surfaceApi),
+      apiSurfaces: new Set(surfaceStacks.map((s) => s.surfaceApi.surface)),
+      alarms,
       settlerGasFloorWei: config.settlerGasFloorWei,
       settlerGasAlarmWei: config.settlerGasAlarmWei,
       refundWalletFloorBaseUnits: config.refundWalletFloorBaseUnits,
-      alarmEmails: config.alarmEmail ?? [],
-      alarmTopicArn: config.alarmTopicArn,
     });
     new CfnOutput(this, 'AssetsUrl', { value: assets.publicUrl, description: 'Public base URL of generated assets' });
     // A job's execution is named by its job id: <machine ARN with :execution: for :stateMachine:>:<jobId> (docs/deploy.md, the runbook).
@@ -219,30 +251,6 @@ export class PaycallStack extends Stack {
       value: this.webhookMachine.stateMachineArn,
       description: "The webhook delivery state machine; a job's delivery execution is this ARN with :execution: for :stateMachine:, then :<jobId>",
     });
-  }
-
-  /**
-   * The edge in front of every API: each surface's documents name its distribution (unless a custom domain pins
-   * the base URL), and every route function learns the origin token that makes the viewer's address believable.
-   */
-  private withEdge(surfaceApis: { surfaceApi: SurfaceApi; baseUrlEnv: string; pinned: boolean; domain?: CustomDomain }[], logBucket: s3.IBucket, signInAuthorizer: lambda.Function): Edge {
-    const apis = surfaceApis.map(({ surfaceApi: { prefix, api }, domain }) => ({
-      prefix,
-      api,
-      ...(domain ? { domain: { name: domain.name, certificate: importCertificate(this, prefix, domain) } } : {}),
-    }));
-    const edge = createEdge(this, { apis, rateLimit: this.config.edgeRateLimit, totalRateLimit: this.config.edgeTotalRateLimit, logBucket });
-    for (const { surfaceApi, domain } of surfaceApis) {
-      if (domain) domainOutputs(this, surfaceApi.prefix, domain, edge.distributions[surfaceApi.prefix].distribution.distributionDomainName, CLOUDFRONT_HOSTED_ZONE_ID);
-    }
-    for (const { surfaceApi, baseUrlEnv, pinned } of surfaceApis) {
-      for (const fn of surfaceApi.functions) {
-        if (!pinned) fn.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);
-        fn.addEnvironment(ENV.edgeOriginToken, edge.originToken);
-      }
-      if (!pinned) signInAuthorizer.addEnvironment(baseUrlEnv, edge.distributions[surfaceApi.prefix].url);
-    }
-    return edge;
   }
 
   /** What every function reads: tables, assets, payment terms; no secret values (only secret names). */

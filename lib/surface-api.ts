@@ -38,6 +38,8 @@ export interface SurfaceApiProps {
   /** Stage throttling of every route (requests per second, burst). */
   throttle: { rateLimit: number; burstLimit: number };
   logRetention: logs.RetentionDays;
+  /** Where its `<prefix>ApiUrl` output goes (default: `scope`). */
+  outputs?: Construct;
 }
 
 /** The access log line of every request (JSON): who, what, how it ended, and how long the function took. */
@@ -109,7 +111,7 @@ export class SurfaceApi {
       }
     }
     this.configureStage(scope, prefix, props);
-    new CfnOutput(scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
+    new CfnOutput(props.outputs ?? scope, `${prefix}ApiUrl`, { value: this.api.apiEndpoint, description: `Base URL of the ${surface.id} surface` });
   }
 
   /** Throttling and JSON access logs on the API's $default stage (the L2 construct exposes neither). */

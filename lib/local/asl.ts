@@ -17,6 +17,7 @@ import { WORKFLOW_TASKS, type TaskFunctionDef } from '../../lambdas/surfaces/rou
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
 import type { PolicyStatement } from './iam/policy.js';
 import { WEBHOOK_MACHINE_ENV } from '../../lambdas/shared/config.js';
+import { flattenNested, type CfnTemplate } from '../nested-templates.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const LOCAL_REGION = 'local';
@@ -25,7 +26,7 @@ export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_ASSETS_BUCKET = 'paycall-assets';
 /** Used only so the template needs no SSM lookup; the embedded runtime sets its own PAY_TO_ADDRESS. */
 const PLACEHOLDER_PAY_TO = '0x0000000000000000000000000000000000000001';
-const CACHE_FORMAT = 7;
+const CACHE_FORMAT = 8;
 /** The token issuer configuration of the local synthesis (the values are the local issuer's, set at run time). */
 const LOCAL_TOKEN_CONFIG = {
   tokenIssuer: 'local',
@@ -223,8 +224,19 @@ async function synthesize(hash: string, extraContext: Record<string, string>): P
     // Tokens on, as the embedded runtime runs an issuer: the paid routes' template then carries the TOKEN_*
     // variables and the seller-key grant, which the local issuer's values stand in for.
     const stack = new PaycallStack(app, 'PaycallLocal', { allowMissingEntries: true, config: LOCAL_TOKEN_CONFIG });
-    const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, CfnResource> };
-    const resources = template.Resources;
+    const assembly = app.synth();
+    // The core template with each surface's nested template folded in (lib/nested-templates.ts): a route function's
+    // policy then names the core's tables and machines as the core template does.
+    const core = assembly.getStackByName(stack.stackName).template as CfnTemplate;
+    const nested = Object.fromEntries(
+      await Promise.all(
+        stack.surfaceStacks.map(async (s) => [
+          stack.getLogicalId(s.nestedStackResource as import('aws-cdk-lib').CfnElement),
+          JSON.parse(await readFile(path.join(assembly.directory, s.templateFile), 'utf8')) as CfnTemplate,
+        ]),
+      ),
+    );
+    const resources = flattenNested(core, nested).Resources as Record<string, CfnResource>;
 
     // Function logical id → fake local ARN (task id), for the Fn::GetAtt tokens in the ASL.
     const functionArns = new Map<string, string>();

@@ -4,7 +4,6 @@
  * the run and document functions.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
@@ -15,6 +14,8 @@ import { AGENT_STUDIO, GENERATION, surfaceRoutes } from '../../lambdas/surfaces/
 import { functionIdOf } from '../../lib/function-map.js';
 import { PRODUCT_IDS } from '../../lambdas/products/catalog.js';
 import { actionsOf, ofType, refersTo, type Resources } from '../support/template.js';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { flatTemplateOf } from '../support/synth.js';
 
 
 const AGENT_ROUTES = surfaceRoutes(AGENT_STUDIO);
@@ -42,7 +43,7 @@ describe('PaycallStack: the agent studio', () => {
     const cdkContext = await readCdkJsonContext(PROJECT_ROOT);
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
     stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
-    template = Template.fromStack(stack);
+    template = flatTemplateOf(stack);
     resources = template.toJSON().Resources as Resources;
   });
 

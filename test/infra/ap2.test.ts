@@ -4,11 +4,11 @@
  * single-use checkout nonces go to the idempotency table those functions already write, so no other grant is added.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { actionsOf, refersTo, type Resources } from '../support/template.js';
+import { flatTemplateOf } from '../support/synth.js';
 
 const TRUSTED = JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'issuer-1' }] });
 
@@ -16,7 +16,7 @@ function synth(extra: Record<string, unknown> = {}) {
   return readCdkJsonContext(PROJECT_ROOT).then((cdkContext) => {
     const app = new App({ context: { ...cdkContext, ...extra, 'aws:cdk:bundling-stacks': [] } });
     const stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
-    return { stack, resources: Template.fromStack(stack).toJSON().Resources as Resources };
+    return { stack, resources: flatTemplateOf(stack).toJSON().Resources as Resources };
   });
 }
 

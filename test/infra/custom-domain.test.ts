@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 const outputs = (s: ReturnType<typeof synthGeneration>) => s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
 const logicalIdOf = (s: ReturnType<typeof synthGeneration>, construct: IConstruct) => s.stack.getLogicalId(construct.node.defaultChild as CfnElement);
-const apiIdOf = (s: ReturnType<typeof synthGeneration>, prefix: string) => logicalIdOf(s, s.stack.node.findChild(`${prefix}HttpApi`));
+const apiIdOf = (s: ReturnType<typeof synthGeneration>, prefix: string) => logicalIdOf(s, s.stack.surfaceStacks.find((surface) => surface.surfaceApi.prefix === prefix)!.surfaceApi.api);
 const baseUrls = (s: ReturnType<typeof synthGeneration>, variable: string) =>
   new Set(Object.keys(s.stack.functionEntries).map((id) => s.resources[id].Properties.Environment.Variables[variable]).filter((v) => v !== undefined));
 const routeFunctions = (s: ReturnType<typeof synthGeneration>, variable: string) =>

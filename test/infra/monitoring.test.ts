@@ -5,7 +5,6 @@
  * subscribers from context, and a render refused for its content pages nobody.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
@@ -19,7 +18,7 @@ import { RENDER_FUNCTIONS, renderStateName } from '../../lambdas/workflow/render
 import { providersFor } from '../../lambdas/render/providers.js';
 import { parseStackConfig, StackConfigError } from '../../lib/config.js';
 import { WORKFLOW_ERRORS, WORKFLOW_STATES } from '../../lib/workflow.js';
-import { synthGeneration } from '../support/synth.js';
+import { synthGeneration, flatTemplateOf } from '../support/synth.js';
 
 type Resource = { Type: string; Properties: any };
 
@@ -65,7 +64,7 @@ function alarmNamed(id: string): Resource {
 
 /** The value every function of the stack gives a variable (one value, or the test fails). */
 function stackVar(of: PaycallStack, name: string): string {
-  const template = Template.fromStack(of).toJSON().Resources;
+  const template = flatTemplateOf(of).toJSON().Resources;
   const values = new Set(Object.keys(of.functionEntries).map((id) => template[id].Properties.Environment.Variables[name]));
   expect([...values], name).toHaveLength(1);
   return [...values][0];
@@ -73,7 +72,7 @@ function stackVar(of: PaycallStack, name: string): string {
 
 /** What each alarm of a template reads: its Insights query, or each metric's namespace, name and dimensions. */
 function alarmMetrics(of: PaycallStack): { queries: string[]; stats: any[] } {
-  const template = Template.fromStack(of).toJSON().Resources as Record<string, Resource>;
+  const template = flatTemplateOf(of).toJSON().Resources as Record<string, Resource>;
   const found = Object.values(template).filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
   const queries: string[] = [];
   const stats: any[] = [];
@@ -100,7 +99,7 @@ beforeAll(async () => {
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [] } });
   stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
   staging = new PaycallStack(app, 'GenStaging', { allowMissingEntries: true });
-  resources = Template.fromStack(stack).toJSON().Resources;
+  resources = flatTemplateOf(stack).toJSON().Resources;
   alarms = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
   topicId = logicalId(stack.monitoring.topic);
 });
@@ -363,7 +362,7 @@ describe("a settler key's gas balance under a threshold", () => {
   it('follows the expected rate and runway given by context, and the settler gets the derived floor', () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], gasPerSettlementWei: '1000000000000', expectedPaidPerHour: '2000', runwayHours: '12' } });
     const busy = new PaycallStack(app, 'Busy', { allowMissingEntries: true });
-    const found = Object.values(Template.fromStack(busy).toJSON().Resources as Record<string, Resource>).filter(
+    const found = Object.values(flatTemplateOf(busy).toJSON().Resources as Record<string, Resource>).filter(
       (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Busy-SettlerGasLow',
     );
     expect(found).toHaveLength(1);
@@ -395,7 +394,7 @@ describe("the refund wallet's USDC under its floor", () => {
   it('takes refundWalletFloorUsdc from context over the derived floor', () => {
     const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], refundWalletFloorUsdc: '250.5' } });
     const funded = new PaycallStack(app, 'Funded', { allowMissingEntries: true });
-    const found = Object.values(Template.fromStack(funded).toJSON().Resources as Record<string, Resource>).filter(
+    const found = Object.values(flatTemplateOf(funded).toJSON().Resources as Record<string, Resource>).filter(
       (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.AlarmName === 'Funded-RefundWalletLow',
     );
     expect(found.map((r) => r.Properties.Threshold)).toEqual([250_500_000]);
@@ -506,7 +505,7 @@ describe('metrics and alarms per stack', () => {
     for (const query of other.queries) expect(query).toContain('"Paycall/GenStaging"');
     // The dashboards graph their own stack's namespace too.
     const body = (of: PaycallStack) =>
-      JSON.stringify(Object.values(Template.fromStack(of).toJSON().Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties);
+      JSON.stringify(Object.values(flatTemplateOf(of).toJSON().Resources as Record<string, Resource>).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties);
     expect(body(stack)).not.toContain('GenStaging');
     expect(body(staging)).not.toMatch(/\\"Paycall(\/Gen)?\\"/);
   });

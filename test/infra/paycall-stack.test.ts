@@ -15,6 +15,7 @@ import { providerEnvironment } from '../../lib/render-providers.js';
 import { PROVIDER_SECRETS, providerSecret, providersFor } from '../../lambdas/render/providers.js';
 import { ROUTES, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { functionIdOf } from '../../lib/function-map.js';
+import { authorizerName } from '../../lib/surface-stack.js';
 import { RENDER_FUNCTIONS, renderFunctionId, renderStateName } from '../../lambdas/workflow/render-functions.js';
 import { ENV } from '../../lambdas/shared/config.js';
 import { providerEnvName } from '../../lambdas/render/providers.js';
@@ -454,8 +455,10 @@ describe('PaycallStack (default configuration: pay-to from SSM, self-settlement)
         // route key, which every request that reached a route has, never is (lib/sign-in-authorizer.ts).
         IdentitySource: ['$context.routeKey'],
       });
-      expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(authorizerFn);
+      // By its fixed name (lib/surface-stack.ts): a surface's stack names the core's authorizer without a reference.
+      expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toContain(`:function:${authorizerName(s.stack.stackName)}/invocations`);
     }
+    expect(s.resources[authorizerFn].Properties.FunctionName).toBe(authorizerName(s.stack.stackName));
     expect(authorizers.map(([, a]) => a.Properties.ApiId.Ref).sort()).toEqual(apis.sort());
     // API Gateway may invoke it, from each API.
     const permissions = ofType(s.resources, 'AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(authorizerFn));

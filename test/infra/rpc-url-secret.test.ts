@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT, type FunctionEntry } from '../../lib/paycall-stack.js';
 import { parseStackConfig, readCdkJsonContext } from '../../lib/config.js';
@@ -16,6 +15,7 @@ import { ENV } from '../../lambdas/shared/config.js';
 import { NETWORKS } from '../../lambdas/shared/networks.js';
 import { SWEEPER } from '../../lambdas/surfaces/routes.js';
 import { actionsOf, ofType, type Resources } from '../support/template.js';
+import { flatTemplateOf } from '../support/synth.js';
 
 const SECRET = 'paycall/rpc-url';
 
@@ -29,7 +29,7 @@ function synth(extra: Record<string, unknown> = {}, nag = false) {
   const stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
   if (nag) applyNag(app, stack);
   const assembly = app.synth();
-  return { stack, assembly, resources: Template.fromStack(stack).toJSON().Resources as Resources };
+  return { stack, assembly, resources: flatTemplateOf(stack).toJSON().Resources as Resources };
 }
 
 /** The functions that send chain requests: verify and settle, reconcile, refund, and Mark completed (ADR 0021). */

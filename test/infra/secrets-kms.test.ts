@@ -6,12 +6,12 @@
  * without it, no role may use any key.
  */
 import { App, type Environment } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { parseStackConfig, readCdkJsonContext } from '../../lib/config.js';
 import { SWEEPER } from '../../lambdas/surfaces/routes.js';
 import { ofType, type Resources } from '../support/template.js';
+import { flatTemplateOf } from '../support/synth.js';
 
 const REGION = 'eu-west-1';
 const ENV: Environment = { account: '123456789012', region: REGION };
@@ -37,7 +37,7 @@ beforeAll(async () => {
 function synth(extra: Record<string, unknown>, env?: Environment) {
   const app = new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], ...extra } });
   const stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true, env });
-  return Template.fromStack(stack).toJSON() as { Resources: Resources; Rules?: Record<string, any> };
+  return flatTemplateOf(stack).toJSON() as { Resources: Resources; Rules?: Record<string, any> };
 }
 
 interface Statement {

@@ -3,12 +3,12 @@
  * template, each product's and the webhook delivery machine, is named by one.
  */
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PaycallStack, PROJECT_ROOT, stateMachineOutputId } from '../../lib/paycall-stack.js';
 import { readCdkJsonContext } from '../../lib/config.js';
 import { WEBHOOK_STATE_MACHINE_OUTPUT } from '../../lib/webhook-workflow.js';
 import { ofType, type Resources } from '../support/template.js';
+import { flatTemplateOf } from '../support/synth.js';
 
 describe('every state machine is a stack output', () => {
   let stack: PaycallStack;
@@ -16,7 +16,7 @@ describe('every state machine is a stack output', () => {
   beforeAll(async () => {
     const app = new App({ context: { ...(await readCdkJsonContext(PROJECT_ROOT)), 'aws:cdk:bundling-stacks': [] } });
     stack = new PaycallStack(app, 'Gen', { allowMissingEntries: true });
-    template = Template.fromStack(stack).toJSON() as typeof template;
+    template = flatTemplateOf(stack).toJSON() as typeof template;
   });
 
   it('each AWS::StepFunctions::StateMachine has an output whose value is its ARN', () => {
