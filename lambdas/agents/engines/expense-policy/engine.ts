@@ -15,6 +15,8 @@ import { cite } from './evidence.js';
 import { classFromAttachments } from './attached.js';
 import { placeCaps } from './places.js';
 import { claimAbout } from './scope.js';
+import { approvalThingCheck } from './named.js';
+import { unreadCheck } from './unread.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
@@ -87,6 +89,9 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   lateItems(results, policy, input.expense, assumptions);
   placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);
   commuteCheck(results, policy, (c) => money(c, policy.currency));
+  approvalThingCheck(results, policy, (c) => money(c, policy.currency));
+  // Last: an unread rule about an item still to be paid holds it for a reviewer.
+  unreadCheck(results, policy, input.expensePolicy.normalize('NFKC'), (c) => money(c, policy.currency));
   for (const { item, allowed, findings, withReceipt } of results) {
     const name = items.length > 1 ? `item ${item.index} (${item.label})` : 'the expense';
     reimbursable += allowed;

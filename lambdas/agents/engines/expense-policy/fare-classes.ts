@@ -1,4 +1,4 @@
-/** Fare-class rules by mode of travel: a class rule about flights is no rule for a train. */
+/** Rules scoped to what they name: a class rule about flights is no rule for a train, a taxi's tip cap no dinner's. */
 import type { Policy } from './policy.js';
 import type { Category, FareClass } from './words.js';
 
@@ -21,8 +21,11 @@ export function forCategory(policy: Policy, category: Category | undefined): Pol
     return scope.length === 0 || category === undefined || scope.includes(category);
   };
   const keep = <V>(m: Map<FareClass, V>, text: (v: V) => string) => new Map([...m].filter(([, v]) => applies(text(v))));
+  // A tip cap naming its categories ("taxis … including a tip up to 15%") is theirs only; naming none, it is every item's.
+  const tips = policy.tipCap?.categories ?? [];
   return {
     ...policy,
+    tipCap: tips.length === 0 || (category !== undefined && tips.includes(category)) ? policy.tipCap : undefined,
     forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
     approvalClasses: keep(policy.approvalClasses, (v) => v.text),
     // A rule naming the item's own mode before one naming none.

@@ -69,7 +69,12 @@ export function readPlaceTables(text: string): PlaceTables {
       if (!row || categoriesIn(row.label.toLowerCase()).length > 0 || MEAL_WORDS.test(row.label)) break;
       rows.push({ ...row, n: j });
     }
-    if (rows.length < 2 || !rows.some((r) => !FALLBACK.test(r.label))) continue;
+    // The block is looked at once, whatever it turns out to be (keeps the scan linear).
+    const end = j;
+    if (rows.length < 2 || !rows.some((r) => !FALLBACK.test(r.label))) {
+      if (rows.length > 0) k = end - 1;
+      continue;
+    }
     // The lead: the header row and the lines above it up to a blank line, and the section's heading above them.
     const lead: number[] = [];
     for (let h = k - 1; h >= 0 && lead.length < 6; h--) {
@@ -84,7 +89,10 @@ export function readPlaceTables(text: string): PlaceTables {
     }
     const leadText = lead.map((h) => lines[h]).join(' ').toLowerCase();
     const category = categoriesIn(leadText).find((c) => c === 'lodging') ?? (/\b(?:nightly|per night|a night|room rate)\b/.test(leadText) ? 'lodging' : undefined);
-    if (category === undefined) continue;
+    if (category === undefined) {
+      k = end - 1;
+      continue;
+    }
     const period = /\b(?:nightly|per night|a night|each night|\/night|room rate)\b/.test(leadText) ? 'night' : /\b(?:per day|daily|a day)\b/.test(leadText) ? 'day' : 'night';
     const header = lead.map((h) => lines[h]).find((l) => /\|/.test(l) || /\s{2,}\S/.test(l.trim())) ?? '';
     const qualified = /\b(?:country|state|province|region)\b/i.test(header.split(/\||\s{2,}/).filter((c) => c.trim() !== '')[0] ?? '');

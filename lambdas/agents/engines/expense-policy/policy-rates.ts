@@ -3,7 +3,7 @@
  * rates (full and partial days), mileage rates per mile or km (tier by tier), the personal charges a folio may carry,
  * and the scope sentence ("expenses not described here are not reimbursable").
  */
-import { moneyIn } from './words.js';
+import { categoriesIn, moneyIn } from './words.js';
 import type { Policy } from './policy.js';
 import { NOT_ALLOWED } from './policy.js';
 
@@ -15,7 +15,8 @@ export function readExtra(s: string, original: string, policy: Policy): number {
   let found = 0;
   const pct = /(\d{1,2}(?:\.\d{1,2})?)\s?%/.exec(s);
   if (/\b(?:tips?|gratuit(?:y|ies))\b/.test(s) && pct && /\b(?:up to|maximum|max|at most|no more than|capped|limit)\b/.test(s)) {
-    policy.tipCap = { bp: percentBp(pct[1]), text: original };
+    // "Taxis are reimbursed at cost, including a reasonable tip (up to 15%)" caps a taxi's tip, not a dinner's.
+    policy.tipCap = { bp: percentBp(pct[1]), text: original, categories: categoriesIn(s) };
     found++;
   }
   if (/\b(?:per diem|m&ie|meal allowance|daily allowance|verpflegungspauschale)\b/.test(s) || (policy.perDiem && /\bper diem\b|\ballowance\b/.test(s))) {

@@ -11,6 +11,7 @@ import { sentences } from './sentences.js';
 import { travelModes } from './fare-classes.js';
 import { readSchedules, type Schedules } from './per-diem.js';
 import { readPlaceTables, type PlaceTables } from './places.js';
+import { approvalThings, type ApprovalThing } from './named.js';
 import { fromGerman, isGerman } from './german.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
 
@@ -48,7 +49,7 @@ export interface Rate {
 
 export interface Policy {
   /** "Tips are reimbursable up to 20% of the pre-tax food and beverage amount": basis points of the pre-tax amount. */
-  tipCap?: { bp: bigint; text: string };
+  tipCap?: { bp: bigint; text: string; categories: Category[] };
   perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
   /** Per-diem rates per place and each rate's meals, read from the policy's tables (per-diem.ts). */
   schedules: Schedules;
@@ -74,6 +75,8 @@ export interface Policy {
   /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */
   receiptFree: Category[];
   approvals: (Threshold & { approver: string })[];
+  /** Kinds of expense named as needing an approval ("Global Entry", "TSA PreCheck"): named.ts. */
+  approvalThings: ApprovalThing[];
   forbiddenCategories: Map<Category, string>;
   /** Things refused by name in a not-reimbursable list ("seat upgrades", "Economy Plus", "Uber Black"), with the sentence. */
   forbiddenThings: { phrase: string; text: string }[];
@@ -92,6 +95,8 @@ export interface Policy {
   currencyText?: string;
   understood: number;
   notUnderstood: string[];
+  /** Each sentence → the heading it sits under, for what a sentence with no subject of its own is about. */
+  under: Map<string, string>;
   /** Each sentence read → its 1-based line in the policy, so a violation can cite the sentence it breaks. */
   lineOf: Map<string, number>;
 }
@@ -109,14 +114,15 @@ const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|nee
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
     described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text), places: readPlaceTables(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
   let question: string | undefined;
   const german = isGerman(text);
-  for (const { sentence, context, line, row, refused } of sentences(text, german)) {
+  for (const { sentence, context, line, row, refused, under } of sentences(text, german)) {
+    if (under !== undefined && !policy.under.has(sentence)) policy.under.set(sentence, under);
     // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
     // as the question asked of that answer: "do i need a receipt for any expense of $25.00 or more".
     const asked = question;
@@ -274,6 +280,13 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     policy.approvals.push({ cents, inclusive: INCLUSIVE.test(s), categories, text: original, approver: approverOf(s) });
     return found + 1;
   }
+  // "Rideshare standard tier only - no Uber Black, Lyft Lux or similar": the things after "no" are refused by name.
+  const noList = /(?:^|\s[-\u2013\u2014:;]\s|,\s)no ([^.;:]{3,120}?)(?:,? or similar| or the like| etc)?$/.exec(s);
+  if (noList && /,| or /.test(noList[1]) && !s.includes('receipt')) {
+    const before = policy.forbiddenThings.length;
+    readSentence(`not reimbursable: ${noList[1]}`, original, undefined, policy, row, heading);
+    if (policy.forbiddenThings.length > before) return found + 1;
+  }
   // "No alcohol", "No minibar": a short refusal.
   if (/^no [\p{L} -]{3,30}$/u.test(s) && s.split(/\s+/).length <= 4 && !s.includes('receipt')) {
     return readSentence(`not reimbursable: ${s.slice(3)}`, original, cents, policy, row, heading);
@@ -286,6 +299,14 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
     policy.caps.push({ category: categories[0], cents: cents!, perPerson: PER_PERSON.test(s), period, text: original, scope });
     return found + 1;
+  }
+  // "TSA PreCheck, Global Entry and NEXUS fees are reimbursable only with the VP's prior written approval": kinds of
+  // expense named, each held until approved.
+  if (approval && cents === undefined && categories.length === 0) {
+    const of = /\bapproval of (?:the |an? )?(?:employee's |your |their )?([a-z][a-z -]{1,30}?)(?= attached| before| in writing|[,;]|$)/.exec(s)?.[1];
+    const things = approvalThings(s, original, of ? `${of}'s approval` : approverOf(s));
+    policy.approvalThings.push(...things);
+    if (things.length > 0) return found + 1;
   }
   // A limit per recipient is a gift limit, whatever heading it sits under.
   if (categories.length === 0 && /\bper (?:gift )?recipient\b/.test(s)) categories.push('gifts');

@@ -15,26 +15,35 @@ export interface PolicySentence {
   row?: string;
   /** A bullet under a lead refusing what follows ("The following are not reimbursed …:"): a part of that list. */
   refused?: boolean;
+  /** The words of the heading the sentence sits under ("RECEIPTS", "A. LODGING"): what a sentence with no subject
+   * of its own ("Required for every expense of $75.00 or more") is about. */
+  under?: string;
 }
 
 export function sentences(text: string, german = false): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
+  let under: string | undefined;
   // The number of the section whose heading named the categories ("5 Bewirtung"): its subsections ("5.2 Höchstbetrag")
   // that name none are still about them.
   let section: string | undefined;
   let row: { cells: string[]; n: number; bordered: boolean } | undefined;
   // A lead ending in ":" that refuses what it introduces makes each bullet under it one refused part.
   let refusing = false;
+  // A table's header row: a column's header may give the unit of the limits under it ("Limit per attendee (USD)").
+  let header: string[] | undefined;
   const flush = () => {
     if (!row) return;
     const [first, ...rest] = row.cells;
+    if (!row.cells.some((c) => /\d/.test(c)) && row.cells.some((c) => /\p{L}/u.test(c))) header = row.cells;
     const rowCats = categoriesIn(first.toLowerCase());
     if (rowCats.length > 0) heading = rowCats;
     const named = first !== '' && !/\d/.test(first);
-    for (const cell of named ? rest : row.cells) {
+    for (const [k, cell] of (named ? rest : row.cells).entries()) {
+      const unit = header ? UNIT_HEADER.exec(header[named ? k + 1 : k] ?? '')?.[0].toLowerCase() : undefined;
       for (const { text, label } of alternatives(cell, rest.join(' '))) {
-        const c = trimEnd(text, '.;! \t').trim();
+        const bare = trimEnd(text, '.;! \t').trim();
+        const c = unit && /^\d[\d.,]*$/.test(bare) ? `${bare} ${unit === 'nightly' ? 'per night' : unit === 'daily' ? 'per day' : unit}` : bare;
         if (c.length > 0 && /\d/.test(c)) out.push({ sentence: named ? `${first}: ${c}` : c, context: heading, line: row.n, row: named ? `${first} ${label}`.trim() : undefined });
       }
     }
@@ -44,6 +53,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
     const line = leaders(rawLine.trim());
     // In a table without outer borders, a line starting with "|" is a row whose first cell is empty.
     const cells = tableCells(line, row !== undefined && !row.bordered);
+    if (cells.length < 2 && line.length > 0) header = undefined;
     if (cells.length < 2 || (cells.length === 2 && !/^\|/.test(line))) flush();
     if (line.length === 0) continue;
     const indented = /^\s/.test(rawLine);
@@ -51,7 +61,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
     if (!bullet) refusing = false;
     if (bullet && refusing) {
       const s = trimEnd(line.replace(BULLET, ''), '.;! \t').trim();
-      if (s.length > 0) out.push({ sentence: s, context: heading, line: n, refused: true });
+      if (s.length > 0) out.push({ sentence: s, context: heading, line: n, refused: true, under });
       continue;
     }
     if (/:$/.test(line) && NOT_ALLOWED.test(line.toLowerCase())) refusing = true;
@@ -67,7 +77,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
     }
     // A heading's mark and label ("## 3.", "B.", "§ 4") and what it says of itself in brackets ("MEALS (traveler's own
     // meals while on overnight travel)") are not its words.
-    const marked = line.replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
+    const marked = line.length > 160 ? line : line.replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
     const words = marked.replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
     // The heading's own words, without its number ("5.2", "§ 4").
     const body = marked.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
@@ -78,6 +88,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
       const named = categoriesIn(marked.toLowerCase());
       const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
       if (!sub) {
+        under = marked.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '').replace(/:$/, '');
         heading = named;
         section = named.length > 0 ? number : undefined;
       }
@@ -94,7 +105,7 @@ export function sentences(text: string, german = false): PolicySentence[] {
         continue;
       }
       first = false;
-      out.push({ sentence: s, context: heading, line: n });
+      out.push({ sentence: s, context: heading, line: n, under });
     }
   }
   flush();
@@ -115,6 +126,9 @@ function alternatives(cell: string, notes: string): { text: string; label: strin
     return { text: part, label: [label, listed ?? ''].join(' ').trim() };
   });
 }
+
+/** The unit a column's header gives its figures: "per attendee", "nightly", "per day". */
+const UNIT_HEADER = /\bper (?:person|attendee|guest|head|night|day|diem|recipient|participant|employee|trip|meal)\b|\bnightly\b|\bdaily\b/i;
 
 /** A table row's cells, without the empty ones its outer borders make ("| a | b |" → a, b); one cell for a plain line. */
 function tableCells(line: string, unbordered = false): string[] {

@@ -1,0 +1,112 @@
+/**
+ * When unsure, say so. A policy sentence the readers do not understand, that states a rule (a requirement, a refusal,
+ * an approval, a cap or limit) about something the claim actually holds, must not leave that item approved: the item is
+ * flagged for a reviewer with the sentence quoted, its amount withheld until the reviewer applies it. What the sentence
+ * is about is its subject, the words before its rule ("Rail travel is in 2nde classe only": rail; "Alcohol may be
+ * included only at dinner": alcohol, not dinner): it bears on an item of the category its subject names, or on an item
+ * whose own text (merchant, description) shares a name of two telling words with it ("Global Entry").
+ *
+ * Not held by it: a question; a clause about the form of the documents (a receipt, folio or invoice: the receipt
+ * rules apply to those) unless it refuses the expense; a sentence referring to a limit already read ("the cap is per night and includes room tax",
+ * "count toward the same daily limit") with no amount of its own; a heading of three words or fewer.
+ */
+import type { ItemResult } from './claim.js';
+import { fromGerman, isGerman } from './german.js';
+import { NOT_ALLOWED, policySource, type Policy } from './policy.js';
+import { categoriesIn, moneyIn, type Category } from './words.js';
+
+const RULE = /\b(?:must|required|requires?|mandatory|only|never|prohibited|forbidden|excluded|disallowed|cannot|may not|shall not|not (?:be )?(?:exceed|paid)|approval|pre-?approv\w*|authori[sz]ation|caps?|capped|limits?|limited|maximum|up to|at most|no more than|exceed(?:s|ing)?)\b/;
+const DOCUMENTS = /\b(?:receipts?|folios?|invoices?|slips?|memos?|documentation|statements?|belege?|quittung(?:en)?)\b|\b(?:must|should|shall) (?:show|state|include|list|contain|record|give|name)\b/;
+/** A word that makes a sentence say something: without one (nor an amount) it is a label ("Hotel: Tier 1 cities: Tier 1 limit"). */
+const VERB = /\b(?:is|are|be|been|must|may|might|will|shall|should|can|cannot|need|needs|require[sd]?|reimburs\w*|paid|pay|claim\w*|book\w*|cover\w*|exceed\w*|allow\w*|permit\w*|approv\w*|apply|applies|count|counts)\b/;
+/** "the nightly cap", "the same daily limit", "the following limits", "that approval": a rule stated elsewhere. */
+const REFERENCE = /\b(?:the|this|that|these|those|same|such|following)\s+(?:[\p{L}-]+\s+){0,3}(?:limits?|caps?|maximums?|allowances?|rates?|ceilings?|approval)\b/u;
+/** Words that name nothing in particular: a shared pair of them is no shared name. */
+const GENERIC = new Set(['the', 'and', 'for', 'with', 'from', 'your', 'our', 'any', 'all', 'are', 'per', 'not', 'this', 'that', 'each', 'business',
+  'travel', 'trip', 'trips', 'expense', 'expenses', 'cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'amount', 'paid', 'personal', 'employee',
+  'company', 'card', 'client', 'customer', 'night', 'nights', 'day', 'days', 'room', 'total', 'receipt', 'approval', 'policy', 'only', 'one',
+  'site', 'office', 'team', 'meeting', 'work', 'home', 'local', 'other', 'time', 'year', 'date', 'own', 'self', 'alone']);
+
+interface Unread {
+  sentence: string;
+  categories: Category[];
+  pairs: Set<string>;
+}
+
+/** The pairs of telling words a text holds side by side: "global entry", "entry renewal". */
+function pairsOf(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\d][\p{L}\d'-]*/gu) ?? [];
+  const out: string[] = [];
+  for (let k = 0; k + 1 < words.length; k++) {
+    const [a, b] = [words[k], words[k + 1]];
+    if (a.length < 3 || b.length < 3 || /^\d/.test(a) || /^\d/.test(b) || GENERIC.has(a) || GENERIC.has(b)) continue;
+    // A plural names the same thing: "ferry crossings" is a ferry crossing.
+    const one = (w: string) => w.replace(/(?<=[^s])s$/, '');
+    out.push(`${one(a)} ${one(b)}`);
+  }
+  return out;
+}
+
+/** The unread sentences that state a rule, each with what it is about. */
+export function unreadRules(policy: Policy, policyText: string): Unread[] {
+  const german = isGerman(policyText);
+  const read = new Set(policy.caps.map((c) => c.category).concat(policy.places.caps.map((c) => c.category)));
+  if (policy.perDiem || policy.schedules.places.length > 0) read.add('per diem');
+  if (policy.mileage.length > 0) read.add('mileage');
+  const out: Unread[] = [];
+  for (const sentence of policy.notUnderstood) {
+    const raw = sentence.replace(/\*\*|__/g, '').replace(/^(?:q|a|question|answer)\s?[:.]\s+/i, '');
+    // A rule is stated in a sentence's first few hundred characters; the rest (a pasted blob) is not read.
+    const s = (german ? fromGerman(raw.toLowerCase()) : raw.toLowerCase()).replace(/\s+/g, ' ').slice(0, 600);
+    if (/\?$/.test(s) || s.split(/\s+/).length <= 3) continue;
+    const money = moneyIn(s, () => undefined);
+    if (money.length === 0 && !VERB.test(s)) continue;
+    // "The cap is per night and includes room tax", "It is not a per-meal limit": a rule already read, qualified.
+    const referring = REFERENCE.test(s) || /^(?:it|this|that|they|these|those)\b.*\b(?:limits?|caps?|allowances?|rates?)\b/.test(s);
+    const named = categoriesIn(s);
+    if (money.length === 0 && referring && (named.length === 0 ? read.size > 0 : named.every((c) => read.has(c)))) continue;
+    const under = policy.under.get(sentence)?.toLowerCase();
+    const categories = new Set<Category>();
+    const pairs = new Set<string>();
+    // Each clause is its own rule ("… is NOT an itemized receipt: a meal claimed with a terminal slip only is not
+    // reimbursed"). A clause about the form of the documents is for the receipt rules, unless it refuses the expense.
+    for (const clause of s.split(/:\s|;\s/)) {
+      const refusal = NOT_ALLOWED.exec(clause);
+      const rule = RULE.exec(clause) ?? refusal;
+      if (!rule || (DOCUMENTS.test(clause) && !refusal)) continue;
+      // The subject: the words before the rule (the refusal's, when the clause refuses); a clause opening on its rule
+      // ("Required for every expense of $75.00 or more", "Up to DKK 1.400 per night") is about its heading
+      // ("RECEIPTS", "Hotel"), else about all it names.
+      const at = refusal && refusal.index > rule.index ? refusal.index : rule.index;
+      const before = clause.slice(0, at);
+      const opening = before.split(/\s+/).filter((w) => w !== '').length < 2;
+      if (opening && under !== undefined && DOCUMENTS.test(under) && !refusal) continue;
+      const subject = (!opening ? before : under !== undefined && categoriesIn(under).length > 0 ? under : clause)
+        .replace(/\([^)]*\)/g, ' ').replace(/,? ?[\p{L} -]{0,30}\binclud(?:ed|ing)\b.*$|\b(?:including|excluding|incl\.?|except)\b.*$/u, ' ');
+      for (const c of categoriesIn(subject)) categories.add(c);
+      for (const p of pairsOf(subject)) pairs.add(p);
+    }
+    if (categories.size > 0 || pairs.size > 0) out.push({ sentence, categories: [...categories], pairs });
+  }
+  return out;
+}
+
+/** Each open item an unread rule bears on: flagged with the sentence quoted, its amount withheld for a reviewer. */
+export function unreadCheck(results: ItemResult[], policy: Policy, policyText: string, m: (cents: bigint) => string): void {
+  const rules = unreadRules(policy, policyText);
+  if (rules.length === 0) return;
+  for (const r of results) {
+    if (!r.open) continue;
+    const own = [r.item.merchant, r.item.heading, r.item.evidence ?? r.item.label].filter(Boolean).join(' ');
+    const pairs = new Set(pairsOf(own));
+    const bearing = rules.filter((u) => (r.item.category !== undefined && u.categories.includes(r.item.category)) || [...u.pairs].some((p) => pairs.has(p)));
+    if (bearing.length === 0) continue;
+    r.findings.push({
+      severity: 'flag', kind: 'policy sentence not understood',
+      text: `policy sentence not understood: a reviewer must apply it (${bearing.map((u) => `"${u.sentence.slice(0, 240)}"`).join('; ')}); ${m(r.allowed)} withheld until then`,
+      sources: [...r.item.at, ...bearing.map((u) => policySource(policy, u.sentence))],
+    });
+    r.allowed = 0n;
+    r.open = false;
+  }
+}
