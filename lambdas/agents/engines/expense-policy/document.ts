@@ -17,6 +17,7 @@ import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
 import { amountUnder, cellAt, reportColumns } from './columns.js';
 import { namesIn } from './line.js';
+import { listings, type Listing } from './listing.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -37,6 +38,8 @@ export interface Entry {
   listed: boolean;
   /** The line right above the entry when it has no amount and is indented less: the heading it is listed under. */
   above?: Line;
+  /** A line below the claim's listing repeating this entry's amount (its ticket, a journey history): its support. */
+  backed?: string;
   /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
   requested?: Amt;
 }
@@ -51,8 +54,13 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
   const dollar = localDollar(text, policyCurrency);
   if (dollar) for (const l of lines) for (const a of l.amts) if (a.currency === 'USD') a.currency = dollar;
   const used = new Set<number>();
-  const receipts = findReceipts(lines, used);
+  const lists = listings(lines);
+  const receipts = findReceipts(lines, used, lists);
   const entries = findEntries(lines, used);
+  // Each line of a listing closed by its sum is one expense, even two of the same amount.
+  const listed = new Map<number, Listing>();
+  for (const x of lists) for (const i of x.lines) listed.set(i, x);
+  for (const e of entries) if (listed.has(e.first.n - 1)) e.listed = true;
   // A receipt whose total an entry shows is that entry's receipt; the others are expenses of their own.
   const standalone: Receipt[] = [];
   for (const r of receipts) {
@@ -79,7 +87,11 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
     const repeats = (a: Amt) =>
       standalone.some((r) => same(r.total, a)) || receipts.some((r) => r.context.includes(e.first.text) && r.lines.some((p) => p.cents === a.cents)) ||
       entries.some((o, j) => j !== k && (j < k || o.listed || o.receipt) && [o.amount, o.converted?.amt].some((x) => x && same(x, a)));
-    return !repeats(e.amount);
+    if (!repeats(e.amount)) return true;
+    // A line below a listing's total repeating one of its lines (the ticket of a train ride listed) is its support.
+    const backed = entries.find((o) => !o.receipt && !o.backed && o.amount.cents === e.amount.cents && (listed.get(o.first.n - 1)?.total ?? Infinity) < e.first.n - 1);
+    if (backed) backed.backed = e.first.text;
+    return false;
   });
   // A merchant's message forwarded under the employee's note (an airline's e-ticket, a ride receipt) holding a receipt
   // is that receipt: the other amounts it prints (a baggage price list, a fare rule, a reward) are the merchant's text,

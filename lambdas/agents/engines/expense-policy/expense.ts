@@ -9,6 +9,7 @@ import { csvHeader, csvItems, jsonItems, refsIn } from './records.js';
 import { alcoholLines, localDollar, readDocument, type Entry, type Receipt } from './document.js';
 import { textFacts, type Facts } from './line.js';
 import { receiptProof, statedProof, type Proof } from './proof.js';
+import { mealOf, type Meal } from './meal.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
@@ -48,6 +49,10 @@ export interface Item extends Omit<Facts, 'cents'> {
   companyPaid?: string;
   /** What kind of document supports it (an itemised receipt, only a card-terminal slip, a card statement line). */
   proof?: Proof;
+  /** A meal: which one, by its words or its receipt's time (meal.ts). */
+  meal?: Meal;
+  /** The own lines of the receipt read with it (its header, charges, total), for facts only the receipt prints. */
+  receiptText?: string;
 }
 
 export interface Claim {
@@ -66,6 +71,8 @@ export function readExpense(text: string, currency = 'USD'): Claim {
   // The readers count lines from the trimmed text; the buyer's count includes the blank lines trimmed off its top.
   const skipped = (/^\s*/.exec(text.normalize('NFKC'))![0].match(/\r\n|\r|\n/g) ?? []).length;
   for (const item of items) for (const a of item.at) if (a.line !== undefined) a.line += skipped;
+  // Which meal a meal is, by its words or the time on its receipt, for a limit set per meal.
+  for (const item of items) if (item.category === 'meals') item.meal ??= mealOf(item, item.receiptText);
   return datesOf(items);
 }
 
@@ -130,7 +137,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     // An entry with its receipt typed under it: the head count may be on the detail lines or the bill ("Guests 6").
     // Its receipt's own lines, not the note around it (which may count another expense's guests).
     people: e.people ?? facts.people ?? (e.receipt ? textFacts((e.receipt.own?.join('\n') ?? e.receipt.context).slice(0, 20_000).toLowerCase(), false, true).people : undefined),
-    receipt: receiptCell ?? facts.receipt ?? (e.receipt ? true : undefined),
+    receipt: receiptCell ?? facts.receipt ?? (e.receipt || e.backed ? true : undefined),
     evidence: e.first.text,
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],
     heading: e.above?.text,
@@ -179,6 +186,7 @@ function receiptItem(r: Receipt, index: number): Item {
 function mergeReceipt(item: Item, r: Receipt): void {
   item.parts = r.lines;
   item.receipt = item.receipt ?? true;
+  item.receiptText = (r.own ?? []).join('\n').slice(0, 20_000);
   const alcohol = alcoholLines(r);
   item.alcohol = alcohol.length > 0 ? alcohol.reduce((a, p) => a + p.cents, 0n) : undefined;
   if (item.alcohol !== undefined) item.alcoholLines = alcohol.map((p) => `${p.text.replace(/\s+\S+$/, '')} ${fmtAmount(p.cents)}`);

@@ -45,6 +45,13 @@ export function amountsIn(line: string): Amt[] {
   const tokens: { t: string; at: number }[] = [];
   for (let m = re.exec(line); m !== null; m = re.exec(line)) tokens.push({ t: m[0], at: m.index });
   for (let i = 0; i < tokens.length; i++) {
+    // "Mon 10.11. to Thu 13.11.2025": a day and month with their closing dot is a date, not 10.11.
+    if (DAY_MONTH.test(tokens[i].t)) continue;
+    // "2 x EUR 30,00": the unit price of a quantity, a working of the line's amount, not a charge of its own.
+    if (/^(?:x|×|\*)$/i.test(tokens[i - 1]?.t ?? '') && /^\d{1,3}$/.test(tokens[i - 2]?.t ?? '')) {
+      if (CODE_TOKEN.test(tokens[i].t)) i++;
+      continue;
+    }
     let t = tokens[i].t.replace(/[,;:]+$/, '').replace(/\.$/, '').replace(/\/[a-z].*$/i, '');
     if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%') || tokens[i + 1]?.t === '%') continue;
     if (DATE_TOKEN.test(t.replace(/[()]/g, ''))) continue;
@@ -79,6 +86,7 @@ export function amountsIn(line: string): Amt[] {
   return out;
 }
 
+const DAY_MONTH = /^\(?(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.\)?[,;:]?$/;
 const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hours?|kg|kgs|lbs?|pounds|oz|kwh|gal|gallons?|l|lit(?:er|re)s?|pts|points|stars?|rating|★|☆|%)[.,;:)]*$/i;
 /** "You earned $2.32 in Uber Cash", "points earned": a reward for later, not a charge or a payment of this one. */
 const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:earned|balance)|(?:points?|miles|cash) earned)\b/i;

@@ -7,6 +7,7 @@
 import { CLAIM_TOTAL, type Line, type Amt } from './lines.js';
 import { breakdownBelow, grandTotal, markTrailing, settled, tipFollows, type Section } from './layout.js';
 import { ALCOHOL } from './words.js';
+import { listedAbove, type Listing } from './listing.js';
 
 export interface Part {
   text: string;
@@ -39,7 +40,7 @@ export interface Receipt {
 const QUANTITY = /^\d{1,3}\s*(?:×|x|\*)\s*(?:[$€£¥]\s?)?\d[\d.,]*\s*(?:[€£¥]|[A-Z]{3})?$/i;
 
 /** Every receipt in the document (see the module comment); its lines are marked used. */
-export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
+export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] = []): Receipt[] {
   const out: { r: Receipt; sections: Section[]; from: number }[] = [];
   const sections: Section[] = [];
   let contextStart = 0;
@@ -120,7 +121,9 @@ export function findReceipts(lines: Line[], used: Set<number>): Receipt[] {
     // Without a subtotal, tax or tip line, a run of lines closed by a total may be a listing of several expenses
     // (an e-mail's "Total $357.07"): it is one bill when a payment under it settles that total in one charge (an
     // invoice paid by card, "American Express ****1009 -1.190,03 €").
-    if (!hasSummary && !(r.unreconciled === undefined && settled(lines, end, r.total.cents))) continue;
+    // So is one whose total is a line of the claim's listing above it (the airline's receipt for the ticket listed).
+    const supports = r.unreconciled === undefined && (settled(lines, end, r.total.cents) || listedAbove(lists, lines, r.total.cents, start));
+    if (!hasSummary && !supports) continue;
     accept(r, sections.filter((x) => x.start === start && x.end === end), start, end);
   }
   return out.map((o) => o.r);

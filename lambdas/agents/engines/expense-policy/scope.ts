@@ -7,6 +7,7 @@
  */
 import type { Item } from './expense.js';
 import type { Cap, Policy } from './policy.js';
+import { MEAL_WORDS } from './meal.js';
 
 export function capsFor(item: Item, policy: Policy): Cap[] {
   const own = policy.caps.filter((c) => c.category === item.category);
@@ -19,7 +20,9 @@ export function capsFor(item: Item, policy: Policy): Cap[] {
   };
   // The item's own text first; a message about one expense names it in its subject or cover note ("Subject: Lunch - …").
   const about = aboutOne.get(item);
-  return pick([item.text, item.label, item.evidence, item.heading].filter(Boolean).join(' ').toLowerCase()) ?? (about ? pick(about.toLowerCase()) : undefined) ?? own;
+  // A meal is also named by the words a policy may use for it ("dinner" is the "evening meal"; meal.ts).
+  const meal = item.meal ? MEAL_WORDS[item.meal] : undefined;
+  return pick([item.text, item.label, item.evidence, item.heading, meal].filter(Boolean).join(' ').toLowerCase()) ?? (about ? pick(about.toLowerCase()) : undefined) ?? own;
 }
 
 /** The whole claim's text, kept for a claim of one expense: all of it is about that expense. */
