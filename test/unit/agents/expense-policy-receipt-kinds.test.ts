@@ -130,3 +130,27 @@ describe('expense-policy: the claim in the policy\'s own dollar', () => {
     expect(items[1].people).toBe(3n);
   });
 });
+
+describe('expense-policy: which meal a meal is', () => {
+  it('by the time on its receipt when its words do not say', () => {
+    const text = [
+      'Meal on the Leeds audit, receipt below: £18.30',
+      '',
+      'THE GRAIN STORE  Leeds',
+      '21/05/2026 19:42  Table 3',
+      'Fish pie                 14.50',
+      'Sparkling water           3.80',
+      'TOTAL                    18.30',
+      'VISA ****2210            18.30',
+    ].join('\n');
+    const { items } = readExpense(text, 'GBP');
+    expect(items).toHaveLength(1);
+    expect([items[0].category, items[0].meal]).toEqual(['meals', 'dinner']);
+  });
+
+  it('by its own words, in other languages too', () => {
+    expect(readExpense('2026-05-21 Frühstück Hotel Adler, Mahlzeit 14,50 €', 'EUR').items[0].meal).toBe('breakfast');
+    expect(readExpense('Working lunch with the site team $42.00', 'USD').items[0].meal).toBe('lunch');
+    expect(readExpense('Evening meal, Leeds, £22.10', 'GBP').items[0].meal).toBe('dinner');
+  });
+});
