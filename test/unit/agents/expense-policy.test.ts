@@ -223,9 +223,12 @@ describe('expense-policy: hostile input', () => {
     // "＄９０" reads as $90 after NFKC; no attendees, so 1 person: cap 75 → flag, 75.00.
     const r = run('Dinner at Café Müller, ＄９０, receipt attached');
     expect(r).toMatchObject({ verdict: 'flag', reimbursable_amount: 75 });
-    // "Dîner" names no category the policy reads: no cap applies, and the note says so.
+    // "Dîner" is a meal in French: held to the same cap.
     const french = run('Dîner chez Café Müller, ＄９０, reçu: receipt attached');
-    expect(french).toMatchObject({ verdict: 'approve', reimbursable_amount: 90 });
-    expect(french.note).toContain('no category recognised for "Dîner chez Café Müller, $90, reçu: receipt attached"');
+    expect(french).toMatchObject({ verdict: 'flag', reimbursable_amount: 75 });
+    // A word no language's list has names no category: no cap applies, and the note says so.
+    const unknown = run('Omakase at Café Müller, ＄９０, receipt attached');
+    expect(unknown).toMatchObject({ verdict: 'approve', reimbursable_amount: 90 });
+    expect(unknown.note).toContain('no category recognised for "Omakase at Café Müller, $90, receipt attached"');
   });
 });

@@ -15,18 +15,25 @@ export const FINE = /\b(?:fines?(?! dining| wines?)|penalt(?:y|ies)|citations?|(
  * whole compound taken ("Bußgelder"), so nothing of it is left to qualify the category. */
 const de = (alternatives: string) => `|(?<![a-zäöüß])(?:${alternatives})[a-zäöüß]*`;
 
+/**
+ * A category's words in the other languages policies and receipts are written in (Italian, French, Spanish,
+ * Portuguese, Dutch, Swedish), whole words only; words that are also common English or address words (Ave, Vol.) are
+ * left out.
+ */
+const intl = (alternatives: string) => `|(?<![\\p{L}])(?:${alternatives})(?![\\p{L}])`;
+
 const CATEGORIES: [Category, RegExp][] = [
   ['fines', new RegExp(`${FINE.source}${de('bußgeld|verwarnungsgeld|strafzettel|knöllchen')}`)],
-  ['car rental', new RegExp(`\\b(?:rental cars?|car rentals?|car hire)\\b${de('mietwagen|leihwagen|autovermietung')}`)],
-  ['meals', new RegExp(`\\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\\b${de('bewirtung|mahlzeit|mittagessen|abendessen|frühstück|gaststätte|speisen(?![a-zäöüß])')}`)],
-  ['lodging', new RegExp(`\\b(?:hotels?|lodging|accommodations?|motels?)\\b${de('übernachtung|unterkunft|hotelkosten|hotelrechnung')}`)],
-  ['airfare', new RegExp(`\\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\\b${de('flug(?:kosten|ticket|schein|reise)?(?![a-zäöüß])|flüge(?![a-zäöüß])')}`)],
+  ['car rental', new RegExp(`\\b(?:rental cars?|car rentals?|car hire)\\b${de('mietwagen|leihwagen|autovermietung')}${intl('autonoleggio|noleggio auto|location de voitures?|voiture de location|alquiler de coches?|coche de alquiler|aluguel de carros?|aluguer de viaturas?|huurauto|hyrbil')}`, 'u')],
+  ['meals', new RegExp(`\\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\\b${de('bewirtung|mahlzeit|mittagessen|abendessen|frühstück|gaststätte|speisen(?![a-zäöüß])')}${intl('pasti|pasto|pranzo|pranzi|cena|cene|colazione|ristorante|ristoranti|repas|déjeuner|dîner|petit-déjeuner|comida|comidas|almuerzo|desayuno|refeição|refeições|almoço|jantar|maaltijd|maaltijden|måltid|måltider|middag|frukost')}`, 'u')],
+  ['lodging', new RegExp(`\\b(?:hotels?|lodging|accommodations?|motels?)\\b${de('übernachtung|unterkunft|hotelkosten|hotelrechnung')}${intl('albergo|alberghi|alloggio|alloggi|pernottamento|pernottamenti|hôtel|hôtels|hébergement|hébergements|nuitée|nuitées|alojamiento|hospedaje|alojamento|hospedagem|overnachting|overnachtingen|hotell|boende|logi')}`, 'u')],
+  ['airfare', new RegExp(`\\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\\b${de('flug(?:kosten|ticket|schein|reise)?(?![a-zäöüß])|flüge(?![a-zäöüß])')}${intl('volo|voli|aereo|billet d\'avion|billets d\'avion|vuelo|vuelos|avión|voo|voos|passagem aérea|vlucht|vluchten|flyg|flygresa')}`, 'u')],
   ['ground', new RegExp(`\\b(?:taxis?|cabs?|rideshares?|ride-share|uber|lyft|ground transport(?:ation)?)\\b${de('taxi')}`)],
-  ['entertainment', /\b(?:entertainment|sporting events?|concerts?|theatre|theater|golf)\b/],
-  ['parking', new RegExp(`\\b(?:parking|garage)\\b${de('park(?:en|gebühr|haus|häuser|platz|ticket|kosten)')}`)],
-  ['rail', new RegExp(`\\b(?:rail|trains?|amtrak|railway|railroad)\\b${de('bahn(?:fahrt|ticket|karte|card|reise)?(?![a-zäöüß])|zug(?:fahrt|ticket)?(?![a-zäöüß])|fahrkarte')}`)],
+  ['entertainment', new RegExp(`\\b(?:entertainment|sporting events?|concerts?|theatre|theater|golf)\\b${intl('rappresentanza|frais de représentation|gastos de representación|despesas de representação|representatiekosten|representation')}`, 'u')],
+  ['parking', new RegExp(`\\b(?:parking|garage)\\b${de('park(?:en|gebühr|haus|häuser|platz|ticket|kosten)')}${intl('parcheggio|parcheggi|stationnement|aparcamiento|estacionamiento|estacionamento|parkeren|parkering')}`, 'u')],
+  ['rail', new RegExp(`\\b(?:rail|trains?|amtrak|railway|railroad)\\b${de('bahn(?:fahrt|ticket|karte|card|reise)?(?![a-zäöüß])|zug(?:fahrt|ticket)?(?![a-zäöüß])|fahrkarte')}${intl('treno|treni|trenitalia|ferroviario|sncf|tgv|ouigo|tren|trenes|renfe|comboio|comboios|trein|treinen|tåg|tågresa')}`, 'u')],
   ['mileage', new RegExp(`\\b(?:mileage|personal (?:car|vehicle)|own (?:car|vehicle))\\b${de('kilometer(?:geld|pauschale)|wegstreckenentschädigung|privat(?:en|er|es|em)? (?:pkw|kfz|fahrzeug)|privatfahrzeug|privat-pkw')}`)],
-  ['fuel', new RegExp(`\\b(?:fuel|gas(?:oline)?|petrol|refuel)\\b${de('kraftstoff|benzin|tanken|tankbeleg')}`)],
+  ['fuel', new RegExp(`\\b(?:fuel|gas(?:oline)?|petrol|refuel)\\b${de('kraftstoff|benzin|tanken|tankbeleg')}${intl('carburante|benzina|gasolio|carburant|gazole|gasolina|combustible|combustível|brandstof|bränsle|drivmedel')}`, 'u')],
   ['baggage', /\b(?:bag(?:gage)? fees?|checked bags?|baggage)\b/],
   ['registration', new RegExp(`\\b(?:registrations?|conference pass|admission|trade fairs?)\\b${de('teilnahmegebühr|tagungsgebühr|konferenzgebühr|seminargebühr')}`)],
   ['supplies', new RegExp(`\\b(?:supplies|printing|office depot|staples)\\b${de('büromaterial')}`)],
@@ -44,7 +51,7 @@ export function categoriesIn(text: string): Category[] {
 /** The text with every category's words blanked out, to see what else qualifies it ("uber black" → " black"). */
 export function withoutCategoryWords(text: string): string {
   let rest = text.replace(PER_DIEM, ' ');
-  for (const [, re] of CATEGORIES) rest = rest.replace(new RegExp(re.source, 'g'), ' ');
+  for (const [, re] of CATEGORIES) rest = rest.replace(new RegExp(re.source, `${re.flags}g`), ' ');
   return rest;
 }
 
