@@ -15,20 +15,12 @@ import { SECRET_USE } from '../../lib/role-binder.js';
 import { CANCELLING_PROVIDERS, providerSecret } from '../../lambdas/render/providers.js';
 import { routeTable, SIGN_IN_AUTHORIZER, SWEEPER, WORKFLOW_TASKS } from '../../lambdas/surfaces/routes.js';
 import { RENDER_FUNCTIONS } from '../../lambdas/workflow/render-functions.js';
-import { synthGeneration } from '../support/synth.js';
+import { SECRET_READERS_CONTEXT, synthGeneration } from '../support/synth.js';
 import type { Resources } from '../support/template.js';
 
 type Synth = ReturnType<typeof synthGeneration>;
 
-const EVERY_READER = {
-  rpcUrlSecretName: 'paycall/rpc-url',
-  preconfRpcUrlSecretName: 'paycall/preconf-rpc-url',
-  tokenIssuer: 'https://issuer.example.com',
-  tokenJwksUrl: 'https://issuer.example.com/jwks.json',
-  tokenChargeUrl: 'https://issuer.example.com/charge',
-  tokenSellerId: 'seller-1',
-  agentReasoning: 'vendor-risk-read-q0jjq',
-};
+const EVERY_READER = { ...SECRET_READERS_CONTEXT, agentReasoning: 'vendor-risk-read-q0jjq' };
 
 /** The names of the secrets the stack imports, by the role table's name for each (unset: not configured). */
 function secretNames(s: Synth): Record<string, string | undefined> {

@@ -11,7 +11,7 @@ import { PaycallStack, PROJECT_ROOT } from '../../lib/paycall-stack.js';
 import { parseStackConfig, readCdkJsonContext } from '../../lib/config.js';
 import { SWEEPER } from '../../lambdas/surfaces/routes.js';
 import { ofType, type Resources } from '../support/template.js';
-import { flatTemplateOf } from '../support/synth.js';
+import { flatTemplateOf, SECRET_READERS_CONTEXT } from '../support/synth.js';
 
 const REGION = 'eu-west-1';
 const ENV: Environment = { account: '123456789012', region: REGION };
@@ -20,14 +20,7 @@ const KEY = `arn:aws:kms:${REGION}:123456789012:key/1234abcd-12ab-34cd-56ef-1234
  * Every secret a function may read: the settler's, refund, service, offer-signing and AP2 merchant keys and the
  * vendors' API keys (always: every render provider has its function), the RPC URLs' and the token seller's.
  */
-const READERS_CONTEXT = {
-  rpcUrlSecretName: 'paycall/rpc-url',
-  preconfRpcUrlSecretName: 'paycall/preconf-rpc-url',
-  tokenIssuer: 'https://issuer.example.com',
-  tokenJwksUrl: 'https://issuer.example.com/jwks.json',
-  tokenChargeUrl: 'https://issuer.example.com/charge',
-  tokenSellerId: 'seller-1',
-};
+const READERS_CONTEXT = SECRET_READERS_CONTEXT;
 
 let cdkContext: Record<string, unknown>;
 beforeAll(async () => {

@@ -33,3 +33,16 @@ export function flatTemplate(stack: PaycallStack): CfnTemplate {
 export function flatTemplateOf(stack: PaycallStack): Template {
   return Template.fromJSON(flatTemplate(stack));
 }
+
+/**
+ * The context that names every optional secret a function may read beyond the always-present keys: the RPC URLs' and
+ * the token seller's (the infra tests of secrets and of role grants synthesise with it).
+ */
+export const SECRET_READERS_CONTEXT = {
+  rpcUrlSecretName: 'paycall/rpc-url',
+  preconfRpcUrlSecretName: 'paycall/preconf-rpc-url',
+  tokenIssuer: 'https://issuer.example.com',
+  tokenJwksUrl: 'https://issuer.example.com/jwks.json',
+  tokenChargeUrl: 'https://issuer.example.com/charge',
+  tokenSellerId: 'seller-1',
+};
