@@ -40,15 +40,27 @@ function rowOf(line: string): { label: string; amount: string } | undefined {
   if (t.includes('|')) cells = t.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
   else if (/\.{3,}|…/.test(t)) cells = t.split(/\s*(?:\.{3,}|…)[.…]*\s*/);
   else cells = t.split(/\s{2,}/);
+  // "Tier 1 cities (London, Tokyo): up to USD 300.": a label closed by its colon, then the limit.
+  if (cells.length === 1) cells = /^([^:]{3,160}):\s+(\S.{0,40})$/.exec(t)?.slice(1, 3) ?? cells;
   if (cells.length !== 2) return undefined;
-  const [label, amount] = cells;
-  if (!AMOUNT.test(amount.replace(/\*/g, '').trim()) || !/^\p{Lu}/u.test(label) || /\d/.test(label.replace(/\b[A-Z]{2,3}\b/g, ''))) return undefined;
-  return { label, amount: amount.replace(/\*/g, '').trim() };
+  // "Milano, Roma, Venezia, Firenze:   up to EUR 180": the colon ends the label, "up to" only says it is a limit.
+  const label = cells[0].replace(/\s*:$/, '');
+  const amount = cells[1].replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\.$/, '');
+  // A group's mark ("Tier 1 cities", "Zone 2") is no figure in the label.
+  const words = label.replace(/\b(?:tier|zone|group|band|level|category)\s+\d\b/gi, '').replace(/\b[A-Z]{2,3}\b/g, '');
+  if (!AMOUNT.test(amount) || !/^\p{Lu}/u.test(label) || /\d/.test(words)) return undefined;
+  return { label, amount };
 }
+
+/** Words before a row's amount that only say it is a limit ("up to EUR 180", "max. 150,00 €"). */
+const LIMIT = /^(?:up to|max(?:imum)?\.?|not (?:to )?exceed(?:ing)?|fino a|bis(?: zu)?|jusqu'à|hasta|at most)\s+/i;
 
 /** A row's places: split on commas, slashes and "and"; a qualifier after the last comma (the country of "Bengaluru,
  * India", a state code, a name several rows share) is dropped. */
 function placesOf(label: string, qualified: boolean, shared: Set<string>): string[] {
+  // "Tier 1 cities (Boston, Chicago, New York City)": a group named, its places listed in brackets.
+  const listed = /\(([^()]*,[^()]*)\)/.exec(label)?.[1];
+  if (listed !== undefined) return listed.split(/\s*(?:,|\/|;|\band\b|&)\s*/).map((p) => p.trim()).filter((p) => p !== '');
   const clean = label.replace(/\([^)]*\)/g, ' ');
   const comma = clean.lastIndexOf(',');
   const last = comma < 0 ? '' : clean.slice(comma + 1).trim();
@@ -85,6 +97,9 @@ export function readPlaceTables(text: string): PlaceTables {
         continue;
       }
       lead.push(h);
+      // The sentence right above the rows, closed by a colon, introduces them ("Hotels (per night, city tax
+      // included):"): what precedes it is another rule.
+      if (lead.length === 1 && /:\s*$/.test(lines[h]) && !/\|/.test(lines[h])) break;
       if (/^\s*(?:#+\s|\d+(?:\.\d+)*[.)]?\s+\S|[A-Z][.)]\s+\S)/.test(lines[h]) && lines[h].trim().split(/\s+/).length <= 8) break;
     }
     const leadText = lead.map((h) => lines[h]).join(' ').toLowerCase();
@@ -126,20 +141,20 @@ function names(text: string, place: string): boolean {
 }
 
 /** The row an expense is held to, and how it was chosen. */
-export function placeCap(caps: PlaceCap[], own: string, claim: string): { cap: PlaceCap; how: string } | undefined {
+export function placeCap(caps: PlaceCap[], own: string, claim: string): { cap: PlaceCap; how: string; placed: boolean } | undefined {
   if (caps.length === 0) return undefined;
   const named = (t: string) => caps.filter((c) => c.places.some((p) => names(t, p)));
   const found = named(own).length > 0 ? named(own) : named(claim);
   const lowest = (list: PlaceCap[]) => [...list].sort((a, b) => (a.cents < b.cents ? -1 : a.cents > b.cents ? 1 : 0))[0];
-  if (found.length === 1) return { cap: found[0], how: `the cap for ${found[0].places.join(' / ')}` };
+  if (found.length === 1) return { cap: found[0], how: `the cap for ${found[0].places.join(' / ')}`, placed: true };
   if (found.length > 1) {
     const cap = lowest(found);
-    return { cap, how: `the lowest cap of the places named (${found.map((c) => c.places.join(' / ')).join('; ')})` };
+    return { cap, how: `the lowest cap of the places named (${found.map((c) => c.places.join(' / ')).join('; ')})`, placed: true };
   }
   const fallback = caps.find((c) => c.fallback);
-  if (fallback) return { cap: fallback, how: `the cap for "${fallback.text.split(/\s*(?:\||\.{3,}|…|\s{2,})\s*/).filter((x) => x !== '')[0]}", no listed place being named` };
+  if (fallback) return { cap: fallback, how: `the cap for "${fallback.text.split(/\s*(?:\||\.{3,}|…|\s{2,})\s*/).filter((x) => x !== '')[0]}", no listed place being named`, placed: true };
   const cap = lowest(caps);
-  return { cap, how: `the lowest cap listed (${cap.places.join(' / ')}), no listed place being named` };
+  return { cap, how: `the lowest cap listed (${cap.places.join(' / ')}), no listed place being named`, placed: false };
 }
 
 export function capSource(cap: PlaceCap): Src {
@@ -166,6 +181,18 @@ export function placeCaps(results: ItemResult[], policy: Policy, m: (cents: bigi
     if (r.allowed <= allowance) continue;
     const excess = r.allowed - allowance;
     const working = `${m(at.cap.cents)} × ${periods} ${at.cap.period ?? 'night'}(s) = ${m(allowance)}`;
+    if (!at.placed) {
+      // Above the lowest cap and in no place the table lists (nor an "all other cities" row): which cap applies
+      // cannot be told from the claim, so the whole amount waits for a reviewer to place it.
+      r.findings.push({
+        severity: 'flag', kind: 'place not found', sources: [...item.at, ...mine.map(capSource)],
+        text: `${at.cap.category} of ${m(r.allowed)} is above the lowest cap for a place (${working}) and the claim names no place the policy's table lists; the cap that applies cannot be told, ${m(r.allowed)} withheld until a reviewer places it`,
+        arithmetic: `${working} lowest cap; claimed ${m(r.allowed)}`,
+      });
+      r.allowed = 0n;
+      r.open = false;
+      continue;
+    }
     r.findings.push({
       severity: 'flag', kind: 'over cap', sources: [...item.at, capSource(at.cap)],
       text: `${at.cap.category} over the cap for its place ("${at.cap.text}", ${at.how}): ${m(r.allowed)} > ${working}; ${m(excess)} not reimbursed`,
