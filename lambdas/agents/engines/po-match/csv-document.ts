@@ -57,6 +57,8 @@ export function readCsvDocument(text: string, field: string): Doc | undefined {
       : undefined;
     if (sm) {
       if (sm.kind === 'net') doc.subtotal ??= sm.amount;
+      // Exempt or zero-rated sales beside the net are goods already in the lines.
+      else if (sm.kind === 'netPart') continue;
       else if (sm.kind === 'total') {
         doc.total ??= sm.amount;
         doc.totalQuote ??= filled.join(' ');

@@ -11,6 +11,7 @@ import { detectDecimal } from './number.js';
 import { unitCode } from './units.js';
 import { readTable } from './text-table.js';
 import { readSummary } from './text-summary.js';
+import { settleSummary, type SummaryLine } from './text-totals.js';
 import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
 
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9 #./_-]{0,40}?)\s*:\s*(.*)$/;
@@ -50,24 +51,14 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
     }
     doc.lines.push(completeLine(r, doc.lines.length + 1, field));
   }
-  const seen = new Set<string>();
+  const summary: SummaryLine[] = [];
   all.forEach((line, i) => {
     if (table.used.has(i) || line.trim() === '') return;
     const trimmed = line.trim().replace(/^[-*•]\s+/, '');
     if (i > table.header) {
       const s = readSummary(line, decimal);
       if (s) {
-        if (s.kind === 'net') doc.subtotal ??= s.amount;
-        else if (s.kind === 'total') {
-          if (doc.total === undefined) {
-            doc.total = s.amount;
-            doc.totalCite = { line: i + 1 };
-            doc.totalQuote = trimmed.replace(/\s{2,}/g, '  ');
-          }
-        } else if (!seen.has(s.kind === 'tax' ? 'tax' : s.label.toLowerCase())) {
-          seen.add(s.kind === 'tax' ? 'tax' : s.label.toLowerCase());
-          if (s.amount !== 0n) doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind, cite: { line: i + 1 } });
-        }
+        summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
         return;
       }
     }
@@ -80,6 +71,7 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
     doc.unread++;
   });
   // "Total: 1,111.50" but no separate net line: the net is the lines' sum, checked by the engine.
+  settleSummary(doc, summary);
   return doc;
 }
 

@@ -4,14 +4,30 @@
  */
 import type { ChargeKind } from './document.js';
 import { readNumber, type Decimal } from './number.js';
+import { CURRENCY_CODES, isCurrencyWord } from './currencies.js';
 
 export interface Summary {
-  kind: 'net' | ChargeKind | 'total';
+  /** `netPart`: sales the tax does not apply to (VAT-exempt, zero-rated), printed beside the taxable net. */
+  kind: 'net' | 'netPart' | ChargeKind | 'total';
   label: string;
   amount: bigint;
 }
 
 const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit|acompte/i;
+/**
+ * A count, a weight or a page printed among the totals ("Total quantity 45.00", "Gross weight 12.50 kg", "Ilość
+ * pozycji 4,00") is no money: never a total.
+ */
+const COUNT_LABEL = /(?:^|[^\p{L}])(?:qty|quantity|quantities|quantit[ée]s?|qt[ée]|menge|anzahl|st[üu]ck(?:zahl)?|cantidad|ilo[śs][ćc]|number\s+of|no\.?\s+of\s+(?:items|lines|pieces)|line\s+count|item\s+count|weight|gewicht|poids|peso|waga|page|seite)(?![\p{L}])/iu;
+/** Sales the tax does not apply to, printed beside the taxable net (a Philippine VAT invoice's three sales lines). */
+const NET_PART = /\b(?:vat|tax)[-\s]*exempt\s+sales|exempt\s+sales|zero[-\s]*rated\s+sales/;
+/**
+ * The net before tax where the label also names the tax: "VATable Sales", "Net of VAT", "Amount exclusive of VAT",
+ * "Total hors TVA", "Razem netto", "Summe netto".
+ */
+const NET_OF_TAX = /vatable|net\s+of\s+(?:vat|tax)|(?:vat|tax)[-\s]+exclusive|exclusive\s+of\s+(?:vat|tax)|\bex\.?\s+(?:vat|gst)|hors\s+(?:tva|taxes?)|\bnetto\b/;
+/** The gross: "Razem brutto", "Bruttobetrag", "Gross total", "Total TTC", "Do zapłaty", "Zu zahlen". */
+const GROSS = /brutto|\bgross\b|\bttc\b|do\s+zap[łl]aty|zu\s+zahlen|\brazem\b|endbetrag|rechnungsbetrag/;
 /**
  * The goods before tax in Spanish, French, Indian and Japanese prints: "Valor neto total", "Base imponible", "Total
  * antes del descuento", "Montant HT", "Total HT", "Basic value", 小計 (subtotal), 税抜金額 (amount before tax).
@@ -24,7 +40,7 @@ const FREIGHT_PREPAID = /(?:freight|shipping|carriage)\b[^]*\bprepaid\b/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
   // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
-  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(/(\d)\s*(?:kr|sek|nok|dkk|usd|eur|gbp|chf|cad|aud|pln|zł|inr|jpy|mxn)\.?$/i, '$1').replace(/(\d)\s*[€£¥円]$/, '$1');
+  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(new RegExp(`(\\d)\\s*(?:kr|zł|${CURRENCY_CODES})\\.?$`, 'i'), '$1').replace(/(\d)\s*[€£¥円]$/, '$1');
   const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
   if (segs.length === 0) return undefined;
   const last = segs[segs.length - 1];
@@ -36,17 +52,20 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
   if (!/[.,]\d{2}\)?$/.test(amountText) && !/^[¥￥]\d{1,3}(?:,\d{3})*$|^\d{1,3}(?:,\d{3})*円$/.test(amountText)) return undefined;
   const amount = readNumber(amountText, decimal);
   if (amount === undefined) return undefined;
-  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !/^(?:US\$|\$|€|£|EUR|USD|GBP|CAD)$/i.test(s));
+  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !isCurrencyWord(s));
   // The label is the words before the amount; one step further left only past a rate ("SALES TAX  AUSTIN 8.25%").
   for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
     const label = texts[i];
     const l = label.toLowerCase();
     if (SKIP_LABEL.test(l) && !PAYMENT_DUE.test(l) && !(FREIGHT_PREPAID.test(l) && !/payment|deposit|amount\s+paid|\bpaid\b/.test(l))) return undefined;
+    if (COUNT_LABEL.test(l) && !/discount|rabatt|remise|descuento|sconto/.test(l)) return undefined;
     let kind: Summary['kind'] | undefined;
-    if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
+    if (NET_PART.test(l)) kind = 'netPart';
+    else if (NET_OF_TAX.test(l)) kind = 'net';
+    else if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l)) kind = 'total';
+    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
     // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.
     else if (/\b(?:fee|surcharge|charge)\b|packing\s*(?:&|and)\s*forwarding|\bp\s*&\s*f\b|round(?:ing)?[\s-]*off|^rounding$/.test(l)) kind = 'other';

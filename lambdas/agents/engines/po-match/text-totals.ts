@@ -1,0 +1,64 @@
+/**
+ * The summary block under a printed table told apart and confirmed by arithmetic: which stated figure is the net
+ * (the lines' sum), which are charges (tax, freight, fees) and which is the gross (net plus charges). Labels decide
+ * first; where the labels leave two readings, the one the document's own arithmetic confirms is kept, so a "Total"
+ * that is the net above a "Total incl. VAT", or a "VATable Sales" figure that is the lines' sum, is never taken for
+ * the gross or for a tax.
+ */
+import type { Cite } from '../text/json-positions.js';
+import { abs, CENT } from './decimal.js';
+import type { Doc } from './document.js';
+import { amountOf } from './line-values.js';
+import type { Summary } from './text-summary.js';
+
+export interface SummaryLine extends Summary {
+  cite: Cite;
+  quote: string;
+}
+
+const near = (a: bigint, b: bigint) => abs(a - b) <= CENT;
+
+/** Sets the document's subtotal, charges and total from its summary lines, in print order. */
+export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
+  const seen = new Set<string>();
+  const totals: SummaryLine[] = [];
+  let parts = 0n;
+  for (const s of summary) {
+    if (s.kind === 'net') doc.subtotal ??= s.amount;
+    else if (s.kind === 'netPart') parts += s.amount;
+    else if (s.kind === 'total') totals.push(s);
+    else {
+      // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge.
+      const key = s.kind === 'tax' ? 'tax' : s.label.toLowerCase();
+      if (s.amount === 0n || seen.has(key)) continue;
+      seen.add(key);
+      doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind, cite: s.cite });
+    }
+  }
+  // Exempt and zero-rated sales are goods beside the taxable net: the net of all the lines is their sum.
+  if (parts !== 0n && doc.subtotal !== undefined) doc.subtotal += parts;
+  const lines = doc.lines.reduce((a, l) => a + amountOf(l), 0n);
+  const inLines = doc.charges.filter((c) => c.inLines).reduce((a, c) => a + c.amount, 0n);
+  const goods = lines + inLines;
+  const charges = () => doc.charges.reduce((a, c) => a + c.amount, 0n);
+  // A figure read as tax that is the lines' own sum, confirmed by a stated total of it plus the other charges, is the
+  // net (no tax is the whole of the goods).
+  const asTax = doc.charges.findIndex((c) => c.kind === 'tax' && !c.inLines && goods > 0n && near(c.amount, goods));
+  if (asTax >= 0 && (doc.subtotal === undefined || near(doc.subtotal, goods))) {
+    const rest = charges() - doc.charges[asTax].amount;
+    if (totals.some((t) => near(t.amount, goods + rest))) {
+      doc.subtotal ??= doc.charges[asTax].amount;
+      doc.charges.splice(asTax, 1);
+    }
+  }
+  if (totals.length === 0) return;
+  // The gross is the stated total that equals the lines plus the charges; a "Total" above it equal to the lines is
+  // the net. Without such a total the first one stands, and the document's arithmetic check reports the difference.
+  const gross = lines + charges();
+  const confirmed = totals.findIndex((t) => near(t.amount, gross));
+  const chosen = totals[confirmed >= 0 ? confirmed : 0];
+  if (confirmed > 0) for (const t of totals.slice(0, confirmed)) if (near(t.amount, goods)) doc.subtotal ??= t.amount;
+  doc.total = chosen.amount;
+  doc.totalCite = chosen.cite;
+  doc.totalQuote = chosen.quote;
+}
