@@ -64,7 +64,7 @@ export function amountsIn(line: string): Amt[] {
         t = next;
         i++;
       } else continue;
-    } else if (i + 1 < tokens.length && CODE_TOKEN.test(tokens[i + 1].t.replace(/[,;:.]+$/, '')) && /\d$/.test(t)) {
+    } else if (i + 1 < tokens.length && CODE_TOKEN.test(tokens[i + 1].t.replace(/[,;:.]+$/, '')) && /\d$/.test(t) && !codeOpensNext(t, tokens[i + 2]?.t)) {
       code = tokens[i + 1].t.replace(/[,;:.]+$/, '');
       codeAfter = true;
     }
@@ -86,6 +86,11 @@ export function amountsIn(line: string): Amt[] {
   return out;
 }
 
+/** "Greenbelt 5  PHP 1,240.00": a code between a whole number and an amount is the amount's, not the number's. */
+function codeOpensNext(t: string, after: string | undefined): boolean {
+  return /^\d+$/.test(t) && after !== undefined && /^\d[\d.,']*[.,]\d{2}$/.test(after.replace(/[,;:]+$/, ''));
+}
+
 const DAY_MONTH = /^\(?(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])\.\)?[,;:]?$/;
 const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hours?|kg|kgs|lbs?|pounds|oz|kwh|gal|gallons?|l|lit(?:er|re)s?|pts|points|stars?|rating|★|☆|%)[.,;:)]*$/i;
 /** "You earned $2.32 in Uber Cash", "points earned": a reward for later, not a charge or a payment of this one. */
@@ -94,6 +99,9 @@ const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:ea
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
 const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b/;
+/** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
+ * (personal)"): what is owed after the claim is summed, never an expense. */
+const SETTLEMENT = /^(?:(?:net |total )?amount (?:to be |due to be )?reimbursed|(?:net |total |amount )?to (?:be )?reimburse(?:d)?\b|advances? (?:applied|paid|received|deducted|used)(?: [a-z]{3})?$|less advances?(?: [a-z]{3})?$)/;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|drikkepenge|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 /** A bilingual label ("Pourboire / Tip", "Gesamt / Total") names its line in each language: any of them tells. */
@@ -119,7 +127,7 @@ export function readLines(text: string): Line[] {
     else if (/^[-=_*~·.+|\s]{5,}$/.test(text)) kind = 'sep';
     else if (amts.length === 0) kind = 'plain';
     else if (/\bsub-?total\b/.test(label)) kind = 'subtotal';
-    else if (BALANCE.test(label)) kind = 'balance';
+    else if (BALANCE.test(label) || (!dated && !marked && SETTLEMENT.test(label) && !SUMMARY.test(label))) kind = 'balance';
     // "SUMA PTU 6,59", "Total VAT": the sum of the taxes printed in a breakdown, not the bill's total.
     else if (SUMMARY.test(label) && TAX.test(label) && !/\b(?:incl|including|inc)\b/.test(label) && label.split(' ').length <= 3) kind = 'plain';
     else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';

@@ -39,13 +39,18 @@ function rowOf(line: string): { label: string; amount: string } | undefined {
   let cells: string[];
   if (t.includes('|')) cells = t.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
   else if (/\.{3,}|…/.test(t)) cells = t.split(/\s*(?:\.{3,}|…)[.…]*\s*/);
-  else cells = t.split(/\s{2,}/);
+  else {
+    // "Other towns:      up to KES  8,000": the label stands apart; the limit may be spaced out within.
+    const parts = t.split(/\s{2,}/);
+    cells = parts.length > 2 && /:$/.test(parts[0]) ? [parts[0], parts.slice(1).join(' ')] : parts;
+  }
   // "Tier 1 cities (London, Tokyo): up to USD 300.": a label closed by its colon, then the limit.
   if (cells.length === 1) cells = /^([^:]{3,160}):\s+(\S.{0,40})$/.exec(t)?.slice(1, 3) ?? cells;
   if (cells.length !== 2) return undefined;
   // "Milano, Roma, Venezia, Firenze:   up to EUR 180": the colon ends the label, "up to" only says it is a limit.
   const label = cells[0].replace(/\s*:$/, '');
-  const amount = cells[1].replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\.$/, '');
+  // "up to KES 12,000 (bed & breakfast)": what the limit includes, in brackets, is no part of the amount.
+  const amount = cells[1].replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\s*\([^()]*\)$/, '').replace(/\.$/, '');
   // A group's mark ("Tier 1 cities", "Zone 2") is no figure in the label.
   const words = label.replace(/\b(?:tier|zone|group|band|level|category)\s+\d\b/gi, '').replace(/\b[A-Z]{2,3}\b/g, '');
   if (!AMOUNT.test(amount) || !/^\p{Lu}/u.test(label) || /\d/.test(words)) return undefined;

@@ -26,7 +26,7 @@ const CATEGORIES: [Category, RegExp][] = [
   ['fines', new RegExp(`${FINE.source}${de('bußgeld|verwarnungsgeld|strafzettel|knöllchen')}`)],
   ['car rental', new RegExp(`\\b(?:rental cars?|car rentals?|car hire)\\b${de('mietwagen|leihwagen|autovermietung')}${intl('autonoleggio|noleggio auto|location de voitures?|voiture de location|alquiler de coches?|coche de alquiler|aluguel de carros?|aluguer de viaturas?|huurauto|hyrbil')}`, 'u')],
   ['meals', new RegExp(`\\b(?:meals?|food|dining|dinners?|lunch(?:es)?|breakfasts?|restaurants?|catering)\\b${de('bewirtung|mahlzeit|mittagessen|abendessen|frühstück|gaststätte|speisen(?![a-zäöüß])')}${intl('pasti|pasto|pranzo|pranzi|cena|cene|colazione|ristorante|ristoranti|repas|déjeuner|dîner|petit-déjeuner|comida|comidas|almuerzo|desayuno|refeição|refeições|almoço|jantar|maaltijd|maaltijden|måltid|måltider|middag|frukost')}`, 'u')],
-  ['lodging', new RegExp(`\\b(?:hotels?|lodging|accommodations?|motels?)\\b${de('übernachtung|unterkunft|hotelkosten|hotelrechnung')}${intl('albergo|alberghi|alloggio|alloggi|pernottamento|pernottamenti|hôtel|hôtels|hébergement|hébergements|nuitée|nuitées|alojamiento|hospedaje|alojamento|hospedagem|overnachting|overnachtingen|hotell|boende|logi')}`, 'u')],
+  ['lodging', new RegExp(`\\b(?:hotels?|lodging|accommodations?|motels?|resorts?|hostels?|guest ?houses?|b&b|guest folio|room charges?)(?![\\p{L}])${de('übernachtung|unterkunft|hotelkosten|hotelrechnung')}${intl('albergo|alberghi|alloggio|alloggi|pernottamento|pernottamenti|hôtel|hôtels|hébergement|hébergements|nuitée|nuitées|alojamiento|hospedaje|alojamento|hospedagem|overnachting|overnachtingen|hotell|boende|logi')}`, 'u')],
   ['airfare', new RegExp(`\\b(?:air ?fares?|flights?|air travel|airlines?|plane tickets?)\\b${de('flug(?:kosten|ticket|schein|reise)?(?![a-zäöüß])|flüge(?![a-zäöüß])')}${intl('volo|voli|aereo|billet d\'avion|billets d\'avion|vuelo|vuelos|avión|voo|voos|passagem aérea|vlucht|vluchten|flyg|flygresa')}`, 'u')],
   ['ground', new RegExp(`\\b(?:taxis?|cabs?|rideshares?|ride-share|uber|lyft|ground transport(?:ation)?)\\b${de('taxi')}`)],
   ['entertainment', new RegExp(`\\b(?:entertainment|sporting events?|concerts?|theatre|theater|golf)\\b${intl('rappresentanza|frais de représentation|gastos de representación|despesas de representação|representatiekosten|representation')}`, 'u')],
@@ -43,9 +43,11 @@ const CATEGORIES: [Category, RegExp][] = [
 
 /** Every category a (lower-cased) text names, in list order. */
 export function categoriesIn(text: string): Category[] {
-  const rest = text.replace(PER_DIEM, ' ');
+  const per = text.replace(PER_DIEM, ' ');
+  // "Bed & Breakfast" is a room's rate, not a meal.
+  const rest = per.replace(/\bbed (?:&|and) breakfast\b/g, 'b&b');
   const found = CATEGORIES.filter(([, re]) => re.test(rest)).map(([c]) => c);
-  return rest !== text ? ['per diem', ...found] : found;
+  return per !== text ? ['per diem', ...found] : found;
 }
 
 /** The text with every category's words blanked out, to see what else qualifies it ("uber black" → " black"). */
@@ -108,7 +110,7 @@ export interface Money {
 /** A date written as one token ("2026-02-01", "01/02/2026", "04.03.26"): never an amount. */
 export const DATE_TOKEN = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:\d{4}|\d{2}))$/;
 /** ISO codes of the currencies a traveller's receipts come in, beyond the ones with a sign. */
-export const OTHER_CODES = 'chf|pln|sek|nok|dkk|czk|huf|mxn|brl|inr|cny|hkd|sgd|nzd|zar|krw|thb|try|aed|ils';
+export const OTHER_CODES = 'chf|pln|sek|nok|dkk|czk|huf|mxn|brl|inr|cny|hkd|sgd|nzd|zar|krw|thb|try|aed|ils|php|idr|myr|twd|vnd|ron|bgn|isk|kes|ngn|egp|sar|qar|clp|ars';
 const OTHER = new RegExp(`(?:^|[^a-z])(${OTHER_CODES})(?![a-z])`, 'i');
 const CODE = new RegExp(`^(?:\\$|€|£|¥|usd|eur|gbp|cad|aud|jpy|us\\$|${OTHER_CODES})$`, 'i');
 const NUMBER = /^\d[\d,.]*$/;
@@ -143,7 +145,8 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
     }
     if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, '');
     else if (CODE.test(t) && NUMBER.test(next) && !DATE_TOKEN.test(next)) candidate = `${t}${tokens[++i]}`;
-    else if (NUMBER.test(t) && CODE_AFTER.test(next)) {
+    // "greenbelt 5 php 1,240.00": a code between a whole number and an amount opens the amount.
+    else if (NUMBER.test(t) && CODE_AFTER.test(next) && !(/^\d+$/.test(t) && /^\d[\d.,]*[.,]\d{2}$/.test(tokens[i + 2] ?? ''))) {
       const code = next.startsWith('d') ? 'USD' : next.startsWith('euro') ? 'EUR' : next.startsWith('pound') ? 'GBP' : next;
       candidate = `${t}${code}`;
       i++;
