@@ -3,6 +3,8 @@
  * Shipped / B/O / U/M / Pack / Price / Amount …, in English, German, Dutch, Italian), and the header row of a printed
  * table found by those words, its columns kept with their printed positions.
  */
+import { isCurrencyWord } from './currencies.js';
+
 export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'amount' | 'other';
 
 const VOCAB_MAP = new Map<string, Role>();
@@ -55,6 +57,16 @@ add('uom', 'unité', 'unite');
 add('price', 'prix unitaire', 'p.u. ht', 'pu ht', 'p.u', 'prix unitaire ht', 'prix', 'prix ht');
 add('amount', 'montant', 'montant ht', 'total ht');
 add('other', 'date prévue', 'tva', 'remise', 'taux tva');
+// Polish prints (Precoro, Comarch, enova: "Lp. Nazwa towaru Ilość J.m. Cena netto Wartość netto") and the French
+// column names a Swiss or Belgian print adds ("Lig", "N° art.", "Un.", "Prix unit.", "Prix net").
+add('line', 'lp', 'lig', 'ligne');
+add('sku', 'kod', 'indeks', 'n° art', 'no art', 'n° article', 'no article');
+add('desc', 'pozycja', 'nazwa', 'nazwa towaru', 'nazwa towaru/usługi', 'towar', 'opis', 'towar/usługa');
+add('qty', 'ilość', 'ilosc');
+add('uom', 'jm', 'j.m', 'jedn', 'un');
+add('price', 'cena', 'cena netto', 'cena jedn', 'cena jedn. netto', 'cena jednostkowa', 'prix unit', 'prix net', 'p.u. net');
+add('amount', 'wartość netto', 'wartosc netto', 'wartość', 'wartosc');
+add('other', 'wartość brutto', 'wartosc brutto', 'stawka vat', 'stawka', 'vat %', 'pkwiu');
 // Indian GST invoices: the HSN/SAC code column, a serial number, amounts "in Rs." or "(INR)".
 add('line', 'sl', 'sl.', 's.no', 'sr', 'sr.', 'sr. no');
 add('desc', 'description of goods', 'particulars');
@@ -127,13 +139,14 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   // A header row is short and names at least two columns by known words: a cheap test before any tokenizing.
   if (line.length > 300) return undefined;
   let hits = 0;
-  for (const w of line.toLowerCase().split(/\s+/)) if (VOCAB_MAP.has(w.replace(/[.:]+$/, ''))) hits++;
+  for (const w of line.toLowerCase().split(/\s+/)) if (VOCAB_MAP.has(w.replace(/[.:,]+$/, ''))) hits++;
   if (hits < 2) return undefined;
   let toks = tokenize(line, true);
   if (toks.length < 3 || toks.length > 24) return undefined;
   // Prose that happens to use two column words ("Invoice each shipment against this order") is no header: a header's
   // words are mostly labels, and labels do not end in commas.
-  if (hits * 4 < toks.length || toks.some((t) => /[a-z],$/i.test(t.text))) return undefined;
+  // "Price, EUR" / "Amount, EUR": a label and the currency it is in are one column, not prose.
+  if (hits * 4 < toks.length || toks.some((t, k) => /[a-z],$/i.test(t.text) && !isCurrencyWord(toks[k + 1]?.text.replace(/[()]/g, '') ?? ''))) return undefined;
   // Two-line headers ("QTY" above "ORD"): a word stacked above another joins it.
   if (above !== undefined) {
     const up = above.length > 300 ? [] : tokenize(above, true);
@@ -151,7 +164,7 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
     for (let k = Math.min(4, toks.length - i); k >= 1; k--) {
       const slice = toks.slice(i, i + k);
       if (slice.some((t, j) => j > 0 && t.start - slice[j - 1].end !== 1)) continue;
-      const phrase = slice.map((t) => norm(t.text)).join(' ');
+      const phrase = slice.map((t) => norm(t.text).replace(/,$/, '')).join(' ');
       const role = VOCAB.get(phrase);
       if (role !== undefined) {
         cols.push({ role, start: slice[0].start, end: slice[k - 1].end, label: slice.map((t) => t.text).join(' ') });
@@ -174,6 +187,12 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   // "Product  Description": beside a description column, a product (or article) column holds the item code.
   const descs = cols.filter((c) => c.role === 'desc');
   if (descs.length > 1 && descs.some((c) => /^desc/i.test(c.label))) for (const c of descs) if (/^(?:product|article)$/i.test(c.label)) c.role = 'sku';
+  // "Item  …  SKU": beside a column of item numbers and with no description column, the item column names the goods.
+  const skus = cols.filter((c) => c.role === 'sku');
+  if (!cols.some((c) => c.role === 'desc') && skus.length > 1) {
+    const named = skus.find((c) => /^(?:item|items|product|article|artikel)$/i.test(c.label.replace(/[.:]$/, '')));
+    if (named) named.role = 'desc';
+  }
   const roles = new Set(cols.map((c) => c.role));
   const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
   // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.

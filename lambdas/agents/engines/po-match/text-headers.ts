@@ -6,11 +6,15 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*de\s+commande|ご?注文番号|発注番号|注文\s*no\.?)\s*[:#]?\s*(?=\s|$)/gi;
-const VALUE = /^#?[A-Za-z]{0,4}[-#]?\d[\w./-]*$/;
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?)\s*[:#]?\s*(?=\s|$)/gi;
+/**
+ * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
+ * with a digit somewhere; a date or an amount is none.
+ */
+const VALUE = /^#?[A-Za-z0-9]+(?:[-/._#][A-Za-z0-9]+)*$/;
 /** A date under or after an order label is the order's date, never its number. */
 const DATE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
-const isValue = (t: string) => VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
+const isValue = (t: string) => t.length <= 30 && VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
 
 /** A title naming the document a purchase order, in the languages read. */
 const TITLE_PO = /^\s*(?:purchase\s+order|orden\s+de\s+compra|pedido\s+de\s+compra|bon\s+de\s+commande|bestellung|ordine\s+(?:di\s+acquisto|fornitore)|注\s*文\s*書|発\s*注\s*書)\s*$/im;
@@ -67,7 +71,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
 /** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
 const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?|\s{2,}copy)?\s*$/i;
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur)\b\s*:?/i;
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca)\b\s*:?/i;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
@@ -75,10 +79,10 @@ const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|
  */
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
-    const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b)/i.test(toks[k + 1]?.text ?? ''));
+    const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b|part|item|sku|article|ref)/i.test(toks[k + 1]?.text ?? ''));
     if (at < 0) continue;
     const t = toks[at];
     if (/^from:?$/i.test(t.text)) {
@@ -87,12 +91,14 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
       if (name && /\s/.test(name.trim())) return name.trim();
       continue;
     }
-    const segs = lines[i].slice(t.end).replace(/^\s*:?\s*/, '').split(/\s{2,}/);
+    // "Dostawca / Supplier:  …": the label in a second language after a slash is the same label.
+    const segs = lines[i].slice(t.end).replace(/^\s*\/\s*[A-Za-z][A-Za-z ]{1,20}:/, '').replace(/^\s*:?\s*/, '').split(/\s{2,}/);
     // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE": the vendor's number first, its name after the gap.
     const rest = /^[A-Z]{0,3}-?\d{3,}$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
     const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b/i.test(rest ?? '');
-    if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.trim();
+    // "Medisupply Scientific Ireland Ltd · Unit 12 …": the address after a separator is no part of the name.
+    if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.split(/\s+[·•|]\s+/)[0].trim();
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       if (lines[j].trim() === '') continue;
       const seg = segmentAt(lines[j], t.start);
@@ -114,7 +120,8 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
 /** The run of words (single-spaced) that covers column `col` of `line`. */
 function segmentAt(line: string, col: number): string | undefined {
   const segs = [...line.matchAll(/\S+(?: \S+)*/g)];
-  const hit = segs.find((m) => m.index <= col + 1 && m.index + m[0].length > col);
+  // A name printed indented a little under its label ("Supplier" above "  Silicon Valley …") is still under it.
+  const hit = segs.find((m) => m.index <= col + 1 && m.index + m[0].length > col) ?? segs.find((m) => m.index > col && m.index <= col + 4);
   return hit?.[0].trim();
 }
 
