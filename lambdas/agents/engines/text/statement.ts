@@ -9,6 +9,7 @@ import { mapColumns } from './columns.js';
 import { YEARLESS, withYear, yearsOf } from './dates.js';
 import { readCamt, readMt940, readOfx } from './bank-formats.js';
 import { BALANCE_LINE, readLedger, type Statement, type StatementOptions } from './ledger.js';
+import { printedColumns, type PrintedTable } from './printed-columns.js';
 import { MAX_ROWS, MAX_TEXT, readJson, readRecords, type RawRow, type Transaction } from './table.js';
 
 export type { Statement, StatementOptions } from './ledger.js';
@@ -45,13 +46,31 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
   try {
     return readLedger(records, field, options);
   } catch (e) {
+    if (!(e instanceof AgentInputError) || !/no date column/.test(e.message)) throw e;
+    // A report printed in columns: each figure read under the column it stands in (Debit or Credit, Cargo or Abono).
+    const printed = printedColumns(body);
+    if (printed) return readPrinted(printed, field, options);
     const pasted = pastedLines(body);
-    if (!(e instanceof AgentInputError) || !/no date column/.test(e.message) || !pasted) throw e;
+    if (!pasted) throw e;
     const read = readLedger(pasted.rows, field, options, ['Date', 'Description', 'Amount', 'Balance']);
     if (pasted.year) read.notes.unshift(`the lines' dates carry no year: ${pasted.year}, from the statement's own dates`);
     read.notes.unshift('read as a pasted statement: a date, the particulars, then the amount and the balance after it on each line');
     return read;
   }
+}
+
+function readPrinted(printed: PrintedTable, field: string, options: StatementOptions): Statement {
+  const read = readLedger(printed.rows, field, options, printed.headers);
+  const proof = [
+    printed.steps > 0 ? `the running balance's ${printed.steps} step${printed.steps === 1 ? '' : 's'} agree with the amounts so placed` : '',
+    printed.totals > 0 ? printed.totals === 1 ? "the totals line equals the columns' sums" : `the ${printed.totals} totals lines equal the columns' sums` : '',
+  ].filter((p) => p !== '');
+  if (printed.years) read.notes.unshift(`the lines' dates carry no year: ${printed.years.join(' and ')}, from the document's own dates`);
+  read.notes.unshift(
+    `read as a report printed in columns (header on line ${printed.headerLine}): each figure belongs to the column it stands under` +
+      (proof.length > 0 ? ` (${proof.join('; ')})` : ''),
+  );
+  return read;
 }
 
 /**

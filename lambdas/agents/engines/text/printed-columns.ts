@@ -1,0 +1,197 @@
+/**
+ * A report printed in columns with spaces (a ledger's account listing, a statement pasted from a PDF): its header
+ * line names the columns, and a figure belongs to the column it stands under. That is how a practitioner tells a
+ * Debit from a Credit (Cargo/Abono, Wn/Ma, Withdrawal/Deposit) figure when neither carries a sign: by where it sits.
+ *
+ * Read only when the header names two money columns of opposite direction, and only when the reading is proven:
+ * every figure stands under exactly one money column; a running balance, where there is one, is explained step by
+ * step by the amounts so placed (in one direction of the columns — which one is the side's convention, settled by the
+ * table reader); a line without a date that holds money-column figures is a balance line or a totals line whose
+ * figures are the sums of the lines above it. Anything else and this reading is declined (undefined), so the text is
+ * read as before.
+ */
+import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
+import { isDate, isHeaderRow, mapColumns } from './columns.js';
+import { YEARLESS } from './dates.js';
+import { withYears } from './layout.js';
+import type { RawRow } from './csv.js';
+import { BALANCE_LINE } from './ledger.js';
+
+export interface PrintedTable {
+  headers: string[];
+  rows: RawRow[];
+  /** 1-based line of the header. */
+  headerLine: number;
+  /** The number of balance steps the placed amounts explain (0: the table has no running balance). */
+  steps: number;
+  /** Totals lines that equal the sums of the lines above them. */
+  totals: number;
+  /** The years given to dates printed without one. */
+  years?: number[];
+}
+
+interface Span { text: string; start: number; end: number }
+
+const MAX_LINES = 25_000;
+const LEADING_DATE = /^(\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}[ -][A-Za-z]{3,9}\.?(?:[ -]\d{2,4})?|[A-Za-z]{3,9}\.? \d{1,2}(?:,? \d{4})?) +(?=\S)/;
+/** A figure with cents, grouped by commas, points, apostrophes or single spaces, signed or bracketed, maybe marked. */
+const FIGURE = /^[-+]?\(?[$€£]?(?:\d{1,3}(?:[ ,.'’]\d{3})+|\d+)[.,]\d{2}\)?-?(?: ?(?:cr|dr))?$/i;
+const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim();
+
+/** Runs of text separated by two or more spaces (or, with `words`, by one), with their character positions. */
+function spansOf(line: string, words = false): Span[] {
+  return [...line.matchAll(words ? /\S+/g : /\S+(?: \S+)*/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+}
+
+const isFigure = (t: string) => FIGURE.test(t) && !isDate(t);
+const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+
+/** A header line's cells, split where the columns are (two spaces, else one), when it names a date and two sides. */
+function headerOf(line: string): Span[] | undefined {
+  for (const words of [false, true]) {
+    const cells = spansOf(line, words);
+    if (cells.length < 3 || !isHeaderRow(cells.map((c) => c.text))) continue;
+    const { one } = mapColumns(cells.map((c) => c.text));
+    const sides = (one.out !== undefined && one.in !== undefined) || (one.debit !== undefined && one.credit !== undefined);
+    if (sides) return cells;
+  }
+  return undefined;
+}
+
+/**
+ * A line's text runs, with a leading date split from the text after it and a trailing figure split from the text
+ * before it when the figure stands under a money column.
+ */
+function pieces(line: string, money: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of spansOf(line)) {
+    let rest = s;
+    const d = LEADING_DATE.exec(rest.text);
+    if (d && (isDate(d[1]) || YEARLESS.test(d[1]))) {
+      out.push({ text: d[1], start: rest.start, end: rest.start + d[1].length });
+      rest = { text: rest.text.slice(d[0].length), start: rest.start + d[0].length, end: rest.end };
+    }
+    const words = rest.text.split(' ');
+    let split = false;
+    for (let k = 1; k < words.length && !split && !isFigure(rest.text); k++) {
+      const figure = words.slice(k).join(' ');
+      const at = { text: figure, start: rest.end - figure.length, end: rest.end };
+      if (isFigure(figure) && money.some((m) => overlaps(m, at))) {
+        const text = words.slice(0, k).join(' ');
+        out.push({ text, start: rest.start, end: rest.start + text.length }, at);
+        split = true;
+      }
+    }
+    if (!split) out.push(rest);
+  }
+  return out;
+}
+
+export function printedColumns(text: string): PrintedTable | undefined {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.length > MAX_LINES || lines.some((l) => l.includes('\t'))) return undefined;
+  const at = lines.findIndex((l) => headerOf(l) !== undefined);
+  if (at < 0) return undefined;
+  let header = headerOf(lines[at])!;
+  const headers = header.map((h) => h.text);
+  const key = headers.map(plain).join('|');
+  const { one } = mapColumns(headers);
+  const moneyIdx = [one.out, one.in, one.debit, one.credit, one.balance, one.amount].filter((i): i is number => i !== undefined);
+  const sideIdx = [one.out ?? one.debit!, one.in ?? one.credit!];
+  const rows: RawRow[] = [];
+  for (let i = at + 1; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    // A header printed again on each page may sit at other positions: the columns are read under the nearest one.
+    const again = headerOf(lines[i]);
+    if (again && again.map((h) => plain(h.text)).join('|') === key) {
+      header = again;
+      continue;
+    }
+    const money = moneyIdx.map((k) => header[k]);
+    const cells = headers.map(() => '');
+    const put = (k: number, t: string) => (cells[k] = cells[k] === '' ? t : `${cells[k]} ${t}`);
+    for (const p of pieces(lines[i], money)) {
+      if (isFigure(p.text)) {
+        const under = moneyIdx.filter((k) => overlaps(header[k], p));
+        if (under.length > 1) return undefined;
+        if (under.length === 1) {
+          if (cells[under[0]] !== '') return undefined;
+          put(under[0], p.text);
+          continue;
+        }
+        if (isDate(lines[i].trim().split(/\s+/)[0] ?? '') && !header.some((h) => overlaps(h, p))) return undefined;
+      }
+      // Text belongs to the column it starts under; text under a money column to the text column before it.
+      let k = header.reduce((best, h, j) => (h.start <= p.start + 1 ? j : best), 0);
+      while (k > 0 && moneyIdx.includes(k)) k--;
+      put(k, p.text);
+    }
+    rows.push({ cells, line: i + 1 });
+  }
+  // Dates printed without the year take it from the document's own full dates (its period), as a pasted statement's.
+  const yeared = withYears(rows, [one.date, one.valueDate], text);
+  if (yeared && 'error' in yeared) return undefined;
+  if (yeared) rows.splice(0, rows.length, ...yeared.rows);
+  const mark = decimalMarkOf(rows.flatMap((r) => moneyIdx.map((k) => r.cells[k]))).mark;
+  const checked = proven(rows, one.date!, sideIdx as [number, number], one.balance, mark);
+  if (!checked) return undefined;
+  return { headers, rows, headerLine: at + 1, ...checked, ...(yeared ? { years: yeared.years } : {}) };
+}
+
+/**
+ * The placement is proven: at least one dated line holds a figure; a running balance's steps are all explained (top
+ * down or newest first, in one direction of the columns); an undated line with side figures says it is a balance or
+ * is a total of the lines above it. Returns the steps and totals that proved it, or undefined.
+ */
+function proven(rows: RawRow[], date: number, [out, inn]: [number, number], balance: number | undefined, mark: DecimalMark) {
+  const cents = (t: string) => (t === '' ? 0n : parseMoney(t.replace(/ ?(?:cr|dr)$/i, ''), mark));
+  const seq: { amount?: bigint; balance?: bigint }[] = [];
+  let [sumOut, sumIn, totals, dated] = [0n, 0n, 0, 0];
+  for (const r of rows) {
+    const [o, n] = [cents(r.cells[out]), cents(r.cells[inn])];
+    const b = balance === undefined || r.cells[balance] === '' ? undefined : cents(r.cells[balance]);
+    if (o === undefined || n === undefined || (balance !== undefined && r.cells[balance] !== '' && b === undefined)) return undefined;
+    const abs = (x: bigint) => (x < 0n ? -x : x);
+    const sides = r.cells[out] !== '' || r.cells[inn] !== '';
+    if (r.cells.some((c) => BALANCE_LINE.test(plain(c)))) {
+      if (b !== undefined) seq.push({ balance: b });
+      continue;
+    }
+    if (isDate(r.cells[date].trim())) {
+      if (!sides) {
+        if (b !== undefined) seq.push({ balance: b });
+        continue;
+      }
+      dated++;
+      [sumOut, sumIn] = [sumOut + abs(o), sumIn + abs(n)];
+      seq.push({ amount: abs(n) - abs(o), balance: b });
+    } else if (sides) {
+      // An undated line with figures under the sides: the totals of the lines above it, or this reading is not proven.
+      if (abs(o) !== sumOut || abs(n) !== sumIn) return undefined;
+      [sumOut, sumIn, totals] = [0n, 0n, totals + 1];
+    }
+  }
+  if (dated === 0) return undefined;
+  let steps = 0;
+  if (balance !== undefined) {
+    // Top down, or newest first (read bottom up it is top down); the lines between two printed balances (a balance
+    // printed at the day's end) make the step together.
+    const explains = (sign: bigint, order: typeof seq) => {
+      let [prev, sum, moved, n] = [undefined as bigint | undefined, 0n, false, 0];
+      for (const { amount, balance: b } of order) {
+        if (amount !== undefined) [sum, moved] = [sum + amount, true];
+        if (b === undefined) continue;
+        if (prev !== undefined && moved) {
+          n++;
+          if (b - prev !== sign * sum) return undefined;
+        }
+        [prev, sum, moved] = [b, 0n, false];
+      }
+      return n > 0 ? n : undefined;
+    };
+    const found = [explains(1n, seq), explains(-1n, seq), explains(1n, [...seq].reverse()), explains(-1n, [...seq].reverse())];
+    steps = found.find((n) => n !== undefined) ?? 0;
+    if (steps === 0) return undefined;
+  }
+  return { steps, totals };
+}
