@@ -8,6 +8,7 @@
  * in the same sentence, before the timing. A clause that negates it ("keine Vorauskasse", "sin anticipo") is no
  * demand.
  */
+import { answerIsNo, answerLines } from './answers.js';
 import { lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 /** Words that name an advance by themselves. */
@@ -24,7 +25,8 @@ const ADVANCE = new RegExp(
 /** The goods leaving: before dispatch, shipment or delivery, in each language. */
 const BEFORE_DISPATCH = new RegExp(
   '(?<![\\p{L}])(?:' +
-    'before\\s+(?:the\\s+)?(?:goods|order|items?|material|shipment)\\s+(?:(?:is|are|were|is\\s+being|are\\s+being|can\\s+be|will\\s+be)\\s+)?(?:dispatched|shipped|delivered|released|sent)' +
+    'before\\s+(?:we|they|the\\s+(?:mill|factory|plant|warehouse))\\s+(?:can\\s+|will\\s+|could\\s+)?(?:release|ship|dispatch|deliver|load)' +
+    '|before\\s+(?:the\\s+)?(?:goods|order|items?|material|shipment)\\s+(?:(?:is|are|were|is\\s+being|are\\s+being|can\\s+be|will\\s+be)\\s+)?(?:dispatched|shipped|delivered|released|sent)' +
     '|antes\\s+de(?:l|\\s+la|\\s+el)?\\s+(?:expedicion|entrega|envio|despacho|enviar|entregar|expedir)' +
     "|avant\\s+(?:l'|la\\s+|le\\s+)?(?:expedition|livraison|envoi)" +
     '|vor\\s+(?:der\\s+|dem\\s+)?(?:lieferung|versand|auslieferung|verladung)' +
@@ -35,7 +37,7 @@ const BEFORE_DISPATCH = new RegExp(
 
 /** Money named: a share, an amount, a payment word in any of the languages above. */
 const MONEY =
-  /(?<![\p{L}])(?:\d{1,3}\s*%|(?:eur|usd|gbp|chf)\s*\d|pay|paid|payment|receive|remit|transfer|wire|deposit|pago|pagar|abono|abonar|percibir|cobrar|importe|transferencia|paiement|payer|virement|regler|montant|zahlung|zahlen|bezahlen|uberweisung|uberweisen|betrag|pagamento|pagare|bonifico|importo)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:\d{1,3}\s*%|(?:eur|usd|gbp|chf)\s*\d|pay|paid|payment|receive|received|remit|remitted|amount|funds|transferred|transfer|wire|deposit|pago|pagar|abono|abonar|percibir|cobrar|importe|transferencia|paiement|payer|virement|regler|montant|zahlung|zahlen|bezahlen|uberweisung|uberweisen|betrag|pagamento|pagare|bonifico|importo)(?![\p{L}])/iu;
 /** A sentence end: the money and the timing must be read in one sentence. A form's field line is a sentence of its own. */
 const SENTENCE_END = /[.!?;](?=\s)|\n\s*\n|(?<=^|\n)[^\n:]{1,40}:[ \t]*\S[^\n]*\n/g;
 /** Negated after it, as German and Romance languages say it: "Vorauskasse nicht erforderlich", "anticipo no requerido". */
@@ -45,6 +47,7 @@ const NOT_REQUIRED =
 export function findAdvanceAbroad(text: string): Finding | undefined {
   for (const m of matches(ADVANCE, text)) {
     if (negatedBefore(text, m.index, true) || NOT_REQUIRED.test(text.slice(m.index + m[0].length, m.index + m[0].length + 40))) continue;
+    if (answeredNo(text, m.index, m.index + m[0].length)) continue;
     return found(text, m);
   }
   for (const m of matches(BEFORE_DISPATCH, text)) {
@@ -63,3 +66,25 @@ const found = (text: string, m: RegExpExecArray): Finding => ({
   at: m.index,
   end: m.index + m[0].length,
 });
+
+/**
+ * A form that asks about money before delivery and is answered no: "Deposit or prepayment required? No", "Advance
+ * payment: None", "Prepayment required   [ ] Yes [x] No", "Anticipo: 0 %". The words at [start, end) must sit in the
+ * question or label (short, at the start of its line, closed by "?", ":", a tab, a bar or a column gap), and its
+ * answer — the rest of the line, else the lines under it — must be a clean no. "No, but 30% on order" is no clean no,
+ * and a label answered with terms ("Advance payment: 50%") is a demand.
+ */
+const LABEL_END = /^[^\n?:|\t.;]{0,40}?(?:\?|:|\t|\||\s{3,})/u;
+export function answeredNo(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(lineStart, start);
+  // The label starts its line (a numbering or a bullet aside) and says nothing else before the words.
+  if (before.length > 60 || /[?:|\t.;]/.test(before.replace(/^\s*(?:[\p{L}]?\d+(?:\.\d+)*[.)]?|[-*•·])\s*/u, ''))) return false;
+  const label = LABEL_END.exec(text.slice(end));
+  if (!label) return false;
+  const nl = text.indexOf('\n', end);
+  const rest = text.slice(end + label[0].length, nl < 0 ? text.length : nl).replace(/^[\s*]+/, '');
+  if (rest !== '') return answerIsNo(rest) || /^\s*0\s*%\s*\.?\s*$/.test(rest);
+  const under = answerLines(text, nl < 0 ? text.length : nl);
+  return under.length > 0 && answerIsNo(under.join(' '));
+}

@@ -3,10 +3,12 @@
  * A name counts unless (a) the profile denies it (negation.ts: "no operations in Iran, Syria or Cuba",
  * "Operations in sanctioned countries (Iran, Syria): No"), or (b) it is a US town: followed by a state ("Lebanon,
  * PA", "Moscow, Idaho"), in a City field beside a US State field, or the same word as such a town elsewhere in the
- * document ("Bank of Cuba (Cuba, MO)") and not put as the country ("in Cuba", "Havana, Cuba").
+ * document ("Bank of Cuba (Cuba, MO)") and not put as the country ("in Cuba", "Havana, Cuba"), or (c) it is part of
+ * a person's name or a product's (persons.ts: "Kuba Nowak", "Dear Ms Monaco", "Moscow mule mugs").
  */
 import { deniedMentions, type Mention } from './negation.js';
 import { codeMentions } from './codes.js';
+import { personOrProduct } from './persons.js';
 import { B, E, matches } from './text.js';
 
 export type JurisdictionLevel = 'sanctioned' | 'high-risk';
@@ -198,6 +200,10 @@ export function findJurisdictions(text: string): { hits: JurisdictionHit[]; nati
     const kept = mentions.filter((m) => !towns.has(text.slice(m.start, m.end).toLowerCase()) || asCountry(m));
     mentions.splice(0, mentions.length, ...kept);
   }
+  // "Kuba Nowak", "Dear Ms Monaco", a Moscow mule mug: a person's name or a product is no place (persons.ts).
+  const named = personOrProduct(text, mentions);
+  const placed = mentions.filter((_, k) => !named[k]);
+  mentions.splice(0, mentions.length, ...placed);
   const denied = deniedMentions(text, mentions);
   const found = new Map<Jurisdiction, Mention>();
   mentions.forEach((m, k) => {

@@ -3,7 +3,7 @@
  * a change of bank details or a payee who is not the vendor, money before delivery, gift cards or cryptocurrency.
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
-import { findAdvanceAbroad } from './advance.js';
+import { answeredNo, findAdvanceAbroad } from './advance.js';
 import { boxOf } from './questions.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
@@ -124,7 +124,8 @@ export function payeeMismatch(text: string, vendorNames: string[]): { at: number
 const UPFRONT = new RegExp(
   `${B}(?:` +
     `100\\s*%\\s*(?:of\\s+(?:the\\s+)?(?:total|order|invoice|contract)\\s+(?:value\\s+|amount\\s+)?)?(?:payment\\s+)?(?:pre-?payment|prepaid|advance|in\\s+advance|up-?front|deposit|before|prior|on\\s+order|with\\s+order|at\\s+order)` +
-    `|(?:payment|paid|pay|payable|funds|wire|wired|transfer|cash)\\s+(?:(?:is|are|must|be|to|required|due|in\\s+full|made|sent)\\s+)*(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production|work|we\\s+ship|goods|release)|prior\\s+to\\s+(?:shipment|shipping|delivery|dispatch|production|work|release))` +
+    `|(?:payment|paid|pay|payable|funds|wire|wired|transfer|transferred|remitted|cash)\\s+(?:(?:is|are|must|be|to|required|due|in\\s+full|made|sent)\\s+)*(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production|work|we\\s+ship|goods|release)|prior\\s+to\\s+(?:shipment|shipping|delivery|dispatch|production|work|release))` +
+    `|\\d{1,3}\\s*%\\s+of\\s+(?:the\\s+|this\\s+|our\\s+|your\\s+|each\\s+)?(?:first\\s+)?(?:total|order|invoice|contract|amount|po|purchase\\s+order|price)\\s+(?:value\\s+|amount\\s+)?(?:in\\s+advance|up-?front)` +
     `|(?:advance|up-?front)\\s+payments?|pre-?payments?|prepaid\\s+(?:orders?\\s+)?only|cash\\s+in\\s+advance` +
     `|(?:\\d{1,3}\\s*%\\s+)?(?:t\\/?t|telegraphic\\s+transfer|wire(?:\\s+transfer)?|bank\\s+transfer|ach)\\s+(?:payment\\s+)?(?:in\\s+advance|up-?front|before\\s+(?:shipment|shipping|delivery|dispatch|production))` +
     `|\\d{1,3}\\s*%\\s+(?:payable\\s+|due\\s+)?(?:on|upon|at|with)\\s+(?:order|signing|contract|po|purchase\\s+order|order\\s+confirmation|confirmation)` +
@@ -144,6 +145,8 @@ export function findUpfrontPayment(text: string): Finding | undefined {
     const nl = text.indexOf('\n', m.index);
     const line = text.slice(lineStart, nl < 0 ? text.length : nl);
     if (boxOf(line, m.index - lineStart, m.index - lineStart + m[0].length) === 'empty') continue;
+    // "Deposit or prepayment required? No": the form asked, the vendor answered no.
+    if (answeredNo(text, m.index, m.index + m[0].length)) continue;
     return { detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
   }
   return findAdvanceAbroad(text);
