@@ -131,3 +131,56 @@ describe('a header repeated on a second page', () => {
     expect(s.notes.join(' ')).toContain("the running balance's 2 steps agree");
   });
 });
+
+describe('debit and credit columns named in the words of the bank or the ledger', () => {
+  it('Borç/Alacak: on a Turkish bank statement Borç is money out; in a muavin of the bank account money in', () => {
+    const bank = 'Tarih;Açıklama;Borç;Alacak;Bakiye\n03.03.2026;EFT GIDEN ABC LTD;1.250,00;;8.750,00\n05.03.2026;HAVALE GELEN XYZ AS;;3.000,00;11.750,00\n';
+    const books = 'Tarih;Fiş No;Açıklama;Borç;Alacak\n03.03.2026;M-14;ABC Ltd ödeme;;1.250,00\n05.03.2026;T-9;XYZ AŞ tahsilat;3.000,00;\n';
+    expect(amounts(read(bank, 'bank'))).toEqual([-1250, 3000]);
+    expect(amounts(read(books, 'books'))).toEqual([-1250, 3000]);
+    expect(rec(bank, books)).toMatchObject({ reconciled: true, matched: 2 });
+  });
+
+  it('headers that begin with # below a preamble: #Obciążenia is money out on the bank, #Uznania money in', () => {
+    const bank = 'Wyciąg;\nRachunek:;12 3456;\n;\n#Data;#Opis;#Obciążenia;#Uznania;#Saldo;\n2026-03-04;PRZELEW;2 100,00;;7 900,00;\n2026-03-06;WPŁATA;;640,50;8 540,50;\n';
+    expect(amounts(read(bank, 'bank'))).toEqual([-2100, 640.5]);
+  });
+
+  it('a book export in Debit/Credit words whose running balance says the opposite is read as the balance says', () => {
+    // A cash book keyed in the bank's words (Cargo = out): its own balance shows it, and the balance is followed.
+    const books = 'Fecha,Concepto,Cargo,Abono,Saldo\n04/03/2026,Pago proveedor,"2,480.50",,"7,519.50"\n09/03/2026,Cobro cliente,,"1,000.00","8,519.50"\n';
+    const s = read(books, 'books');
+    expect(amounts(s)).toEqual([-2480.5, 1000]);
+    expect(s.notes.join(' ')).toContain('the running balance shows the opposite direction');
+  });
+});
+
+describe('a direction no evidence decides', () => {
+  const pasted = 'Statement March 2026\n03/03/2026 CARD PAYMENT STAPLES 145.20\n06/03/2026 BACS CREDIT ACME LTD 980.00\n';
+
+  it('unsigned amounts with no balance and no mark: never reported reconciled, and the note says why', () => {
+    // Even a book side that agrees figure for figure does not make it a reconciliation: the directions are unknown.
+    const books = 'Date,Description,Amount\n2026-03-03,Staples,145.20\n2026-03-06,Acme Ltd,980.00\n';
+    const r = rec(pasted, books);
+    expect(r.reconciled).toBe(false);
+    expect(r.note).toMatch(/^Not reconciled: the bank statement's amounts carry no sign or CR\/DR mark and it prints no running balance/);
+  });
+
+  it('a printed report whose figure stands under both Debit and Credit is not placed, and is not taken as reconciled', () => {
+    const bank = [
+      'Date        Details                 Debit   Credit',
+      '03/03/2026  Card payment Staples   145.20',
+      '04/03/2026  Supplier payment          1,120.00',
+    ].join('\n');
+    const books = 'Date,Description,Amount\n2026-03-03,Staples,-145.20\n2026-03-04,Supplier,-1120.00\n';
+    expect(rec(bank, books).reconciled).toBe(false);
+  });
+
+  it('a sign written on the line decides it: the note claims nothing undecided', () => {
+    const signed = pasted.replace('145.20', '-145.20');
+    const books = 'Date,Description,Amount\n2026-03-03,Staples,-145.20\n2026-03-06,Acme Ltd,980.00\n';
+    const r = rec(signed, books);
+    expect(r).toMatchObject({ reconciled: true, matched: 2 });
+    expect(r.note).not.toContain('cannot be told');
+  });
+});

@@ -69,6 +69,12 @@ function explain(input: BankRecInput): Analysis<BankRecResult> {
     }
   }
 
+  // A side whose direction no evidence decides is never reported reconciled: it was compared as written (money in).
+  const undecided = [bank.undecided && `the bank statement's ${bank.undecided}`, books.undecided && `the book entries' ${books.undecided}`].filter((u): u is string => !!u);
+  if (undecided.length > 0) {
+    const compared = outcome.summary.replace(/^(?:Not reconciled|Reconciled): /, '');
+    outcome = { ...outcome, reconciled: false, summary: `Not reconciled: ${undecided.join('; ')}. Compared as written, each such amount as money in: ${compared}` };
+  }
   const { summary: said, groups, ambiguous, evidence, ...result } = outcome;
   const parts = [said, ...groups.map(groupNote), ...ambiguous.map((a) => `${cap(a)}.`), ...notes.map((n) => `${cap(n)}.`)];
   const reading = [readingNote('Bank statement', bank), readingNote('Book entries', books)].filter((n) => n !== '');

@@ -30,6 +30,8 @@ export interface Statement {
   dates: DateOrderEvidence;
   /** The last day the document is known to be complete for (a statement in several parts, only the first given). */
   coversTo?: number;
+  /** Why the direction of the amounts could not be told from the document (unsigned, no balance, no mark). */
+  undecided?: string;
 }
 
 const MAX_CENTS = 10_000_000_000_000n;

@@ -55,6 +55,11 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
     const read = readLedger(pasted.rows, field, options, ['Date', 'Description', 'Amount', 'Balance']);
     if (pasted.year) read.notes.unshift(`the lines' dates carry no year: ${pasted.year}, from the statement's own dates`);
     read.notes.unshift('read as a pasted statement: a date, the particulars, then the amount and the balance after it on each line');
+    // No sign, no CR/DR, no parentheses and no running balance: nothing in the text says which lines are money out.
+    const marked = (t: string) => /^\(|-|(?:cr|dr)\.?$/i.test(t.trim());
+    if (pasted.rows.every((r) => r.cells[3] === '') && read.lines.every((l) => l.amountCents > 0n && !marked(l.amountText))) {
+      read.undecided = 'amounts carry no sign or CR/DR mark and it prints no running balance, so which lines are money out cannot be told';
+    }
     return read;
   }
 }
