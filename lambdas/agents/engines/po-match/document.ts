@@ -149,7 +149,7 @@ function readXmlDocument(text: string, field: string): Doc {
   const cfdi = cfdiRoot(tree);
   if (cfdi) return readCfdi(cfdi, field);
   const inv = ublRoot(tree);
-  if (!inv) throw new AgentInputError(field, 'XML that is none of the forms read (UBL invoice, cXML InvoiceDetailRequest or OrderRequest, Facturae, CFDI)');
+  if (!inv) throw new AgentInputError(field, 'XML that is none of the forms read (UBL invoice, credit note, order or order response, cXML InvoiceDetailRequest or OrderRequest, Facturae, CFDI)');
   return readUbl(inv, field);
 }
 

@@ -70,7 +70,7 @@ export function readJsonDocument(text: string, field: string): Doc {
   }
   const segments = x12Segments(parsed, text);
   if (segments) return readX12(segments, field);
-  if (/"(?:cac:)?InvoiceLine"/.test(text)) {
+  if (/"(?:cac:)?(?:InvoiceLine|CreditNoteLine|OrderLine)"/.test(text)) {
     const inv = ublRoot(jsonToNodes('#root', parsed, 0, [], jsonPositions(text))[0]);
     if (inv) return readUbl(inv, field);
   }

@@ -13,7 +13,8 @@ const VOCAB = { get: (k: string) => VOCAB_MAP.get(k) };
 add('line', 'ln', 'line', '#', 'pos', 'no', 'lin');
 add('sku', 'item', 'item no', 'item #', 'item number', 'item code', 'part no', 'part number', 'part #', 'product code',
   'art.nr', 'artikel', 'artikelnr', 'product/service', 'material', 'codice', 'code', 'sku', 'item no/sku', 'model no',
-  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'item#', 'mfr part', 'article no');
+  'model', 'model #', 'item id', 'catalog no', 'catalog #', 'cat no', 'vendor #', 'vendor item', 'item#', 'mfr part', 'article no',
+  'supplier part', 'supplier part #', 'supplier part no', 'supplier item', 'vendor part', 'vendor part #');
 add('desc', 'description', 'bezeichnung', 'omschrijving', 'descrizione', 'desc', 'product', 'article', 'omschr');
 add('qty', 'qty', 'quantity', 'aantal', 'q.tà', 'qta', 'menge', 'po quantity', 'order qty', 'bestellmenge', 'anzahl',
   'qty billed', 'qty invoiced', 'quantità');

@@ -26,6 +26,8 @@ const NET_PART = /\b(?:vat|tax)[-\s]*exempt\s+sales|exempt\s+sales|zero[-\s]*rat
  * "Total hors TVA", "Razem netto", "Summe netto".
  */
 const NET_OF_TAX = /vatable|net\s+of\s+(?:vat|tax)|(?:vat|tax)[-\s]+exclusive|exclusive\s+of\s+(?:vat|tax)|\bex\.?\s+(?:vat|gst)|hors\s+(?:tva|taxes?)|\bnetto\b/;
+/** A total that says it includes the tax: "Total incl. VAT", "Summe inkl. MwSt", "Total Sales (VAT Inclusive)". */
+const TAX_INCLUDED = /\b(?:incl|inkl|including|inclusive|inklusive|with)\b\.?\s*(?:of\s+)?(?:vat|tax|mwst|ust|gst|btw|iva|tva)|(?:vat|tax|mwst|gst)[-\s]+(?:incl|inclusive)\b/;
 /** The gross: "Razem brutto", "Bruttobetrag", "Gross total", "Total TTC", "Do zapłaty", "Zu zahlen". */
 const GROSS = /brutto|\bgross\b|\bttc\b|do\s+zap[łl]aty|zu\s+zahlen|\brazem\b|endbetrag|rechnungsbetrag/;
 /**
@@ -62,6 +64,7 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     let kind: Summary['kind'] | undefined;
     if (NET_PART.test(l)) kind = 'netPart';
     else if (NET_OF_TAX.test(l)) kind = 'net';
+    else if (TAX_INCLUDED.test(l)) kind = 'total';
     else if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
     else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';

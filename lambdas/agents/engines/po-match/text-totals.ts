@@ -22,11 +22,17 @@ const near = (a: bigint, b: bigint) => abs(a - b) <= CENT;
 export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
   const seen = new Set<string>();
   const totals: SummaryLine[] = [];
+  const lines = doc.lines.reduce((a, l) => a + amountOf(l), 0n);
+  const goods = lines + doc.charges.filter((c) => c.inLines).reduce((a, c) => a + c.amount, 0n);
+  // A figure read as tax that is the lines' own sum ("Bemessungsgrundlage USt 150,00"): no tax is the whole of the
+  // goods, so it is the net once a stated total confirms it (below); until then it is kept aside.
+  let taxAsNet: SummaryLine | undefined;
   let parts = 0n;
   for (const s of summary) {
     if (s.kind === 'net') doc.subtotal ??= s.amount;
     else if (s.kind === 'netPart') parts += s.amount;
     else if (s.kind === 'total') totals.push(s);
+    else if (s.kind === 'tax' && !taxAsNet && goods > 0n && near(s.amount, goods)) taxAsNet = s;
     else {
       // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge.
       const key = s.kind === 'tax' ? 'tax' : s.label.toLowerCase();
@@ -37,24 +43,15 @@ export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
   }
   // Exempt and zero-rated sales are goods beside the taxable net: the net of all the lines is their sum.
   if (parts !== 0n && doc.subtotal !== undefined) doc.subtotal += parts;
-  const lines = doc.lines.reduce((a, l) => a + amountOf(l), 0n);
-  const inLines = doc.charges.filter((c) => c.inLines).reduce((a, c) => a + c.amount, 0n);
-  const goods = lines + inLines;
-  const charges = () => doc.charges.reduce((a, c) => a + c.amount, 0n);
-  // A figure read as tax that is the lines' own sum, confirmed by a stated total of it plus the other charges, is the
-  // net (no tax is the whole of the goods).
-  const asTax = doc.charges.findIndex((c) => c.kind === 'tax' && !c.inLines && goods > 0n && near(c.amount, goods));
-  if (asTax >= 0 && (doc.subtotal === undefined || near(doc.subtotal, goods))) {
-    const rest = charges() - doc.charges[asTax].amount;
-    if (totals.some((t) => near(t.amount, goods + rest))) {
-      doc.subtotal ??= doc.charges[asTax].amount;
-      doc.charges.splice(asTax, 1);
-    }
+  const charges = doc.charges.reduce((a, c) => a + c.amount, 0n);
+  if (taxAsNet) {
+    if (totals.some((t) => near(t.amount, lines + charges)) && (doc.subtotal === undefined || near(doc.subtotal, goods))) doc.subtotal ??= taxAsNet.amount;
+    else doc.charges.push({ label: taxAsNet.label, amount: taxAsNet.amount, kind: 'tax', cite: taxAsNet.cite });
   }
   if (totals.length === 0) return;
   // The gross is the stated total that equals the lines plus the charges; a "Total" above it equal to the lines is
   // the net. Without such a total the first one stands, and the document's arithmetic check reports the difference.
-  const gross = lines + charges();
+  const gross = lines + doc.charges.reduce((a, c) => a + c.amount, 0n);
   const confirmed = totals.findIndex((t) => near(t.amount, gross));
   const chosen = totals[confirmed >= 0 ? confirmed : 0];
   if (confirmed > 0) for (const t of totals.slice(0, confirmed)) if (near(t.amount, goods)) doc.subtotal ??= t.amount;

@@ -1,30 +1,42 @@
 /**
- * A UBL 2.1 invoice (XML, the OASIS JSON representation, or XML converted to JSON) read into a Doc: the order it
- * bills (cac:OrderReference), the supplier's registered name, cbc:DocumentCurrencyCode, each cac:InvoiceLine
- * (cbc:InvoicedQuantity@unitCode, cac:Price/cbc:PriceAmount per cbc:BaseQuantity, cbc:LineExtensionAmount, item
- * identifiers, cac:OrderLineReference), tax and charges, and cac:LegalMonetaryTotal.
+ * A UBL 2.1 invoice, credit note, order or order response (XML, the OASIS JSON representation, or XML converted to
+ * JSON) read into a Doc: the order (an invoice's and a response's cac:OrderReference, an order's own cbc:ID), the
+ * supplier's registered name, cbc:DocumentCurrencyCode, each line (cac:InvoiceLine, cac:CreditNoteLine, an order's
+ * cac:OrderLine/cac:LineItem: its quantity@unitCode, cac:Price/cbc:PriceAmount per cbc:BaseQuantity,
+ * cbc:LineExtensionAmount, item identifiers, the order line it bills), tax and charges, and the monetary total
+ * (cac:LegalMonetaryTotal; an order's cac:AnticipatedMonetaryTotal).
  */
+import { AgentInputError } from '../port.js';
 import { completeLine, chargeKind, type Doc, type RawLine } from './document.js';
 import { unitCode } from './units.js';
 import { child, children, decimalOf, find, textOf, type XmlNode } from './xml.js';
 
-const LINE_NAMES = ['InvoiceLine', 'CreditNoteLine'];
+const LINE_NAMES = ['InvoiceLine', 'CreditNoteLine', 'OrderLine'];
+const ROOTS = ['Invoice', 'CreditNote', 'Order', 'OrderResponse'];
+const isOrder = (root: XmlNode) => root.name === 'Order' || root.name === 'OrderResponse';
 
-/** The Invoice element of a tree, if the tree is a UBL invoice. */
+/** The document element of a tree (in an envelope or not), if the tree is one of the UBL documents read. */
 export function ublRoot(tree: XmlNode): XmlNode | undefined {
-  const inv = find(tree, 'Invoice') ?? find(tree, 'CreditNote');
-  return inv && inv.children.some((c) => LINE_NAMES.includes(c.name)) ? inv : undefined;
+  for (const name of ROOTS) {
+    const root = find(tree, name);
+    if (root && root.children.some((c) => LINE_NAMES.includes(c.name))) return root;
+  }
+  return undefined;
 }
+
+/** An order's line is its cac:LineItem; an invoice's or credit note's line is the element itself. */
+const lineBody = (l: XmlNode) => (l.name === 'OrderLine' ? child(l, 'LineItem') : l);
 
 const amount = decimalOf;
 
 export function readUbl(inv: XmlNode, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
-  doc.poNumber = textOf(inv, 'OrderReference', 'ID');
-  doc.currency = textOf(inv, 'DocumentCurrencyCode');
-  const party = child(inv, 'AccountingSupplierParty', 'Party');
+  // An order is the PO itself: its own number; an order response answers the buyer's order it references.
+  doc.poNumber = inv.name === 'Order' ? textOf(inv, 'ID') : textOf(inv, 'OrderReference', 'ID');
+  doc.currency = textOf(inv, 'DocumentCurrencyCode') ?? textOf(inv, 'PricingCurrencyCode');
+  const party = child(inv, isOrder(inv) ? 'SellerSupplierParty' : 'AccountingSupplierParty', 'Party') ?? child(inv, 'SellerSupplierParty', 'Party');
   doc.vendor = textOf(party, 'PartyLegalEntity', 'RegistrationName') ?? textOf(party, 'PartyName', 'Name');
-  const totals = child(inv, 'LegalMonetaryTotal');
+  const totals = child(inv, 'LegalMonetaryTotal') ?? child(inv, 'AnticipatedMonetaryTotal');
   // The invoice's total is TaxInclusiveAmount; PayableAmount can be less by a prepaid amount or rounding.
   const totalNode = child(totals, 'TaxInclusiveAmount') ?? child(totals, 'PayableAmount');
   doc.total = amount(totalNode, totalNode?.name ?? 'PayableAmount', field);
@@ -50,8 +62,10 @@ export function readUbl(inv: XmlNode, field: string): Doc {
   }
   inv.children
     .filter((c) => LINE_NAMES.includes(c.name))
-    .forEach((l, k) => {
-      const q = child(l, 'InvoicedQuantity') ?? child(l, 'CreditedQuantity');
+    .forEach((outer, k) => {
+      const l = lineBody(outer);
+      if (!l) throw new AgentInputError(field, `cac:OrderLine ${k + 1} has no cac:LineItem`);
+      const q = child(l, 'InvoicedQuantity') ?? child(l, 'CreditedQuantity') ?? child(l, 'Quantity');
       const item = child(l, 'Item');
       const base = child(l, 'Price', 'BaseQuantity');
       const raw: RawLine = {
@@ -61,7 +75,9 @@ export function readUbl(inv: XmlNode, field: string): Doc {
         uom: unitCode(q?.attrs.unitCode),
         sku: textOf(item, 'SellersItemIdentification', 'ID') ?? textOf(item, 'StandardItemIdentification', 'ID'),
         description: textOf(item, 'Name') ?? textOf(item, 'Description'),
-        orderLineRef: textOf(l, 'OrderLineReference', 'LineID'),
+        // An invoice line names the order line it bills; an order line is that line (an order response's line
+        // names the buyer's line it answers).
+        orderLineRef: textOf(l, 'OrderLineReference', 'LineID') ?? textOf(outer, 'OrderLineReference', 'LineID') ?? (isOrder(inv) ? textOf(l, 'ID') : undefined),
       };
       const cites = [q, child(l, 'Price', 'PriceAmount'), child(l, 'LineExtensionAmount')]
         .map((n) => n?.cite).filter((c): c is NonNullable<typeof c> => c !== undefined);
@@ -70,7 +86,7 @@ export function readUbl(inv: XmlNode, field: string): Doc {
       if (buyers) raw.altSkus = [buyers];
       const b = amount(base, 'BaseQuantity', field);
       if (b !== undefined && b > 0n && b !== 1_000_000n) raw.priceBase = b;
-      raw.quote = `cac:InvoiceLine ${textOf(l, 'ID') ?? k + 1}: ${q?.text.trim() ?? '?'} ${q?.attrs.unitCode ?? ''} × ${child(l, 'Price', 'PriceAmount')?.text.trim() ?? '?'}${b ? ` per ${base!.text.trim()}` : ''} = ${child(l, 'LineExtensionAmount')?.text.trim() ?? '?'} ${raw.description ?? ''}`.replace(/\s+/g, ' ');
+      raw.quote = `cac:${outer.name} ${textOf(l, 'ID') ?? k + 1}: ${q?.text.trim() ?? '?'} ${q?.attrs.unitCode ?? ''} × ${child(l, 'Price', 'PriceAmount')?.text.trim() ?? '?'}${b ? ` per ${base!.text.trim()}` : ''} = ${child(l, 'LineExtensionAmount')?.text.trim() ?? '?'} ${raw.description ?? ''}`.replace(/\s+/g, ' ');
       doc.lines.push(completeLine(raw, k + 1, field));
     });
   return doc;

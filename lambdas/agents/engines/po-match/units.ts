@@ -7,7 +7,7 @@
 // One "PZA"/"PAR", Odoo "Rouleau(x)"); accents are dropped before the lookup.
 const SYNONYMS: Record<string, string[]> = {
   EA: ['EA', 'EACH', 'EACHES', 'H87', 'C62', 'PC', 'PCS', 'PCE', 'PIECE', 'PIECES', 'ST', 'STK', 'STUCK', 'PZ', 'NAR', 'EN',
-    'UN', 'UND', 'UDS', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS'],
+    'UN', 'UND', 'UDS', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS', 'SZT', 'SZTUKA', 'SZTUK'],
   CS: ['CS', 'CA', 'CASE', 'CASES', 'XCS', 'CT', 'CTN', 'CARTON', 'CARTONS', 'XCT'],
   BX: ['BX', 'BOX', 'BOXES', 'XBX', 'CJ', 'CAJA', 'CAJAS'],
   PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA', 'PAQ', 'PAQUETE', 'PAQUETES', 'PAQUET', 'PAQUETS'],
@@ -15,7 +15,7 @@ const SYNONYMS: Record<string, string[]> = {
   DZ: ['DZ', 'DOZ', 'DOZEN', 'DZN'],
   BG: ['BG', 'BAG', 'BAGS', 'XBG', 'BOLSA', 'BOLSAS', 'SAC', 'SACS'],
   RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO', 'ROLLO', 'ROLLOS', 'ROULEAU', 'ROULEAUX'],
-  SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE', 'JUEGO', 'JUEGOS'],
+  SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE', 'JUEGO', 'JUEGOS', 'KPL', 'KOMPLET'],
   KG: ['KG', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
   LB: ['LB', 'LBS', 'LBR'],
   TON: ['TON', 'TONS', 'TN', 'STN'],
