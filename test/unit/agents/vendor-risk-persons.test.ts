@@ -67,3 +67,12 @@ describe('a field that holds a person holds a whole name', () => {
     expect(places('Nachname: Monaco', 'Vorname: Luca')).toEqual([]);
   });
 });
+
+describe('only the words people bear as names', () => {
+  it('an e-mail display name is a person when the word is a name people bear; a capital never is', () => {
+    expect(places('From: Kuba Zając <kuba@zajac-logistyka.example>')).toEqual([]);
+    expect(places('From: Tehran Steel <sales@tehransteel.example>')).toEqual(['sanctioned jurisdiction: Iran']);
+    expect(places('Contact person: Donetsk Rudenko')).toEqual(['sanctioned jurisdiction: Donetsk region']);
+    expect(places('Sender: Iran Air <info@iranair.example>')).toEqual(['sanctioned jurisdiction: Iran']);
+  });
+});

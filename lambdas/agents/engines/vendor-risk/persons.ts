@@ -7,8 +7,10 @@
  *   Osoba kontaktowa, Prénom…), the value being one to four capitalised words with no organisation word in it
  *   ("Contact: Iran Office" or "Owner: Iran Holding Co." stay places);
  * - as a name alone on the line under a closing ("Best regards," / "Pozdrawiam," → "Kuba Nowak");
- * - as a capitalised name whose other word the e-mail address beside it is made of ("Kuba Nowak
- *   <k.nowak@…>"): a mailbox named after the person corroborates the person ("Iran Air <info@…>" is not one).
+ * - as an e-mail's display name of two to four capitalised words ("Kuba Zając <kuba@…>"), or a capitalised name
+ *   whose other word the e-mail address beside it is made of ("Kuba Nowak, k.nowak@…").
+ * Only the listed words that people bear as names are read so (BORNE_BY_PEOPLE): a capital or a region is nobody's
+ * name.
  * Once the document shows the word is a person, the same word elsewhere ("Kuba will send the W-9", a mailbox
  * "kuba.nowak@…") is that person, unless it is put as the country: after a place preposition (in, to, from, nach,
  * aus, auf, na, w, en, desde…), as the value of a Country field, or in a list beside another listed place
@@ -84,14 +86,24 @@ function mailboxOfName(text: string, words: string[], own: string, to: number): 
   return locals.some((l) => others.some((w) => l.includes(w)));
 }
 
+/**
+ * The listed words people bear as names: Kuba (Jakub), Cuba, Kenya, Iran and Siria as given names, Monaco, Krim,
+ * Homs and Minsk as surnames, Havana as a given name. A capital or a region (Tehran, Pyongyang, Donetsk) is nobody's
+ * name, whatever field it sits in.
+ */
+const BORNE_BY_PEOPLE = /^(?:kuba|cuba|kenya|iran|siria|monaco|krim|homs|minsk|havana)$/i;
+
 function asPerson(text: string, m: Mention): boolean {
   const word = text.slice(m.start, m.end);
-  if (!/^\p{Lu}/u.test(word) || /\s/.test(word)) return false;
+  if (!/^\p{Lu}/u.test(word) || !BORNE_BY_PEOPLE.test(word)) return false;
   const lineStart = text.lastIndexOf('\n', m.start - 1) + 1;
   const before = text.slice(Math.max(lineStart, m.start - 60), m.start);
   const after = text.slice(m.end, m.end + 40);
   if (TITLE.test(before)) return true;
   if (GREETING.test(text.slice(Math.max(0, m.start - 40), m.start)) && GREETING_CLOSED.test(after)) return true;
+  // An e-mail's display name: "Kuba Zając <kuba@zajac-logistyka.pl>".
+  const run0 = capitalRun(text, m.start, m.end);
+  if (run0.words.length >= 2 && /^\s*"?\s*<[^<>\s@]+@[^<>\s]+>/u.test(text.slice(run0.to, run0.to + 120).replace(/^"/, ''))) return true;
   const around = nameAround(text, m.start, m.end);
   const words = nameWords(around.value);
   if (!words) {
