@@ -18,6 +18,7 @@ import { breakdownRow } from './layout.js';
 import { amountUnder, cellAt, reportColumns } from './columns.js';
 import { namesIn } from './line.js';
 import { listings, type Listing } from './listing.js';
+import { currencyColumns } from './currency-columns.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -49,6 +50,7 @@ const HEADER = /^(?:from|to|cc|bcc|subject|date|sent|message-id|mime-version|con
 
 export function readDocument(text: string, policyCurrency?: string): { entries: Entry[]; receipts: Receipt[] } {
   const lines = readLines(text);
+  currencyColumns(lines);
   // "$201.14" in a Canadian claim is a Canadian dollar: a bare "$" is the policy's own dollar when the claim never
   // writes US dollars ("USD", "US$"), so it matches the receipt printed "201.14 CAD".
   const dollar = localDollar(text, policyCurrency);
@@ -247,7 +249,8 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
 /** The amount in another currency beside the claim: the card's charge, or the employee's own conversion. */
 function withConversion(e: Entry): Entry {
   const lower = e.text.toLowerCase();
-  const all = readLines(e.text).flatMap((l) => (l.text.startsWith('(') ? [] : l.amts));
+  // The entry's own line as read in the document (a currency column's figures carry its currency), then its detail.
+  const all = [...e.first.amts, ...readLines(e.text).slice(1).flatMap((l) => (l.text.startsWith('(') ? [] : l.amts))];
   const other = all.find((a) => a.currency && e.amount.currency && a.currency !== e.amount.currency);
   if (!other) return e;
   return { ...e, converted: { amt: other, own: CONVERTED_OWN.test(lower), text: e.text.split('\n').find((t) => t.includes(other.currency ?? '#')) ?? e.text } };

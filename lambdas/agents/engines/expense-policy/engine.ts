@@ -14,6 +14,7 @@ import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
 import { classFromAttachments } from './attached.js';
 import { placeCaps } from './places.js';
+import { tripLengthCheck } from './trip-length.js';
 import { claimAbout } from './scope.js';
 import { approvalThingCheck } from './named.js';
 import { unreadCheck } from './unread.js';
@@ -89,6 +90,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   lateItems(results, policy, input.expense, assumptions);
   placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);
   commuteCheck(results, policy, (c) => money(c, policy.currency));
+  tripLengthCheck(results, policy, (c) => money(c, policy.currency));
   approvalThingCheck(results, policy, (c) => money(c, policy.currency));
   // Last: an unread rule about an item still to be paid holds it for a reviewer.
   unreadCheck(results, policy, input.expensePolicy.normalize('NFKC'), (c) => money(c, policy.currency));

@@ -88,6 +88,9 @@ function documentItems(text: string, currency: string): Item[] {
     const l = s.toLowerCase();
     if (/\b(?:no|not|missing|except|but|apart from|to follow|lost|will send|later)\b/.test(l)) return false;
     const stated = /\breceipts?\b[^.]{0,30}\b(?:attached|enclosed|included|below|scanned|uploaded)\b|\b(?:attached|enclosed)\b[^.]{0,15}\breceipts?\b/.test(l);
+    // "Receipts: 8/8 matched", "6 of 6 images attached": the count of receipts is the count of expenses.
+    const counted = /\breceipts?\s*:?\s*(\d{1,3})\s*(?:\/|of)\s*(\d{1,3})\b/.exec(l);
+    if (counted && counted[1] === counted[2] && Number(counted[1]) >= entries.length + receipts.length) return true;
     return stated && (/\breceipts\b/.test(l) || entries.length + receipts.length === 1);
   });
   if (vouched) for (const item of items) item.receipt ??= true;

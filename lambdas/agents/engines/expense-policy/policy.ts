@@ -11,6 +11,8 @@ import { sentences } from './sentences.js';
 import { travelModes } from './fare-classes.js';
 import { readSchedules, type Schedules } from './per-diem.js';
 import { readPlaceTables, type PlaceTables } from './places.js';
+import { groupPlaces } from './place-sentences.js';
+import { tripRule, type TripRule } from './trip-length.js';
 import { approvalThings, type ApprovalThing } from './named.js';
 import { fromGerman, isGerman } from './german.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category, type FareClass } from './words.js';
@@ -24,6 +26,10 @@ export interface Cap {
   /** A table row's limit: the words of the row's first cell ("team meal internal staff only"), to pick the row an
    * expense is filed under among several of one category (breakfast, lunch, team meal, client meal). */
   scope?: string[];
+  /** A limit for some places ("USD 140 per day in Zurich, London"): the places; with `group`, the limits of one rule
+   * by place, the one without places being for everywhere else (place-sentences.ts). */
+  places?: string[];
+  group?: string;
 }
 
 export interface Threshold {
@@ -66,6 +72,8 @@ export interface Policy {
   personalRefused?: string;
   /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
   ageLimit?: { days: number; text: string };
+  /** Things paid only on trips of some length ("laundry on trips under 5 nights"): trip-length.ts. */
+  tripRules: TripRule[];
   /** "Expenses not described in this policy are not reimbursable": the sentence. */
   scope?: string;
   /** Every category the policy's sentences name, for the scope rule. */
@@ -114,13 +122,15 @@ const MUST = /\b(?:required|require|requires|must|mandatory|needed|necessary|nee
 export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
-    forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
+    forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], tripRules: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
     described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text), places: readPlaceTables(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
   let question: string | undefined;
   const german = isGerman(text);
+  let placeGroup: Cap[] = [];
+  let previous: string | undefined;
   for (const { sentence, context, line, row, refused, under } of sentences(text, german)) {
     if (under !== undefined && !policy.under.has(sentence)) policy.under.set(sentence, under);
     // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
@@ -149,11 +159,25 @@ export function readPolicy(text: string): Policy {
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
     let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
+    const trip = tripRule(said, under, previous);
+    previous = said;
+    if (trip) {
+      policy.tripRules.push(trip);
+      found++;
+    }
     // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
     const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
     // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
     const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
+    const before = policy.caps.length;
     if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
+    // Limits by place stated one after another ("USD 350 per night in Zurich …; USD 250 elsewhere").
+    if (row === undefined) {
+      const added = policy.caps.slice(before);
+      const count = policy.caps.length;
+      placeGroup = groupPlaces(policy.caps, added, said, s, cents, placeGroup);
+      found += policy.caps.length - count;
+    } else placeGroup = [];
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
@@ -255,6 +279,8 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
       for (const raw of coordinated(listed).split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
         // "(including during flight delays)": a circumstance of the thing before it, not another thing.
         if (/^\s*(?:during|when|while|if|even|unless|after|before|at|in case)\b/.test(raw)) continue;
+        // "laundry on trips under 5 nights": refused on short trips only (trip-length.ts).
+        if (/\b(?:on|for|during) (?:trips|stays|travel|journeys) (?:of )?(?:under|shorter|fewer|less|below)\b/.test(raw)) continue;
         const part = raw.replace(/["'“”‘’]/g, '').replace(/\b(?:are|is|be|will|personal expenses?|the same applies to)\b.*$/, '').trim();
         if (part === '' || /\b(?:whatever|regardless|irrespective|however)\b/.test(part)) continue;
         const c = categoriesIn(part)[0];

@@ -8,9 +8,11 @@
 import type { Item } from './expense.js';
 import type { Cap, Policy } from './policy.js';
 import { MEAL_WORDS } from './meal.js';
+import { capsOfPlace } from './place-sentences.js';
 
 export function capsFor(item: Item, policy: Policy): Cap[] {
-  const own = policy.caps.filter((c) => c.category === item.category);
+  // Limits by place: the item's place's (place-sentences.ts).
+  const own = capsOfPlace(policy.caps.filter((c) => c.category === item.category), item, claimText.get(item));
   const scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
   if (scoped.length < 2) return own;
   const pick = (text: string) => {
@@ -28,8 +30,12 @@ export function capsFor(item: Item, policy: Policy): Cap[] {
 /** The whole claim's text, kept for a claim of one expense: all of it is about that expense. */
 const aboutOne = new WeakMap<Item, string>();
 
+/** The whole claim's text for each item: a trip's place may be named only in the report's header. */
+const claimText = new WeakMap<Item, string>();
+
 export function claimAbout(items: Item[], text: string): void {
   if (items.length === 1) aboutOne.set(items[0], text);
+  for (const item of items) claimText.set(item, text);
 }
 
 /** "meals" → "meal", "travelling" → "travel": a word's stem, matched at a word start in the expense. */
