@@ -6,32 +6,21 @@
  * authorization without spending anything), and everything from the send onward reports broadcast=true.
  *
  * Nonces across instances (docs/decisions/0005): a pool of keys, each with its own nonce sequence; a send holds
- * its key's lease (lambdas/store/settler-leases.ts) from choosing the nonce to handing the transaction to the node,
- * never while waiting for the receipt, so any number of function instances share the keys without reusing or
- * skipping a nonce. Everything held under a lease ends inside it, and the broadcast is fenced by a renewal
- * conditioned on the holder id; a broadcast the node refused frees its nonce at once (./send-rejection.ts). A key
- * below its gas floor takes no new settlement; when every key is low the settler is
+ * its key's lease (lambdas/store/settler-leases.ts) only while it chooses and commits the nonce, and broadcasts
+ * after giving the key back (./key-sender.ts), so any number of function instances share the keys without reusing
+ * or skipping a nonce. A key below its gas floor takes no new settlement; when every key is low the settler is
  * unavailable (503), and when every key is busy past the wait budget it is back-pressured (402 with Retry-After).
  */
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  defineChain,
-  encodeFunctionData,
-  keccak256,
-  parseSignature,
-  type Chain,
-} from 'viem';
-import { randomUUID } from 'node:crypto';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { defineChain, encodeFunctionData, parseSignature, type Chain } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { loadSettlerKeys, type SettlerKeySource } from './secrets.js';
 import type { ChargeOptions, Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
-import type { KeyLease, SettlerLeases } from '../store/settler-leases.js';
+import type { SettlerLeases } from '../store/settler-leases.js';
 import { gasMetric } from './gas-metric.js';
 import { usdcAbi } from './usdc-abi.js';
 import { shortMessage } from './verify.js';
-import { publicClientFor, senderFor, type ChainReader, type ChainSender } from './chain-client.js';
-import { classifySendFailure, type SendFailure } from './send-rejection.js';
+import { publicClientFor, senderFor, type ChainReader } from './chain-client.js';
+import { KeySender, LEASE_MS, revertReason, type Prepared, type Signer } from './key-sender.js';
 import { BlockClock, waitForReceipt } from './block-clock.js';
 import { mark, startMarks, writeTiming, type TimingMarks } from './settlement-timing.js';
 
@@ -53,6 +42,7 @@ export function gasLimitFor(estimate: bigint): bigint {
   return estimate + (headroom > 25_000n ? headroom : 25_000n);
 }
 
+export { revertReason };
 export { RemoteFacilitatorSettler, RemoteFacilitatorVerifier, type FacilitatorOptions } from './facilitator.js';
 
 export interface SelfSettlerConfig extends SettlerKeySource {
@@ -88,28 +78,10 @@ export interface SelfSettlerOptions {
 
 /** The receipt's polling interval when none is configured (the chain client's own). */
 const DEFAULT_RECEIPT_POLL_MS = 250;
-/** A lease outlives any send (a few RPC round trips); one its holder never released lapses after this. */
-const LEASE_MS = 10_000;
-/**
- * Everything held under a lease ends this long before it lapses: each step's wait (the nonce read, the broadcast,
- * the lookup after a refusal) is cut off there, which leaves the release (one DynamoDB write) and clock skew
- * between instances this margin to happen while the lease is still ours.
- */
-const LEASE_MARGIN_MS = 2_000;
-/** A broadcast is not begun with less time than this left before the margin: the node could not answer in time. */
-const MIN_BROADCAST_MS = 1_000;
-/** A key's last recorded nonce is trusted over the node's pending count for this long (a lagging node), no longer
- * (a transaction that never reached a node leaves a gap, which the chain's count then fills). */
-const RECENT_NONCE_MS = 30_000;
 /** Fee estimates are shared for this long per instance (Base makes a block every 2 s). */
 const FEES_MAX_AGE_MS = 1_000;
 /** Gas balances are read at most this often per key and instance. */
 const GAS_CHECK_MS = 15_000;
-
-interface Signer {
-  account: PrivateKeyAccount;
-  wallet: ChainSender;
-}
 
 const signers = new Map<string, Signer>();
 
@@ -137,37 +109,13 @@ function signerFor(key: Hex, chainId: number, rpcUrl: string): Signer {
   return signer;
 }
 
-/** The revert reason when there is one ("FiatTokenV2: authorization is used or canceled"), else viem's summary. */
-export function revertReason(error: unknown): string {
-  if (error instanceof BaseError) {
-    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError && reverted.reason) return reverted.reason;
-  }
-  return shortMessage(error);
-}
-
-/** A sent transaction's lease is released while its receipt is awaited; `released` settles when that is done. */
-type SendOutcome = { ok: true; hash: Hex; released: Promise<void> } | Extract<SettleResult, { ok: false }>;
-/** Everything of the transaction but its nonce. */
-interface Prepared {
-  type: 'eip1559';
-  chainId: number;
-  to: Hex;
-  data: Hex;
-  gas: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
 export class SelfSettler implements PaymentSettler {
   private readonly config: SelfSettlerConfig;
   private readonly publicClient: ChainReader;
   private readonly preconfReader?: ChainReader;
   private readonly loadKeys: () => Promise<Hex[]>;
-  private readonly leases: SettlerLeases;
+  private readonly keys: KeySender;
   private readonly receiptTimeoutMs: number;
-  private readonly keyWaitMs: number;
-  private readonly leaseMs: number;
   private readonly gas = new Map<string, { wei: bigint; at: number }>();
   private readonly gasFloorWei: bigint;
   private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
@@ -178,13 +126,11 @@ export class SelfSettler implements PaymentSettler {
 
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
-    this.leases = options.leases;
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
+    this.keys = new KeySender(options.leases, this.publicClient, options.leaseMs ?? LEASE_MS, options.keyWaitMs ?? 10_000);
     this.preconfReader = options.preconfReader;
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
-    this.keyWaitMs = options.keyWaitMs ?? 10_000;
-    this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.gasFloorWei = options.config.gasFloorWei ?? 0n;
     this.clock = new BlockClock(options.config.blockTimeMs ?? 0, options.config.receiptPollMs ?? DEFAULT_RECEIPT_POLL_MS);
     this.fromSend = new BlockClock(0, this.clock.pollMs);
@@ -232,10 +178,10 @@ export class SelfSettler implements PaymentSettler {
     const call = { address: payment.asset, abi: usdcAbi, functionName: 'transferWithAuthorization', args } as const;
 
     // Gas estimation runs the call against the chain (a doomed authorization reverts there, with its reason, and
-    // nothing is spent) while the fees are read and a key is leased (the three wait on different services);
-    // neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on the sender), so the
-    // lease's held section still begins at the nonce read. A doomed authorization gives its key back at once.
-    const key = this.takeFreeKey(pool, options.deadline);
+    // nothing is spent) while the fees are read and a key is leased, its pending count read beside (they wait on
+    // different services); neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on
+    // the sender). A doomed authorization gives its key back at once.
+    const key = this.keys.take(() => this.fuelled(pool), options.deadline);
     if (marks) void key.then(() => mark(marks, 'leased'), () => undefined);
     let prepared: Prepared;
     try {
@@ -255,13 +201,16 @@ export class SelfSettler implements PaymentSettler {
       mark(marks, 'estimated');
     } catch (error) {
       const taken = await key.catch(() => undefined);
-      if (taken?.ok) await this.release(taken.lease, undefined);
+      if (taken?.ok) await this.keys.release(taken);
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
     const taken = await key;
     if (!taken.ok) return taken;
-    const sent = await this.sendWith(taken.signer, taken.lease, prepared, marks);
-    if (!sent.ok) return sent;
+    const sent = await this.keys.send(taken, prepared, marks);
+    if (!sent.ok) {
+      if (sent.reason.includes('refused by the node (funds)')) this.gas.delete(taken.signer.account.address);
+      return sent;
+    }
     const { hash } = sent;
     // The node took it: what waits only for the money to be on its way may start beside the receipt wait.
     try {
@@ -284,7 +233,7 @@ export class SelfSettler implements PaymentSettler {
     } catch (error) {
       return { ok: false, reason: `Settlement transaction ${hash} not confirmed: ${shortMessage(error)}`, broadcast: true };
     } finally {
-      await sent.released;
+      await sent.recorded;
     }
     if (status !== 'success') {
       // A preconfirmed revert is not final (docs/decisions/0021): the sealed block may still order it otherwise, so
@@ -315,116 +264,6 @@ export class SelfSettler implements PaymentSettler {
     return this.fees.value;
   }
 
-  /** Takes the lease of a key with gas (in random order, so instances spread over the pool). */
-  private async takeFreeKey(pool: Signer[], deadline?: number): Promise<{ ok: true; signer: Signer; lease: KeyLease } | Extract<SettleResult, { ok: false }>> {
-    const holder = randomUUID();
-    const waitUntil = Math.min(deadline ?? Infinity, Date.now() + this.keyWaitMs);
-    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-      const fuelled = await this.fuelled(pool);
-      if (fuelled.length === 0) {
-        return { ok: false, reason: 'Every settlement key is below its gas floor', broadcast: false, unavailable: true };
-      }
-      for (const signer of shuffled(fuelled)) {
-        const lease = await this.leases.acquire(signer.account.address, holder, this.leaseMs);
-        if (lease) return { ok: true, signer, lease };
-      }
-      if (Date.now() >= waitUntil) {
-        return { ok: false, reason: 'Settlement is back-pressured: every settlement key is busy', broadcast: false, retryAfterSeconds: 1 };
-      }
-      // Every key is busy: wait, longer each round, so waiting instances do not hammer the lease table.
-      await new Promise((resolve) => setTimeout(resolve, pause / 2 + Math.random() * pause));
-    }
-  }
-
-  /**
-   * The held section, every step of it inside the lease (docs/decisions/0005, "Fencing"): the nonce read is cut off
-   * LEASE_MARGIN_MS before the lease lapses; then the lease is renewed with a write conditioned on our holder id (the
-   * fence: a key another instance took meanwhile is not sent with), and the broadcast is aborted at the renewed
-   * lease's margin. So whatever this instance sends, it sends and records while the key is still its own.
-   */
-  private async sendWith(signer: Signer, lease: KeyLease, tx: Prepared, marks?: TimingMarks): Promise<SendOutcome> {
-    const address = signer.account.address;
-    let chosen: number;
-    let serializedTransaction: Hex;
-    try {
-      const pending = await withDeadline(
-        (signal) => abandonable(this.publicClient.getTransactionCount({ address, blockTag: 'pending' }), signal),
-        lease.until - LEASE_MARGIN_MS,
-      );
-      const recent = lease.lastNonce !== undefined && lease.lastSentAt !== undefined && Date.now() - lease.lastSentAt < RECENT_NONCE_MS;
-      chosen = recent ? Math.max(pending, lease.lastNonce! + 1) : pending;
-      mark(marks, 'nonceRead');
-      // Signed locally: the chain id is the configured one, so no round trip asks the node for it.
-      serializedTransaction = await signer.account.signTransaction({ ...tx, nonce: chosen });
-      mark(marks, 'signed');
-    } catch (error) {
-      await this.release(lease, undefined);
-      return { ok: false, reason: `Settlement failed while preparing the transaction: ${revertReason(error)}`, broadcast: false, unavailable: true };
-    }
-
-    // The fence: still ours (nobody has sent with this key since the nonce was read), and long enough to send.
-    let until: number | undefined;
-    try {
-      until = await this.leases.renew(lease, this.leaseMs);
-      mark(marks, 'renewed');
-    } catch (error) {
-      await this.release(lease, undefined);
-      return { ok: false, reason: `Settlement key lease could not be renewed: ${(error as Error).message}`, broadcast: false, unavailable: true };
-    }
-    if (until === undefined) {
-      return { ok: false, reason: 'Settlement key lease was lost before the broadcast (a slow node); nothing was sent', broadcast: false, unavailable: true };
-    }
-    const sendBy = until - LEASE_MARGIN_MS;
-    if (sendBy - Date.now() < MIN_BROADCAST_MS) {
-      await this.release(lease, undefined);
-      return { ok: false, reason: 'Settlement key lease too short to broadcast; nothing was sent', broadcast: false, unavailable: true };
-    }
-
-    const hash = keccak256(serializedTransaction);
-    try {
-      await withDeadline((signal) => signer.wallet.sendRawTransaction({ serializedTransaction, signal }), sendBy);
-      mark(marks, 'sent');
-      const released = this.release(lease, chosen);
-      if (marks) void released.then(() => mark(marks, 'released'));
-      return { ok: true, hash, released };
-    } catch (error) {
-      const failure = await this.judge(signer, hash, error, sendBy);
-      if (failure.kind === 'known') return { ok: true, hash, released: this.release(lease, chosen) };
-      if (failure.kind === 'rejected') {
-        // The node refused it: nothing entered the pool, so the nonce is still free for the next send at once.
-        await this.release(lease, undefined);
-        if (failure.rejection === 'funds') this.gas.delete(address);
-        const reason = `Settlement transaction refused by the node (${failure.rejection}), nothing sent: ${revertReason(error)}`;
-        return failure.rejection === 'rate-limited' || failure.rejection === 'nonce'
-          ? { ok: false, reason, broadcast: false, retryAfterSeconds: 1 }
-          : { ok: false, reason, broadcast: false, unavailable: true };
-      }
-      // It may have reached a node: its nonce counts as used, and the outcome is the chain's to tell.
-      await this.release(lease, chosen);
-      return { ok: false, reason: `Settlement failed while sending transaction ${hash}: ${revertReason(error)}`, broadcast: true };
-    }
-  }
-
-  /**
-   * A failed broadcast, classified (./send-rejection.ts). A stated refusal is believed only when the node then says
-   * it does not know our hash; a lookup that fails or runs out of lease leaves the send ambiguous.
-   */
-  private async judge(signer: Signer, hash: Hex, error: unknown, sendBy: number): Promise<SendFailure> {
-    const failure = classifySendFailure(error);
-    if (failure.kind !== 'rejected') return failure;
-    try {
-      const known = await withDeadline((signal) => signer.wallet.knows(hash, signal), sendBy);
-      return known ? { kind: 'known' } : failure;
-    } catch {
-      return { kind: 'ambiguous' };
-    }
-  }
-
-  /** Never throws: an unreleased lease lapses after its time. */
-  private release(lease: KeyLease, sentNonce: number | undefined): Promise<void> {
-    return this.leases.release(lease, sentNonce).catch(() => undefined);
-  }
-
   /**
    * The keys with gas above the floor. Balances older than GAS_CHECK_MS are read again, all at once; each read is
    * published as a metric. A key whose balance cannot be read keeps its last known one (the node answers the send).
@@ -444,37 +283,4 @@ export class SelfSettler implements PaymentSettler {
     );
     return pool.filter((signer) => (this.gas.get(signer.account.address)?.wei ?? -1n) >= this.gasFloorWei);
   }
-}
-
-/** Runs `step` with a signal that aborts at `deadline` (epoch ms); past it the step fails with a time-out. */
-async function withDeadline<T>(step: (signal: AbortSignal) => Promise<T>, deadline: number): Promise<T> {
-  const left = deadline - Date.now();
-  if (left <= 0) throw new LeaseDeadlineError();
-  const signal = AbortSignal.timeout(left);
-  return step(signal);
-}
-
-/** A read that cannot take a signal, abandoned (its answer ignored) when the signal aborts. */
-function abandonable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new LeaseDeadlineError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-class LeaseDeadlineError extends Error {
-  override name = 'LeaseDeadlineError';
-  constructor() {
-    super('the node did not answer within the settlement key lease (timed out)');
-  }
-}
-
-function shuffled<T>(items: T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
-  }
-  return copy;
 }

@@ -4,27 +4,51 @@
  */
 import type { KeyLease, SettlerLeases } from '../../lambdas/store/settler-leases.js';
 
-export function memoryLeases(): SettlerLeases & { rows: Map<string, { holder?: string; until?: number; lastNonce?: number; lastSentAt?: number }> } {
-  const rows = new Map<string, { holder?: string; until?: number; lastNonce?: number; lastSentAt?: number }>();
+interface Row {
+  holder?: string;
+  until?: number;
+  lastNonce?: number;
+  lastSentAt?: number;
+  lastHolder?: string;
+  prev?: { lastNonce?: number; lastSentAt?: number };
+  sending: Map<number, number>;
+}
+
+export function memoryLeases(): SettlerLeases & { rows: Map<string, Row> } {
+  const rows = new Map<string, Row>();
+  const row = (address: string) => rows.get(address) ?? (rows.set(address, { sending: new Map() }), rows.get(address)!);
   return {
     rows,
     async acquire(address, holder, leaseMs) {
-      const key = address.toLowerCase();
-      const row = rows.get(key) ?? {};
-      if (row.holder && (row.until ?? 0) >= Date.now()) return undefined;
-      rows.set(key, { ...row, holder, until: Date.now() + leaseMs });
-      return { address: key, holder, until: Date.now() + leaseMs, lastNonce: row.lastNonce, lastSentAt: row.lastSentAt } satisfies KeyLease;
+      const r = row(address.toLowerCase());
+      if (r.holder && (r.until ?? 0) >= Date.now()) return undefined;
+      Object.assign(r, { holder, until: Date.now() + leaseMs });
+      return { address: address.toLowerCase(), holder, until: r.until!, lastNonce: r.lastNonce, lastSentAt: r.lastSentAt, sending: new Map(r.sending) } satisfies KeyLease;
     },
-    async renew(lease, leaseMs) {
-      const row = rows.get(lease.address);
-      if (!row || row.holder !== lease.holder) return undefined;
-      row.until = Date.now() + leaseMs;
-      return row.until;
+    async commit(lease, { nonce, sendBy, lastNonce, cleared }) {
+      const r = row(lease.address);
+      if (r.holder !== lease.holder) return false;
+      for (const n of cleared) r.sending.delete(n);
+      r.sending.set(nonce, sendBy);
+      Object.assign(r, { prev: { lastNonce: lease.lastNonce, lastSentAt: lease.lastSentAt }, lastNonce, lastSentAt: Date.now(), lastHolder: lease.holder, holder: undefined, until: undefined });
+      return true;
     },
-    async release(lease, sentNonce) {
-      const row = rows.get(lease.address);
-      if (!row || row.holder !== lease.holder) return;
-      rows.set(lease.address, { lastNonce: sentNonce ?? row.lastNonce, lastSentAt: sentNonce === undefined ? row.lastSentAt : Date.now() });
+    async sent(address, nonce) {
+      row(address).sending.delete(nonce);
+    },
+    async withdraw(lease, nonce) {
+      const r = row(lease.address);
+      if (r.lastHolder === lease.holder && r.lastNonce === nonce && !r.holder) {
+        Object.assign(r, { lastNonce: r.prev?.lastNonce, lastSentAt: r.prev?.lastSentAt });
+        r.sending.delete(nonce);
+        return true;
+      }
+      r.sending.set(nonce, 0);
+      return false;
+    },
+    async release(lease) {
+      const r = row(lease.address);
+      if (r.holder === lease.holder) Object.assign(r, { holder: undefined, until: undefined });
     },
   };
 }

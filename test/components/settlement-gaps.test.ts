@@ -1,0 +1,150 @@
+/**
+ * A key is held only while its nonce is chosen (docs/decisions/0005): the broadcast happens after the key is given
+ * back, so the sequence must stay whole when a committed nonce never reaches the node. On the local chain with its
+ * blocks mined by hand (a transaction after a gap waits in the pool, as on Base) and DynamoDB Local, one key:
+ * - a broadcast the node refused after another instance committed the next nonce leaves a gap, filled at once by a
+ *   no-op transfer to the key itself, and the other instance's payment lands;
+ * - a nonce whose sender went silent past its deadline and never reached the node is filled by the next payment;
+ * - many instances on one key never send one nonce twice.
+ * The refusing or silent node is a JSON-RPC proxy on loopback in front of the chain (test/support/rpc-proxy.ts).
+ */
+import type { createPublicClient, Hex } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalChain } from '../../lib/local/chain.js';
+import { startSettlementParts, type SettlementParts } from '../support/settlement-parts.js';
+import { SelfSettler, type SelfSettlerOptions } from '../../lambdas/payments/settle.js';
+import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
+import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
+import type { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
+import { newBuyer, signedPayment } from '../unit/payments/fixtures.js';
+
+const LEASES_TABLE = 'settler-gaps-test';
+
+let parts: SettlementParts;
+let chain: LocalChain;
+let proxy: RpcProxy;
+let requirement: PaymentRequirement;
+let verifier: ViemPaymentVerifier;
+let reader: ReturnType<typeof createPublicClient>;
+let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
+let key: Hex;
+
+beforeAll(async () => {
+  parts = await startSettlementParts('settle-gaps', { settlerCount: 1, leasesTable: LEASES_TABLE });
+  ({ chain, requirement, verifier, reader, Leases } = parts);
+  proxy = await startRpcProxy(chain.rpcUrl);
+  key = chain.settlerAddresses[0];
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.stop();
+  await parts?.stop();
+});
+
+beforeEach(() => proxy.clear());
+
+function instance(options: { viaProxy?: boolean } & Partial<Pick<SelfSettlerOptions, 'leaseMs'>> = {}) {
+  return new SelfSettler({
+    config: { chainId: chain.chainId, rpcUrl: options.viaProxy ? proxy.url : chain.rpcUrl, settlerKeyFile: chain.settlerKeyFile, receiptPollMs: 50 },
+    leases: new Leases(LEASES_TABLE),
+    leaseMs: options.leaseMs,
+  });
+}
+
+async function payment(): Promise<VerifiedPayment> {
+  const buyer = newBuyer();
+  await chain.fund(buyer.address, 1_000_000n);
+  const result = await verifier.verify(await signedPayment(buyer, requirement), requirement);
+  if (!result.ok) throw new Error(result.reason);
+  return result.payment;
+}
+
+const rpc = (method: string, ...params: unknown[]) => chain.provider.request({ method, params });
+const mined = () => reader.getTransactionCount({ address: key });
+const pending = () => reader.getTransactionCount({ address: key, blockTag: 'pending' });
+const authorizationUsed = (p: VerifiedPayment) =>
+  reader.readContract({ address: chain.usdcAddress, abi: usdcAbi, functionName: 'authorizationState', args: [p.payer, p.payload.payload.authorization.nonce as Hex] });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) if (await check()) return;
+  else await sleep(25);
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Mines a block whenever something is pending, until `done` settles. */
+async function mineUntil<T>(done: Promise<T>): Promise<T> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  while (!finished) {
+    if ((await pending()) > (await mined())) await rpc('evm_mine');
+    await sleep(50);
+  }
+  return done;
+}
+
+/** Runs `step` with blocks mined only by `evm_mine` (the payments are funded before, on automine). */
+async function manualBlocks<T>(step: () => Promise<T>): Promise<T> {
+  await rpc('evm_setAutomine', false);
+  try {
+    return await step();
+  } finally {
+    await rpc('evm_setAutomine', true);
+  }
+}
+
+describe('A key held only to choose the nonce: the sequence stays whole', () => {
+  it('a refused broadcast after another instance committed the next nonce is filled by a no-op, and the later payment lands', async () => {
+    const [refusedPayment, later] = [await payment(), await payment()];
+    const before = await mined();
+    // The node answers the first broadcast after 600 ms with a 429 (nothing entered its pool); meanwhile another
+    // instance leases the key, commits the next nonce and sends: its transfer waits in the pool behind the gap.
+    proxy.on('eth_sendRawTransaction', { delayMs: 600, httpStatus: 429, times: 1 });
+    const { refused, landed } = await manualBlocks(async () => {
+      const refusing = instance({ viaProxy: true }).settle(refusedPayment);
+      await until(async () => proxy.seen.includes('eth_sendRawTransaction'), 'the first broadcast');
+      const laterResult = instance().settle(later);
+      const refused = await refusing;
+      return { refused, landed: await mineUntil(laterResult) };
+    });
+    expect(refused).toMatchObject({ ok: false, broadcast: false, retryAfterSeconds: 1 });
+    expect(await authorizationUsed(refusedPayment)).toBe(false);
+    if (!landed.ok) throw new Error(landed.reason);
+    const sent = await reader.getTransaction({ hash: landed.transaction as Hex });
+    expect(sent.nonce).toBe(before + 1);
+    // The gap below it holds the no-op: nothing to anyone, from the key to itself.
+    const block = await reader.getBlock({ blockNumber: sent.blockNumber!, includeTransactions: true });
+    const filler = block.transactions.find((tx) => typeof tx !== 'string' && tx.nonce === before);
+    expect(filler).toMatchObject({ from: key.toLowerCase(), to: key.toLowerCase(), value: 0n });
+    expect(await mined()).toBe(before + 2);
+  }, 30_000);
+
+  it('a nonce whose sender went silent past its deadline, never reaching the node, is filled by the next payment', async () => {
+    const [silent, next] = [await payment(), await payment()];
+    const before = await mined();
+    // The broadcast never reaches the node and is never answered: the sender gives up at its deadline (maybe sent).
+    proxy.on('eth_sendRawTransaction', { forward: false, delayMs: 8_000, times: 1 });
+    const gaveUp = await instance({ viaProxy: true, leaseMs: 3_500 }).settle(silent);
+    expect(gaveUp).toMatchObject({ ok: false, broadcast: true });
+    expect(await pending()).toBe(before);
+    // Past that deadline and the margin, the next payment takes the nonce nobody sent.
+    await sleep(2_100);
+    const result = await instance().settle(next);
+    if (!result.ok) throw new Error(result.reason);
+    expect((await reader.getTransaction({ hash: result.transaction as Hex })).nonce).toBe(before);
+    expect(await authorizationUsed(silent)).toBe(false);
+  }, 30_000);
+
+  it('eight instances settling twenty-four payments on one key: every nonce used exactly once, none skipped', async () => {
+    const payments = await Promise.all(Array.from({ length: 24 }, () => payment()));
+    const before = await mined();
+    const settlers = Array.from({ length: 8 }, () => instance());
+    const results = await manualBlocks(() => mineUntil(Promise.all(payments.map((p, i) => settlers[i % 8].settle(p)))));
+    const nonces: number[] = [];
+    for (const result of results) {
+      if (!result.ok) throw new Error(result.reason);
+      nonces.push((await reader.getTransaction({ hash: result.transaction as Hex })).nonce);
+    }
+    expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => before + i));
+  }, 60_000);
+});
