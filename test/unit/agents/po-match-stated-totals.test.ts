@@ -62,6 +62,7 @@ QTY   UNIT  ARTICLES                          UNIT PRICE        AMOUNT
                       TOTAL AMOUNT DUE              PHP         1,939.20
 `;
     expect(read(inv)).toEqual({ subtotal: 1860, total: 1939.2, charges: [['tax', 79.2]], lines: 2 });
+    expect(readDocument(inv, 'invoice').lines.map((l) => l.description)).toEqual(['Whiteboard marker, black', 'Medical face masks, box of 50']);
   });
 
   it('a quantity, a weight or a page among the totals is never the total', () => {
@@ -154,6 +155,11 @@ Pos. N° art.    Désignation                       Quantité  Un.    Prix unit.
                                                TVA 8.1 %           CHF      2'570.60
                                                Total à payer       CHF     34'306.40
 `;
+    // "Article" beside "Désignation" holds the item code.
+    expect(readDocument(po, 'purchaseOrder').lines.map((l) => [l.sku, l.description])).toEqual([
+      ['VIS-M6-40', 'Vis inox M6x40, boîte de 100'],
+      ['CHE-8-60', 'Chevilles nylon 8 mm'],
+    ]);
     const doc = readDocument(inv, 'invoice');
     expect(doc.poNumber).toBe('GE-CMD-0091');
     expect(doc.lines.map((l) => l.sku)).toEqual(['55.1040', '55.2860']);

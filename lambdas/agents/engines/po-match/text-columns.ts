@@ -70,7 +70,7 @@ add('amount', 'wartość netto', 'wartosc netto', 'wartość', 'wartosc');
 add('other', 'wartość brutto', 'wartosc brutto', 'stawka vat', 'stawka', 'vat %', 'pkwiu');
 // Indian GST invoices: the HSN/SAC code column, a serial number, amounts "in Rs." or "(INR)".
 add('line', 'sl', 'sl.', 's.no', 'sr', 'sr.', 'sr. no');
-add('desc', 'description of goods', 'particulars');
+add('desc', 'description of goods', 'particulars', 'articles', 'nature of goods');
 add('price', 'rate (inr)', 'rate (rs.)');
 add('amount', 'value (inr)', 'amount (rs.)', 'amount (inr)', 'value (rs.)');
 add('other', 'hsn', 'hsn/sac', 'hsn code', 'gst %', 'gst rate');
@@ -187,7 +187,9 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   }
   // "Product  Description": beside a description column, a product (or article) column holds the item code.
   const descs = cols.filter((c) => c.role === 'desc');
-  if (descs.length > 1 && descs.some((c) => /^desc/i.test(c.label))) for (const c of descs) if (/^(?:product|article)$/i.test(c.label)) c.role = 'sku';
+  // "Article  Désignation", "Artikel  Bezeichnung" likewise.
+  const codeLike = (c: Column) => /^(?:product|article|artikel)$/i.test(c.label.replace(/[.:]$/, ''));
+  if (descs.length > 1 && descs.some((c) => !codeLike(c))) for (const c of descs) if (codeLike(c)) c.role = 'sku';
   // "Item  …  SKU": beside a column of item numbers and with no description column, the item column names the goods.
   const skus = cols.filter((c) => c.role === 'sku');
   if (!cols.some((c) => c.role === 'desc') && skus.length > 1) {

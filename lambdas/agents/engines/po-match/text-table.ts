@@ -208,9 +208,16 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   if ((quantity === undefined && !amountOnly) || (priced === undefined && amount === undefined)) return undefined;
   // More than one number under the quantity column (a description running into it): the arithmetic decides.
   const spare = [...qty.values];
+  // The numbers left of the quantity the arithmetic picks are the description's ("boîte de 100", "bidon 5 L").
+  const spilledNumbers: Tok[] = [];
   if (priced && amount !== undefined && spare.length > 1) {
     const fit = spare.find((q) => abs(lineAmount(q, priced.price, priced.base) - amount) <= CENT);
-    if (fit !== undefined) quantity = fit;
+    if (fit !== undefined) {
+      quantity = fit;
+      const toks = (cells.get('qty') ?? []).filter((t) => readNumber(t.text, decimal) !== undefined);
+      const at = toks.map((t) => readNumber(t.text, decimal)).lastIndexOf(fit);
+      spilledNumbers.push(...toks.slice(0, Math.max(0, at)));
+    }
   }
   const row: RawLine = { quantity, unitPrice: priced?.price, amount, priceBase: priced?.base, quote: line.trim().replace(/\s{2,}/g, '  ') };
   if (ordered.values[0] !== undefined) row.ordered = ordered.values[0];
@@ -225,7 +232,8 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const pack = packSize(joinText(cells.get('pack')));
   if (pack !== undefined) row.pack = pack;
   const skuToks = cells.get('sku') ?? [];
-  const descWords = [joinText(cells.get('desc')), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill.filter((w) => w !== uomWord) : [])].filter(Boolean);
+  const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers].sort((a, b) => a.start - b.start);
+  const descWords = [joinText(descToks), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill.filter((w) => w !== uomWord) : [])].filter(Boolean);
   // SAP prints "Item 00010" and "Material 520-1150" side by side: a digits-only item number is the PO line.
   if (skuToks.length > 1 && /^\d{1,6}$/.test(skuToks[0].text) && /[\d-]/.test(skuToks[1].text)) row.orderLineRef = skuToks.shift()!.text;
   // "SALMON … 2-3#   7011452": a number printed apart at the end of the item cells is the item number.
