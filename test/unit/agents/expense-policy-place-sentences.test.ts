@@ -69,3 +69,12 @@ describe('expense-policy: things paid only on trips of some length', () => {
     expect(run('Taxi to the office, EUR 25.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 25 });
   });
 });
+
+describe('expense-policy: a limit per meal written on one line', () => {
+  const policy = 'All amounts in euros. Meals: breakfast up to EUR 12.00, lunch up to EUR 20.00, dinner up to EUR 40.00, per person per day.';
+
+  it('holds each meal to its own limit, not the first of the line', () => {
+    expect(run('2026-06-02 Dinner at Brasserie Flo, EUR 38.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 38 });
+    expect(run('2026-06-02 Lunch at Café Rouge, EUR 26.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 20 });
+  });
+});

@@ -343,12 +343,34 @@ function readSentence(s: string, original: string, cents: bigint | undefined, po
     const scope = row === undefined ? undefined : row.toLowerCase().match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
     // A meal limit in the "Client entertainment" section is also the limit of a client meal filed as entertainment.
     for (const c of heading) if (!categories.includes(c) && c === 'entertainment') categories.push(c);
+    // "Breakfast up to £10.00, lunch up to £12.00, evening meal up to £30.00, per person per day": one limit a meal,
+    // each labelled by its own words (scope.ts picks the meal's), the unit after the list is every one's.
+    const meals = row === undefined ? perMeal(s) : undefined;
+    if (meals) {
+      for (const x of meals) policy.caps.push({ category: 'meals', cents: x.cents, perPerson: PER_PERSON.test(s), period, text: original, scope: x.scope });
+      return found + 1;
+    }
     for (const category of categories) {
       policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope });
     }
     return found + 1;
   }
   return found;
+}
+
+/** "breakfast up to £10.00, lunch up to £12.00, evening meal up to £30.00": each clause a meal's label and one amount. */
+function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
+  // A lead naming the list ("Meals: breakfast up to …") is not the first meal's label.
+  const clauses = s.replace(/^[a-z &]{3,30}:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+/).filter((c) => moneyIn(c, () => undefined).length > 0);
+  if (clauses.length < 2) return undefined;
+  const out: { cents: bigint; scope: string[] }[] = [];
+  for (const c of clauses) {
+    const money = moneyIn(c, () => undefined);
+    const label = /^([a-z][a-z -]{2,30}?)\s*(?::|up to|max(?:imum)?|capped at|limit)?\s*(?:[$€£¥]|[a-z]{3}\s)?\d/.exec(c.trim())?.[1].trim();
+    if (money.length !== 1 || label === undefined || !/\b(?:breakfast|lunch|dinner|supper|evening meal|brunch)\b/.test(label)) return undefined;
+    out.push({ cents: money[0].cents, scope: label.match(/[\p{L}]{3,}/gu)!.filter((w) => !SCOPE_STOP.has(w)) });
+  }
+  return out;
 }
 
 /** "breakfast: $20.00", "lunch 25.00 eur", "dinner: 35,00 € per person": a label and its amount, nothing else. */
