@@ -184,3 +184,83 @@ describe('a direction no evidence decides', () => {
     expect(r.note).not.toContain('cannot be told');
   });
 });
+
+/** A printed line: each text placed to end at its column (right-aligned), or to start there with a leading '<'. */
+const printed = (...parts: [string, number][]) =>
+  parts.reduce((line, [t, col]) => {
+    const start = t.startsWith('<') ? col : col - t.length;
+    return line.padEnd(start) + t.replace(/^</, '');
+  }, '');
+
+describe('figures set beside their header, columns one space apart, a summary with a header of its own', () => {
+  // Headers left-aligned at 40, 52 and 64; figures right-aligned to 50, 62 and 76: each ends beyond its header.
+  const header = printed(['<Date', 0], ['<Narrative', 12], ['<Debit', 40], ['<Credit', 52], ['<Balance', 64]);
+  const beside = [
+    header,
+    printed(['<01/04/2026', 0], ['<Balance brought forward', 12], ['500.00', 76]),
+    printed(['<02/04/2026', 0], ['<Card payment Tesco', 12], ['42.10', 50], ['457.90', 76]),
+    printed(['<03/04/2026', 0], ['<Transfer from J Smith', 12], ['200.00', 62], ['657.90', 76]),
+  ].join('\n');
+
+  it('a figure nearest one money column is placed there when the running balance proves it', () => {
+    const s = read(beside, 'bank');
+    expect(amounts(s)).toEqual([-42.1, 200]);
+    expect(s.notes.join(' ')).toContain("the running balance's 2 steps agree");
+  });
+
+  it('without a balance or a total to prove it, a figure beside its header is not placed', () => {
+    const unproven = [
+      printed(['<Date', 0], ['<Narrative', 12], ['<Debit', 40], ['<Credit', 52]),
+      printed(['<02/04/2026', 0], ['<Card payment Tesco', 12], ['42.10', 50]),
+      printed(['<03/04/2026', 0], ['<Transfer from J Smith', 12], ['200.00', 62]),
+    ].join('\n');
+    expect(printedColumns(unproven)).toBeUndefined();
+  });
+
+  it('a description run on to one space before the amount: the amount is split from it, under its column', () => {
+    const text = [
+      printed(['<Date', 0], ['<Details', 11], ['Withdrawal', 44], ['Deposit', 54], ['Balance', 66]),
+      printed(['<02/04/2026', 0], ['<Balance b/f', 11], ['900.00', 66]),
+      printed(['<02/04/2026', 0], ['<Standing order to landlords', 11], ['12.50', 44], ['887.50', 66]),
+    ].join('\n');
+    const table = printedColumns(text);
+    expect(table?.rows[1].cells).toEqual(['02/04/2026', 'Standing order to landlords', '12.50', '', '887.50']);
+  });
+
+  it('a wide figure reaching under the next header belongs to the column it is aligned with', () => {
+    const text = [
+      printed(['<Date', 0], ['<Details', 11], ['Paid out', 40], ['Paid in', 50], ['Balance', 58]),
+      printed(['<02/04/2026', 0], ['<Balance b/f', 11], ['1,000,900.00', 58]),
+      printed(['<03/04/2026', 0], ['<Fee', 11], ['12.50', 40], ['1,000,887.50', 58]),
+    ].join('\n');
+    // Read as printed, not as cells split at the commas that group its thousands.
+    const s = read(text, 'bank');
+    expect(amounts(s)).toEqual([-12.5]);
+    expect(s.notes[0]).toContain('read as a report printed in columns');
+  });
+
+  it('a balance marked Dr once the account is overdrawn is read with its side', () => {
+    const overdrawn = [
+      'Date        Details                  Paid out     Paid in        Balance',
+      '01/05/2026  Balance brought forward                            120.00 Cr',
+      '04/05/2026  Rent                      300.00                   180.00 Dr',
+      '06/05/2026  Customer receipt                      400.00       220.00 Cr',
+    ].join('\n');
+    expect(amounts(read(overdrawn, 'bank'))).toEqual([-300, 400]);
+  });
+
+  it('a summary block with a header of its own above the table: the table is the reading with the dated lines', () => {
+    const text = [
+      'Period       Total debits     Total credits     Closing balance',
+      'April 2026        42.10            200.00            657.90',
+      '',
+      'Date        Narrative                     Debit      Credit       Balance',
+      '01/04/2026  Balance brought forward                                500.00',
+      '02/04/2026  Card payment Tesco            42.10                    457.90',
+      '03/04/2026  Transfer from J Smith                    200.00        657.90',
+    ].join('\n');
+    const table = printedColumns(text);
+    expect(table?.headerLine).toBe(4);
+    expect(amounts(read(text, 'bank'))).toEqual([-42.1, 200]);
+  });
+});

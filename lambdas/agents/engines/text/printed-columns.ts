@@ -12,6 +12,7 @@
  */
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { isDate, isHeaderRow, mapColumns } from './columns.js';
+import { balanceCents } from './balance.js';
 import { YEARLESS } from './dates.js';
 import { withYears } from './layout.js';
 import type { RawRow } from './csv.js';
@@ -48,6 +49,8 @@ const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
 /** A header line's cells, split where the columns are (two spaces, else one), when it names a date and two sides. */
 function headerOf(line: string): Span[] | undefined {
+  // A delimited export's header is not a printed one.
+  if (/[,;|\t]/.test(line)) return undefined;
   for (const words of [false, true]) {
     const cells = spansOf(line, words);
     if (cells.length < 3 || !isHeaderRow(cells.map((c) => c.text))) continue;
@@ -59,8 +62,8 @@ function headerOf(line: string): Span[] | undefined {
 }
 
 /**
- * A line's text runs, with a leading date split from the text after it and a trailing figure split from the text
- * before it when the figure stands under a money column.
+ * A line's text runs, with a leading date split from the text after it and the figures at its end split from the
+ * text before them, one by one, when each stands under a money column (a column printed one space from the next).
  */
 function pieces(line: string, money: Span[]): Span[] {
   const out: Span[] = [];
@@ -71,18 +74,21 @@ function pieces(line: string, money: Span[]): Span[] {
       out.push({ text: d[1], start: rest.start, end: rest.start + d[1].length });
       rest = { text: rest.text.slice(d[0].length), start: rest.start + d[0].length, end: rest.end };
     }
-    const words = rest.text.split(' ');
-    let split = false;
-    for (let k = 1; k < words.length && !split && !isFigure(rest.text); k++) {
-      const figure = words.slice(k).join(' ');
-      const at = { text: figure, start: rest.end - figure.length, end: rest.end };
-      if (isFigure(figure) && money.some((m) => overlaps(m, at))) {
-        const text = words.slice(0, k).join(' ');
-        out.push({ text, start: rest.start, end: rest.start + text.length }, at);
-        split = true;
+    const tail: Span[] = [];
+    for (let peeled = true; peeled && !isFigure(rest.text); ) {
+      peeled = false;
+      const words = rest.text.split(' ');
+      for (let k = 1; k < words.length && !peeled; k++) {
+        const figure = words.slice(k).join(' ');
+        const at = { text: figure, start: rest.end - figure.length, end: rest.end };
+        if (isFigure(figure) && money.some((m) => overlaps(m, at))) {
+          const text = words.slice(0, k).join(' ');
+          [rest, peeled] = [{ text, start: rest.start, end: rest.start + text.length }, true];
+          tail.unshift(at);
+        }
       }
     }
-    if (!split) out.push(rest);
+    out.push(rest, ...tail);
   }
   return out;
 }
@@ -90,19 +96,43 @@ function pieces(line: string, money: Span[]): Span[] {
 export function printedColumns(text: string): PrintedTable | undefined {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.length > MAX_LINES || lines.some((l) => l.includes('\t'))) return undefined;
-  const at = lines.findIndex((l) => headerOf(l) !== undefined);
-  if (at < 0) return undefined;
-  let header = headerOf(lines[at])!;
+  // Every header line that is not a repeat of the one before (a summary block may have a header of its own): the
+  // table is the proven reading with the most dated lines.
+  const keys: string[] = [];
+  // A header line holds no figure with cents: only such lines are looked at as headers.
+  const heads = lines.map((l) => (/\d[.,]\d\d\b/.test(l) ? undefined : headerOf(l)));
+  const starts = lines.flatMap((_, i) => {
+    const h = heads[i];
+    const key = h?.map((c) => plain(c.text)).join('|');
+    if (!key || keys.includes(key)) return [];
+    keys.push(key);
+    return [i];
+  });
+  let best: (PrintedTable & { dated: number }) | undefined;
+  for (const at of starts.slice(0, 5)) {
+    const read = readUnder(lines, heads, at, text);
+    if (read && (!best || read.dated > best.dated)) best = read;
+  }
+  if (!best) return undefined;
+  const { dated: _, ...table } = best;
+  return table;
+}
+
+/** The lines below the header on line `at` read under its columns, if the placement is proven. */
+function readUnder(lines: string[], heads: (Span[] | undefined)[], at: number, text: string): (PrintedTable & { dated: number }) | undefined {
+  let header = heads[at]!;
   const headers = header.map((h) => h.text);
   const key = headers.map(plain).join('|');
   const { one } = mapColumns(headers);
   const moneyIdx = [one.out, one.in, one.debit, one.credit, one.balance, one.amount].filter((i): i is number => i !== undefined);
   const sideIdx = [one.out ?? one.debit!, one.in ?? one.credit!];
   const rows: RawRow[] = [];
+  // A figure beside its column's header rather than under it: placed only if a balance or a total proves it.
+  let loose = false;
   for (let i = at + 1; i < lines.length; i++) {
     if (lines[i].trim() === '') continue;
     // A header printed again on each page may sit at other positions: the columns are read under the nearest one.
-    const again = headerOf(lines[i]);
+    const again = heads[i];
     if (again && again.map((h) => plain(h.text)).join('|') === key) {
       header = again;
       continue;
@@ -112,14 +142,24 @@ export function printedColumns(text: string): PrintedTable | undefined {
     const put = (k: number, t: string) => (cells[k] = cells[k] === '' ? t : `${cells[k]} ${t}`);
     for (const p of pieces(lines[i], money)) {
       if (isFigure(p.text)) {
-        const under = moneyIdx.filter((k) => overlaps(header[k], p));
+        let under = moneyIdx.filter((k) => overlaps(header[k], p));
+        if (under.length === 0 && !header.some((h) => overlaps(h, p))) {
+          const gap = (k: number) => Math.max(header[k].start - p.end, p.start - header[k].end);
+          const sorted = [...moneyIdx].sort((a, b) => gap(a) - gap(b));
+          if (sorted.length > 1 && gap(sorted[1]) <= gap(sorted[0]) * 2) return undefined;
+          [under, loose] = [[sorted[0]], true];
+        }
+        // A wide figure reaching under the next header belongs to the one it is aligned with (right, else left edge).
+        if (under.length > 1) {
+          const [right, left] = [under.filter((k) => header[k].end === p.end), under.filter((k) => header[k].start === p.start)];
+          under = right.length === 1 ? right : left.length === 1 ? left : under;
+        }
         if (under.length > 1) return undefined;
         if (under.length === 1) {
           if (cells[under[0]] !== '') return undefined;
           put(under[0], p.text);
           continue;
         }
-        if (isDate(lines[i].trim().split(/\s+/)[0] ?? '') && !header.some((h) => overlaps(h, p))) return undefined;
       }
       // Text belongs to the column it starts under; text under a money column to the text column before it.
       let k = header.reduce((best, h, j) => (h.start <= p.start + 1 ? j : best), 0);
@@ -134,7 +174,7 @@ export function printedColumns(text: string): PrintedTable | undefined {
   if (yeared) rows.splice(0, rows.length, ...yeared.rows);
   const mark = decimalMarkOf(rows.flatMap((r) => moneyIdx.map((k) => r.cells[k]))).mark;
   const checked = proven(rows, one.date!, sideIdx as [number, number], one.balance, mark);
-  if (!checked) return undefined;
+  if (!checked || (loose && checked.steps === 0 && checked.totals === 0)) return undefined;
   return { headers, rows, headerLine: at + 1, ...checked, ...(yeared ? { years: yeared.years } : {}) };
 }
 
@@ -145,11 +185,13 @@ export function printedColumns(text: string): PrintedTable | undefined {
  */
 function proven(rows: RawRow[], date: number, [out, inn]: [number, number], balance: number | undefined, mark: DecimalMark) {
   const cents = (t: string) => (t === '' ? 0n : parseMoney(t.replace(/ ?(?:cr|dr)$/i, ''), mark));
+  // A balance marked Cr/Dr (in funds, overdrawn) read with its side.
+  const balanceOf = (t: string) => balanceCents(t, mark, false);
   const seq: { amount?: bigint; balance?: bigint }[] = [];
   let [sumOut, sumIn, totals, dated] = [0n, 0n, 0, 0];
   for (const r of rows) {
     const [o, n] = [cents(r.cells[out]), cents(r.cells[inn])];
-    const b = balance === undefined || r.cells[balance] === '' ? undefined : cents(r.cells[balance]);
+    const b = balance === undefined || r.cells[balance] === '' ? undefined : balanceOf(r.cells[balance]);
     if (o === undefined || n === undefined || (balance !== undefined && r.cells[balance] !== '' && b === undefined)) return undefined;
     const abs = (x: bigint) => (x < 0n ? -x : x);
     const sides = r.cells[out] !== '' || r.cells[inn] !== '';
@@ -193,5 +235,5 @@ function proven(rows: RawRow[], date: number, [out, inn]: [number, number], bala
     steps = found.find((n) => n !== undefined) ?? 0;
     if (steps === 0) return undefined;
   }
-  return { steps, totals };
+  return { steps, totals, dated };
 }

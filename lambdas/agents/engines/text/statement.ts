@@ -42,14 +42,16 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
   }
   const blocks = keyValueBlocks(body);
   if (blocks) return readLedger(blocks.rows, field, options, blocks.headers);
+  // A report printed in columns with spaces: each figure read under the column it stands in (Debit or Credit, Cargo
+  // or Abono), when its header names both sides and the placement is proven. Before the delimited reading: a comma
+  // grouping thousands would otherwise split a printed line into cells.
+  const printed = printedColumns(body);
+  if (printed) return readPrinted(printed, field, options);
   const records = readRecords(body, field, MAX_ROWS, chooseDelimiter(body));
   try {
     return readLedger(records, field, options);
   } catch (e) {
     if (!(e instanceof AgentInputError) || !/no date column/.test(e.message)) throw e;
-    // A report printed in columns: each figure read under the column it stands in (Debit or Credit, Cargo or Abono).
-    const printed = printedColumns(body);
-    if (printed) return readPrinted(printed, field, options);
     const pasted = pastedLines(body);
     if (!pasted) throw e;
     const read = readLedger(pasted.rows, field, options, ['Date', 'Description', 'Amount', 'Balance']);
