@@ -94,6 +94,21 @@ ${table}
     expect(r.discrepancies.join(' ')).toMatch(/invoice total 187\.50 is not the sum of its lines plus MwSt 19 % 28\.50 178\.50/);
   });
 
+  it('a larger amount asked beside the confirmed gross stands as the total and is held, never paid as the smaller', () => {
+    const inv = `Offsetdruck Pleiße GmbH                Rechnung 88124
+Ihre Bestellung: BE-2026-0912
+
+${table}
+                                        Nettobetrag           150,00
+                                        MwSt 19 %              28,50
+                                        Bruttobetrag          178,50
+                                        Amount due            195,00
+`;
+    const r = run(germanPo, inv);
+    expect(r).toMatchObject({ status: 'hold', invoiceTotal: 195 });
+    expect(r.discrepancies.join(' ')).toMatch(/invoice total 195\.00 is not the sum/);
+  });
+
   it('a figure labelled as tax that is the lines\' own sum, confirmed by the total, is the net', () => {
     const inv = `Offsetdruck Pleiße GmbH                Rechnung 88123
 Ihre Bestellung: BE-2026-0912

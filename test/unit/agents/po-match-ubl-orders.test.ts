@@ -75,6 +75,15 @@ describe('po-match: UBL orders as the purchase order', () => {
     expect(r.discrepancies.join(' ')).toMatch(/ERG-220.*unit price 199\.00 differs from the PO unit price 189\.00/);
   });
 
+  it('a PayableAmount above the tax-inclusive amount by more than rounding is the total asked, and held', () => {
+    const inv = invoice().replace(/<cbc:PayableAmount currencyID="EUR">1505.24</, '<cbc:PayableAmount currencyID="EUR">1605.24<');
+    const r = run(order('Order'), inv);
+    expect(r).toMatchObject({ status: 'hold', invoiceTotal: 1605.24 });
+    // Less by a prepaid amount is the usual case: the tax-inclusive amount stays the total.
+    const prepaid = invoice().replace(/<cbc:PayableAmount currencyID="EUR">1505.24</, '<cbc:PayableAmount currencyID="EUR">1005.24<');
+    expect(run(order('Order'), prepaid)).toMatchObject({ status: 'pass', invoiceTotal: 1505.24 });
+  });
+
   it('reads an OrderResponse: the buyer order it answers is the PO number, not the response or sales order id', () => {
     const doc = readDocument(order('OrderResponse'), 'purchaseOrder');
     expect(doc.poNumber).toBe('PO-RTM-5521');

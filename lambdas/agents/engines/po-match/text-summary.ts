@@ -16,9 +16,9 @@ export interface Summary {
 const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit|acompte/i;
 /**
  * A count, a weight or a page printed among the totals ("Total quantity 45.00", "Gross weight 12.50 kg", "Ilość
- * pozycji 4,00") is no money: never a total.
+ * pozycji 4,00") is no money: never a total. German compounds carry the word inside ("Gesamtmenge", "Bruttogewicht").
  */
-const COUNT_LABEL = /(?:^|[^\p{L}])(?:qty|quantity|quantities|quantit[ée]s?|qt[ée]|menge|anzahl|st[üu]ck(?:zahl)?|cantidad|ilo[śs][ćc]|number\s+of|no\.?\s+of\s+(?:items|lines|pieces)|line\s+count|item\s+count|weight|gewicht|poids|peso|waga|page|seite)(?![\p{L}])/iu;
+const COUNT_LABEL = /(?:^|[^\p{L}])(?:qty|quantity|quantities|quantit[ée]s?|qt[ée]|st[üu]ck(?:zahl)?|cantidad|ilo[śs][ćc]|number\s+of|no\.?\s+of\s+(?:items|lines|pieces)|line\s+count|item\s+count|weight|poids|peso|waga|page|seite)(?![\p{L}])|menge|anzahl|gewicht/iu;
 /** Sales the tax does not apply to, printed beside the taxable net (a Philippine VAT invoice's three sales lines). */
 const NET_PART = /\b(?:vat|tax)[-\s]*exempt\s+sales|exempt\s+sales|zero[-\s]*rated\s+sales/;
 /**

@@ -53,8 +53,12 @@ export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
   // the net. Without such a total the first one stands, and the document's arithmetic check reports the difference.
   const gross = lines + doc.charges.reduce((a, c) => a + c.amount, 0n);
   const confirmed = totals.findIndex((t) => near(t.amount, gross));
-  const chosen = totals[confirmed >= 0 ? confirmed : 0];
+  let chosen = totals[confirmed >= 0 ? confirmed : 0];
   if (confirmed > 0) for (const t of totals.slice(0, confirmed)) if (near(t.amount, goods)) doc.subtotal ??= t.amount;
+  // A stated total above the confirmed gross that is not the net ("Amount due 1,500.00" beside a "Total 1,467.14") is
+  // what the document asks: it stands, so the arithmetic check holds the difference rather than pay the smaller one.
+  const above = totals.find((t) => t.amount > chosen.amount + CENT && !near(t.amount, goods));
+  if (confirmed >= 0 && above) chosen = above;
   doc.total = chosen.amount;
   doc.totalCite = chosen.cite;
   doc.totalQuote = chosen.quote;

@@ -37,8 +37,12 @@ export function readUbl(inv: XmlNode, field: string): Doc {
   const party = child(inv, isOrder(inv) ? 'SellerSupplierParty' : 'AccountingSupplierParty', 'Party') ?? child(inv, 'SellerSupplierParty', 'Party');
   doc.vendor = textOf(party, 'PartyLegalEntity', 'RegistrationName') ?? textOf(party, 'PartyName', 'Name');
   const totals = child(inv, 'LegalMonetaryTotal') ?? child(inv, 'AnticipatedMonetaryTotal');
-  // The invoice's total is TaxInclusiveAmount; PayableAmount can be less by a prepaid amount or rounding.
-  const totalNode = child(totals, 'TaxInclusiveAmount') ?? child(totals, 'PayableAmount');
+  // The invoice's total is TaxInclusiveAmount; PayableAmount can be less by a prepaid amount or rounding. A payable
+  // amount above it by more than rounding is what the document asks: it stands, and the arithmetic check holds it.
+  const inclusive = child(totals, 'TaxInclusiveAmount');
+  const payable = child(totals, 'PayableAmount');
+  const [incl, pay] = [amount(inclusive, 'TaxInclusiveAmount', field), amount(payable, 'PayableAmount', field)];
+  const totalNode = incl !== undefined && pay !== undefined && pay - incl > 1_000_000n ? payable : (inclusive ?? payable);
   doc.total = amount(totalNode, totalNode?.name ?? 'PayableAmount', field);
   doc.subtotal = amount(child(totals, 'LineExtensionAmount'), 'LineExtensionAmount', field);
   if (doc.total !== undefined) {
