@@ -264,3 +264,15 @@ describe('figures set beside their header, columns one space apart, a summary wi
     expect(amounts(read(text, 'bank'))).toEqual([-42.1, 200]);
   });
 });
+
+describe('a pasted statement without a header whose figures are grouped by spaces', () => {
+  it('a figure grouped by single spaces, set off from the text by wider space, is one figure', () => {
+    const text = [
+      'Wyciąg 03/2026',
+      '01.03.2026  Saldo początkowe                           190 335,57',
+      '05.03.2026  Składki ZUS 02/2026      31 207,44      159 128,13',
+      '06.03.2026  Wpłata FV 12/2026         9 889,38      169 017,51',
+    ].join('\n');
+    expect(amounts(read(text, 'bank'))).toEqual([-31207.44, 9889.38]);
+  });
+});

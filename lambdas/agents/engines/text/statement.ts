@@ -152,6 +152,7 @@ const DATE_FIRST = new RegExp(
   `^\\s*(\\d{1,2}[ -][A-Za-z]{3,9}\\.?[ -]\\d{2,4}|\\d{1,2}[/.-]\\d{1,2}[/.-]\\d{2,4}|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[/.-]\\d{1,2}|\\d{1,2}[ -]${MONTH}|${MONTH} \\d{1,2})\\s+(.*)$`,
   'i',
 );
+const SPACED_LAST = /(?:^|\s{2})(\(?[-+]?[$€£]?\d{1,3}(?: \d{3})+[.,]\d{2}\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 const MONEY_LAST = /(?:^|\s)(\(?[-+]?[$€£]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}|(?:\d{1,3}(?:\.\d{3})+|\d+),\d{2})\)?-?(?:\s?(?:cr|dr))?)\s*$/i;
 
 /**
@@ -181,7 +182,8 @@ function pastedLines(text: string): { rows: RawRow[]; year?: string } | undefine
     let rest = m[2];
     const figures: string[] = [];
     for (let k = 0; k < 2; k++) {
-      const f = MONEY_LAST.exec(rest);
+      // A figure grouped by single spaces ("31 207,44") is one figure when wider space sets it off from the text.
+      const f = SPACED_LAST.exec(rest) ?? MONEY_LAST.exec(rest);
       if (!f) break;
       figures.unshift(f[1]);
       rest = rest.slice(0, f.index).trimEnd();
