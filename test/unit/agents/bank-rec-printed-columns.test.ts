@@ -141,6 +141,18 @@ describe('debit and credit columns named in the words of the bank or the ledger'
     expect(rec(bank, books)).toMatchObject({ reconciled: true, matched: 2 });
   });
 
+  it('Retiros/Depósitos mean the same on both sides; Tartozik/Követel are a ledger\'s debit and credit', () => {
+    const bank = 'Fecha,Descripción,Retiros,Depósitos,Saldo\n02/03/2026,PAGO PROVEEDOR,"3,200.00",,"6,800.00"\n05/03/2026,DEPOSITO CLIENTE,,"1,500.00","8,300.00"\n';
+    expect(amounts(read(bank, 'bank'))).toEqual([-3200, 1500]);
+    const books = [
+      'Dátum       Bizonylat   Szöveg                          Tartozik        Követel',
+      '2026.03.02  BK-11       Szállító kifizetése                              3 200,00',
+      '2026.03.05  BK-12       Vevő befizetése                 1 500,00',
+      '                        Összesen                        1 500,00         3 200,00',
+    ].join('\n');
+    expect(amounts(read(books, 'books'))).toEqual([-3200, 1500]);
+  });
+
   it('headers that begin with # below a preamble: #Obciążenia is money out on the bank, #Uznania money in', () => {
     const bank = 'Wyciąg;\nRachunek:;12 3456;\n;\n#Data;#Opis;#Obciążenia;#Uznania;#Saldo;\n2026-03-04;PRZELEW;2 100,00;;7 900,00;\n2026-03-06;WPŁATA;;640,50;8 540,50;\n';
     expect(amounts(read(bank, 'bank'))).toEqual([-2100, 640.5]);
