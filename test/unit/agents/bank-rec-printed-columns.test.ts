@@ -153,6 +153,28 @@ describe('debit and credit columns named in the words of the bank or the ledger'
     expect(amounts(read(books, 'books'))).toEqual([-3200, 1500]);
   });
 
+  it('a book export in the bank\'s words with only an opening and a closing balance: the balances decide', () => {
+    // 1,000.00 + 250.00 − 400.00 = 850.00 only if Credit is money in: this cash book was keyed from the bank's side.
+    const books = 'Date,Description,Debit,Credit,Balance\n2026-03-01,Opening balance,,,1000.00\n2026-03-03,Rent,400.00,,\n' +
+      '2026-03-09,Customer receipt,,250.00,\n2026-03-31,Closing balance,,,850.00\n';
+    const s = read(books, 'books');
+    expect(amounts(s)).toEqual([-400, 250]);
+    expect(s.notes.join(' ')).toContain('the balances printed between the lines show the opposite direction');
+    // The same export keyed the ledger's way (Debit = money in) is confirmed, not turned.
+    const ledgerWay = books.replace(',Rent,400.00,,', ',Rent,,400.00,').replace(',Customer receipt,,250.00,', ',Customer receipt,250.00,,');
+    expect(amounts(read(ledgerWay, 'books'))).toEqual([-400, 250]);
+    // Newest first (the dates run backwards): the closing balance on top, the same reading.
+    const newest = ['Date,Description,Debit,Credit,Balance', '2026-03-31,Closing balance,,,850.00', '2026-03-09,Customer receipt,,250.00,',
+      '2026-03-03,Rent,400.00,,', '2026-03-01,Opening balance,,,1000.00'].join('\n');
+    expect(amounts(read(newest, 'books'))).toEqual([250, -400]);
+  });
+
+  it('lines all of one day between an opening and a closing balance: their order is not known, nothing is turned', () => {
+    const books = 'Date,Description,Debit,Credit,Balance\n2026-03-03,Opening balance,,,1000.00\n2026-03-03,Rent,400.00,,\n' +
+      '2026-03-03,Customer receipt,,250.00,\n2026-03-03,Closing balance,,,850.00\n';
+    expect(amounts(read(books, 'books'))).toEqual([400, -250]);
+  });
+
   it('headers that begin with # below a preamble: #Obciążenia is money out on the bank, #Uznania money in', () => {
     const bank = 'Wyciąg;\nRachunek:;12 3456;\n;\n#Data;#Opis;#Obciążenia;#Uznania;#Saldo;\n2026-03-04;PRZELEW;2 100,00;;7 900,00;\n2026-03-06;WPŁATA;;640,50;8 540,50;\n';
     expect(amounts(read(bank, 'bank'))).toEqual([-2100, 640.5]);

@@ -4,6 +4,7 @@
  */
 import { AgentInputError } from '../port.js';
 import { parseMoney, type DecimalMark } from './amount.js';
+import { expandCompactDate, readDate, type DateOrder } from './dates.js';
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
 /** Beyond this many lines between two printed balances the signs are not searched (2^n combinations). */
@@ -28,6 +29,63 @@ export function balanceScore(amounts: (bigint | undefined)[], balances: (bigint 
     prev = i;
   }
   return steps === 0 ? 0 : Math.max(down, up) / steps;
+}
+
+/**
+ * Share of the steps between printed balances that the lines between them add up to (an opening and a closing balance
+ * with the lines in between, a balance printed at each day's end), top down or newest first, whichever explains more;
+ * 0 when there are no such steps. The evidence where no single line's step can be checked.
+ */
+export function groupScore(amounts: (bigint | undefined)[], balances: (bigint | undefined)[], newestFirst: boolean): number {
+  const score = (order: number[]) => {
+    let [steps, hits, last, sum, moved] = [0, 0, undefined as bigint | undefined, 0n, false];
+    for (const i of order) {
+      if (amounts[i] !== undefined) [sum, moved] = [sum + amounts[i]!, true];
+      if (balances[i] === undefined) continue;
+      if (last !== undefined && moved) [steps, hits] = [steps + 1, hits + Number(last + sum === balances[i])];
+      [last, sum, moved] = [balances[i], 0n, false];
+    }
+    return steps === 0 ? 0 : hits / steps;
+  };
+  const down = [...amounts.keys()];
+  return score(newestFirst ? down.reverse() : down);
+}
+
+/**
+ * Whether the lines run oldest first ('down') or newest first ('up'), by their dates; undefined when the dates do not
+ * say (all one day, or out of order). A sum between two balances reads the same either way but with the opposite
+ * sign, so the lines' order must be known before such a step is evidence of direction.
+ */
+export function readingOrder(dateTexts: string[], order: DateOrder): 'down' | 'up' | undefined {
+  const other = order === 'mdy' ? 'dmy' : 'mdy';
+  const days = dateTexts.map((t) => readDate(expandCompactDate(t), order) ?? readDate(expandCompactDate(t), other));
+  let [later, earlier] = [false, false];
+  for (let i = 1; i < days.length; i++) {
+    if (days[i] === undefined || days[i - 1] === undefined) return undefined;
+    if (days[i]! > days[i - 1]!) later = true;
+    if (days[i]! < days[i - 1]!) earlier = true;
+  }
+  return later === earlier ? undefined : later ? 'down' : 'up';
+}
+
+/**
+ * Whether the balances printed with the lines say the amounts go the other way from the columns' usual meaning (a
+ * book export written in the bank's words): the single steps, else (no single line's step to check, an opening and a
+ * closing balance only) the lines between two balances together, in the order the lines' dates run. `seq` places the
+ * amounts among the balances.
+ */
+export function followBalance(
+  signed: bigint[], seq: (amounts: bigint[]) => readonly [(bigint | undefined)[], (bigint | undefined)[]], lines: 'down' | 'up' | undefined,
+): { flip: boolean; note?: string } {
+  const flippedAmounts = signed.map((a) => -a);
+  let [straight, flipped] = [balanceScore(...seq(signed)), balanceScore(...seq(flippedAmounts))];
+  const grouped = straight === 0 && flipped === 0 && lines !== undefined;
+  if (grouped) [straight, flipped] = [groupScore(...seq(signed), lines === 'up'), groupScore(...seq(flippedAmounts), lines === 'up')];
+  const [what, s] = grouped ? ['the balances printed between the lines', ''] : ['the running balance', 's'];
+  if (flipped > straight && flipped >= 0.5) {
+    return { flip: true, note: `${what} show${s} the opposite direction from the columns' usual meaning, so ${grouped ? 'they were' : 'it was'} followed` };
+  }
+  return { flip: false, ...(straight >= 0.5 ? { note: `${what} confirm${s} the direction of the amounts` } : {}) };
 }
 
 /**

@@ -9,7 +9,7 @@
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
-import { balanceCents, balanceScore, movedBalances, signsFromBalance } from './balance.js';
+import { balanceCents, balanceScore, followBalance, movedBalances, readingOrder, signsFromBalance } from './balance.js';
 import { headerlessEdges, headerRowOf, num, realign, recordTypeTable, summaryBalances, suffixDirections, unquoteSingle, withYears } from './layout.js';
 
 export { balanceScore } from './balance.js';
@@ -229,18 +229,15 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     }
     return [a, b] as const;
   };
-  if (balances.some((b) => b !== undefined) && candidates.length > 0) {
-    if (unsigned && !marker && (col.type === undefined || signed.every((a) => a >= 0n))) {
-      signed = signsFromBalance(...withAnchors(signed), field, candidates.map((c) => c.r.line));
-      notes.push('the direction of each amount is read from the running balance');
-    } else {
-      const straight = balanceScore(...withAnchors(signed));
-      const flipped = balanceScore(...withAnchors(signed.map((a) => -a)));
-      if (flipped > straight && flipped >= 0.5) {
-        signed = signed.map((a) => -a);
-        notes.push(`the running balance shows the opposite direction from the columns' usual meaning, so it was followed`);
-      } else if (straight >= 0.5) notes.push('the running balance confirms the direction of the amounts');
-    }
+  const printedBalance = balances.some((b) => b !== undefined);
+  if (printedBalance && candidates.length > 0 && unsigned && !marker && (col.type === undefined || signed.every((a) => a >= 0n))) {
+    signed = signsFromBalance(...withAnchors(signed), field, candidates.map((c) => c.r.line));
+    notes.push('the direction of each amount is read from the running balance');
+  } else if ((printedBalance || anchors.length > 1) && candidates.length > 0) {
+    const lines = readingOrder(candidates.map((c) => c.dateText), dateOrderEvidence(candidates.map((c) => c.dateText)).order ?? options.dateOrder ?? 'mdy');
+    const turned = followBalance(signed, withAnchors, lines);
+    if (turned.flip) signed = signed.map((a) => -a);
+    if (turned.note) notes.push(turned.note);
   }
 
   // A dated row with a balance and no amount whose balance moved: money moved on it, and the step is its amount.
