@@ -13,7 +13,7 @@
  * of up to one block, as in `npm run bench:reference`. DEBUG also turns the functions' INFO lines on (as on AWS, where
  * no level is set): `npm run bench:reference` runs at WARN, so its figures are a little lighter. Prints; asserts nothing.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import type { Address } from 'viem';
 import { benchRuntime } from './reference.js';
@@ -52,9 +52,37 @@ function perLane(buyers: number): number {
   return table[buyers] ?? Math.max(2, Math.ceil(12 / buyers));
 }
 
+/**
+ * BENCH_PIN=dynamo: DynamoDB Local on a core of its own and everything else of the run (this process, its function
+ * instances, the buyers' client, the reference) on the others, so the figures show what is left when the emulator's
+ * CPU is out of the paid path's way (on AWS DynamoDB is not on the functions' cores). Linux `taskset`, every thread.
+ */
+function pinDynamo(stateDir: string): void {
+  if (process.env.BENCH_PIN !== 'dynamo') return;
+  const cores = cpus().length;
+  if (cores < 2) throw new Error('BENCH_PIN=dynamo needs two cores or more');
+  const pids = (pattern: string) => execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  const own = String(cores - 1);
+  const rest = `0-${cores - 2}`;
+  for (const pid of pids(`DynamoDBLocal.jar.*${stateDir}`)) execFileSync('taskset', ['-a', '-p', '-c', own, pid], { stdio: 'ignore' });
+  execFileSync('taskset', ['-a', '-p', '-c', rest, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Pins the processes the run starts after the runtime (the client, the reference) with the rest (BENCH_PIN). */
+function pinChildren(): void {
+  if (process.env.BENCH_PIN !== 'dynamo') return;
+  const rest = `0-${cpus().length - 2}`;
+  const children = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  for (const pid of children) {
+    const command = execFileSync('ps', ['-o', 'args=', '-p', pid], { encoding: 'utf8' });
+    if (!command.includes('DynamoDBLocal')) execFileSync('taskset', ['-a', '-p', '-c', rest, pid], { stdio: 'ignore' });
+  }
+}
+
 /** One block interval and key pool, on a runtime of its own: every side at every level. */
 async function runOne(config: Config): Promise<Cell[]> {
   const { runtime, close, stateDir } = await benchRuntime({ blockIntervalMs: config.blockMs, settlerKeys: config.keys });
+  pinDynamo(stateDir);
   const capture = captureTimingLines();
   const chain = watchChain(runtime.chain.provider);
   const client = await startClient();
@@ -63,6 +91,7 @@ async function runOne(config: Config): Promise<Cell[]> {
   try {
     const { info } = runtime;
     reference = await startReferenceProcess(info.rpcUrl, info.payTo as Address);
+    pinChildren();
     const image = JSON.stringify({ prompt: BENCH_PROMPT });
     const sides: { key: SideKey; url: string; body: string; functionId?: string; sourceBlock: number }[] = [
       { key: 'reference', url: `${reference.url}/agent/image`, body: image, sourceBlock: 21 },
@@ -145,7 +174,8 @@ if (process.argv[2] === '--one') {
   console.log(
     `Settlement timing: ${cpu.length} × ${cpu[0]?.model ?? 'unknown cpu'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the start; ` +
       `blocks every ${blocks.join(', ')} ms; key pools ${keys.join(', ')}; buyers ${levels.join(', ')} (paid requests per buyer ${levels.map((c) => `${c}: ${perLane(c)}`).join(', ')}); ` +
-      'each block interval and key pool on a fresh embedded runtime in a process of its own, its functions at LOG_LEVEL=DEBUG.',
+      'each block interval and key pool on a fresh embedded runtime in a process of its own, its functions at LOG_LEVEL=DEBUG' +
+      (process.env.BENCH_PIN === 'dynamo' ? `; DynamoDB Local pinned to core ${cpu.length - 1}, everything else to the others.` : '.'),
   );
   const cells: Cell[] = [];
   let failed = false;
