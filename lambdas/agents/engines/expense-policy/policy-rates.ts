@@ -5,7 +5,7 @@
  */
 import { categoriesIn, moneyIn } from './words.js';
 import type { Policy } from './policy.js';
-import { NOT_ALLOWED } from './policy.js';
+import { NOT_ALLOWED } from './policy-types.js';
 
 const PERSONAL_WORDS = ['minibar', 'mini-bar', 'honor bar', 'honour bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
   'laundry', 'dry cleaning', 'room service', 'toiletries', 'clothing', 'newspaper'];

@@ -1,5 +1,5 @@
 /** The policy's text split into the sentences its rules are read from, each with its line and heading. */
-import { NOT_ALLOWED } from './policy.js';
+import { NOT_ALLOWED } from './policy-types.js';
 import { categoriesIn, type Category } from './words.js';
 
 /**

@@ -1,0 +1,197 @@
+/** One policy sentence read into the rules it states (RULES.md lists the forms); policy.ts walks the sentences. */
+import { travelModes } from './fare-classes.js';
+import { approvalThings } from './named.js';
+import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category } from './words.js';
+import { CAP, INCLUSIVE, MUST, NOT_ALLOWED, PER_DAY, PER_NIGHT, PER_PERSON, type Policy } from './policy-types.js';
+
+/** Adds every rule the sentence states; returns how many. */
+export function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string, heading: Category[] = []): number {
+  let found = 0;
+  const categories = categoriesIn(s);
+  const classes = fareClassesIn(s);
+  // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
+  const approval = s.includes('approv') && /\b(?:require|requires|required|needs?|with|must be|subject to)\b|\bunless\b[^.;]*\bapprov/.test(s);
+  const notAllowed = NOT_ALLOWED.test(s);
+
+  if (classes.length > 0) {
+    const premium = classes.filter((c) => c !== 'economy');
+    // A class rule about one mode of travel ("Business class air …", under "Rail") is that mode's only.
+    const modes = travelModes(s);
+    policy.classScope.set(original, modes.length > 0 ? modes : heading.filter((c) => c === 'airfare' || c === 'rail'));
+    if (approval && premium.length > 0) {
+      for (const c of premium) policy.approvalClasses.set(c, { approver: approverOf(s), text: original });
+      found++;
+    } else if (notAllowed && premium.length > 0) {
+      for (const c of premium) policy.forbiddenClasses.set(c, original);
+      found++;
+    } else if (classes.includes('economy') && /\b(?:must|only|required|should|shall)\b/.test(s)) {
+      const rule = { classes: new Set(classes), text: original };
+      policy.allowedClassRules.push(rule);
+      policy.allowedClasses ??= rule;
+      found++;
+    }
+    // A sentence naming a class in passing ("upgrades, including Economy Plus, are not reimbursed") states no class
+    // rule; it is read for the other rules.
+    if (found > 0) return found;
+  }
+  // "No receipts are required for the allowance", "no meal receipts are required": an exception to the receipt rules,
+  // not one of them.
+  if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
+    if (categories.length === 0) return found;
+    policy.receiptFree.push(...categories);
+    return found + 1;
+  }
+  // "Attach a receipt to every expense of $75.00 or more": an instruction is a requirement too.
+  // "Without receipts, meals are not reimbursed" requires the receipt; it refuses no category.
+  const withoutReceipt = /^(?:[a-z &]+: )?without (?:[\p{L}-]+ ){0,3}(?:receipts?|documentation|proof)\b/u.test(s) && NOT_ALLOWED.test(s);
+  // "Paid at cost against a receipt" (and "gegen Beleg"): the receipt is the condition of payment.
+  const against = /\bagainst (?:an? |the )?(?:itemi[sz]ed |original |valid )?receipts?\b/.test(s);
+  if (s.includes('receipt') && (MUST.test(s) || withoutReceipt || against || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
+    const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
+    const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
+    policy.receipts.push({
+      cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
+      except: except ? categoriesIn(except[1]) : [],
+    });
+    return found + 1;
+  }
+  if (notAllowed) {
+    if (ALCOHOL.test(s)) {
+      policy.alcoholForbidden = original;
+      found++;
+    }
+    // "Without it, the airfare is not reimbursed until the approval is produced": a hold pending a condition (read by
+    // the approval rules), not a refusal of the category.
+    const conditional = /\buntil\b|^without (?:it|this|that|them|one|such)\b/.test(s);
+    if (cents === undefined && !conditional) {
+      // A list ("alcohol, entertainment, personal items, fines"): each part names at most one category, and a
+      // qualified part ("airfare booked outside the portal", "Uber Black", "seat upgrades") forbids no whole category:
+      // it is a thing refused by name, found on the lines of a receipt or an expense that name it.
+      let any = false;
+      const siblings: string[] = [];
+      const negation = NOT_ALLOWED.exec(s);
+      // "X, Y and Z are not reimbursable", or "Not reimbursable: X, Y and Z".
+      const before = negation ? s.slice(0, negation.index) : s;
+      const listed = /[a-z]{3,}/.test(before.replace(/\b(?:are|is|be|will|shall)\b/g, '')) ? before : s.slice((negation?.index ?? 0) + (negation?.[0].length ?? 0));
+      for (const raw of coordinated(listed).split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
+        // "(including during flight delays)": a circumstance of the thing before it, not another thing.
+        if (/^\s*(?:during|when|while|if|even|unless|after|before|at|in case)\b/.test(raw)) continue;
+        // "laundry on trips under 5 nights": refused on short trips only (trip-length.ts).
+        if (/\b(?:on|for|during) (?:trips|stays|travel|journeys) (?:of )?(?:under|shorter|fewer|less|below)\b/.test(raw)) continue;
+        const part = raw.replace(/["'“”‘’]/g, '').replace(/\b(?:are|is|be|will|personal expenses?|the same applies to)\b.*$/, '').trim();
+        if (part === '' || /\b(?:whatever|regardless|irrespective|however)\b/.test(part)) continue;
+        const c = categoriesIn(part)[0];
+        const rest = part.replace(/\b(?:all|any|other|personal|expenses?|costs?|charges?|fees?|items?|purchases?|traffic|parking|speeding|the|a|an|of|for|on|in)\b/g, ' ');
+        const qualified = c !== undefined && withoutCategoryWords(rest).replace(/[^a-z0-9+]+/g, ' ').trim() !== '';
+        if (c !== undefined && !qualified && !ALCOHOL.test(part) && !/\b(?:outside|unless|without|except|booked|valet|terminal|personal preference)\b/.test(part)) {
+          policy.forbiddenCategories.set(c, original);
+          any = true;
+        } else if (!ALCOHOL.test(part) && part.split(/\s+/).length <= 5 && (qualified || THING.test(part))) {
+          policy.forbiddenThings.push({ phrase: part, text: original });
+          any = true;
+        } else if (c === undefined && !ALCOHOL.test(part) && part.split(/\s+/).length <= 4 && /[a-z]{3,}/.test(part)) {
+          siblings.push(part);
+        }
+      }
+      // The other short parts of a list of refused things are refused things too ("Economy Plus, Comfort+").
+      if (policy.forbiddenThings.some((t) => t.text === original)) for (const phrase of siblings) policy.forbiddenThings.push({ phrase, text: original });
+      if (any) found++;
+    }
+    return found;
+  }
+  if (cents !== undefined && approval) {
+    policy.approvals.push({ cents, inclusive: INCLUSIVE.test(s), categories, text: original, approver: approverOf(s) });
+    return found + 1;
+  }
+  // "Rideshare standard tier only - no Uber Black, Lyft Lux or similar": the things after "no" are refused by name.
+  const noList = /(?:^|\s[-\u2013\u2014:;]\s|,\s)no ([^.;:]{3,120}?)(?:,? or similar| or the like| etc)?$/.exec(s);
+  if (noList && /,| or /.test(noList[1]) && !s.includes('receipt')) {
+    const before = policy.forbiddenThings.length;
+    readSentence(`not reimbursable: ${noList[1]}`, original, undefined, policy, row, heading);
+    if (policy.forbiddenThings.length > before) return found + 1;
+  }
+  // "No alcohol", "No minibar": a short refusal.
+  if (/^no [\p{L} -]{3,30}$/u.test(s) && s.split(/\s+/).length <= 4 && !s.includes('receipt')) {
+    return readSentence(`not reimbursable: ${s.slice(3)}`, original, cents, policy, row, heading);
+  }
+  // A schedule's line ("Breakfast: $20.00", "Lunch 25,00 EUR") names what its amount limits: a cap of that category,
+  // held to the expenses its words name among several of one category (scope.ts).
+  const scheduled = cents !== undefined && row === undefined ? SCHEDULE_LINE.exec(original.toLowerCase().replace(/\*\*|__/g, '')) : null;
+  if (scheduled && categoriesIn(scheduled[1]).length > 0 && categories.length === 1) {
+    const scope = scheduled[1].match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
+    const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    policy.caps.push({ category: categories[0], cents: cents!, perPerson: PER_PERSON.test(s), period, text: original, scope });
+    return found + 1;
+  }
+  // "TSA PreCheck, Global Entry and NEXUS fees are reimbursable only with the VP's prior written approval": kinds of
+  // expense named, each held until approved.
+  if (approval && cents === undefined && categories.length === 0) {
+    const of = /\bapproval of (?:the |an? )?(?:employee's |your |their )?([a-z][a-z -]{1,30}?)(?= attached| before| in writing|[,;]|$)/.exec(s)?.[1];
+    const things = approvalThings(s, original, of ? `${of}'s approval` : approverOf(s));
+    policy.approvalThings.push(...things);
+    if (things.length > 0) return found + 1;
+  }
+  // A limit per recipient is a gift limit, whatever heading it sits under.
+  if (categories.length === 0 && /\bper (?:gift )?recipient\b/.test(s)) categories.push('gifts');
+  // A limit column's cell is a cap without saying so: its row gives the category and the cell the unit.
+  const rowLimit = row !== undefined && (PER_PERSON.test(s) || PER_NIGHT.test(s) || PER_DAY.test(s) || /\bper (?:trip|item|event|month|year)\b/.test(s));
+  if (cents !== undefined && categories.length > 0 && (CAP.test(s) || rowLimit)) {
+    const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    const scope = row === undefined ? undefined : row.toLowerCase().match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
+    // A meal limit in the "Client entertainment" section is also the limit of a client meal filed as entertainment.
+    for (const c of heading) if (!categories.includes(c) && c === 'entertainment') categories.push(c);
+    // "Breakfast up to £10.00, lunch up to £12.00, evening meal up to £30.00, per person per day": one limit a meal,
+    // each labelled by its own words (scope.ts picks the meal's), the unit after the list is every one's.
+    const meals = row === undefined ? perMeal(s) : undefined;
+    if (meals) {
+      for (const x of meals) policy.caps.push({ category: 'meals', cents: x.cents, perPerson: PER_PERSON.test(s), period, text: original, scope: x.scope });
+      return found + 1;
+    }
+    for (const category of categories) {
+      policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope });
+    }
+    return found + 1;
+  }
+  return found;
+}
+
+/** "breakfast up to £10.00, lunch up to £12.00, evening meal up to £30.00": each clause a meal's label and one amount. */
+function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
+  // A lead naming the list ("Meals: breakfast up to …") is not the first meal's label.
+  const clauses = s.replace(/^[a-z &]{3,30}:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+/).filter((c) => moneyIn(c, () => undefined).length > 0);
+  if (clauses.length < 2) return undefined;
+  const out: { cents: bigint; scope: string[] }[] = [];
+  for (const c of clauses) {
+    const money = moneyIn(c, () => undefined);
+    const label = /^([a-z][a-z -]{2,30}?)\s*(?::|up to|max(?:imum)?|capped at|limit)?\s*(?:[$€£¥]|[a-z]{3}\s)?\d/.exec(c.trim())?.[1].trim();
+    if (money.length !== 1 || label === undefined || !/\b(?:breakfast|lunch|dinner|supper|evening meal|brunch)\b/.test(label)) return undefined;
+    out.push({ cents: money[0].cents, scope: label.match(/[\p{L}]{3,}/gu)!.filter((w) => !SCOPE_STOP.has(w)) });
+  }
+  return out;
+}
+
+/** "breakfast: $20.00", "lunch 25.00 eur", "dinner: 35,00 € per person": a label and its amount, nothing else. */
+const SCHEDULE_LINE = /^([\p{L}][\p{L} &/'-]{0,40}?):?\s+(?:[$€£¥]|[a-z]{3}\s?)?\d[\d.,]*(?:\s?(?:[$€£¥]|[a-z]{3}))?(?:\s+(?:per|a|each)\s+[a-z]+){0,2}$/u;
+
+const SCOPE_STOP = new Set(['the', 'and', 'for', 'with', 'only', 'per', 'all', 'other', 'while', 'when', 'not']);
+
+/**
+ * "traffic and parking fines" is traffic fines and parking fines: a lone word joined by "and"/"or" to a longer part
+ * shares that part's last word, so "traffic" alone is never refused.
+ */
+function coordinated(list: string): string {
+  return list.replace(/(^|[,;:(]\s*)([a-z-]+) (and|or) ([a-z-]+(?: [a-z-]+)*?) ([a-z-]+)(?=\s*(?:[,;:)]|$))/g, '$1$2 $5 $3 $4 $5');
+}
+
+/** Words that make a listed part a thing a receipt line can carry, though it names no category. */
+const THING = /\b(?:upgrades?|seat selection|seats?|lounges?|wi-?fi|internet|insurance|boarding|minibar|movies?|spa|laundry|room service|gift cards?|toiletries|memberships?|subscriptions?)\b/;
+
+/** "requires VP approval" → "VP approval"; the word before "approval" unless it is a verb or article. */
+function approverOf(s: string): string {
+  const at = s.indexOf('approv');
+  const before = s.slice(Math.max(0, at - 30), at).replace(/pre-?$/, '').trim().split(' ').pop() ?? '';
+  if (/^[a-z][a-z-]*$/.test(before) && !/^(?:requires?|required|needs?|with|be|prior|written|an?|the|must|subject|to)$/.test(before)) {
+    return `${before.length <= 3 ? before.toUpperCase() : before} approval`;
+  }
+  return 'approval';
+}
