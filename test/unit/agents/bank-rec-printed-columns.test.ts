@@ -310,3 +310,43 @@ describe('a pasted statement without a header whose figures are grouped by space
     expect(amounts(read(text, 'bank'))).toEqual([-31207.44, 9889.38]);
   });
 });
+
+describe('a statement that prints each day\'s date once and a transaction\'s details over several lines', () => {
+  const statement = [
+    'Your Business Account   1 April to 30 April 2026',
+    'Date       Payment type and details                 Paid out       Paid in       Balance',
+    '01 Apr 26  BALANCE BROUGHT FORWARD                                                2,400.00',
+    '03 Apr 26  DD  BRITISH GAS',
+    '               REF 88123401                            64.20',
+    '           CR  ACME TRADING LTD',
+    '               INV 4471                                              1,250.00     3,585.80',
+    '07 Apr 26  VIS  STAPLES LONDON                        118.45                      3,467.35',
+  ].join('\n');
+
+  it('an undated figure line is a line of the day above, its details the text lines above it', () => {
+    const s = read(statement, 'bank');
+    expect(s.lines.map((l) => [isoDate(l.date), Number(l.amountCents) / 100, l.description])).toEqual([
+      ['2026-04-03', -64.2, 'DD BRITISH GAS REF 88123401'],
+      ['2026-04-03', 1250, 'CR ACME TRADING LTD INV 4471'],
+      ['2026-04-07', -118.45, 'VIS STAPLES LONDON'],
+    ]);
+    expect(s.notes.join(' ')).toContain('2 lines printed without a date took the date of the line above');
+  });
+
+  it('without a balance or a total to prove it, a date is not carried to an undated figure', () => {
+    const noBalance = [
+      'Date       Payment type and details                 Paid out       Paid in',
+      '03 Apr 26  DD  BRITISH GAS',
+      '               REF 88123401                            64.20',
+      '07 Apr 26  VIS  STAPLES LONDON                        118.45',
+    ].join('\n');
+    expect(printedColumns(noBalance)).toBeUndefined();
+    // With its totals line the same statement is proven, and the date is carried.
+    expect(printedColumns(`${noBalance}\n           TOTALS                                  182.65`)?.carried).toBe(1);
+  });
+
+  it('an undated line that names a total but does not add up is not read as a line', () => {
+    const withTotal = `${statement}\n           TOTAL PAYMENTS                              999.99`;
+    expect(printedColumns(withTotal)).toBeUndefined();
+  });
+});

@@ -27,6 +27,8 @@ export interface PrintedTable {
   steps: number;
   /** Totals lines that equal the sums of the lines above them. */
   totals: number;
+  /** Lines printed without their date that take the date of the line above. */
+  carried: number;
   /** The years given to dates printed without one. */
   years?: number[];
 }
@@ -173,9 +175,57 @@ function readUnder(lines: string[], heads: (Span[] | undefined)[], at: number, t
   if (yeared && 'error' in yeared) return undefined;
   if (yeared) rows.splice(0, rows.length, ...yeared.rows);
   const mark = decimalMarkOf(rows.flatMap((r) => moneyIdx.map((k) => r.cells[k]))).mark;
-  const checked = proven(rows, one.date!, sideIdx as [number, number], one.balance, mark);
-  if (!checked || (loose && checked.steps === 0 && checked.totals === 0)) return undefined;
-  return { headers, rows, headerLine: at + 1, ...checked, ...(yeared ? { years: yeared.years } : {}) };
+  const carried = carryDates(rows, one.date!, sideIdx as [number, number], moneyIdx, mark);
+  if (carried === undefined) return undefined;
+  const checked = proven(carried.rows, one.date!, sideIdx as [number, number], one.balance, mark);
+  // A placement or a date that was inferred, not read, stands only when a balance or a total proves the reading.
+  if (!checked || ((loose || carried.count > 0) && checked.steps === 0 && checked.totals === 0)) return undefined;
+  return { headers, rows: carried.rows, headerLine: at + 1, ...checked, carried: carried.count, ...(yeared ? { years: yeared.years } : {}) };
+}
+
+const TOTAL_WORD = /\b(?:total|totals|subtotal|sum|summe|suma|somme|totale|totaal|obroty|razem|yhteensa|totalt|osszesen|celkem|toplam|turnover|umsatze)\b/i;
+
+/**
+ * A statement that prints each day's date once, and a transaction's details over several lines with its figure on
+ * the last: an undated line with one figure under the two sides, that is neither a balance line nor a total (its
+ * figures the sums of the lines above), is a line of the day above; the text lines since the last figure (the date
+ * line of the transaction among them) are its details. Undefined when such a line has no date above it, two figures,
+ * or says it is a total.
+ */
+function carryDates(rows: RawRow[], date: number, [out, inn]: [number, number], money: number[], mark: DecimalMark) {
+  const abs = (x: bigint) => (x < 0n ? -x : x);
+  const cents = (t: string) => (t === '' ? 0n : abs(parseMoney(t.replace(/ ?(?:cr|dr)$/i, ''), mark) ?? 0n));
+  const result: RawRow[] = [];
+  let [sumOut, sumIn, count, lastDate] = [0n, 0n, 0, ''];
+  let pending: RawRow[] = [];
+  for (const r of rows) {
+    const dated = isDate(r.cells[date].trim());
+    const sides = r.cells[out] !== '' || r.cells[inn] !== '';
+    const balanceLine = r.cells.some((c) => BALANCE_LINE.test(plain(c)));
+    if (dated) lastDate = r.cells[date];
+    if (balanceLine || money.some((k) => r.cells[k] !== '')) {
+      let row = r;
+      if (!dated && sides && !balanceLine) {
+        const [o, n] = [cents(r.cells[out]), cents(r.cells[inn])];
+        if (o === sumOut && n === sumIn) [sumOut, sumIn] = [0n, 0n];
+        else {
+          if (lastDate === '' || (r.cells[out] !== '' && r.cells[inn] !== '') || r.cells.some((c) => TOTAL_WORD.test(plain(c)))) return undefined;
+          // The details printed above the figure, the transaction's date line among them, are this line's.
+          const cells = r.cells.map((c, k) => (k === date ? lastDate : money.includes(k) ? c : [...pending.map((p) => p.cells[k]), c].filter((t) => t !== '').join(' ')));
+          row = { cells, line: pending.find((p) => isDate(p.cells[date].trim()))?.line ?? r.line };
+          result.splice(result.length - pending.length, pending.length);
+          count++;
+        }
+      }
+      if (isDate(row.cells[date].trim()) && sides) [sumOut, sumIn] = [sumOut + cents(row.cells[out]), sumIn + cents(row.cells[inn])];
+      result.push(row);
+      pending = [];
+    } else {
+      result.push(r);
+      pending.push(r);
+    }
+  }
+  return { rows: result, count };
 }
 
 /**

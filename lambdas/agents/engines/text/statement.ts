@@ -72,6 +72,7 @@ function readPrinted(printed: PrintedTable, field: string, options: StatementOpt
     printed.steps > 0 ? `the running balance's ${printed.steps} step${printed.steps === 1 ? '' : 's'} agree with the amounts so placed` : '',
     printed.totals > 0 ? printed.totals === 1 ? "the totals line equals the columns' sums" : `the ${printed.totals} totals lines equal the columns' sums` : '',
   ].filter((p) => p !== '');
+  if (printed.carried > 0) read.notes.unshift(`${printed.carried} line${printed.carried === 1 ? '' : 's'} printed without a date took the date of the line above (a statement that prints each day's date once)`);
   if (printed.years) read.notes.unshift(`the lines' dates carry no year: ${printed.years.join(' and ')}, from the document's own dates`);
   read.notes.unshift(
     `read as a report printed in columns (header on line ${printed.headerLine}): each figure belongs to the column it stands under` +
