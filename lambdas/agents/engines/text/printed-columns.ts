@@ -7,8 +7,9 @@
  * every figure stands under exactly one money column; a running balance, where there is one, is explained step by
  * step by the amounts so placed (in one direction of the columns — which one is the side's convention, settled by the
  * table reader); a line without a date that holds money-column figures is a balance line or a totals line whose
- * figures are the sums of the lines above it. Anything else and this reading is declined (undefined), so the text is
- * read as before.
+ * figures are the sums of the lines above it. A figure beside a header rather than under it, and a line printed
+ * without its date (a statement giving each day's date once), are read only when a balance or a total proves it.
+ * Anything else and this reading is declined (undefined), so the text is read as before.
  */
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
 import { isDate, isHeaderRow, mapColumns } from './columns.js';
@@ -36,6 +37,9 @@ export interface PrintedTable {
 interface Span { text: string; start: number; end: number }
 
 const MAX_LINES = 25_000;
+const MAX_HEADER = 400;
+/** The most single-space groups a figure is printed in ("1 234 567 890,12"). */
+const FIGURE_WORDS = 6;
 const LEADING_DATE = /^(\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}[ -][A-Za-z]{3,9}\.?(?:[ -]\d{2,4})?|[A-Za-z]{3,9}\.? \d{1,2}(?:,? \d{4})?) +(?=\S)/;
 /** A figure with cents, grouped by commas, points, apostrophes or single spaces, signed or bracketed, maybe marked. */
 const FIGURE = /^[-+]?\(?[$€£]?(?:\d{1,3}(?:[ ,.'’]\d{3})+|\d+)[.,]\d{2}\)?-?(?: ?(?:cr|dr))?$/i;
@@ -51,8 +55,8 @@ const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
 
 /** A header line's cells, split where the columns are (two spaces, else one), when it names a date and two sides. */
 function headerOf(line: string): Span[] | undefined {
-  // A delimited export's header is not a printed one.
-  if (/[,;|\t]/.test(line)) return undefined;
+  // A delimited export's header is not a printed one; nor is a line longer than any header is printed.
+  if (line.length > MAX_HEADER || /[,;|\t]/.test(line)) return undefined;
   for (const words of [false, true]) {
     const cells = spansOf(line, words);
     if (cells.length < 3 || !isHeaderRow(cells.map((c) => c.text))) continue;
@@ -80,7 +84,7 @@ function pieces(line: string, money: Span[]): Span[] {
     for (let peeled = true; peeled && !isFigure(rest.text); ) {
       peeled = false;
       const words = rest.text.split(' ');
-      for (let k = 1; k < words.length && !peeled; k++) {
+      for (let k = Math.max(1, words.length - FIGURE_WORDS); k < words.length && !peeled; k++) {
         const figure = words.slice(k).join(' ');
         const at = { text: figure, start: rest.end - figure.length, end: rest.end };
         if (isFigure(figure) && money.some((m) => overlaps(m, at))) {
