@@ -283,6 +283,18 @@ describe('figures set beside their header, columns one space apart, a summary wi
     expect(amounts(read(overdrawn, 'bank'))).toEqual([-300, 400]);
   });
 
+  it('a ledger balance marked D/H (deudor, acreedor) is read as a balance, and proves the placement', () => {
+    const books = [
+      'Fecha       Asiento  Concepto                         Debe          Haber            Saldo',
+      '01/03/2026           Saldo anterior                                              5.000,00 D',
+      '03/03/2026  112      Cobro cliente Ruiz             1.200,00                      6.200,00 D',
+      '04/03/2026  113      Pago alquiler                                 900,00         5.300,00 D',
+    ].join('\n');
+    const s = read(books, 'books');
+    expect(amounts(s)).toEqual([1200, -900]);
+    expect(s.notes.join(' ')).toContain("the running balance's 2 steps agree");
+  });
+
   it('a summary block with a header of its own above the table: the table is the reading with the dated lines', () => {
     const text = [
       'Period       Total debits     Total credits     Closing balance',

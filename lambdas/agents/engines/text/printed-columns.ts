@@ -42,7 +42,9 @@ const MAX_HEADER = 400;
 const FIGURE_WORDS = 6;
 const LEADING_DATE = /^(\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}[ -][A-Za-z]{3,9}\.?(?:[ -]\d{2,4})?|[A-Za-z]{3,9}\.? \d{1,2}(?:,? \d{4})?) +(?=\S)/;
 /** A figure with cents, grouped by commas, points, apostrophes or single spaces, signed or bracketed, maybe marked. */
-const FIGURE = /^[-+]?\(?[$€£]?(?:\d{1,3}(?:[ ,.'’]\d{3})+|\d+)[.,]\d{2}\)?-?(?: ?(?:cr|dr))?$/i;
+const FIGURE = /^[-+]?\(?[$€£]?(?:\d{1,3}(?:[ ,.'’]\d{3})+|\d+)[.,]\d{2}\)?-?(?: ?(?:cr|dr|[cdhs]))?$/i;
+/** The side mark after a figure (Cr/Dr, C/D, S/H), not part of its size. */
+const MARK = / ?(?:cr|dr|[cdhs])\.?$/i;
 const plain = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').trim();
 
 /** Runs of text separated by two or more spaces (or, with `words`, by one), with their character positions. */
@@ -198,7 +200,7 @@ const TOTAL_WORD = /\b(?:total|totals|subtotal|sum|summe|suma|somme|totale|totaa
  */
 function carryDates(rows: RawRow[], date: number, [out, inn]: [number, number], money: number[], mark: DecimalMark) {
   const abs = (x: bigint) => (x < 0n ? -x : x);
-  const cents = (t: string) => (t === '' ? 0n : abs(parseMoney(t.replace(/ ?(?:cr|dr)$/i, ''), mark) ?? 0n));
+  const cents = (t: string) => (t === '' ? 0n : abs(parseMoney(t.replace(MARK, ''), mark) ?? 0n));
   const result: RawRow[] = [];
   let [sumOut, sumIn, count, lastDate] = [0n, 0n, 0, ''];
   let pending: RawRow[] = [];
@@ -238,7 +240,7 @@ function carryDates(rows: RawRow[], date: number, [out, inn]: [number, number], 
  * is a total of the lines above it. Returns the steps and totals that proved it, or undefined.
  */
 function proven(rows: RawRow[], date: number, [out, inn]: [number, number], balance: number | undefined, mark: DecimalMark) {
-  const cents = (t: string) => (t === '' ? 0n : parseMoney(t.replace(/ ?(?:cr|dr)$/i, ''), mark));
+  const cents = (t: string) => (t === '' ? 0n : parseMoney(t.replace(MARK, ''), mark));
   // A balance marked Cr/Dr (in funds, overdrawn) read with its side.
   const balanceOf = (t: string) => balanceCents(t, mark, false);
   const seq: { amount?: bigint; balance?: bigint }[] = [];
