@@ -11,6 +11,7 @@ import type { Part } from './document.js';
 import type { Item } from './expense.js';
 import { units } from './mileage.js';
 import { policySource, type Policy, type Threshold } from './policy.js';
+import { slipRefused } from './proof-rules.js';
 import { ALCOHOL } from './words.js';
 
 type Severity = 'reject' | 'flag';
@@ -123,6 +124,9 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   if (noReceipt) {
     const why = item.receipt === false ? 'no receipt' : 'no receipt indicated';
     reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text]));
+  } else if (item.receipt === true) {
+    const refused = slipRefused(item, policy, (rule) => (comparable || rule.cents === 0n) && applies(rule, item));
+    if (refused) reject('missing receipt', refused.text, cite([refused.rule], refused.proof));
   }
   let eligible = item.cents;
   let computable = true;

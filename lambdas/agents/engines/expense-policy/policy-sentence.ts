@@ -1,6 +1,7 @@
 /** One policy sentence read into the rules it states (RULES.md lists the forms); policy.ts walks the sentences. */
 import { travelModes } from './fare-classes.js';
 import { approvalThings } from './named.js';
+import { itemisedReceipt, readProofRule } from './proof-rules.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category } from './words.js';
 import { CAP, INCLUSIVE, MUST, NOT_ALLOWED, PER_DAY, PER_NIGHT, PER_PERSON, type Policy } from './policy-types.js';
 
@@ -34,6 +35,12 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
     // rule; it is read for the other rules.
     if (found > 0) return found;
   }
+  // "The terminal slip is NOT an itemized receipt: a meal claimed with a terminal slip only is not reimbursed".
+  const proofRule = readProofRule(s, original);
+  if (proofRule) {
+    policy.proofRules.push(proofRule);
+    return found + 1;
+  }
   // "No receipts are required for the allowance", "no meal receipts are required": an exception to the receipt rules,
   // not one of them.
   if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
@@ -51,7 +58,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
     const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
     policy.receipts.push({
       cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
-      except: except ? categoriesIn(except[1]) : [],
+      except: except ? categoriesIn(except[1]) : [], itemised: itemisedReceipt(s),
     });
     return found + 1;
   }

@@ -7,6 +7,7 @@ import type { Schedules } from './per-diem.js';
 import type { PlaceTables } from './places.js';
 import type { TripRule } from './trip-length.js';
 import type { ApprovalThing } from './named.js';
+import type { ProofRule } from './proof-rules.js';
 import type { Category, FareClass } from './words.js';
 
 export interface Cap {
@@ -31,6 +32,8 @@ export interface Threshold {
   /** Empty: every category. */
   categories: Category[];
   text: string;
+  /** A receipt rule asking for an itemised receipt: a card slip or statement line alone does not meet it. */
+  itemised?: boolean;
 }
 
 export interface Rate {
@@ -72,6 +75,8 @@ export interface Policy {
   described: Set<Category>;
   caps: Cap[];
   receipts: (Threshold & { except: Category[] })[];
+  /** What is no receipt ("the terminal slip is NOT an itemized receipt"): proof-rules.ts. */
+  proofRules: ProofRule[];
   /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */
   receiptFree: Category[];
   approvals: (Threshold & { approver: string })[];

@@ -22,7 +22,7 @@ export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
     forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], tripRules: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(), lineOf: new Map(), receiptFree: [], schedules: readSchedules(text), places: readPlaceTables(text),
+    described: new Set(), lineOf: new Map(), receiptFree: [], proofRules: [], schedules: readSchedules(text), places: readPlaceTables(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;

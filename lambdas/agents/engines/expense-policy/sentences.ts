@@ -190,7 +190,7 @@ function hanging(line: string, next: string): boolean {
 
 /**
  * The policy's lines with a sentence wrapped over several lines joined back into one (its first line's number): a
- * line that ends mid-sentence (no closing punctuation, and a comma or a word like "and" last, or the next line going on
+ * line that ends mid-sentence (no closing punctuation, and a comma or a word like "and" last, a bracket left open, or the next line going on
  * in lower case) continues on the next line unless that one is blank, a bullet or a table row.
  */
 function wrapped(text: string, german = false): { raw: string; n: number }[] {
@@ -199,7 +199,7 @@ function wrapped(text: string, german = false): { raw: string; n: number }[] {
   for (const [k, raw] of text.split(/\r\n|\r|\n/).entries()) {
     const t = raw.trim();
     const continues = open !== undefined && t !== '' && !t.includes('|') && !BULLET.test(t) && !/^[+=-]{3,}/.test(t) &&
-      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t) || (german && (GERMAN_OPEN_END.test(open.raw.trim()) || hanging(open.raw, raw))));
+      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t) || unclosed(open.raw) || (german && (GERMAN_OPEN_END.test(open.raw.trim()) || hanging(open.raw, raw))));
     if (open && continues) {
       open.raw = `${open.raw.trimEnd()} ${t}`;
     } else {
@@ -210,6 +210,11 @@ function wrapped(text: string, german = false): { raw: string; n: number }[] {
     if (end === '' || /[.!?;:]$/.test(end) || end.includes('|')) open = undefined;
   }
   return out;
+}
+
+/** A bracket opened and not closed ("The terminal slip (Moneris, Global"): the sentence goes on below. */
+function unclosed(s: string): boolean {
+  return (s.match(/\(/g)?.length ?? 0) > (s.match(/\)/g)?.length ?? 0);
 }
 
 /** Drops trailing characters from a set without a backtracking regex. */
