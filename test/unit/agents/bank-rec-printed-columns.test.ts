@@ -176,7 +176,7 @@ describe('debit and credit columns named in the words of the bank or the ledger'
   });
 
   it('headers that begin with # below a preamble: #Obciążenia is money out on the bank, #Uznania money in', () => {
-    const bank = 'Wyciąg;\nRachunek:;12 3456;\n;\n#Data;#Opis;#Obciążenia;#Uznania;#Saldo;\n2026-03-04;PRZELEW;2 100,00;;7 900,00;\n2026-03-06;WPŁATA;;640,50;8 540,50;\n';
+    const bank = 'Wyciąg;\nRachunek:;12 3456;\n;\n#Saldo początkowe;10 000,00;\n#Suma obciążeń (1);-2 100,00;\n;\n#Data;#Opis;#Obciążenia;#Uznania;#Saldo;\n2026-03-04;PRZELEW;2 100,00;;7 900,00;\n2026-03-06;WPŁATA;;640,50;8 540,50;\n';
     expect(amounts(read(bank, 'bank'))).toEqual([-2100, 640.5]);
   });
 

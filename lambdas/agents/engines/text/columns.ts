@@ -41,8 +41,9 @@ const WORDS: [Role, string[]][] = [
 ];
 const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|rs|zar|sgd|hkd|brl|r|mxn|ars|clp|cop|try|tl|idr|rp|czk|huf|ron|myr|rm|vnd|aed|utc|gmt)$/;
 
+// A header that begins with '#' (mBank's `#Data operacji`, `#Kwota`) is named by what follows; `Check #` is a number.
 export const normaliseHeader = (h: string) =>
-  h.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœı]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
+  h.replace(/^\s*#+\s*(?=[^\s#])/, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœı]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
     .replace(/[^a-z0-9]+/g, ' ').trim();
 /** Letters that carry no separable accent: written out as a reader would type them ("Beløb" as "belob", "Wpływy"). */
 const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i' };
