@@ -54,7 +54,8 @@ export function readPolicy(text: string): Policy {
     const money = moneyIn(s, () => (badMoney = true));
     for (const m of money) if (m.currency) currencies.add(m.currency);
     if (/\d ?p (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
-    if (stated === undefined && (stated = statedCurrency(s))) policy.currencyText = sentence;
+    const currencyStated = stated === undefined && (stated = statedCurrency(s)) !== undefined;
+    if (currencyStated) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
     let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
@@ -77,6 +78,8 @@ export function readPolicy(text: string): Policy {
       placeGroup = groupPlaces(policy.caps, added, said, s, cents, placeGroup);
       found += policy.caps.length - count;
     } else placeGroup = [];
+    // The sentence stating the currency of every limit is read, though it states no rule of its own.
+    if (found === 0 && currencyStated && ONLY_CURRENCY.test(s)) found = 1;
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
@@ -91,20 +94,33 @@ export function readPolicy(text: string): Policy {
   return policy;
 }
 
+/** A sentence that only states the currency ("All limits in EUR", "Amounts in Canadian dollars (CAD), including GST"). */
+const ONLY_CURRENCY = /^[\p{L} ,.()'-]{0,120}$/u;
+
 /** The mark of an FAQ's question or answer ("Q:", "A.", "Answer:"). */
 const QA = /^(?:q|a|question|answer)\s?[:.]\s+/i;
 
 const CURRENCY_NAMES: [RegExp, string][] = [
   [/\b(?:us dollars?|usd|u\.s\. dollars?)\b/, 'USD'], [/\b(?:canadian dollars?|cad)\b/, 'CAD'],
   [/\b(?:australian dollars?|aud)\b/, 'AUD'], [/\b(?:euros?|eur)\b/, 'EUR'], [/\b(?:pounds? sterling|sterling|gbp)\b/, 'GBP'],
+  [/\b(?:swedish (?:kronor|krona|crowns?)|svenska kronor|sek)\b/, 'SEK'], [/\b(?:norwegian kroner|norske kroner|nok)\b/, 'NOK'],
+  [/\b(?:danish kroner|danske kroner|dkk)\b/, 'DKK'], [/\b(?:swiss francs?|schweizer franken|chf)\b/, 'CHF'], [/\b(?:japanese yen|yen|jpy)\b/, 'JPY'],
+  [/\b(?:new zealand dollars?|nzd)\b/, 'NZD'], [/\b(?:singapore dollars?|sgd)\b/, 'SGD'], [/\b(?:polish zloty|złoty|zloty|pln)\b/, 'PLN'],
 ];
 
-/** "Reimbursement is in USD", "paid in pounds sterling", "in Canadian dollars": the currency the policy pays in. */
+/**
+ * "Reimbursement is in USD", "paid in pounds sterling", "in Canadian dollars", and a statement made once for every limit
+ * ("All limits in EUR.", "Amounts are in SEK", "Alla belopp i svenska kronor (SEK)"): the currency the policy pays in.
+ */
 function statedCurrency(s: string): string | undefined {
-  if (!/\b(?:paid|reimbursed|reimbursement|reimbursements|payment|currency|allowance|amounts are|amounts in)\b/.test(s)) return undefined;
+  if (!PAID_IN.test(s) && !ALL_IN.test(s)) return undefined;
   const found = CURRENCY_NAMES.filter(([re]) => re.test(s));
   return found.length === 1 ? found[0][1] : undefined;
 }
+
+const PAID_IN = /\b(?:paid|reimbursed|reimbursement|reimbursements|payment|currency|allowance|amounts are|amounts in)\b/;
+/** The limits or amounts as a whole, said to be in a currency ("belopp", "Beträge", "montants", "importi": amounts). */
+const ALL_IN = /\b(?:limits?|caps?|rates?|figures|sums|values|prices|amounts?|belopp|beløp|beløb|bedragen|montants|importes|importi)(?: (?:are|is|stated|given|expressed|shown|quoted))* (?:in|i|en)\b/;
 
 /** "40.00 per attendee", "up to 260.00 per night": a limit printed without a currency, in the policy's. */
 function bareLimit(s: string): bigint | undefined {
