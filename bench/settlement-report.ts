@@ -118,6 +118,8 @@ export interface Cell {
   side: SideKey;
   attempted: number;
   ok: number;
+  /** Paid answers per second over the load phase (the buyers pause a random time up to a block between requests). */
+  throughput: number;
   errors: string[];
   rows: Row[];
 }
@@ -126,16 +128,18 @@ export function printSides(cells: Cell[]): void {
   console.log('\nPer paid answer (ms; p50 / p90). Pre-send: the paid request leaving the buyer → its transfer at the node. ' +
     'Slip: the transfer in a later block than the first one after the paid request left plus the verification\'s own time. ' +
     'Post-block: our transfer\'s block mined → the buyer has the answer.');
-  console.log('| block ms | keys | buyers | side | paid / attempted | exchange p50 | pre-send | verification\'s own | slipped | blocks slipped (mean) | post-block | miner late p90 |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| block ms | keys | buyers | side | paid / attempted | paid/s (× the reference\'s) | exchange p50 | pre-send | verification\'s own | slipped | blocks slipped (mean) | post-block | miner late p90 |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const c of cells) {
+    const reference = cells.find((r) => r.side === 'reference' && r.blockMs === c.blockMs && r.keys === c.keys && r.buyers === c.buyers);
+    const paid = `${f(c.throughput, 2)}${c.side !== 'reference' && reference?.throughput ? ` (${f(c.throughput / reference.throughput, 2)}×)` : ''}`;
     const slips = valuesOf(c.rows, 'slipBlocks');
     const slipped = slips.filter((x) => x > 0).length;
     const rate = slips.length ? `${f((100 * slipped) / slips.length)} % (${slipped}/${slips.length})` : 'n/a';
     const mean = slips.length ? f(slips.reduce((a, b) => a + b, 0) / slips.length, 2) : 'n/a';
     const failed = c.errors.length ? ` (${c.errors.join('; ')})` : '';
     console.log(
-      `| ${c.blockMs} | ${c.side === 'reference' ? '1 (its own)' : c.keys} | ${c.buyers} | ${c.side} | ${c.ok} / ${c.attempted}${failed} | ${p50(c.rows, 'exchange')} | ${p5090(c.rows, 'preSend')} | ` +
+      `| ${c.blockMs} | ${c.side === 'reference' ? '1 (its own)' : c.keys} | ${c.buyers} | ${c.side} | ${c.ok} / ${c.attempted}${failed} | ${paid} | ${p50(c.rows, 'exchange')} | ${p5090(c.rows, 'preSend')} | ` +
         `${p5090(c.rows, 'verifyOwn')} | ${rate} | ${mean} | ${p5090(c.rows, 'postBlock')} | ${f(percentile(valuesOf(c.rows, 'minerLate'), 90))} |`,
     );
   }

@@ -128,7 +128,7 @@ async function runOne(config: Config): Promise<Cell[]> {
           blockOf: await chain.blockOf(hashes),
           blocks: chain.blocks(),
         };
-        cells.push({ blockMs: config.blockMs, keys: config.keys, buyers: concurrency, side: side.key, attempted: load.attempted, ok: load.ok, errors: load.errors, rows: rowsOf(side.key, measured, config.blockMs) });
+        cells.push({ blockMs: config.blockMs, keys: config.keys, buyers: concurrency, side: side.key, attempted: load.attempted, ok: load.ok, throughput: load.throughput, errors: load.errors, rows: rowsOf(side.key, measured, config.blockMs) });
       }
     }
     return cells;
