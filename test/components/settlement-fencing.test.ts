@@ -15,11 +15,9 @@ import type { LocalChain } from '../../lib/local/chain.js';
 import type { LocalDynamo } from '../../lib/local/dynamodb.js';
 import { startSettlementParts, type SettlementParts } from '../support/settlement-parts.js';
 import { SelfSettler, type SelfSettlerOptions } from '../../lambdas/payments/settle.js';
-import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
+import type { VerifiedPayment } from '../../lambdas/payments/types.js';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
-import type { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
-import { newBuyer, signedPayment } from '../unit/payments/fixtures.js';
 
 const LEASES_TABLE = 'settler-fencing-test';
 
@@ -27,15 +25,13 @@ let parts: SettlementParts;
 let chain: LocalChain;
 let dynamo: LocalDynamo;
 let proxy: RpcProxy;
-let requirement: PaymentRequirement;
-let verifier: ViemPaymentVerifier;
 let reader: ReturnType<typeof createPublicClient>;
 let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
 let key: Hex;
 
 beforeAll(async () => {
   parts = await startSettlementParts('settle-fencing', { settlerCount: 1, leasesTable: LEASES_TABLE });
-  ({ chain, dynamo, requirement, verifier, reader, Leases } = parts);
+  ({ chain, dynamo, reader, Leases } = parts);
   proxy = await startRpcProxy(chain.rpcUrl);
   key = chain.settlerAddresses[0];
 }, 120_000);
@@ -57,13 +53,7 @@ function instance(options: { viaProxy?: boolean; now?: () => number } & Partial<
   });
 }
 
-async function payment(): Promise<VerifiedPayment> {
-  const buyer = newBuyer();
-  await chain.fund(buyer.address, 1_000_000n);
-  const result = await verifier.verify(await signedPayment(buyer, requirement), requirement);
-  if (!result.ok) throw new Error(result.reason);
-  return result.payment;
-}
+const payment = () => parts.payment();
 
 const count = () => reader.getTransactionCount({ address: key });
 const authorizationUsed = (p: VerifiedPayment) =>

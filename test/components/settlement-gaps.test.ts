@@ -13,26 +13,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalChain } from '../../lib/local/chain.js';
 import { startSettlementParts, type SettlementParts } from '../support/settlement-parts.js';
 import { SelfSettler, type SelfSettlerOptions } from '../../lambdas/payments/settle.js';
-import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
+import type { VerifiedPayment } from '../../lambdas/payments/types.js';
 import { usdcAbi } from '../../lambdas/payments/usdc-abi.js';
-import type { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
-import { newBuyer, signedPayment } from '../unit/payments/fixtures.js';
 
 const LEASES_TABLE = 'settler-gaps-test';
 
 let parts: SettlementParts;
 let chain: LocalChain;
 let proxy: RpcProxy;
-let requirement: PaymentRequirement;
-let verifier: ViemPaymentVerifier;
 let reader: ReturnType<typeof createPublicClient>;
 let Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
 let key: Hex;
 
 beforeAll(async () => {
   parts = await startSettlementParts('settle-gaps', { settlerCount: 1, leasesTable: LEASES_TABLE });
-  ({ chain, requirement, verifier, reader, Leases } = parts);
+  ({ chain, reader, Leases } = parts);
   proxy = await startRpcProxy(chain.rpcUrl);
   key = chain.settlerAddresses[0];
 }, 120_000);
@@ -52,13 +48,7 @@ function instance(options: { viaProxy?: boolean } & Partial<Pick<SelfSettlerOpti
   });
 }
 
-async function payment(): Promise<VerifiedPayment> {
-  const buyer = newBuyer();
-  await chain.fund(buyer.address, 1_000_000n);
-  const result = await verifier.verify(await signedPayment(buyer, requirement), requirement);
-  if (!result.ok) throw new Error(result.reason);
-  return result.payment;
-}
+const payment = () => parts.payment();
 
 const rpc = (method: string, ...params: unknown[]) => chain.provider.request({ method, params });
 const mined = () => reader.getTransactionCount({ address: key });

@@ -11,9 +11,9 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { createPublicClient, http } from 'viem';
 import { startLocalChain, type LocalChain } from '../../lib/local/chain.js';
 import { startDynamoLocal, type LocalDynamo } from '../../lib/local/dynamodb.js';
-import type { PaymentRequirement } from '../../lambdas/payments/types.js';
+import type { PaymentRequirement, VerifiedPayment } from '../../lambdas/payments/types.js';
 import { ViemPaymentVerifier } from '../../lambdas/payments/verify.js';
-import { requirementFor } from '../unit/payments/fixtures.js';
+import { newBuyer, requirementFor, signedPayment } from '../unit/payments/fixtures.js';
 
 const ARTIFACT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/paycall-local-chain', import.meta.url));
 
@@ -24,6 +24,8 @@ export interface SettlementParts {
   verifier: ViemPaymentVerifier;
   reader: ReturnType<typeof createPublicClient>;
   Leases: typeof import('../../lambdas/store/settler-leases.js').DynamoSettlerLeases;
+  /** A fresh buyer funded with USDC and its payment for `requirement`, verified. */
+  payment(): Promise<VerifiedPayment>;
   stop(): Promise<void>;
 }
 
@@ -45,12 +47,21 @@ export async function startSettlementParts(name: string, options: { settlerCount
   );
   Object.assign(process.env, { JOBS_TABLE: 'unused', DYNAMODB_ENDPOINT: dynamo.endpoint, AWS_REGION: 'us-east-1' });
   const { DynamoSettlerLeases: Leases } = await import('../../lambdas/store/settler-leases.js');
+  const requirement = requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo });
+  const verifier = new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } });
   return {
     chain,
     dynamo,
     Leases,
-    requirement: requirementFor({ asset: chain.usdcAddress, payTo: chain.payTo }),
-    verifier: new ViemPaymentVerifier({ config: { chainId: chain.chainId, rpcUrl: chain.rpcUrl } }),
+    requirement,
+    verifier,
+    async payment() {
+      const buyer = newBuyer();
+      await chain.fund(buyer.address, 1_000_000n);
+      const result = await verifier.verify(await signedPayment(buyer, requirement), requirement);
+      if (!result.ok) throw new Error(result.reason);
+      return result.payment;
+    },
     reader: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) }),
     async stop() {
       await chain.stop();
