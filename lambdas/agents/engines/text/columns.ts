@@ -5,6 +5,7 @@
  * or, for a table without one, from what its cells hold. Pure functions over cell text.
  */
 import { parseMoney } from './amount.js';
+import { SCRIPT_ACCOUNT, SCRIPT_NAMES } from './column-names-scripts.js';
 import { expandCompactDate, readDate } from './dates.js';
 
 export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference' | 'status';
@@ -26,6 +27,8 @@ const NAMES: [Role, string[]][] = [
   // Whether the line happened at all: a failed, declined or reverted line moved no money.
   ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state|situacao|durum|stav')],
 ];
+// The names in other scripts rank after the Latin ones of their role.
+for (const [role, names] of NAMES) names.push(...(SCRIPT_NAMES[role] ?? []));
 /** Words that claim a header no exact name claimed, tried in this order. */
 const WORDS: [Role, string[]][] = [
   ['balance', ['balance', 'saldo', 'solde', 'disponible', 'bakiye', 'egyenleg', 'zustatek']],
@@ -39,12 +42,13 @@ const WORDS: [Role, string[]][] = [
   ['amount', ['amount', 'betrag', 'bedrag', 'importe', 'importo', 'kwota', 'montant', 'belopp', 'tutar', 'jumlah', 'castka', 'osszeg']],
   ['description', ['description', 'memo', 'payee', 'narrative', 'details', 'particulars', 'omschrijving', 'verwendungszweck', 'descrizione', 'descripcion', 'concepto', 'opis', 'beschreibung', 'descricao', 'historico', 'aciklama', 'keterangan']],
 ];
-const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|rs|zar|sgd|hkd|brl|r|mxn|ars|clp|cop|try|tl|idr|rp|czk|huf|ron|myr|rm|vnd|aed|utc|gmt)$/;
+const CURRENCY = /(?:^| )(?:eur|euro|euros|gbp|usd|aud|cad|nzd|chf|sek|nok|dkk|pln|jpy|inr|rs|zar|sgd|hkd|brl|r|mxn|ars|clp|cop|try|tl|idr|rp|czk|huf|ron|myr|rm|vnd|aed|utc|gmt|円|元|원|руб)$/;
 
 // A header that begins with '#' (mBank's `#Data operacji`, `#Kwota`) is named by what follows; `Check #` is a number.
+// Letters of other scripts are kept (NFKC: full-width forms as their ordinary ones, kana with their voicing marks).
 export const normaliseHeader = (h: string) =>
-  h.replace(/^\s*#+\s*(?=[^\s#])/, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[øłđßæœı]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
-    .replace(/[^a-z0-9]+/g, ' ').trim();
+  h.replace(/^\s*#+\s*(?=[^\s#])/, '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').normalize('NFKC').toLowerCase().replace(/[øłđßæœı]/g, (c) => LETTERS[c]).replace(/#/g, ' no ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 /** Letters that carry no separable accent: written out as a reader would type them ("Beløb" as "belob", "Wpływy"). */
 const LETTERS: Record<string, string> = { ø: 'o', ł: 'l', đ: 'd', ß: 'ss', æ: 'ae', œ: 'oe', ı: 'i' };
 
@@ -66,7 +70,7 @@ export function mapColumns(headers: string[]): Columns {
   const role: (Role | undefined)[] = norm.map((h) => NAMES.find(([, names]) => names.includes(h))?.[0]);
   const exact = role.map((r) => r !== undefined);
   norm.forEach((h, i) => {
-    if (role[i] || h === '' || /\b(?:account|cuenta|conto|konto|compte|rekening|rachunek|conta)\b/.test(h)) return;
+    if (role[i] || h === '' || /\b(?:account|cuenta|conto|konto|compte|rekening|rachunek|conta)\b/.test(h) || SCRIPT_ACCOUNT.test(h)) return;
     if (h === '=currency') role[i] = 'amount';
     // "Valor" is the amount in Portuguese and Spanish ("Valor (R$)", "Valor líquido") and the value date only beside
     // a date word ("Data valor", "Fecha de valor").
