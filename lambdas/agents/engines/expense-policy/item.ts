@@ -12,6 +12,7 @@ import type { Item } from './expense.js';
 import { units } from './mileage.js';
 import { policySource, type Policy, type Threshold } from './policy.js';
 import { slipRefused } from './proof-rules.js';
+import { linesOfKind, namesKind, roomAmount } from './folio-lines.js';
 import { ALCOHOL } from './words.js';
 
 type Severity = 'reject' | 'flag';
@@ -273,8 +274,13 @@ function pct(bp: bigint): string {
 /** Caps of the item's category on the amount after the alcohol deduction; the lowest allowance wins. */
 function applyCaps(item: Item, amount: bigint, policy: Policy, flag: (text: string, rule: string, working: string) => void, assumptions: Set<string>, pooled: boolean): bigint {
   let eligible = amount;
-  for (const cap of capsFor(item, policy)) {
+  const caps = capsFor(item, policy);
+  for (const cap of caps) {
     if (pooled && cap.period === 'day' && !cap.perPerson) continue;
+    // A cap on one kind of folio line holds those lines only (folio-lines.ts); the room's cap the rest.
+    const held = cap.kind !== undefined && !namesKind(item, cap.kind) ? linesOfKind(item, cap.kind) : undefined;
+    if (cap.kind !== undefined && held === undefined && !namesKind(item, cap.kind)) continue;
+    const compared = held ? held.cents : roomAmount(item, eligible, policy, caps);
     let allowance = cap.cents;
     const m = (cents: bigint) => money(cents, policy.currency);
     let working = m(cap.cents);
@@ -290,10 +296,11 @@ function applyCaps(item: Item, amount: bigint, policy: Policy, flag: (text: stri
       allowance *= periods;
       working += ` × ${periods} ${cap.period}(s)`;
     }
-    if (eligible > allowance) {
-      flag(`${cap.category} over the cap ("${cap.text}"): ${m(eligible)} > ${working} = ${m(allowance)}; ` +
-        `${m(eligible - allowance)} not reimbursed`, cap.text, `${working} = ${m(allowance)} cap; claimed ${m(eligible)} → ${m(eligible - allowance)} over`);
-      eligible = allowance;
+    if (compared > allowance) {
+      const what = held ? `its ${cap.kind} lines ("${held.texts.join('" + "')}") total ${m(compared)}` : compared < eligible ? `${m(compared)} of it held to the cap` : m(compared);
+      flag(`${cap.category} over the cap ("${cap.text}"): ${what} > ${working} = ${m(allowance)}; ` +
+        `${m(compared - allowance)} not reimbursed`, cap.text, `${working} = ${m(allowance)} cap; claimed ${m(compared)} → ${m(compared - allowance)} over`);
+      eligible -= compared - allowance;
     }
   }
   return eligible;

@@ -9,6 +9,7 @@ import { parseCents } from '../text/amount.js';
 import type { ItemResult } from './claim.js';
 import type { Src } from './evidence.js';
 import type { Policy } from './policy.js';
+import { roomAmount } from './folio-lines.js';
 import { categoriesIn, type Category } from './words.js';
 
 export interface PlaceCap {
@@ -183,8 +184,10 @@ export function placeCaps(results: ItemResult[], policy: Policy, m: (cents: bigi
     const periods = (at.cap.period === 'day' ? item.days ?? item.nights : item.nights ?? item.days) ?? 1n;
     if ((item.nights ?? item.days) === undefined) assumptions.add(`1 ${at.cap.period ?? 'night'} where the expense names none`);
     const allowance = at.cap.cents * periods;
-    if (r.allowed <= allowance) continue;
-    const excess = r.allowed - allowance;
+    // Lines held to their own cap and taxes paid in addition are not the room's (folio-lines.ts).
+    const room = roomAmount(item, r.allowed, policy, policy.caps.filter((c) => c.category === item.category));
+    if (room <= allowance) continue;
+    const excess = room - allowance;
     const working = `${m(at.cap.cents)} × ${periods} ${at.cap.period ?? 'night'}(s) = ${m(allowance)}`;
     if (!at.placed) {
       // Above the lowest cap and in no place the table lists (nor an "all other cities" row): which cap applies
@@ -200,9 +203,9 @@ export function placeCaps(results: ItemResult[], policy: Policy, m: (cents: bigi
     }
     r.findings.push({
       severity: 'flag', kind: 'over cap', sources: [...item.at, capSource(at.cap)],
-      text: `${at.cap.category} over the cap for its place ("${at.cap.text}", ${at.how}): ${m(r.allowed)} > ${working}; ${m(excess)} not reimbursed`,
-      arithmetic: `${working} cap; claimed ${m(r.allowed)} → ${m(excess)} over`,
+      text: `${at.cap.category} over the cap for its place ("${at.cap.text}", ${at.how}): ${m(room)} > ${working}; ${m(excess)} not reimbursed`,
+      arithmetic: `${working} cap; claimed ${m(room)} → ${m(excess)} over`,
     });
-    r.allowed = allowance;
+    r.allowed -= excess;
   }
 }

@@ -23,6 +23,8 @@ export interface Cap {
    * by place, the one without places being for everywhere else (place-sentences.ts). */
   places?: string[];
   group?: string;
+  /** A cap on one kind of folio line ("Hotel parking … up to $60 per night"): folio-lines.ts. */
+  kind?: string;
 }
 
 export interface Threshold {
@@ -75,6 +77,8 @@ export interface Policy {
   described: Set<Category>;
   caps: Cap[];
   receipts: (Threshold & { except: Category[] })[];
+  /** The sentence saying room taxes are paid at cost on top of the nightly cap (folio-lines.ts). */
+  taxesExtra?: string;
   /** What is no receipt ("the terminal slip is NOT an itemized receipt"): proof-rules.ts. */
   proofRules: ProofRule[];
   /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */

@@ -14,6 +14,7 @@ import { tripRule } from './trip-length.js';
 import { fromGerman, isGerman } from './german.js';
 import { categoriesIn, moneyIn } from './words.js';
 import { readSentence } from './policy-sentence.js';
+import { lineKind, TAXES_EXTRA } from './folio-lines.js';
 import { NOT_ALLOWED, type Cap, type Policy } from './policy-types.js';
 
 export { NOT_ALLOWED, policySource, type Cap, type Policy, type Rate, type Threshold } from './policy-types.js';
@@ -28,6 +29,7 @@ export function readPolicy(text: string): Policy {
   let stated: string | undefined;
   let question: string | undefined;
   const german = isGerman(text);
+  const lines = text.split(/\r\n|\r|\n/);
   let placeGroup: Cap[] = [];
   let previous: string | undefined;
   for (const { sentence, context, line, row, refused, under } of sentences(text, german)) {
@@ -78,10 +80,24 @@ export function readPolicy(text: string): Policy {
       placeGroup = groupPlaces(policy.caps, added, said, s, cents, placeGroup);
       found += policy.caps.length - count;
     } else placeGroup = [];
+    // A cap on one kind of folio line names it before its amount, on its own line ("Hotel parking … up to $60 per night").
+    for (const cap of policy.caps.slice(before)) if (cap.category === 'lodging') cap.kind = lineKind(lines[line - 1] ?? sentence);
+    if (policy.taxesExtra === undefined && TAXES_EXTRA.test(s)) {
+      policy.taxesExtra = sentence;
+      if (found === 0) found = 1;
+    }
     // The sentence stating the currency of every limit is read, though it states no rule of its own.
     if (found === 0 && currencyStated && ONLY_CURRENCY.test(s)) found = 1;
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
+  }
+  // A table's lead may say it ("Nightly room rate, before taxes"): a line read as no sentence.
+  if (policy.taxesExtra === undefined) {
+    const at = lines.findIndex((l) => TAXES_EXTRA.test(l.toLowerCase()) && /\b(?:room|hotel|lodging|nightly|night)\b/i.test(l));
+    if (at >= 0) {
+      policy.taxesExtra = lines[at].trim();
+      policy.lineOf.set(policy.taxesExtra, at + 1);
+    }
   }
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;

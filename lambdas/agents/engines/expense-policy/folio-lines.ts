@@ -1,0 +1,55 @@
+/**
+ * A hotel folio carries more than the room: taxes, parking, Wi-Fi, laundry. A policy may cap one kind of line
+ * ("Hotel parking … actual, up to $60 per night"): that cap holds the folio's lines of that kind, not the whole folio.
+ * It may pay the room taxes at cost on top of the nightly cap ("Lodging taxes are reimbursed at actual cost in addition
+ * to the maximum lodging rate", "Nightly room rate, before taxes"): the tax lines are then not held to it. Lines held
+ * to a cap of their own, and taxes paid in addition, are left out of the amount the room's cap is compared with.
+ */
+import type { Item } from './expense.js';
+import type { Cap, Policy } from './policy-types.js';
+
+/** Kinds of folio line a cap may be about, by the words naming them. */
+const KINDS: [RegExp, string][] = [
+  [/\b(?:parking|valet)\b/, 'parking'], [/\b(?:wi-?fi|internet)\b/, 'internet'], [/\b(?:laundry|dry cleaning)\b/, 'laundry'],
+  [/\b(?:telephone|phone calls?)\b/, 'telephone'], [/\bresort fees?\b/, 'resort fee'],
+];
+
+/** The kind of line a lodging cap's own line is about: a kind named in its subject, before its amount. */
+export function lineKind(policyLine: string): string | undefined {
+  const subject = policyLine.toLowerCase().split(/[$€£¥]|\d/)[0].replace(/\b(?:including|includes|incl\.?|with|plus|excluding|and)\b.*$/, '');
+  return KINDS.find(([re]) => re.test(subject))?.[1];
+}
+
+const kindRe = (kind: string) => KINDS.find(([, k]) => k === kind)?.[0];
+
+/** The taxes paid in addition to the room's cap: the sentence or line saying so. */
+export const TAXES_EXTRA = /\b(?:before|excluding|excl\.?|exclusive of|plus|not including) (?:room |hotel |lodging |occupancy )?tax(?:es)?\b|\b(?:room|lodging|hotel|occupancy) tax(?:es)?\b.*\b(?:actual|in addition to)\b/;
+
+/** Whether the item's own words name the kind (a parking receipt, "Hotel parking 48.00"): the cap holds all of it. */
+export function namesKind(item: Item, kind: string): boolean {
+  const re = kindRe(kind);
+  // An itemised item's text holds its lines: its own line (the label) says what it is.
+  const own = item.parts && item.parts.length > 0 ? [item.label] : [item.label, item.text, item.evidence];
+  return re !== undefined && re.test(own.filter(Boolean).join(' ').toLowerCase());
+}
+
+/** The folio's lines of the kind and their sum. */
+export function linesOfKind(item: Item, kind: string): { cents: bigint; texts: string[] } | undefined {
+  const re = kindRe(kind);
+  const parts = (item.parts ?? []).filter((p) => p.kind === 'item' && re?.test(p.text.toLowerCase()));
+  if (parts.length === 0) return undefined;
+  return { cents: parts.reduce((s, p) => s + p.cents, 0n), texts: parts.map((p) => p.text) };
+}
+
+/** What a room's cap is compared with: the amount less the lines held to a cap of their own and the taxes paid in addition. */
+export function roomAmount(item: Item, amount: bigint, policy: Policy, caps: Cap[]): bigint {
+  if (item.category !== 'lodging' || !item.parts) return amount;
+  const kinds = caps.filter((c) => c.kind !== undefined && c.category === 'lodging').map((c) => kindRe(c.kind!)).filter((re): re is RegExp => re !== undefined);
+  let out = amount;
+  for (const p of item.parts) {
+    const t = p.text.toLowerCase();
+    const tax = policy.taxesExtra !== undefined && (p.kind === 'tax' || /\btax(?:es)?\b/.test(t));
+    if (tax || (p.kind === 'item' && kinds.some((re) => re.test(t)))) out -= p.cents;
+  }
+  return out < 0n ? 0n : out;
+}
