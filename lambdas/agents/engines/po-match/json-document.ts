@@ -10,6 +10,7 @@ import { readUbl, ublRoot } from './ubl.js';
 import { readX12, x12Segments } from './x12.js';
 import { jsonToNodes } from './xml.js';
 import { edifactSegments, readEdifact } from './edifact.js';
+import { gstInvoice, readGstInvoice } from './gst-einvoice.js';
 import { chargeKind, completeLine, headerKey, isObject, type Doc, type RawLine } from './document.js';
 import { jsonPositions, pathKey, type Cite } from '../text/json-positions.js';
 
@@ -74,6 +75,8 @@ export function readJsonDocument(text: string, field: string): Doc {
     const inv = ublRoot(jsonToNodes('#root', parsed, 0, [], jsonPositions(text))[0]);
     if (inv) return readUbl(inv, field);
   }
+  const gst = gstInvoice(parsed);
+  if (gst) return readGstInvoice(gst, jsonPositions(text), field);
   const edifact = edifactSegments(parsed, text);
   if (edifact) return readEdifact(edifact, field);
   const positions = jsonPositions(text);

@@ -1,5 +1,5 @@
 /**
- * An ANSI X12 810 invoice rendered as JSON, in any of the usual shapes (segments keyed by id with loops, a list of
+ * An ANSI X12 810 invoice (or 850 purchase order: BEG03 its number, PO1 lines read as IT1, AMT*TT its total) rendered as JSON, in any of the usual shapes (segments keyed by id with loops, a list of
  * {"id": "IT1", "IT102": …} objects, or named elements such as "quantity_invoiced_02"), flattened into segments in
  * document order and read as a practitioner reads an 810: BIG04 the PO, N1 RI/RE/SE/SU the vendor, CUR02 the currency,
  * IT1 quantity/unit/price and item numbers (VP/VN vendor's, BP/IN buyer's), PID05 the description, SAC charges
@@ -54,7 +54,10 @@ export function x12Segments(root: unknown, text = ''): Segment[] | undefined {
   let positions: Map<string, Cite> | undefined;
   const where: Where = (path) => (positions ??= jsonPositions(text)).get(pathKey(path));
   collect(root, '', segs, 0, [], where);
-  return segs.some((s) => s.id === 'IT1') && segs.some((s) => s.id === 'BIG' || s.id === 'TDS') ? segs : undefined;
+  // An 810 invoice (IT1 lines under BIG, totalled by TDS) or an 850 purchase order (PO1 lines under BEG).
+  const invoice = segs.some((s) => s.id === 'IT1') && segs.some((s) => s.id === 'BIG' || s.id === 'TDS');
+  const order = segs.some((s) => s.id === 'PO1') && segs.some((s) => s.id === 'BEG');
+  return invoice || order ? segs : undefined;
 }
 
 const VENDOR_PARTS = new Set(['VP', 'VN', 'VC', 'SK', 'MG', 'VA']);
@@ -83,21 +86,26 @@ export function readX12(segs: Segment[], field: string): Doc {
       case 'BIG':
         doc.poNumber ??= e(4);
         break;
+      case 'BEG':
+        // An 850's own number, BEG03, is the PO number the invoice's BIG04 quotes.
+        doc.poNumber ??= e(3);
+        break;
       case 'CUR':
         doc.currency ??= e(2);
         break;
       case 'N1':
         if (['RI', 'RE', 'SE', 'SU', 'VN', 'SF'].includes(e(1) ?? '') && e(2)) doc.vendor ??= e(2);
         break;
-      case 'IT1': {
+      case 'IT1':
+      case 'PO1': {
         current = {
-          quantity: decimal(e(2), 'IT102', field),
+          quantity: decimal(e(2), `${s.id}02`, field),
           uom: unitCode(e(3)),
-          unitPrice: decimal(e(4), 'IT104', field),
+          unitPrice: decimal(e(4), `${s.id}04`, field),
           orderLineRef: e(1),
           cites: s.cite ? [s.cite] : undefined,
         };
-        // IT105, the basis of the unit price: HP per hundred, TP per thousand (PE, per each, is the default).
+        // IT105 / PO105, the basis of the unit price: HP per hundred, TP per thousand (PE, per each, is the default).
         const basis = { HP: 100n, TP: 1000n }[e(5) ?? ''];
         if (basis !== undefined) current.priceBase = basis * 1_000_000n;
         const alt: string[] = [];
@@ -111,7 +119,7 @@ export function readX12(segs: Segment[], field: string): Doc {
         }
         if (current.sku === undefined && alt.length > 0) current.sku = alt.shift();
         if (alt.length > 0) current.altSkus = alt;
-        current.quote = `IT1 ${[...s.el.entries()].map(([k, v]) => `${String(k).padStart(2, '0')}=${v}`).join(' ')}`;
+        current.quote = `${s.id} ${[...s.el.entries()].map(([k, v]) => `${String(k).padStart(2, '0')}=${v}`).join(' ')}`;
         lines.push(current);
         break;
       }
@@ -135,6 +143,14 @@ export function readX12(segs: Segment[], field: string): Doc {
         if (amt !== undefined && amt !== 0n) doc.charges.push({ label: `TXI ${e(1) ?? ''} tax`.trim(), amount: amt, kind: 'tax', cite: s.cite });
         break;
       }
+      case 'AMT':
+        // An 850's AMT*TT is the order's total as the buyer states it (a plain decimal, not implied cents).
+        if (e(1) === 'TT' && doc.total === undefined) {
+          doc.total = decimal(e(2), 'AMT02', field);
+          doc.totalQuote = `AMT TT ${e(2)}`;
+          doc.totalCite = s.cite;
+        }
+        break;
       case 'TDS':
         doc.total = implied(e(1), 'TDS01', field);
         doc.totalQuote = `TDS01 ${e(1)}`;
