@@ -46,10 +46,29 @@ const dayPrecise = (d: DaySpan) => d.earliest === d.latest || /\d{1,2}[./-]\d{1,
 const DOC_DATE =
   /(?<![\p{L}])(?:[Ss]ubmitted|[Rr]eceived|opened|completed|returned|[Pp]rinted|generated|exported|fecha(?:\s*\/\s*date)?|date)(?:\s+(?:by\s+[\p{L}.' -]{1,40}?\s+)?on)?\s*[:-]?\s*(?=\d|[A-Z][a-z]{2})/gu;
 
+/** Founding labels, with those of the registers of the forms' other languages (French RCS, German Handelsregister…). */
 const FOUNDED = new RegExp(
-  `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|in\\s+business\\s+since|operating\\s+since|trading\\s+since)${E}`,
+  `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|registration\\s+date|date\\s+of\\s+registration|in\\s+business\\s+since|operating\\s+since|trading\\s+since` +
+    `|immatricul(?:ation|ee?)|date\\s+de\\s+creation|creee?\\s+(?:le|en)|gegrundet|grundung(?:sdatum|sjahr)?|eingetragen\\s+(?:am|seit)|eintragungsdatum` +
+    `|constituida|fecha\\s+de\\s+constitucion|costituita|data\\s+di\\s+costituzione|opgericht|oprichtingsdatum)${E}`,
   'giu',
 );
+
+/**
+ * A date that is when a copy of the register was printed, not when the company was formed: "Certificate of
+ * incorporation: extract printed 12/10/2026", "Kbis daté du …", "Handelsregisterauszug vom …" (buyers ask for one
+ * under three months old, so it is always recent).
+ */
+const PRINTED_BEFORE =
+  /(?:(?<![\p{L}])(?:dated|issued|printed|extracted|generated|downloaded|retrieved|obtained|pulled|certified|edite|emis|imprime|delivre|ausgestellt|abgerufen|gedruckt|erstellt|emitido|expedido|rilasciato)(?:\s+(?:on|le|du|am|el|il|the))?|(?<![\p{L}])date(?:es?)?\s+du|(?<![\p{L}])(?:extract|extrait|auszug|copy|copie|kopie|printout|abstract)\s+(?:of|du|vom|del|from)?)\s*[:-]?\s*$/iu;
+
+/** The founding date the clause after a founding label gives, unless that date is a copy's print date. */
+function foundingDate(clause: string): DaySpan | undefined {
+  const d = firstDate(clause);
+  if (!d) return undefined;
+  const i = clause.indexOf(d.text);
+  return i >= 0 && PRINTED_BEFORE.test(clause.slice(Math.max(0, i - 40), i)) ? undefined : d;
+}
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, few: 3, couple: 2, several: 6 };
 const COUNT = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:a\\s+)?few|(?:a\\s+)?couple(?:\\s+of)?|several)';
 const UNIT = '(day|week|month|year)s?';
@@ -78,7 +97,7 @@ export function findYoungCompany(text: string, documentDate?: DocumentDate): Fin
   let oldest: DaySpan | undefined;
   let oldestAt = 0;
   for (const m of matches(FOUNDED, text)) {
-    const d = firstDate(clauseAfter(text, m.index + m[0].length, 60));
+    const d = foundingDate(clauseAfter(text, m.index + m[0].length, 60));
     if (d && (!oldest || d.latest < oldest.latest)) [oldest, oldestAt] = [d, m.index];
   }
   let relMonths: number | undefined;

@@ -7,7 +7,8 @@ import { tickedLabels } from './questions.js';
 import { AUX, DENIAL, SUBJECT, type Tok } from './tokens.js';
 
 const QUESTION_NUMBER = /^\s*(?:q|question|item|no|#)?\s*\d+[a-z]?\s*$/i;
-const NO_WORD = '(?:no|none|nil|nope|n\\/?a|not\\s+applicable|zero|0|false|negative|never)';
+// With the forms' other languages: German "Nein", French "Non", Dutch "Nee", Portuguese "Não", Nordic "Nej".
+const NO_WORD = '(?:no|none|nil|nope|n\\/?a|not\\s+applicable|zero|0|false|negative|never|nein|non|nee|nao|nej|aucune?|keine?|ninguna?)';
 /**
  * A clean no: the word alone ("No", "N/A.", "No - none"), or followed by a clause that denies again and turns
  * nowhere ("No, we do not"). "No sanctions issues" or "No, but our parent company does" are not answers of no.

@@ -39,6 +39,8 @@ export function readFormExport(text: string): FormExport | undefined {
     return undefined;
   }
   let { headers, rows } = table;
+  const fields = fieldRows(headers, rows, text.slice(0, start));
+  if (fields) return fields;
   if (headers.length < 3 || rows.length === 0 || rows.some((r) => r.cells.length < headers.length - 1 || r.cells.length > headers.length)) return undefined;
   const merged = subHeaderRow(headers, rows[0].cells);
   if (merged) [headers, rows] = [merged, rows.slice(1)];
@@ -64,6 +66,36 @@ export function readFormExport(text: string): FormExport | undefined {
     at += 1;
   });
   return { headers, cells, prose: lines.join('\n') };
+}
+
+/**
+ * A supplier record exported one field a row (Ivalua, a buyer's portal: "Section;Field;Value", "Rubrique;Champ;Valeur",
+ * "Feld;Wert"): each row is its field's label and value, read as the "label: value" line a reviewer reads. A value
+ * holding the delimiter itself ("62 % ; 38 %") runs on to the row's end.
+ */
+const FIELD_COLUMN = /^(?:field(?:\s+name)?|champ|libelle|intitule|feld(?:name)?|bezeichnung|campo|veld|attribute|attribut|label|key|item)$/i;
+const VALUE_COLUMN = /^(?:value|valeur|wert|inhalt|angabe|valor|valore|waarde|contenu|reponse\s+fournisseur|data)$/i;
+
+type Table = ReturnType<typeof readCsv>;
+function fieldRows(headers: string[], rows: Table['rows'], before: string): FormExport | undefined {
+  const f = headers.findIndex((h) => FIELD_COLUMN.test(h.trim()));
+  const v = headers.findIndex((h) => VALUE_COLUMN.test(h.trim()));
+  if (f < 0 || v !== f + 1 || v !== headers.length - 1 || rows.length < 2) return undefined;
+  const skipped = (before.match(/\n/g) ?? []).length;
+  const cells: FormCell[] = [];
+  const lines: string[] = [];
+  let at = 0;
+  for (const r of rows) {
+    const field = (r.cells[f] ?? '').trim();
+    if (field === '') continue;
+    const value = r.cells.slice(v).join(' ; ').trim();
+    const label = `${field.replace(/[\s:]+$/, '')}: `;
+    const line = `${label}${value.replace(/\s*\n\s*/g, ' ')}`;
+    cells.push({ header: field, value, response: 1, line: r.line + skipped, at, valueAt: at + label.length });
+    lines.push(line);
+    at += line.length + 1;
+  }
+  return cells.length > 0 ? { headers: cells.map((c) => c.header), cells, prose: lines.join('\n') } : undefined;
 }
 
 /** What a SurveyMonkey export's second header row says under a question: the kind of answer, or an option's name. */

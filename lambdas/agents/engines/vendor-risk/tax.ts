@@ -24,14 +24,16 @@ const FORM_PRESENT_BEFORE = /(?<![\p{L}])(?:attached|enclosed|signed|completed|r
 
 /** Tax-number labels of the forms vendors send (US, EU, UK, Canada, Latin America, Türkiye, CIS…). */
 const TIN =
-  `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|HST|QST|PST|TPS|TVQ|TVH|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale)${E}`;
+  `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|HST|QST|PST|TPS|TVQ|TVH|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale|TVA(?:\\s+intra-?communautaire)?|BTW(?:-?(?:nummer|nr\\.?|id))?|numero\\s+d'identification(?:\\s+(?:fiscale|TVA))?)${E}`;
 const TIN_LABEL = new RegExp(`${B}${TIN}`, 'giu');
 const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:provide|send|supply|share)(?:\\s+(?:the|our|a|its))?)\\s+${TIN}`, 'iu');
 /**
  * What may stand between a label and its value: punctuation, a portal's required-field star ("VAT registration
- * number*") and the label's own words ("NIF (tax id):", "Tax ID / EIN:").
+ * number*") and the label's own words ("NIF (tax id):", "Tax ID / EIN:", "N° TVA intracommunautaire :"), and the
+ * separator of a semicolon export's cell ("SIREN;412 837 569").
  */
-const FILLER = /^(?:[\s:#=/().\[*-]|(?<![\p{L}])(?:no|nr|number|num|id|ein|tin|tax|vat|is|if\s+any|if\s+required|see\s+instructions)(?![\p{L}]))*/iu;
+const FILLER =
+  /^(?:[\s:#=/().\[*;,"|-]|(?<![\p{L}])(?:no|nr|n°|number|num|numero|id|ein|tin|tax|vat|tva|is|if\s+any|if\s+required|see\s+instructions|intra-?communautaire)(?![\p{L}]))*/iu;
 /** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
 const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
 /**

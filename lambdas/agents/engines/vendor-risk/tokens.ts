@@ -71,7 +71,10 @@ export function tokenize(text: string, base: number, mentions: Mention[], first:
       const prev = toks[toks.length - 1];
       const abbrev = m[3] === '.' && prev?.k === 'word' && (prev.w.length === 1 || ABBREVIATION.has(prev.w));
       const midWord = m[3] === '.' && /[\p{L}\p{N}]/u.test(line.charAt(m.index + 1));
-      if (!abbrev && !midWord) toks.push({ k: 'stop', s: m[3], at, end });
+      // "(Russia, Iran, Cuba...)", "Syria, etc.) ?": dots before a closing bracket, a comma or the question mark
+      // trail a list ("and so on"); the statement goes on to its answer.
+      const trailing = m[3] === '.' && /^\.*\s*[),?]/.test(line.slice(m.index + 1, m.index + 12));
+      if (!abbrev && !midWord && !trailing) toks.push({ k: 'stop', s: m[3], at, end });
     } else toks.push({ k: 'sep', s: m[4], at, end });
   }
   return toks;
