@@ -120,6 +120,7 @@ const MONTH_WORD = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.
 export const YEARLESS = new RegExp(`^(?:\\d{1,2}[/-]\\d{1,2}|\\d{1,2}\\.\\d{1,2}\\.?|\\d{1,2}[ -]${MONTH_WORD}|${MONTH_WORD} \\d{1,2})$`, 'i');
 const YEAR = '((?:19|20)\\d{2})';
 const FULL_DATE = new RegExp(`\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}-\\d{2}-\\d{2}|\\d{1,2} ${MONTH_WORD} ${YEAR}|${MONTH_WORD} \\d{1,2},? ${YEAR})\\b`, 'gi');
+const COMPACT_DATE = /(?<![\d.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/g;
 const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
 
 /**
@@ -129,7 +130,10 @@ const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
  * undefined (the year cannot be told).
  */
 export function yearsOf(text: string): (date: string) => number | undefined {
-  const years = [...new Set([...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4])))].sort();
+  let found = [...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4]));
+  // A document printing its period only in the compact form of bank and ledger files (DATEV's 20261001;20261031).
+  if (found.length === 0) found = [...text.matchAll(COMPACT_DATE)].map((m) => Number(m[1]));
+  const years = [...new Set(found)].sort();
   return (date) => {
     if (years.length === 1) return years[0];
     if (years.length !== 2 || years[1] !== years[0] + 1) return undefined;
@@ -147,3 +151,11 @@ export const withYear = (date: string, year: number) => {
   const d = date.replace(/\.$/, '');
   return `${d}${/[/.-]/.test(d) ? d.match(/[/.-]/)![0] : ' '}${year}`;
 };
+
+/** Day numbers of the dates a text prints in a form that is unambiguous by itself (ISO, compact, dotted day first). */
+export function formalDays(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/(?<![\d.,])((?:19|20)\d{2})-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?![\d.,])/g)) out.push(dayNumber(+m[1], +m[2], +m[3]) ?? NaN);
+  for (const m of text.matchAll(/\b(\d{1,2})\.(\d{1,2})\.((?:19|20)\d{2})\b/g)) out.push(dayNumber(+m[3], +m[2], +m[1]) ?? NaN);
+  return out.filter((d) => !Number.isNaN(d));
+}

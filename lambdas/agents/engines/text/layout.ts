@@ -4,7 +4,7 @@
  */
 import { decimalMarkOf, parseMoney } from './amount.js';
 import { isDate, isHeaderRow, mapColumns } from './columns.js';
-import { expandCompactDate, readDate, withYear, yearsOf, YEARLESS } from './dates.js';
+import { expandCompactDate, formalDays, readDate, withYear, yearsOf, YEARLESS } from './dates.js';
 import type { RawRow } from './table.js';
 
 /**
@@ -162,6 +162,9 @@ export function recordTypeTable(records: RawRow[]): { records: RawRow[]; code: s
  */
 export function withYears(rows: RawRow[], cols: (number | undefined)[], text: string): { rows: RawRow[]; years: number[] } | { error: string } | undefined {
   const at = cols.filter((c): c is number => c !== undefined);
+  const compact = compactYearless(rows, at, text);
+  if (compact && 'error' in compact) return compact;
+  if (compact) rows = compact.rows;
   if (!rows.some((r) => at.some((c) => YEARLESS.test((r.cells[c] ?? '').trim())))) return undefined;
   const yearOf = yearsOf(text);
   const years = new Set<number>();
@@ -179,4 +182,30 @@ export function withYears(rows: RawRow[], cols: (number | undefined)[], text: st
     out.push({ ...r, cells });
   }
   return { rows: out, years: [...years].sort() };
+}
+
+/**
+ * A date column written as four digits without the year ("0110", DATEV's Belegdatum: day and month run together),
+ * rewritten as "01.10." for the year to be added. Day first when a first pair exceeds 12, month first when a
+ * second pair does; when neither does, the one order that puts every date within the period the document prints
+ * (its unambiguous full dates, ± 10 days); else refused, since the order cannot be told.
+ */
+function compactYearless(rows: RawRow[], at: number[], text: string): { rows: RawRow[] } | { error: string } | undefined {
+  const cells = rows.flatMap((r) => at.map((c) => (r.cells[c] ?? '').trim())).filter((t) => t !== '');
+  if (cells.length === 0 || !cells.every((t) => /^\d{4}$/.test(t))) return undefined;
+  const pairs = cells.map((t) => [Number(t.slice(0, 2)), Number(t.slice(2))]);
+  const fits = (day: number, month: number) => day >= 1 && day <= 31 && month >= 1 && month <= 12;
+  let orders = (['dm', 'md'] as const).filter((o) => pairs.every(([a, b]) => (o === 'dm' ? fits(a, b) : fits(b, a))));
+  if (orders.length === 2) {
+    const days = formalDays(text);
+    const year = days.length > 0 ? new Date(days[0] * 86_400_000).getUTCFullYear() : undefined;
+    const [lo, hi] = [Math.min(...days) - 10, Math.max(...days) + 10];
+    orders = orders.filter((o) => year !== undefined && pairs.every(([a, b]) => {
+      const d = readDate(o === 'dm' ? `${a}.${b}.${year}` : `${b}.${a}.${year}`, 'dmy');
+      return d !== undefined && d >= lo && d <= hi;
+    }));
+  }
+  if (orders.length !== 1) return { error: `dates such as ${JSON.stringify(cells[0])} are day and month without the year, and nothing in the document tells which comes first` };
+  const write = (t: string) => (orders[0] === 'dm' ? `${t.slice(0, 2)}.${t.slice(2)}.` : `${t.slice(2)}.${t.slice(0, 2)}.`);
+  return { rows: rows.map((r) => ({ ...r, cells: r.cells.map((t, c) => (at.includes(c) && /^\d{4}$/.test(t.trim()) ? write(t.trim()) : t)) })) };
 }
