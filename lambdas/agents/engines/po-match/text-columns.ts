@@ -5,7 +5,7 @@
  */
 import { isCurrencyWord } from './currencies.js';
 
-export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'amount' | 'other';
+export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'disc' | 'amount' | 'other';
 
 const VOCAB_MAP = new Map<string, Role>();
 const add = (role: Role, ...names: string[]) => names.forEach((n) => VOCAB_MAP.set(n, role));
@@ -84,6 +84,24 @@ add('uom', '単位');
 add('price', '単価');
 add('amount', '金額');
 add('other', '税率', '月日', '納品書no', '納品書no.', '納期', '備考');
+
+// Finnish prints (Basware, Visma, Lemonsoft: "Rivi Nimike Kuvaus Määrä Yks. á-hinta ALV % Yhteensä").
+add('line', 'rivi');
+add('sku', 'nimike', 'tuotenumero', 'tuotekoodi');
+add('desc', 'kuvaus', 'kuvaus / description', 'tuote');
+add('qty', 'määrä');
+add('uom', 'yks', 'yksikkö');
+add('price', 'á-hinta', 'a-hinta', 'à-hinta', 'yksikköhinta', 'hinta');
+add('amount', 'yhteensä', 'rivisumma');
+add('other', 'alv %', 'alv', 'alv-%');
+// Dutch and Flemish prints (Odoo "Omschrijving Belastingen Datum gevraagd Aantal Eenheidsprijs Korting % Bedrag", a
+// factuur's "Art.nr. Omschrijving Aantal Eenh. Prijs/eenh. Korting Netto bedrag BTW").
+add('price', 'eenheidsprijs', 'prijs/eenh', 'prijs per eenheid', 'stukprijs');
+add('amount', 'netto bedrag', 'nettobedrag', 'totaal excl. btw');
+add('other', 'belastingen', 'datum gevraagd', 'btw %', 'btw-tarief', 'leverdatum');
+// A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
+add('disc', 'disc %', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
+  'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {

@@ -6,7 +6,7 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?)\s*[:#]?\s*(?=\s|$)/gi;
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?)\s*[:#]?\s*(?=\s|$)/gi;
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -32,6 +32,9 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
       const label = m[1];
       const strong = !/^order\b/i.test(label.trim());
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
+      // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
+      // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
+      if ((/^uw\s+referentie/i.test(label) && !invoice) || (/^onze\s/i.test(label) && invoice)) continue;
       // "PO Box 310" is an address.
       if (/^\s*box\b/i.test(line.slice(labelEnd))) continue;
       if (!strong && invoice) continue;
@@ -71,7 +74,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
 /** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
 const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?|\s{2,}copy)?\s*$/i;
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca)\b\s*:?/i;
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja)\b\s*:?/i;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
@@ -79,7 +82,7 @@ const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|
  */
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
     const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b|part|item|sku|article|ref)/i.test(toks[k + 1]?.text ?? ''));

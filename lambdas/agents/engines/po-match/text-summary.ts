@@ -13,7 +13,7 @@ export interface Summary {
   amount: bigint;
 }
 
-const SKIP_LABEL = /taxable|pieces|cases:|eaches|analysis|paid|payment|deposit|acompte/i;
+const SKIP_LABEL = /taxable|maatstaf|veron\s+peruste|pieces|cases:|eaches|analysis|paid|payment|deposit|acompte/i;
 /**
  * A count, a weight or a page printed among the totals ("Total quantity 45.00", "Gross weight 12.50 kg", "Ilość
  * pozycji 4,00") is no money: never a total. German compounds carry the word inside ("Gesamtmenge", "Bruttogewicht").
@@ -65,10 +65,10 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     if (NET_PART.test(l)) kind = 'netPart';
     else if (NET_OF_TAX.test(l)) kind = 'net';
     else if (TAX_INCLUDED.test(l)) kind = 'total';
-    else if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
+    else if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|\balv\s+0\s*%|veroton|ilman\s+alv|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
+    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
+    else if (/total|amount due|balance due|te betalen|yhteensä|maksettava|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
     // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.
     else if (/\b(?:fee|surcharge|charge)\b|packing\s*(?:&|and)\s*forwarding|\bp\s*&\s*f\b|round(?:ing)?[\s-]*off|^rounding$/.test(l)) kind = 'other';

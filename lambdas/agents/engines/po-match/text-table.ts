@@ -54,7 +54,7 @@ export interface ParsedTable {
   header: number;
 }
 
-const SUMMARY = /^(?:sub-?total|subtotaal|total|totale?|merchandise|sale amount|product total|net order|order total|invoice total|amount due|balance due|tax|sales tax|vat|btw|iva|freight|delivery|shipping|fuel|imponibile|gesamt|summe|taxable)/i;
+const SUMMARY = /^(?:sub-?total|subtotaal|totaal|te betalen|maatstaf|yhteensä|alv|verollinen|veroton|total|totale?|merchandise|sale amount|product total|net order|order total|invoice total|amount due|balance due|tax|sales tax|vat|btw|iva|freight|delivery|shipping|fuel|imponibile|gesamt|summe|taxable)/i;
 const ALT_SKU = /(?:material\s*(?:no|nr|number)|materialnummer|your\s+(?:item|part|material)\s*(?:no|#|number)?|vendor\s+(?:item|part))\.?\s*[:#]?\s*([A-Za-z0-9][\w./-]{2,})/i;
 
 export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice' | 'order'): ParsedTable | undefined {
@@ -98,6 +98,9 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       continue;
     }
     const toks = joinGroups(tokenize(line, true));
+    // A totals label set well right of the descriptions ("Yhteensä alv 0 %   441,60", "Totaal excl. BTW") ends the
+    // rows even where its numbers fall under the item columns.
+    if (rows.length > 0 && toks[0].start > (descIndex >= 0 ? cols[descIndex].start : 0) + 8 && SUMMARY.test(line.trim()) && readSummary(line, decimal) !== undefined) break;
     const cells = new Map<Role, Tok[]>();
     for (const t of toks) {
       const c = cols[columnOf(t, cols, descIndex)];
@@ -256,6 +259,24 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
     row.sku = bracket[1];
     row.description = bracket[2] || row.description;
   }
+  applyDiscount(row, cells.get('disc'), decimal);
   if (row.pack === undefined && row.description) row.pack = packSize(/\b(?:pack|case|box|carton|bag) of \d+/i.exec(row.description)?.[0]);
   return row;
+}
+
+/**
+ * A discount column ("Korting %  5,00", "Disc %  10"): when quantity × price less that share is the row's amount, the
+ * amount is the line's net and its price per unit is that amount ÷ quantity (no price is kept to compare gross with
+ * net). A discount the arithmetic does not confirm changes nothing: the document's arithmetic check judges the row.
+ */
+function applyDiscount(row: RawLine, toks: Tok[] | undefined, decimal: Decimal): void {
+  const text = joinText(toks).replace(/\s*%$/, '').trim();
+  if (!text || row.unitPrice === undefined || row.amount === undefined || row.quantity === undefined) return;
+  const rate = readNumber(text, decimal);
+  if (rate === undefined || rate <= 0n || rate >= 100n * SCALE) return;
+  const gross = lineAmount(row.quantity, row.unitPrice, row.priceBase);
+  const net = (gross * (100n * SCALE - rate)) / (100n * SCALE);
+  if (abs(gross - row.amount) <= CENT || abs(net - row.amount) > CENT) return;
+  row.unitPrice = undefined;
+  row.priceBase = undefined;
 }
