@@ -43,7 +43,11 @@ export function linesOfKind(item: Item, kind: string): { cents: bigint; texts: s
 
 /** What a room's cap is compared with: the amount less the lines held to a cap of their own and the taxes paid in addition. */
 export function roomAmount(item: Item, amount: bigint, policy: Policy, caps: Cap[]): bigint {
-  if (item.category !== 'lodging' || !item.parts) return amount;
+  if (item.category !== 'lodging') return amount;
+  if (!item.parts) {
+    const taxes = policy.taxesExtra !== undefined ? describedTaxes(item) : undefined;
+    return taxes !== undefined && taxes <= amount ? amount - taxes : amount;
+  }
   const kinds = caps.filter((c) => c.kind !== undefined && c.category === 'lodging').map((c) => kindRe(c.kind!)).filter((re): re is RegExp => re !== undefined);
   let out = amount;
   for (const p of item.parts) {
@@ -52,4 +56,31 @@ export function roomAmount(item: Item, amount: bigint, policy: Policy, caps: Cap
     if (tax || (p.kind === 'item' && kinds.some((re) => re.test(t)))) out -= p.cents;
   }
   return out < 0n ? 0n : out;
+}
+
+const AMOUNT = String.raw`(?:[$€£]|usd|eur|gbp|chf|cad|aud)?\s?(\d{1,3}(?:[,.]\d{3})*[.,]\d{2}|\d+)`;
+const NIGHTLY = String.raw`(\s?(?:\/|per |a |each )\s?(?:night|nt)\b)?`;
+/** "Room 229.00/night + tax 34.92/night", "rate $189 plus taxes $24.10 per night": the room and its taxes. */
+const DESCRIBED = new RegExp(String.raw`\b(?:room(?: rate| charge)?|rate|nightly rate)\s*:?\s*${AMOUNT}${NIGHTLY}\s*(?:\+|plus|and)\s*(?:room |occupancy |lodging |hotel )?tax(?:es)?\s*:?\s*${AMOUNT}${NIGHTLY}`, 'i');
+
+const centsOf = (text: string): bigint => {
+  const t = /[.,]\d{2}$/.test(text) ? text.replace(/[,.](?=\d{3}\b)/g, '').replace(',', '.') : `${text}.00`;
+  const [whole, frac] = t.split('.');
+  return BigInt(whole) * 100n + BigInt(frac);
+};
+
+/**
+ * A lodging expense with no folio whose own words split it into the room and its taxes ("2 nights. Room 229.00/night
+ * + tax 34.92/night"): the taxes, when the parts add up to the amount claimed (a night's parts times the nights, or
+ * the parts as written). Parts that do not add up say nothing certain, and the whole amount stays the room's.
+ */
+export function describedTaxes(item: Item): bigint | undefined {
+  const said = DESCRIBED.exec([item.text ?? item.evidence, item.label].filter(Boolean).join(' '));
+  if (!said) return undefined;
+  const room = centsOf(said[1]);
+  const tax = centsOf(said[3]);
+  const nights = item.nights ?? 1n;
+  const roomTotal = said[2] ? room * nights : room;
+  const taxTotal = said[4] ? tax * nights : tax;
+  return roomTotal + taxTotal === item.cents ? taxTotal : undefined;
 }

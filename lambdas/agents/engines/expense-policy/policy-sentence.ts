@@ -53,12 +53,24 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   const withoutReceipt = /^(?:[a-z &]+: )?without (?:[\p{L}-]+ ){0,3}(?:receipts?|documentation|proof)\b/u.test(s) && NOT_ALLOWED.test(s);
   // "Paid at cost against a receipt" (and "gegen Beleg"): the receipt is the condition of payment.
   const against = /\bagainst (?:an? |the )?(?:itemi[sz]ed |original |valid )?receipts?\b/.test(s);
-  if (s.includes('receipt') && (MUST.test(s) || withoutReceipt || against || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
+  // "An item missing a required receipt is flagged": the requirement stated elsewhere, named here for what follows
+  // from breaking it; the sentence requires nothing of its own.
+  const stating = s.replace(/\b(?:missing|without|lacking|no|lacks|lack of) (?:an? |the |any )?(?:required|needed|necessary|mandatory) receipts?\b/g, '');
+  if (stating.includes('receipt') && (MUST.test(stating) || withoutReceipt || against || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
+    const itemised = itemisedReceipt(s);
+    // "… for every expense of $25.00 or more and for all lodging regardless of amount": two requirements, every
+    // category from the amount, the categories named after it at any amount.
+    const whole = cents !== undefined && !except ? /^(.*?\b(?:every|all|any|each) (?:expenses?|items?|claims?|costs?)\b.*?)\b(?:and|as well as|plus) (?:for |on )?(?:all |any |every )?(.*?)\b(?:regardless of (?:the )?(?:amount|cost|value)|of any (?:amount|value)|whatever the amount)\b/.exec(s) : null;
+    if (whole && categoriesIn(whole[2]).length > 0 && categoriesIn(whole[1]).length === 0) {
+      policy.receipts.push({ cents: cents!, inclusive: INCLUSIVE.test(whole[1]), categories: [], text: original, except: [], itemised });
+      policy.receipts.push({ cents: 0n, inclusive: true, categories: categoriesIn(whole[2]), text: original, except: [], itemised });
+      return found + 1;
+    }
     const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
     policy.receipts.push({
       cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
-      except: except ? categoriesIn(except[1]) : [], itemised: itemisedReceipt(s),
+      except: except ? categoriesIn(except[1]) : [], itemised,
     });
     return found + 1;
   }
