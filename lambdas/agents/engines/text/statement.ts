@@ -8,6 +8,7 @@ import { AgentInputError } from '../port.js';
 import { mapColumns } from './columns.js';
 import { YEARLESS, withYear, yearsOf } from './dates.js';
 import { readCamt, readMt940, readOfx } from './bank-formats.js';
+import { isBai2, readBai2 } from './bai2.js';
 import { BALANCE_LINE, readLedger, type Statement, type StatementOptions } from './ledger.js';
 import { printedColumns, type PrintedTable } from './printed-columns.js';
 import { MAX_ROWS, MAX_TEXT, readJson, readRecords, type RawRow, type Transaction } from './table.js';
@@ -35,6 +36,7 @@ function identify(body: string, trimmed: string, field: string, options: Stateme
   if (/^!Type:(?:Bank|Cash|CCard|Oth [AL])/im.test(trimmed.slice(0, 200))) return readQif(body, field, options);
   if (/^:61:/m.test(body) && /^:(?:20|25|60[FM]):/m.test(body)) return readMt940(body, field);
   if (/^!TRNS\b/m.test(body)) return readIif(body, field, options);
+  if (isBai2(trimmed)) return readBai2(body, field);
   if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
     const { headers, rows } = readJson(trimmed, field, MAX_ROWS);
     if (rows.length === 0) return { lines: [], notes: [], dates: {} };
