@@ -31,3 +31,18 @@ describe('a ledger report with Comment and Source # columns', () => {
     expect(r.matched).toBe(2);
   });
 });
+
+describe('two digits transposed', () => {
+  const bank = (amount: string) => ['Date,Description,Amount', '04/06/2026,ALPINE ROOFING PAYMENT,' + amount, '04/07/2026,DEPOSIT,900.00'].join('\n');
+  const books = ['Date,Description,Amount', '04/06/2026,Alpine Roofing - invoice 77,-1250.00', '04/07/2026,Customer deposit,900.00'].join('\n');
+
+  it('pairs one payment to the same counterparty whose figure has two digits swapped, far beyond 10%', () => {
+    const r = rec(bank('-2150.00'), books);
+    expect(shape(r)).toEqual([['amount_mismatch', -900]]);
+    expect(r.exceptions[0].detail).toContain('two transposed');
+  });
+
+  it('leaves an unexplained difference of the same size as two exceptions', () => {
+    expect(shape(rec(bank('-2160.00'), books))).toEqual([['missing_in_books', -2160], ['missing_on_bank', 1250]]);
+  });
+});

@@ -6,7 +6,7 @@ import type { Evidence, EvidenceSource } from '../port.js';
 import { formatCents } from '../text/amount.js';
 import { isoDate } from '../text/table.js';
 import type { Group } from './group.js';
-import { MATCH_DAYS, TIMING_DAYS, tokensOf, type Line, type Pair } from './match.js';
+import { MATCH_DAYS, TIMING_DAYS, tokensOf, transposed, type Line, type Pair } from './match.js';
 import { exceptionTypes, type ExceptionType } from './schema.js';
 
 export interface Found {
@@ -65,7 +65,7 @@ export function fromPair(p: Pair): Found[] {
       p.by === 'check number' ? `Check ${bank.check} (same check number)`
       : p.by === 'reference' ? `Reference ${bank.reference} (same reference)`
       : p.by === 'reference in the text' ? `A reference both sides quote (${shared})`
-      : p.by === 'counterparty' ? `The same counterparty, the only open line of each side within ${MATCH_DAYS} days`
+      : p.by === 'counterparty' ? `The same counterparty, the only open line of each side within ${MATCH_DAYS} days${transposed(bank.amountCents, book.amountCents) ? ', the amounts the same digits with two transposed (the difference a multiple of 9)' : ''}`
       : `Same ${p.by}`;
     const diff = bank.amountCents - book.amountCents;
     return [{

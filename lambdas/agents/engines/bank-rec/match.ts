@@ -115,9 +115,22 @@ const GENERIC = new Set(('payment payments deposit deposits transfer from card d
   'addebito accredito przelew wplata zaplata betaling overboeking incasso').split(' '));
 
 /**
+ * Two amounts whose digits are the same but for two of them swapped (3,418.62 keyed for 3,481.62): the slip of a
+ * hand typing the figure, its difference always a multiple of 9. Only a swap of two digits counts, not any multiple
+ * of 9, so an unexplained difference is not read as one.
+ */
+export function transposed(a: bigint, b: bigint): boolean {
+  const [x, y] = [(a < 0n ? -a : a).toString(), (b < 0n ? -b : b).toString()];
+  if (x.length !== y.length || x === y) return false;
+  const at = [...x].flatMap((c, i) => (c === y[i] ? [] : [i]));
+  return at.length === 2 && x[at[0]] === y[at[1]] && x[at[1]] === y[at[0]];
+}
+
+/**
  * 9. What is left of one item after every other step: an open bank line and an open book entry of the same
  * direction, within MATCH_DAYS, naming the same counterparty, each the only such line open on its side, amounts
- * within 10% of each other → `amount_mismatch` (a payout short of the sales booked for it). One difference is the
+ * within 10% of each other or differing by two digits transposed → `amount_mismatch` (a payout short of the sales
+ * booked for it, a figure keyed with two digits swapped). One difference is the
  * reading a bookkeeper gives them, not two unrelated missing items; what the difference is stays to be found.
  */
 export function pairByCounterparty(bank: Line[], books: Line[]): Pair[] {
@@ -126,7 +139,7 @@ export function pairByCounterparty(bank: Line[], books: Line[]): Pair[] {
     if (b.paired || k.paired || b.amountCents === k.amountCents || (b.amountCents < 0n) !== (k.amountCents < 0n)) return false;
     if (Math.abs(b.date - k.date) > MATCH_DAYS || !b.names.some((w) => k.names.includes(w))) return false;
     const [lo, hi] = abs(b.amountCents) < abs(k.amountCents) ? [abs(b.amountCents), abs(k.amountCents)] : [abs(k.amountCents), abs(b.amountCents)];
-    return (hi - lo) * 10n <= hi;
+    return (hi - lo) * 10n <= hi || transposed(lo, hi);
   };
   // Indexed by name word, so a large statement with most lines paired costs one pass.
   const byName = (lines: Line[]) => {
