@@ -58,3 +58,10 @@ describe('headers in Chinese and Russian', () => {
     expect(lines(s)).toEqual([['2026-05-06', -1200.5], ['2026-05-07', 3000]]);
   });
 });
+
+describe('Japanese figures and dates', () => {
+  it('reads 2026年4月1日 dates, amounts with 円 after them and ▲ / △ as the minus sign', () => {
+    const s = read(['取引日,摘要,金額,残高', '2026年4月1日,フリコミ　カ）ミドリ,"5,000円","15,000円"', '2026年4月2日,ATM,"▲2,000円","13,000円"', '2026年4月3日,テスウリヨウ,△110,"12,890円"'].join('\n'), 'bank');
+    expect(lines(s)).toEqual([['2026-04-01', 5000], ['2026-04-02', -2000], ['2026-04-03', -110]]);
+  });
+});

@@ -1,14 +1,16 @@
 /**
  * Money as written in exports and documents, read into integer cents (bigint); never a float in the arithmetic.
  *
- * Accepted: an optional sign, currency sign or code before or after ($ € £ ¥ ₹ Rs. USD EUR GBP CAD AUD INR), thousands
+ * Accepted: an optional sign (− and the Japanese △ ▲ too), currency sign or code before or after ($ € £ ¥ ₹ Rs. USD
+ * EUR GBP CAD AUD INR; 円 元 원 after), thousands
  * separators (1,234.56, 1 234.56, or Indian 12,34,567.89), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
  * (credit, negative) or DR, and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
  * places (parseScaled and parseMoney's `places` read the same grammar to six, for unit prices). Refused (undefined):
  * empty text, exponents (1e309), more decimals than allowed, several numbers, anything else.
  */
 
-const CURRENCY = /^(?:US\$|\$|€|£|¥|₹|Rs\.?|USD|EUR|GBP|CAD|AUD|INR)\s*|\s*(?:US\$|\$|€|£|¥|₹|USD|EUR|GBP|CAD|AUD|INR)$/i;
+// The yen and won signs in their full-width forms and the unit written after the figure (1,320,000円, 5,000元, 3,000원).
+const CURRENCY = /^(?:US\$|\$|€|£|¥|￥|₩|₹|Rs\.?|USD|EUR|GBP|CAD|AUD|INR)\s*|\s*(?:US\$|\$|€|£|¥|￥|₩|₹|円|元|원|USD|EUR|GBP|CAD|AUD|INR)$/i;
 
 export function parseCents(text: string): bigint | undefined {
   return parseScaled(text, 2);
@@ -37,8 +39,9 @@ export function parseScaled(text: string, places: number): bigint | undefined {
     s = s.slice(0, suffix.index).trim();
   }
   for (let i = 0; i < 2; i++) {
-    if (/^[-+]/.test(s)) {
-      if (s[0] === '-' && !flip()) return undefined;
+    // △ and ▲ are the minus sign of Japanese accounts (▲18,744 is −18,744); − is the typographic minus.
+    if (/^[-+△▲−]/.test(s)) {
+      if (s[0] !== '+' && !flip()) return undefined;
       s = s.slice(1).trim();
     } else if (/-$/.test(s)) {
       if (!flip()) return undefined;

@@ -12,6 +12,8 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
   'november', 'december'];
 
 const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$/;
+/** Year, month and day as Japanese, Chinese and Korean write them: 2026年10月1日, 2026년 10월 1일. */
+const CJK = /^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?(?:\s.*)?$/;
 const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[t ].*)?$/;
 const MONTH_FIRST = /^([a-z]{3,9})\.?[ -](\d{1,2})(?:st|nd|rd|th)?,? ?(\d{4})$/;
 const DAY_FIRST = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([a-z]{3,9})\.?,?[ -](\d{4}|\d{2})$/;
@@ -41,7 +43,7 @@ export function dayNumberOf(texts: string[], order: DateOrder): (number | string
 export function readDate(text: string, order: DateOrder): number | undefined {
   const s = clean(text);
   if (s.length === 0 || s.length > 40) return undefined;
-  let m = ISO.exec(s);
+  let m = ISO.exec(s) ?? CJK.exec(s);
   if (m) return dayNumber(Number(m[1]), Number(m[2]), Number(m[3]));
   m = YEAR_LAST.exec(s);
   if (m) {
