@@ -19,6 +19,7 @@ import { amountUnder, cellAt, reportColumns } from './columns.js';
 import { namesIn } from './line.js';
 import { listings, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
+import { belowClaimTotal } from './statement-support.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -41,6 +42,8 @@ export interface Entry {
   above?: Line;
   /** A line below the claim's listing repeating this entry's amount (its ticket, a journey history): its support. */
   backed?: string;
+  /** The card statement line attached below the claim's total posting this expense (statement-support.ts). */
+  posted?: { amt: Amt; text: string; line: number };
   /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
   requested?: Amt;
 }
@@ -103,6 +106,7 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
     for (let k = kept.length - 1; k >= 0; k--) if (!kept[k].listed && !kept[k].receipt && kept[k].first.n > forwarded) kept.splice(k, 1);
   }
   supportBelowClaimTotal(lines, kept);
+  belowClaimTotal(lines, kept);
   // A message asking for one amount with one receipt below it ("can I get reimbursed $84.50 … receipt below") is one
   // expense: the request is the claim and the receipt its support, though their amounts differ (the reviewer pays
   // the lower and flags the difference).

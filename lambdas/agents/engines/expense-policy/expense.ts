@@ -34,7 +34,7 @@ export interface Item extends Omit<Facts, 'cents'> {
   tip?: { cents: bigint; base: bigint };
   unreconciled?: string;
   /** A receipt whose total differs from the amount claimed: what it supports, and its total line. */
-  supported?: { cents: bigint; text: string; line: number };
+  supported?: { cents: bigint; text: string; line: number; by?: string };
   /** The foreign amount the claim was charged in, and how it became the claim's currency. */
   foreign?: { cents: bigint; currency: string; own: boolean; text: string };
   /** Reference numbers (agreement, ticket, confirmation) and the merchant: what identifies the same claim twice. */
@@ -161,6 +161,10 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   // What supports it: the receipt typed under it, unless the employee says only the card slip was kept.
   base.proof = statedProof(e.text, e.receipt !== undefined) ?? (e.receipt ? receiptProof(e.receipt) : undefined);
   if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };
+  // The card statement attached below shows a lower posting than the amount claimed: the posting is what was paid.
+  else if (e.posted && e.posted.amt.cents < base.cents && (e.posted.amt.currency ?? base.currency) === base.currency) {
+    base.supported = { cents: e.posted.amt.cents, text: e.posted.text, line: e.posted.line, by: 'the card statement posted' };
+  }
   return base;
 }
 

@@ -134,7 +134,8 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   // Asked for more than the receipt shows: the receipt's amount is what is supported.
   if (item.supported && item.supported.cents < eligible) {
     const over = eligible - item.supported.cents;
-    flag('claim exceeds receipt', `claimed ${m(eligible)} but the receipt totals ${m(item.supported.cents)}; ${m(over)} is not supported by the receipt`,
+    const by = item.supported.by ?? 'the receipt totals';
+    flag('claim exceeds receipt', `claimed ${m(eligible)} but ${by} ${m(item.supported.cents)}; ${m(over)} is not supported by ${item.supported.by ? 'it' : 'the receipt'}`,
       cite([], [{ field: 'expense', line: item.supported.line, quote: item.supported.text }]), `${m(eligible)} − ${m(item.supported.cents)} = ${m(over)} unsupported`);
     eligible = item.supported.cents;
   }

@@ -1,0 +1,70 @@
+/**
+ * Below a claim's total: a listing closed by the claim's total ("Total claimed (USD) 627.48" = the sum of the listed
+ * expenses above it) is the whole claim. What follows it is its support and commentary, not more expenses:
+ * - a card statement attached under it ("Attachment: card statement excerpt", "Card statement", the statement lines
+ *   with their transaction and posting dates) shows what the card posted for each listed expense. A listed expense
+ *   paid abroad is matched to its statement line by the foreign amount both print ("CAD 12.35" on the report,
+ *   "12.35 CANADIAN DOLLAR X 0.722267" under the posting); one paid in the claim's currency by its amount. The posted
+ *   amount is what the employee paid: a claim above it (converted at a rate of the employee's choosing) is supported
+ *   only up to it;
+ * - an employee's note or comment ("Used 0.76 for all CAD items") is commentary: a figure in it is no expense.
+ * A receipt typed below the total stays a receipt (document.ts matches it to its entry).
+ */
+import { parseCents } from '../text/amount.js';
+import { CLAIM_TOTAL, type Line } from './lines.js';
+import type { Entry } from './document.js';
+
+/** The head of an attached card or bank statement. */
+const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (?:excerpt|extract|lines?|of account)\b|\b(?:kreditkarten|karten)abrechnung\b|\brelevé (?:de carte|bancaire)\b/i;
+/** "12.35 CANADIAN DOLLAR", "CAD 12.35", "12,35 EUR": the foreign amount printed under a statement line. */
+const FOREIGN = /(\d[\d,.]*[.,]\d{2}) ?(?:[A-Z]{3}\b|(?:[A-Za-z]+ )?(?:DOLLARS?|Dollars?|dollars?|EUROS?|Euros?|euros?|POUNDS?|Pounds?|pounds?|FRANCS?|Francs?|francs?|KRON[AEO]R?|Kron[aeo]r?|kron[aeo]r?|YEN|Yen|yen|PESOS?|Pesos?|pesos?|RUPEES?|Rupees?|rupees?))|\b[A-Z]{3} ?(\d[\d,.]*[.,]\d{2})/;
+
+/** Drops the lines below a claim's total that are not expenses; records on each listed entry what the card posted. */
+export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
+  const total = claimTotal(lines, kept);
+  if (total === undefined) return;
+  const head = lines.find((l) => l.n > total && l.amts.length === 0 && STATEMENT.test(l.text))?.n;
+  const listed = kept.filter((e) => e.listed && e.first.n < total);
+  const matched = new Set<Entry>();
+  for (let k = kept.length - 1; k >= 0; k--) {
+    const e = kept[k];
+    if (e.first.n <= total || e.receipt) continue;
+    if (head !== undefined && e.first.n > head) {
+      const entry = postedFor(e, listed.filter((x) => !matched.has(x)));
+      if (entry) {
+        matched.add(entry);
+        entry.posted = { amt: e.amount, text: e.text.replace(/\s*\n\s*/g, ' '), line: e.first.n };
+      }
+      kept.splice(k, 1);
+    } else if (!e.listed) {
+      // A note below the total (not a dated or numbered line): commentary.
+      kept.splice(k, 1);
+    }
+  }
+}
+
+/** The 1-based line of a claim total equal to the sum of the listed entries above it, two at least. */
+function claimTotal(lines: Line[], kept: Entry[]): number | undefined {
+  for (const t of lines) {
+    if (t.kind !== 'total' || !CLAIM_TOTAL.test(t.label) || t.amts.length === 0) continue;
+    const listed = kept.filter((e) => e.listed && e.first.n < t.n);
+    // An entry with an amount in two currencies counts in the total's: either column may be the claim's.
+    const want = t.amts[t.amts.length - 1].cents;
+    const sums = [listed.reduce((a, e) => a + e.amount.cents, 0n), listed.reduce((a, e) => a + (e.converted?.amt.cents ?? e.amount.cents), 0n)];
+    if (listed.length >= 2 && sums.includes(want)) return t.n;
+  }
+  return undefined;
+}
+
+/** The listed entry a statement line posts: by the foreign amount both print, else (no foreign amount) by its amount. */
+function postedFor(line: Entry, listed: Entry[]): Entry | undefined {
+  const detail = line.text.split('\n').slice(1).join(' ');
+  const f = FOREIGN.exec(detail);
+  const foreign = f ? parseCents(f[1] ?? f[2]) : undefined;
+  if (foreign !== undefined) {
+    const found = listed.filter((e) => e.converted !== undefined && (e.converted.amt.cents === foreign || e.amount.cents === foreign));
+    return found.length === 1 ? found[0] : undefined;
+  }
+  const found = listed.filter((e) => e.converted === undefined && e.amount.cents === line.amount.cents);
+  return found.length >= 1 ? found[0] : undefined;
+}
