@@ -12,6 +12,8 @@ const NAME_LABEL = new RegExp(
   '^[ \\t>*-]*(?:\\d+(?:\\.\\d+)*[a-z]?[.)]?\\s+)?' +
     '(?:(?:company\\s+)?legal\\s+name|legal\\s+(?:company|entity|business)\\s+name|full\\s+legal\\s+name|registered\\s+(?:company\\s+)?name|company(?:\\s+legal)?(?:\\s+name)?' +
     '|entity\\s+name|vendor|supplier|contractor|business\\s+name|trading\\s+name|dba|name\\s+of\\s+[^:\\n.]*' +
+    // The vendor's trading name, declared beside its legal name: "Trading as:", "Operating name", "Nom commercial".
+    '|trading\\s+as|t\\/a|d\\/b\\/a|doing\\s+business\\s+as|operating\\s+(?:name|as)(?:\\s*\\([^)\\n]{0,20}\\))?|nom\\s+commercial|enseigne|handelsname|nombre\\s+comercial|nome\\s+commerciale' +
     // A registry's own word for the legal name: Italian, German, French, Spanish/Portuguese, Dutch.
     '|denominazione(?:\\s+sociale)?|ragione\\s+sociale|firmenname|raison\\s+sociale|denomination(?:\\s+sociale)?|razon\\s+social|razao\\s+social|handelsnaam|statutaire\\s+naam)' +
     '(?:\\s*[:|]|\\s*(?:\\.\\s*){3,})\\s*(.+)$',
@@ -77,6 +79,45 @@ function registryHeadings(lines: string[]): string[] {
   return out;
 }
 
+/**
+ * A label standing mid-line after a sentence ("Thanks for the call. Company: Ridgeback Tools Ltd, VAT …"): the same
+ * label a line would start with, capitalised as a label is; its value runs to the next comma, bracket or sentence end.
+ */
+const MID_LABEL =
+  /(?:[.!?;]\s+|\s{2,}|\t)(?:Company(?:\s+name)?|Legal\s+name|Registered\s+name|Vendor|Supplier|Trading\s+name|Trading\s+as)\s*:\s*([^,;|(\n]+?)(?=\s*(?:[,;|(\n]|\.\s|\.?$))/gmu;
+
+/**
+ * A trading name the document ties to a legal name ("MTHEMBU FLEET SERVICES (PTY) LTD T/A FLEETPRO GAUTENG", "Acme
+ * Ltd trading as Acme Signs", "Bakkerij Jansen B.V. h/a Broodhuys", "Lone Oak LLC dba Oak Coffee"): when the legal
+ * name is one the document gives the vendor, the trading name is the vendor's too, the same legal person.
+ */
+export const TRADES_AS = '(?:t\\/a|trading\\s+as|h\\/a|handelend\\s+als|handelnd\\s+als|d\\/b\\/a|dba|doing\\s+business\\s+as|operating\\s+as)';
+const TRADING_AS = new RegExp(`([\\p{L}\\p{N}&.'’() -]{3,80}?)\\s+${TRADES_AS}\\s+([\\p{L}\\p{N}&.'’ -]{2,60})`, 'giu');
+
+function tiedTradingNames(prose: string, names: string[]): string[] {
+  const own = names.map(nameTokens).filter((t) => t.length > 0);
+  const out: string[] = [];
+  for (const m of prose.matchAll(TRADING_AS)) {
+    const legal = nameTokens(m[1]);
+    if (legal.length === 0 || !own.some((v) => v.every((w) => legal.includes(w)))) continue;
+    const trading = m[2].replace(/\s+(?:-|–)\s+.*$/, '').trim();
+    if (nameTokens(trading).length > 0) out.push(trading);
+  }
+  return out;
+}
+
+/** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
+const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
+export const nameTokens = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 3 && !LEGAL_WORDS.has(w));
+
+/** A label left without a name ("Doing Business As: (none)", "Trading name: N/A", "same as above"). */
+const NO_NAME = /^[(\[]?\s*(?:none|n\/?a|nil|not\s+applicable|same(?:\s+as\s+(?:above|legal\s+name))?|as\s+above|-+|keine|aucun|ninguno)\s*[)\]]?\.?$/i;
+
 /** Every name the document gives the vendor (see the module comment), for comparing payees. */
 export function vendorNames(prose: string, email?: EmailFacts): string[] {
   const names: string[] = [];
@@ -84,10 +125,12 @@ export function vendorNames(prose: string, email?: EmailFacts): string[] {
   // A W-9 / W-8 pasted from its PDF puts the name on the line under "1 Name of entity/individual…".
   for (const m of prose.matchAll(/^\s*1\s+name\s+of\s+[^\n]*\n\s*([^\n]+)/gim)) names.push(m[1]);
   const lines = prose.split('\n');
+  for (const m of prose.matchAll(MID_LABEL)) names.push(m[1]);
   names.push(...registryHeadings(lines), ...signatureNames(lines));
+  names.push(...tiedTradingNames(prose, names));
   // The sender's display name stands in only when the document names the company nowhere else: it is most often a
   // person, and an account in the sender's own name is not the company's.
-  const found = names.map((n) => n.trim()).filter((n) => n.length > 1);
+  const found = names.map((n) => n.trim()).filter((n) => n.length > 1 && !NO_NAME.test(n));
   if (found.length === 0 && email?.sender?.name) found.push(email.sender.name.trim());
   return found;
 }

@@ -5,6 +5,7 @@
  */
 import { answeredNo, findAdvanceAbroad } from './advance.js';
 import { boxOf } from './questions.js';
+import { TRADES_AS, nameTokens } from './names.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 
@@ -89,25 +90,22 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
 // ---- payee name ---------------------------------------------------------------------------------------------------
 
 const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))(\s*[:-])?\s*([^\n;()|]{3,80})/giu;
-/** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
-const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
-export const nameTokens = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
-    .split(/\s+/)
-    .filter((w) => w.length > 3 && !LEGAL_WORDS.has(w));
 
 /**
  * A payee or account holder whose name is not the vendor's: paying it pays someone else. Compared word by word with
  * every name the document gives the vendor (legal name, trading name, sender, signature), legal-form words aside;
  * when the document names no vendor nothing is compared.
  */
+const TRADES_AS_SPLIT = new RegExp(`\\s+${TRADES_AS}\\s+`, 'iu');
+
 export function payeeMismatch(text: string, vendorNames: string[]): { at: number; end: number } | undefined {
   const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
   if (vendors.length === 0) return undefined;
   for (const m of matches(PAYEE, text)) {
-    const payee = nameTokens(m[2].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank|routing|aba|sort\s+code|bsb|transit|swift|bic|ifsc|clabe).*$/i, ''));
+    const named = m[2].replace(/\s+(?:-|–)\s+.*$/, '').replace(/,\s*(?:account|acct|iban|bank|routing|aba|sort\s+code|bsb|transit|swift|bic|ifsc|clabe).*$/i, '');
+    // "Sipho Ndlovu t/a Kloof Brewing": the account is the person's, whatever name they trade under; the legal
+    // name before the trading name is the payee.
+    const payee = nameTokens(named.split(TRADES_AS_SPLIT)[0]);
     if (payee.length === 0 || /\d/.test(payee.join(''))) continue;
     if (/^(?:the\s+)?(?:company|vendor|supplier|llc|same)/i.test(m[2].trim())) continue;
     // Without a colon or dash the name must follow as a name does, capitalised ("account name Acme Ltd"); a
