@@ -65,3 +65,12 @@ describe('Japanese figures and dates', () => {
     expect(lines(s)).toEqual([['2026-04-01', 5000], ['2026-04-02', -2000], ['2026-04-03', -110]]);
   });
 });
+
+describe('the Japanese banks\' other column names', () => {
+  it('reads お引出金額 / お預入金額 and a signed 入出金 column', () => {
+    const split = read(['日付,摘要,お引出金額,お預入金額,残高', '2026/06/01,カ）ヒカリ,,8000,18000', '2026/06/02,デンキ,3000,,15000'].join('\n'), 'bank');
+    expect(lines(split)).toEqual([['2026-06-01', 8000], ['2026-06-02', -3000]]);
+    const signed = read(['取引日,入出金先内容,入出金(円),取引後残高(円)', '20260601,カ）ヒカリ,8000,18000', '20260602,デンキ,-3000,15000'].join('\n'), 'bank');
+    expect(lines(signed)).toEqual([['2026-06-01', 8000], ['2026-06-02', -3000]]);
+  });
+});
