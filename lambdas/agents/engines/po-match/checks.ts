@@ -155,6 +155,36 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
   }
 }
 
+/**
+ * Tax above the PO's own: where the PO states its tax and the invoice bills the same goods (its lines the same money
+ * as the PO's), the invoice's tax may exceed the PO's by no more than a cent a line. More is tax at a rate the PO does
+ * not apply to some line (GST on a GST-free food, VAT at the standard rate on a reduced-rate item): money not owed.
+ * A partial invoice is not judged this way: with mixed rates its share of the PO's tax is not known.
+ */
+export function judgeTaxAgainstPo(po: Doc, invoice: Doc, problems: Finding[]): void {
+  const taxes = (d: Doc) => d.charges.filter((c) => c.kind === 'tax');
+  const sum = (cs: Charge[]) => cs.reduce((a, c) => a + c.amount, 0n);
+  const poTaxes = taxes(po);
+  const invoiceTaxes = taxes(invoice);
+  if (poTaxes.length === 0 || invoiceTaxes.length === 0) return;
+  const goods = (d: Doc) => d.lines.reduce((a, l) => a + amountOf(l), 0n);
+  if (abs(goods(po) - goods(invoice)) > CENT) return;
+  // A PO whose own total is not its lines plus its charges (check 4 holds it) states no tax to hold the invoice to.
+  if (po.total !== undefined && abs(po.total - goods(po) - sum(po.charges)) > CENT) return;
+  // Freight or a fee the PO does not carry brings its own tax: that charge is judged on its own (judgeCharges).
+  const others = (d: Doc) => d.charges.filter((c) => c.kind !== 'tax' && c.amount > 0n).reduce((a, c) => a + c.amount, 0n);
+  if (others(invoice) > others(po) + CENT) return;
+  const over = sum(invoiceTaxes) - sum(poTaxes);
+  if (over <= BigInt(Math.max(1, invoice.lines.length)) * CENT) return;
+  const list = (cs: Charge[]) => cs.map((c) => `${c.label} ${formatMoney(c.amount)}`).join(' + ');
+  problems.push({
+    kind: 'tax',
+    text: `tax: the invoice bills ${formatMoney(sum(invoiceTaxes))} of tax (${list(invoiceTaxes)}) on the same goods, ${formatMoney(goods(invoice))}, that the PO taxes at ${formatMoney(sum(poTaxes))} (${list(poTaxes)}): ${formatMoney(over)} over, tax at a rate the PO does not apply to some line`,
+    sources: [charge('invoice', invoiceTaxes[0]), charge('purchaseOrder', poTaxes[0])],
+    arithmetic: `${formatMoney(sum(invoiceTaxes))} − ${formatMoney(sum(poTaxes))} = ${formatMoney(over)} over the PO's tax`,
+  });
+}
+
 /** A fee the PO says it never pays, by name ("no restocking fee applies", "no surcharges or fees (fuel, handling …)"). */
 const refusedCharge = (terms: Terms, c: Charge) => (c.kind === 'tax' ? undefined : terms.refusedCharges?.find((r) => chargeMatches(r.label, c.label)));
 

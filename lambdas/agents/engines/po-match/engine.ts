@@ -16,7 +16,7 @@ import { amountOf, compareLine, label, pairLines, type LineFindings } from './li
 import { normaliseDescription } from './normalise.js';
 import type { PoMatchInput, PoMatchResult } from './schema.js';
 import { readTerms, type Terms } from './terms.js';
-import { checkArithmetic, compareHeaders, judgeCharges, termSource } from './checks.js';
+import { checkArithmetic, compareHeaders, judgeCharges, judgeTaxAgainstPo, termSource } from './checks.js';
 import { evidenceOf, lineSource, type Finding } from './findings.js';
 
 /** Invoice goods over the PO's goods: within 0.5 % of the PO total or $1.00, whichever is larger. */
@@ -71,6 +71,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): { resu
     });
   }
   judgeCharges(po, invoice, terms, problems, notes);
+  if (!terms.taxExempt) judgeTaxAgainstPo(po, invoice, problems);
 
   // Goods against goods: what the invoice asks for its goods (its total less tax and freight, as billed) may exceed
   // the PO's goods only within the total tolerance; the charges were judged above by the PO's terms.

@@ -118,7 +118,7 @@ function readText(text: string, topic: string, terms: Terms): void {
     const quote = s.length > 160 ? `${s.slice(0, 157)}…` : s;
     if (SHIP_COMPLETE.test(keyed)) terms.shipComplete ??= { quote };
     else if (PARTIALS_ALLOWED.test(keyed)) terms.partialsAllowed ??= { quote };
-    if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l) || FREIGHT_NOT_BILLED.test(l)) {
+    if (/freight\s+collect|do\s+not\s+(?:invoice|bill|charge)\s+freight|no\s+freight\s+(?:charges?|to\s+be\s+invoiced)|do\s+not\s+prepay\s+and\s+add|freight\s+(?:included|prepaid\s+-?\s*do\s+not)|free\s+freight|freight\s+included|no\s+separate\s+freight|(?:price|rate)s?\s+(?:are\s+)?inclusive\s+of\s+freight|fob\s+destination|freight\s+prepaid(?!\s*(?:&|and)\s*add)/.test(l) || FREIGHT_NOT_BILLED.test(l)) {
       terms.freightNotBillable ??= { quote };
     } else if (/prepay\s*(?:&|and)\s*add|freight\s+(?:may|will|to)\s+be\s+(?:invoiced|billed|added)|add\s+freight/.test(l)) {
       terms.freightBillable ??= { quote };

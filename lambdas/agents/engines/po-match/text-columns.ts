@@ -99,8 +99,12 @@ add('other', 'alv %', 'alv', 'alv-%');
 add('price', 'eenheidsprijs', 'prijs/eenh', 'prijs per eenheid', 'stukprijs');
 add('amount', 'netto bedrag', 'nettobedrag', 'totaal excl. btw');
 add('other', 'belastingen', 'datum gevraagd', 'btw %', 'btw-tarief', 'leverdatum');
+// Australian and New Zealand prints (MYOB, Xero): the line's amount before GST is the amount; the GST and the amount
+// including it are other columns.
+add('amount', 'amount ex gst', 'amount ex. gst', 'amount excl gst', 'amount excl. gst', 'ex gst', 'amount ex vat', 'amount excl vat', 'amount excl. vat');
+add('other', 'gst', 'amount inc gst', 'amount inc. gst', 'amount incl gst', 'amount incl. gst', 'inc gst', 'amount inc vat', 'amount incl vat', 'amount incl. vat', 'gross amount');
 // A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
-add('disc', 'disc %', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
+add('disc', 'disc %', 'disc%', 'korting%', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
   'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */

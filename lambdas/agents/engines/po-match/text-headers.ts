@@ -6,7 +6,7 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?)\s*[:#]?\s*(?=\s|$)/gi;
+const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?)\s*[:#]?\s*(?=\s|$)/gi;
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -34,7 +34,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
       // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
       // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
-      if ((/^uw\s+referentie/i.test(label) && !invoice) || (/^onze\s/i.test(label) && invoice)) continue;
+      if ((/^(?:uw\s+referentie)/i.test(label) && !invoice) || (/^(?:onze\s|voucher)/i.test(label) && invoice)) continue;
       // "PO Box 310" is an address.
       if (/^\s*box\b/i.test(line.slice(labelEnd))) continue;
       if (!strong && invoice) continue;
@@ -95,11 +95,12 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
       continue;
     }
     // "Dostawca / Supplier:  …": the label in a second language after a slash is the same label.
-    const segs = lines[i].slice(t.end).replace(/^\s*\/\s*[A-Za-z][A-Za-z ]{1,20}:/, '').replace(/^\s*:?\s*/, '').split(/\s{2,}/);
+    // "Supplier (Bill from)": a remark in brackets after the label is part of it.
+    const segs = lines[i].slice(t.end).replace(/^\s*\([^)]{1,30}\)/, '').replace(/^\s*\/\s*[A-Za-z][A-Za-z ]{1,20}:/, '').replace(/^\s*:?\s*/, '').split(/\s{2,}/);
     // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE": the vendor's number first, its name after the gap.
     const rest = /^[A-Z]{0,3}-?\d{3,}$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
-    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b/i.test(rest ?? '');
+    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b|^(?:voucher|invoice|order|po|document)\s+(?:no\.?|number|#)$|^dated?$/i.test(rest ?? '');
     // "Medisupply Scientific Ireland Ltd · Unit 12 …": the address after a separator is no part of the name.
     if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.split(/\s+[·•|]\s+/)[0].trim();
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {

@@ -27,7 +27,7 @@ const NET_PART = /\b(?:vat|tax)[-\s]*exempt\s+sales|exempt\s+sales|zero[-\s]*rat
  */
 const NET_OF_TAX = /vatable|net\s+of\s+(?:vat|tax)|(?:vat|tax)[-\s]+exclusive|exclusive\s+of\s+(?:vat|tax)|\bex\.?\s+(?:vat|gst)|hors\s+(?:tva|taxes?)|\bnetto\b/;
 /** A total that says it includes the tax: "Total incl. VAT", "Summe inkl. MwSt", "Total Sales (VAT Inclusive)". */
-const TAX_INCLUDED = /\b(?:incl|inkl|including|inclusive|inklusive|with)\b\.?\s*(?:of\s+)?(?:vat|tax|mwst|ust|gst|btw|iva|tva)|(?:vat|tax|mwst|gst)[-\s]+(?:incl|inclusive)\b/;
+const TAX_INCLUDED = /\b(?:inc|incl|inkl|including|inclusive|inklusive|with)\b\.?\s*(?:of\s+)?(?:vat|tax|mwst|ust|gst|btw|iva|tva)|(?:vat|tax|mwst|gst)[-\s]+(?:incl|inclusive)\b/;
 /** The gross: "Razem brutto", "Bruttobetrag", "Gross total", "Total TTC", "Do zapłaty", "Zu zahlen". */
 const GROSS = /brutto|\bgross\b|\bttc\b|do\s+zap[łl]aty|zu\s+zahlen|\brazem\b|endbetrag|rechnungsbetrag/;
 /**

@@ -209,15 +209,17 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   // A line of an amount-based table is its amount alone (one unit, completeLine).
   const amountOnly = quantity === undefined && !cells.has('qty') && !cells.has('ordered') && !cells.has('shipped') && priced === undefined && amount !== undefined && amountTable;
   if ((quantity === undefined && !amountOnly) || (priced === undefined && amount === undefined)) return undefined;
-  // More than one number under the quantity column (a description running into it): the arithmetic decides.
-  const spare = [...qty.values];
+  // More than one number under the quantity column (a description running into it, "ctn 1000  2"): the arithmetic
+  // decides, in whichever quantity column the row's quantity was taken from.
+  const source = qty.values.length > 1 ? 'qty' : ([['ordered', ordered], ['shipped', shipped]] as const).find(([, c]) => c.values[0] === quantity && c.values.length > 1)?.[0] ?? 'qty';
+  const spare = [...(source === 'qty' ? qty : source === 'ordered' ? ordered : shipped).values];
   // The numbers left of the quantity the arithmetic picks are the description's ("boîte de 100", "bidon 5 L").
   const spilledNumbers: Tok[] = [];
   if (priced && amount !== undefined && spare.length > 1) {
     const fit = spare.find((q) => abs(lineAmount(q, priced.price, priced.base) - amount) <= CENT);
     if (fit !== undefined) {
       quantity = fit;
-      const toks = (cells.get('qty') ?? []).filter((t) => readNumber(t.text, decimal) !== undefined);
+      const toks = (cells.get(source) ?? []).filter((t) => readNumber(t.text, decimal) !== undefined);
       const at = toks.map((t) => readNumber(t.text, decimal)).lastIndexOf(fit);
       spilledNumbers.push(...toks.slice(0, Math.max(0, at)));
     }

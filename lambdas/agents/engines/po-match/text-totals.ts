@@ -28,15 +28,21 @@ export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
   // goods, so it is the net once a stated total confirms it (below); until then it is kept aside.
   let taxAsNet: SummaryLine | undefined;
   let parts = 0n;
+  let partsOfTax = 0n;
   for (const s of summary) {
     if (s.kind === 'net') doc.subtotal ??= s.amount;
     else if (s.kind === 'netPart') parts += s.amount;
     else if (s.kind === 'total') totals.push(s);
     else if (s.kind === 'tax' && !taxAsNet && goods > 0n && near(s.amount, goods)) taxAsNet = s;
     else {
-      // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge.
-      const key = s.kind === 'tax' ? 'tax' : s.label.toLowerCase();
+      // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge. India's
+      // central and state GST (CGST and SGST, or IGST, and cess) are taxes of their own, each added; a total of them
+      // printed after them is not added again.
+      const part = s.kind === 'tax' ? /\b(cgst|sgst|utgst|igst|cess)\b/i.exec(s.label)?.[1].toLowerCase() : undefined;
+      const key = s.kind === 'tax' ? part ?? 'tax' : s.label.toLowerCase();
       if (s.amount === 0n || seen.has(key)) continue;
+      if (key === 'tax' && partsOfTax > 0n && near(s.amount, partsOfTax)) continue;
+      if (part) partsOfTax += s.amount;
       seen.add(key);
       doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind, cite: s.cite });
     }
