@@ -25,6 +25,13 @@ describe('four-digit dates without the year', () => {
     expect(dates(text)).toEqual([['2025-03-03', 500], ['2025-03-10', -80]]);
   });
 
+  it('over a fiscal year that is not the calendar one, each date takes the year that puts it within the file\'s span', () => {
+    // Fiscal year from 1 October 2025; the batch is July 2026: July is in 2026, not in the first of the two years.
+    const fiscal = `"EXTF";700;21;"Buchungsstapel";13;20260802101500123;;"RE";"SB";"";1001;2002;20251001;4;20260701;20260731;"Bank 07/2026";"SB";1;0;0;"EUR"`;
+    const text = [fiscal, columns, '500,00;"S";"EUR";1200;8400;0107;"R-17";"Kunde Lenz"', '80,00;"H";"EUR";1200;4930;1507;"B-5";"Porto"'].join('\n');
+    expect(dates(text)).toEqual([['2026-07-01', 500], ['2026-07-15', -80]]);
+  });
+
   it('refuses the column when neither a pair nor a period tells the order', () => {
     const text = [columns, '500,00;"S";"EUR";1200;8400;0303;"R-17";"Kunde Lenz"', '80,00;"H";"EUR";1200;4930;1003;"B-5";"Porto"'].join('\n');
     expect(() => read(text)).toThrow(/day and month without the year/);

@@ -164,6 +164,7 @@ export function withYears(rows: RawRow[], cols: (number | undefined)[], text: st
   const at = cols.filter((c): c is number => c !== undefined);
   const compact = compactYearless(rows, at, text);
   if (compact && 'error' in compact) return compact;
+  if (compact && compact.years) return { rows: compact.rows, years: compact.years };
   if (compact) rows = compact.rows;
   if (!rows.some((r) => at.some((c) => YEARLESS.test((r.cells[c] ?? '').trim())))) return undefined;
   const yearOf = yearsOf(text);
@@ -190,7 +191,7 @@ export function withYears(rows: RawRow[], cols: (number | undefined)[], text: st
  * second pair does; when neither does, the one order that puts every date within the period the document prints
  * (its unambiguous full dates, ± 10 days); else refused, since the order cannot be told.
  */
-function compactYearless(rows: RawRow[], at: number[], text: string): { rows: RawRow[] } | { error: string } | undefined {
+function compactYearless(rows: RawRow[], at: number[], text: string): { rows: RawRow[]; years?: number[] } | { error: string } | undefined {
   const cells = rows.flatMap((r) => at.map((c) => (r.cells[c] ?? '').trim())).filter((t) => t !== '');
   if (cells.length === 0 || !cells.every((t) => /^\d{4}$/.test(t))) return undefined;
   const pairs = cells.map((t) => [Number(t.slice(0, 2)), Number(t.slice(2))]);
@@ -207,5 +208,22 @@ function compactYearless(rows: RawRow[], at: number[], text: string): { rows: Ra
   }
   if (orders.length !== 1) return { error: `dates such as ${JSON.stringify(cells[0])} are day and month without the year, and nothing in the document tells which comes first` };
   const write = (t: string) => (orders[0] === 'dm' ? `${t.slice(0, 2)}.${t.slice(2)}.` : `${t.slice(2)}.${t.slice(0, 2)}.`);
-  return { rows: rows.map((r) => ({ ...r, cells: r.cells.map((t, c) => (at.includes(c) && /^\d{4}$/.test(t.trim()) ? write(t.trim()) : t)) })) };
+  const written = rows.map((r) => ({ ...r, cells: r.cells.map((t, c) => (at.includes(c) && /^\d{4}$/.test(t.trim()) ? write(t.trim()) : t)) }));
+  // The document's full dates spanning less than a year (a DATEV header's fiscal-year start, period from and to): each
+  // date takes the one year that puts it within that span, which holds over a fiscal year that is not the calendar's.
+  const days = formalDays(text);
+  const [lo, hi] = [Math.min(...days), Math.max(...days)];
+  if (days.length < 2 || hi - lo > 365) return { rows: written };
+  const years = new Set<number>();
+  const yeared = written.map((r) => ({ ...r, cells: r.cells.map((t, c) => {
+    if (!at.includes(c) || !/^\d\d\.\d\d\.$/.test(t)) return t;
+    const first = new Date(lo * 86_400_000).getUTCFullYear();
+    const fit = [first, first + 1].filter((y) => { const d = readDate(`${t}${y}`, 'dmy'); return d !== undefined && d >= lo && d <= hi; });
+    if (fit.length !== 1) return t;
+    years.add(fit[0]);
+    return `${t}${fit[0]}`;
+  }) }));
+  // Every date placed so, or none (then the year is read from the document's dates as for any yearless date).
+  if (yeared.some((r) => at.some((c) => /^\d\d\.\d\d\.$/.test(r.cells[c] ?? '')))) return { rows: written };
+  return { rows: yeared, years: [...years].sort() };
 }
