@@ -98,3 +98,17 @@ describe('a French SIREN / SIRET / TVA intracommunautaire is a tax id on file', 
     expect(taxFlags('N° TVA intracommunautaire : à suivre', 'TVA : pending')).not.toEqual([]);
   });
 });
+
+describe('a German "Nein" to the prepayment and sanctions-list questions', () => {
+  const form = (prepay: string, listed: string) =>
+    ['Lieferantenstammblatt', 'Firma: Hollmann Stanztechnik GmbH', 'Gegründet: 1988', 'USt-IdNr.: DE 813 442 907', 'Anschrift: Industriestraße 12, 58509 Lüdenscheid', 'Zahlungsbedingungen: 30 Tage netto', `Vorauszahlung erforderlich? ${prepay}`, `Stehen Sie oder Ihre Gesellschafter auf einer Sanktionsliste? ${listed}`].join('\n');
+
+  it('is a clean no: onboard', () => {
+    expect(run(form('Nein', 'Nein')).decision).toBe('onboard');
+  });
+
+  it('a "Ja" to either is not', () => {
+    expect(run(form('Ja, 100 % bei Auftragserteilung', 'Nein')).decision).not.toBe('onboard');
+    expect(run(form('Nein', 'Ja')).decision).not.toBe('onboard');
+  });
+});

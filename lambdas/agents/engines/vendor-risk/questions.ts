@@ -37,7 +37,7 @@ const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: str
   { topic: 'litigation', re: /litigation|lawsuit|law\s*suit|legal\s+(?:action|proceeding)|\bsuits?\b|claims?\s+act|litigio|demanda/i, what: 'pending litigation', short: 'litigation', open: 'exposure' },
   { topic: 'bankruptcy', re: /bankrupt|insolven|administration|liquidation|receivership|chapter\s+(?:7|11)|concurso|quiebra|winding[- ]up/i, what: 'bankruptcy or insolvency', short: 'insolvency', open: 'standing' },
   { topic: 'debarment', re: /debar|suspended\s+or\s+excluded|excluded\s+from\s+(?:public|government|federal|state)|exclusion\s+list|ineligible\s+(?:for|to)\s+(?:receive\s+)?(?:public|government|federal)|black-?list/i, what: 'debarment or exclusion', short: 'debarment', open: 'eligibility' },
-  { topic: 'pep', re: /politically\s+exposed|\bpeps?\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure', declared: 'owner is a politically exposed person' },
+  { topic: 'pep', re: /politically\s+exposed|politi(?:sch|quement|camente)\s+expo(?:niert|see?|sta)|\bpeps?\b|\bppe\b|(?:government|public|state)\s+(?:official|body|bodies|entity|agency|employee|officer)|government[- ]owned|state[- ]owned|funcionario|official\s+own/i, what: 'government official (PEP) among owners', short: 'government-official', open: 'exposure', declared: 'owner is a politically exposed person' },
   {
     topic: 'conflict',
     re: /conflicts?\s+of\s+interests?|interessenkonflikt|conflit\s+d'interets|conflicto\s+de\s+interes|(?:employee|staff\s+member|officer|director|personnel)\s+(?:of|at)\s+(?:the\s+|our\s+)?(?:buyer|purchaser|client)|(?:relative|family\s+member|spouse|sibling|related)\W+(?:[\p{L}'-]+\W+){0,12}?(?:(?:our|the\s+buyer's|the\s+client's)\s+(?:employees?|staff|officers?|directors?)|government\s+official)/iu,
@@ -46,7 +46,8 @@ const TOPICS: { topic: Topic; re: RegExp; what: string; short: string; open: str
     open: 'relationship',
     declared: 'conflict of interest declared (a tie to the buyer, its staff or an official)',
   },
-  { topic: 'sanctions', re: /sanction|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure', short: 'sanctions', open: 'exposure' },
+  // With the forms' other languages: Sanktionsliste, sanción, sanzioni, sanctielijst.
+  { topic: 'sanctions', re: /sanction|sanktion|sancion|sanzion|sanctie|embargo|\bofac\b|\bsdn\b/i, what: 'sanctions exposure', short: 'sanctions', open: 'exposure' },
 ];
 
 const YES = /^(?:yes|y|si|oui|ja|sim|true|1|x)$/i;
@@ -172,7 +173,7 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 const QUESTION_END = /\?(?=[^?]*$)/;
 const EXPLANATION = /^\s*(?:explanation|details?|detalle|if\s+yes|comments?)\b/i;
 const ANSWER_LINE =
-  /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|y|n|s[ií]|n\s*\/\s*a|not\s+applicable|unknown|unsure)(?![\p{L}])|(?:y\s*\/\s*n|yes\s*\/\s*no)\s*:)/iu;
+  /^\s*(?:\[\s*[xX✓✔*•]?\s*\]|\(\s*[xX✓✔*•]?\s*\)|[☐□☒☑■✅]|(?:yes|no|y|n|s[ií]|ja|nein|oui|non|nee|sim|nao|n\s*\/\s*a|not\s+applicable|unknown|unsure)(?![\p{L}])|(?:y\s*\/\s*n|yes\s*\/\s*no)\s*:)/iu;
 /** A questionnaire item's opening: "4.3", "Q7", "b)", a bullet. */
 const NUMBERED = /^\s*(?:(?:q(?:uestion)?\s*)?[A-Z]?\d+(?:\.\d+)*[.):]?|[a-z][.)]|[-•])\s+\S/iu;
 
