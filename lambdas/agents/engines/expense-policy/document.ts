@@ -12,7 +12,7 @@
  * 4. an entry or receipt that repeats another's amount (a card slip's "Amount: $56.42", "Please reimburse USD
  *    1,386.41", a receipt typed out under the statement line that lists it) is that expense, not another.
  */
-import { CLAIM_TOTAL, readLines, type Amt, type Line } from './lines.js';
+import { CLAIM_TOTAL, readLines, taxSummary, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
 import { amountUnder, cellAt, reportColumns } from './columns.js';
@@ -235,7 +235,7 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     }
     close();
     if (['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
-    if (breakdownRow(l)) continue; // net + tax = gross: a breakdown row
+    if (breakdownRow(l) || (!starts && taxSummary(l))) continue; // net + tax = gross: a breakdown row; the taxes' sum
     if (!starts && l.amts.length === 0) continue;
     const prev = lines[k - 1];
     const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;

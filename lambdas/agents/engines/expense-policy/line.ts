@@ -27,6 +27,11 @@ const FIELD = 'expense';
 const PEOPLE = new Set(['people', 'persons', 'person', 'guests', 'attendees', 'pax', 'diners', 'colleagues', 'employees', 'heads', 'participants']);
 const INCLUDED = /\b(?:incl|including|includes|inclusive of|of which)\b/;
 
+/** "2 nights", "2 Nächte", "2 nuits", "3 nuitées", "2 noches", "2 notti", "2 nachten", "2 nätter": nights of a stay. */
+const NIGHTS = /^(?:nights?|nächte|nacht|nuits?|nuitées?|noches?|notti|notte|nachten|nätter|natt|noites?)$/;
+/** "3 days", "3 jours", "3 Tage", "3 días", "3 giorni", "3 dagen", "3 dagar": days. */
+const DAYS = /^(?:days?|jours?|tage|tag|días|dias|giorni|dagen|dagar|dage)$/;
+
 /**
  * Facts from (lower-cased) free text: the amount (the first currency amount outside an alcohol clause; with
  * `bare`, else the first bare two-decimal number), alcohol ("incl. $60 wine": itemised; "incl. 2 bottles of wine":
@@ -73,8 +78,8 @@ export function textFacts(lower: string, bare = false, lenient = false): Facts {
     if (PEOPLE.has(next ?? '') || (tokens[i - 1] === 'of' && /^(?:party|table|group)$/.test(tokens[i - 2] ?? ''))) people ??= n;
     else if (/^(?:guests|covers|pax|attendees|persons|pers\.?|personen|gäste)$/.test(tokens[i - 1] ?? '')) people ??= n; // "Guests: 1", "Pers. 4"
     else if (next === 'of' && tokens[i + 2] === 'us') people ??= n; // "the 3 of us"
-    else if (next === 'night' || next === 'nights' || next === 'nächte') nights ??= n;
-    else if (next === 'day' || next === 'days') days ??= n;
+    else if (NIGHTS.test(next ?? '')) nights ??= n;
+    else if (DAYS.test(next ?? '')) days ??= n;
   }
   // "Attendees: Maria Ortiz (CFO, Halvorsen Foods), Dan Whitcomb (…), …": the names listed, each counted once.
   if (people === undefined) {

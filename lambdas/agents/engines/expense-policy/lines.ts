@@ -102,12 +102,20 @@ const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)
 /** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
  * (personal)"): what is owed after the claim is summed, never an expense. */
 const SETTLEMENT = /^(?:(?:net |total )?amount (?:to be |due to be )?reimbursed|(?:net |total |amount )?to (?:be )?reimburse(?:d)?\b|advances? (?:applied|paid|received|deducted|used)(?: [a-z]{3})?$|less advances?(?: [a-z]{3})?$)/;
+/** The same lines in the languages of the reports read ("Avances perçues", "Net à rembourser", "Auszahlungsbetrag",
+ * "Importe a reembolsar", "Totale da rimborsare"). */
+const SETTLEMENT_INTL = /^(?:(?:net |montant |reste |total )?à rembourser|avances? (?:perçues?|reçues?|déduites?)|(?:erstattungs|auszahlungs)betrag|abzüglich (?:vorschuss|vorschüsse)|vorschuss|(?:importe |total )?a reembolsar|anticipos?(?: recibidos?)?|(?:totale |importo )?da rimborsare|anticipi(?: ricevuti)?)\b/u;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|drikkepenge|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 /** A bilingual label ("Pourboire / Tip", "Gesamt / Total") names its line in each language: any of them tells. */
 const anyPart = (re: RegExp, label: string) => re.test(label) || label.split(/\s+\/\s+/).some((p) => re.test(p));
 const PAYMENT =
   /^(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|debit|credit card|card|cash|change|tendered|payment|zahlung|gegeben|bar|bargeld|rückgeld|gotówka|reszta|karta|espèces|efectivo|contanti|resto|cambio|お預り|お釣り|クレジット|現金)\b|^(?:お預り|お釣り|クレジット)/;
+
+/** "Total VAT 49,57", "SUMA PTU 6,59": the sum of the taxes printed in a breakdown (kind 'plain'), no expense. */
+export function taxSummary(l: Line): boolean {
+  return l.kind === 'plain' && l.amts.length > 0 && SUMMARY.test(l.label) && TAX.test(l.label);
+}
 
 export function readLines(text: string): Line[] {
   const lines = text.split(/\r?\n/).map((raw, n): Line => {
@@ -127,7 +135,7 @@ export function readLines(text: string): Line[] {
     else if (/^[-=_*~·.+|\s]{5,}$/.test(text)) kind = 'sep';
     else if (amts.length === 0) kind = 'plain';
     else if (/\bsub-?total\b/.test(label)) kind = 'subtotal';
-    else if (BALANCE.test(label) || (!dated && !marked && SETTLEMENT.test(label) && !SUMMARY.test(label))) kind = 'balance';
+    else if (BALANCE.test(label) || (!dated && !marked && (SETTLEMENT.test(label) || SETTLEMENT_INTL.test(label)) && !SUMMARY.test(label))) kind = 'balance';
     // "SUMA PTU 6,59", "Total VAT": the sum of the taxes printed in a breakdown, not the bill's total.
     else if (SUMMARY.test(label) && TAX.test(label) && !/\b(?:incl|including|inc)\b/.test(label) && label.split(' ').length <= 3) kind = 'plain';
     else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';

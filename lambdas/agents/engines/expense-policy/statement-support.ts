@@ -19,6 +19,8 @@ const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (
 /** "12.35 CANADIAN DOLLAR", "CAD 12.35", "12,35 EUR": the foreign amount printed under a statement line. */
 const FOREIGN = /(\d[\d,.]*[.,]\d{2}) ?(?:[A-Z]{3}\b|(?:[A-Za-z]+ )?(?:DOLLARS?|Dollars?|dollars?|EUROS?|Euros?|euros?|POUNDS?|Pounds?|pounds?|FRANCS?|Francs?|francs?|KRON[AEO]R?|Kron[aeo]r?|kron[aeo]r?|YEN|Yen|yen|PESOS?|Pesos?|pesos?|RUPEES?|Rupees?|rupees?))|\b[A-Z]{3} ?(\d[\d,.]*[.,]\d{2})/;
 
+const CLAIM_TOTAL_INTL = /\b(?:note de frais|à rembourser|remboursement|antrag|erstattung|abrechnung|reembolso|a reembolsar|rimborso|da rimborsare|declaratie|utlägg|utlägg)\b/u;
+
 /** Drops the lines below a claim's total that are not expenses; records on each listed entry what the card posted. */
 export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
   const total = claimTotal(lines, kept);
@@ -26,6 +28,18 @@ export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
   const head = lines.find((l) => l.n > total && l.amts.length === 0 && STATEMENT.test(l.text))?.n;
   const listed = kept.filter((e) => e.listed && e.first.n < total);
   const matched = new Set<Entry>();
+  // An invoice's lines typed out below (the hotel's nights, breakfasts, taxe de séjour), closed by a total equal to a
+  // listed expense: that expense's detail, not more expenses.
+  for (const t of lines) {
+    if (t.n <= total || t.kind !== 'total' || t.amts.length === 0) continue;
+    const of = listed.find((e) => !e.backed && [e.amount, e.converted?.amt].some((a) => a?.cents === t.amts[0].cents));
+    if (!of) continue;
+    const start = Math.max(total, ...lines.filter((l) => l.n < t.n && l.kind === 'total' && l.n > total).map((l) => l.n));
+    const block = kept.filter((e) => e.first.n > start && e.first.n < t.n && !e.receipt);
+    if (block.length === 0 || block.reduce((a, e) => a + e.amount.cents, 0n) !== t.amts[0].cents) continue;
+    of.backed = t.text;
+    for (const e of block) kept.splice(kept.indexOf(e), 1);
+  }
   for (let k = kept.length - 1; k >= 0; k--) {
     const e = kept[k];
     if (e.first.n <= total || e.receipt) continue;
@@ -46,7 +60,10 @@ export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
 /** The 1-based line of a claim total equal to the sum of the listed entries above it, two at least. */
 function claimTotal(lines: Line[], kept: Entry[]): number | undefined {
   for (const t of lines) {
-    if (t.kind !== 'total' || !CLAIM_TOTAL.test(t.label) || t.amts.length === 0) continue;
+    if (t.kind !== 'total' || t.amts.length === 0) continue;
+    // The claim's total by its words, or by the settlement lines under it ("Avances perçues", "Net à rembourser").
+    const settled = lines.slice(t.n, t.n + 3).some((l) => l.kind === 'balance');
+    if (!CLAIM_TOTAL.test(t.label) && !CLAIM_TOTAL_INTL.test(t.label) && !settled) continue;
     const listed = kept.filter((e) => e.listed && e.first.n < t.n);
     // An entry with an amount in two currencies counts in the total's: either column may be the claim's.
     const want = t.amts[t.amts.length - 1].cents;
