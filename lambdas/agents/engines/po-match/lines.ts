@@ -7,7 +7,7 @@ import { abs, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT, SCALE
 import type { DocLine } from './document.js';
 import { normaliseDescription, normaliseSku } from './normalise.js';
 import type { Terms } from './terms.js';
-import { FIXED_EACHES, statedPack, unitCode } from './units.js';
+import { FIXED_EACHES, massFactor, statedPack, unitCode } from './units.js';
 import { lineSource } from './findings.js';
 import { amountOf, label, quote, unitPriceOf, PRICE_PER_MILLE, type LineFindings } from './line-values.js';
 import { budgetLine, catchWeight, creditLine, priceArithmetic } from './line-kinds.js';
@@ -179,6 +179,7 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   let prV = vPrice;
   let unitNote = '';
   const sameUnit = p.uom === v.uom || p.uom === undefined || v.uom === undefined;
+  let mass: ReturnType<typeof massFactor>;
   let fP = eachesPer(p, v);
   let fV = eachesPer(v, p);
   // One side names no unit, the other a pack ("2 CS of 12" against "24"): the reading under which the prices agree.
@@ -197,6 +198,13 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       prP = pPrice === undefined ? undefined : pPrice / fP;
       prV = vPrice === undefined ? undefined : vPrice / fV;
       unitNote = ` (${formatDecimal(v.quantity)} ${v.uom ?? 'unit(s)'} × ${fV} = ${formatDecimal(qV)} each against ${formatDecimal(p.quantity)} ${p.uom ?? 'unit(s)'} × ${fP} = ${formatDecimal(qP)} each)`;
+    } else if ((mass = sameUnit ? undefined : massFactor(v.uom, p.uom))) {
+      // Weights convert by law (1 LB = 0.45359237 KG); a billed weight rounded to its own whole unit is the ordered
+      // weight when the money agrees (2205 LB for 1000 KG at the same extension).
+      qV = roundDiv(v.quantity * mass.num, mass.den);
+      prV = vPrice === undefined ? undefined : roundDiv(vPrice * mass.den, mass.num);
+      unitNote = ` (${formatDecimal(v.quantity)} ${v.uom} = ${formatDecimal(qV)} ${p.uom})`;
+      if (abs(qV - qP) <= roundDiv(SCALE * mass.num, 2n * mass.den) && abs(amountOf(p) - amountOf(v)) <= CENT) qV = qP;
     } else if (!sameUnit) {
       push('unit of measure',
         `${name}: the PO orders ${formatDecimal(p.quantity)} ${p.uom} at ${formatMoney(p.unitPrice ?? 0n)}, the invoice bills ` +

@@ -68,8 +68,10 @@ export function packSize(text: string | undefined): number | undefined {
 
 /** Containers a description names ("caja 100 uds", "rouleau de 50 m", "pack of 25"), in the languages above. */
 const CONTAINER = String.raw`pack|case|box|carton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|carton|sac|rouleau|bo[iî]te|lot`;
-const CONTENT_UNIT = String.raw`uds?|unidades|units?|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
+const CONTENT_UNIT = String.raw`lbs?|uds?|unidades|units?|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
 const CONTAINED = new RegExp(String.raw`\b(${CONTAINER})\s+(?:(?:of|de|con)\s+)?(\d{1,5})(?:\s*(${CONTENT_UNIT})\b)?`, 'gi');
+/** The size before the container: "50 LB BAG", "25 kg bags" (what one bag of the line holds). */
+const SIZED_CONTAINER = new RegExp(String.raw`\b(\d{1,5})\s*(${CONTENT_UNIT})\.?\s+(${CONTAINER})(?:es|s)?\b`, 'gi');
 
 /**
  * What one unit of a line holds, as its own description states it for the unit the line is counted in: "caja 100
@@ -87,6 +89,11 @@ export function statedPack(description: string | undefined, uom: string | undefi
     if (content === uom) continue;
     return { size: Number(m[2]), unit: content };
   }
+  for (const m of description.matchAll(SIZED_CONTAINER)) {
+    const content = unitCode(m[2]) ?? 'EA';
+    if (unitCode(m[3]) !== uom || Number(m[1]) <= 1 || content === uom) continue;
+    return { size: Number(m[1]), unit: content };
+  }
   return undefined;
 }
 
@@ -102,4 +109,12 @@ export function priceBasis(text: string | undefined): number | undefined {
   if (/^(?:C|CPC|CT?H|HUNDRED|100)$/.test(t)) return 100;
   if (/^(?:M|MPC|MH|THOUSAND|1,?000)$/.test(t)) return 1000;
   return undefined;
+}
+
+/** Masses by law, in hundred-millionths of a kilogram: the international pound is exactly 0.45359237 kg. */
+const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n };
+/** How a quantity in one mass unit converts to another (× num ÷ den); undefined unless both are masses. */
+export function massFactor(from: string | undefined, to: string | undefined): { num: bigint; den: bigint } | undefined {
+  if (from === undefined || to === undefined || from === to || MASS[from] === undefined || MASS[to] === undefined) return undefined;
+  return { num: MASS[from], den: MASS[to] };
 }
