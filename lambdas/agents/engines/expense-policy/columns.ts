@@ -16,9 +16,12 @@ export interface ReportColumns {
   header: number;
   amount?: Span;
   receipt?: Span;
+  /** The column naming each row's kind of expense ("Category", "Kategorie", "Expense Type"). */
+  category?: Span;
 }
 
 const RECEIPT = /\b(?:receipts?|rcpts?|belege?|justificatif)\b/i;
+const CATEGORY = /\b(?:category|expense type|kategorie|catégorie|categoría|categoria|categorie|kategori)\b/i;
 const AMOUNT = /\b(?:amount|betrag|montant|importe)\b(?:\s\([A-Za-z$€£]{1,4}\))?/i;
 
 /** The report's column header row: no money, an Amount column and at least two other columns set apart by spaces. */
@@ -31,7 +34,8 @@ export function reportColumns(lines: Line[]): ReportColumns | undefined {
     const dashes = lines[k + 1] && /^[\s-]+$/.test(lines[k + 1].raw) && /-\s+-/.test(lines[k + 1].raw) ? lines[k + 1].raw : undefined;
     const span = (m: RegExpExecArray): Span => ruleUnder(dashes, m.index, m.index + m[0].length) ?? { at: m.index, end: m.index + m[0].length };
     const receipt = RECEIPT.exec(l.raw);
-    return { header: k, amount: span(amount), receipt: receipt ? span(receipt) : undefined };
+    const category = CATEGORY.exec(l.raw);
+    return { header: k, amount: span(amount), receipt: receipt ? span(receipt) : undefined, category: category ? { at: category.index, end: category.index + category[0].length } : undefined };
   }
   return undefined;
 }
@@ -65,4 +69,13 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
     if (a < col.end + 1 && b > col.at - 1 && /^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
   }
   return undefined;
+}
+
+/** The words of a row starting under a column's header (up to a gap of two spaces): its Category cell. */
+export function wordsAt(l: Line, col: Span | undefined): string | undefined {
+  if (!col) return undefined;
+  const m = /\S+(?: \S+)*/.exec(l.raw.slice(col.at));
+  // The cell starts where the header does: a row whose words there began earlier is another column's.
+  if (!m || m.index > col.end - col.at || (col.at > 0 && /\S/.test(l.raw[col.at - 1] ?? ''))) return undefined;
+  return m[0];
 }

@@ -15,7 +15,7 @@
 import { CLAIM_TOTAL, readLines, taxSummary, type Amt, type Line } from './lines.js';
 import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
-import { amountUnder, cellAt, reportColumns } from './columns.js';
+import { amountUnder, cellAt, reportColumns, wordsAt } from './columns.js';
 import { namesIn } from './line.js';
 import { listings, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
@@ -33,6 +33,10 @@ export interface Entry {
   people?: bigint;
   /** A receipt column of a printed report ("Y", "No", "n/a"). */
   receiptCell?: string;
+  /** Its receipt's payment line showing the company card the report names in its head (statement-support.ts). */
+  companyCard?: { text: string; line: number; card: string; cardLine: number };
+  /** The Category cell of a printed report's row ("Taxi", "Hotel"). */
+  categoryCell?: string;
   receipt?: Receipt;
   /** Its receipt's total is not the amount claimed. */
   differs?: boolean;
@@ -241,7 +245,7 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;
     // A row of a printed report is claimed at the figure under its Amount column (not the rate printed left of it).
     const claimed = columns && k > columns.header ? amountUnder(l, l.amts, columns.amount) : undefined;
-    const e: Entry = { amount: claimed ?? l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns?.receipt), above };
+    const e: Entry = { amount: claimed ?? l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns?.receipt), categoryCell: columns && k > columns.header ? wordsAt(l, columns.category) : undefined, above };
     entries.push(e);
     open = { e, indent: l.indent, detail: [] };
   }

@@ -47,6 +47,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   setAside?: bigint;
   /** The payment field when it says the company settled the charge itself: nothing is owed to the employee. */
   companyPaid?: string;
+  /** Its receipt shows it paid with the company card the report names: a charge the company already paid. */
+  companyCard?: { text: string; line: number; card: string; cardLine: number };
   /** What kind of document supports it (an itemised receipt, only a card-terminal slip, a card statement line). */
   proof?: Proof;
   /** A meal: which one, by its words or its receipt's time (meal.ts). */
@@ -149,7 +151,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     merchant: e.first.label.slice(0, 40),
   };
   // The entry's own line names what it is ("Personal Car Mileage"); its purpose below ("crane rail survey") does not.
-  const own = categoriesIn(e.first.text.toLowerCase())[0];
+  // A printed report's Category cell ("Taxi" on a row whose description names the hotel it drove to) says it first.
+  const own = categoriesIn(e.categoryCell?.toLowerCase() ?? '')[0] ?? categoriesIn(e.first.text.toLowerCase())[0];
   if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
   if (e.receipt) mergeReceipt(base, e.receipt);
@@ -160,6 +163,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   }
   // What supports it: the receipt typed under it, unless the employee says only the card slip was kept.
   base.proof = statedProof(e.text, e.receipt !== undefined) ?? (e.receipt ? receiptProof(e.receipt) : undefined);
+  base.companyCard = e.companyCard;
   if (e.differs && e.receipt) base.supported = { cents: e.receipt.total.cents, text: e.receipt.totalLine, line: e.receipt.totalAt };
   // The card statement attached below shows a lower posting than the amount claimed: the posting is what was paid.
   else if (e.posted && e.posted.amt.cents < base.cents && (e.posted.amt.currency ?? base.currency) === base.currency) {

@@ -131,6 +131,14 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   }
   let eligible = item.cents;
   let computable = true;
+  // Claimed out of pocket though its receipt shows the company card: the company paid it; paying it again would pay
+  // it twice. Held for a reviewer (the employee may have repaid the card), nothing reimbursed.
+  if (item.companyCard) {
+    flag('paid by company card', `its receipt shows the company card ("${item.companyCard.text}"; the report's company card: "${item.companyCard.card}"): ` +
+      `already paid by the company, claimed again; ${m(eligible)} not reimbursed`,
+    cite([], [{ field: 'expense', line: item.companyCard.line, quote: item.companyCard.text }, { field: 'expense', line: item.companyCard.cardLine, quote: item.companyCard.card }]));
+    eligible = 0n;
+  }
   // Asked for more than the receipt shows: the receipt's amount is what is supported.
   if (item.supported && item.supported.cents < eligible) {
     const over = eligible - item.supported.cents;

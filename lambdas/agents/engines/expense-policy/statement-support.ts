@@ -28,6 +28,7 @@ export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
   const head = lines.find((l) => l.n > total && l.amts.length === 0 && STATEMENT.test(l.text))?.n;
   const listed = kept.filter((e) => e.listed && e.first.n < total);
   const matched = new Set<Entry>();
+  receiptDetails(lines, total, listed, kept);
   // An invoice's lines typed out below (the hotel's nights, breakfasts, taxe de séjour), closed by a total equal to a
   // listed expense: that expense's detail, not more expenses.
   for (const t of lines) {
@@ -84,4 +85,38 @@ function postedFor(line: Entry, listed: Entry[]): Entry | undefined {
   }
   const found = listed.filter((e) => e.converted === undefined && e.amount.cents === line.amount.cents);
   return found.length >= 1 ? found[0] : undefined;
+}
+
+/** "Pos. 1", "Item 3", "Line 2", "#4": a block below the total about the listed row of that number. */
+const POSITION = /^(?:pos\.?|position|item|line|zeile|ligne|nr\.?|no\.?|#)\s*(\d{1,3})\b/i;
+/** A company card named in the report's head ("Moss-Karte: Mastercard •••• 4417", "Company card: Visa ****1234"). */
+const COMPANY_CARD = /^(?:[\p{L}]+-karte|(?:company|corporate|business|firmen|unternehmens|entreprise|empresa)[- ]?(?:card|karte|kreditkarte|carte|tarjeta))\s*:/iu;
+/** The last four digits of a masked card number ("•••• 4417", "**** 4417", "xxxx4417", "...8831"). */
+const MASKED = /(?:[*•·x]{2,}|\.{3})\s?(\d{4})\b/i;
+const PAYMENT = /\b(?:zahlungsart|zahlweise|bezahlt (?:mit|per)|payment(?: method)?|paid (?:with|by)|réglé|mode de paiement|pagado con|forma de pago)\b/i;
+
+/**
+ * The receipts' details typed out below the total, one block per listed row ("Pos. 1  DB Online-Ticket … Zahlungsart:
+ * Kreditkarte Mastercard **** 4417"): the row's receipt. A block whose payment line shows the company card the report
+ * names in its head is a charge the company already paid, claimed again out of pocket.
+ */
+function receiptDetails(lines: Line[], total: number, listed: Entry[], kept: Entry[]): void {
+  const card = lines.find((l) => l.n < total && COMPANY_CARD.test(l.text) && !/\b(?:privat|private|personal|persönlich)\b/i.test(l.text));
+  const last4 = card ? MASKED.exec(card.text)?.[1] : undefined;
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k];
+    const pos = l.n > total ? POSITION.exec(l.text) : null;
+    if (!pos) continue;
+    const row = listed.find((e) => new RegExp(`^${pos[1]}\\s`).test(e.first.text));
+    if (!row) continue;
+    const block = [l];
+    while (k + 1 < lines.length && lines[k + 1].kind !== 'blank' && lines[k + 1].indent > l.indent) block.push(lines[++k]);
+    row.backed ??= l.text;
+    for (const b of block) {
+      const inside = kept.findIndex((e) => e.first.n === b.n && e !== row);
+      if (inside >= 0) kept.splice(inside, 1);
+      const paid = PAYMENT.test(b.text) ? MASKED.exec(b.text)?.[1] : undefined;
+      if (card && last4 !== undefined && paid === last4) row.companyCard = { text: b.text, line: b.n, card: card.text, cardLine: card.n };
+    }
+  }
 }
