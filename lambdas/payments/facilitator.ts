@@ -5,6 +5,7 @@
  */
 import { getAddress } from 'viem';
 import type {
+  ChargeOptions,
   Hex,
   PaymentPayload,
   PaymentRequirement,
@@ -129,7 +130,11 @@ export class RemoteFacilitatorSettler implements PaymentSettler {
     this.client = new FacilitatorClient(options);
   }
 
-  async settle(payment: VerifiedPayment): Promise<SettleResult> {
+  async settle(payment: VerifiedPayment, options: ChargeOptions = {}): Promise<SettleResult> {
+    // The facilitator holds the keys: nothing to prepare here, so wait until the purchase is ready.
+    if (options.proceed && !(await options.proceed.catch(() => false))) {
+      return { ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false };
+    }
     let answer: FacilitatorAnswer;
     try {
       answer = await this.client.post('/settle', wireBody(payment.payload, payment.requirement));

@@ -181,7 +181,9 @@ export class SelfSettler implements PaymentSettler {
     // nothing is spent) while the fees are read and a key is leased, its pending count read beside (they wait on
     // different services); neither the estimate nor the fees depend on the sender's nonce (nor, for this call, on
     // the sender). A doomed authorization gives its key back at once.
-    const key = this.keys.take(() => this.fuelled(pool), options.deadline);
+    // Begun before the purchase is ready (options.proceed): only a key free at once is leased now (one round, no
+    // waiting), so an early start never queues for a key while the purchase may still be refused.
+    let key = this.keys.take(() => this.fuelled(pool), options.deadline, options.proceed ? 0 : undefined);
     if (marks) void key.then(() => mark(marks, 'leased'), () => undefined);
     let prepared: Prepared;
     try {
@@ -202,7 +204,19 @@ export class SelfSettler implements PaymentSettler {
     } catch (error) {
       const taken = await key.catch(() => undefined);
       if (taken?.ok) await this.keys.release(taken);
+      // The purchase answers its own refusal first (a lock already taken, a failed chain check) when it has one.
+      if (options.proceed) await options.proceed.catch(() => false);
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
+    }
+    if (options.proceed) {
+      if (!(await options.proceed.catch(() => false))) {
+        const early = await key;
+        if (early.ok) await this.keys.release(early);
+        return { ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false };
+      }
+      const early = await key;
+      // Every key was busy at once: wait for one now, as a settlement begun when ready does.
+      if (!early.ok && early.retryAfterSeconds) key = this.keys.take(() => this.fuelled(pool), options.deadline);
     }
     const taken = await key;
     if (!taken.ok) return taken;

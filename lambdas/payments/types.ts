@@ -105,6 +105,13 @@ export interface ChargeOptions {
    * nothing was sent; a settler that cannot tell when it sent (a remote facilitator, a token's issuer) never calls it.
    */
   onBroadcast?: () => void;
+  /**
+   * The settlement may begin before the purchase is ready to pay (its lock and chain checks still running): a settler
+   * that can leases a key that is free at once and estimates, but chooses no nonce and sends nothing until `proceed`
+   * resolves true; false gives everything back and answers a refusal with nothing sent. A settler that cannot prepare
+   * simply waits for it.
+   */
+  proceed?: Promise<boolean>;
 }
 
 /** Outcome of moving the money of an accepted payment (settling an authorization, charging a token). */

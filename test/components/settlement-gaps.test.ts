@@ -8,6 +8,7 @@
  * - many instances on one key never send one nonce twice.
  * The refusing or silent node is a JSON-RPC proxy on loopback in front of the chain (test/support/rpc-proxy.ts).
  */
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { createPublicClient, Hex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalChain } from '../../lib/local/chain.js';
@@ -137,4 +138,41 @@ describe('A key held only to choose the nonce: the sequence stays whole', () => 
     }
     expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => before + i));
   }, 60_000);
+});
+
+describe('A settlement begun beside the purchase lock (proceed)', () => {
+  const leaseRow = async () => (await parts.dynamo.client.send(new GetItemCommand({ TableName: LEASES_TABLE, Key: { pk: { S: key.toLowerCase() } }, ConsistentRead: true }))).Item;
+
+  it('leases the free key at once and sends only when told; told no, it gives the key back and sends nothing', async () => {
+    const [abandoned, paid] = [await payment(), await payment()];
+    const before = await mined();
+    let go!: (proceed: boolean) => void;
+    const settling = instance().settle(abandoned, { proceed: new Promise<boolean>((resolve) => (go = resolve)) });
+    await until(async () => (await leaseRow())?.holder?.S !== undefined, 'the early lease');
+    go(false);
+    expect(await settling).toEqual({ ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false });
+    expect((await leaseRow())?.holder).toBeUndefined();
+    expect(await mined()).toBe(before);
+    expect(await authorizationUsed(abandoned)).toBe(false);
+
+    const later = instance().settle(paid, { proceed: sleep(300).then(() => true) });
+    const result = await later;
+    if (!result.ok) throw new Error(result.reason);
+    expect((await reader.getTransaction({ hash: result.transaction as Hex })).nonce).toBe(before);
+  });
+
+  it('when the key is busy at that moment it does not queue early: it waits for a key once told to proceed', async () => {
+    const [first, second] = [await payment(), await payment()];
+    const before = await mined();
+    let go!: (proceed: boolean) => void;
+    // The first holds the only key (leased early, not yet told); the second, begun early too, finds it busy.
+    const holding = instance().settle(first, { proceed: new Promise<boolean>((resolve) => (go = resolve)) });
+    await until(async () => (await leaseRow())?.holder?.S !== undefined, 'the first lease');
+    const waiting = instance().settle(second, { proceed: Promise.resolve(true) });
+    await sleep(200);
+    go(true);
+    const results = await Promise.all([holding, waiting]);
+    const nonces = await Promise.all(results.map(async (r) => (r.ok ? (await reader.getTransaction({ hash: r.transaction as Hex })).nonce : -1)));
+    expect(nonces.sort()).toEqual([before, before + 1]);
+  });
 });

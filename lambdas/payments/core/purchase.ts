@@ -8,7 +8,9 @@
  *  2. the item's work, if it has any before money moves (an agent's analysis): a throw releases the lock with the
  *     item's `refused` entry (nothing moved) and is rethrown;
  *  3. a token's charge is marked as attempted first (the sweeper must know whether it was ever sent);
- *  4. settle through the payment core, waiting for a receipt no later than the deadline:
+ *  4. settle through the payment core, waiting for a receipt no later than the deadline (an x402 purchase with no
+ *     work begins its settlement beside step 1: the settler leases a key free at that moment and estimates, but sends
+ *     nothing until the lock and the chain checks have passed, and gives everything back when they have not);
  *     - refused / unavailable: nothing moved; release the lock with the item's `refused` entry;
  *     - unknown outcome: money may have moved; the item's `unknown` entry marks the lock `uncertain` with it, or,
  *       when the item has none for this payment (an x402 job: the chain decides later), both stay as they are;
@@ -98,6 +100,22 @@ async function purchaseTimed<W>(
   marks: TimingMarks | undefined,
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
+  // A purchase with nothing to do before the send (a job) begins its settlement beside the lock and the chain reads:
+  // the settler leases a key free at that moment and estimates, and sends nothing until told to proceed (an x402
+  // payment; a token's charge has nothing to prepare). Every return before the send says no, and waits for it.
+  let proceed: ((go: boolean) => void) | undefined;
+  const early =
+    !options.work && payment.kind === 'x402'
+      ? deps.settle(payment, {
+          deadline: options.deadline,
+          ...(options.preconfirmation ? { preconfirmation: true } : {}),
+          proceed: new Promise<boolean>((resolve) => (proceed = resolve)),
+        })
+      : undefined;
+  const abandon = async () => {
+    proceed?.(false);
+    await early?.catch(() => undefined);
+  };
   // The lock is written while the verification's chain reads, if left in flight, finish (./chain-checks.ts).
   const [locked, chain] = await Promise.all([
     deps.ledger.lock({ nonceKey: payment.nonceKey, amount: payment.amount, payer: payment.payer, purchase: item.ref }, item.reserve).then(
@@ -107,10 +125,12 @@ async function purchaseTimed<W>(
     marks ? chainChecksOf(payment).finally(() => mark(marks, 'checked')) : chainChecksOf(payment),
   ]);
   if (locked !== undefined) {
+    await abandon();
     if (locked instanceof PaymentAlreadyUsedError) return { type: 'refused', reason: locked.message };
     throw locked;
   }
   if (!chain.ok) {
+    await abandon();
     // The chain refused the payment (or could not be read) after the lock was written: nothing moved, released.
     const refusal = chainRefusal(chain);
     const reason = 'refused' in refusal ? refusal.refused : refusal.unavailable;
@@ -143,11 +163,13 @@ async function purchaseTimed<W>(
   let finishing: Promise<W> | undefined;
   // Once, and never a throw (not even a synchronous one): after the money moved, the work's own result answers.
   const finish = () => (finishing ??= (async () => whileSettling!(work))().catch(() => work));
-  const settlement = await deps.settle(payment, {
-    deadline: options.deadline,
-    ...(options.preconfirmation ? { preconfirmation: true } : {}),
-    ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
-  });
+  proceed?.(true);
+  const settlement = await (early ??
+    deps.settle(payment, {
+      deadline: options.deadline,
+      ...(options.preconfirmation ? { preconfirmation: true } : {}),
+      ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
+    }));
   mark(marks, 'settled');
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });

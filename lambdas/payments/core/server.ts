@@ -107,6 +107,8 @@ export class PaymentCore {
     if (payment.kind === 'token') {
       const tokens = this.deps.tokens();
       if (!tokens) return { type: 'refused', reason: REASON_TOKENS_NOT_ACCEPTED };
+      // A token's charge has nothing to prepare: it waits for the purchase to be ready.
+      if (options.proceed && !(await options.proceed.catch(() => false))) return { type: 'refused', reason: 'Purchase abandoned before the charge' };
       result = await tokens.charger.charge(payment);
     } else {
       result = await this.deps.x402().settler.settle(payment, options);

@@ -79,4 +79,6 @@ export interface SettleOptions {
   preconfirmation?: boolean;
   /** Called once the transfer left for the node, before the receipt is awaited (lambdas/payments/types.ts ChargeOptions). */
   onBroadcast?: () => void;
+  /** Prepare now, send only once this resolves true (lambdas/payments/types.ts ChargeOptions); x402 only. */
+  proceed?: Promise<boolean>;
 }

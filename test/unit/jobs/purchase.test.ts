@@ -32,8 +32,23 @@ const reserveMark = (job: JobRecord) => ({ reserve: { ...job } }) as unknown as 
 const queueMark = (jobId: string, transaction: string) => ({ queue: [jobId, transaction] }) as unknown as LedgerItem;
 const voidMark = (jobId: string, reason: string) => ({ void: [jobId, reason] }) as unknown as LedgerItem;
 
+/**
+ * A settlement as the skeleton drives it: a job's is begun beside the lock (`proceed`), and sends — `send` is called
+ * — only once the purchase says to; told no, it sends nothing and refuses.
+ */
+function settler(send: () => void, outcome: () => Settlement = settled) {
+  return vi.fn(async (_payment: AcceptedPayment, options?: SettleOptions): Promise<Settlement> => {
+    if (options?.proceed && !(await options.proceed)) return { type: 'refused', reason: 'Settlement abandoned before broadcast' };
+    send();
+    return outcome();
+  });
+}
+
 function deps(over: Partial<PurchaseDeps> = {}) {
+  const sent = vi.fn();
   const base = {
+    /** Called when the settlement would send: a test of "never settles" holds it uncalled. */
+    sent,
     jobs: {
       get: vi.fn(async (_: string) => undefined as JobRecord | undefined),
       reserveItem: vi.fn(reserveMark),
@@ -46,7 +61,7 @@ function deps(over: Partial<PurchaseDeps> = {}) {
       markSettled: vi.fn(async (_nonceKey: string, _transaction: string, _item?: LedgerItem) => {}),
       markFailed: vi.fn(async (_nonceKey: string, _reason: string, _outcome: string, _item?: LedgerItem) => {}),
     },
-    settle: vi.fn(async (_payment: AcceptedPayment, _options?: SettleOptions): Promise<Settlement> => settled()),
+    settle: settler(sent),
     workflow: { start: vi.fn(async () => 'started' as const) },
     providerFor: () => 'local',
     newId: () => 'job-1',
@@ -65,7 +80,7 @@ function recording(order: string[], settlement: () => Settlement = settled) {
       markSettled: vi.fn(async () => void order.push('markSettled')),
       markFailed: vi.fn(async () => void order.push('markFailed')),
     },
-    settle: vi.fn(async () => (order.push('settle'), settlement())),
+    settle: settler(() => order.push('settle'), settlement),
     workflow: { start: vi.fn(async () => (order.push('start'), 'started' as const)) },
   });
 }
@@ -128,7 +143,7 @@ describe('purchaseJob: the paid request, in order', () => {
     d.ledger.lock.mockRejectedValue(new PaymentAlreadyUsedError());
     const result = await purchaseJob(d, input);
     expect(result).toEqual({ type: 'refused', reason: 'Payment authorization already used' });
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(d.sent).not.toHaveBeenCalled();
     expect(d.ledger.markCharging).not.toHaveBeenCalled();
     expect(d.workflow.start).not.toHaveBeenCalled();
   });
@@ -137,7 +152,7 @@ describe('purchaseJob: the paid request, in order', () => {
     const d = deps();
     d.ledger.lock.mockRejectedValue(new Error('dynamo down'));
     await expect(purchaseJob(d, input)).rejects.toThrow('dynamo down');
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(d.sent).not.toHaveBeenCalled();
   });
 
   it('voids the job and releases the lock (nothing moved) when settlement is refused', async () => {
@@ -169,7 +184,7 @@ describe('purchaseJob: the paid request, in order', () => {
     const chainChecks = Promise.resolve<ChainChecks>({ ok: false, unavailable: 'Could not read payment state from the chain: timeout' });
     expect(await purchaseJob(d, { ...input, payment: { ...payment, chainChecks } as VerifiedPayment })).toEqual({ type: 'unavailable', reason: 'Could not read payment state from the chain: timeout' });
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'Could not read payment state from the chain: timeout', 'nothing-moved', voidMark('job-1', 'Could not read payment state from the chain: timeout'));
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(d.sent).not.toHaveBeenCalled();
   });
 
   it('a used authorization still refuses on the lock, whatever the chain reads say', async () => {
@@ -292,7 +307,8 @@ describe('purchaseJob: the blocking wait', () => {
     const deadline = Date.now() + 150;
     const result = await purchaseJob(d, { ...input, blockingWaitMs: 25_000, deadline });
     // An x402 job takes a preconfirmed receipt where one is configured (ADR 0021); its delivery waits for the block.
-    expect(d.settle).toHaveBeenCalledWith(payment, { deadline, preconfirmation: true });
+    // Begun beside the lock, told to send once the lock and the chain checks passed (`proceed`).
+    expect(d.settle).toHaveBeenCalledWith(payment, { deadline, preconfirmation: true, proceed: expect.any(Promise) });
     expect(result.type).toBe('accepted');
     // The 25 s budget was cut to the deadline: the waits asked for add up to at most the 150 ms left.
     expect(slept.length).toBeGreaterThan(0);
