@@ -32,6 +32,19 @@ describe('expense-policy: receipt rules from an amount and for categories at any
     expect(result.violations.join(' ')).not.toMatch(/Coffee/);
   });
 
+  it('a missing receipt is flagged, not refused, when the policy says so; refused when it does not', () => {
+    const claim = 'Team lunch $62.00 (no receipt)';
+    const flagged = analyse(claim, POLICY);
+    expect(flagged.verdict).toBe('flag');
+    expect(flagged.reimbursable_amount).toBe(0);
+    expect(flagged.violations.join(' ')).toMatch(/flagged for review/);
+    const refused = analyse(claim, POLICY.replace('Claims missing a required receipt are flagged for Finance review.', ''));
+    expect(refused.verdict).toBe('reject');
+    expect(refused.reimbursable_amount).toBe(0);
+    const returned = analyse(claim, POLICY.replace('are flagged for Finance review', 'are flagged and returned to the employee'));
+    expect(returned.verdict).toBe('reject');
+  });
+
   it('a cheap hotel night still needs its receipt', () => {
     const result = analyse('Motel 6 Amarillo, 1 night $38.00 (no receipt)', POLICY);
     expect(result.verdict).not.toBe('approve');

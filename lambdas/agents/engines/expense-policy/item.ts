@@ -124,7 +124,13 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   const noReceipt = receiptRule !== undefined && item.receipt !== true;
   if (noReceipt) {
     const why = item.receipt === false ? 'no receipt' : 'no receipt indicated';
-    reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text]));
+    // A policy saying an item missing its receipt is flagged for review (not refused) holds it: nothing paid until
+    // the receipt is produced, the report flagged.
+    const flagged = policy.missingReceiptFlagged;
+    if (flagged) {
+      flag('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}; flagged for review ("${flagged}"), withheld until the receipt is provided`, cite([receiptRule.text, flagged]));
+      withheld = true;
+    } else reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text]));
   } else if (item.receipt === true) {
     const refused = slipRefused(item, policy, (rule) => (comparable || rule.cents === 0n) && applies(rule, item));
     if (refused) reject('missing receipt', refused.text, cite([refused.rule], refused.proof));

@@ -55,6 +55,9 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   const against = /\bagainst (?:an? |the )?(?:itemi[sz]ed |original |valid )?receipts?\b/.test(s);
   // "An item missing a required receipt is flagged": the requirement stated elsewhere, named here for what follows
   // from breaking it; the sentence requires nothing of its own.
+  // What follows from a missing receipt: flagged for review rather than refused.
+  const flagging = MISSING_RECEIPT.test(s) && FLAGGED.test(s) && !REFUSED.test(s);
+  if (flagging) policy.missingReceiptFlagged ??= original;
   const stating = s.replace(/\b(?:missing|without|lacking|no|lacks|lack of) (?:an? |the |any )?(?:required|needed|necessary|mandatory) receipts?\b/g, '');
   if (stating.includes('receipt') && (MUST.test(stating) || withoutReceipt || against || /^(?:[a-z &]+: )?(?:always )?(?:attach|submit|include|provide|upload|keep)\b/.test(s))) {
     const except = /\b(?:except|other than|excluding)\b(.*)$/.exec(s);
@@ -74,6 +77,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
     });
     return found + 1;
   }
+  if (flagging) return found + 1;
   if (notAllowed) {
     if (ALCOHOL.test(s)) {
       policy.alcoholForbidden = original;
@@ -214,3 +218,9 @@ function approverOf(s: string): string {
   }
   return 'approval';
 }
+
+/** A sentence about an item without its receipt ("missing a required receipt", "without a receipt", "ohne Beleg"). */
+const MISSING_RECEIPT = /\b(?:missing|without|lacking|lacks|no) (?:an? |the |any |its )?(?:required |itemi[sz]ed |original )?receipts?\b|\bohne (?:beleg|quittung)\b|\bsans justificatif\b/;
+/** Held for a reviewer, not refused: "flagged for the Controller", "referred to Finance", "zur Prüfung markiert". */
+const FLAGGED = /\b(?:flagged|flag|referred|held for review|marked for review|sent for review|escalated)\b|\bzur prüfung\b|\bsignalée?\b/;
+const REFUSED = /\b(?:rejected|refused|declined|returned|denied)\b/;

@@ -81,6 +81,9 @@ export interface Policy {
   taxesExtra?: string;
   /** What is no receipt ("the terminal slip is NOT an itemized receipt"): proof-rules.ts. */
   proofRules: ProofRule[];
+  /** "Any item … missing a required receipt is flagged for the Controller": the sentence; a missing receipt is then
+   * a flag (held for review, nothing paid), not a refusal. */
+  missingReceiptFlagged?: string;
   /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */
   receiptFree: Category[];
   approvals: (Threshold & { approver: string })[];
