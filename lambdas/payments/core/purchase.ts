@@ -112,6 +112,8 @@ async function purchaseTimed<W>(
           proceed: new Promise<boolean>((resolve) => (proceed = resolve)),
         })
       : undefined;
+  // Handled from the start: a settler that throws before the lock is written must not be an unhandled rejection.
+  early?.catch(() => undefined);
   const abandon = async () => {
     proceed?.(false);
     await early?.catch(() => undefined);
