@@ -8,7 +8,7 @@ import { parseMoney } from './amount.js';
 import { SCRIPT_ACCOUNT, SCRIPT_NAMES } from './column-names-scripts.js';
 import { expandCompactDate, readDate } from './dates.js';
 
-export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference' | 'status';
+export type Role = 'date' | 'valueDate' | 'description' | 'amount' | 'out' | 'in' | 'debit' | 'credit' | 'balance' | 'type' | 'reference' | 'status' | 'voided';
 
 const list = (s: string) => s.split('|');
 /** Exact header names (normalised: no accents, lower case, words only, a trailing currency dropped), best first. */
@@ -22,10 +22,12 @@ const NAMES: [Role, string[]][] = [
   ['out', list('withdrawal|withdrawals|withdrawal amount|money out|paid out|payment|payments|spent|outflow|out|af|addebiti|uscite|salidas|rozchod|wydatki|uitgaven|ausgaben|ausgang|pagamenti|pagos|saidas|ut fra konto|ut|haevet|uttag|udbetaling|saida|pagamentos|vydaj|uitgaand|retiro|retiros|retirada|retiradas|saque|saques|prelievo|prelievi|auszahlung|auszahlungen|opname|opnamen|retrait|retraits')],
   ['in', list('deposit|deposits|deposit amount|money in|paid in|receipt|receipts|received|inflow|in|bij|accrediti|entrate|entradas|ingresos|przychod|wplywy|inkomsten|einnahmen|eingang|incassi|cobros|inn pa konto|inn|indsat|insattning|indbetaling|entrada|recebimentos|prijem|inkomend|deposito|depositos|versamento|versamenti|einzahlung|einzahlungen|storting|stortingen|depot|depots')],
   ['amount', list('amount|transaction amount|net amount|value|sum|betrag|bedrag|umsatz|montant|importe|amt|importo|kwota|belopp|belob|beloep|montante|importe eur|kwota operacji|maara|summa|valor|valor do lancamento|valor lancamento|valor movimento|tutar|islem tutari|jumlah|castka|osszeg|suma|amaun|so tien|znesek|iznos|beloeb|umsatz ohne soll haben kz')],
-  ['type', list('type|transaction type|trnstype|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben|soll haben kennzeichen|soll haben kz')],
+  ['type', list('type|transaction type|trnstype|document type|doc type|entry type|dr cr|cr dr|debit credit|credit debit|d c|af bij|s h|soll haben|soll haben kennzeichen|soll haben kz')],
   ['description', list('description|transaction description|comment|comments|narrative|details|detail|particulars|memo|memo description|payee|payee name|name|merchant|merchant name|counterparty|counter party|remarks|text|notes|contact|buchungstext|verwendungszweck|vorgang verwendungszweck|umsatzart|libelle|omschrijving|naam omschrijving|mededelingen|beguenstigter zahlungspflichtiger|begunstigter auftraggeber|auftraggeber zahlungsempfanger|empfanger zahlungspflichtiger|transaction details|description 1|description 2|partner id|descrizione|descrizione estesa|causale|concepto|descripcion|observaciones|beschreibung|opis|kontrahent|tytul|tytul operacji|descricao|historico|movimiento|tekst|beskrivning|forklaring|saaja maksaja|viesti|label|partner|libelle de l operation|mouvement|description1|description2|description3|account description|narration|transaction narration|transaction remarks|transaction particulars|n facture|no facture|facture|invoice|invoice no|invoice number|inv no|rechnungsnummer|rechnungsnr|factuurnummer|n fattura|numero fattura|n factura|numero factura|cliente fornecedor|favorecido|contraparte|beneficiario|ordenante|lancamento|aciklama|keterangan|uraian|popis transakce|kozlemeny|detalii|descriere|noi dung|dien giai|selgitus|opis transakcji')],
   // Whether the line happened at all: a failed, declined or reverted line moved no money.
   ['status', list('status|state|estado|stato|statut|zustand|transaction status|transaction state|situacao|durum|stav')],
+  // A yes/no column saying the document was voided (a checkbook register's Voided): a voided cheque never paid.
+  ['voided', list('voided|void|is voided|void status')],
 ];
 // The names in other scripts rank after the Latin ones of their role.
 for (const [role, names] of NAMES) names.push(...(SCRIPT_NAMES[role] ?? []));

@@ -122,6 +122,7 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
   const anchors: { index: number; balance: bigint; row?: { r: RawRow; dateText: string; text: string } }[] = [];
   let skipped = 0;
   const notDone = new Map<string, number>();
+  const voided: string[] = [];
   const setAside: string[] = [];
   let fromAmount = 0;
   for (const r of body) {
@@ -130,6 +131,10 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     const balance = col.balance === undefined ? undefined : balanceCents(cellOf(r, col.balance), mark, books);
     if (col.status !== undefined && NOT_DONE.test(plain(cellOf(r, col.status)))) {
       notDone.set(plain(cellOf(r, col.status)), (notDone.get(plain(cellOf(r, col.status))) ?? 0) + 1);
+      continue;
+    }
+    if (col.voided !== undefined && /^(?:yes|y|true|1|x|void|voided)$/i.test(cellOf(r, col.voided))) {
+      voided.push(r.line > 0 ? `line ${r.line}` : `row ${candidates.length + skipped + voided.length + 1}`);
       continue;
     }
     if (r.cells.some((c) => BALANCE_LINE.test(plain(c)))) {
@@ -180,6 +185,10 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     const n = [...notDone.values()].reduce((a, b) => a + b, 0);
     const what = [...notDone].map(([s, k]) => `${k} ${s}`).join(', ');
     notes.push(`${n} row${n === 1 ? '' : 's'} whose ${headers[col.status!].trim()} says the money never moved (${what}) ${n === 1 ? 'is' : 'are'} not transactions`);
+  }
+  if (voided.length > 0) {
+    const n = voided.length;
+    notes.push(`${n === 1 ? 'a row' : `${n} rows`} marked voided in the ${headers[col.voided!].trim()} column (${voided.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''}) ${n === 1 ? 'is' : 'are'} not ${n === 1 ? 'a transaction' : 'transactions'}: a voided document never moved money`);
   }
   if (setAside.length > 0) {
     notes.push(`${setAside.length === 1 ? 'a dated row' : `${setAside.length} dated rows`} with no amount in any money column (${setAside.slice(0, 5).join(', ')}${setAside.length > 5 ? ', …' : ''}) ${setAside.length === 1 ? 'was' : 'were'} set aside: ${setAside.length === 1 ? 'it moves' : 'they move'} no money that can be read`);
@@ -280,8 +289,9 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
 }
 
 // Not "payment": in a QuickBooks register a Payment is a customer's payment received.
-const OUT_TYPES = new Set(['withdrawal', 'out', 'debit card', 'check', 'cheque', 'fee']);
-const IN_TYPES = new Set(['deposit', 'in', 'receipt', 'interest']);
+// A checkbook register's document types (Dynamics GP, Sage): unsigned amounts take their direction from them.
+const OUT_TYPES = new Set(['withdrawal', 'out', 'debit card', 'check', 'cheque', 'fee', 'service charge', 'bank charge', 'charge', 'transfer out', 'bank fee']);
+const IN_TYPES = new Set(['deposit', 'in', 'receipt', 'interest', 'interest income', 'transfer in']);
 /** −1 money out, +1 money in, 1 unknown (the amount keeps its own sign). */
 function typeDirection(type: string, books: boolean): number {
   const t = type.toLowerCase().replace(/[^a-z ]+/g, '').trim();
