@@ -15,7 +15,7 @@ import { CLAIM_TOTAL, type Line } from './lines.js';
 import type { Entry } from './document.js';
 
 /** The head of an attached card or bank statement. */
-const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (?:excerpt|extract|lines?|of account)\b|\b(?:kreditkarten|karten)abrechnung\b|\brelevé (?:de carte|bancaire)\b/i;
+const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (?:excerpt|extract|lines?|of account|screenshot|copy|image|\(attached)|\bposted transactions\b|\b(?:kreditkarten|karten)abrechnung\b|\brelevé (?:de carte|bancaire)\b/i;
 /** "12.35 CANADIAN DOLLAR", "CAD 12.35", "12,35 EUR": the foreign amount printed under a statement line. */
 const FOREIGN = /(\d[\d,.]*[.,]\d{2}) ?(?:[A-Z]{3}\b|(?:[A-Za-z]+ )?(?:DOLLARS?|Dollars?|dollars?|EUROS?|Euros?|euros?|POUNDS?|Pounds?|pounds?|FRANCS?|Francs?|francs?|KRON[AEO]R?|Kron[aeo]r?|kron[aeo]r?|YEN|Yen|yen|PESOS?|Pesos?|pesos?|RUPEES?|Rupees?|rupees?))|\b[A-Z]{3} ?(\d[\d,.]*[.,]\d{2})/;
 
@@ -60,18 +60,22 @@ export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
 
 /** The 1-based line of a claim total equal to the sum of the listed entries above it, two at least. */
 function claimTotal(lines: Line[], kept: Entry[]): number | undefined {
+  let plain: number | undefined;
   for (const t of lines) {
     if (t.kind !== 'total' || t.amts.length === 0) continue;
-    // The claim's total by its words, or by the settlement lines under it ("Avances perçues", "Net à rembourser").
-    const settled = lines.slice(t.n, t.n + 3).some((l) => l.kind === 'balance');
-    if (!CLAIM_TOTAL.test(t.label) && !CLAIM_TOTAL_INTL.test(t.label) && !settled) continue;
     const listed = kept.filter((e) => e.listed && e.first.n < t.n);
     // An entry with an amount in two currencies counts in the total's: either column may be the claim's.
     const want = t.amts[t.amts.length - 1].cents;
     const sums = [listed.reduce((a, e) => a + e.amount.cents, 0n), listed.reduce((a, e) => a + (e.converted?.amt.cents ?? e.amount.cents), 0n)];
-    if (listed.length >= 2 && sums.includes(want)) return t.n;
+    if (listed.length < 2 || !sums.includes(want)) continue;
+    // The claim's total by its words, or by the settlement lines under it ("Avances perçues", "Net à rembourser").
+    const settled = lines.slice(t.n, t.n + 3).some((l) => l.kind === 'balance');
+    if (CLAIM_TOTAL.test(t.label) || CLAIM_TOTAL_INTL.test(t.label) || settled) return t.n;
+    // A plain "Total" ("Total del informe", "Total submitted") equal to the sum of every listed expense above it is
+    // the claim's total too; of several (a day's subtotal, then the report's), the last one sums the whole claim.
+    plain = t.n;
   }
-  return undefined;
+  return plain;
 }
 
 /** The listed entry a statement line posts: by the foreign amount both print, else (no foreign amount) by its amount. */
