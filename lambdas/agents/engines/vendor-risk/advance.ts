@@ -83,8 +83,27 @@ export function answeredNo(text: string, start: number, end: number): boolean {
   const label = LABEL_END.exec(text.slice(end));
   if (!label) return false;
   const nl = text.indexOf('\n', end);
-  const rest = text.slice(end + label[0].length, nl < 0 ? text.length : nl).replace(/^[\s*]+/, '');
-  if (rest !== '') return answerIsNo(rest) || /^\s*0\s*%\s*\.?\s*$/.test(rest);
+  // A JSON or CSV export quotes its values: '"prepayment": "none",' answers as 'Prepayment: none' does.
+  const rest = text
+    .slice(end + label[0].length, nl < 0 ? text.length : nl)
+    .replace(/^[\s*"']+/, '')
+    .replace(/["']\s*,?\s*$/, '');
+  if (rest !== '') return answerIsNo(rest) || /^\s*0\s*%\s*\.?\s*$/.test(rest) || noThenCredit(rest);
   const under = answerLines(text, nl < 0 ? text.length : nl);
   return under.length > 0 && answerIsNo(under.join(' '));
+}
+
+/**
+ * "None; invoice on delivery, Net 30", "No - net 45 days from invoice": a no followed only by the credit terms the
+ * vendor gives instead (paid after the goods come). Anything that names money before delivery, a share, or turns
+ * ("but", "except") keeps the answer from being a no.
+ */
+const NO_THEN = /^\s*(?:no|none|nil|n\/?a|not\s+required)\s*[,;:-]\s*(.+)$/iu;
+const CREDIT_TERMS =
+  /(?<![\p{L}])(?:net\s*\d{1,3}|\d{1,3}\s+days?|(?:on|upon|after)\s+(?:delivery|receipt|invoice)|invoiced?\s+(?:on|upon|after)\s+(?:delivery|completion|shipment)|end\s+of\s+(?:the\s+)?month)(?![\p{L}])/iu;
+const NOT_CREDIT =
+  /%|(?<![\p{L}])(?:but|except|however|unless|only|advance|deposit|pre-?pay\w*|up-?front|before|prior|order|signing|cod|cash)(?![\p{L}])/iu;
+function noThenCredit(answer: string): boolean {
+  const m = NO_THEN.exec(answer);
+  return !!m && CREDIT_TERMS.test(m[1]) && !NOT_CREDIT.test(m[1]);
 }

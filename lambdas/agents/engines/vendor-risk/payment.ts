@@ -4,6 +4,7 @@
  * A statement the clause itself negates ("we will never ask you to change our bank details") is not a flag.
  */
 import { answeredNo, findAdvanceAbroad } from './advance.js';
+import { ASSIGN, findAssignment } from './assignment.js';
 import { boxOf } from './questions.js';
 import { TRADES_AS, nameTokens } from './names.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
@@ -84,6 +85,8 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
   }
   const payee = payeeMismatch(text, vendorNames);
   if (payee !== undefined && !found.has(THIRD)) found.set(THIRD, payee);
+  const assigned = findAssignment(text, vendorNames);
+  if (assigned !== undefined && !found.has(THIRD)) found.set(ASSIGN, assigned);
   return [...found].map(([what, { at, end }]) => ({ detail: `${what} ("${lineOf(text, at)}")`, at, end }));
 }
 
