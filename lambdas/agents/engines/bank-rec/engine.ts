@@ -7,7 +7,8 @@
  * 2. Decide the date order: each document by its own dates, else by the other's; when neither settles it and the two
  *    readings give different answers, the conservative one (fewer matches), said in the note.
  * 3. Pair bank lines with book entries (match.ts), group one line with several on the other side, summed or netted
- *    (group.ts), then pair what is left by a quoted reference or the same counterparty, and settle a line against
+ *    (group.ts), then pair what is left by a quoted reference, the same foreign amount (fx.ts) or the same
+ *    counterparty, and settle a line against
  *    its own undoing (match.ts).
  * 4. Every pair with different amounts, every pair 4–10 days apart and every line left alone becomes an exception
  *    whose amount is its share of (bank total − book total), so the amounts add up to net_unreconciled; each cites
@@ -20,6 +21,7 @@ import type { DateOrder } from '../text/dates.js';
 import { readStatement, type Statement } from '../text/statement.js';
 import { isoDate } from '../text/table.js';
 import { at, evidenceOf, fromPair, groupNote, isTiming, leftovers, summary, cap } from './findings.js';
+import { pairByForeignAmount } from './fx.js';
 import { groupLines, type Group } from './group.js';
 import { TIMING_DAYS, cancelOut, pairByCounterparty, pairByQuotedReference, pairLines, toLine, type Line } from './match.js';
 import { exceptionTypes, type BankRecInput, type BankRecResult } from './schema.js';
@@ -124,6 +126,7 @@ function reconcile(bankStatement: Statement, bookStatement: Statement): Outcome 
   const pairs = pairLines(bank, books);
   const { groups, ambiguous } = groupLines(bank, books);
   pairs.push(...pairByQuotedReference(bank, books));
+  pairs.push(...pairByForeignAmount(bank, books));
   pairs.push(...pairByCounterparty(bank, books));
   const cancelled = [...cancelOut(bank), ...cancelOut(books)];
   const found = [

@@ -8,6 +8,7 @@ import { isoDate } from '../text/table.js';
 import type { Group } from './group.js';
 import { MATCH_DAYS, TIMING_DAYS, tokensOf, transposed, type Line, type Pair } from './match.js';
 import { exceptionTypes, type ExceptionType } from './schema.js';
+import { exchangeNote, foreignOf } from './fx.js';
 
 export interface Found {
   type: ExceptionType;
@@ -65,12 +66,13 @@ export function fromPair(p: Pair): Found[] {
       p.by === 'check number' ? `Check ${bank.check} (same check number)`
       : p.by === 'reference' ? `Reference ${bank.reference} (same reference)`
       : p.by === 'reference in the text' ? `A reference both sides quote (${shared})`
+      : p.by === 'foreign amount' ? `The same foreign amount on both sides (${foreignOf(bank)?.text})`
       : p.by === 'counterparty' ? `The same counterparty, the only open line of each side within ${MATCH_DAYS} days${transposed(bank.amountCents, book.amountCents) ? ', the amounts the same digits with two transposed (the difference a multiple of 9)' : ''}`
       : `Same ${p.by}`;
     const diff = bank.amountCents - book.amountCents;
     return [{
       type: 'amount_mismatch',
-      detail: `${what}: ${cite(bank)} against ${cite(book)}: bank − books = ${money(diff)}.`,
+      detail: `${what}: ${cite(bank)} against ${cite(book)}: bank − books = ${money(diff)}.${exchangeNote(bank, book)}`,
       cents: diff,
       order: bank.row,
       lines: [bank, book],

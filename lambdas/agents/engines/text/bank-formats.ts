@@ -140,6 +140,35 @@ function itemsOf(block: string, offset: number, sign: bigint, total: bigint, at:
   return items;
 }
 
+/** The subfield codes of a structured :86: (the Dutch banks' /CODE/value/ layout, SWIFT's narrative codes). */
+const CODES_86 = 'TRTP|IBAN|BIC|NAME|REMI|EREF|OCMT|EXCH|CHGS|ADDR|CSID|MARF|ORDP|BENM|SVCL|PREF|RTRN|ULTC|ULTD|PURP|ISDT|CDTRREF|CDTRREFTP|ISSR|USTD|STRD|CUR|ACCW';
+const FIELD_86 = new RegExp(`/(${CODES_86})/`, 'g');
+
+/**
+ * A structured :86: (`/NAME/ZAANSE BV/REMI/FACTUUR 1171/EREF/ZCF-88`), its lines already joined (banks wrap it at
+ * 65 characters, mid-word): the counterparty's name first, then what the payment says it pays, then the other
+ * subfields as `CODE value`, each apart, so a reference quoted in /REMI/ or /EREF/ is a word of its own and not run
+ * together with the next code. Undefined when the text is not in that layout.
+ */
+export function structured86(text: string): string | undefined {
+  const t = text.trim();
+  if (!new RegExp(`^/(?:${CODES_86})/`).test(t)) return undefined;
+  const parts: [string, string][] = [];
+  const marks = [...t.matchAll(FIELD_86)];
+  marks.forEach((m, i) => {
+    const end = i + 1 < marks.length ? marks[i + 1].index! : t.length;
+    const value = t.slice(m.index! + m[0].length, end).replace(/\/+$/, '').trim();
+    if (value !== '' && value !== 'NOTPROVIDED') parts.push([m[1], value]);
+  });
+  // A structured remittance (/REMI/STRD/CUR/<payment reference>): the creditor's reference is what it pays.
+  const strd = parts.findIndex(([c, v]) => c === 'REMI' && v === 'STRD');
+  if (strd >= 0 && parts[strd + 1]?.[0] === 'CUR') parts.splice(strd, 2, ['REMI', parts[strd + 1][1]]);
+  if (parts.length === 0) return undefined;
+  const of = (code: string) => parts.filter(([c]) => c === code).map(([, v]) => v);
+  const rest = parts.filter(([c]) => c !== 'NAME' && c !== 'REMI').map(([c, v]) => `${c} ${v}`);
+  return [...of('NAME'), ...of('REMI'), ...rest].join(' / ');
+}
+
 const SWIFT_61 = /^(\d{2})(\d{2})(\d{2})(\d{2})?(\d{2})?(RC|RD|C|D)[A-Z]?(\d+,\d{0,2})[A-Z][A-Z0-9]{3}([^/\n]*)/;
 
 /**
@@ -168,7 +197,8 @@ export function readMt940(text: string, field: string): Statement {
     const cents = parseMoney(amount, ',');
     const sign = mark === 'C' || mark === 'RD' ? 1n : -1n;
     const next = fields[i + 1];
-    const narrative = next?.[0] === '86' ? next[1].replace(/\r?\n/g, '').replace(/\?\d{2}/g, ' ').replace(/~\d{2}/g, ' ') : '';
+    const joined = next?.[0] === '86' ? next[1].replace(/\r?\n/g, '') : '';
+    const narrative = structured86(joined) ?? joined.replace(/\?\d{2}/g, ' ').replace(/~\d{2}/g, ' ');
     lines.push(line(field, k, date, cents === undefined ? undefined : sign * cents, narrative, ref && ref !== 'NONREF' ? ref : undefined, at));
   });
   const notes = ['read as an MT940 statement: each :61: is one line (C and RD money in, D and RC money out; decimal comma), :86: its text; :60F:/:62F: are balances'];
