@@ -1,5 +1,6 @@
 /** Rules scoped to what they name: a class rule about flights is no rule for a train, a taxi's tip cap no dinner's. */
 import type { Policy } from './policy.js';
+import type { TipCap } from './policy-types.js';
 import type { Category, FareClass } from './words.js';
 
 /** The modes of travel a class rule names: air ("fly", "flights", "air") or rail ("train", "Acela"). */
@@ -21,15 +22,24 @@ export function forCategory(policy: Policy, category: Category | undefined): Pol
     return scope.length === 0 || category === undefined || scope.includes(category);
   };
   const keep = <V>(m: Map<FareClass, V>, text: (v: V) => string) => new Map([...m].filter(([, v]) => applies(text(v))));
-  // A tip cap naming its categories ("taxis … including a tip up to 15%") is theirs only; naming none, it is every item's.
-  const tips = policy.tipCap?.categories ?? [];
   return {
     ...policy,
-    tipCap: tips.length === 0 || (category !== undefined && tips.includes(category)) ? policy.tipCap : undefined,
+    tipCap: tipCapFor(policy.tipCaps ?? (policy.tipCap ? [policy.tipCap] : []), category),
     forbiddenClasses: keep(policy.forbiddenClasses, (t) => t),
     approvalClasses: keep(policy.approvalClasses, (v) => v.text),
     // A rule naming the item's own mode before one naming none.
     allowedClasses: policy.allowedClassRules.find((r) => category !== undefined && (policy.classScope.get(r.text) ?? []).includes(category)) ??
       policy.allowedClassRules.find((r) => applies(r.text)),
   };
+}
+
+/**
+ * The tip cap an item of that category is held to. A cap naming categories ("taxis … including a tip up to 15%") is
+ * theirs only; naming none, it is every item's. A cap naming the item's own category comes before one naming none
+ * (the meal tip is held to the meal cap, not to the rideshare one); of several, the lowest share.
+ */
+function tipCapFor(caps: TipCap[], category: Category | undefined): TipCap | undefined {
+  const lowest = (xs: TipCap[]) => xs.reduce<TipCap | undefined>((a, x) => (a === undefined || x.bp < a.bp ? x : a), undefined);
+  const own = category === undefined ? [] : caps.filter((c) => c.categories.includes(category));
+  return lowest(own) ?? lowest(caps.filter((c) => c.categories.length === 0));
 }

@@ -5,7 +5,7 @@
  */
 import { categoriesIn, moneyIn } from './words.js';
 import type { Policy } from './policy.js';
-import { NOT_ALLOWED } from './policy-types.js';
+import { NOT_ALLOWED, type TipCap } from './policy-types.js';
 
 const PERSONAL_WORDS = ['minibar', 'mini-bar', 'honor bar', 'honour bar', 'movie', 'pay-per-view', 'pay per view', 'in-room entertainment', 'spa', 'gift shop',
   'laundry', 'dry cleaning', 'room service', 'toiletries', 'clothing', 'newspaper'];
@@ -15,8 +15,10 @@ export function readExtra(s: string, original: string, policy: Policy): number {
   let found = 0;
   const pct = /(\d{1,2}(?:\.\d{1,2})?)\s?%/.exec(s);
   if (/\b(?:tips?|gratuit(?:y|ies))\b/.test(s) && pct && /\b(?:up to|maximum|max|at most|no more than|capped|limit)\b/.test(s)) {
-    // "Taxis are reimbursed at cost, including a reasonable tip (up to 15%)" caps a taxi's tip, not a dinner's.
-    policy.tipCap = { bp: percentBp(pct[1]), text: original, categories: categoriesIn(s) };
+    // "Taxis are reimbursed at cost, including a reasonable tip (up to 15%)" caps a taxi's tip, not a dinner's; a
+    // policy with a cap for meals and another for rideshare keeps both, each its own category's.
+    policy.tipCaps ??= [];
+    policy.tipCaps.push(...tipCapsIn(s, original));
     found++;
   }
   if (/\b(?:per diem|m&ie|meal allowance|daily allowance|verpflegungspauschale)\b/.test(s) || (policy.perDiem && /\bper diem\b|\ballowance\b/.test(s))) {
@@ -107,4 +109,23 @@ function percentBp(p: string): bigint {
 function decimalMilli(d: string): bigint {
   const [w, f = ''] = d.split('.');
   return BigInt(w) * 10000n + BigInt((f + '0000').slice(0, 4));
+}
+
+/**
+ * The tip caps of one sentence: one per percentage. With two or more ("tips up to 20% on meals and 15% on taxis"),
+ * each is its own clause's (split at ",", ";" and "and"), with the categories that clause names (none: the sentence's).
+ */
+function tipCapsIn(s: string, original: string): TipCap[] {
+  const all = [...s.matchAll(/(\d{1,2}(?:\.\d{1,2})?)\s?%/g)];
+  const whole = categoriesIn(s);
+  if (all.length <= 1) return [{ bp: percentBp(all[0][1]), text: original, categories: whole }];
+  const clauses = s.split(/[,;]|\band\b/);
+  const out: TipCap[] = [];
+  for (const clause of clauses) {
+    const p = /(\d{1,2}(?:\.\d{1,2})?)\s?%/.exec(clause);
+    if (!p) continue;
+    const own = categoriesIn(clause);
+    out.push({ bp: percentBp(p[1]), text: original, categories: own.length > 0 ? own : whole });
+  }
+  return out.length > 0 ? out : [{ bp: percentBp(all[0][1]), text: original, categories: whole }];
 }

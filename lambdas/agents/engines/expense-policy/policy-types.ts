@@ -50,9 +50,18 @@ export interface Rate {
   text: string;
 }
 
+export interface TipCap {
+  bp: bigint;
+  text: string;
+  categories: Category[];
+}
+
 export interface Policy {
-  /** "Tips are reimbursable up to 20% of the pre-tax food and beverage amount": basis points of the pre-tax amount. */
-  tipCap?: { bp: bigint; text: string; categories: Category[] };
+  /** "Tips are reimbursable up to 20% of the pre-tax food and beverage amount": basis points of the pre-tax amount.
+   * The cap that holds an item (forCategory picks it from `tipCaps`). */
+  tipCap?: TipCap;
+  /** Every tip cap the policy states, each with the categories it names (none: every item's). */
+  tipCaps?: TipCap[];
   perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
   /** Per-diem rates per place and each rate's meals, read from the policy's tables (per-diem.ts). */
   schedules: Schedules;
