@@ -57,3 +57,14 @@ describe('a foreign-currency payment converted at two rates', () => {
     expect(r.exceptions.map((e) => e.type).sort()).toEqual(['missing_in_books', 'missing_on_bank']);
   });
 });
+
+describe('a ledger whose counterparty stands in its own column (Relatie)', () => {
+  it('the name in that column pairs the bank line whose /NAME/ is the same counterparty', () => {
+    const bank = ':20:STMT\n:25:NL02RABO0123456789\n:28C:9/1\n:60F:C260731EUR500,00\n:61:2608140814C1000,00N654NONREF\n' +
+      ':86:/TRTP/SEPA OVERBOEKING/IBAN/NL55INGB0000123456/BIC/INGBNL2A/NAME/KAASHANDEL VERMEER BV/REMI/BETALING/EREF/NOTPROVIDED\n:62F:C260814EUR1500,00\n-\n';
+    const books = 'Datum;Relatie;Omschrijving;Bedrag;D/C\n14-08-2026;Kaashandel Vermeer BV;Ontvangst;1010,00;D\n';
+    const r = rec(bank, books);
+    expect(r.exceptions.map((e) => [e.type, e.amount])).toEqual([['amount_mismatch', -10]]);
+    expect(r.exceptions[0].detail).toMatch(/^The same counterparty/);
+  });
+});
