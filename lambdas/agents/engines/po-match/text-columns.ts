@@ -103,6 +103,8 @@ add('other', 'belastingen', 'datum gevraagd', 'btw %', 'btw-tarief', 'leverdatum
 // including it are other columns.
 add('amount', 'amount ex gst', 'amount ex. gst', 'amount excl gst', 'amount excl. gst', 'ex gst', 'amount ex vat', 'amount excl vat', 'amount excl. vat');
 add('other', 'gst', 'amount inc gst', 'amount inc. gst', 'amount incl gst', 'amount incl. gst', 'inc gst', 'amount inc vat', 'amount incl vat', 'amount incl. vat', 'gross amount');
+// A VAT invoice's line before tax: "Taxable Amt", "Taxable Value" (a bare "Taxable" is a Y/N flag, no amount).
+add('amount', 'taxable amt', 'taxable amt.', 'taxable amount', 'taxable value', 'net amt', 'amount excl. tax', 'amount excl tax');
 // A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
 add('disc', 'disc %', 'disc%', 'korting%', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
   'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
@@ -156,6 +158,8 @@ export function tokenize(line: string, display = false): Tok[] {
 const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 
 export const norm = (w: string) => w.toLowerCase().replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
+
+const NET_COLUMN = /^(?:taxable|net)\b|\bex(?:cl)?\.?\s+(?:gst|vat|tax)\b/i;
 
 /** Known column labels of a line, longest phrase first; undefined when the line is not a table header. */
 export function headerColumns(line: string, above?: string): Column[] | undefined {
@@ -218,6 +222,10 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
     const named = skus.find((c) => /^(?:item|items|product|article|artikel)$/i.test(c.label.replace(/[.:]$/, '')));
     if (named) named.role = 'desc';
   }
+  // "Taxable Amt  VAT 5%  Total AED": beside the line's amount before tax, a total column is the line with its tax,
+  // never the amount the quantity and price extend to.
+  const amounts = cols.filter((c) => c.role === 'amount');
+  if (amounts.length > 1 && amounts.some((c) => NET_COLUMN.test(c.label))) for (const c of amounts) if (!NET_COLUMN.test(c.label)) c.role = 'other';
   const roles = new Set(cols.map((c) => c.role));
   const hasQty = roles.has('qty') || roles.has('ordered') || roles.has('shipped');
   // An amount-based order (a blanket or service PO: Description, Total, Received, Invoiced) has no quantity column.

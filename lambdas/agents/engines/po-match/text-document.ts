@@ -10,7 +10,8 @@ import { chargeLine } from './xml-lines.js';
 import { detectDecimal } from './number.js';
 import { unitCode } from './units.js';
 import { readTable } from './text-table.js';
-import { readSummary } from './text-summary.js';
+import { IDENTIFIER_LINE } from './text-shifted.js';
+import { readColumnTotals, readSummary } from './text-summary.js';
 import { settleSummary, type SummaryLine } from './text-totals.js';
 import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
 
@@ -56,6 +57,11 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
     if (table.used.has(i) || line.trim() === '') return;
     const trimmed = line.trim().replace(/^[-*•]\s+/, '');
     if (i > table.header) {
+      const columns = readColumnTotals(line, decimal);
+      if (columns) {
+        for (const s of columns) summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
+        return;
+      }
       const s = readSummary(line, decimal);
       if (s) {
         summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
@@ -172,6 +178,7 @@ function money(tokens: string[], i: number): { value: bigint; used: number; mark
 }
 
 function readItem(line: string): RawLine | undefined {
+  if (IDENTIFIER_LINE.test(line)) return undefined;
   const tokens = line
     .replace(/(\d)\s*[xX×]\s*(?=[$€£¥\d])/g, '$1 x ')
     .replace(/[@=×]/g, ' $& ')

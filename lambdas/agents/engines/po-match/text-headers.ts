@@ -16,6 +16,12 @@ const VALUE = /^#?[A-Za-z0-9]+(?:[-/._#][A-Za-z0-9]+)*$/;
 const DATE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
 const isValue = (t: string) => t.length <= 30 && VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
 
+/**
+ * A word that is a PO number by its own prefix: "PO-0009213", "#PO4471", and one with a region or division segment
+ * before the digits ("PO-UK-004817", "PO-DE-N-2231").
+ */
+const PO_WORD = /^#?PO[-#]?(?:[A-Z]{1,4}-){0,2}\d[\w-]*$/i;
+
 /** A title naming the document a purchase order, in the languages read. */
 const TITLE_PO = /^\s*(?:purchase\s+order|orden\s+de\s+compra|pedido\s+de\s+compra|bon\s+de\s+commande|bestellung|ordine\s+(?:di\s+acquisto|fornitore)|注\s*文\s*書|発\s*注\s*書)\s*$/im;
 const DOC_NUMBER = /(?:^|\s)(?:document\s*(?:no\.?|number|#)|doc\.?\s*(?:no\.?|#)|no\.?\s*de\s+documento|n[uú]mero\s+de\s+documento|n[o°]\.?\s*(?:du\s+)?document)\s*:?\s*(\S+)/i;
@@ -67,7 +73,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     }
   }
   // No label: one PO-numbered word the document repeats or states once ("Reference  PO-0009213").
-  const words = new Set(lines.filter((l) => l.length <= 400).flatMap((l) => l.split(/[\s,;()]+/)).filter((w) => /^#?PO[-#]?\d[\w-]*$/i.test(w)).map((w) => clean(w).toUpperCase()));
+  const words = new Set(lines.filter((l) => l.length <= 400).flatMap((l) => l.split(/[\s,;()]+/)).filter((w) => PO_WORD.test(w)).map((w) => clean(w).toUpperCase()));
   return words.size === 1 ? [...words][0] : undefined;
 }
 

@@ -35,6 +35,15 @@ const GROSS = /brutto|\bgross\b|\bttc\b|do\s+zap[łl]aty|zu\s+zahlen|\brazem\b|e
  * antes del descuento", "Montant HT", "Total HT", "Basic value", 小計 (subtotal), 税抜金額 (amount before tax).
  */
 const NET_WORDS = /valor neto|importe neto|base imponible|antes del descuento|antes de impuestos|montant ht|total ht|total hors taxes|basic value|basic amount|小\s*計|税抜/;
+/** A bracketed registration or account number: a run of five digits or more inside brackets, no rate. */
+const REGISTRATION = /^\((?=[^)%]*\d{5})[^)%]*\)$/;
+/**
+ * Canada's and India's sales taxes by name: the federal GST (TPS in French), the provincial PST/RST/QST (TVQ) and the
+ * harmonised HST; CGST/SGST/IGST are read by the "gst" in them.
+ */
+/** A VAT named by its rate band, as Zoho and Gulf invoices print it: "Standard Rate (5%)", "Standard rate 20%". */
+const STANDARD_RATE = /\bstandard[-\s]+rate\s*\(?\s*\d{1,2}(?:[.,]\d+)?\s*%/;
+const SALES_TAX_NAMES = /\b(?:tps|tvq|qst|pst|rst)\b/;
 /** "Total Payment Due", "Payment Due": what is to be paid, not a payment received. */
 const PAYMENT_DUE = /^(?:total\s+)?payment\s+due\b|^total\s+(?:amount\s+)?due\b/i;
 /** "Amount paid" / "Total prepaid" are payments, not charges; "Freight (prepaid & added)" is freight billed. */
@@ -42,7 +51,7 @@ const FREIGHT_PREPAID = /(?:freight|shipping|carriage)\b[^]*\bprepaid\b/i;
 /** "MERCHANDISE   733.90", "Order Total:  GBP  713.52", "BTW 21% over 1.321,30   277,47", "Subtotal ..... $1,117.75". */
 export function readSummary(line: string, decimal: Decimal): Summary | undefined {
   // A currency written after the amount ("48,137.50 kr", "1,002.15 USD") is not part of the label.
-  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(new RegExp(`(\\d)\\s*(?:kr|zł|${CURRENCY_CODES})\\.?$`, 'i'), '$1').replace(/(\d)\s*[€£¥円]$/, '$1');
+  const clean = line.replace(/\.{3,}/g, '  ').replace(/\s+$/, '').replace(new RegExp(`(\\d)\\s*(?:kr|zł|${CURRENCY_CODES})\\.?$`, 'i'), '$1').replace(/(\d)\s*[€£¥円$]$/, '$1');
   const segs = clean.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean);
   if (segs.length === 0) return undefined;
   const last = segs[segs.length - 1];
@@ -54,7 +63,9 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
   if (!/[.,]\d{2}\)?$/.test(amountText) && !/^[¥￥]\d{1,3}(?:,\d{3})*$|^\d{1,3}(?:,\d{3})*円$/.test(amountText)) return undefined;
   const amount = readNumber(amountText, decimal);
   if (amount === undefined) return undefined;
-  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !isCurrencyWord(s));
+  // A registration number printed beside a tax ("TPS 5 %  (no 812345678 RT0001)  373,32 $") is the vendor's
+  // identifier, never a label or an amount: the label is the words before it.
+  const texts = [...segs.slice(0, -1), lastToks.slice(0, -1).join(' ')].filter((s) => s && !isCurrencyWord(s) && !REGISTRATION.test(s));
   // The label is the words before the amount; one step further left only past a rate ("SALES TAX  AUSTIN 8.25%").
   for (let i = texts.length - 1; i >= Math.max(0, texts.length - (/%/.test(texts[texts.length - 1] ?? '') ? 2 : 1)); i--) {
     const label = texts[i];
@@ -65,8 +76,8 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     if (NET_PART.test(l)) kind = 'netPart';
     else if (NET_OF_TAX.test(l)) kind = 'net';
     else if (TAX_INCLUDED.test(l)) kind = 'total';
-    else if (/sub[-\s]?total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|\balv\s+0\s*%|veroton|ilman\s+alv|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l)) kind = 'tax';
+    else if (/sub[-\s]?total|sous[-\s]total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|\balv\s+0\s*%|veroton|ilman\s+alv|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
+    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l) || SALES_TAX_NAMES.test(l) || STANDARD_RATE.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|yhteensä|maksettava|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
@@ -77,4 +88,26 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     if (kind) return { kind, label: label.replace(/[:\s]+$/, ''), amount };
   }
   return undefined;
+}
+
+/**
+ * A table's column totals printed on one row under a VAT invoice's net, tax and gross columns ("Total   29,225.00
+ * 1,461.25   30,686.25"): three amounts after a total's label where the first two add up to the third are the net, the
+ * tax and the total; two to four amounts that do not are a total, the rightmost.
+ */
+export function readColumnTotals(line: string, decimal: Decimal): Summary[] | undefined {
+  const segs = line.trim().split(/\s{2,}/);
+  if (segs.length < 3 || segs.length > 5 || !/^(?:total|totals|grand total|totale?|gesamt|summe|montant total|المجموع)\b/i.test(segs[0])) return undefined;
+  const amounts = segs.slice(1).map((t) => (/[.,]\d{2}$/.test(t) ? readNumber(t, decimal) : undefined));
+  if (amounts.some((a) => a === undefined)) return undefined;
+  const label = segs[0].trim();
+  const [net, tax, total] = amounts as bigint[];
+  // Figures that do not add up as net, tax and total: the rightmost, under the table's last column, is what the
+  // invoice asks, and the arithmetic check holds the difference.
+  if (amounts.length !== 3 || net <= 0n || tax < 0n || net + tax !== total) return [{ kind: 'total', label, amount: amounts[amounts.length - 1] as bigint }];
+  return [
+    { kind: 'net', label, amount: net },
+    { kind: 'tax', label: `${label} tax`, amount: tax },
+    { kind: 'total', label, amount: total },
+  ];
 }

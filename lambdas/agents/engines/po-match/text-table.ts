@@ -7,9 +7,10 @@
 import type { RawLine } from './document.js';
 import { lineAmount, abs, SCALE, CENT } from './decimal.js';
 import { readNumber, type Decimal } from './number.js';
-import { packSize, priceBasis, unitCode } from './units.js';
+import { packSize, priceBasis, unitCode, unitWithPack } from './units.js';
 import { headerColumns, tokenize, type Column, type Role, type Tok } from './text-columns.js';
 import { readSummary } from './text-summary.js';
+import { IDENTIFIER_LINE, shiftedRow } from './text-shifted.js';
 
 const NUMERIC: Role[] = ['qty', 'ordered', 'shipped', 'bo', 'price', 'amount', 'pack'];
 const isNumberish = (t: string) => /^[($€£-]*\d/.test(t) || /^(?:US\$|\$|€|£)$/.test(t);
@@ -97,6 +98,8 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       used.add(i);
       continue;
     }
+    // A bank account, a tax registration or a telephone printed among the rows is never one.
+    if (IDENTIFIER_LINE.test(line)) continue;
     const toks = joinGroups(tokenize(line, true));
     // A totals label set well right of the descriptions ("Yhteensä alv 0 %   441,60", "Totaal excl. BTW") ends the
     // rows even where its numbers fall under the item columns.
@@ -108,7 +111,7 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
       list.push(t);
       cells.set(c.role, list);
     }
-    const row = readRow(cells, decimal, billedIs, line, amountTable);
+    const row = readRow(cells, decimal, billedIs, line, amountTable) ?? shiftedRow(toks, cols, descIndex, decimal, (c) => readRow(c, decimal, billedIs, line, false));
     if (row) {
       row.cites = [{ line: i + 1 }];
       rows.push(row);
@@ -231,10 +234,12 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   // "40,00 Rouleau(x)": a unit printed after the quantity may run under the price column's label.
   const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0] || (cells.has('uom') ? undefined : spill.find((w) => unitCode(w) !== undefined));
   // "CS 2/5-6LB": a unit column printed against a pack/size column reads by its first word.
-  const uom = unitCode(uomWord) ?? unitCode(cells.get('uom')?.[0]?.text) ?? priced?.uom;
+  // "CS/12": a unit printed with what one of it holds is that unit, its pack size stated.
+  const packed = unitWithPack(uomWord);
+  const uom = unitCode(uomWord) ?? packed?.uom ?? unitCode(cells.get('uom')?.[0]?.text) ?? priced?.uom;
   if (uom) row.uom = uom;
   if (priced?.uom) row.priceUom = priced.uom;
-  const pack = packSize(joinText(cells.get('pack')));
+  const pack = packSize(joinText(cells.get('pack'))) ?? (packed?.uom === uom ? packed?.pack : undefined);
   if (pack !== undefined) row.pack = pack;
   const skuToks = cells.get('sku') ?? [];
   const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers].sort((a, b) => a.start - b.start);
@@ -262,7 +267,7 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
     row.description = bracket[2] || row.description;
   }
   applyDiscount(row, cells.get('disc'), decimal);
-  if (row.pack === undefined && row.description) row.pack = packSize(/\b(?:pack|case|box|carton|bag) of \d+/i.exec(row.description)?.[0]);
+  if (row.pack === undefined && row.description) row.pack = packSize(/\b(?:pack|case|box|carton|bag|bundle) of \d+/i.exec(row.description)?.[0]);
   return row;
 }
 

@@ -29,20 +29,28 @@ export function settleSummary(doc: Doc, summary: SummaryLine[]): void {
   let taxAsNet: SummaryLine | undefined;
   let parts = 0n;
   let partsOfTax = 0n;
+  let partCount = 0;
   for (const s of summary) {
     if (s.kind === 'net') doc.subtotal ??= s.amount;
     else if (s.kind === 'netPart') parts += s.amount;
     else if (s.kind === 'total') totals.push(s);
     else if (s.kind === 'tax' && !taxAsNet && goods > 0n && near(s.amount, goods)) taxAsNet = s;
     else {
-      // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge. India's
-      // central and state GST (CGST and SGST, or IGST, and cess) are taxes of their own, each added; a total of them
-      // printed after them is not added again.
-      const part = s.kind === 'tax' ? /\b(cgst|sgst|utgst|igst|cess)\b/i.exec(s.label)?.[1].toLowerCase() : undefined;
+      // One tax however often it is printed ("VAT 23%" and "Total VAT"); a line at nothing states no charge. Two
+      // sales taxes on one total are each added: India's central and state GST (CGST and SGST, or IGST, and cess),
+      // Canada's federal GST (TPS) beside a provincial PST, RST or QST (TVQ); a total of them printed after them is
+      // not added again.
+      const named = s.kind === 'tax' ? /\b(cgst|sgst|utgst|igst|cess|gst|hst|pst|rst|qst|tps|tvq)\b/i.exec(s.label)?.[1].toLowerCase() : undefined;
+      const part = named === 'tps' ? 'gst' : named === 'tvq' ? 'qst' : named;
       const key = s.kind === 'tax' ? part ?? 'tax' : s.label.toLowerCase();
       if (s.amount === 0n || seen.has(key)) continue;
-      if (key === 'tax' && partsOfTax > 0n && near(s.amount, partsOfTax)) continue;
-      if (part) partsOfTax += s.amount;
+      // The sum of two or more taxes already read ("Total GST" after CGST and SGST) is none of its own; a second tax
+      // equal to the first (CGST 9% and SGST 9%) is.
+      if (partsOfTax > 0n && near(s.amount, partsOfTax) && (key === 'tax' || partCount >= 2 || /\btotal\b/i.test(s.label))) continue;
+      if (part) {
+        partsOfTax += s.amount;
+        partCount++;
+      }
       seen.add(key);
       doc.charges.push({ label: s.label, amount: s.amount, kind: s.kind, cite: s.cite });
     }

@@ -14,6 +14,7 @@ const SYNONYMS: Record<string, string[]> = {
   PR: ['PR', 'PAIR', 'PAIRS', 'PAR', 'PARES', 'PAIRE', 'PAIRES'],
   DZ: ['DZ', 'DOZ', 'DOZEN', 'DZN'],
   BG: ['BG', 'BAG', 'BAGS', 'XBG', 'BOLSA', 'BOLSAS', 'SAC', 'SACS'],
+  BDL: ['BDL', 'BE', 'BUNDLE', 'BUNDLES', 'BND', 'XBE', 'LIASSE', 'LIASSES', 'FARDO', 'FARDOS'],
   RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO', 'ROLLO', 'ROLLOS', 'ROULEAU', 'ROULEAUX'],
   SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE', 'JUEGO', 'JUEGOS', 'KPL', 'KOMPLET'],
   KG: ['KG', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
@@ -61,10 +62,26 @@ export function packSize(text: string | undefined): number | undefined {
   const t = text.trim();
   let m = /^(\d{1,5})\s*(?:\/\s*[A-Za-z]{1,6})?$/.exec(t);
   if (m) return Number(m[1]) > 0 ? Number(m[1]) : undefined;
-  m = /\b(?:pack|case|box|carton|bag)\s+of\s+(\d{1,5})\b/i.exec(t);
+  m = /\b(?:pack|case|box|carton|bag|bundle|roll)\s+of\s+(\d{1,5})\b/i.exec(t);
   if (m) return Number(m[1]);
   return undefined;
 }
+
+/**
+ * A unit printed with what it holds, as distributors write a U/M cell: "CS/12", "CS12", "BX-100", "12/CS", "PK 36".
+ * Only a container unit (case, box, pack, bag, roll, bundle) holding more than one; "EA/1" or a count of eaches is none.
+ */
+export function unitWithPack(text: string | undefined): { uom: string; pack: number } | undefined {
+  if (!text) return undefined;
+  const t = text.trim();
+  const m = /^([A-Za-z]{1,6})\s*[/-]?\s*(\d{1,5})$/.exec(t) ?? /^(\d{1,5})\s*\/\s*([A-Za-z]{1,6})$/.exec(t);
+  if (!m) return undefined;
+  const [word, n] = /^\d/.test(m[1]) ? [m[2], m[1]] : [m[1], m[2]];
+  const uom = unitCode(word);
+  if (uom === undefined || !CONTAINER_UNITS.has(uom) || Number(n) <= 1) return undefined;
+  return { uom, pack: Number(n) };
+}
+const CONTAINER_UNITS = new Set(['CS', 'BX', 'PK', 'BG', 'RL', 'BDL']);
 
 /** Containers a description names ("caja 100 uds", "rouleau de 50 m", "pack of 25"), in the languages above. */
 const CONTAINER = String.raw`pack|case|box|carton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|carton|sac|rouleau|bo[iî]te|lot`;
