@@ -77,6 +77,8 @@ const found = (text: string, m: RegExpExecArray): Finding => ({
 const LABEL_END = /^[^\n?:|\t.;]{0,40}?(?:\?|:|\t|\||\s{3,})/u;
 export function answeredNo(text: string, start: number, end: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const qa = jsonAnswer(text, lineStart, start, end);
+  if (qa !== undefined) return answerIsNo(qa) || noThenCredit(qa);
   const before = text.slice(lineStart, start);
   // The label starts its line (a numbering or a bullet aside) and says nothing else before the words.
   if (before.length > 60 || /[?:|\t.;]/.test(before.replace(/^\s*(?:[\p{L}]?\d+(?:\.\d+)*[.)]?|[-*•·])\s*/u, ''))) return false;
@@ -106,4 +108,20 @@ const NOT_CREDIT =
 function noThenCredit(answer: string): boolean {
   const m = NO_THEN.exec(answer);
   return !!m && CREDIT_TERMS.test(m[1]) && !NOT_CREDIT.test(m[1]);
+}
+
+/**
+ * A form exported as JSON pairs each question with its answer in one object: '{ "q": "Do you require advance
+ * payment?", "a": "No" }', '"question": …, "answer": …', on one line or one key a line. The words at [start, end) in the question take that answer.
+ */
+const JSON_QA = /"(?:q|question|label|prompt|field)"\s*:\s*"([^"\n]*)"\s*,\s*"(?:a|answer|value|response)"\s*:\s*"([^"\n]*)"/giu;
+function jsonAnswer(text: string, lineStart: number, start: number, end: number): string | undefined {
+  // The object may be printed one key a line: read on to its closing brace.
+  const close = text.indexOf('}', start);
+  const line = text.slice(lineStart, close < 0 ? Math.min(text.length, start + 600) : close);
+  for (const m of line.matchAll(JSON_QA)) {
+    const q = lineStart + m.index! + m[0].indexOf('"', m[0].indexOf(':')) + 1;
+    if (start >= q && end <= q + m[1].length) return m[2];
+  }
+  return undefined;
 }

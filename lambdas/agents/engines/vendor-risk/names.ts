@@ -118,6 +118,24 @@ export const nameTokens = (name: string) =>
 /** A label left without a name ("Doing Business As: (none)", "Trading name: N/A", "same as above"). */
 const NO_NAME = /^[(\[]?\s*(?:none|n\/?a|nil|not\s+applicable|same(?:\s+as\s+(?:above|legal\s+name))?|as\s+above|-+|keine|aucun|ninguno)\s*[)\]]?\.?$/i;
 
+/**
+ * A vendor record exported as JSON (a payables platform's API object): its name keys, camel- or snake-cased
+ * ("legalName", "company_name", "vendorProfileName"), and the bare "name" only among the record's top-level keys (the
+ * least indented), since a nested "name" is a contact's, a bank's or a field's.
+ */
+const JSON_NAME_KEY = /^([ \t]*)"((?:legal|company|vendor|supplier|business|registered|entity|trading|vendor[_]?profile)[_]?name|name)"\s*:\s*"([^"\n]{2,90})"/gimu;
+function jsonNames(prose: string): string[] {
+  const keys = [...prose.matchAll(/^([ \t]*)"[^"\n]+"\s*:/gm)];
+  if (keys.length < 3) return [];
+  const top = Math.min(...keys.map((k) => k[1].length));
+  const out: string[] = [];
+  for (const m of prose.matchAll(JSON_NAME_KEY)) {
+    if (m[2].toLowerCase() === 'name' && m[1].length !== top) continue;
+    out.push(m[3]);
+  }
+  return out;
+}
+
 /** Every name the document gives the vendor (see the module comment), for comparing payees. */
 export function vendorNames(prose: string, email?: EmailFacts): string[] {
   const names: string[] = [];
@@ -126,7 +144,7 @@ export function vendorNames(prose: string, email?: EmailFacts): string[] {
   for (const m of prose.matchAll(/^\s*1\s+name\s+of\s+[^\n]*\n\s*([^\n]+)/gim)) names.push(m[1]);
   const lines = prose.split('\n');
   for (const m of prose.matchAll(MID_LABEL)) names.push(m[1]);
-  names.push(...registryHeadings(lines), ...signatureNames(lines));
+  names.push(...registryHeadings(lines), ...signatureNames(lines), ...jsonNames(prose));
   names.push(...tiedTradingNames(prose, names));
   // The sender's display name stands in only when the document names the company nowhere else: it is most often a
   // person, and an account in the sender's own name is not the company's.

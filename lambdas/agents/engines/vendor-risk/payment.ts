@@ -92,7 +92,10 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
 
 // ---- payee name ---------------------------------------------------------------------------------------------------
 
-const PAYEE = /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account\s+(?:name|holder))(?:\s+name)?(?!\s+(?:bank|address|country|code|type))(\s*[:-])?\s*([^\n;()|]{3,80})/giu;
+// A JSON or CSV export writes its keys camel- or snake-cased and quotes its values: '"payeeName": "Acme Inc",',
+// '"nameOnAccount": "ACME INC"', 'beneficiary_name,'; the key reads as the label does, the value inside its quotes.
+const PAYEE =
+  /(?<![\p{L}])(?<!exempt\s+)(?:payee|beneficiary|account[\s_]*(?:name|holder)|name[\s_]*on[\s_]*account)(?:[\s_]*name)?(?![\s_]*(?:bank|address|country|code|type|id)(?![\p{L}]))("?\s*[:-])?\s*"?([^\n;()|"]{3,80})/giu;
 
 /**
  * A payee or account holder whose name is not the vendor's: paying it pays someone else. Compared word by word with
