@@ -186,3 +186,36 @@ describe('po-match: identifiers are never money', () => {
     expect(money(doc.total)).toBe(125);
   });
 });
+
+describe('po-match: a currency is named, not a standard size or an item code', () => {
+  const po = [
+    'Dales Cheese Co Ltd                                   Purchase Order',
+    '                                                      #PO-NE-00877',
+    'Vendor',
+    'Tyne Pallet Services Ltd',
+    'Terms     Currency',
+    'Net 30    GBP',
+    '',
+    'Item          Description                       Qty   Units    Rate     Amount',
+    'PAL-EUR-1     Euro pallet 1200x800, new           50   Each    12.40     620.00',
+    '',
+    '                                                          Total   £620.00',
+  ].join('\n');
+  it('"Euro pallet" and "PAL-EUR-1" leave the pound the one currency; a PO number with a region segment', () => {
+    const doc = readDocument(po, 'purchaseOrder');
+    expect(doc.currency).toBe('GBP');
+    expect(doc.poNumber).toBe('PO-NE-00877');
+  });
+  it('an invoice for the same pallets in euros is held on currency', () => {
+    const invoice = [
+      'TYNE PALLET SERVICES LTD',
+      'INVOICE TPS-2231                     Your Order: PO-NE-00877',
+      'Code        Description                 Qty  Unit   Price     Net',
+      'PAL-EUR-1   EURO PALLET 1200X800 NEW     50  EA     12.40   620.00',
+      '                                    INVOICE TOTAL (EUR)     620.00',
+    ].join('\n');
+    const r = run(po, invoice);
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies.join(' ')).toMatch(/currenc/i);
+  });
+});
