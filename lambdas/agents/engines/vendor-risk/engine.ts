@@ -15,6 +15,7 @@ import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly } from './address.js';
 import { findYoungCompany } from './age.js';
 import { findTaxGap } from './tax.js';
+import { findTaxNumberOfOther } from './taxname.js';
 import { Citer } from './evidence.js';
 import { lineOf, normaliseMapped, type Finding } from './text.js';
 import { readDocument, type VendorDocument } from './document.js';
@@ -47,6 +48,7 @@ export const DOCS = {
   answers: 'an answer to every screening question',
   explanation: 'court, insolvency or conviction records for compliance review',
   conflict: 'conflict-of-interest declaration, with the related employee recused from the award',
+  taxRecord: "the tax authority's record showing the vendor's own VAT or tax number in its legal name (VAT certificate, registry extract, TIN match)",
   exclusion: 'exclusion-list check (e.g. SAM.gov, World Bank debarred firms) and the debarment record',
 } as const;
 
@@ -86,6 +88,8 @@ function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
   }
   const tax = findTaxGap(prose);
   if (tax) add('tax', tax, DOCS.taxForm);
+  const other = findTaxNumberOfOther(prose, doc.vendorNames);
+  if (other) flags.push({ area: 'other', what: other.what, detail: other.detail, collect: [DOCS.taxRecord], at: other.at, end: other.end });
   const young = findYoungCompany(prose, doc.date);
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
   const box = findPoBoxOnly(prose);
