@@ -16,6 +16,7 @@ import { findPoBoxOnly } from './address.js';
 import { findYoungCompany } from './age.js';
 import { findTaxGap } from './tax.js';
 import { findTaxNumberOfOther } from './taxname.js';
+import { findBankAbroad } from './bankabroad.js';
 import { Citer } from './evidence.js';
 import { lineOf, normaliseMapped, type Finding } from './text.js';
 import { readDocument, type VendorDocument } from './document.js';
@@ -90,6 +91,8 @@ function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
   if (tax) add('tax', tax, DOCS.taxForm);
   const other = findTaxNumberOfOther(prose, doc.vendorNames);
   if (other) flags.push({ area: 'other', what: other.what, detail: other.detail, collect: [DOCS.taxRecord], at: other.at, end: other.end });
+  const abroad = findBankAbroad(prose);
+  if (abroad) flags.push({ area: 'other', what: 'bank account abroad, no reason given', detail: abroad.detail, collect: [DOCS.bankLetter], at: abroad.at, end: abroad.end });
   const young = findYoungCompany(prose, doc.date);
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
   const box = findPoBoxOnly(prose);

@@ -33,7 +33,7 @@ const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:
  * separator of a semicolon export's cell ("SIREN;412 837 569").
  */
 const FILLER =
-  /^(?:[\s:#=/().\[*;,"|-]|(?<![\p{L}])(?:no|nr|n°|number|num|numero|id|ein|tin|tax|vat|tva|is|if\s+any|if\s+required|see\s+instructions|intra-?communautaire)(?![\p{L}]))*/iu;
+  /^(?:[\s:#=/().\[*;,"|-]|\((?:[^()\n\d]|\d+\s+(?:digits?|characters?))*\)|(?<![\p{L}])(?:no|nr|n°|number|num|numero|id|ein|tin|tax|vat|tva|gst|hst|qst|bn|is|reg|registration|account|if\s+any|if\s+required|see\s+instructions|intra-?communautaire)(?![\p{L}]))*/iu;
 /** A tax number as written: optional letters, then digits with spaces, dashes, slashes or dots between (≥ 6 digits). */
 const NUMBER_VALUE = /^[A-Z]{0,4}[\s-]?\d[\dA-Z \-/.]*/iu;
 /**
