@@ -23,6 +23,7 @@ import { checkItem, money } from './item.js';
 import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
 import { forCategory } from './fare-classes.js';
 import { readPolicy, type Policy } from './policy.js';
+import { claimedTotal } from './claimed-total.js';
 import type { ExpensePolicyInput, ExpensePolicyResult } from './schema.js';
 
 /** The analysis with the evidence of each violation: the expense line and the policy sentence it rests on. */
@@ -105,6 +106,16 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
       else if (verdict === 'approve') verdict = 'flag';
     }
     if (withReceipt !== undefined) resubmit.push(`${name} would be reimbursable at ${money(withReceipt, policy.currency)}`);
+  }
+  // Never more than the claimant asked for: a reading that would pay more has misread the claim (./claimed-total.ts).
+  const stated = claimedTotal(input.expense.normalize('NFKC'));
+  if (stated && reimbursable > stated.cents) {
+    const text = `the items read come to ${money(reimbursable, policy.currency)}, more than the claim's own total ` +
+      `${money(stated.cents, policy.currency)} ("${stated.quote.replace(/\s+/g, ' ')}"): held for review, no more than the claim's total reimbursable`;
+    evidence.push({ finding: `violations[${violations.length}] claim_total_exceeded`, sources: [{ field: 'expense', line: stated.line, quote: stated.quote }], arithmetic: `${money(reimbursable, policy.currency)} > ${money(stated.cents, policy.currency)}` });
+    violations.push(text);
+    reimbursable = stated.cents;
+    if (verdict === 'approve') verdict = 'flag';
   }
   if (claim.ambiguousDate) assumptions.add(`numeric dates are month first (${claim.ambiguousDate})`);
   const notes = [
