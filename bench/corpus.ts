@@ -85,7 +85,11 @@ export interface Judgement {
   decisionRight: boolean;
   /** Every amount the answer states is right to the cent (true when the case states none). */
   amountsRight: boolean;
-  /** A permissive answer (onboard, approve, pass, reconciled: true) where the practitioner's is not. */
+  /**
+   * A permissive answer (onboard, approve, pass, reconciled: true) where the practitioner's is not; or an expense
+   * claim that would be paid more than the practitioner pays (reimbursable above the expected amount, any verdict):
+   * both cost the buyer money.
+   */
   wrongPermissive: boolean;
   /** What differs, one line each; empty when the case is right. */
   reasons: string[];
@@ -117,7 +121,8 @@ export function judge(c: CorpusCase, outcome: Outcome): Judgement {
   const decisionRight = reasons.length === 0;
   const amountReasons = amountDifferences(c.family, expected, r);
   reasons.push(...amountReasons);
-  const wrongPermissive = PERMISSIVE[c.family](r) && !PERMISSIVE[c.family](expected);
+  const overpaid = c.family === 'expense-policy' && (cents(r.reimbursable_amount) ?? 0) > (cents(expected.reimbursable_amount) ?? Infinity);
+  const wrongPermissive = (PERMISSIVE[c.family](r) && !PERMISSIVE[c.family](expected)) || overpaid;
   return { decisionRight, amountsRight: amountReasons.length === 0, wrongPermissive, reasons };
 }
 
