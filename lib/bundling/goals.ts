@@ -26,13 +26,13 @@ export const BACKGROUND_KIB = 1024;
  * metadata) carry every family's engine, and each engine carries the document readers a practitioner's forms need
  * (bank and ledger exports in a dozen languages, OFX, QIF, CAMT.052/053/054, MT940, pasted PDF statements, receipts,
  * folios, policy tables, reports, UBL, cXML, X12 810 and EDIFACT as JSON, questionnaires, e-mail headers) and the
- * evidence each finding cites: about 370 KiB minified for the four (RunAgent measured 660 KiB, AgentsA2aSend 664 KiB
- * when the readers were last widened), of which a family's own run function carries one (ONE_ENGINE_KIB).
+ * evidence each finding cites: about 370 KiB minified for the four (RunAgent measured 739 KiB, AgentsA2aSend 743 KiB
+ * once the readers took e-invoice formats, BAI2 and other scripts), of which a family's own run function carries one (ONE_ENGINE_KIB).
  * A buyer of these two routes waits for that cold start; loading each engine only when its family runs (code
  * splitting, which the single-file Lambda bundle does not do today) would bring them back under OTHER_KIB. Until
  * then their goal is this, so they cannot grow unnoticed either.
  */
-export const EVERY_ENGINE_KIB = 720;
+export const EVERY_ENGINE_KIB = 800;
 /**
  * A function that runs one family's engine (a family's own run route) or finishes a paid run with its agent's engine
  * (the runs reader): the engine's readers widened past OTHER_KIB when they learnt the national forms (Facturae, CFDI,

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { topUp, type TopUpDeps } from '../../../lambdas/credits/topup.js';
 import { PaymentAlreadyUsedError, type LedgerItem } from '../../../lambdas/store/ledger.js';
-import type { Settlement } from '../../../lambdas/payments/core/types.js';
+import type { Settlement, SettleOptions } from '../../../lambdas/payments/core/types.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 
 const workspace = { keyHash: 'h'.repeat(64), workspaceId: 'ws_1' };
@@ -14,12 +14,22 @@ const payment = { kind: 'x402', payer: '0xbuyer', amount: 1_000_000n, nonceKey: 
 const RECEIPT = { success: true as const, transaction: '0xtx', network: 'eip155:8453', payer: '0xbuyer' };
 const mark = (name: string) => (...args: unknown[]) => ({ [name]: args }) as unknown as LedgerItem;
 
+/**
+ * The settlement as the skeleton drives it: a top-up's is begun beside the lock (`proceed`) and sends — `sent` is
+ * called — only once the purchase says to; told no, it sends nothing.
+ */
 function deps(settlement: Settlement) {
+  const sent = vi.fn();
   return {
     credits: { reserveTopUpItem: vi.fn(mark('reserve')), creditTopUpItems: vi.fn((...a: unknown[]) => [mark('credit')(...a)]), voidTopUpItem: vi.fn(mark('void')), pendingTopUpItem: vi.fn(mark('pending')) },
     ledger: { lock: vi.fn(async () => {}), markSettled: vi.fn(async () => {}), markFailed: vi.fn(async () => {}) },
-    settle: vi.fn(async () => settlement),
-  } satisfies TopUpDeps;
+    settle: vi.fn(async (_payment: unknown, options?: SettleOptions): Promise<Settlement> => {
+      if (options?.proceed && !(await options.proceed)) return { type: 'refused', reason: 'Settlement abandoned before broadcast' };
+      sent();
+      return settlement;
+    }),
+    sent,
+  } satisfies TopUpDeps & { sent: unknown };
 }
 const entry = { workspaceId: 'ws_1', entryKey: 'topup#eip155:8453:0xa:0xbuyer:0x01', keyHash: workspace.keyHash, amount: 1_000_000n };
 
@@ -38,7 +48,7 @@ describe('a top-up credits exactly once, keyed by the settled authorization', ()
     const d = deps({ type: 'settled', receipt: RECEIPT });
     d.ledger.lock.mockRejectedValueOnce(new PaymentAlreadyUsedError());
     expect(await topUp(d, { workspace, tier: 1, payment })).toMatchObject({ type: 'refused' });
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(d.sent).not.toHaveBeenCalled();
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
   });
 

@@ -111,7 +111,8 @@ describe('?async=false after a cold start: 202 with the poll URL within API Gate
 
     const result = await answerPurchase('agent_image', event, context, d, async () => Buffer.alloc(32, 1));
 
-    expect(fakes.settle).toHaveBeenCalledWith(payment, { deadline: arrived + API_GATEWAY_INTEGRATION_TIMEOUT_MS - ANSWER_MARGIN_MS, preconfirmation: true });
+    // Begun beside the lock, sent once the lock and the chain checks passed (`proceed`).
+    expect(fakes.settle).toHaveBeenCalledWith(payment, { deadline: arrived + API_GATEWAY_INTEGRATION_TIMEOUT_MS - ANSWER_MARGIN_MS, preconfirmation: true, proceed: expect.any(Promise) });
     expect(result.statusCode).toBe(202);
     const body = JSON.parse(result.body!);
     expect(body).toMatchObject({ jobId: 'job-1', status: 'queued', pollUrl: 'https://api.test/agent/image/job-1' });
