@@ -98,6 +98,8 @@ export class KeySender {
     private readonly reader: ChainReader,
     private readonly leaseMs: number,
     private readonly keyWaitMs: number,
+    /** The node refused a key's broadcast for want of gas: its balance is to be read again. */
+    private readonly outOfFunds: (address: string) => void = () => undefined,
   ) {}
 
   /** Takes the lease of a key with gas (in random order, so instances spread over the pool), reading its count beside. */
@@ -190,6 +192,7 @@ export class KeySender {
       if (failure.kind === 'rejected') {
         // The node refused it: nothing entered its pool. A nonce too low was never ours to fill.
         await this.refused(taken, pick.nonce, tx, !onlyGap && failure.rejection !== 'nonce');
+        if (failure.rejection === 'funds') this.outOfFunds(signer.account.address);
         const reason = `Settlement transaction refused by the node (${failure.rejection}), nothing sent: ${revertReason(error)}`;
         return failure.rejection === 'rate-limited' || failure.rejection === 'nonce'
           ? { ok: false, reason, broadcast: false, retryAfterSeconds: 1 }

@@ -127,7 +127,9 @@ export class SelfSettler implements PaymentSettler {
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
-    this.keys = new KeySender(options.leases, this.publicClient, options.leaseMs ?? LEASE_MS, options.keyWaitMs ?? 10_000);
+    this.keys = new KeySender(options.leases, this.publicClient, options.leaseMs ?? LEASE_MS, options.keyWaitMs ?? 10_000, (address) =>
+      this.gas.delete(address),
+    );
     this.preconfReader = options.preconfReader;
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
@@ -221,10 +223,7 @@ export class SelfSettler implements PaymentSettler {
     const taken = await key;
     if (!taken.ok) return taken;
     const sent = await this.keys.send(taken, prepared, marks);
-    if (!sent.ok) {
-      if (sent.reason.includes('refused by the node (funds)')) this.gas.delete(taken.signer.account.address);
-      return sent;
-    }
+    if (!sent.ok) return sent;
     const { hash } = sent;
     // The node took it: what waits only for the money to be on its way may start beside the receipt wait.
     try {

@@ -103,14 +103,11 @@ async function purchaseTimed<W>(
   // A purchase with nothing to do before the send (a job) begins its settlement beside the lock and the chain reads:
   // the settler leases a key free at that moment and estimates, and sends nothing until told to proceed (an x402
   // payment; a token's charge has nothing to prepare). Every return before the send says no, and waits for it.
+  const charge: SettleOptions = { deadline: options.deadline, ...(options.preconfirmation ? { preconfirmation: true } : {}) };
   let proceed: ((go: boolean) => void) | undefined;
   const early =
     !options.work && payment.kind === 'x402'
-      ? deps.settle(payment, {
-          deadline: options.deadline,
-          ...(options.preconfirmation ? { preconfirmation: true } : {}),
-          proceed: new Promise<boolean>((resolve) => (proceed = resolve)),
-        })
+      ? deps.settle(payment, { ...charge, proceed: new Promise<boolean>((resolve) => (proceed = resolve)) })
       : undefined;
   // Handled from the start: a settler that throws before the lock is written must not be an unhandled rejection.
   early?.catch(() => undefined);
@@ -166,12 +163,7 @@ async function purchaseTimed<W>(
   // Once, and never a throw (not even a synchronous one): after the money moved, the work's own result answers.
   const finish = () => (finishing ??= (async () => whileSettling!(work))().catch(() => work));
   proceed?.(true);
-  const settlement = await (early ??
-    deps.settle(payment, {
-      deadline: options.deadline,
-      ...(options.preconfirmation ? { preconfirmation: true } : {}),
-      ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
-    }));
+  const settlement = await (early ?? deps.settle(payment, { ...charge, ...(whileSettling ? { onBroadcast: () => void finish() } : {}) }));
   mark(marks, 'settled');
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });
