@@ -7,6 +7,7 @@
  * When either country cannot be read, nothing is flagged (the other readings still stand).
  */
 import { lineOf, type Finding } from './text.js';
+import { bicCountries } from './codes.js';
 
 const COUNTRY: [RegExp, string][] = [
   [/\b(?:canada|ontario|quebec|british\s+columbia|alberta|manitoba|saskatchewan|nova\s+scotia|new\s+brunswick|newfoundland|prince\s+edward\s+island|(?:OBCA|CBCA))\b/i, 'CA'],
@@ -27,8 +28,6 @@ const COUNTRY: [RegExp, string][] = [
 const NAMES: Record<string, string> = { CA: 'Canada', US: 'the United States', GB: 'the United Kingdom', HK: 'Hong Kong', SG: 'Singapore' };
 
 const REGISTERED = /^[ \t>*-]*(?:country|jurisdiction|place|state|province)\s+of\s+(?:incorporation|registration|formation|organi[sz]ation)[^:\n]{0,20}:\s*(.+)$/gim;
-// The label in any case, the code itself in capitals (as a BIC is written): so no 'i' flag.
-const BIC = /(?<![\p{L}])(?:SWIFT|Swift|swift|BIC|Bic|bic)(?:\s*(?:\/\s*(?:BIC|bic|Bic)|[Cc]ode|CODE))?\s*[:#]?\s*([A-Z]{4})([A-Z]{2})[A-Z0-9]{2}(?:[A-Z0-9]{3})?(?![\p{L}\p{N}])/gu;
 const IBAN = /(?<![\p{L}])(?:IBAN|Iban|iban)\s*[:#]?\s*([A-Z]{2})\d{2}[ ]?[A-Z0-9]{4}/gu;
 /** The form's own question why the account is abroad, and its answer on the rest of the line. */
 const WHY = /(?:explain\s+why|(?:reason|why)[^:?\n]{0,60}(?:bank|account|abroad|country)[^:?\n]{0,40})\s*[:?]\s*([^\n]*)$/gim;
@@ -42,11 +41,7 @@ export function findBankAbroad(prose: string): Finding | undefined {
     if (home) break;
   }
   if (!home) return undefined;
-  let bank: { code: string; at: number } | undefined;
-  for (const m of prose.matchAll(BIC)) {
-    bank = { code: m[2], at: m.index };
-    break;
-  }
+  let bank: { code: string; at: number } | undefined = bicCountries(prose)[0];
   if (!bank) for (const m of prose.matchAll(IBAN)) {
     bank = { code: m[1], at: m.index };
     break;

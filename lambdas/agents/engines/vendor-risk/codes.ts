@@ -49,12 +49,23 @@ export function codeMentions(text: string): CodeMention[] {
       if (COUNTRY_LABEL.test(label) && !PERSONAL.test(label)) push(m[1], line.at + m.index! + m[0].length - m[1].length);
     }
     if (/iban/i.test(line.text)) for (const m of line.text.matchAll(IBAN)) push(m[1], line.at + m.index!);
-    for (const m of line.text.matchAll(BIC)) {
-      if (m[1] === m[1].toUpperCase() && m[2] === m[2].toUpperCase()) push(m[2], line.at + m.index! + m[0].indexOf(m[1]) + 4);
-    }
   }
+  for (const bic of bicCountries(text)) push(bic.code, bic.at);
   out.push(...columnCodes(text));
   return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The country letters of every SWIFT/BIC code written after its label ("SWIFT: MELIIRTH" → IR), in capitals as a BIC
+ * is written, with where the letters stand: what the bank's country is, for the listed jurisdictions here and for an
+ * account abroad (./bankabroad.ts).
+ */
+export function bicCountries(text: string): { code: string; at: number }[] {
+  const out: { code: string; at: number }[] = [];
+  for (const m of text.matchAll(BIC)) {
+    if (m[1] === m[1].toUpperCase() && m[2] === m[2].toUpperCase()) out.push({ code: m[2], at: m.index! + m[0].indexOf(m[1]) + 4 });
+  }
+  return out;
 }
 
 function linesOf(text: string): { text: string; at: number }[] {
