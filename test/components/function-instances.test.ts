@@ -47,8 +47,11 @@ describe('Functions run as instances', () => {
     const results = (await Promise.all(Array.from({ length: 6 }, () => p.invoke({ sleepMs: 300 })))) as Probe[];
     expect(new Set(results.map((r) => r.instanceId)).size).toBe(4);
     expect(p.started).toBe(4);
-    // Separate module state: every instance counted only its own invocations.
-    expect(results.reduce((n, r) => Math.max(n, r.invocations), 0)).toBeLessThanOrEqual(2);
+    // Separate module state: every instance counted only its own invocations (1, 2, … within each instance),
+    // however the queued calls fell among them (on a loaded machine a warm instance may take two of them).
+    const counts = new Map<string, number[]>();
+    for (const r of results) counts.set(r.instanceId, [...(counts.get(r.instanceId) ?? []), r.invocations]);
+    for (const seen of counts.values()) expect(seen.sort((a, b) => a - b)).toEqual(seen.map((_, i) => i + 1));
     // Each instance is its own OS thread of this process (the bench reads their CPU time by these ids).
     const tids = p.threadIds();
     expect(new Set(tids).size).toBe(4);
