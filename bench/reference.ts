@@ -13,7 +13,7 @@ import { compareUnderBlockTimes } from './block-time.js';
  * An embedded runtime of its own for a bench run (free ports, a fresh state dir, quiet; its chain mining every
  * `blockIntervalMs` when given); `close` removes it all.
  */
-export async function benchRuntime(options: { blockIntervalMs?: number; preconfirmations?: boolean; settlerKeys?: number } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
+export async function benchRuntime(options: { blockIntervalMs?: number; preconfirmations?: boolean; settlerKeys?: number; pauseRenders?: boolean } = {}): Promise<{ runtime: EmbeddedRuntime; stateDir: string; close(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'paycall-bench-'));
   const runtime = await startEmbedded({
     generationPort: 0,
@@ -28,6 +28,10 @@ export async function benchRuntime(options: { blockIntervalMs?: number; preconfi
     // Renders run on these same two cores here (on AWS in their own Lambdas): two at a time, as an operator reserving
     // render concurrency would have it, so the paid path is not measured under a pile of cold render instances.
     context: { renderReservedConcurrency: '2' },
+    // Renders paused (bench:settlement, BENCH_RENDERS=paused): every workflow task waits until the runtime stops, as
+    // a task waits on AWS for a throttled function, so a paid job is accepted, settled and started and no render
+    // takes a core. What is left of the paid path's time is then the service's and the other emulators' own.
+    ...(options.pauseRenders ? { beforeTask: () => new Promise<void>(() => {}) } : {}),
   });
   return {
     runtime,

@@ -83,6 +83,8 @@ export function rowsOf(side: SideKey, m: Measured, intervalMs: number): Row[] {
         held: diff(s.committed, s.leased),
         receiptSeen: diff(s.receipt, block?.minedAt),
         receiptToAnswer: diff(answer.answeredAt, s.receipt),
+        recordWrite: diff(p.recorded, p.settled),
+        recordedToAnswer: diff(answer.answeredAt, p.recorded),
       });
     } else {
       const t = reference.get(tx);
@@ -94,7 +96,20 @@ export function rowsOf(side: SideKey, m: Measured, intervalMs: number): Row[] {
       row.slipBlocks = Math.max(0, Math.round((own - first) / intervalMs));
       row.minerLate = block.calledAt - own;
     }
+    row.block = number;
+    row.answeredAt = answer.answeredAt;
     rows.push(row);
+  }
+  // The answers a block wakes at once: on two shared cores they queue for the CPU after it, where on Lambda each
+  // instance has its own. The first answer out of each block shows the path without that queue.
+  const byBlock = new Map<number, Row[]>();
+  for (const row of rows) if (row.block !== undefined) byBlock.set(row.block, [...(byBlock.get(row.block) ?? []), row]);
+  for (const group of byBlock.values()) {
+    group.sort((a, b) => (a.answeredAt ?? 0) - (b.answeredAt ?? 0));
+    group.forEach((row, i) => {
+      row.sharing = group.length;
+      if (i === 0) row.firstReceiptToAnswer = row.receiptToAnswer;
+    });
   }
   return rows;
 }
@@ -162,6 +177,10 @@ const PHASES: [string, string][] = [
   ['held', 'key held (leased → committed)'],
   ['receiptSeen', 'block → receipt seen'],
   ['receiptToAnswer', 'receipt → buyer has the answer'],
+  ['recordWrite', 'of which the receipt recorded (DynamoDB)'],
+  ['recordedToAnswer', 'of which recorded → buyer has the answer (a job: its workflow started)'],
+  ['sharing', 'answers its block woke'],
+  ['firstReceiptToAnswer', 'receipt → answer, first answer out of its block'],
 ];
 
 export function printPhases(cells: Cell[]): void {

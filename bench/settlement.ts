@@ -12,6 +12,8 @@
  * buyers (BENCH_LEVELS), BENCH_PER_LANE paid requests per buyer (default `1:12,4:6,16:3`), each after a random pause
  * of up to one block, as in `npm run bench:reference`. DEBUG also turns the functions' INFO lines on (as on AWS, where
  * no level is set): `npm run bench:reference` runs at WARN, so its figures are a little lighter. Prints; asserts nothing.
+ * BENCH_RENDERS=paused holds every job's workflow before its first task (bench/reference.ts benchRuntime), to show
+ * what the paid path costs with the local renders' CPU out of the way (on AWS they run in Lambdas of their own).
  */
 import { execFileSync, fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -81,7 +83,7 @@ function pinChildren(): void {
 
 /** One block interval and key pool, on a runtime of its own: every side at every level. */
 async function runOne(config: Config): Promise<Cell[]> {
-  const { runtime, close, stateDir } = await benchRuntime({ blockIntervalMs: config.blockMs, settlerKeys: config.keys });
+  const { runtime, close, stateDir } = await benchRuntime({ blockIntervalMs: config.blockMs, settlerKeys: config.keys, pauseRenders: process.env.BENCH_RENDERS === 'paused' });
   pinDynamo(stateDir);
   const capture = captureTimingLines();
   const chain = watchChain(runtime.chain.provider);
@@ -175,7 +177,8 @@ if (process.argv[2] === '--one') {
     `Settlement timing: ${cpu.length} × ${cpu[0]?.model ?? 'unknown cpu'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the start; ` +
       `blocks every ${blocks.join(', ')} ms; key pools ${keys.join(', ')}; buyers ${levels.join(', ')} (paid requests per buyer ${levels.map((c) => `${c}: ${perLane(c)}`).join(', ')}); ` +
       'each block interval and key pool on a fresh embedded runtime in a process of its own, its functions at LOG_LEVEL=DEBUG' +
-      (process.env.BENCH_PIN === 'dynamo' ? `; DynamoDB Local pinned to core ${cpu.length - 1}, everything else to the others.` : '.'),
+      (process.env.BENCH_PIN === 'dynamo' ? `; DynamoDB Local pinned to core ${cpu.length - 1}, everything else to the others` : '') +
+      (process.env.BENCH_RENDERS === 'paused' ? '; renders paused (jobs accepted, settled and started; no render runs).' : '.'),
   );
   const cells: Cell[] = [];
   let failed = false;
