@@ -34,6 +34,7 @@ import {
   type ReferenceHandle,
 } from './block-time.js';
 import { captureTimingLines, watchChain } from './settlement-capture.js';
+import { probeTransactions } from './dynamo-probe.js';
 import { printPhases, printSides, rowsOf, type Cell, type SideKey } from './settlement-report.js';
 
 interface Config {
@@ -110,6 +111,11 @@ async function runOne(config: Config): Promise<Cell[]> {
     const buyers = Object.fromEntries(sides.map((s) => [s.key, freshBuyers(lanes)])) as Record<SideKey, Buyer[]>;
     const perBuyer = config.levels.reduce((sum, c) => sum + WARM_PER_LANE + perLane(c), 4);
     await fundAll(runtime, stateDir, Object.values(buyers).flat(), IMAGE_PRICE * BigInt(perBuyer));
+    const probe = await probeTransactions(runtime.dynamodbEndpoint, lanes);
+    console.log(
+      `(blocks every ${config.blockMs} ms, ${config.keys} keys: DynamoDB Local answers a two-item transaction alone in ${probe.alone.toFixed(0)} ms p50, ` +
+        `${probe.count} at once in ${probe.together.toFixed(0)} ms p50: it runs them one at a time, as DynamoDB does not)`,
+    );
     for (const side of sides) {
       for (const concurrency of config.levels) {
         if (side.functionId) await runtime.prewarm(side.functionId, concurrency);

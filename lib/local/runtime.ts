@@ -120,6 +120,8 @@ export interface EmbeddedRuntime {
   chain: LocalChain;
   /** DynamoDB Local's JVM process (the bench reads its CPU time). */
   dynamodbPid: number | undefined;
+  /** DynamoDB Local's endpoint (the bench times the emulator's own writes beside the paid path's). */
+  dynamodbEndpoint: string;
   /** The OS thread ids of the function instances running now (the bench splits this process's CPU time by them). */
   functionThreadIds(): number[];
   /** The same, by function id. */
@@ -331,7 +333,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedR
     const runtimeFile = join(stateDir, 'runtime.json');
     writeFileSync(`${runtimeFile}.tmp`, JSON.stringify(info, null, 2), { mode: 0o600 });
     renameSync(`${runtimeFile}.tmp`, runtimeFile);
-    return { info, chain, dynamodbPid: dynamo.pid, functionThreadIds: () => functions.threadIds(), functionThreadIdsById: () => functions.threadIdsByFunction(), prewarm: (id, count) => functions.prewarm(id, count), stop: stopAll };
+    return { info, chain, dynamodbPid: dynamo.pid, dynamodbEndpoint: dynamo.endpoint, functionThreadIds: () => functions.threadIds(), functionThreadIdsById: () => functions.threadIdsByFunction(), prewarm: (id, count) => functions.prewarm(id, count), stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
