@@ -181,12 +181,14 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
 /** "breakfast up to £10.00, lunch up to £12.00, evening meal up to £30.00": each clause a meal's label and one amount. */
 function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
   // A lead naming the list ("Meals: breakfast up to …") is not the first meal's label.
-  const clauses = s.replace(/^[a-z &]{3,30}:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+/).filter((c) => moneyIn(c, () => undefined).length > 0);
+  // "up to AUD 30 breakfast, AUD 35 lunch and AUD 90 dinner per person": the amount may come before its meal.
+  const clauses = s.replace(/^[a-z &]{3,30}:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+|\s+and\s+(?=(?:[$€£¥]|[a-z]{3}\s)\d)/).filter((c) => moneyIn(c, () => undefined).length > 0);
   if (clauses.length < 2) return undefined;
   const out: { cents: bigint; scope: string[] }[] = [];
   for (const c of clauses) {
     const money = moneyIn(c, () => undefined);
-    const label = /^([a-z][a-z -]{2,30}?)\s*(?::|up to|max(?:imum)?|capped at|limit)?\s*(?:[$€£¥]|[a-z]{3}\s)?\d/.exec(c.trim())?.[1].trim();
+    const label = (/^(?:up to\s+)?(?:[$€£¥]|[a-z]{3}\s)\d[\d.,]*\s+(?:for\s+)?((?:breakfast|lunch|dinner|supper|evening meal|brunch)\b)/.exec(c.trim()) ??
+      /^([a-z][a-z -]{2,30}?)\s*(?::|up to|max(?:imum)?|capped at|limit)?\s*(?:[$€£¥]|[a-z]{3}\s)?\d/.exec(c.trim()))?.[1].trim();
     if (money.length !== 1 || label === undefined || !/\b(?:breakfast|lunch|dinner|supper|evening meal|brunch)\b/.test(label)) return undefined;
     out.push({ cents: money[0].cents, scope: label.match(/[\p{L}]{3,}/gu)!.filter((w) => !SCOPE_STOP.has(w)) });
   }
