@@ -86,7 +86,8 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
     const o = receipts.find((x) => x !== r && x.lines.some((p) => p.kind === 'item' && p.cents === r.total.cents));
     if (!o || r.unreconciled) continue;
     const at = o.lines.findIndex((p) => p.kind === 'item' && p.cents === r.total.cents);
-    o.lines.splice(at, 1, ...r.lines);
+    const behind = { line: o.lines[at].text, own: r.own ?? [], totalLine: r.totalLine, totalAt: r.totalAt };
+    o.lines.splice(at, 1, ...r.lines.map((p) => ({ ...p, behind })));
     standalone.splice(k, 1);
   }
   const kept = entries.filter((e, k) => {

@@ -10,6 +10,7 @@ import { alcoholLines, localDollar, readDocument, type Entry, type Receipt } fro
 import { textFacts, type Facts } from './line.js';
 import { receiptProof, statedProof, type Proof } from './proof.js';
 import { mealOf, type Meal } from './meal.js';
+import { roomChargedMeals } from './room-charged.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
@@ -82,8 +83,10 @@ export function readExpense(text: string, currency = 'USD'): Claim {
 function documentItems(text: string, currency: string): Item[] {
   const { entries, receipts } = readDocument(text, currency);
   const items: Item[] = [];
-  for (const e of entries) items.push(entryItem(e, items.length + 1, currency));
-  for (const r of receipts) items.push(receiptItem(r, items.length + 1));
+  // A restaurant's check posted to a hotel folio is a meal of its own, listed after the stay it was charged to.
+  const push = (item: Item) => items.push(item, ...roomChargedMeals(item, items.length + 2));
+  for (const e of entries) push(entryItem(e, items.length + 1, currency));
+  for (const r of receipts) push(receiptItem(r, items.length + 1));
   // A cover note vouching for every receipt ("Receipts attached for all three", "all receipts attached") answers for
   // each expense that says nothing of its own; a note with an exception or a receipt still to come answers for none.
   const vouched = text.split(/\r?\n|(?<=[.!?])\s+/).some((s) => {

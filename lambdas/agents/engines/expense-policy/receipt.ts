@@ -14,6 +14,9 @@ export interface Part {
   cents: bigint;
   /** The heading line it is printed under ("Economy Plus® Seat Upgrade" above "UA960 … Seat 24C 169.00 USD"). */
   heading?: string;
+  /** The other merchant's check behind a line of this bill (a restaurant's bill posted to the hotel folio): the
+   * folio's line it itemises, and the check's own lines (its header, charges, total). */
+  behind?: { line: string; own: string[]; totalLine: string; totalAt: number };
 }
 
 export interface Receipt {
@@ -56,6 +59,12 @@ export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] 
   };
   for (let k = 0; k < lines.length; k++) {
     const anchor = lines[k];
+    // A folio that prints no total: its charges settled by one payment down to a zero balance.
+    const folio = anchor.kind === 'payment' && !used.has(k) ? settledFolio(lines, k, used, contextStart) : undefined;
+    if (folio) {
+      accept(folio.r, [], folio.start, k);
+      continue;
+    }
     if ((anchor.kind !== 'subtotal' && anchor.kind !== 'total') || used.has(k)) continue;
     // "Report Total", "Claim total": a report's sum over its expenses, never the close of one receipt.
     if (CLAIM_TOTAL.test(anchor.label)) continue;
@@ -122,11 +131,35 @@ export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] 
     // (an e-mail's "Total $357.07"): it is one bill when a payment under it settles that total in one charge (an
     // invoice paid by card, "American Express ****1009 -1.190,03 €").
     // So is one whose total is a line of the claim's listing above it (the airline's receipt for the ticket listed).
-    const supports = r.unreconciled === undefined && (settled(lines, end, r.total.cents) || listedAbove(lists, lines, r.total.cents, start));
+    // So is one whose total is a charge line of a receipt above (a restaurant's check posted to the hotel folio).
+    const posted = out.some((o) => o.r.lines.some((p) => p.kind === 'item' && p.cents === r.total.cents));
+    const supports = r.unreconciled === undefined && (settled(lines, end, r.total.cents) || listedAbove(lists, lines, r.total.cents, start) || posted);
     if (!hasSummary && !supports) continue;
     accept(r, sections.filter((x) => x.start === start && x.end === end), start, end);
   }
   return out.map((o) => o.r);
+}
+
+/**
+ * A hotel folio printing no total line: its charges (two or more, back to a blank line) settled by one payment of
+ * their sum, a zero balance right under it ("Visa ****3318 -590.50", "Balance 0.00"). The payment is its total.
+ */
+function settledFolio(lines: Line[], k: number, used: Set<number>, floor: number): { r: Receipt; start: number } | undefined {
+  const paid = lines[k].amts.length === 1 && lines[k].amts[0].cents < 0n ? -lines[k].amts[0].cents : undefined;
+  if (paid === undefined) return undefined;
+  const after = lines.slice(k + 1, k + 4).find((l) => l.kind !== 'blank' && l.kind !== 'sep');
+  if (!after || after.kind !== 'balance' || after.amts.length !== 1 || after.amts[0].cents !== 0n) return undefined;
+  let start = k;
+  for (let j = k - 1; j >= floor; j--) {
+    const l = lines[j];
+    if (l.kind === 'blank' || l.kind === 'sep' || used.has(j) || ['total', 'subtotal', 'balance', 'payment'].includes(l.kind)) break;
+    start = j;
+  }
+  const charges = lines.slice(start, k).filter((l) => l.kind === 'item' || l.kind === 'tax');
+  if (charges.length < 2) return undefined;
+  const total: Line = { ...lines[k], kind: 'total', amts: [{ ...lines[k].amts[0], cents: paid }] };
+  const r = reconcile([...lines.slice(start, k), total], lines.slice(floor, k + 1));
+  return r && !r.unreconciled ? { r, start } : undefined;
 }
 
 /**
