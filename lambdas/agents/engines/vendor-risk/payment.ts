@@ -139,11 +139,20 @@ const UPFRONT = new RegExp(
   'giu',
 );
 const DISCOUNT_FOR = /discount\s+(?:for|on)\s+$/iu;
+/**
+ * A tax the vendor prepays to the state, and the register of those who do ("prepayment register", Finnish
+ * ennakkoperintärekisteri, "tax prepayment", "prepayment of income tax"): a registry entry about the vendor's
+ * own taxes, which a trade-register extract prints, asks the buyer for nothing.
+ */
+const TAX_PREPAYMENT_AFTER = /^\s*(?:\(?\s*tax\s*\)?\s*)?(?:register|registry|registration|of\s+(?:income\s+|corporate\s+|withholding\s+)?tax(?:es)?|tax(?:es)?(?![\p{L}])(?!\s*invoice))/iu;
+const TAX_PREPAYMENT_BEFORE = /(?:tax|taxes|withholding|income[- ]tax|ennakkoperint\p{L}*|f-?skatt\p{L}*|ennakkovero\p{L}*)\s*\(?\s*$/iu;
 
 export function findUpfrontPayment(text: string): Finding | undefined {
   for (const m of matches(UPFRONT, text)) {
     if (negatedBefore(text, m.index, true)) continue;
     if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
+    if (/pre-?pay/i.test(m[0]) && (TAX_PREPAYMENT_AFTER.test(after) || TAX_PREPAYMENT_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)))) continue;
     // "[ ] Advance payment   [x] 30 days": an option the form offers and the vendor did not tick is no demand.
     const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
     const nl = text.indexOf('\n', m.index);

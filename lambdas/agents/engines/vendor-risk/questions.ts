@@ -192,8 +192,17 @@ export function questionStart(lines: string[], i: number): number {
     k--;
     if (NUMBERED.test(lines[k])) return k;
   }
-  return /^\s*[\p{Ll}(]/u.test(lines[i]) ? k : i;
+  if (/^\s*[\p{Ll}(]/u.test(lines[i])) return k;
+  // A line that starts with a name ("Syria or the occupied regions…?") continues the line above when that one stops
+  // mid-sentence, on a comma or a joining word ("…sell to Russia, Belarus, Iran, Cuba, North Korea,"): read back
+  // over such lines only.
+  let j = i;
+  while (j > k && RUNS_ON_END.test(lines[j - 1])) j--;
+  return j;
 }
+
+/** A line that stops mid-sentence: on a comma, or on a word that joins what follows (and, or, of, to, in…). */
+const RUNS_ON_END = /(?:,|(?<![\p{L}])(?:and|or|nor|of|to|in|into|from|with|for|on|at|by|the|a|an|any|including|such\s+as))\s*$/iu;
 
 /** Questions asked in the text, with their answers (same line, or the lines under them). */
 function textQuestions(text: string): Asked[] {

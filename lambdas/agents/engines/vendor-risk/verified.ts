@@ -10,6 +10,7 @@
  * account is in the vendor's own name (the engine cannot always tell whose a payee is).
  */
 import { baseDomain, type EmailFacts } from './email.js';
+import { appendedNote } from './appended.js';
 import { lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 /** The first line of a forwarded or quoted message: the buyer's own words end there. */
@@ -60,7 +61,7 @@ function confirmedOnCall(text: string): boolean {
 }
 /** A second control beside the call-back. */
 const SECOND =
-  /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review|reviewer)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|confirmation\s+of\s+payee|(?:account\s+)?name\s+check|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung)(?![\p{L}])/iu;
 
 /**
  * The record of a verified change, or undefined when the document holds none the engine can rely on. `prose` is
@@ -68,25 +69,63 @@ const SECOND =
  */
 export function verifiedChange(prose: string, email: EmailFacts | undefined): Finding | undefined {
   if (!email) return undefined;
-  const from = /[\p{L}\p{N}._%+-]+@([\p{L}\p{N}.-]+)/u.exec(email.headers.get('from') ?? '')?.[1];
-  if (!from || !email.buyerDomains.has(baseDomain(from))) return undefined;
   const a = email.auth;
   if (a.dmarc === 'fail' || ((a.spf === 'fail' || a.spf === 'softfail') && a.dkim !== 'pass')) return undefined;
   const body = prose.slice(email.bodyStart);
-  const quote = QUOTE_START.exec(body);
-  const own = body.slice(0, quote ? quote.index : body.length);
+  const from = /[\p{L}\p{N}._%+-]+@([\p{L}\p{N}.-]+)/u.exec(email.headers.get('from') ?? '')?.[1];
+  if (from && email.buyerDomains.has(baseDomain(from))) {
+    // The buyer's own top message, above the forwarded request.
+    const quote = QUOTE_START.exec(body);
+    const end = quote ? quote.index : body.length;
+    return recordOf(prose, email.bodyStart, body.slice(0, end), body.slice(end));
+  }
+  // The vendor's message with the buyer's own note appended under it (appended.ts).
+  const note = appendedNote(body, email.buyerDomains);
+  return note ? recordOf(prose, email.bodyStart + note.at, body.slice(note.at), body.slice(0, note.at)) : undefined;
+}
+
+/**
+ * The record in `own` (the buyer's words, at offset `base` of the prose), read against `request` (the rest: the
+ * vendor's words). The call-back must reach a number the request does not print: a number the request gives is the
+ * requester's own, whoever answers it.
+ */
+function recordOf(prose: string, base: number, own: string, request: string): Finding | undefined {
   if (!SECOND.test(own) || !HOLDER_MATCH.test(own)) return undefined;
+  const requested = new Set(phoneNumbers(request));
   // Each paragraph or numbered item is one record: the call, the number on file and the confirmation together.
   for (const block of blocks(own)) {
+    if (fromRequest(block.text)) continue;
     for (const m of matches(CALL, block.text)) {
-      const at = email.bodyStart + block.at + m.index;
+      const at = base + block.at + m.index;
       const before = block.text.slice(Math.max(0, m.index - 40), m.index);
       const after = block.text.slice(m.index + m[0].length, m.index + m[0].length + 12);
       if (negatedBefore(prose, at) || INTENT.test(before) || INBOUND_BEFORE.test(before) || INBOUND_AFTER.test(after)) continue;
+      // The number dialled: the first one written after the call ("Called back on +47 55 22 81 40").
+      const dialled = phoneNumbers(block.text.slice(m.index, m.index + 80))[0];
+      if (dialled !== undefined && requested.has(dialled)) continue;
       if (onFile(block.text) && confirmedOnCall(block.text)) return { detail: lineOf(prose, at), at, end: at + m[0].length };
     }
   }
   return undefined;
+}
+
+/** "the number in the e-mail", "the number given in her signature", "number provided in the request": the requester's. */
+const NUMBER_FROM_REQUEST =
+  /(?<![\p{L}])(?:number|phone|tel\.?|telephone)\s+(?:(?:given|provided|stated|shown|listed|printed|quoted)\s+)?(?:in|on|from)\s+(?:the|this|that|her|his|their|its|the\s+vendor's)\s+(?:e-?mail|mail|message|request|letter|signature|footer|notice)(?![\p{L}])/giu;
+
+function fromRequest(text: string): boolean {
+  for (const m of matches(NUMBER_FROM_REQUEST, text)) {
+    // "(not the number in the e-mail)" says where the call did not go.
+    if (!/(?<![\p{L}])(?:not|never|rather\s+than|instead\s+of)\s+(?:the\s+|a\s+|any\s+)?$/iu.test(text.slice(Math.max(0, m.index - 24), m.index))) return true;
+  }
+  return false;
+}
+
+/** Numbers written in a text as phone numbers are (seven digits or more, spaces, dots, dashes and brackets between), as their digits. */
+function phoneNumbers(text: string): string[] {
+  return [...text.matchAll(/(?<![\p{L}\p{N}])\+?\(?\d[\d ().-]{5,18}\d(?![\p{N}])/gu)]
+    .map((m) => m[0].replace(/\D/g, '').replace(/^00/, ''))
+    .filter((d) => d.length >= 7 && d.length <= 15);
 }
 
 /** Paragraphs (split at blank lines) and numbered items ("2. Rappel le 19 nov. …") of the buyer's own words. */
