@@ -8,6 +8,7 @@
  */
 import { AgentInputError } from '../port.js';
 import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
+import { journalRows } from './journal.js';
 import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
 import { balanceCents, balanceScore, followBalance, movedBalances, readingOrder, signsFromBalance } from './balance.js';
 import { headerlessEdges, headerRowOf, num, realign, recordTypeTable, summaryBalances, suffixDirections, unquoteSingle, withYears } from './layout.js';
@@ -83,6 +84,10 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
       body = records.filter((r) => !summary.includes(r));
     }
   }
+  // A two-sided journal as the books: only its rows posted to the bank's account (journal.ts).
+  const journal = options.perspective === 'books' ? journalRows(headers, body, field) : undefined;
+  if (journal) [headers, body] = [journal.headers, journal.rows];
+  if (journal) notes.push(journal.note);
   const { one: col, descriptions, amounts } = mapColumns(headers);
   if (col.date === undefined) throw new AgentInputError(field, 'no date column found (expected a header such as Date, Posted or Transaction Date)');
   // Dates printed without the year take it from the document's other text (its period), else from all of it.
