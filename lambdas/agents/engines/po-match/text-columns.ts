@@ -4,6 +4,7 @@
  * table found by those words, its columns kept with their printed positions.
  */
 import { isCurrencyWord } from './currencies.js';
+import { MORE_COLUMN_WORDS } from './text-column-words.js';
 
 export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'disc' | 'amount' | 'other';
 
@@ -108,6 +109,7 @@ add('amount', 'taxable amt', 'taxable amt.', 'taxable amount', 'taxable value', 
 // A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
 add('disc', 'disc %', 'disc%', 'korting%', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
   'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
+for (const [role, names] of MORE_COLUMN_WORDS) add(role, ...names);
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {
@@ -157,9 +159,24 @@ export function tokenize(line: string, display = false): Tok[] {
 /** East Asian wide characters (CJK ideographs, kana, hangul, full-width forms and CJK punctuation). */
 const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
 
-export const norm = (w: string) => w.toLowerCase().replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
+export const norm = (w: string) => w.toLowerCase().replace(/\u05f4/g, '"').replace(/\u05f3/g, "'").replace(/[.:]+$/, '').replace(/^\(|\)$/g, '');
 
 const NET_COLUMN = /^(?:taxable|net)\b|\bex(?:cl)?\.?\s+(?:gst|vat|tax)\b/i;
+
+/**
+ * A label printed in two languages, "מק"ט / Part", "כמות/Qty", "Antall / Qty": the column both halves name (one half
+ * may be a word not in the vocabulary); halves naming different columns are no one label.
+ */
+function bilingual(phrase: string): Role | undefined {
+  if (!phrase.includes('/')) return undefined;
+  const parts = phrase.split(/\s*\/\s*/).filter(Boolean);
+  if (parts.length !== 2) return undefined;
+  const roles = parts.map((p) => VOCAB.get(p));
+  // A half not in the vocabulary is one word ("Part"), never a run of other columns' labels ("QTY UNIT PACK/SIZE").
+  if (parts.some((p, k) => roles[k] === undefined && /\s/.test(p))) return undefined;
+  const known = roles.filter((r): r is Role => r !== undefined);
+  return known.length > 0 && known[0] !== 'other' && known.every((r) => r === known[0]) ? known[0] : undefined;
+}
 
 /** Known column labels of a line, longest phrase first; undefined when the line is not a table header. */
 export function headerColumns(line: string, above?: string): Column[] | undefined {
@@ -192,7 +209,7 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
       const slice = toks.slice(i, i + k);
       if (slice.some((t, j) => j > 0 && t.start - slice[j - 1].end !== 1)) continue;
       const phrase = slice.map((t) => norm(t.text).replace(/,$/, '')).join(' ');
-      const role = VOCAB.get(phrase);
+      const role = VOCAB.get(phrase) ?? bilingual(phrase);
       if (role !== undefined) {
         cols.push({ role, start: slice[0].start, end: slice[k - 1].end, label: slice.map((t) => t.text).join(' ') });
         taken = k;

@@ -13,6 +13,7 @@ import { readTable } from './text-table.js';
 import { IDENTIFIER_LINE } from './text-shifted.js';
 import { readColumnTotals, readSummary } from './text-summary.js';
 import { settleSummary, type SummaryLine } from './text-totals.js';
+import { unmarkAmounts } from './text-marks.js';
 import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
 
 const KEY_VALUE = /^([A-Za-z][A-Za-z0-9 #./_-]{0,40}?)\s*:\s*(.*)$/;
@@ -26,7 +27,8 @@ const HAS_CURRENCY = /[$€£¥]|USD|EUR|GBP|CAD|AUD/i;
 const NOT_AN_ITEM = /^(?:paid|payment|deposit|discount|balance|credit|amount|total|subtotal|sub-total|tax|vat|gst|shipping|freight|less)\b/i;
 const CODES = /\b(USD|EUR|GBP|CAD|AUD|JPY|CHF)\b|€|£/g;
 
-export function readTextDocument(text: string, field: string): Doc {
+export function readTextDocument(sent: string, field: string): Doc {
+  const { text, currency: marked } = unmarkAmounts(sent);
   const all = text.split('\n');
   const decimal = detectDecimal(text);
   const table = readTable(all, decimal, field === 'invoice' ? 'invoice' : 'order');
@@ -34,7 +36,7 @@ export function readTextDocument(text: string, field: string): Doc {
   doc.poNumber ??= findPoNumber(all, field === 'invoice');
   doc.vendor ??= findVendor(all, field === 'invoice');
   if (doc.currency !== undefined) doc.currency = currencyCode(doc.currency);
-  if (doc.currency === undefined || !/^[A-Z]{3}$/.test(doc.currency)) doc.currency = currencyIn(text) ?? doc.currency;
+  if (doc.currency === undefined || !/^[A-Z]{3}$/.test(doc.currency)) doc.currency = currencyIn(text) ?? marked ?? doc.currency;
   return doc;
 }
 

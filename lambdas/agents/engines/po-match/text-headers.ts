@@ -6,7 +6,13 @@
 import { tokenize } from './text-columns.js';
 
 /** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
-const PO_LABEL = /(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?)\s*[:#]?\s*(?=\s|$)/gi;
+/**
+ * Norwegian, Danish and Swedish labels: the buyer's own ("Innkjøpsordre", "Inköpsorder nr", "Indkøbsordre") and, on an
+ * invoice, the buyer's order it bills ("Deres ordre", "Ert ordernr", "Er beställning", "Jeres ordre"); a bare
+ * "Ordrenr." / "Ordernr" is the document's own order, so the buyer's only on a PO (weak, like "Order No.").
+ */
+const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning|bestillingsnr|ordrenr|ordernr|ordrenummer|ordernummer)(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?`;
+const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -36,7 +42,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     if (line.length > 400) return;
     for (const m of line.matchAll(PO_LABEL)) {
       const label = m[1];
-      const strong = !/^order\b/i.test(label.trim());
+      const strong = !/^(?:order\b|ordre(?:nr|nummer)|ordernr)/i.test(label.trim());
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
       // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
       // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
@@ -78,9 +84,9 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
 }
 
 /** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
-const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?|\s{2,}copy)?\s*$/i;
+const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}\(?(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?\)?|\s{2,}copy)?\s*$/i;
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja)\b\s*:?/i;
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|ספק)(?![\p{L}\p{N}])\s*:?/iu;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
@@ -88,7 +94,7 @@ const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|
  */
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|ספק/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
     const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b|part|item|sku|article|ref)/i.test(toks[k + 1]?.text ?? ''));
@@ -108,7 +114,8 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
     const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b|^(?:voucher|invoice|order|po|document)\s+(?:no\.?|number|#)$|^dated?$/i.test(rest ?? '');
     // "Medisupply Scientific Ireland Ltd · Unit 12 …": the address after a separator is no part of the name.
-    if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return rest.split(/\s+[·•|]\s+/)[0].trim();
+    // "Vestland Tauverk AS, Damsgårdsveien 131, 5162 Laksevåg": a street address after a comma is no part of it either.
+    if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return withoutAddress(rest.split(/\s+[·•|]\s+/)[0].trim());
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       if (lines[j].trim() === '') continue;
       const seg = segmentAt(lines[j], t.start);
@@ -122,9 +129,15 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     const first = TITLE_ONLY.test(filled[0] ?? '') ? filled[1] : filled[0];
     const seg = first !== undefined && first.length < 200 ? first.trim().split(/\s{2,}/)[0] : undefined;
     // A letterhead is a name: words, no label or number sign ("PO Number: …" is not one).
-    if (seg && /[A-Za-z]{3}\S* \S/.test(seg) && !/[:#@]|\d{3}/.test(seg) && !/invoice|factuur|fattura|rechnung|^[",]/i.test(seg)) return seg;
+    if (seg && /\p{L}{3}\S* \S/u.test(seg) && !/[:#@]|\d{3}/.test(seg) && !/invoice|factuur|fattura|rechnung|^[",]/i.test(seg)) return seg;
   }
   return undefined;
+}
+
+/** A name with its address after a comma ("…AS, Damsgårdsveien 131, 5162 Laksevåg"): the name, before the address. */
+function withoutAddress(name: string): string {
+  const comma = name.indexOf(', ');
+  return comma > 0 && /\d/.test(name.slice(comma)) && /\p{L}{2}/u.test(name.slice(0, comma)) ? name.slice(0, comma) : name;
 }
 
 /** The run of words (single-spaced) that covers column `col` of `line`. */

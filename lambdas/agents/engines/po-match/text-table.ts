@@ -73,6 +73,24 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
   const firstNumeric = Math.min(...cols.filter((c) => NUMERIC.includes(c.role) && c.role !== 'pack').map((c) => c.start));
   // A rule printed under the rows closes them: what follows is a footer ("PIECES 12 CUBE 6.4"), never a description.
   let closed = false;
+  const parseRow = (line: string) => {
+    const toks = joinGroups(tokenize(line, true));
+    if (toks.length === 0) return undefined;
+    const cells = new Map<Role, Tok[]>();
+    for (const t of toks) {
+      const c = cols[columnOf(t, cols, descIndex)];
+      const list = cells.get(c.role) ?? [];
+      list.push(t);
+      cells.set(c.role, list);
+    }
+    const row = readRow(cells, decimal, billedIs, line, amountTable) ?? shiftedRow(toks, cols, descIndex, decimal, (c) => readRow(c, decimal, billedIs, line, false));
+    return { toks, cells, row };
+  };
+  // The next printed line (past blank ones) is an item row.
+  const rowFollows = (i: number) => {
+    for (let j = i + 1; j < lines.length; j++) if (lines[j].trim() !== '') return !IDENTIFIER_LINE.test(lines[j]) && parseRow(lines[j])?.row !== undefined;
+    return false;
+  };
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i];
     if (rows.length > 0 && /^\s*[-=_]{10,}\s*$/.test(line)) closed = true;
@@ -100,18 +118,12 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     }
     // A bank account, a tax registration or a telephone printed among the rows is never one.
     if (IDENTIFIER_LINE.test(line)) continue;
-    const toks = joinGroups(tokenize(line, true));
+    const parsed = parseRow(line);
+    if (!parsed) continue;
+    const { toks, cells, row } = parsed;
     // A totals label set well right of the descriptions ("Yhteensä alv 0 %   441,60", "Totaal excl. BTW") ends the
     // rows even where its numbers fall under the item columns.
     if (rows.length > 0 && toks[0].start > (descIndex >= 0 ? cols[descIndex].start : 0) + 8 && SUMMARY.test(line.trim()) && readSummary(line, decimal) !== undefined) break;
-    const cells = new Map<Role, Tok[]>();
-    for (const t of toks) {
-      const c = cols[columnOf(t, cols, descIndex)];
-      const list = cells.get(c.role) ?? [];
-      list.push(t);
-      cells.set(c.role, list);
-    }
-    const row = readRow(cells, decimal, billedIs, line, amountTable) ?? shiftedRow(toks, cols, descIndex, decimal, (c) => readRow(c, decimal, billedIs, line, false));
     if (row) {
       row.cites = [{ line: i + 1 }];
       rows.push(row);
@@ -125,6 +137,10 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     const summary = readSummary(line, decimal) !== undefined;
     const indented = first.start > (descIndex >= 0 ? cols[descIndex].start : 0) + 8;
     if ((SUMMARY.test(line.trim()) && summary) || (summary && indented) || (first.start >= firstNumeric - 2 && hasNumberInNumericColumn)) break;
+    // A remark printed under a row in its description column ("Restordre 4 stk leveres uke 23 - faktureres ved
+    // levering", "Backorder 2 pcs ship wk 14"), its numbers counts and weeks rather than money, with item rows after
+    // it, is no end of the table: it is passed over (counted as unread).
+    if (rows.length > 0 && hasNumberInNumericColumn && !summary && descIndex >= 0 && first.start >= cols[descIndex].start - 1 && first.start < firstNumeric - 2 && !toks.some((t) => /\d[.,]\d{2}\b/.test(t.text)) && toks.filter((t) => /^\p{L}{2,}/u.test(t.text)).length >= 3 && rowFollows(i)) continue;
     if (rows.length > 0 && closed) break;
     if (rows.length > 0 && !hasNumberInNumericColumn) {
       // A continuation of the row above: its description wraps, or it names the vendor's material number.
@@ -174,9 +190,11 @@ function numbersIn(toks: Tok[] | undefined, decimal: Decimal): { values: bigint[
 export function readPrice(text: string, decimal: Decimal): { price: bigint; base?: bigint; uom?: string } | undefined {
   // "15.890 LB": a unit written after the price, without a slash, is what it is priced per.
   // A currency after the price ("14,20 €", French and Spanish prints) or before it ("¥1,450") is no part of it.
-  const m = /^\s*(?:US\$|\$|€|£|¥|EUR|USD|GBP)?\s*([\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?|\s([A-Za-z]{2,3}))?\s*(?:EUR|USD|GBP|€|£|¥)?\s*$/.exec(text);
+  // "6 950,00": thousands grouped with a space inside one printed token (joinGroups; marked by a no-break space, so
+  // "50  300.00", a description's number beside a price, stays two numbers) are one price.
+  const m = /^\s*(?:US\$|\$|€|£|¥|EUR|USD|GBP)?\s*(\d{1,3}(?:\u00a0\d{3})+(?:[.,]\d+)?|[\d.,]+)\s*(?:\/\s*([\d.,]+)?\s*([A-Za-z]{1,8})?|\s([A-Za-z]{2,3}))?\s*(?:EUR|USD|GBP|€|£|¥)?\s*$/.exec(text);
   if (!m) return undefined;
-  const price = readNumber(m[1], decimal);
+  const price = readNumber(m[1].replace(/\u00a0/g, ' '), decimal);
   if (price === undefined) return undefined;
   if (m[4] !== undefined && unitCode(m[4]) === undefined && !/^(?:EUR|USD|GBP)$/i.test(m[4])) return undefined;
   let base = m[2] !== undefined ? readNumber(m[2], decimal) : undefined;
@@ -198,7 +216,7 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   let priced: ReturnType<typeof readPrice>;
   const spill: string[] = [];
   for (let k = 0; k < priceToks.length && !priced; k++) {
-    priced = readPrice(joinText(priceToks.slice(k)), decimal);
+    priced = readPrice(priceToks.slice(k).map((t) => t.text.replace(/ /g, '\u00a0')).join(' '), decimal);
     if (!priced) spill.push(priceToks[k].text);
   }
   // A PER column (E / C / M) states the price basis the price cell leaves unwritten.

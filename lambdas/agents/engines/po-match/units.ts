@@ -20,6 +20,8 @@ const SYNONYMS: Record<string, string[]> = {
   KG: ['KG', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
   LB: ['LB', 'LBS', 'LBR'],
   TON: ['TON', 'TONS', 'TN', 'STN'],
+  // The metric tonne (1000 kg): UN/ECE TNE, and "MT" as Indian GST invoices and steel, grain and alloy trades print it.
+  TNE: ['TNE', 'MT', 'TONNE', 'TONNES', 'MTON', 'METRICTON', 'METRICTONS', 'METRICTONNE'],
   YD: ['YD', 'YDS', 'YRD'],
   GAL: ['GAL', 'GLL'],
   MTR: ['MTR', 'METRE', 'METRES', 'METER', 'METERS', 'METRO', 'METROS'],
@@ -102,7 +104,8 @@ export function statedPack(description: string | undefined, uom: string | undefi
   if (jp && Number(jp[1]) > 1) return { size: Number(jp[1]), unit: unitCode(jp[2] ?? '個') ?? 'EA' };
   for (const m of description.matchAll(CONTAINED)) {
     if (unitCode(m[1]) !== uom || Number(m[2]) <= 1) continue;
-    const content = m[3] === undefined ? 'EA' : unitCode(m[3]) ?? 'EA';
+    // "rollo 50 mts": what a roll or reel holds in "mt" is metres, never tonnes.
+    const content = m[3] === undefined ? 'EA' : /^mts?$/i.test(m[3]) ? 'MTR' : unitCode(m[3]) ?? 'EA';
     if (content === uom) continue;
     return { size: Number(m[2]), unit: content };
   }
@@ -128,8 +131,11 @@ export function priceBasis(text: string | undefined): number | undefined {
   return undefined;
 }
 
-/** Masses by law, in hundred-millionths of a kilogram: the international pound is exactly 0.45359237 kg. */
-const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n };
+/**
+ * Masses by law, in hundred-millionths of a kilogram: the international pound is exactly 0.45359237 kg, the metric
+ * tonne 1000 kg.
+ */
+const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n, TNE: 100_000_000_000n };
 /** How a quantity in one mass unit converts to another (× num ÷ den); undefined unless both are masses. */
 export function massFactor(from: string | undefined, to: string | undefined): { num: bigint; den: bigint } | undefined {
   if (from === undefined || to === undefined || from === to || MASS[from] === undefined || MASS[to] === undefined) return undefined;
