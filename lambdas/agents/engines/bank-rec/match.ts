@@ -112,7 +112,9 @@ export function pairByQuotedReference(bank: Line[], books: Line[]): Pair[] {
 const GENERIC = new Set(('payment payments deposit deposits transfer from card debit credit online bank banking electronic withdrawal ' +
   'purchase invoice with the and for direct sepa download visa mastercard order orders sales sale receipt refund fees ' +
   'zahlung gutschrift lastschrift uberweisung paiement virement prelevement pago cobro transferencia recibo bonifico ' +
-  'addebito accredito przelew wplata zaplata betaling overboeking incasso').split(' '));
+  'addebito accredito przelew wplata zaplata betaling overboeking incasso recebido recebimento enviado pagamento boleto ' +
+  // Legal forms name no one in particular: two companies that are both "Ltda" are not the same counterparty.
+  'ltda limited gmbh corp corporation company eireli').split(' '));
 
 /**
  * Two amounts whose digits are the same but for two of them swapped (3,418.62 keyed for 3,481.62): the slip of a
