@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { poMatchEngine } from '../../../lambdas/agents/engines/po-match/engine.js';
 import { readDocument } from '../../../lambdas/agents/engines/po-match/document.js';
 import { unmarkAmounts } from '../../../lambdas/agents/engines/po-match/text-marks.js';
+import { unitCode } from '../../../lambdas/agents/engines/po-match/units.js';
 
 const run = (purchaseOrder: string, invoice: string) => poMatchEngine.analyse({ purchaseOrder, invoice });
 const money = (v: bigint | undefined) => (v === undefined ? undefined : Number(v) / 1e6);
@@ -198,6 +199,9 @@ describe('po-match: a Hebrew and English purchase order and tax invoice', () => 
     const doc = readDocument(po, 'purchaseOrder');
     expect(doc.poNumber).toBe('PO-77120');
     expect(doc.vendor).toBe('אלקטרו דרום בע"מ');
+    expect(doc.currency).toBe('ILS');
+    expect(doc.lines.map((l) => l.uom)).toEqual([undefined, undefined]);
+    expect(readDocument(invoice([], '8,778.00', '1,580.04', '10,358.04'), 'invoice').currency).toBe('ILS');
     expect(doc.lines.map((l) => [l.sku, money(l.quantity), money(l.unitPrice), money(l.amount)])).toEqual([
       ['UPS-1500', 3, 2450, 7350],
       ['BAT-12V9', 12, 119, 1428],
@@ -205,6 +209,10 @@ describe('po-match: a Hebrew and English purchase order and tax invoice', () => 
     expect([money(doc.subtotal), money(doc.total)]).toEqual([8778, 10358.04]);
     const r = run(po, invoice([], '8,778.00', '1,580.04', '10,358.04'));
     expect(r.discrepancies).toEqual([]);
+  });
+
+  it('reads the Hebrew unit word as each, with either apostrophe', () => {
+    expect([unitCode("יח'"), unitCode('יח׳'), unitCode('יחידה')]).toEqual(['EA', 'EA', 'EA']);
   });
 
   it('holds an invoice line that is not on the order', () => {

@@ -151,11 +151,11 @@ function segmentAt(line: string, col: number): string | undefined {
 const NAMES: Record<string, string> = {
   'pounds sterling': 'GBP',
   'pound sterling': 'GBP', sterling: 'GBP', 'british pound': 'GBP', euro: 'EUR', euros: 'EUR', 'us dollar': 'USD',
-  'us dollars': 'USD', 'canadian dollar': 'CAD', 'canadian dollars': 'CAD', '€': 'EUR', '£': 'GBP', 'us$': 'USD', '₹': 'INR', '円': 'JPY',
+  'us dollars': 'USD', 'canadian dollar': 'CAD', 'canadian dollars': 'CAD', '€': 'EUR', '£': 'GBP', 'us$': 'USD', '₹': 'INR', '円': 'JPY', '₪': 'ILS',
 };
 // "Euro pallet" names a standard size and "PL-EUR-HT" is an item code, not money: a code is a word of its own (not
 // inside a hyphenated code), the euro by name beside an amount or as "euros".
-const CODES = /(?<![-\w/])(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN|INR|CNY|SGD|HKD|ZAR|BRL)(?![-\w/])|€|£|₹|円|\b(canadian dollars?|us dollars?|pounds? sterling|euros)\b|(?<=\d\s?)euro\b|\beuro(?=\s?\d|\s+only\b)/gi;
+const CODES = /(?<![-\w/])(USD|EUR|GBP|CAD|AUD|JPY|CHF|NZD|SEK|NOK|DKK|PLN|MXN|INR|CNY|SGD|HKD|ZAR|BRL|ILS)(?![-\w/])|€|£|₹|₪|円|\b(canadian dollars?|us dollars?|pounds? sterling|euros)\b|(?<=\d\s?)euro\b|\beuro(?=\s?\d|\s+only\b)/gi;
 /** Without a currency header, the one currency the text names (codes, € / £, "Canadian dollars"); `$` names none. */
 export function currencyIn(text: string): string | undefined {
   const found = new Set([...text.matchAll(CODES)].map((m) => currencyCode(m[0])));

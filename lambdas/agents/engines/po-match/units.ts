@@ -32,12 +32,14 @@ const SYNONYMS: Record<string, string[]> = {
   HUR: ['HUR', 'HR', 'HRS', 'HOUR', 'HOURS', 'HORA', 'HORAS', 'HEURE', 'HEURES'],
 };
 /**
- * Japanese counters as a unit column prints them: 本 and 個 (pieces: bolts, ties, washers), 枚 (sheets), 箱 (boxes),
+ * Japanese counters as a unit column prints them (and the Hebrew unit word): 本 and 個 (pieces: bolts, ties, washers), 枚 (sheets), 箱 (boxes),
  * 袋 (bags), 巻 (rolls), 組/セット (sets), 足/双 (pairs), ケース/C/S (cases), ダース (dozens).
  */
 const CJK: Record<string, string> = {
   本: 'EA', 個: 'EA', 枚: 'EA', 台: 'EA', 点: 'EA', 件: 'EA', 箱: 'BX', 袋: 'BG', 巻: 'RL', 組: 'SET', セット: 'SET', 足: 'PR', 双: 'PR',
   ケース: 'CS', ダース: 'DZ', パック: 'PK', 缶: 'CAN', 式: 'SET',
+  // Hebrew: יח' (יחידה, a unit: each), with the ASCII apostrophe or the geresh.
+  "יח'": 'EA', 'יח׳': 'EA', יחידה: 'EA', יחידות: 'EA',
 };
 const CODE = new Map<string, string>();
 for (const [code, names] of Object.entries(SYNONYMS)) for (const n of names) CODE.set(n, code);
