@@ -5,7 +5,8 @@
  */
 import { AgentInputError } from '../port.js';
 import { dayNumberOf, isoDate } from '../text/dates.js';
-import { csvHeader, csvItems, jsonItems, refsIn } from './records.js';
+import { jsonItems, refsIn } from './records.js';
+import { csvHeader, csvItems } from './csv-records.js';
 import { alcoholLines, localDollar, readDocument, type Entry, type Receipt } from './document.js';
 import { textFacts, type Facts } from './line.js';
 import { receiptProof, statedProof, type Proof } from './proof.js';

@@ -97,7 +97,7 @@ const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hou
 const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:earned|balance)|(?:points?|miles|cash) earned)\b/i;
 /** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
-const SUMMARY = /\b(?:sub-?total|total|totals|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
+const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b/;
 /** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
  * (personal)"): what is owed after the claim is summed, never an expense. */

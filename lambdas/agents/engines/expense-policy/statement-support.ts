@@ -19,7 +19,7 @@ const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (
 /** "12.35 CANADIAN DOLLAR", "CAD 12.35", "12,35 EUR": the foreign amount printed under a statement line. */
 const FOREIGN = /(\d[\d,.]*[.,]\d{2}) ?(?:[A-Z]{3}\b|(?:[A-Za-z]+ )?(?:DOLLARS?|Dollars?|dollars?|EUROS?|Euros?|euros?|POUNDS?|Pounds?|pounds?|FRANCS?|Francs?|francs?|KRON[AEO]R?|Kron[aeo]r?|kron[aeo]r?|YEN|Yen|yen|PESOS?|Pesos?|pesos?|RUPEES?|Rupees?|rupees?))|\b[A-Z]{3} ?(\d[\d,.]*[.,]\d{2})/;
 
-const CLAIM_TOTAL_INTL = /\b(?:note de frais|à rembourser|remboursement|antrag|erstattung|abrechnung|reembolso|a reembolsar|rimborso|da rimborsare|declaratie|utlägg|utlägg)\b/u;
+const CLAIM_TOTAL_INTL = /\b(?:note de frais|à rembourser|remboursement|antrag|erstattung|abrechnung|reembolso|a reembolsar|rimborso|da rimborsare|declaratie|onkostennota|te vergoeden|terug te betalen|utlägg)\b/u;
 
 /** Drops the lines below a claim's total that are not expenses; records on each listed entry what the card posted. */
 export function belowClaimTotal(lines: Line[], kept: Entry[]): void {

@@ -1,0 +1,116 @@
+/**
+ * A CSV export with a header row (Expensify, SAP Concur, Ramp, Circula and the like): its columns recognised by name,
+ * in English and in the export languages read (German "Betrag", "Währung", "Beleg"), each row one expense read as a
+ * JSON record (records.ts).
+ */
+import { readCsv, detectDelimiter } from '../text/table.js';
+import type { Item } from './expense.js';
+import { FIELDS, IDENTIFYING, K, jsonItem, plain, type Field } from './records.js';
+import { OTHER_CODES } from './words.js';
+
+const FIELD = 'expense';
+const MAX_ROWS = 5_000;
+
+/**
+ * A CSV export's column → the field it holds: an exact name ("Expense Type", "Receipt Status"), else a word in it
+ * ("Amount (USD)" → amount). "Original Amount" / "Original Currency" (Expensify's pre-conversion figures) are not
+ * the claim. Unknown columns (MCC, Tag, Employee) are not read.
+ */
+function columnField(header: string): { field?: Field; currency?: string } {
+  const words = plain(header).replace(/[^a-z0-9]+/g, ' ').trim();
+  const code = new RegExp(`(?:^| )(usd|eur|gbp|cad|aud|jpy|${OTHER_CODES})$`).exec(words)?.[1];
+  const bare = (code ? words.slice(0, -code.length) : words).trim();
+  const exact = FIELDS.find((f) => K[f].has(bare.replace(/ /g, '')));
+  if (exact) return { field: exact, currency: code?.toUpperCase() };
+  if (/\boriginal\b/.test(bare)) return {};
+  const word = (re: RegExp) => re.test(bare);
+  const field: Field | undefined = word(/\bamount\b/) ? 'amount' : word(/\breceipts?\b/) ? 'receipt' : word(/\bdate\b/) ? 'date'
+    : word(/\b(?:merchant|vendor)\b/) ? 'merchant' : word(/\bcategory\b/) ? 'category' : word(/\bcurrency\b/) ? 'currency'
+    : word(/\battendees?\b/) ? 'people' : word(/\b(?:description|memo|comments?|purpose)\b/) ? 'description' : undefined;
+  return { field, currency: code?.toUpperCase() };
+}
+
+/** Whether a line is a header row: two or more cells, no digits, an amount column and another known one. */
+function headerRow(line: string): { cells: number } | undefined {
+  const cells = line.split(detectDelimiter(line)).map((c) => c.trim().replace(/^"|"$/g, ''));
+  if (cells.length < 2 || cells.some((c) => /\d/.test(c))) return undefined;
+  const fields = cells.map((c) => columnField(c).field);
+  return fields.includes('amount') && fields.filter((f) => f !== undefined).length >= 2 ? { cells: cells.length } : undefined;
+}
+
+/**
+ * The line (0-based) of a CSV export's header row: the first line, or the first wide header row under the export's
+ * own preamble (a title, "Report ID:,ER-2025-08-004417", "Submitted:,18/08/2025", blank lines: at most two cells a
+ * line), as Chrome River and Certify print their report exports.
+ */
+function headerAt(text: string): number | undefined {
+  const lines = text.slice(0, Math.min(text.length, 6000)).split(/\r\n|\r|\n/).slice(0, 30);
+  if (lines.length > 0 && headerRow(lines[0])) return 0;
+  for (let k = 1; k < lines.length; k++) {
+    const found = headerRow(lines[k]);
+    if (found && found.cells >= 5) return k;
+    const d = detectDelimiter(lines[k]);
+    if (lines[k].split(d).filter((c) => c.trim() !== '').length > 2) return undefined;
+  }
+  return undefined;
+}
+
+/** Whether the claim is a CSV export: a header row first, or under the export's preamble. */
+export function csvHeader(text: string): boolean {
+  return headerAt(text) !== undefined;
+}
+
+export function csvItems(text: string): Item[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  // Under a preamble the table starts at its header row; its rows keep the lines of the whole text.
+  const skip = headerAt(text) ?? 0;
+  const read = readCsv(lines.slice(skip).join('\n'), FIELD, MAX_ROWS);
+  const headers = read.headers;
+  const rows = read.rows.map((r) => ({ ...r, line: r.line > 0 ? r.line + skip : 0 }));
+  const columns = headers.map(columnField);
+  const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
+  // A totals row an export appends (";;;;Total;1.569,10;1.569,10;;") sums the rows above it: it is no expense.
+  const summary = (cells: string[]) => {
+    const words = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^[-+(]?[$€£¥]?\d[\d.,]*\)?$/.test(c));
+    if (words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c))) return true;
+    // A report's footer rows (",,,,,,,Company Paid,,,0.00", "Amount Due Employee 940.83") name no date, merchant,
+    // description or category: a label and its sum, written under another column, never an expense.
+    return words.length > 0 && !cells.some((c, k) => c.trim() !== '' && IDENTIFYING.has(columns[k]?.field ?? 'amount'));
+  };
+  // A line of one cell with no amount under the table ("Exported 18/08/2025 10:05 by …") is the export's note.
+  const note = (cells: string[]) => headers.length >= 3 && cells.filter((c) => c.trim() !== '').length === 1 &&
+    !cells.some((c, k) => c.trim() !== '' && columns[k]?.field === 'amount');
+  // The amount in the reimbursement currency ("Amount (AUD)" beside "Spent Amount" and "Spent Currency") is the claim.
+  const coded = columns.findIndex((c) => c.field === 'amount' && c.currency !== undefined);
+  return rows.filter((row) => !summary(row.cells) && !note(row.cells)).map((row, i) => {
+    const entry: Record<string, unknown> = {};
+    // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement"), and
+    // the expense's date before the report's ("Submitted Date", "Approved Date").
+    const loose = (h: string) => Number(/^\W*type\W*$|\b(?:submit\w*|submission|approv\w*|report)\b/i.test(h));
+    const order = columns.map((_, k) => k).sort((a, b) => Number(b === coded) - Number(a === coded) || loose(headers[a]) - loose(headers[b]));
+    for (const k of order) {
+      const field = columns[k].field;
+      const cell = (row.cells[k] ?? '').trim();
+      if (field !== undefined && cell !== '' && entry[field] === undefined) entry[field] = cell;
+    }
+    if (coded >= 0 && (row.cells[coded] ?? '').trim() !== '') entry.currency = columns[coded].currency;
+    // An empty receipt cell is an export's way of saying there is none.
+    if (columns.some((c) => c.field === 'receipt') && entry.receipt === undefined) entry.receipt = false;
+    if (entry.currency === undefined && headerCurrency) entry.currency = headerCurrency;
+    // No amount in the reimbursement currency (a cash expense not converted yet): the expense is its original amount
+    // in its own currency, which the currency rule holds until the conversion is supplied.
+    if (entry.amount === undefined) {
+      const at = (re: RegExp) => headers.findIndex((h) => re.test(h));
+      const [amount, currency] = [at(/^\W*original\W*amount\W*$/i), at(/^\W*original\W*currency\W*$/i)];
+      const [a, c] = [(row.cells[amount] ?? '').trim(), (row.cells[currency] ?? '').trim()];
+      if (amount >= 0 && currency >= 0 && a !== '' && /^[a-z]{3}$/i.test(c)) {
+        entry.amount = a;
+        entry.currency = c.toUpperCase();
+      }
+    }
+    const item = jsonItem(entry, i + 1, `row ${i + 1} (line ${row.line})`);
+    const raw = row.line > 0 ? lines[row.line - 1]?.trim() : undefined;
+    if (raw) item.at = [{ field: 'expense', line: row.line, quote: raw }];
+    return item;
+  });
+}

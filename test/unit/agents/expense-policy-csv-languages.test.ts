@@ -1,0 +1,50 @@
+/**
+ * RULES.md "CSV export": an export's columns named in German (Circula, Moss, Spesen exports: "Datum", "Händler",
+ * "Kategorie", "Betrag", "Währung", "Betrag (EUR)", "Beleg", "Notiz"), separated by ";" with decimal commas and CRLF
+ * line ends, are read as the English ones; the amount in the reimbursement currency is the claim; "nein" is no receipt.
+ */
+import { describe, expect, it } from 'vitest';
+import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
+import { readExpense } from '../../../lambdas/agents/engines/expense-policy/expense.js';
+
+const analyse = (expense: string, expensePolicy: string) => expensePolicyEngine.analyse({ expense, expensePolicy });
+
+const EXPORT = [
+  'Datum;Händler;Kategorie;Betrag;Währung;Kurs;Betrag (EUR);Beleg;Notiz',
+  '12.03.2026;Hotel Seeblick Zürich;Hotel;410,00;CHF;1,0450;428,45;ja;2 Nächte',
+  '12.03.2026;Brasserie Lipp;Verpflegung;52,00;CHF;1,0450;54,34;ja;Abendessen',
+  '13.03.2026;SBB;Bahn;18,60;CHF;1,0450;19,44;nein;Tageskarte',
+].join('\r\n');
+
+describe('expense-policy: a CSV export with German column names', () => {
+  it('reads each row at its amount in the reimbursement currency, with its receipt and category', () => {
+    const { items } = readExpense(EXPORT, 'EUR');
+    expect(items.map((i) => [i.cents, i.currency, i.category, i.receipt])).toEqual([
+      [42845n, 'EUR', 'lodging', true], [5434n, 'EUR', 'meals', true], [1944n, 'EUR', 'rail', false],
+    ]);
+    expect(items[0].nights).toBe(2n);
+  });
+
+  it('checks the rows against the policy: the row without a receipt is refused', () => {
+    const r = analyse(EXPORT, 'A receipt is required for every expense. Hotel up to EUR 250 per night.');
+    // 428.45 + 54.34; the rail ticket has no receipt.
+    expect(r.reimbursable_amount).toBe(482.79);
+    expect(r.verdict).toBe('reject');
+  });
+});
+
+describe('expense-policy: a Dutch report closed by "Totaal te vergoeden"', () => {
+  it('reads the total as the claim\'s, so the receipts typed below it are no expenses', () => {
+    const report = [
+      'Nr  Datum       Categorie   Omschrijving                   Bedrag',
+      '1   04/02/2026  Trein       NS Utrecht - Rotterdam          18,40',
+      '2   04/02/2026  Maaltijd    Lunch Brasserie Maas            27,50',
+      '                                   Totaal te vergoeden      45,90 EUR',
+      '',
+      'Bewijsstuk 2 - Brasserie Maas  04/02/2026 12:40  Uitsmijter 14,50  Koffie 3,50',
+      '               Jus d\'orange 9,50  Totaal 27,50',
+    ].join('\n');
+    const { items } = readExpense(report, 'EUR');
+    expect(items.map((i) => i.cents)).toEqual([1840n, 2750n]);
+  });
+});
