@@ -165,6 +165,44 @@ describe('po-match: a Swedish inköpsorder and faktura', () => {
   });
 });
 
+describe('po-match: a Danish faktura against its indkøbsordre', () => {
+  const po = [
+    'Indkøbsordre nr. 2026-0412                       Valuta: DKK',
+    'Leverandør:  Jysk Emballage ApS, Industrivej 9, 8700 Horsens',
+    '',
+    'Linje  Varenr.   Beskrivelse               Antal  Enhed      Pris      Beløb',
+    '  1    KAS-40    Papkasse 40x30x30           500  stk        7,80   3 900,00',
+    '                                   Subtotal                        3 900,00',
+    '                                   Moms 25 %                         975,00',
+    '                                   I alt DKK                       4 875,00',
+  ].join('\n');
+  const invoice = (price: string, amount: string, moms: string, total: string) =>
+    [
+      'JYSK EMBALLAGE APS                                   FAKTURA',
+      'Jeres ordre: 2026-0412',
+      '',
+      'Varenr.   Beskrivelse               Antal  Enhed      Pris      Beløb',
+      `KAS-40    Papkasse 40x30x30           500  stk     ${price}   ${amount}`,
+      `                          Beløb ekskl. moms           ${amount}`,
+      `                          Moms 25 %                     ${moms}`,
+      `                          At betale DKK               ${total}`,
+    ].join('\n');
+
+  it('reads Jeres ordre, ekskl. moms, At betale and I alt', () => {
+    const doc = readDocument(po, 'purchaseOrder');
+    expect([doc.poNumber, doc.vendor, money(doc.total)]).toEqual(['2026-0412', 'Jysk Emballage ApS', 4875]);
+    const inv = readDocument(invoice('   7,80', '3 900,00', '975,00', '4 875,00'), 'invoice');
+    expect([inv.poNumber, money(inv.subtotal), money(inv.total)]).toEqual(['2026-0412', 3900, 4875]);
+    expect(run(po, invoice('   7,80', '3 900,00', '975,00', '4 875,00')).discrepancies).toEqual([]);
+  });
+
+  it('holds a price above the order', () => {
+    const r = run(po, invoice('   8,40', '4 200,00', '1 050,00', '5 250,00'));
+    expect(r.status).toBe('hold');
+    expect(r.invoiceTotal).toBe(5250);
+  });
+});
+
 describe('po-match: a Hebrew and English purchase order and tax invoice', () => {
   const po = [
     'הזמנת רכש / Purchase Order',
@@ -209,6 +247,21 @@ describe('po-match: a Hebrew and English purchase order and tax invoice', () => 
     expect([money(doc.subtotal), money(doc.total)]).toEqual([8778, 10358.04]);
     const r = run(po, invoice([], '8,778.00', '1,580.04', '10,358.04'));
     expect(r.discrepancies).toEqual([]);
+  });
+
+  it('reads summary labels printed in Hebrew alone', () => {
+    const inv = [
+      'הזמנתכם / Your PO:   PO-77120',
+      '',
+      '#  מק"ט / Item   תיאור / Description          כמות   מחיר יח\'     סה"כ',
+      '1  UPS-1500      UPS 1500VA online               3    2,450.00    7,350.00',
+      '',
+      '                             סה"כ לפני מע"מ          7,350.00',
+      '                             מע"מ 18%                1,323.00',
+      '                             סה"כ                    8,673.00',
+    ].join('\n');
+    const doc = readDocument(inv, 'invoice');
+    expect([money(doc.subtotal), money(doc.total), doc.charges.map((c) => [c.kind, money(c.amount)])]).toEqual([7350, 8673, [['tax', 1323]]]);
   });
 
   it('reads the Hebrew unit word as each, with either apostrophe', () => {
