@@ -20,9 +20,9 @@ export interface ReportColumns {
   category?: Span;
 }
 
-const RECEIPT = /\b(?:receipts?|rcpts?|belege?|justificatif)\b/i;
+const RECEIPT = /\b(?:receipts?|rcpts?|belege?|justificatifs?|bewijsstuk(?:ken)?|giust(?:ificativ[oi])?|justificantes?|comprovantes?|kvitton?)(?![\p{L}])/iu;
 const CATEGORY = /\b(?:category|expense type|kategorie|catégorie|categoría|categoria|categorie|kategori)\b/i;
-const AMOUNT = /\b(?:amount|betrag|montant|importe)\b(?:\s\([A-Za-z$€£]{1,4}\))?/i;
+const AMOUNT = /\b(?:amount|betrag|montant|importe|importo|bedrag|valor|belopp)\b(?:\s\([A-Za-z$€£]{1,4}\))?/i;
 
 /** The report's column header row: no money, an Amount column and at least two other columns set apart by spaces. */
 export function reportColumns(lines: Line[]): ReportColumns | undefined {
@@ -66,7 +66,11 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
   const re = /\S+/g;
   for (let m = re.exec(l.raw); m !== null; m = re.exec(l.raw)) {
     const [a, b] = [m.index, m.index + m[0].length];
-    if (a < col.end + 1 && b > col.at - 1 && /^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
+    if (a >= col.end + 1 || b <= col.at - 1) continue;
+    if (/^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
+    // The same answers in the report's language ("Sì", "ja", "GEEN", "non"), or the receipt's file ("factuur.pdf").
+    if (/^(?:s[iìí]|ja|oui|sim)$/i.test(m[0]) || /^[\p{L}\d_-]+\.(?:pdf|jpe?g|png|heic|tiff?)$/iu.test(m[0])) return 'yes';
+    if (/^(?:geen|nee|nein|non|não|nao|nej|ingen|manquant|mancante|fehlt)$/i.test(m[0])) return 'no';
   }
   return undefined;
 }

@@ -28,7 +28,8 @@ export const ELSEWHERE = /\belsewhere\b|\b(?:all |any )?other (?:cities|location
  * group of the sentence before (its caps and whether they named places), returned updated for the next sentence.
  */
 export function groupPlaces(caps: Cap[], added: Cap[], original: string, lower: string, cents: bigint | undefined, last: Cap[]): Cap[] {
-  const places = added.length > 0 || (cents !== undefined && last.length > 0) ? placesNamed(original) : undefined;
+  // "EUR 120 elsewhere in the Netherlands": the limit for every other place; the country it names is no place of its own.
+  const places = (added.length > 0 || (cents !== undefined && last.length > 0)) && !ELSEWHERE.test(lower) ? placesNamed(original) : undefined;
   if (places && added.length === 0) {
     // "USD 140 per day in Zurich, London" after "Meals: up to USD 110 per calendar day": the same limit, by place.
     const model = last[0];

@@ -30,13 +30,14 @@ export interface PlaceTables {
   lines: Set<number>;
 }
 
-const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|übrige|sonstige|autres villes|other\b)/i;
-const AMOUNT = /^(?:(?:[$€£]|[A-Z]{3}|A\$|C\$|US\$)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+night)?$/;
+const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|übrige|sonstige|autres villes|other\b)|(?<![\p{L}])(?:altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])/iu;
+const AMOUNT = /^(?:(?:[$€£]|[A-Z]{3}|A\$|C\$|US\$)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+(?:night|nacht|notte|nuit|noche|noite|natt))?$/;
 const MEAL_WORDS = /\b(?:breakfast|lunch|dinner|meals?|frühstück|petit[- ]déjeuner|déjeuner|dîner|incidentals?)\b/i;
 
 /** A row of a places table: its label and amount ("Sydney   330.00", "| Bengaluru, India | 210 |", "Lyon ..... 140,00 EUR"). */
 function rowOf(line: string): { label: string; amount: string } | undefined {
-  const t = line.trim();
+  // "- Milano, Roma ..... EUR 160 a notte": a bulleted row is a row.
+  const t = line.trim().replace(/^[-•*·]\s+(?=\p{Lu})/u, '');
   let cells: string[];
   if (t.includes('|')) cells = t.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
   else if (/\.{3,}|…/.test(t)) cells = t.split(/\s*(?:\.{3,}|…)[.…]*\s*/);
@@ -54,7 +55,8 @@ function rowOf(line: string): { label: string; amount: string } | undefined {
   const amount = cells[1].replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\s*\([^()]*\)$/, '').replace(/\.$/, '');
   // A group's mark ("Tier 1 cities", "Zone 2") is no figure in the label.
   const words = label.replace(/\b(?:tier|zone|group|band|level|category)\s+\d\b/gi, '').replace(/\b[A-Z]{2,3}\b/g, '');
-  if (!AMOUNT.test(amount) || !/^\p{Lu}/u.test(label) || /\d/.test(words)) return undefined;
+  // The row for every other place may be written in lower case ("altre località").
+  if (!AMOUNT.test(amount) || !(/^\p{Lu}/u.test(label) || FALLBACK.test(label)) || /\d/.test(words)) return undefined;
   return { label, amount };
 }
 
@@ -72,7 +74,7 @@ function placesOf(label: string, qualified: boolean, shared: Set<string>): strin
   const last = comma < 0 ? '' : clean.slice(comma + 1).trim();
   const drop = comma >= 0 && (qualified || shared.has(last.toLowerCase()) || (/^[A-Z]{2}$/.test(last) && !clean.slice(0, comma).includes(',')));
   const kept = drop ? clean.slice(0, comma) : clean;
-  return kept.split(/\s*(?:,|\/|;|\band\b|\bet\b|\bund\b|&)\s*/).map((p) => p.trim()).filter((p) => p !== '');
+  return kept.split(/\s*(?:,|\/|;|\band\b|\bet\b|\bund\b|\be\b|\ben\b|\by\b|&)\s*/).map((p) => p.trim()).filter((p) => p !== '');
 }
 
 export function readPlaceTables(text: string): PlaceTables {
@@ -122,10 +124,11 @@ export function readPlaceTables(text: string): PlaceTables {
     const shared = new Set([...counts].filter(([, c]) => c > 1).map(([p]) => p));
     for (const r of rows) {
       // The amount alone, its currency and unit dropped (the table's currency is the policy's), thousands dotted or not.
-      const figure = r.amount.replace(/\s*(?:per|\/|a|each)\s+night$/, '').replace(/^(?:[$€£]|[A-Z]{3}|[AC]\$|US\$)\s?|\s?(?:[€£]|[A-Z]{3}|kr)$/g, '');
+      const figure = r.amount.replace(/\s*(?:per|\/|a|each)\s+\p{L}+$/u, '').replace(/^(?:[$€£]|[A-Z]{3}|[AC]\$|US\$)\s?|\s?(?:[€£]|[A-Z]{3}|kr)$/g, '');
       const cents = parseCents(/^\d{1,3}(?:\.\d{3})+$/.test(figure) ? figure.replace(/\./g, '') : figure);
       if (cents === undefined) continue;
-      const fallback = FALLBACK.test(r.label);
+      // "Bologna, Torino, Napoli e altri capoluoghi": a row naming places first is theirs, whatever it adds.
+      const fallback = FALLBACK.test(r.label) && !/^\p{Lu}[\p{L}.'-]*\s*(?:,|\/|\band\b|\be\b|\ben\b|\bet\b|\by\b|\bund\b|&)/u.test(r.label);
       out.caps.push({ places: fallback ? [] : placesOf(r.label, qualified, shared), fallback, cents, category, period, text: lines[r.n].trim(), line: r.n + 1 });
       out.lines.add(r.n);
     }

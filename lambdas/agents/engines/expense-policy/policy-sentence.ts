@@ -95,7 +95,8 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
       const negation = NOT_ALLOWED.exec(s);
       // "X, Y and Z are not reimbursable", or "Not reimbursable: X, Y and Z".
       const before = negation ? s.slice(0, negation.index) : s;
-      const listed = /[a-z]{3,}/.test(before.replace(/\b(?:are|is|be|will|shall)\b/g, '')) ? before : s.slice((negation?.index ?? 0) + (negation?.[0].length ?? 0));
+      // "Expenses not reimbursable: minibar, fines": a lead naming only expenses in general lists nothing itself.
+      const listed = /[a-z]{3,}/.test(before.replace(/\b(?:are|is|be|will|shall|the following|following|other|expenses|costs|items|charges)\b/g, '')) ? before : s.slice((negation?.index ?? 0) + (negation?.[0].length ?? 0));
       for (const raw of coordinated(listed).split(/[,;:()\u2014\u2013]|\s-\s|\band\b|\bor\b|\bincluding\b|\bsuch as\b|\blike\b/)) {
         // "(including during flight delays)": a circumstance of the thing before it, not another thing.
         if (/^\s*(?:during|when|while|if|even|unless|after|before|at|in case)\b/.test(raw)) continue;
@@ -187,7 +188,8 @@ function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
   const out: { cents: bigint; scope: string[] }[] = [];
   for (const c of clauses) {
     const money = moneyIn(c, () => undefined);
-    const label = (/^(?:up to\s+)?(?:[$€£¥]|[a-z]{3}\s)\d[\d.,]*\s+(?:for\s+)?((?:breakfast|lunch|dinner|supper|evening meal|brunch)\b)/.exec(c.trim()) ??
+    // "actual costs up to EUR 25 for a lunch": a lead before the limit, the meal after "for a".
+    const label = (/^(?:[a-z ]{0,30}?\bup to\s+)?(?:[$€£¥]|[a-z]{3}\s)\d[\d.,]*\s+(?:for\s+(?:an?\s+|each\s+)?)?((?:breakfast|lunch|dinner|supper|evening meal|brunch)\b)/.exec(c.trim()) ??
       /^([a-z][a-z -]{2,30}?)\s*(?::|up to|max(?:imum)?|capped at|limit)?\s*(?:[$€£¥]|[a-z]{3}\s)?\d/.exec(c.trim()))?.[1].trim();
     if (money.length !== 1 || label === undefined || !/\b(?:breakfast|lunch|dinner|supper|evening meal|brunch)\b/.test(label)) return undefined;
     out.push({ cents: money[0].cents, scope: label.match(/[\p{L}]{3,}/gu)!.filter((w) => !SCOPE_STOP.has(w)) });

@@ -9,10 +9,10 @@ import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
 import { readSchedules } from './per-diem.js';
 import { readPlaceTables } from './places.js';
-import { groupPlaces } from './place-sentences.js';
+import { ELSEWHERE, groupPlaces } from './place-sentences.js';
 import { tripRule } from './trip-length.js';
-import { fromGerman, isGerman } from './german.js';
-import { categoriesIn, moneyIn } from './words.js';
+import { languageOf, toEnglish } from './languages.js';
+import { categoriesIn, moneyIn, type Category } from './words.js';
 import { readSentence } from './policy-sentence.js';
 import { lineKind, TAXES_EXTRA } from './folio-lines.js';
 import { NOT_ALLOWED, type Cap, type Policy } from './policy-types.js';
@@ -28,11 +28,52 @@ export function readPolicy(text: string): Policy {
   const currencies = new Set<string>();
   let stated: string | undefined;
   let question: string | undefined;
-  const german = isGerman(text);
+  const language = languageOf(text);
   const lines = text.split(/\r\n|\r|\n/);
   let placeGroup: Cap[] = [];
   let previous: string | undefined;
-  for (const { sentence, context, line, row, refused, under } of sentences(text, german)) {
+  /** One clause of a sentence read into rules; returns how many and the limits by place it leaves open. */
+  const readClause = (s: string, clause: string, sentence: string, line: number, row: string | undefined, context: Category[], under: string | undefined, previous: string | undefined, placeGroup: Cap[]): [number, Cap[]] => {
+    let badMoney = false;
+    const money = moneyIn(s, () => (badMoney = true));
+    for (const m of money) if (m.currency) currencies.add(m.currency);
+    if (/\d ?p (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
+    const currencyStated = stated === undefined && (stated = statedCurrency(s)) !== undefined;
+    if (currencyStated) policy.currencyText = sentence;
+    for (const c of categoriesIn(s)) policy.described.add(c);
+    for (const c of context) policy.described.add(c);
+    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
+    const trip = tripRule(clause, under, previous);
+    if (trip) {
+      policy.tripRules.push({ ...trip, text: sentence });
+      found++;
+    }
+    // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
+    const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
+    // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
+    const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
+    const before = policy.caps.length;
+    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
+    // Limits by place stated one after another ("USD 350 per night in Zurich …; USD 250 elsewhere").
+    if (row === undefined) {
+      const added = policy.caps.slice(before);
+      const count = policy.caps.length;
+      placeGroup = groupPlaces(policy.caps, added, clause, s, cents, placeGroup);
+      found += policy.caps.length - count;
+      // A clause's limit is cited by the sentence it is part of, as the policy prints it.
+      for (const cap of policy.caps.slice(before)) cap.text = sentence;
+    } else placeGroup = [];
+    // A cap on one kind of folio line names it before its amount, on its own line ("Hotel parking … up to $60 per night").
+    for (const cap of policy.caps.slice(before)) if (cap.category === 'lodging') cap.kind = lineKind(lines[line - 1] ?? sentence);
+    if (policy.taxesExtra === undefined && TAXES_EXTRA.test(s)) {
+      policy.taxesExtra = sentence;
+      if (found === 0) found = 1;
+    }
+    // The sentence stating the currency of every limit is read, though it states no rule of its own.
+    if (found === 0 && currencyStated && ONLY_CURRENCY.test(s)) found = 1;
+    return [found, placeGroup];
+  };
+  for (const { sentence, context, line, row, refused, under } of sentences(text, language === 'de', language !== undefined)) {
     if (under !== undefined && !policy.under.has(sentence)) policy.under.set(sentence, under);
     // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
     // as the question asked of that answer: "do i need a receipt for any expense of $25.00 or more".
@@ -50,44 +91,18 @@ export function readPolicy(text: string): Policy {
     // Markdown's emphasis ("up to **$75 per calendar day**") is no word of the rule.
     const said = sentence.replace(QA, '').replace(/\*\*|__/g, '');
     const answer = asked !== undefined ? /^(?:yes|no)\b\s*[,:\u2014\u2013-]?\s*(.*)$/i.exec(said) : null;
-    const read = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${said.toLowerCase()}`;
-    const s = german ? fromGerman(read) : read;
-    let badMoney = false;
-    const money = moneyIn(s, () => (badMoney = true));
-    for (const m of money) if (m.currency) currencies.add(m.currency);
-    if (/\d ?p (?:per|a|\/) ?mile\b|\bpence\b|\bpounds sterling\b|\bsterling\b/.test(s)) currencies.add('GBP');
-    const currencyStated = stated === undefined && (stated = statedCurrency(s)) !== undefined;
-    if (currencyStated) policy.currencyText = sentence;
-    for (const c of categoriesIn(s)) policy.described.add(c);
-    for (const c of context) policy.described.add(c);
-    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
-    const trip = tripRule(said, under, previous);
-    previous = said;
-    if (trip) {
-      policy.tripRules.push(trip);
-      found++;
+    // A Dutch or Italian sentence in the English forms, the case of its other words kept (places stay names).
+    const english = language === 'nl' || language === 'it' ? toEnglish(language, said) : said;
+    let found = 0;
+    // "EUR 160 per night in Antwerpen and Brussel, EUR 130 elsewhere": each limit by place read as its own clause.
+    for (const clause of answer ? [said] : placeClauses(english)) {
+      const read = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${clause.toLowerCase()}`;
+      const s = language === 'de' ? toEnglish(language, read) : read;
+      const [added, group] = readClause(s, clause, sentence, line, row, context, under, previous, placeGroup);
+      found += added;
+      placeGroup = group;
     }
-    // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
-    const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
-    // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
-    const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
-    const before = policy.caps.length;
-    if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
-    // Limits by place stated one after another ("USD 350 per night in Zurich …; USD 250 elsewhere").
-    if (row === undefined) {
-      const added = policy.caps.slice(before);
-      const count = policy.caps.length;
-      placeGroup = groupPlaces(policy.caps, added, said, s, cents, placeGroup);
-      found += policy.caps.length - count;
-    } else placeGroup = [];
-    // A cap on one kind of folio line names it before its amount, on its own line ("Hotel parking … up to $60 per night").
-    for (const cap of policy.caps.slice(before)) if (cap.category === 'lodging') cap.kind = lineKind(lines[line - 1] ?? sentence);
-    if (policy.taxesExtra === undefined && TAXES_EXTRA.test(s)) {
-      policy.taxesExtra = sentence;
-      if (found === 0) found = 1;
-    }
-    // The sentence stating the currency of every limit is read, though it states no rule of its own.
-    if (found === 0 && currencyStated && ONLY_CURRENCY.test(s)) found = 1;
+    previous = english;
     if (found === 0) policy.notUnderstood.push(sentence);
     policy.understood += found;
   }
@@ -108,6 +123,15 @@ export function readPolicy(text: string): Policy {
   if (stated) policy.currency = stated;
   else if (currencies.size === 1) policy.currency = [...currencies][0];
   return policy;
+}
+
+/**
+ * "Maximum EUR 160 per night in Antwerpen and Brussel, EUR 130 elsewhere in België": the limit for some places and the
+ * one for every other place in one sentence, split at the comma before the second amount, each read as its own clause.
+ */
+function placeClauses(s: string): string[] {
+  const m = /^(.*?\d.*?\b(?:in|for)\s+\p{Lu}[^,;]*),\s+((?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d.*)$/u.exec(s);
+  return m && ELSEWHERE.test(m[2].toLowerCase()) ? [m[1], m[2]] : [s];
 }
 
 /** A sentence that only states the currency ("All limits in EUR", "Amounts in Canadian dollars (CAD), including GST"). */

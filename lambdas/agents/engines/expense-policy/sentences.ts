@@ -20,7 +20,9 @@ export interface PolicySentence {
   under?: string;
 }
 
-export function sentences(text: string, german = false): PolicySentence[] {
+/** `german`: the policy is in German; `abbreviated`: in a language whose full stops also close abbreviations and
+ * ordinals ("Art. 5", "bv.", "3. Pernottamento"), so such a stop ends no sentence. */
+export function sentences(text: string, german = false, abbreviated = german): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
   let under: string | undefined;
@@ -78,24 +80,24 @@ export function sentences(text: string, german = false): PolicySentence[] {
     // A heading's mark and label ("## 3.", "B.", "§ 4") and what it says of itself in brackets ("MEALS (traveler's own
     // meals while on overnight travel)") are not its words.
     const marked = line.length > 160 ? line : line.replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
-    const words = marked.replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
+    const words = marked.replace(ARTICLE, '').replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
     // The heading's own words, without its number ("5.2", "§ 4").
-    const body = marked.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
+    const body = marked.replace(ARTICLE, '').replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
     const headingLike = words.length <= 5 && !/\d/.test(body) && !/[.!?;]\s*\S/.test(body) &&
       !/[.!?;]$/.test(marked) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(marked);
     if (headingLike && !indented) {
-      const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(marked)?.[1];
+      const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(marked.replace(/^art(?:icle|ikel|icolo|ículo|igo)?\.?\s*(?=\d)/i, ''))?.[1];
       const named = categoriesIn(marked.toLowerCase());
       const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
       if (!sub) {
-        under = marked.replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '').replace(/:$/, '');
+        under = marked.replace(ARTICLE, '').replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '').replace(/:$/, '');
         heading = named;
         section = named.length > 0 ? number : undefined;
       }
       if (/:$/.test(line) || heading.length > 0 || words.length <= 3) continue;
     }
     let first = true;
-    for (const part of parts(line, german)) {
+    for (const part of parts(line, abbreviated)) {
       const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
       // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
@@ -142,13 +144,17 @@ function tableCells(line: string, unbordered = false): string[] {
 /** Sentence ends; a clause after ";" that only excepts ("; except mileage") stays with the rule it excepts. */
 const SPLIT = /(?<=[.!?;])\s+(?!(?:except|excluding|other than|ausgenommen|außer)\b)/i;
 /** German also writes ordinals ("2. Klasse", "1. Januar") and abbreviations ("Abs. 2", "z. B.") with a full stop. */
-const GERMAN_ABBREVIATION = /(?:^|[\s(])(?:\d{1,2}|[a-z]|abs|nr|ziff|bzw|ggf|inkl|zzgl|max|ca|lt|gem|vgl|evtl|usw|str)\.$/i;
+const GERMAN_ABBREVIATION = /(?:^|[\s(])(?:\d{1,2}|[a-z]|abs|nr|ziff|bzw|ggf|inkl|zzgl|max|ca|lt|gem|vgl|evtl|usw|str|art|bv|incl|excl|ecc|cfr|pag|es|ex|cf|p\.\s?es|p\.\s?ex)\.$/i;
 
-/** A line's sentences; in German, a full stop after an ordinal or an abbreviation ends none. */
-function parts(line: string, german: boolean): string[] {
+/** The mark of an article ("Art. 5", "Artikel 3", "Articolo 2") before a heading's number: no word of it. */
+const ARTICLE = /^art(?:icle|ikel|icolo|ículo|igo)?\.?\s*(?=\d)/i;
+
+/** A line's sentences; in German (and the other continental languages), a full stop after an ordinal or an
+ * abbreviation ends none. */
+function parts(line: string, abbreviated: boolean): string[] {
   const out: string[] = [];
   for (const p of line.split(SPLIT)) {
-    if (german && out.length > 0 && GERMAN_ABBREVIATION.test(out[out.length - 1].slice(-8))) out[out.length - 1] += ` ${p}`;
+    if (abbreviated && out.length > 0 && GERMAN_ABBREVIATION.test(out[out.length - 1].slice(-8))) out[out.length - 1] += ` ${p}`;
     else out.push(p);
   }
   return out;
