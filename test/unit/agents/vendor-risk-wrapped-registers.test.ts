@@ -55,3 +55,11 @@ describe("the vendor's own tax registers are no demand for money in advance", ()
     expect(areas(line)).toEqual(['upfront payment demand']);
   });
 });
+
+describe('a field line ending on a comma is no part of the question under it', () => {
+  it('"Address: …, Havana," above a sanctions question answered No keeps Havana', () => {
+    const r = run('Site address: Calle 23 No. 54, Vedado, Havana,', 'Do you have operations in sanctioned countries?     No');
+    expect(r.decision).toBe('decline');
+    expect(r.flags.some((f) => f.includes('Cuba'))).toBe(true);
+  });
+});

@@ -196,10 +196,15 @@ export function questionStart(lines: string[], i: number): number {
   // A line that starts with a name ("Syria or the occupied regions…?") continues the line above when that one stops
   // mid-sentence, on a comma or a joining word ("…sell to Russia, Belarus, Iran, Cuba, North Korea,"): read back
   // over such lines only.
+  // The line it leads back to must open a question ("Does…", "Is…", "Any…"): a field line ending on a comma
+  // ("Address: Calle 5, Havana,") is no part of the question under it.
   let j = i;
   while (j > k && RUNS_ON_END.test(lines[j - 1])) j--;
-  return j;
+  return j < i && QUESTION_OPEN.test(lines[j]) ? j : i;
 }
+
+const QUESTION_OPEN =
+  /^\s*(?:is|are|was|were|does|do|did|has|have|had|will|would|can|could|should|any|please|in\s+which|which|what|where|whether|indicate|list|name)(?![\p{L}])/iu;
 
 /** A line that stops mid-sentence: on a comma, or on a word that joins what follows (and, or, of, to, in…). */
 const RUNS_ON_END = /(?:,|(?<![\p{L}])(?:and|or|nor|of|to|in|into|from|with|for|on|at|by|the|a|an|any|including|such\s+as))\s*$/iu;
