@@ -183,7 +183,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
 function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
   // A lead naming the list ("Meals: breakfast up to …") is not the first meal's label.
   // "up to AUD 30 breakfast, AUD 35 lunch and AUD 90 dinner per person": the amount may come before its meal.
-  const clauses = s.replace(/^[a-z &]{3,30}:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+|\s+and\s+(?=(?:[$€£¥]|[a-z]{3}\s)\d)/).filter((c) => moneyIn(c, () => undefined).length > 0);
+  const clauses = s.replace(/^[a-z &]{3,30}(?:\([^)]{0,40}\))?:\s+(?=[a-z])/, '').split(/,\s*|;\s*|\s+·\s+|\s+and\s+(?=(?:[$€£¥]|[a-z]{3}\s)\d)/).filter((c) => moneyIn(c, () => undefined).length > 0);
   if (clauses.length < 2) return undefined;
   const out: { cents: bigint; scope: string[] }[] = [];
   for (const c of clauses) {
