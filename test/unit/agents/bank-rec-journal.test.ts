@@ -57,10 +57,24 @@ describe('a two-sided journal as the books', () => {
     expect(lines(s)).toEqual([['2026-06-02', 1200], ['2026-06-03', -900], ['2026-06-05', -48.2]]);
   });
 
-  it('a bank-deposit name breaks a tie; with none the journal is refused, not guessed', () => {
+  it('an account named as a bank deposit is the bank\'s though another is posted to more often', () => {
+    const s = read(
+      [
+        'Date,Debit Account,Debit Amount,Credit Account,Credit Amount',
+        '2026-06-01,Depreciation,50.00,Accumulated depreciation,50.00',
+        '2026-06-01,Rent expense,40.00,Accumulated depreciation,40.00',
+        '2026-06-02,Cash at bank,100.00,Sales,100.00',
+        '2026-06-30,Insurance,30.00,Accumulated depreciation,30.00',
+      ].join('\n'),
+      'books',
+    );
+    expect(lines(s)).toEqual([['2026-06-02', 100]]);
+  });
+
+  it('with no bank-deposit name, the account posted to most; a tie is refused, not guessed', () => {
     const tie = (bankName: string) =>
       read(['Date,Debit Account,Debit Amount,Credit Account,Credit Amount', `2026-06-02,${bankName},100.00,Sales,100.00`, `2026-06-03,Rent,40.00,${bankName},40.00`, '2026-06-04,Sales,10.00,Rent,10.00'].join('\n'), 'books');
-    expect(lines(tie('Cash at bank'))).toEqual([['2026-06-02', 100], ['2026-06-03', -40]]);
+    expect(lines(read(['Date,Debit Account,Debit Amount,Credit Account,Credit Amount', '2026-06-02,Clearing,100.00,Sales,100.00', '2026-06-03,Rent,40.00,Clearing,40.00', '2026-06-04,Clearing,10.00,Rent,10.00'].join('\n'), 'books'))).toEqual([['2026-06-02', 100], ['2026-06-03', -40], ['2026-06-04', 10]]);
     expect(() => tie('Clearing')).toThrow(/which account is the bank's cannot be told/);
   });
 

@@ -3,9 +3,9 @@
  * a credit account (Money Forward, freee, Yayoi: 借方勘定科目 / 借方補助科目 / 借方金額 … 貸方勘定科目 / 貸方補助科目 /
  * 貸方金額; in English "Debit account", "Credit account"). A practitioner reconciling the bank reads only the rows
  * that post to the bank's account: debited, money came in; credited, money went out. A row between two other accounts
- * (a fee netted off a receivable) never touched the bank. The bank's account is the one the journal posts to on the
- * most rows, a bank-deposit name (普通預金, 当座預金, "Bank", "Cash at bank") breaking a tie; when two accounts tie
- * and neither or both are named so, the journal cannot say which account is the bank's and is refused.
+ * (a fee netted off a receivable) never touched the bank. The bank's account is the one named as a bank deposit (普通預金,
+ * 当座預金, "Bank", "Cash at bank"), the most posted to of several; with none so named, the account posted to on the
+ * most rows. When two tie, the journal cannot say which account is the bank's and is refused.
  */
 import { AgentInputError } from '../port.js';
 import { normaliseHeader } from './columns.js';
@@ -63,12 +63,15 @@ export function journalRows(headers: string[], body: RawRow[], field: string): {
   }
   const ranked = [...counts].sort((a, b) => b[1] - a[1]);
   if (ranked.length === 0) return undefined;
-  const top = ranked.filter(([, n]) => n === ranked[0][1]);
-  const named = top.filter(([k]) => BANK_NAME.test(k));
-  const bank = top.length === 1 ? top[0][0] : named.length === 1 ? named[0][0] : undefined;
-  if (bank === undefined) {
+  // An account named as a bank deposit is the bank's, however few its rows; among several, or none, the most posted to.
+  const named = ranked.filter(([k]) => BANK_NAME.test(k));
+  const pool = named.length > 0 ? named : ranked;
+  const top = pool.filter(([, n]) => n === pool[0][1]);
+  if (top.length > 1) {
     throw new AgentInputError(field, `a journal with a debit and a credit account on each row: which account is the bank's cannot be told (${top.map(([k]) => k).join(', ')} are posted to equally often)`);
   }
+  const bank = top[0][0];
+  const why = named.length > 0 ? 'the bank-deposit account' : 'the account posted to most';
   const dateCol = norm.findIndex((h) => /日付|取引日|日期|(?:^| )date(?: |$)|datum|fecha/.test(h));
   const refCol = norm.findIndex((h) => /^(?:取引no|取引番号|伝票番号|仕訳番号|凭证号|no|entry no|journal no|voucher no|reference|ref)$/.test(h));
   const descCols = norm.map((h, i) => (/摘要|memo|description|narration|内容|備考/.test(h) ? i : -1)).filter((i) => i >= 0);
@@ -89,6 +92,6 @@ export function journalRows(headers: string[], body: RawRow[], field: string): {
     const signed = amount === '' ? '' : out ? `-${amount.replace(/^[-−]/, '')}` : amount;
     rows.push({ ...r, cells: [cell(r, dateCol), cell(r, refCol), text, signed] });
   }
-  const note = `a journal with a debit and a credit account on each row: only the rows posted to ${JSON.stringify(bank)} (the account posted to most) are the bank account's, debited as money in and credited as money out${other > 0 ? `; ${other} row${other === 1 ? '' : 's'} between other accounts did not touch it` : ''}`;
+  const note = `a journal with a debit and a credit account on each row: only the rows posted to ${JSON.stringify(bank)} (${why}${named.length > 1 ? ' posted to most' : ''}) are the bank account's, debited as money in and credited as money out${other > 0 ? `; ${other} row${other === 1 ? '' : 's'} between other accounts did not touch it` : ''}`;
   return { headers: ['Date', 'Reference', 'Description', 'Amount'], rows, note };
 }
