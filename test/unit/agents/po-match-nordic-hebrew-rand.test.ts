@@ -303,6 +303,12 @@ describe('po-match: metric tonnes against kilos', () => {
     expect(r.discrepancies).toEqual([]);
   });
 
+  it('reads Kgs as kilos and the quintal as 100 kg', () => {
+    expect([unitCode('Kgs'), unitCode('Qtl'), unitCode('MT'), unitCode('m')]).toEqual(['KG', 'QTL', 'TNE', 'MTR']);
+    const qtl = po.replace('20,000.000  Kg          4.20      84,000.00', '   200.000  Qtl       420.00      84,000.00');
+    expect(run(qtl, invoice('20.000', '84,000.00')).discrepancies).toEqual([]);
+  });
+
   it('holds more tonnes than the kilos ordered', () => {
     const r = run(po, invoice('22.000', '92,400.00'));
     expect(r.status).toBe('hold');

@@ -3,7 +3,8 @@
  * stays readable: Norwegian, Danish and Swedish ERP prints (Visma.net, Tripletex, IFS, Business Central: "Linje
  * Varenr. Beskrivelse Antall Enh. Pris Rab.% Beløp", "Rad Artikel Benämning Antal Enhet À-pris Belopp") and Hebrew
  * prints (Priority, SAP Business One Israel: "שורה מק"ט תיאור כמות יח' מחיר סה"כ"), and the South African "Excl VAT"
- * line value. Hebrew is looked up with its punctuation as typed on a keyboard: gershayim ״ as ", geresh ׳ as '.
+ * line value. Phrases are looked up as the header reader normalises each word (a word's trailing dot dropped: "Lev.
+ * antal" is "lev antal"). Hebrew is looked up with its punctuation as typed on a keyboard: gershayim ״ as ", geresh ׳ as '.
  */
 import type { Role } from './text-columns.js';
 
@@ -12,14 +13,14 @@ export const MORE_COLUMN_WORDS: [Role, string[]][] = [
   ['line', ['linje', 'lin.nr', 'linjenr', 'pos.']],
   ['sku', ['varenr', 'varenummer', 'artikkelnr', 'art.nr.', 'artikkel', 'produktnr', 'varekode', 'vare nr']],
   ['desc', ['beskrivelse', 'tekst', 'varetekst', 'varenavn', 'betegnelse', 'produkt']],
-  ['qty', ['antall', 'antal', 'mengde', 'fakturert antall', 'lev. antall']],
-  ['ordered', ['bestilt', 'bestilt antall', 'beställt', 'beställt antal', 'best. antal']],
-  ['shipped', ['levert', 'levert antall', 'lev. antal', 'levererat', 'levererat antal', 'leveret', 'mottatt', 'mottaget']],
+  ['qty', ['antall', 'antal', 'mengde', 'fakturert antall', 'lev antall', 'lev. antall']],
+  ['ordered', ['bestilt', 'bestilt antall', 'beställt', 'beställt antal', 'best antal', 'best. antal']],
+  ['shipped', ['levert', 'levert antall', 'lev antal', 'lev. antal', 'levererat', 'levererat antal', 'leveret', 'mottatt', 'mottaget']],
   ['bo', ['restordre', 'restorder', 'rest']],
   ['uom', ['enh', 'enhet', 'enhed']],
-  ['price', ['pris', 'enhetspris', 'enhedspris', 'stk.pris', 'stykkpris', 'á-pris', 'à-pris', 'a-pris', 'apris', 'styckpris', 'pris/enh', 'nettopris', 'pris eks. mva']],
-  ['amount', ['beløp', 'beløb', 'belopp', 'sum', 'summa', 'nettobeløp', 'netto beløp', 'radbelopp', 'totalt', 'beløp eks. mva', 'belopp exkl. moms']],
-  ['disc', ['rab.%', 'rab%', 'rab', 'rabatt%', 'rabat', 'rabat %', 'rab. %']],
+  ['price', ['pris', 'enhetspris', 'enhedspris', 'stk.pris', 'stykkpris', 'á-pris', 'à-pris', 'a-pris', 'apris', 'styckpris', 'pris/enh', 'nettopris', 'pris eks mva']],
+  ['amount', ['beløp', 'beløb', 'belopp', 'sum', 'summa', 'nettobeløp', 'netto beløp', 'radbelopp', 'totalt', 'beløp eks mva', 'belopp exkl moms', 'beløb ekskl moms']],
+  ['disc', ['rab.%', 'rab%', 'rab', 'rabatt%', 'rabat', 'rabat %', 'rab %']],
   ['other', ['mva', 'mva %', 'mva-kode', 'moms', 'moms %', 'momskod', 'lev.dato', 'leveransdatum', 'leveringsdato', 'konto']],
   // Swedish.
   ['line', ['rad', 'radnr']],

@@ -17,11 +17,13 @@ const SYNONYMS: Record<string, string[]> = {
   BDL: ['BDL', 'BE', 'BUNDLE', 'BUNDLES', 'BND', 'XBE', 'LIASSE', 'LIASSES', 'FARDO', 'FARDOS'],
   RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO', 'ROLLO', 'ROLLOS', 'ROULEAU', 'ROULEAUX'],
   SET: ['SET', 'SETS', 'KIT', 'KITS', 'SE', 'JUEGO', 'JUEGOS', 'KPL', 'KOMPLET'],
-  KG: ['KG', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
+  KG: ['KG', 'KGS', 'KGM', 'KILO', 'KILOS', 'KILOGRAMO', 'KILOGRAMOS', 'KILOGRAMME', 'KILOGRAMMES'],
   LB: ['LB', 'LBS', 'LBR'],
   TON: ['TON', 'TONS', 'TN', 'STN'],
   // The metric tonne (1000 kg): UN/ECE TNE, and "MT" as Indian GST invoices and steel, grain and alloy trades print it.
   TNE: ['TNE', 'MT', 'TONNE', 'TONNES', 'MTON', 'METRICTON', 'METRICTONS', 'METRICTONNE'],
+  // The quintal (100 kg), as Indian mandi and steel invoices print it.
+  QTL: ['QTL', 'QUINTAL', 'QUINTALS'],
   YD: ['YD', 'YDS', 'YRD'],
   GAL: ['GAL', 'GLL'],
   MTR: ['MTR', 'METRE', 'METRES', 'METER', 'METERS', 'METRO', 'METROS'],
@@ -135,9 +137,9 @@ export function priceBasis(text: string | undefined): number | undefined {
 
 /**
  * Masses by law, in hundred-millionths of a kilogram: the international pound is exactly 0.45359237 kg, the metric
- * tonne 1000 kg.
+ * tonne 1000 kg, the quintal 100 kg.
  */
-const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n, TNE: 100_000_000_000n };
+const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n, TNE: 100_000_000_000n, QTL: 10_000_000_000n };
 /** How a quantity in one mass unit converts to another (× num ÷ den); undefined unless both are masses. */
 export function massFactor(from: string | undefined, to: string | undefined): { num: bigint; den: bigint } | undefined {
   if (from === undefined || to === undefined || from === to || MASS[from] === undefined || MASS[to] === undefined) return undefined;
