@@ -38,7 +38,7 @@ const REGOLAMENTO = [
   '1. Giustificativi. Ogni spesa superiore a EUR 10 deve essere supportata da scontrino o fattura.',
   '2. Pernottamento. Costo della camera, fino a:',
   '   - Roma, Milano ............................. EUR 150 a notte',
-  '   - Genova, Verona e altri capoluoghi ......... EUR 110 a notte',
+  '   - Genova, Verona e altri capoluoghi .. EUR 110 a notte',
   '   - altre località ........................... EUR 90 a notte',
   '   L\'imposta di soggiorno è rimborsata a parte, oltre il limite.',
   '3. Pasti. Fino a EUR 30 per pasto, bevande analcoliche incluse. Non sono rimborsati alcolici.',

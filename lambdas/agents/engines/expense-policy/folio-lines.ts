@@ -41,6 +41,9 @@ export function linesOfKind(item: Item, kind: string): { cents: bigint; texts: s
   return { cents: parts.reduce((s, p) => s + p.cents, 0n), texts: parts.map((p) => p.text) };
 }
 
+/** A folio's tourist tax as hotels print it ("Imposta di soggiorno", "Stadstaks", "Taxe de séjour", "Kurtaxe"). */
+const TOURIST_TAX = /\b(?:city tax|tourist tax|imposta di soggiorno|tassa di soggiorno|taxe de s[ée]jour|stadstaks|toeristenbelasting|verblijfsbelasting|kurtaxe|city-tax|tasa tur[íi]stica|taxa tur[íi]stica)\b/;
+
 /** What a room's cap is compared with: the amount less the lines held to a cap of their own and the taxes paid in addition. */
 export function roomAmount(item: Item, amount: bigint, policy: Policy, caps: Cap[]): bigint {
   if (item.category !== 'lodging') return amount;
@@ -52,7 +55,7 @@ export function roomAmount(item: Item, amount: bigint, policy: Policy, caps: Cap
   let out = amount;
   for (const p of item.parts) {
     const t = p.text.toLowerCase();
-    const tax = policy.taxesExtra !== undefined && (p.kind === 'tax' || /\btax(?:es)?\b/.test(t));
+    const tax = policy.taxesExtra !== undefined && (p.kind === 'tax' || /\btax(?:es)?\b/.test(t) || TOURIST_TAX.test(t));
     if (tax || (p.kind === 'item' && kinds.some((re) => re.test(t)))) out -= p.cents;
   }
   return out < 0n ? 0n : out;

@@ -40,7 +40,8 @@ function rowOf(line: string): { label: string; amount: string } | undefined {
   const t = line.trim().replace(/^[-•*·]\s+(?=\p{Lu})/u, '');
   let cells: string[];
   if (t.includes('|')) cells = t.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
-  else if (/\.{3,}|…/.test(t)) cells = t.split(/\s*(?:\.{3,}|…)[.…]*\s*/);
+  // A leader cut short ("Bologna, Torino .. EUR 130") is a leader when it stands between spaces.
+  else if (/\.{3,}|…|\s\.\.\s/.test(t)) cells = t.split(/\s*(?:\.{3,}|…|(?<=\s)\.\.(?=\s))[.…]*\s*/);
   else {
     // "Other towns:      up to KES  8,000": the label stands apart; the limit may be spaced out within.
     const parts = t.split(/\s{2,}/);
