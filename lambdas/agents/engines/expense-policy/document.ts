@@ -48,6 +48,8 @@ export interface Entry {
   backed?: string;
   /** The card statement line attached below the claim's total posting this expense (statement-support.ts). */
   posted?: { amt: Amt; text: string; line: number };
+  /** Its receipt's details typed out below the claim's total, by its row's id or number (statement-support.ts). */
+  detail?: string;
   /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
   requested?: Amt;
 }

@@ -8,6 +8,7 @@ import { dayNumberOf, isoDate } from '../text/dates.js';
 import { jsonItems, refsIn } from './records.js';
 import { csvHeader, csvItems } from './csv-records.js';
 import { alcoholLines, localDollar, readDocument, type Entry, type Receipt } from './document.js';
+import { nightsOf } from './receipt.js';
 import { textFacts, type Facts } from './line.js';
 import { receiptProof, statedProof, type Proof } from './proof.js';
 import { mealOf, type Meal } from './meal.js';
@@ -151,7 +152,7 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
     at: [{ field: 'expense', line: e.first.n, quote: e.first.raw.trim() }],
     heading: e.above?.text,
     text: e.text,
-    refs: refsIn(e.text),
+    refs: refsIn(e.detail ? `${e.text}\n${e.detail}` : e.text),
     merchant: e.first.label.slice(0, 40),
   };
   // The entry's own line names what it is ("Personal Car Mileage"); its purpose below ("crane rail survey") does not.
@@ -160,6 +161,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
   if (e.receipt) mergeReceipt(base, e.receipt);
+  // Its receipt's details typed below the claim's total: a stay's nights from its arrival and departure.
+  else if (e.detail && base.category === 'lodging') base.nights ??= nightsOf(e.detail, []);
   // "Requested: $660.96" below a $694.95 charge: the employee set the rest aside (personal lines itemised out).
   if (e.requested) {
     base.setAside = base.cents - e.requested.cents;

@@ -261,7 +261,7 @@ function reconcile(region: Line[], context: Line[], sectionTotals: Set<Line> = n
 }
 
 /** Nights of a stay: "3 nights", or arrival to departure, or the distinct dates of the room lines. */
-function nightsOf(text: string, parts: Part[]): bigint | undefined {
+export function nightsOf(text: string, parts: Part[]): bigint | undefined {
   const stated = /\b(\d{1,2})\s*(?:nights?|nächte|泊)\b/i.exec(text);
   if (stated) return BigInt(stated[1]);
   const day = (label: RegExp) => {
@@ -272,8 +272,8 @@ function nightsOf(text: string, parts: Part[]): bigint | undefined {
     const [y, mo, d] = a > 31 ? [a, b, c] : dotted ? [c < 100 ? 2000 + c : c, b, a] : [c < 100 ? 2000 + c : c, a, b];
     return Date.UTC(y, mo - 1, d) / 86_400_000;
   };
-  const inDay = day(/arrival|check-?in|anreise/);
-  const outDay = day(/departure|check-?out|abreise/);
+  const inDay = day(/arrival|\barr\b\.?|check-?in|anreise/);
+  const outDay = day(/departure|\bdep\b\.?|check-?out|abreise/);
   if (inDay !== undefined && outDay !== undefined && outDay > inDay && outDay - inDay < 60) return BigInt(outDay - inDay);
   const roomDates = new Set(parts.filter((p) => /\b(?:room|guest room|übernachtung|accommodation|宿泊料)\b/i.test(p.text) && !/tax/i.test(p.text)).map((p) => /^\S+/.exec(p.text)?.[0]));
   return roomDates.size > 1 ? BigInt(roomDates.size) : undefined;

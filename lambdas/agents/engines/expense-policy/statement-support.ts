@@ -91,6 +91,8 @@ function postedFor(line: Entry, listed: Entry[]): Entry | undefined {
   return found.length >= 1 ? found[0] : undefined;
 }
 
+/** A request or line id: letters and digits ("R-10471", "EXP-0042", "TX88213"), never a date or an amount. */
+const ID = /^(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z]{1,5}[-#]?\d{3,}$/;
 /** "Pos. 1", "Item 3", "Line 2", "#4": a block below the total about the listed row of that number. */
 const POSITION = /^(?:pos\.?|position|item|line|zeile|ligne|nr\.?|no\.?|#)\s*(\d{1,3})\b/i;
 /** A company card named in the report's head ("Moss-Karte: Mastercard •••• 4417", "Company card: Visa ****1234"). */
@@ -110,12 +112,17 @@ function receiptDetails(lines: Line[], total: number, listed: Entry[], kept: Ent
   for (let k = 0; k < lines.length; k++) {
     const l = lines[k];
     const pos = l.n > total ? POSITION.exec(l.text) : null;
-    if (!pos) continue;
-    const row = listed.find((e) => new RegExp(`^${pos[1]}\\s`).test(e.first.text));
+    // A block led by a row's own request or line id ("R-10471  Lyft ride receipt …" under "R-10471  11/04/2026  Lyft")
+    // is that row's receipt too.
+    const id = l.n > total && !pos ? /^\S+/.exec(l.text)?.[0] : undefined;
+    const byId = id !== undefined && ID.test(id) ? listed.find((e) => e.first.text.startsWith(`${id} `)) : undefined;
+    const row = pos ? listed.find((e) => new RegExp(`^${pos[1]}\\s`).test(e.first.text)) : byId;
     if (!row) continue;
     const block = [l];
     while (k + 1 < lines.length && lines[k + 1].kind !== 'blank' && lines[k + 1].indent > l.indent) block.push(lines[++k]);
     row.backed ??= l.text;
+    // What the receipt shows of the expense (its ride or booking number, the arrival and departure) is the row's.
+    row.detail = block.map((b) => b.text).join('\n');
     for (const b of block) {
       const inside = kept.findIndex((e) => e.first.n === b.n && e !== row);
       if (inside >= 0) kept.splice(inside, 1);
