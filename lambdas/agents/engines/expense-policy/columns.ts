@@ -72,6 +72,8 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
     // The same answers in the report's language ("Sì", "ja", "GEEN", "non"), or the receipt's file ("factuur.pdf").
     if (/^(?:s[iìí]|ja|oui|sim)$/i.test(m[0]) || /^[\p{L}\d_-]+\.(?:pdf|jpe?g|png|heic|tiff?)$/iu.test(m[0])) return 'yes';
     if (/^(?:geen|nee|nein|non|não|nao|nej|ingen|manquant|mancante|fehlt)$/i.test(m[0])) return 'no';
+    // The document the cell names ("Grab e-receipt", "Hotel invoice", "Rechnung"): a receipt there.
+    if (/^(?:e-?)?(?:receipts?|invoices?|tax-invoices?|bills?|factuur|fattura|facture|factura|rechnung|quittung|beleg|kvitto)$/i.test(m[0])) return 'yes';
   }
   return undefined;
 }

@@ -31,7 +31,7 @@ export interface PlaceTables {
 }
 
 const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|übrige|sonstige|autres villes|other\b)|(?<![\p{L}])(?:altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])/iu;
-const AMOUNT = /^(?:(?:[$€£]|[A-Z]{3}|A\$|C\$|US\$)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+(?:night|nacht|notte|nuit|noche|noite|natt))?$/;
+const AMOUNT = /^(?:(?:[$€£₹]|[A-Z]{3}|A\$|C\$|US\$|RM|Rs\.?)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+(?:night|nacht|notte|nuit|noche|noite|natt))?$/;
 const MEAL_WORDS = /\b(?:breakfast|lunch|dinner|meals?|frühstück|petit[- ]déjeuner|déjeuner|dîner|incidentals?)\b/i;
 
 /** A row of a places table: its label and amount ("Sydney   330.00", "| Bengaluru, India | 210 |", "Lyon ..... 140,00 EUR"). */
@@ -125,7 +125,7 @@ export function readPlaceTables(text: string): PlaceTables {
     const shared = new Set([...counts].filter(([, c]) => c > 1).map(([p]) => p));
     for (const r of rows) {
       // The amount alone, its currency and unit dropped (the table's currency is the policy's), thousands dotted or not.
-      const figure = r.amount.replace(/\s*(?:per|\/|a|each)\s+\p{L}+$/u, '').replace(/^(?:[$€£]|[A-Z]{3}|[AC]\$|US\$)\s?|\s?(?:[€£]|[A-Z]{3}|kr)$/g, '');
+      const figure = r.amount.replace(/\s*(?:per|\/|a|each)\s+\p{L}+$/u, '').replace(/^(?:[$€£₹]|[A-Z]{3}|[AC]\$|US\$|RM|Rs\.?)\s?|\s?(?:[€£]|[A-Z]{3}|kr)$/g, '');
       const cents = parseCents(/^\d{1,3}(?:\.\d{3})+$/.test(figure) ? figure.replace(/\./g, '') : figure);
       if (cents === undefined) continue;
       // "Bologna, Torino, Napoli e altri capoluoghi": a row naming places first is theirs, whatever it adds.

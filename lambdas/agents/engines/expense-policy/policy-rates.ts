@@ -24,7 +24,9 @@ export function readExtra(s: string, original: string, policy: Policy): number {
   if (/\b(?:per diem|m&ie|meal allowance|daily allowance|verpflegungspauschale)\b/.test(s) || (policy.perDiem && /\bper diem\b|\ballowance\b/.test(s))) {
     for (const clause of s.split(/[,;](?=\s*(?:eur|usd|gbp|\$|€|£|\d))|;/)) {
       const money = moneyIn(clause, () => undefined)[0];
-      const partialDay = /\b(?:first|last|arrival|departure|travel begins|travel ends|partial|begins|ends)\b/.test(clause);
+      // "counting the day of departure and the day of return": the travel days are paid the full rate.
+      const travelCounted = /\b(?:counting|including|incl\.?) (?:both )?(?:the )?(?:days? of )?(?:departure|arrival|travel)\b/.test(clause);
+      const partialDay = !travelCounted && /\b(?:first|last|arrival|departure|travel begins|travel ends|partial|begins|ends)\b/.test(clause);
       const fullDay = /\b(?:full day|full-day|each day|per day|each full|for each)\b/.test(clause);
       if (partialDay && (money || pct)) {
         policy.perDiem ??= { text: [] };

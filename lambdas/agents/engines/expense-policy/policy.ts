@@ -29,6 +29,8 @@ export function readPolicy(text: string): Policy {
   let stated: string | undefined;
   let question: string | undefined;
   const language = languageOf(text);
+  // "RM 350" in a policy paying in ringgit is MYR 350 (elsewhere "RM" may be a room).
+  const ringgit = /\bringgit\b|\bmyr\b/i.test(text);
   const lines = text.split(/\r\n|\r|\n/);
   let placeGroup: Cap[] = [];
   let previous: string | undefined;
@@ -97,7 +99,8 @@ export function readPolicy(text: string): Policy {
     // "EUR 160 per night in Antwerpen and Brussel, EUR 130 elsewhere": each limit by place read as its own clause.
     for (const clause of answer ? [said] : placeClauses(english)) {
       const read = answer ? `${asked} ${answer[1].toLowerCase()}` : `${refused ? 'not reimbursable: ' : ''}${clause.toLowerCase()}`;
-      const s = language === 'de' ? toEnglish(language, read) : read;
+      const english = language === 'de' ? toEnglish(language, read) : read;
+      const s = ringgit ? english.replace(/\brm ?(?=\d)/g, 'myr ') : english;
       const [added, group] = readClause(s, clause, sentence, line, row, context, under, previous, placeGroup);
       found += added;
       placeGroup = group;
@@ -145,6 +148,7 @@ const CURRENCY_NAMES: [RegExp, string][] = [
   [/\b(?:australian dollars?|aud)\b/, 'AUD'], [/\b(?:euros?|eur)\b/, 'EUR'], [/\b(?:pounds? sterling|sterling|gbp)\b/, 'GBP'],
   [/\b(?:swedish (?:kronor|krona|crowns?)|svenska kronor|sek)\b/, 'SEK'], [/\b(?:norwegian kroner|norske kroner|nok)\b/, 'NOK'],
   [/\b(?:danish kroner|danske kroner|dkk)\b/, 'DKK'], [/\b(?:swiss francs?|schweizer franken|chf)\b/, 'CHF'], [/\b(?:japanese yen|yen|jpy)\b/, 'JPY'],
+  [/\b(?:ringgit(?: malaysia)?|myr)\b/, 'MYR'], [/\b(?:indian rupees?|rupees?|inr)\b/, 'INR'], [/\b(?:south african rand|rand|zar)\b/, 'ZAR'],
   [/\b(?:new zealand dollars?|nzd)\b/, 'NZD'], [/\b(?:singapore dollars?|sgd)\b/, 'SGD'], [/\b(?:polish zloty|złoty|zloty|pln)\b/, 'PLN'],
 ];
 
