@@ -128,6 +128,50 @@ describe('po-match: a Norwegian innkjøpsordre and faktura', () => {
   });
 });
 
+describe('po-match: Scandinavian terms and charge lines', () => {
+  const po = (terms: string) =>
+    [
+      'Innkjøpsordre 88120',
+      'Leverandør: Nordic Kontor AS',
+      terms,
+      '',
+      'Varenummer   Varenavn                     Antall   Enhetspris      Sum',
+      'KP-A4-80     Kopipapir A4 80g              40      52,90       2 116,00',
+      'PEN-BL       Kulepenn blå                 100       6,50         650,00',
+      '                                     Sum ekskl. mva          2 766,00',
+      '                                     Merverdiavgift 25 %       691,50',
+      '                                     Totalt å betale         3 457,50',
+    ].join('\n');
+  const invoice = (rows: string[], net: string, vat: string, total: string) =>
+    [
+      'NORDIC KONTOR AS                                   Faktura 55012',
+      'Deres bestilling: 88120',
+      '',
+      'Varenummer   Varenavn                     Antall   Enhetspris      Sum',
+      ...rows,
+      `                                     Sum ekskl. mva          ${net}`,
+      `                                     Merverdiavgift 25 %       ${vat}`,
+      `                                     Totalt å betale kr      ${total}`,
+    ].join('\n');
+  const paper = 'KP-A4-80     Kopipapir A4 80g              40      52,90       2 116,00';
+  const pens = 'PEN-BL       Kulepenn blå                 100       6,50         650,00';
+
+  it('holds a Frakt row against a PO whose prices include freight, quoting it', () => {
+    const r = run(po('Levering: fritt levert, frakt inkludert i prisene.'), invoice([paper, pens, 'Frakt                                       1     149,00         149,00'], '2 915,00', '728,75', '3 643,75'));
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies).toHaveLength(1);
+    expect(r.discrepancies[0]).toMatch(/Frakt 149\.00.*frakt inkludert/);
+  });
+
+  it('reads Delleveranse: Tillatt as partials allowed and Ikke tillatt as ship complete', () => {
+    const partial = invoice([paper], '2 116,00', '529,00', '2 645,00');
+    expect(run(po('Delleveranse: Tillatt'), partial).status).toBe('pass');
+    const held = run(po('Delleveranse: Ikke tillatt'), partial);
+    expect(held.status).toBe('hold');
+    expect(held.discrepancies.join(' ')).toMatch(/Ikke tillatt/);
+  });
+});
+
 describe('po-match: a Swedish inköpsorder and faktura', () => {
   const po = [
     'Inköpsorder nr:  IO-5520                 Valuta: SEK',

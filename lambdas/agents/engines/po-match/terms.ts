@@ -55,19 +55,24 @@ const SHIP_COMPLETE = new RegExp([
   String.raw`livraison\s+compl(?:è|e)te|pas\s+de\s+livraisons?\s+partielles?|livraisons?\s+partielles?\s+(?:ne\s+sont\s+pas|non)\s+(?:autoris|accept|admis)`,
   String.raw`consegne\s+parziali\s+non\s+(?:ammesse|consentite|accettate)|nessuna\s+consegna\s+parziale`,
   String.raw`no\s+se\s+aceptan\s+entregas\s+parciales|entregas\s+parciales\s+no\s+(?:permitidas|aceptadas)|\bentrega\s+completa|no\s+se\s+admiten\s+entregas\s+parciales`,
+  // Norwegian, Danish, Swedish: "Delleveranse: Ikke tillatt", "dellevering er ikke tilladt", "delleveranser ej tillåtna".
+  String.raw`\bdellever(?:anse|ans|ing)(?:r|er)?\s*:?\s*(?:er\s+|är\s+)?(?:ikke|ikkje|inte|ej)\s+(?:tillatt|tilladt|tillåtn?a?|akseptert|accepteras)|\bingen\s+dellever|\bkomplett\s+leverans\b`,
 ].join('|'));
 const PARTIALS_ALLOWED = new RegExp([
   String.raw`\bpartial\s+(?:shipments|deliveries)\s+(?:are\s+)?(?:accepted|allowed|ok|permitted)|\bpartials?\s+(?:ok|accepted|allowed)`,
   String.raw`teillieferungen\s+(?:sind\s+)?(?:zul(?:ä|ae)ssig|gestattet|erlaubt|m(?:ö|oe)glich)|deelleveringen\s+(?:zijn\s+)?toegestaan`,
   String.raw`livraisons?\s+partielles?\s+(?:sont\s+)?(?:autoris|accept|admis)|consegne\s+parziali\s+(?:sono\s+)?(?:ammesse|consentite)`,
+  // "Delleveranse: Tillatt", "dellevering tilladt", "delleveranser tillåtna" (read after the forbidding form above).
+  String.raw`\bdellever(?:anse|ans|ing)(?:r|er)?\s*:?\s*(?:er\s+|är\s+)?(?:tillatt|tilladt|tillåtn?a?|ok|akseptert|accepteras)`,
 ].join('|'));
 
 /**
  * Freight the vendor bears, in other words and languages: "no fuel surcharge or freight will be paid", Spanish
  * "portes pagados" and "no se admitirán cargos por portes", French "franco de port", German "frei Haus", Italian
- * "porto franco", Japanese 送料 貴社負担 (shipping at the supplier's charge) or 送料無料.
+ * "porto franco", Norwegian, Swedish and Danish "frakt inkludert i prisene", "frakt ingår", "fragt inkluderet", "fri
+ * frakt", "fritt levert", Japanese 送料 貴社負担 (shipping at the supplier's charge) or 送料無料.
  */
-const FREIGHT_NOT_BILLED = /\bno\s+(?:[\w-]+\s+){0,3}(?:or\s+|and\s+)?freight\s+(?:will|shall|is\s+to|may)\s+(?:be\s+)?(?:paid|accepted|billed|invoiced)|portes\s+pagados|no\s+se\s+admitir[aá]n\s+cargos\s+por\s+portes|sin\s+cargos?\s+(?:de|por)\s+portes|franco\s+de\s+port|\bport\s+pay[ée]|frei\s+haus|frachtfrei|porto\s+franco|送\s*料\s*:?\s*(?:貴社|御社|弊社以外|売主)負担|送料無料/;
+const FREIGHT_NOT_BILLED = /\bno\s+(?:[\w-]+\s+){0,3}(?:or\s+|and\s+)?freight\s+(?:will|shall|is\s+to|may)\s+(?:be\s+)?(?:paid|accepted|billed|invoiced)|portes\s+pagados|no\s+se\s+admitir[aá]n\s+cargos\s+por\s+portes|sin\s+cargos?\s+(?:de|por)\s+portes|franco\s+de\s+port|\bport\s+pay[ée]|frei\s+haus|frachtfrei|porto\s+franco|\bfrakt\s+(?:er\s+)?(?:inkludert|inkl\.?|ingår|inkluderad)|\bfragt\s+(?:er\s+)?inkluderet|\bfri\s+frakt\b|\bfraktfritt|\bfritt\s+levert|送\s*料\s*:?\s*(?:貴社|御社|弊社以外|売主)負担|送料無料/;
 
 /** "the invoiced unit price of a line may exceed the PO unit price by at most 2.0%": a tolerance, named or not. */
 const PRICE_MAY_EXCEED = /\bprices?\b[^.;]{0,80}\b(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s+(?:exceed|vary\s+from|differ\s+from|deviate\s+from)\b[^.;]{0,60}\bby\s+(?:at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of)\s+\d+(?:[.,]\d+)?\s?%/;

@@ -77,8 +77,8 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     else if (NET_OF_TAX.test(l)) kind = 'net';
     else if (TAX_INCLUDED.test(l)) kind = 'total';
     else if (/sub[-\s]?total|sous[-\s]total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|\balv\s+0\s*%|veroton|ilman\s+alv|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\bmva\b|מע["״]מ|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l) || SALES_TAX_NAMES.test(l) || STANDARD_RATE.test(l)) kind = 'tax';
-    else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
+    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\bmva\b|merverdiavgift|merv[äa]rdesskatt|מע["״]מ|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l) || SALES_TAX_NAMES.test(l) || STANDARD_RATE.test(l)) kind = 'tax';
+    else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bfrakt|\bfragt|משלוח|הובלה|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
     else if (/total|amount due|balance due|te betalen|[åa]\s+betale|\bat\s+betale|att\s+betala|^i\s+alt\b|\bi\s+alt\s+(?:dkk|kr)|לתשלום|סה["״]כ|yhteensä|maksettava|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
     // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.

@@ -13,10 +13,11 @@ export function itemCodeOf(description: string | undefined): string | undefined 
 }
 
 /**
- * Freight as a line, in the words of English, Spanish, French, German and Italian invoices ("Portes y embalaje",
- * "Gastos de envío", "Frais de port", "Fracht", "Spese di trasporto"); shipping supplies (boxes, labels) are goods.
+ * Freight as a line, in the words of English, Spanish, French, German, Italian, Scandinavian and Hebrew invoices
+ * ("Portes y embalaje", "Gastos de envío", "Frais de port", "Fracht", "Spese di trasporto", "Frakt", "Fragt", משלוח);
+ * shipping supplies (boxes, labels) are goods.
  */
-const FREIGHT = /^(?:freight|shipping(?!\s+(?:box|boxes|carton|cartons|bag|bags|label|labels|tape|supplies|materials?|containers?)\b)|delivery\s+(?:charge|fee|cost)s?|carriage|postage|portes|transporte|env[ií]o|gastos\s+de\s+(?:env[ií]o|transporte)|fletes?|frais\s+de\s+(?:port|transport|livraison)|port\s+(?:et|&)\s+emballage|emballage\s+et\s+port|fracht(?:kosten)?|versandkosten|trasporto|spese\s+di\s+(?:trasporto|spedizione))\b/i;
+const FREIGHT = /^(?:freight|shipping(?!\s+(?:box|boxes|carton|cartons|bag|bags|label|labels|tape|supplies|materials?|containers?)\b)|delivery\s+(?:charge|fee|cost)s?|carriage|postage|portes|transporte|env[ií]o|gastos\s+de\s+(?:env[ií]o|transporte)|fletes?|frais\s+de\s+(?:port|transport|livraison)|port\s+(?:et|&)\s+emballage|emballage\s+et\s+port|fracht(?:kosten)?|versandkosten|trasporto|spese\s+di\s+(?:trasporto|spedizione)|frakt(?:kostnad(?:er)?|avgift|\s+og\s+emballasje|\s+och\s+emballage)?|fragt(?:omkostninger)?|emballasje\s+og\s+frakt)\b|^(?:משלוח|הובלה|דמי\s+משלוח)(?![\p{L}])/iu;
 const FEE = /^(?:(?:fuel|energy|environmental|handling|small[\s-]+order)\s+(?:surcharge|fee|charge)|recargo|surcharge|suplemento|gastos\s+de\s+gesti[oó]n)\b/i;
 
 /** The charge kind of a line that bills freight or a fee by name (its code or its description opens with it). */
