@@ -22,6 +22,7 @@ import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader } from './chain-client.js';
 import { KeySender, LEASE_MS, revertReason, type Prepared, type Signer } from './key-sender.js';
 import { BlockClock, waitForReceipt } from './block-clock.js';
+import { whenDecided } from './early-start.js';
 import { mark, startMarks, writeTiming, type TimingMarks } from './settlement-timing.js';
 
 /**
@@ -211,14 +212,9 @@ export class SelfSettler implements PaymentSettler {
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
     if (options.proceed) {
-      if (!(await options.proceed.catch(() => false))) {
-        const early = await key;
-        if (early.ok) await this.keys.release(early);
-        return { ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false };
-      }
-      const early = await key;
-      // Every key was busy at once: wait for one now, as a settlement begun when ready does.
-      if (!early.ok && early.retryAfterSeconds) key = this.keys.take(() => this.fuelled(pool), options.deadline);
+      const decided = await whenDecided(this.keys, key, options.proceed, () => this.keys.take(() => this.fuelled(pool), options.deadline));
+      if (!decided) return { ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false };
+      key = Promise.resolve(decided);
     }
     const taken = await key;
     if (!taken.ok) return taken;

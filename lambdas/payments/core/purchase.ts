@@ -8,9 +8,10 @@
  *  2. the item's work, if it has any before money moves (an agent's analysis): a throw releases the lock with the
  *     item's `refused` entry (nothing moved) and is rethrown;
  *  3. a token's charge is marked as attempted first (the sweeper must know whether it was ever sent);
- *  4. settle through the payment core, waiting for a receipt no later than the deadline (an x402 purchase with no
- *     work begins its settlement beside step 1: the settler leases a key free at that moment and estimates, but sends
- *     nothing until the lock and the chain checks have passed, and gives everything back when they have not);
+ *  4. settle through the payment core, waiting for a receipt no later than the deadline (an x402 purchase begins
+ *     its settlement beside steps 1 and 2: the settler leases a key free at that moment and estimates, but sends
+ *     nothing until the lock, the chain checks and the work have passed, and gives everything back when they have
+ *     not; a key is not held long for a purchase slow to decide: ../early-start.ts);
  *     - refused / unavailable: nothing moved; release the lock with the item's `refused` entry;
  *     - unknown outcome: money may have moved; the item's `unknown` entry marks the lock `uncertain` with it, or,
  *       when the item has none for this payment (an x402 job: the chain decides later), both stay as they are;
@@ -100,15 +101,22 @@ async function purchaseTimed<W>(
   marks: TimingMarks | undefined,
 ): Promise<PurchaseOutcome<W>> {
   const { log } = options;
-  // A purchase with nothing to do before the send (a job) begins its settlement beside the lock and the chain reads:
-  // the settler leases a key free at that moment and estimates, and sends nothing until told to proceed (an x402
-  // payment; a token's charge has nothing to prepare). Every return before the send says no, and waits for it.
-  const charge: SettleOptions = { deadline: options.deadline, ...(options.preconfirmation ? { preconfirmation: true } : {}) };
+  const { whileSettling } = options.work ?? {};
+  let work = undefined as W;
+  let finishing: Promise<W> | undefined;
+  // Once, and never a throw (not even a synchronous one): after the money moved, the work's own result answers.
+  // Begun only after the send, so `work` is the run's result by then.
+  const finish = () => (finishing ??= (async () => whileSettling!(work))().catch(() => work));
+  // An x402 purchase begins its settlement beside the lock and the chain reads (and the work, an engine's run): the
+  // settler leases a key free at that moment and estimates, and sends nothing until told to proceed (a token's charge
+  // has nothing to prepare). Every return before the send says no, and waits for it.
+  const charge: SettleOptions = {
+    deadline: options.deadline,
+    ...(options.preconfirmation ? { preconfirmation: true } : {}),
+    ...(whileSettling ? { onBroadcast: () => void finish() } : {}),
+  };
   let proceed: ((go: boolean) => void) | undefined;
-  const early =
-    !options.work && payment.kind === 'x402'
-      ? deps.settle(payment, { ...charge, proceed: new Promise<boolean>((resolve) => (proceed = resolve)) })
-      : undefined;
+  const early = payment.kind === 'x402' ? deps.settle(payment, { ...charge, proceed: new Promise<boolean>((resolve) => (proceed = resolve)) }) : undefined;
   // Handled from the start: a settler that throws before the lock is written must not be an unhandled rejection.
   early?.catch(() => undefined);
   const abandon = async () => {
@@ -141,11 +149,11 @@ async function purchaseTimed<W>(
     return 'refused' in refusal ? { type: 'refused', reason } : { type: 'unavailable', reason };
   }
 
-  let work: W;
   try {
-    work = options.work ? await options.work.run() : (undefined as W);
+    if (options.work) work = await options.work.run();
     mark(marks, 'worked');
   } catch (error) {
+    await abandon();
     const reason = options.work!.reasonOf(error);
     await deps.ledger.markFailed(payment.nonceKey, reason, 'nothing-moved', item.refused(reason, 'work'));
     throw error;
@@ -158,12 +166,8 @@ async function purchaseTimed<W>(
     await deps.ledger.markCharging(payment.nonceKey);
   }
 
-  const { whileSettling } = options.work ?? {};
-  let finishing: Promise<W> | undefined;
-  // Once, and never a throw (not even a synchronous one): after the money moved, the work's own result answers.
-  const finish = () => (finishing ??= (async () => whileSettling!(work))().catch(() => work));
   proceed?.(true);
-  const settlement = await (early ?? deps.settle(payment, { ...charge, ...(whileSettling ? { onBroadcast: () => void finish() } : {}) }));
+  const settlement = await (early ?? deps.settle(payment, charge));
   mark(marks, 'settled');
   if (settlement.type !== 'settled') {
     log.warn('settlement not completed', { outcome: settlement.type, reason: settlement.reason });

@@ -10,6 +10,7 @@ import type { AgentReasoner } from '../../../lambdas/agents/reasoning/converse.j
 import type { LedgerItem } from '../../../lambdas/store/ledger.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { Settlement } from '../../../lambdas/payments/core/types.js';
+import { ABANDONED, toldToSend } from '../../support/early-settler.js';
 
 const BANK_REC = AGENTS.find((a) => a.slug === 'bank-rec-discrepancy-finder-bw0tt')!;
 const EXPORT_TX = AGENTS.find((a) => a.slug === 'export-to-transactions-x7f3a')!;
@@ -22,6 +23,7 @@ const SETTLED: Settlement = { type: 'settled', receipt: { success: true, transac
 /** A settler that sends (telling the run, as the self-settler does), then waits for its block and answers `outcome`. */
 function sending(order: string[], outcome: Settlement = SETTLED, broadcasts = true): RunDeps['settle'] {
   return async (_payment, options) => {
+    if (!(await toldToSend(options))) return ABANDONED;
     order.push('send');
     if (broadcasts) options?.onBroadcast?.();
     await new Promise((resolve) => setTimeout(resolve, 5));

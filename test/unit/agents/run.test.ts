@@ -8,6 +8,7 @@ import { AGENTS, agentExample, type AgentDefinition } from '../../../lambdas/age
 import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLock } from '../../../lambdas/store/ledger.js';
 import { sha256, type RunRecord } from '../../../lambdas/store/runs.js';
 import type { AcceptedPayment, Settlement, SettleOptions } from '../../../lambdas/payments/core/types.js';
+import { ABANDONED, toldToSend } from '../../support/early-settler.js';
 import type { VerifiedPayment } from '../../../lambdas/payments/types.js';
 import { BOOKS, EXPECTED, INPUT, UNREADABLE_BANK } from '../../support/bank-rec-case.js';
 
@@ -30,6 +31,8 @@ const unknownMark = (runId: string, error: string) => ({ unknown: [runId, error]
 /** Fakes whose every move appends its name to `order`. */
 function fakes(settlement: () => Settlement = () => ({ type: 'settled', receipt: RECEIPT })) {
   const order: string[] = [];
+  /** Called when the settlement sends: a run that must never settle holds it uncalled. */
+  const sent = vi.fn();
   const d = {
     runs: {
       reserveItem: vi.fn(reserveMark),
@@ -43,11 +46,17 @@ function fakes(settlement: () => Settlement = () => ({ type: 'settled', receipt:
       markSettled: vi.fn(async (_nonceKey: string, _transaction: string, _item?: LedgerItem) => void order.push('markSettled')),
       markFailed: vi.fn(async (_nonceKey: string, _reason: string, _outcome: string, _item?: LedgerItem) => void order.push('markFailed')),
     },
-    settle: vi.fn(async (_payment: AcceptedPayment, _options?: SettleOptions): Promise<Settlement> => (order.push('settle'), settlement())),
+    // Begun beside the lock; `settle` is in the order when it sends, only once the purchase says to.
+    settle: vi.fn(async (_payment: AcceptedPayment, options?: SettleOptions): Promise<Settlement> => {
+      if (!(await toldToSend(options))) return ABANDONED;
+      order.push('settle');
+      sent();
+      return settlement();
+    }),
     now: () => NOW,
     newId: () => 'r1',
   };
-  return { d: d satisfies RunDeps, order };
+  return { d: d satisfies RunDeps, order, sent };
 }
 
 const paid = (over: Partial<RunInput> = {}): RunInput => ({ agent: BANK_REC, input: INPUT, dryRun: false, payment, deadline: 1_900_000_000_000, ...over });
@@ -89,7 +98,7 @@ describe('Agent run: a priced live run settles only after the engine answered', 
         },
       },
     );
-    expect(d.settle).toHaveBeenCalledWith(payment, { deadline: 1_900_000_000_000 });
+    expect(d.settle).toHaveBeenCalledWith(payment, { deadline: 1_900_000_000_000, proceed: expect.any(Promise) });
     expect(d.ledger.markSettled).toHaveBeenCalledWith('k1', '0xt', doneMark('run_r1', '0xt', EXPECTED));
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
     expect(d.runs.recordUnpaid).not.toHaveBeenCalled();
@@ -118,14 +127,14 @@ describe('Agent run: a priced live run settles only after the engine answered', 
 
 describe('Agent run: input the engine cannot read is a 400 and nothing settles', () => {
   it('closes the run failed and releases the lock (nothing moved), naming the input field', async () => {
-    const { d, order } = fakes();
+    const { d, order, sent } = fakes();
     const input = { bankStatement: UNREADABLE_BANK, bookEntries: BOOKS };
     const outcome = expectType(await runAgent(d, paid({ input })), 'invalid-input');
 
     expect(outcome.field).toBe('bankStatement');
     expect(outcome.message).toMatch(/^bankStatement: no amount column found/);
     expect(order).toEqual(['lock', 'markFailed']);
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
     expect(d.ledger.markSettled).not.toHaveBeenCalled();
     const [nonceKey, reason, moved, item] = d.ledger.markFailed.mock.calls[0];
     expect([nonceKey, moved]).toEqual(['k1', 'nothing-moved']);
@@ -136,23 +145,23 @@ describe('Agent run: input the engine cannot read is a 400 and nothing settles',
 
 describe('Agent run: a failure of ours is a 500 and nothing settles', () => {
   it('closes the run failed (nothing moved), never settles, and rethrows the error', async () => {
-    const { d, order } = fakes();
+    const { d, order, sent } = fakes();
     const broken = withEngine(BANK_REC, () => {
       throw new Error('engine bug');
     });
     await expect(runAgent(d, paid({ agent: broken }))).rejects.toThrow('engine bug');
     expect(order).toEqual(['lock', 'markFailed']);
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
     expect(d.ledger.markFailed).toHaveBeenCalledWith('k1', 'the agent failed', 'nothing-moved', failMark('run_r1', 'the agent failed'));
   });
 
   it('an AgentInputError-like plain Error is still ours (only the class decides)', async () => {
-    const { d } = fakes();
+    const { d, sent } = fakes();
     const broken = withEngine(BANK_REC, () => {
       throw Object.assign(new Error('bankStatement: nope'), { field: 'bankStatement' });
     });
     await expect(runAgent(d, paid({ agent: broken }))).rejects.toThrow('bankStatement: nope');
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
   });
 });
 
@@ -206,7 +215,7 @@ describe('Agent run: a payment that does not settle gives no result', () => {
 
 describe('Agent run: an authorization pays once', () => {
   it('a used authorization is refused at the lock: the engine never runs and nothing settles', async () => {
-    const { d, order } = fakes();
+    const { d, order, sent } = fakes();
     d.ledger.lock.mockImplementation(async () => {
       order.push('lock');
       throw new PaymentAlreadyUsedError();
@@ -216,17 +225,17 @@ describe('Agent run: an authorization pays once', () => {
     expect(outcome).toEqual({ type: 'refused', reason: 'Payment authorization already used' });
     expect(order).toEqual(['lock']);
     expect(spied.engine.analyse).not.toHaveBeenCalled();
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
     expect(d.ledger.markFailed).not.toHaveBeenCalled();
   });
 
   it('any other lock failure propagates (an outage is not a refusal) and the engine never runs', async () => {
-    const { d } = fakes();
+    const { d, sent } = fakes();
     d.ledger.lock.mockRejectedValue(new Error('dynamo down'));
     const spied = withEngine(BANK_REC, BANK_REC.engine.analyse as (input: never) => unknown);
     await expect(runAgent(d, paid({ agent: spied }))).rejects.toThrow('dynamo down');
     expect(spied.engine.analyse).not.toHaveBeenCalled();
-    expect(d.settle).not.toHaveBeenCalled();
+    expect(sent).not.toHaveBeenCalled();
   });
 });
 

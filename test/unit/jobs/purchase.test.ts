@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { purchaseJob, type JobPurchase, type PurchaseDeps, type PurchaseInput } from '../../../lambdas/jobs/purchase.js';
 import { PaymentAlreadyUsedError, type LedgerItem, type PaymentLock } from '../../../lambdas/store/ledger.js';
 import type { AcceptedPayment, Offer, Settlement, SettleOptions } from '../../../lambdas/payments/core/types.js';
+import { ABANDONED, toldToSend } from '../../support/early-settler.js';
 import type { ChainChecks, VerifiedPayment } from '../../../lambdas/payments/types.js';
 import type { VerifiedTokenPayment } from '../../../lambdas/payments/token/verify.js';
 import type { JobRecord } from '../../../lambdas/store/jobs.js';
@@ -38,7 +39,7 @@ const voidMark = (jobId: string, reason: string) => ({ void: [jobId, reason] }) 
  */
 function settler(send: () => void, outcome: () => Settlement = settled) {
   return vi.fn(async (_payment: AcceptedPayment, options?: SettleOptions): Promise<Settlement> => {
-    if (options?.proceed && !(await options.proceed)) return { type: 'refused', reason: 'Settlement abandoned before broadcast' };
+    if (!(await toldToSend(options))) return ABANDONED;
     send();
     return outcome();
   });
