@@ -48,3 +48,25 @@ describe('expense-policy: a Dutch report closed by "Totaal te vergoeden"', () =>
     expect(items.map((i) => i.cents)).toEqual([1840n, 2750n]);
   });
 });
+
+describe('expense-policy: a French CSV export and one meal filed twice', () => {
+  const EXPORT = [
+    'Date;Fournisseur;Description;Catégorie;Montant TTC (EUR);TVA (EUR);Type de paiement;Justificatif',
+    '02/06/2026;Brasserie du Port;Déjeuner client - addition;Repas;42,00;3,82;Note de frais;IMG_0411.jpg',
+    '02/06/2026;Brasserie du Port;Repas midi - ticket carte;Repas;42,00;3,82;Note de frais;IMG_0412.jpg',
+    '02/06/2026;Taxi G7;Gare - client;Taxi;18,50;1,68;Note de frais;IMG_0413.jpg',
+    '02/06/2026;Taxi G7;Client - gare;Taxi;18,50;1,68;Note de frais;IMG_0414.jpg',
+  ].join('\r\n');
+
+  it('reads "Montant TTC (EUR)" as the amount and "Justificatif" as the receipt', () => {
+    const { items } = readExpense(EXPORT, 'EUR');
+    expect(items.map((i) => [i.cents, i.currency, i.receipt])).toEqual([[4200n, 'EUR', true], [4200n, 'EUR', true], [1850n, 'EUR', true], [1850n, 'EUR', true]]);
+  });
+
+  it('pays one restaurant meal of one day and amount once, and two taxi rides of one fare twice', () => {
+    const r = analyse(EXPORT, 'Un justificatif est obligatoire. Meals up to EUR 50 per person.');
+    expect(r.reimbursable_amount).toBe(79);
+    expect(r.verdict).toBe('flag');
+    expect(r.violations.join('\n')).toMatch(/duplicate claim.*Brasserie du Port/);
+  });
+});

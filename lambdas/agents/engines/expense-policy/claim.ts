@@ -27,6 +27,9 @@ const flag = (r: ItemResult, kind: string, text: string, sources: Src[], arithme
   r.findings.push({ severity: 'flag', kind, text, sources, arithmetic } satisfies Finding);
 const name = (r: ItemResult) => `item ${r.item.index} (${r.item.label})`;
 
+/** The merchant as named in its own field, compared without case, accents or punctuation. */
+const merchantOf = (i: ItemResult['item']) => (i.merchant ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
 function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
   results.forEach((r, j) => {
     const a = r.item;
@@ -34,7 +37,12 @@ function duplicates(results: ItemResult[], m: (cents: bigint) => string): void {
       if (b.cents !== a.cents || (b.currency ?? '') !== (a.currency ?? '')) return false;
       const sameWho = (a.merchant && b.merchant && a.merchant === b.merchant) || (a.category !== undefined && a.category === b.category);
       const sharedRef = (a.refs ?? []).find((x) => (b.refs ?? []).includes(x));
-      return sameWho && (sharedRef !== undefined || (a.date !== undefined && a.date === b.date && a.label === b.label));
+      const sameDay = a.date !== undefined && a.date === b.date;
+      // One restaurant's meal or one hotel's stay on one day at one amount, filed twice under other words (the bill
+      // and the card slip of the same dinner): one expense. Rides and tickets of one fare may well be two.
+      const oneSitting = sameDay && a.category === b.category && (a.category === 'meals' || a.category === 'lodging') &&
+        merchantOf(a) !== '' && merchantOf(a) === merchantOf(b);
+      return (sameWho && (sharedRef !== undefined || (sameDay && a.label === b.label))) || oneSitting;
     });
     if (!first) return;
     const ref = (a.refs ?? []).find((x) => (first.item.refs ?? []).includes(x));

@@ -24,7 +24,7 @@ function columnField(header: string): { field?: Field; currency?: string } {
   if (exact) return { field: exact, currency: code?.toUpperCase() };
   if (/\boriginal\b/.test(bare)) return {};
   const word = (re: RegExp) => re.test(bare);
-  const field: Field | undefined = word(/\bamount\b/) ? 'amount' : word(/\breceipts?\b/) ? 'receipt' : word(/\bdate\b/) ? 'date'
+  const field: Field | undefined = word(/\b(?:amount|montant|betrag|importe|importo|bedrag)\b/) ? 'amount' : word(/\breceipts?\b/) ? 'receipt' : word(/\bdate\b/) ? 'date'
     : word(/\b(?:merchant|vendor)\b/) ? 'merchant' : word(/\bcategory\b/) ? 'category' : word(/\bcurrency\b/) ? 'currency'
     : word(/\battendees?\b/) ? 'people' : word(/\b(?:description|memo|comments?|purpose)\b/) ? 'description' : undefined;
   return { field, currency: code?.toUpperCase() };

@@ -27,7 +27,7 @@ export const K = {
   fareClass: has('class', 'fareclass', 'cabin', 'cabinclass', 'travelclass', 'seatclass', 'bookingclass'),
   merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel', 'merchantname', 'vendorname', 'supplier', 'handler', 'lieferant', 'fournisseur'),
   alcohol: has('alcohol', 'alcoholamount', 'alcoholcost'),
-  payment: has('payment', 'paymenttype', 'paymentmethod', 'paidby', 'fundingsource', 'zahlungsart', 'zahlungsmittel'),
+  payment: has('payment', 'paymenttype', 'paymentmethod', 'paidby', 'fundingsource', 'zahlungsart', 'zahlungsmittel', 'typedepaiement', 'modedepaiement', 'moyendepaiement'),
   breakdown: has('lines', 'items', 'breakdown', 'lineitems', 'itemised', 'itemized'),
   date: has('date', 'timestamp', 'transactiondate', 'expensedate', 'txndate', 'posteddate', 'purchasedate', 'spenddate', 'datum', 'belegdatum'),
 };
