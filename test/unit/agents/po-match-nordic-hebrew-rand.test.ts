@@ -308,6 +308,13 @@ describe('po-match: a Hebrew and English purchase order and tax invoice', () => 
     expect([money(doc.subtotal), money(doc.total), doc.charges.map((c) => [c.kind, money(c.amount)])]).toEqual([7350, 8673, [['tax', 1323]]]);
   });
 
+  it('reads the order number under Hebrew labels alone: הזמנתכם on an invoice, מס\' הזמנה only on a PO', () => {
+    const table = ['', 'מק"ט        תיאור              כמות    מחיר      סה"כ', 'UPS-1500    UPS 1500VA            3  2,450.00  7,350.00'];
+    expect(readDocument(["מס' הזמנה: 55120", ...table].join('\n'), 'purchaseOrder').poNumber).toBe('55120');
+    expect(readDocument(['הזמנתכם: 55120', ...table].join('\n'), 'invoice').poNumber).toBe('55120');
+    expect(readDocument(["מס' הזמנה: 99001", ...table].join('\n'), 'invoice').poNumber).toBeUndefined();
+  });
+
   it('reads the Hebrew unit word as each, with either apostrophe', () => {
     expect([unitCode("יח'"), unitCode('יח׳'), unitCode('יחידה')]).toEqual(['EA', 'EA', 'EA']);
   });
