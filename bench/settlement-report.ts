@@ -68,6 +68,8 @@ export function rowsOf(side: SideKey, m: Measured, intervalMs: number): Row[] {
       Object.assign(row, {
         verifyOwn: diff(v.chainRead, v.start),
         toVerify: diff(v.start, sent),
+        toGateway: diff(v.arrived, sent),
+        beforeVerify: diff(v.start, v.arrived),
         offChain: diff(v.offChain, v.start),
         chainReads: diff(v.chainRead, v.offChain),
         toPurchase: diff(p.start, v.offChain),
@@ -162,6 +164,8 @@ export function printSides(cells: Cell[]): void {
 
 const PHASES: [string, string][] = [
   ['toVerify', 'buyer → verification (gateway, rate limit, idempotency)'],
+  ['toGateway', 'of which buyer → gateway'],
+  ['beforeVerify', 'of which gateway → verification (invoke, rate limit, idempotency)'],
   ['offChain', 'verify off-chain'],
   ['chainReads', 'verify chain reads'],
   ['toPurchase', 'verified → purchase'],
