@@ -25,8 +25,18 @@ export interface Meals {
   line: number;
 }
 
+/** A lodging rate printed beside a place's M&IE ("Max lodging", "Lodging (per night, before taxes)"): its nightly cap. */
+export interface LodgingRate {
+  place: string;
+  fallback: boolean;
+  cents: bigint;
+  text: string;
+  line: number;
+}
+
 export interface Schedules {
   places: Place[];
+  lodging?: LodgingRate[];
   meals: Meals[];
   /** 0-based lines of the policy the tables were read from. */
   lines: Set<number>;
@@ -52,6 +62,7 @@ export function readSchedules(text: string): Schedules {
     const rate = head.findIndex((c) => PER_DIEM_HEAD.test(c));
     if (rate < 0) continue;
     const meals = head.map((c, k) => (MEAL.test(c) ? k : -1)).filter((k) => k >= 0);
+    const lodging = head.findIndex((c) => /^(?:max(?:imum)? )?(?:lodging|hotel|accommodation)\b/i.test(c));
     for (let k = h + 1; k < lines.length; k++) {
       if (/^[\s|+=-]*$/.test(lines[k]) && /[-=]{3,}/.test(lines[k])) {
         out.lines.add(k);
@@ -71,6 +82,13 @@ export function readSchedules(text: string): Schedules {
         const fallback = /\b(?:all other|other locations|elsewhere|standard)\b/i.test(row[0]);
         const key = row[0].split(/[,(]/)[0].trim().toLowerCase();
         out.places.push({ place: row[0], key, full, fallback, text: quote, line: k + 1 });
+        // "Nashville, TN  $251  $86  $22  $23  $36  $5": the place's M&IE broken into its meals on the same row.
+        if (meals.length > 0) {
+          const amounts = new Map(meals.flatMap((m) => (money(row[m]) === undefined ? [] : [[head[m].toLowerCase(), money(row[m])!] as [string, bigint]])));
+          if (amounts.size > 0) out.meals.push({ full, meals: amounts, text: quote, line: k + 1 });
+        }
+        const room = lodging >= 0 ? money(row[lodging]) : undefined;
+        if (room !== undefined) (out.lodging ??= []).push({ place: row[0], fallback, cents: room, text: quote, line: k + 1 });
       }
     }
   }

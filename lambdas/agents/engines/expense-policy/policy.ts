@@ -117,6 +117,10 @@ export function readPolicy(text: string): Policy {
       policy.lineOf.set(policy.taxesExtra, at + 1);
     }
   }
+  // A per-diem schedule's lodging column is a nightly cap per place, as a table of city caps is.
+  for (const r of policy.schedules.lodging ?? []) {
+    policy.places.caps.push({ places: r.fallback ? [] : [r.place.split(/[,(]/)[0].trim()], fallback: r.fallback, cents: r.cents, category: 'lodging', period: 'night', text: r.text, line: r.line });
+  }
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;
   policy.understood += places.length + meals.length + policy.places.caps.length;

@@ -98,7 +98,8 @@ export function sentences(text: string, german = false, abbreviated = german): P
     }
     let first = true;
     for (const part of parts(line, abbreviated)) {
-      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, ''), '.;! \t').trim();
+      // "c) No receipts are required for M&IE": a lettered item's mark is no word of it.
+      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?|\(?[a-z]\))\s+/i, ''), '.;! \t').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
       // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
       if (first && s.split(/\s+/).length <= 2 && !/\d/.test(s) && categoriesIn(s.toLowerCase()).length > 0) {
