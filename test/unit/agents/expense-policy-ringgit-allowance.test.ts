@@ -48,4 +48,15 @@ describe('expense-policy: a policy in ringgit', () => {
     expect(r.violations).toHaveLength(1);
     expect(r.violations[0]).toContain('Taxi');
   });
+
+  it('holds one allowance line for several days to the rate × its days', () => {
+    const expense = [
+      { date: '2026-03-09', description: 'Outstation daily allowance, 3 days x 60', category: 'Daily allowance', amount: 180 },
+      { date: '2026-03-09', description: 'Outstation daily allowance, 2 days x 75', category: 'Daily allowance', amount: 150 },
+    ];
+    const r = expensePolicyEngine.analyse({ expense: JSON.stringify(expense), expensePolicy: POLICY });
+    expect(r.verdict).toBe('flag');
+    // 180.00 within 3 × 60.00; 150.00 over 2 × 60.00 = 120.00 by 30.00.
+    expect(r.reimbursable_amount).toBe(300);
+  });
 });

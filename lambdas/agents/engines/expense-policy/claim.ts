@@ -99,6 +99,10 @@ function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => st
     const partial = at === undefined && rates?.partial !== undefined ? rates.partial : rates?.partialBp !== undefined ? (full * rates.partialBp + 5000n) / 10000n : rates?.partial;
     const edge = partial !== undefined && dates.length > 1 && (r.item.date === firstDay || r.item.date === lastDay);
     let rate = edge ? partial! : full;
+    // "Outstation meal allowance, 2 days x 80": one line for several days is held to the rate × its days (the only
+    // per-diem line of a trip spans it, its first and last days at the partial rate where there is one).
+    const count = r.item.days !== undefined && r.item.days > 1n ? r.item.days : 1n;
+    if (count > 1n) rate = partial !== undefined && days.length === 1 ? 2n * partial + (count - 2n) * full : count * full;
     const meal = policy.mealDeduction ? furnishedMeal(r.item.text ?? r.item.label) : undefined;
     const share = meal ? meals.find((x) => x.full === full)?.meals.get(meal) : undefined;
     const less = share !== undefined ? ` less the furnished ${meal} (${m(share)})` : '';
@@ -106,7 +110,7 @@ function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => st
     if (r.eligible <= rate) continue;
     const excess = r.eligible - rate;
     overItems.push(r);
-    const which = edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate` : 'the full-day rate';
+    const which = count > 1n ? `the rate for its ${count} days` : edge ? `the ${r.item.date === firstDay ? 'first' : 'last'} travel day's rate` : 'the full-day rate';
     over.push(`${r.item.date ?? r.item.label} claimed ${m(r.eligible)} where ${which}${at ? ` (${at.how})` : ''}${less} is ${m(rate)}`);
     if (at) rows.push({ field: 'expensePolicy', line: at.place.line, quote: at.place.text });
     if (less) {
