@@ -70,3 +70,23 @@ describe('expense-policy: a French CSV export and one meal filed twice', () => {
     expect(r.violations.join('\n')).toMatch(/duplicate claim.*Brasserie du Port/);
   });
 });
+
+describe('expense-policy: a Swedish CSV export closed by its sum', () => {
+  it('reads Belopp, Valuta, Handlare, Kvitto and drops the "Summa att återbetala" row equal to the rows above', () => {
+    const rows = [
+      'Datum;Handlare;Belopp;Valuta;Kategori;Anteckning;Kvitto',
+      '2026-01-12;Västtrafik;36,00;SEK;Lokaltrafik;Enkelbiljett;Ja',
+      '2026-01-12;Max Burgers;119,00;SEK;Måltid;Lunch kundbesök;Ja',
+      '2026-01-13;Taxi Göteborg;245,00;SEK;Taxi;Hotell - kund;Nej',
+      ';;;;;;',
+      ';Summa att återbetala;400,00;SEK;;Exporterad 2026-01-20;',
+    ].join('\r\n');
+    const { items } = readExpense(rows, 'SEK');
+    expect(items.map((i) => [i.cents, i.currency, i.receipt])).toEqual([[3600n, 'SEK', true], [11900n, 'SEK', true], [24500n, 'SEK', false]]);
+  });
+
+  it('keeps a last row that is not the sum of the rows above', () => {
+    const rows = ['Datum;Handlare;Belopp;Valuta', '2026-01-12;Taxi;36,00;SEK', '2026-01-12;Sum Sushi;119,00;SEK', '2026-01-13;Total Parking;20,00;SEK'].join('\n');
+    expect(readExpense(rows, 'SEK').items).toHaveLength(3);
+  });
+});

@@ -10,6 +10,7 @@ import { OTHER_CODES } from './words.js';
 
 const FIELD = 'expense';
 const MAX_ROWS = 5_000;
+const TOTAL_WORD = /(?:^|[\s,])(?:totals?|summa|summe|gesamt(?:summe|betrag)?|totaal|totale|somme|suma|sum)(?=[\s,:]|$)/i;
 
 /**
  * A CSV export's column → the field it holds: an exact name ("Expense Type", "Receipt Status"), else a word in it
@@ -82,7 +83,7 @@ export function csvItems(text: string): Item[] {
     !cells.some((c, k) => c.trim() !== '' && columns[k]?.field === 'amount');
   // The amount in the reimbursement currency ("Amount (AUD)" beside "Spent Amount" and "Spent Currency") is the claim.
   const coded = columns.findIndex((c) => c.field === 'amount' && c.currency !== undefined);
-  return rows.filter((row) => !summary(row.cells) && !note(row.cells)).map((row, i) => {
+  const items = rows.filter((row) => !summary(row.cells) && !note(row.cells)).map((row, i) => {
     const entry: Record<string, unknown> = {};
     // A column named for the field ("Category") is read before a looser one ("Type": Brex prints "Reimbursement"), and
     // the expense's date before the report's ("Submitted Date", "Approved Date").
@@ -113,4 +114,10 @@ export function csvItems(text: string): Item[] {
     if (raw) item.at = [{ field: 'expense', line: row.line, quote: raw }];
     return item;
   });
+  // A totals row named in the export's language ("Summa att återbetala;2375,00;SEK", "Totaal", "Total à rembourser"),
+  // its amount the sum of every row above it, is the claim's sum, not another expense.
+  const last = items[items.length - 1];
+  const above = items.slice(0, -1).reduce((a, x) => a + x.cents, 0n);
+  if (items.length >= 3 && TOTAL_WORD.test(last.evidence ?? '') && last.cents === above) items.pop();
+  return items.map((item, i) => ({ ...item, index: i + 1 }));
 }

@@ -16,16 +16,16 @@ export const plain = (k: string) => k.normalize('NFD').replace(/\p{M}/gu, '').re
 const has = (...names: string[]) => new Set(names);
 export const K = {
   category: has('category', 'type', 'expensetype', 'kind', 'expensecategory', 'categoryname', 'expensetypename', 'spendcategory',
-    'kategorie', 'ausgabenart', 'spesenart', 'categorie', 'categoria'),
-  amount: has('amount', 'total', 'cost', 'price', 'value', 'totalamount', 'expenseamount', 'transactionamount', 'betrag', 'bruttobetrag', 'montant', 'importe'),
-  currency: has('currency', 'currencycode', 'ccy', 'transactioncurrency', 'transactioncurrencycode', 'wahrung', 'devise', 'moneda', 'valuta'),
+    'kategorie', 'ausgabenart', 'spesenart', 'categorie', 'categoria', 'kategori'),
+  amount: has('amount', 'total', 'cost', 'price', 'value', 'totalamount', 'expenseamount', 'transactionamount', 'betrag', 'bruttobetrag', 'montant', 'importe', 'belopp', 'bedrag'),
+  currency: has('currency', 'currencycode', 'ccy', 'transactioncurrency', 'transactioncurrencycode', 'wahrung', 'devise', 'moneda', 'valuta', 'waluta'),
   people: has('attendees', 'people', 'persons', 'headcount', 'guests', 'pax', 'participants', 'diners', 'numberofattendees', 'teilnehmer'),
   nights: has('nights', 'numberofnights'),
   days: has('days', 'numberofdays'),
-  receipt: has('receipt', 'hasreceipt', 'receiptattached', 'receiptprovided', 'receipts', 'receipturl', 'receiptstatus', 'receiptreceived', 'receiptimage', 'beleg', 'belege', 'justificatif'),
-  description: has('description', 'desc', 'memo', 'note', 'notes', 'details', 'purpose', 'title', 'comment', 'comments', 'businesspurpose', 'notiz', 'beschreibung', 'zweck', 'bemerkung', 'kommentar'),
+  receipt: has('receipt', 'hasreceipt', 'receiptattached', 'receiptprovided', 'receipts', 'receipturl', 'receiptstatus', 'receiptreceived', 'receiptimage', 'beleg', 'belege', 'justificatif', 'kvitto', 'bewijsstuk'),
+  description: has('description', 'desc', 'memo', 'note', 'notes', 'details', 'purpose', 'title', 'comment', 'comments', 'businesspurpose', 'notiz', 'beschreibung', 'zweck', 'bemerkung', 'kommentar', 'anteckning', 'beskrivning', 'omschrijving'),
   fareClass: has('class', 'fareclass', 'cabin', 'cabinclass', 'travelclass', 'seatclass', 'bookingclass'),
-  merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel', 'merchantname', 'vendorname', 'supplier', 'handler', 'lieferant', 'fournisseur'),
+  merchant: has('merchant', 'vendor', 'payee', 'restaurant', 'hotel', 'merchantname', 'vendorname', 'supplier', 'handler', 'lieferant', 'fournisseur', 'handlare', 'leverancier'),
   alcohol: has('alcohol', 'alcoholamount', 'alcoholcost'),
   payment: has('payment', 'paymenttype', 'paymentmethod', 'paidby', 'fundingsource', 'zahlungsart', 'zahlungsmittel', 'typedepaiement', 'modedepaiement', 'moyendepaiement'),
   breakdown: has('lines', 'items', 'breakdown', 'lineitems', 'itemised', 'itemized'),
@@ -196,7 +196,7 @@ function jsonCount(v: unknown, what: string): bigint | undefined {
 }
 
 const RECEIPT_NO =
-  /^(?:no|n|none|false|0|missing|lost|pending|n\/a|na|-|unavailable|outstanding|to follow|nein|non|geen|fehlt|kein beleg|nachgereicht|not (?:attached|provided|required|received|available|submitted|uploaded))$|\b(?:no receipt|missing|lost|without|not (?:attached|received|provided))\b/i;
+  /^(?:no|n|none|false|0|missing|lost|pending|n\/a|na|-|unavailable|outstanding|to follow|nein|non|geen|nej|saknas|ej tillämpligt|nicht zutreffend|non applicable|niet van toepassing|fehlt|kein beleg|nachgereicht|not (?:attached|provided|required|received|available|submitted|uploaded))$|\b(?:no receipt|missing|lost|without|not (?:attached|received|provided))\b/i;
 
 /** A receipt field: a boolean, 1/0, or text ("yes", a file name or URL: true; "", "no", "Missing", "Not attached": false). */
 function jsonReceipt(v: unknown): boolean | undefined {
