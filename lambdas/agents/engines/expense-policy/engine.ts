@@ -91,7 +91,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   lateItems(results, policy, input.expense, assumptions);
   placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);
   commuteCheck(results, policy, (c) => money(c, policy.currency));
-  tripLengthCheck(results, policy, (c) => money(c, policy.currency));
+  tripLengthCheck(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
   approvalThingCheck(results, policy, (c) => money(c, policy.currency));
   // Last: an unread rule about an item still to be paid holds it for a reviewer.
   unreadCheck(results, policy, input.expensePolicy.normalize('NFKC'), (c) => money(c, policy.currency));

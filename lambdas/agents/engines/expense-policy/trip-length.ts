@@ -6,7 +6,7 @@
  */
 import type { ItemResult } from './claim.js';
 import { policySource, type Policy } from './policy.js';
-import { countOf } from './words.js';
+import { categoriesIn, countOf } from './words.js';
 
 export interface TripRule {
   /** The things ("laundry", "dry cleaning"). */
@@ -14,6 +14,9 @@ export interface TripRule {
   /** The fewest nights a trip needs for them to be paid. */
   nights: bigint;
   text: string;
+  /** "… or when the traveller carries company equipment (demo kits, tools, samples)": words of the other condition
+   * under which the things are paid whatever the trip's length; the claim naming one meets it. */
+  unless?: string[];
 }
 
 const N = '(\\w+)(?:\\s*\\(\\d+\\))?';
@@ -24,6 +27,18 @@ const thingsOf = (phrase: string) =>
   phrase.toLowerCase().replace(/\b(?:is|are|costs?|expenses?|fees?|charges?)\b/g, ' ').split(/\s*(?:,|;|:|\band\b|\bor\b|&|\/)\s*/)
     .map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => /\p{L}{3}/u.test(p) && p.split(' ').length <= 3);
 
+/** "Checked baggage fees are reimbursed when the trip lasts three nights or more, or when the traveller carries
+ * company equipment (demo kits, tools, samples)". */
+const WHEN = new RegExp(`\\b(?:are|is) (?:only )?(?:reimbursed|reimbursable|paid|allowed|claimable) (?:only )?(?:when|if|where) the (?:trip|stay|journey|travel) (?:lasts|is|covers) ${N}\\s+(?:consecutive\\s+)?nights? or (?:more|longer)(?:,? or (?:when|if|where) ([^.;]{3,200}))?`, 'u');
+
+/** The telling words of the other condition: what it names in brackets, else its last word ("company equipment"). */
+function conditionWords(condition: string): string[] {
+  const listed = /\(([^)]+)\)/.exec(condition)?.[1];
+  const head = condition.replace(/\([^)]*\)/g, ' ').trim().split(/\s+/).pop() ?? '';
+  const words = [...(listed?.split(/\s*(?:,|\bor\b|\band\b)\s*/) ?? []), head];
+  return words.map((w) => w.replace(/\b(?:etc|e\.g)\.?$/, '').replace(/s$/, '').trim()).filter((w) => /\p{L}{3}/u.test(w));
+}
+
 /** The policy's sentences, with the heading each sits under, read for the rules above. */
 export function tripRule(sentence: string, under: string | undefined, previous: string | undefined): TripRule | undefined {
   const lower = sentence.toLowerCase();
@@ -32,6 +47,14 @@ export function tripRule(sentence: string, under: string | undefined, previous: 
     const nights = countOf(shorter[2]);
     const things = thingsOf(shorter[1].split(/[,:;]/).pop() ?? '');
     return nights && things.length > 0 ? { things, nights, text: sentence } : undefined;
+  }
+  const when = WHEN.exec(lower);
+  if (when) {
+    const nights = countOf(when[1]);
+    const before = lower.slice(0, when.index).replace(/\([^)]*\)/g, ' ');
+    const things = thingsOf(before !== '' ? before : under ?? '');
+    const unless = when[2] ? conditionWords(when[2]) : undefined;
+    return nights && things.length > 0 ? { things, nights, text: sentence, unless } : undefined;
   }
   const only = ONLY.exec(lower);
   if (!only) return undefined;
@@ -47,11 +70,17 @@ export function tripRule(sentence: string, under: string | undefined, previous: 
 const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Each open item naming a thing of a rule, on a trip shorter than the rule's nights → refused; length unknown → held. */
-export function tripLengthCheck(results: ItemResult[], policy: Policy, m: (cents: bigint) => string): void {
+export function tripLengthCheck(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText = ''): void {
   if (policy.tripRules.length === 0) return;
   const hotel = results.filter((r) => r.item.category === 'lodging' && r.item.nights !== undefined);
   let nights: bigint | undefined = hotel.length > 0 ? hotel.reduce((a, r) => a + r.item.nights!, 0n) : undefined;
   let how = 'its hotel nights';
+  // "my trip to Vienna (3 nights, Mon 10.11. to Thu 13.11.)": the nights the claim states, with no hotel claimed.
+  const stated = nights === undefined ? /\b(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+nights?\b/i.exec(claimText) : null;
+  if (stated) {
+    nights = countOf(stated[1].toLowerCase());
+    how = `the nights the claim states ("${stated[0]}")`;
+  }
   if (nights === undefined) {
     const days = results.map((r) => r.item.date).filter((d): d is string => d !== undefined).map((d) => Date.parse(`${d}T00:00:00Z`) / 86_400_000);
     if (days.length > 1) {
@@ -63,8 +92,13 @@ export function tripLengthCheck(results: ItemResult[], policy: Policy, m: (cents
     if (!r.open) continue;
     const own = plain([r.item.merchant, r.item.heading, r.item.text ?? r.item.evidence, r.item.label].filter(Boolean).join(' '));
     for (const rule of policy.tripRules) {
-      const thing = rule.things.find((t) => new RegExp(`(?<![\\p{L}])${plain(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u').test(own));
+      // A thing naming a category ("checked baggage") is every item of it ("Lufthansa checked bag").
+      const thing = rule.things.find((t) => new RegExp(`(?<![\\p{L}])${plain(t).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u').test(own) ||
+        (categoriesIn(t).length === 1 && categoriesIn(t)[0] === r.item.category));
       if (thing === undefined) continue;
+      // The other condition met: the claim names what it asks for ("I carried the ultrasound demo kit").
+      const met = rule.unless?.find((w) => new RegExp(`(?<![\\p{L}])${plain(w).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u').test(plain(`${claimText}\n${own}`)));
+      if (met !== undefined) continue;
       const sources = [...r.item.at, policySource(policy, rule.text)];
       if (nights === undefined) {
         r.findings.push({ severity: 'flag', kind: 'trip length unknown', sources,
