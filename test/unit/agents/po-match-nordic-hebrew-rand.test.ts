@@ -315,6 +315,16 @@ describe('po-match: a Hebrew and English purchase order and tax invoice', () => 
     expect(readDocument(["מס' הזמנה: 99001", ...table].join('\n'), 'invoice').poNumber).toBeUndefined();
   });
 
+  it('reads a print carrying invisible direction marks as the same print', () => {
+    const marked = po.replace(/(כמות|מחיר|סה"כ)/g, '\u200f$1\u200e').replace(/(\d[\d,.]*\d)/g, '\u200e$1\u200e');
+    const doc = readDocument(marked, 'purchaseOrder');
+    expect(doc.lines.map((l) => [l.sku, money(l.quantity), money(l.unitPrice), money(l.amount)])).toEqual([
+      ['UPS-1500', 3, 2450, 7350],
+      ['BAT-12V9', 12, 119, 1428],
+    ]);
+    expect(money(doc.total)).toBe(10358.04);
+  });
+
   it('reads the Hebrew unit word as each, with either apostrophe', () => {
     expect([unitCode("יח'"), unitCode('יח׳'), unitCode('יחידה')]).toEqual(['EA', 'EA', 'EA']);
   });
