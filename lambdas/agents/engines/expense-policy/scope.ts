@@ -13,8 +13,20 @@ import { capsOfPlace } from './place-sentences.js';
 export function capsFor(item: Item, policy: Policy): Cap[] {
   // Limits by place: the item's place's (place-sentences.ts).
   const own = capsOfPlace(policy.caps.filter((c) => c.category === item.category), item, claimText.get(item));
-  const scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
+  let scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
   if (scoped.length < 2) return own;
+  // A meal known to be a dinner (by its words or its receipt's time) is never held to a row naming another meal
+  // ("Breakfast: up to £15.00", "Lunch on a travel day: up to £12.00"), whatever other words it shares with it.
+  if (item.meal) {
+    const names = (c: Cap, meal: string) => (c.scope ?? []).some((w) => new RegExp(`\\b${w}\\b`).test(MEAL_WORDS[meal as keyof typeof MEAL_WORDS]));
+    const mine = scoped.filter((c) => names(c, item.meal!));
+    const others = scoped.filter((c) => !mine.includes(c) && Object.keys(MEAL_WORDS).some((m) => m !== item.meal && names(c, m)));
+    if (others.length > 0) {
+      own.splice(0, own.length, ...own.filter((c) => !others.includes(c)));
+      scoped = scoped.filter((c) => !others.includes(c));
+      if (scoped.length < 2) return own;
+    }
+  }
   const pick = (text: string) => {
     const score = (c: Cap) => (c.scope ?? []).filter((w) => new RegExp(`(?<![\\p{L}])${stem(w)}`, 'u').test(text)).length;
     const best = Math.max(...scoped.map(score));
