@@ -112,6 +112,14 @@ describe('po-match: a Norwegian innkjøpsordre and faktura', () => {
     expect([money(doc.subtotal), money(doc.total)]).toEqual([4684, 5855]);
   });
 
+  it('reads Bestillingsnr. as the PO number only on the PO, and a Kreditor label as the vendor', () => {
+    const rows = ['', 'Varenr.   Beskrivelse          Antall  Enh.    Pris     Beløp', 'BOR-10    Borsett HSS              6  stk   349,00  2 094,00'];
+    const doc = readDocument(['Bestillingsnr.:  B-20931', 'Kreditor:  30112  Fjord Verktøy AS', ...rows].join('\n'), 'purchaseOrder');
+    expect([doc.poNumber, doc.vendor]).toEqual(['B-20931', 'Fjord Verktøy AS']);
+    expect(readDocument(['FJORD VERKTØY AS', 'Bestillingsnr.:  S-77120', ...rows].join('\n'), 'invoice').poNumber).toBeUndefined();
+    expect(readDocument(['FJORD VERKTØY AS', 'Deres bestillingsnr.:  B-20931', ...rows].join('\n'), 'invoice').poNumber).toBe('B-20931');
+  });
+
   it('passes a partial delivery with a back-order remark between the rows', () => {
     const inv = readDocument(faktura('2 590,00', '3 986,00', '996,50', '4 982,50'), 'invoice');
     expect(inv.poNumber).toBe('4471');

@@ -9,10 +9,11 @@ import { tokenize } from './text-columns.js';
 /**
  * Norwegian, Danish and Swedish labels: the buyer's own ("Innkjøpsordre", "Inköpsorder nr", "Indkøbsordre") and, on an
  * invoice, the buyer's order it bills ("Deres ordre", "Ert ordernr", "Er beställning", "Jeres ordre"); a bare
- * "Ordrenr." / "Ordernr" is the document's own order, so the buyer's only on a PO (weak, like "Order No."). Hebrew:
+ * "Ordrenr." / "Ordernr" / "Bestillingsnr." is the document's own order, so the buyer's only on a PO (weak, like
+ * "Order No."). Hebrew:
  * הזמנתכם (your order) on an invoice; מס' הזמנה / הזמנה מס' (order number) only on a PO.
  */
-const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning|bestillingsnr|ordrenr|ordernr|ordrenummer|ordernummer)(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
+const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning)s?(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|bestillings?(?:nr\.?|nummer)|beställnings?(?:nr\.?|nummer)|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
 const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
@@ -43,7 +44,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     if (line.length > 400) return;
     for (const m of line.matchAll(PO_LABEL)) {
       const label = m[1];
-      const strong = !/^(?:order\b|ordre(?:nr|nummer)|ordernr|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
+      const strong = !/^(?:order\b|ordre(?:nr|nummer)|ordernr|bestillings?(?:nr|nummer)|beställnings?(?:nr|nummer)|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
       // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
       // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
@@ -87,7 +88,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
 /** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
 const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}\(?(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?\)?|\s{2,}copy)?\s*$/i;
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|ספק)(?![\p{L}\p{N}])\s*:?/iu;
+const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|kreditor|ספק)(?![\p{L}\p{N}])\s*:?/iu;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
@@ -95,7 +96,7 @@ const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|
  */
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|ספק/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|kreditor|ספק/i.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
     const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b|part|item|sku|article|ref)/i.test(toks[k + 1]?.text ?? ''));
