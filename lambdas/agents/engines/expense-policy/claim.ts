@@ -13,6 +13,7 @@ import type { Item } from './expense.js';
 import { policySource, type Policy } from './policy.js';
 import { mileageAllowance, units } from './mileage.js';
 import { furnishedMeal, placeRate } from './per-diem.js';
+import { gradeRates } from './grades.js';
 
 export type ItemResult = Checked & { item: Item; withReceipt?: bigint };
 
@@ -81,7 +82,9 @@ function repeatedLegs(results: ItemResult[], policy: Policy, m: (cents: bigint) 
  */
 function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText: string): void {
   const rates = policy.perDiem;
-  const { places, meals } = policy.schedules;
+  // A grade's daily allowance by city tier is a rate per place too (grades.ts).
+  const places = [...policy.schedules.places, ...gradeRates(policy.grades, claimText)];
+  const { meals } = policy.schedules;
   if (!rates && places.length === 0) return;
   const days = results.filter((r) => r.item.category === 'per diem' && r.open);
   const dates = days.map((r) => r.item.date).filter((d): d is string => d !== undefined).sort();

@@ -10,6 +10,7 @@ import type { ItemResult } from './claim.js';
 import type { Src } from './evidence.js';
 import type { Policy } from './policy.js';
 import { roomAmount } from './folio-lines.js';
+import { gradeCaps } from './grades.js';
 import { categoriesIn, type Category } from './words.js';
 
 export interface PlaceCap {
@@ -176,7 +177,8 @@ export function capSource(cap: PlaceCap): Src {
  * the note); above it → flag, the cap is reimbursed.
  */
 export function placeCaps(results: ItemResult[], policy: Policy, m: (cents: bigint) => string, claimText: string, assumptions: Set<string>): void {
-  const caps = policy.places.caps;
+  // A grade's entitlements by city tier are caps per place too (grades.ts).
+  const caps = [...policy.places.caps, ...gradeCaps(policy.grades, claimText)];
   if (caps.length === 0) return;
   for (const r of results) {
     const { item } = r;

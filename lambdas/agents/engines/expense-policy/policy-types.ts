@@ -5,6 +5,7 @@
 import type { Src } from './evidence.js';
 import type { Schedules } from './per-diem.js';
 import type { PlaceTables } from './places.js';
+import type { Grades } from './grades.js';
 import type { TripRule } from './trip-length.js';
 import type { ApprovalThing } from './named.js';
 import type { ProofRule } from './proof-rules.js';
@@ -65,6 +66,8 @@ export interface Policy {
   perDiem?: { full?: bigint; partial?: bigint; partialBp?: bigint; text: string[] };
   /** Per-diem rates per place and each rate's meals, read from the policy's tables (per-diem.ts). */
   schedules: Schedules;
+  /** Entitlements by grade and city tier (grades.ts). */
+  grades?: Grades;
   /** Caps per place read from the policy's tables of cities (places.ts). */
   places: PlaceTables;
   /** "When a meal is furnished to you … deduct that meal's amount … from that day's M&IE": the sentence. */

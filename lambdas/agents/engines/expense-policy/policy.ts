@@ -9,6 +9,7 @@ import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
 import { readSchedules } from './per-diem.js';
 import { readPlaceTables } from './places.js';
+import { readGrades } from './grades.js';
 import { ELSEWHERE, groupPlaces } from './place-sentences.js';
 import { tripRule } from './trip-length.js';
 import { languageOf, toEnglish } from './languages.js';
@@ -23,7 +24,7 @@ export function readPolicy(text: string): Policy {
   const policy: Policy = {
     caps: [], receipts: [], approvals: [], forbiddenCategories: new Map(), approvalClasses: new Map(),
     forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], tripRules: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
-    described: new Set(), lineOf: new Map(), receiptFree: [], proofRules: [], schedules: readSchedules(text), places: readPlaceTables(text),
+    described: new Set(), lineOf: new Map(), receiptFree: [], proofRules: [], schedules: readSchedules(text), places: readPlaceTables(text), grades: readGrades(text),
   };
   const currencies = new Set<string>();
   let stated: string | undefined;
@@ -88,7 +89,7 @@ export function readPolicy(text: string): Policy {
     }
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     // A table of caps per city is read as a table (places.ts), with the lead that introduces it.
-    if (policy.places.lines.has(line - 1) || policy.schedules.lines.has(line - 1)) continue;
+    if (policy.places.lines.has(line - 1) || policy.schedules.lines.has(line - 1) || policy.grades?.lines.has(line - 1)) continue;
     // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
     // Markdown's emphasis ("up to **$75 per calendar day**") is no word of the rule.
     const said = sentence.replace(QA, '').replace(/\*\*|__/g, '');
@@ -123,7 +124,8 @@ export function readPolicy(text: string): Policy {
   }
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;
-  policy.understood += places.length + meals.length + policy.places.caps.length;
+  policy.understood += places.length + meals.length + policy.places.caps.length + (policy.grades?.rows.length ?? 0);
+  for (const a of policy.grades?.rows[0]?.amounts ?? []) policy.described.add(a.category);
   for (const c of policy.places.caps) policy.described.add(c.category);
   policy.notUnderstood = policy.notUnderstood.filter((t) => !tableLines.has((policy.lineOf.get(t) ?? 0) - 1));
   for (const r of policy.receipts) r.except.push(...policy.receiptFree.filter((c) => !r.categories.includes(c)));

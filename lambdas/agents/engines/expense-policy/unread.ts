@@ -52,6 +52,7 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
   const german = isGerman(policyText);
   const read = new Set(policy.caps.map((c) => c.category).concat(policy.places.caps.map((c) => c.category)));
   if (policy.perDiem || policy.schedules.places.length > 0) read.add('per diem');
+  for (const a of policy.grades?.rows[0]?.amounts ?? []) read.add(a.category);
   if (policy.mileage.length > 0) read.add('mileage');
   const out: Unread[] = [];
   for (const sentence of policy.notUnderstood) {
