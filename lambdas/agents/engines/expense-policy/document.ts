@@ -182,7 +182,7 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
   const columns = reportColumns(lines);
   const startIndent = Math.min(...lines.filter((l, k) => !used.has(k) && (l.dated || l.marked) && l.kind !== 'blank').map((l) => l.indent), 1e9);
   let open: { e: Entry; indent: number; detail: string[] } | undefined;
-  let attendees: { e: Entry; indent: number; count: number } | undefined;
+  let attendees: { e: Entry; indent: number; count: number; wrapped?: boolean } | undefined;
   const close = () => {
     if (open) open.e.text = [open.e.text, ...open.detail].join('\n');
     open = undefined;
@@ -214,6 +214,12 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
         attendees.count++;
         continue;
       }
+      // "Attendees: Dana Whitford (Prairie Sky)," wrapped onto the lines under it at the same indent: the list goes on.
+      if (attendees.wrapped && l.kind === 'plain' && l.indent === attendees.indent && !/:/.test(l.text)) {
+        attendees.count += namesIn(l.text);
+        attendees.wrapped = /,$/.test(l.text);
+        continue;
+      }
       if (attendees.e.people === undefined) attendees.e.people = BigInt(attendees.count);
       attendees = undefined;
     }
@@ -222,7 +228,7 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     if (head && last) {
       if (head[1]) last.people = BigInt(head[1]);
       // Names written on the line itself ("Attendees: me, Marie-Eve Gagnon and Luc Tremblay") are counted there.
-      attendees = { e: last, indent: l.indent, count: head[2].trim() && !/^\d+$/.test(head[2].trim()) ? Math.max(1, namesIn(head[2])) : 0 };
+      attendees = { e: last, indent: l.indent, count: head[2].trim() && !/^\d+$/.test(head[2].trim()) ? Math.max(1, namesIn(head[2])) : 0, wrapped: /,$/.test(head[2].trim()) };
       if (/^\d{1,3}$/.test(head[2].trim())) last.people = BigInt(head[2].trim());
       continue;
     }

@@ -198,7 +198,7 @@ function perMeal(s: string): { cents: bigint; scope: string[] }[] | undefined {
 }
 
 /** "breakfast: $20.00", "lunch 25.00 eur", "dinner: 35,00 € per person": a label and its amount, nothing else. */
-const SCHEDULE_LINE = /^([\p{L}][\p{L} &/'-]{0,40}?)(?:\s*\([^)]{0,60}\))?:?\s+(?:(?:up to|max(?:imum)?)\s+)?(?:[$€£¥]|[a-z]{3}\s?)?\d[\d.,]*(?:\s?(?:[$€£¥]|[a-z]{3}))?(?:\s+(?:per|a|each)\s+[a-z]+){0,2}$/u;
+const SCHEDULE_LINE = /^([\p{L}][\p{L} &/'-]{0,40}?)(?:\s*\([^)]{0,60}\))?:?\s+(?:(?:up to|max(?:imum)?)\s+)?(?:[$€£¥]|[a-z]{3}\s?)?\d[\d.,]*(?:\s?(?:[$€£¥]|[a-z]{3}))?(?:\s+(?:per|a|each)\s+[a-z]+){0,2}(?:,?\s+(?:including|incl\.?|inclusive of|excluding|excl\.?)\s[^.;:]{0,60})?$/u;
 
 const SCOPE_STOP = new Set(['the', 'and', 'for', 'with', 'only', 'per', 'all', 'other', 'while', 'when', 'not']);
 
