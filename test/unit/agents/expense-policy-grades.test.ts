@@ -51,3 +51,16 @@ describe('expense-policy: entitlements by grade and city tier', () => {
     expect(r.reimbursable_amount).toBe(5800);
   });
 });
+
+describe('expense-policy: GST on the hotel bill paid in addition to the room tariff', () => {
+  const GST = `${POLICY}\nGST charged on the hotel bill is reimbursed in addition to the room tariff.\nThe daily allowance needs no receipt.`;
+  it('holds the room, not its GST, to the grade\'s cap, and asks no receipt for the allowance', () => {
+    const items = [
+      { date: '2026-08-03', description: 'Hotel Centre Point Nagpur, 2 nights, room 3,900.00 x 2 = 7,800.00 + GST 12% 936.00', category: 'Hotel', amount: 8736, nights: 2, receipt: true },
+      { date: '2026-08-04', description: 'Daily allowance Nagpur, 2 days x 1,100.00', category: 'Daily Allowance', amount: 2200, receipt: false },
+    ];
+    const r = expensePolicyEngine.analyse({ expense: JSON.stringify({ note: 'Grade: G4', items }), expensePolicy: GST });
+    expect(r.verdict).toBe('approve');
+    expect(r.reimbursable_amount).toBe(10936);
+  });
+});

@@ -23,7 +23,7 @@ export function lineKind(policyLine: string): string | undefined {
 const kindRe = (kind: string) => KINDS.find(([, k]) => k === kind)?.[0];
 
 /** The taxes paid in addition to the room's cap: the sentence or line saying so. */
-export const TAXES_EXTRA = /\b(?:before|excluding|excl\.?|exclusive of|plus|not including) (?:room |hotel |lodging |occupancy )?tax(?:es)?\b|\b(?:room|lodging|hotel|occupancy) tax(?:es)?\b.*\b(?:actual|in addition to)\b/;
+export const TAXES_EXTRA = /\b(?:before|excluding|excl\.?|exclusive of|plus|not including) (?:room |hotel |lodging |occupancy )?tax(?:es)?\b|\b(?:room|lodging|hotel|occupancy) tax(?:es)?\b.*\b(?:actual|in addition to)\b|\b(?:gst|vat|sst|hst|service tax)\b[^.]*\b(?:in addition to|on top of)\b[^.]*\b(?:room|tariff|rate|cap|limit|hotel)/;
 
 /** Whether the item's own words name the kind (a parking receipt, "Hotel parking 48.00"): the cap holds all of it. */
 export function namesKind(item: Item, kind: string): boolean {
@@ -72,13 +72,19 @@ const centsOf = (text: string): bigint => {
   return BigInt(whole) * 100n + BigInt(frac);
 };
 
+/** "room 4,600.00 x 2 = 9,200.00 + GST 12% 1,104.00": the room's total over its nights, then the tax on it. */
+const DESCRIBED_TOTAL = new RegExp(String.raw`\broom(?: rate| tariff| charge)?\s*:?\s*${AMOUNT}\s*(?:x|×)\s*\d{1,2}\s*=\s*${AMOUNT}\s*(?:\+|plus)\s*(?:gst|vat|sst|service tax|tax(?:es)?)(?:\s*@?\s*\d{1,2}(?:\.\d{1,2})?\s*%)?\s*:?\s*${AMOUNT}`, 'i');
+
 /**
  * A lodging expense with no folio whose own words split it into the room and its taxes ("2 nights. Room 229.00/night
  * + tax 34.92/night"): the taxes, when the parts add up to the amount claimed (a night's parts times the nights, or
  * the parts as written). Parts that do not add up say nothing certain, and the whole amount stays the room's.
  */
 export function describedTaxes(item: Item): bigint | undefined {
-  const said = DESCRIBED.exec([item.text ?? item.evidence, item.label].filter(Boolean).join(' '));
+  const text = [item.text ?? item.evidence, item.label].filter(Boolean).join(' ');
+  const total = DESCRIBED_TOTAL.exec(text);
+  if (total) return centsOf(total[2]) + centsOf(total[3]) === item.cents ? centsOf(total[3]) : undefined;
+  const said = DESCRIBED.exec(text);
   if (!said) return undefined;
   const room = centsOf(said[1]);
   const tax = centsOf(said[3]);

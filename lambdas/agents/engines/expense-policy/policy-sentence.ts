@@ -43,7 +43,8 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   }
   // "No receipts are required for the allowance", "no meal receipts are required": an exception to the receipt rules,
   // not one of them.
-  if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b/.test(s)) {
+  // "DA … needs no receipt", "requires no receipts": the same exception said of its subject.
+  if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b|\b(?:needs?|requires?) no (?:[a-z&-]+ )?receipts?\b/.test(s)) {
     if (categories.length === 0) return found;
     policy.receiptFree.push(...categories);
     return found + 1;
