@@ -24,41 +24,38 @@
  * Settings: BENCH_BLOCKS (`automine,2000,2000p,200`; `p`: with Flashblocks preconfirmations), BENCH_LEVELS (`1,4,16,64`), BENCH_PER_LANE (`1:24,4:6,16:3,64:2`:
  * paid requests per buyer at each level), BENCH_REFERENCE_POLL_MS (the reference's receipt polling; default viem's
  * own for Base, 1000). Prints figures and whether the paid path's goals against the reference are met; asserts nothing.
+ *
+ * The buyers' client, the reference's process and the funding are in bench/bench-processes.ts, the /proc sampling in
+ * bench/bench-cpu.ts, the result types and their printing in bench/block-time-report.ts; this file measures.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createWalletClient, createPublicClient, http, nonceManager, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import type { Address } from 'viem';
 import { PROJECT_ROOT, type EmbeddedRuntime } from '../lib/local/runtime.js';
-import { readLocalAccounts, localChainDefinition } from '../lib/local/chain.js';
-import { usdcAbi } from '../lambdas/payments/usdc-abi.js';
-import { startGateway } from '../lib/local/gateway.js';
-import type { RouteDef } from '../lambdas/surfaces/routes.js';
-import { freshBuyers, quiesce, settlementLedger, type Buyer, type LoadResult } from './load.js';
-import type { ClientRequest } from './client-process.js';
-import type { ReferenceTiming } from './reference-server.js';
+import { freshBuyers, quiesce, settlementLedger, type Buyer } from './load.js';
 import { benchRuntime } from './reference.js';
-import { findAgent } from '../lambdas/agents/registry.js';
 import { LOCAL_MODEL_MS } from '../lib/local/agent-reasoning.js';
-
-export const BENCH_STATEMENT = 'Date,Description,Amount\n2026-11-02,Deposit INV-2001,2400.00\n2026-11-05,CHECK 3101,-850.00\n2026-11-30,Interest,3.15\n';
-export const BENCH_BOOKS = 'Date,Memo,Amount,Check No\n2026-11-01,INV-2001 receipt,2400.00,\n2026-11-03,Rent,-850.00,3101\n';
-export const BENCH_PROMPT = 'benchmark lighthouse at dusk';
-export const IMAGE_PRICE = 150_000n;
-/** The agent the reasoning side runs (AGENT_REASONING names it for the bench's runtime), on a PO and its own invoice. */
-const REASONING_AGENT = findAgent('po-match-gate-mkgu0')!;
-const BENCH_PO = 'PO Number: PO-7781\nVendor: Acme\nWID-10 Widget 10 x $2.50 = $25.00\nTotal: $25.00';
-/** The Bedrock fake's Converse time for the reasoning side (BENCH_MODEL_MS, default 1500 ms: a short tool answer); 0: none. */
-const MODEL_MS = Number(process.env.BENCH_MODEL_MS ?? 1500);
-export const RUN_PRICE = 60_000n;
-/** Longest wait for this process to go idle before a measurement (our render jobs drain in the background). */
-export const QUIET_MS = 60_000;
-/** Warm-up requests per buyer before each level (not timed). */
-export const WARM_PER_LANE = 3;
-/** No phase starts a request after this; requests in flight finish. */
-export const PHASE_BUDGET_MS = Number(process.env.BENCH_PHASE_MS ?? 120_000);
+import {
+  BENCH_BOOKS,
+  BENCH_PO,
+  BENCH_PROMPT,
+  BENCH_STATEMENT,
+  fundAll,
+  IMAGE_PRICE,
+  MODEL_MS,
+  PHASE_BUDGET_MS,
+  QUIET_MS,
+  REASONING_AGENT,
+  RUN_PRICE,
+  startClient,
+  startReferenceProcess,
+  WARM_PER_LANE,
+  type ClientHandle,
+  type ReferenceHandle,
+} from './bench-processes.js';
+import { gatewayPerRequest, sampler, split, type CpuReading } from './bench-cpu.js';
+import { f, printCpu, printGoals, printMode, type ModeResult, type Phase, type SideSpec } from './block-time-report.js';
 
 export interface BlockMode {
   label: string;
@@ -95,233 +92,7 @@ export function perLane(concurrency: number): number {
   return table[concurrency] ?? Math.max(2, Math.ceil(24 / concurrency));
 }
 
-// ---------- CPU from /proc ----------
-
-/** utime + stime of a /proc stat file, in ms; 0 when it cannot be read (not Linux, or gone). */
-function procCpuMs(statFile: string): number {
-  try {
-    const stat = readFileSync(statFile, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
-interface CpuReading {
-  process: number;
-  main: number;
-  threads: Map<number, number>;
-  byFunction: Record<string, number[]>;
-  jvm: number;
-  reference: number;
-  client: number;
-}
-
-/** CPU ms per paid request, by part (see the module's comment). */
-export interface CpuSplit {
-  paidFunction: number;
-  gateway: number;
-  workflow: number;
-  mainThread: number;
-  otherThreads: number;
-  jvm: number;
-  reference: number;
-  client: number;
-}
-
-function sampler(runtime: EmbeddedRuntime, pids: { reference?: number; client?: number }): () => CpuReading {
-  return () => {
-    const usage = process.cpuUsage();
-    const byFunction = runtime.functionThreadIdsById();
-    const threads = new Map<number, number>();
-    for (const tids of Object.values(byFunction)) for (const tid of tids) threads.set(tid, procCpuMs(`/proc/self/task/${tid}/stat`));
-    return {
-      process: (usage.user + usage.system) / 1000,
-      main: procCpuMs(`/proc/self/task/${process.pid}/stat`),
-      threads,
-      byFunction,
-      jvm: runtime.dynamodbPid === undefined ? 0 : procCpuMs(`/proc/${runtime.dynamodbPid}/stat`),
-      reference: pids.reference ? procCpuMs(`/proc/${pids.reference}/stat`) : 0,
-      client: pids.client ? procCpuMs(`/proc/${pids.client}/stat`) : 0,
-    };
-  };
-}
-
-function split(before: CpuReading, after: CpuReading, paidFunctionId: string | undefined, gatewayPerRequest: number, paid: number): CpuSplit {
-  const delta = (tid: number) => (after.threads.get(tid) ?? 0) - (before.threads.get(tid) ?? 0);
-  let paidFunction = 0;
-  let functions = 0;
-  for (const [id, tids] of Object.entries(after.byFunction)) {
-    for (const tid of tids) {
-      functions += delta(tid);
-      if (id === paidFunctionId) paidFunction += delta(tid);
-    }
-  }
-  const main = after.main - before.main;
-  const per = (x: number) => x / Math.max(1, paid);
-  return {
-    paidFunction: per(paidFunction),
-    // The probe and the paid request each go through the gateway (ours only).
-    gateway: paidFunctionId ? 2 * gatewayPerRequest : 0,
-    workflow: per(functions - paidFunction),
-    mainThread: per(main),
-    otherThreads: per(after.process - before.process - functions - main),
-    jvm: per(after.jvm - before.jvm),
-    reference: per(after.reference - before.reference),
-    client: per(after.client - before.client),
-  };
-}
-
-// ---------- the child processes ----------
-
-export interface ClientHandle {
-  pid: number;
-  run(request: Omit<ClientRequest, 'id'>): Promise<LoadResult>;
-  stop(): Promise<void>;
-}
-
-export async function startClient(): Promise<ClientHandle> {
-  const child = fork(join(PROJECT_ROOT, 'bench', 'client-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
-  let next = 0;
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.on('message', (message: { ready?: true; id?: number; result?: LoadResult; error?: string }) => {
-      if (message.ready) return resolve();
-      const waiting = pending.get(message.id!);
-      pending.delete(message.id!);
-      if (message.error) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message.result!);
-    });
-  });
-  return {
-    pid: child.pid!,
-    run: (request) =>
-      new Promise((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        child.send({ ...request, id });
-      }),
-    stop: () => stopChild(child),
-  };
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.send({ stop: true });
-  });
-}
-
-export interface ReferenceHandle {
-  pid: number;
-  url: string;
-  pollingIntervalMs: number;
-  /** Its settled payments since the last call (bench/reference-server.ts `timings`). */
-  timings(): Promise<ReferenceTiming[]>;
-  stop(): Promise<void>;
-}
-
-export async function startReferenceProcess(rpcUrl: string, payTo: Address): Promise<ReferenceHandle> {
-  const pollingIntervalMs = process.env.BENCH_REFERENCE_POLL_MS ? Number(process.env.BENCH_REFERENCE_POLL_MS) : undefined;
-  const child = fork(join(PROJECT_ROOT, 'bench', 'reference-process.ts'), [JSON.stringify({ rpcUrl, payTo, pollingIntervalMs })], {
-    execArgv: ['--import', 'tsx'],
-    // The reference logs nothing we need; its errors still reach stderr.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const started = await new Promise<{ url: string; pollingIntervalMs: number }>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the reference exited with ${code}`)));
-    child.once('message', (message: { url: string; pollingIntervalMs: number }) => resolve(message));
-  });
-  child.removeAllListeners('exit');
-  const timings = () =>
-    new Promise<ReferenceTiming[]>((resolve) => {
-      const answer = (message: { timings?: ReferenceTiming[] }) => {
-        if (!message.timings) return;
-        child.off('message', answer);
-        resolve(message.timings);
-      };
-      child.on('message', answer);
-      child.send({ timings: true });
-    });
-  return { pid: child.pid!, ...started, timings, stop: () => stopChild(child) };
-}
-
-// ---------- funding ----------
-
-/** Mints `amount` to every buyer at once (consecutive minter nonces: one block under interval mining), then waits. */
-export async function fundAll(runtime: EmbeddedRuntime, stateDir: string, buyers: Buyer[], amount: bigint): Promise<void> {
-  const { minter } = await readLocalAccounts(stateDir);
-  const chain = localChainDefinition(runtime.info.rpcUrl, runtime.chain.chainId);
-  const transport = http(runtime.info.rpcUrl, { retryCount: 0 });
-  const wallet = createWalletClient({ account: privateKeyToAccount(minter.privateKey, { nonceManager }), chain, transport });
-  const reader = createPublicClient({ chain, transport, pollingInterval: 50 });
-  const hashes: Hex[] = [];
-  for (const buyer of buyers) {
-    hashes.push(await wallet.writeContract({ address: runtime.chain.usdcAddress, abi: usdcAbi, functionName: 'mint', args: [buyer.address, amount] }));
-  }
-  for (const hash of hashes) {
-    const receipt = await reader.waitForTransactionReceipt({ hash, timeout: 60_000 });
-    if (receipt.status !== 'success') throw new Error(`funding mint ${hash} reverted`);
-  }
-}
-
-// ---------- the gateway alone ----------
-
-/**
- * CPU ms of this process's main thread per request through the local gateway with a no-op function (no worker): what
- * the gateway itself costs a request (HTTP parsed, the API Gateway event built, the answer written), measured apart
- * because the main thread also runs the local AWS endpoints and the chain's JSON-RPC front.
- */
-async function gatewayPerRequest(client: ClientHandle): Promise<number> {
-  const route = { id: 'Noop', method: 'POST', path: '/noop', surface: 'generation', entry: 'unused' } as RouteDef;
-  const gateway = await startGateway({
-    port: 0,
-    routes: [route],
-    invoke: async () => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' }),
-  });
-  try {
-    // A 200 at once: the official client makes one request per exchange.
-    const buyers = freshBuyers(4);
-    await client.run({ url: `${gateway.url}/noop`, body: '{}', buyers, perLane: 20, budgetMs: 30_000, sourceBlock: 19 });
-    const before = procCpuMs(`/proc/self/task/${process.pid}/stat`);
-    const result = await client.run({ url: `${gateway.url}/noop`, body: '{}', buyers, perLane: 250, budgetMs: 30_000, sourceBlock: 19 });
-    const after = procCpuMs(`/proc/self/task/${process.pid}/stat`);
-    return (after - before) / Math.max(1, result.attempted);
-  } finally {
-    await gateway.close();
-  }
-}
-
 // ---------- one side, one mode ----------
-
-interface SideSpec {
-  key: 'reference' | 'generation' | 'run' | 'reasoning';
-  name: string;
-  expect: string;
-  url: string;
-  body: string;
-  price: bigint;
-  /** The paid route's function (ours); undefined for the reference. */
-  functionId?: string;
-  sourceBlock: number;
-}
-
-interface Phase {
-  concurrency: number;
-  load: LoadResult;
-  cpu: CpuSplit;
-  onChain: string;
-  /** JSON-RPC requests the chain answered during the timed load, per paid answer: receipt polls, and all methods. */
-  rpc: { receipts: number; all: number };
-}
 
 /** Requests per paid answer between two readings of the chain's counts (lib/local/rpc-server.ts). */
 function rpcPerPaid(before: Record<string, number>, after: Record<string, number>, paid: number): Phase['rpc'] {
@@ -390,120 +161,6 @@ async function measureSide(
 /** How many outcomes an error summary (load.ts `firstErrors`: "N× text") counts whose text contains `part`. */
 function countOf(errors: string[], part: string): number {
   return errors.filter((e) => e.includes(part)).reduce((n, e) => n + Number(/^(\d+)×/.exec(e)?.[1] ?? 0), 0);
-}
-
-// ---------- printing ----------
-
-const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
-
-/** The sides measured at every level against the reference (the reasoning side is at one buyer only). */
-type ComparedKey = Exclude<SideSpec['key'], 'reasoning'>;
-
-interface ModeResult {
-  mode: BlockMode;
-  sides: Record<ComparedKey, { spec: SideSpec; phases: Phase[] }> & { reasoning?: { spec: SideSpec; phases: Phase[] } };
-  referencePollMs: number;
-  gatewayMs: number;
-}
-
-function printMode(r: ModeResult): void {
-  console.log(`\n### ${r.mode.label}`);
-  console.log(
-    `Reference: @x402/express + in-process @x402/core facilitator on viem's base chain (receipt polled every ${r.referencePollMs} ms), 200 JSON. ` +
-      `Ours: generation 202 (POST /agent/image) and agent run 200 (bank-rec), self-settled. Latency = the unpaid probe (402) + the paid request.`,
-  );
-  console.log('| buyers | side | paid ok / attempted | paid req/s | p50 ms | p99 ms | chain RPC requests per paid answer: receipt polls / all | on chain |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  const keys = ['reference', 'generation', 'run'] as const;
-  const concurrencies = r.sides.reference.phases.map((p) => p.concurrency);
-  for (const [i, c] of concurrencies.entries()) {
-    for (const key of keys) {
-      const p = r.sides[key].phases[i];
-      const failed = p.load.errors.length ? ` (${p.load.errors.join('; ')})` : '';
-      console.log(`| ${c} | ${key} | ${p.load.ok} / ${p.load.attempted}${failed} | ${f(p.load.throughput, 2)} | ${f(p.load.p50)} | ${f(p.load.p99)} | ${f(p.rpc.receipts, 1)} / ${f(p.rpc.all, 1)} | ${p.onChain} |`);
-    }
-  }
-  console.log('\n| buyers | generation/reference p50 | run/reference p50 | generation/reference paid req/s | run/reference paid req/s |');
-  console.log('|---|---|---|---|---|');
-  for (const [i, c] of concurrencies.entries()) {
-    const ref = r.sides.reference.phases[i].load;
-    const g = r.sides.generation.phases[i].load;
-    const run = r.sides.run.phases[i].load;
-    console.log(`| ${c} | ${f(g.p50 / ref.p50, 2)}× | ${f(run.p50 / ref.p50, 2)}× | ${f(g.throughput / ref.throughput, 2)}× | ${f(run.throughput / ref.throughput, 2)}× |`);
-  }
-  const reasoning = r.sides.reasoning?.phases[0];
-  const plain = r.sides.run.phases.find((p) => p.concurrency === 1)?.load;
-  if (reasoning && plain) {
-    const failed = reasoning.load.errors.length ? ` (${reasoning.load.errors.join('; ')})` : '';
-    console.log(
-      `\nAgent run with model reasoning (${REASONING_AGENT.slug}; the Bedrock fake answering Converse in ${MODEL_MS} ms), one buyer: ` +
-        `${reasoning.load.ok} / ${reasoning.load.attempted} paid${failed}, p50 ${f(reasoning.load.p50)} ms, p99 ${f(reasoning.load.p99)} ms; ${reasoning.onChain}. ` +
-        `The model is asked once the transfer is sent, so it works while the block is awaited: asked before the send, as until 2026-11-28, ` +
-        `the run would take about the plain run's p50 plus the model's time (${f(plain.p50)} + ${MODEL_MS} = ${f(plain.p50 + MODEL_MS)} ms; ` +
-        `here ${f(reasoning.load.p50 - MODEL_MS)} ms beyond the model's).`,
-    );
-  }
-}
-
-function printCpu(r: ModeResult): void {
-  console.log(`\nCPU ms per paid request at ${r.mode.label} (/proc; ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}); the gateway alone costs ${f(r.gatewayMs, 2)} ms per request (a no-op route, timed apart)`);
-  console.log('| buyers | side | service own: paid function + gateway (2 requests) | workflow functions | main thread: gateway and local AWS endpoints, chain JSON-RPC | chain simulator and other threads | DynamoDB Local | reference process | client process |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  const concurrencies = r.sides.reference.phases.map((p) => p.concurrency);
-  for (const [i, c] of concurrencies.entries()) {
-    for (const key of ['reference', 'generation', 'run'] as const) {
-      const cpu = r.sides[key].phases[i].cpu;
-      const own = key === 'reference' ? `${f(cpu.reference, 1)} (its process)` : `${f(cpu.paidFunction + cpu.gateway, 1)} = ${f(cpu.paidFunction, 1)} + ${f(cpu.gateway, 1)}`;
-      console.log(`| ${c} | ${key} | ${own} | ${f(cpu.workflow, 1)} | ${f(cpu.mainThread, 1)} | ${f(cpu.otherThreads, 1)} | ${f(cpu.jvm, 1)} | ${f(cpu.reference, 1)} | ${f(cpu.client, 1)} |`);
-    }
-  }
-}
-
-/** The paid path's goals against the reference, each with its figure, as met or missed. */
-function printGoals(results: ModeResult[]): void {
-  console.log('\nPaid-path goals (ours against the reference in the same run):');
-  const byInterval = (ms?: number) => results.find((r) => r.mode.blockIntervalMs === ms && !r.mode.preconfirmations);
-  const single = (r: ModeResult, key: ComparedKey) => r.sides[key].phases.find((p) => p.concurrency === 1)?.load;
-  const line = (met: boolean, text: string) => console.log(`- ${met ? 'met' : 'MISSED'}: ${text}`);
-  const slow = byInterval(2000);
-  if (slow) {
-    for (const key of ['generation', 'run'] as const) {
-      const ours = single(slow, key);
-      const ref = single(slow, 'reference');
-      if (ours && ref) line(ours.p50 <= 0.3 * ref.p50, `2000 ms blocks, ${key}: single paid p50 ${f(ours.p50)} ms = ${f(ours.p50 / ref.p50, 2)}× the reference's ${f(ref.p50)} ms (goal ≤ 0.3×)`);
-      for (const p of slow.sides[key].phases.filter((x) => x.concurrency >= 4)) {
-        const q = slow.sides.reference.phases.find((x) => x.concurrency === p.concurrency)!.load;
-        const failed = p.load.attempted - p.load.ok;
-        line(p.load.throughput >= 1.5 * q.throughput && failed === 0, `2000 ms blocks, ${key}, ${p.concurrency} buyers: ${f(p.load.throughput, 2)} paid/s = ${f(p.load.throughput / q.throughput, 2)}× the reference's (goal ≥ 1.5×), ${failed} failed`);
-      }
-    }
-  }
-  const preconf = results.find((r) => r.mode.blockIntervalMs === 2000 && r.mode.preconfirmations);
-  if (preconf) {
-    const ours = single(preconf, 'generation');
-    const ref = single(preconf, 'reference');
-    if (ours && ref) line(ours.p50 <= 0.3 * ref.p50, `2000 ms blocks with preconfirmations, generation: single paid p50 ${f(ours.p50)} ms = ${f(ours.p50 / ref.p50, 2)}× the reference's ${f(ref.p50)} ms (goal ≤ 0.3×; the reference takes no preconfirmation)`);
-  }
-  const fast = byInterval(200);
-  if (fast) {
-    for (const key of ['generation', 'run'] as const) {
-      const ours = single(fast, key);
-      if (ours) line(ours.p50 <= 250, `200 ms blocks, ${key}: single paid p50 ${f(ours.p50)} ms end to end (goal ≤ 250 ms; the reference: ${f(single(fast, 'reference')?.p50 ?? NaN)} ms)`);
-    }
-  }
-  const auto = byInterval(undefined);
-  if (auto) {
-    const run = single(auto, 'run');
-    const ref = single(auto, 'reference');
-    if (run && ref) line(run.p50 <= 1.3 * ref.p50, `automine, agent run: single paid p50 ${f(run.p50, 1)} ms = ${f(run.p50 / ref.p50, 2)}× the reference's ${f(ref.p50, 1)} ms (goal ≤ 1.3×)`);
-    for (const key of ['generation', 'run'] as const) {
-      for (const p of auto.sides[key].phases.filter((x) => x.concurrency >= 4)) {
-        const refCpu = auto.sides.reference.phases.find((x) => x.concurrency === p.concurrency)!.cpu.reference;
-        const own = p.cpu.paidFunction + p.cpu.gateway;
-        line(own <= refCpu, `automine, ${key}, ${p.concurrency} buyers: the service's own CPU ${f(own, 1)} ms per paid request against the reference's ${f(refCpu, 1)} ms (goal ≤)`);
-      }
-    }
-  }
 }
 
 // ---------- the whole comparison ----------

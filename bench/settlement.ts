@@ -32,7 +32,7 @@ import {
   startReferenceProcess,
   WARM_PER_LANE,
   type ReferenceHandle,
-} from './block-time.js';
+} from './bench-processes.js';
 import { captureTimingLines, watchChain } from './settlement-capture.js';
 import { probeTransactions } from './dynamo-probe.js';
 import { printPhases, printSides, rowsOf, type Cell, type SideKey } from './settlement-report.js';
