@@ -45,3 +45,10 @@ describe('expense-policy: a rate table with lodging and meals on each place\'s r
     expect(r.violations).toHaveLength(1);
   });
 });
+
+describe('expense-policy: a heading saying in brackets what it includes', () => {
+  it('keeps the category its own words name ("Lodging (per night, breakfast included)" is no meal limit)', () => {
+    const p = readPolicy(['4. Lodging (per night, breakfast included)', '   Up to USD 180 in New York; up to USD 140 elsewhere.', '5. Meals', '   Up to USD 60 per day.'].join('\n'));
+    expect(p.caps.map((c) => [c.category, c.cents])).toEqual([['lodging', 18000n], ['lodging', 14000n], ['meals', 6000n]]);
+  });
+});

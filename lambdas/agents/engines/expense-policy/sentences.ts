@@ -87,7 +87,10 @@ export function sentences(text: string, german = false, abbreviated = german): P
       !/[.!?;]$/.test(marked) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(marked);
     if (headingLike && !indented) {
       const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(marked.replace(/^art(?:icle|ikel|icolo|ículo|igo)?\.?\s*(?=\d)/i, ''))?.[1];
-      const named = categoriesIn(marked.toLowerCase());
+      // "Hébergement (nuit, petit-déjeuner inclus)", "Lodging (breakfast included)": what the bracket says is included
+      // is no category of the section when the words outside it name one.
+      const outside = categoriesIn(marked.replace(/\([^)]*\)/g, ' ').toLowerCase());
+      const named = outside.length > 0 ? outside : categoriesIn(marked.toLowerCase());
       const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
       if (!sub) {
         under = marked.replace(ARTICLE, '').replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '').replace(/:$/, '');
