@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
+import { readExpense } from '../../../lambdas/agents/engines/expense-policy/expense.js';
 import { readDocument } from '../../../lambdas/agents/engines/expense-policy/document.js';
 import { readPolicy } from '../../../lambdas/agents/engines/expense-policy/policy.js';
 
@@ -57,5 +58,37 @@ describe('expense-policy: a meal charged to the room', () => {
     const totals = (text: string) => readDocument(text).entries.map((e) => e.receipt?.total.cents).filter((c) => c !== undefined);
     expect(totals(CLAIM)).toEqual([46300n]);
     expect(totals(unpaid)).toEqual([]);
+  });
+});
+
+describe('expense-policy: a report itemising a folio with room service and a personal line', () => {
+  const POLICY2 = ['Hotel room up to $250 per night.', 'Meals up to $60 per day.', 'In-room movies are personal.'].join('\n');
+  const REPORT = [
+    'Line  Date        Expense Type   Merchant                 Amount',
+    ' 1    04/08/2026  Hotel          Riverside Suites         533.40',
+    '                  Itemization:',
+    '                    04/06  Hotel Room                      240.00  Yes',
+    '                    04/06  Room Service                     41.20  Yes',
+    '                    04/07  Hotel Room                      240.00  Yes',
+    '                    04/07  Personal (non-reimbursable) - movie  12.20  No',
+    ' 2    04/08/2026  Taxi           Yellow Cab                 40.00',
+    '                                        Report total:     573.40',
+    '',
+    'Folio - Riverside Suites   Arr 04/06/26   Dep 04/08/26',
+    '  04/06/26  Room Charge                 240.00',
+    '  04/06/26  Room Service chk 118         41.20',
+    '  04/07/26  Room Charge                 240.00',
+    '  04/07/26  Movie                        12.20',
+    '  04/08/26  Amex ****3001                        533.40',
+    '            Balance                        0.00',
+  ].join('\n');
+
+  it('claims the folio less the personal line, and checks the room service as a meal', () => {
+    const { items } = readExpense(REPORT, 'USD');
+    const meal = items.find((i) => i.category === 'meals');
+    expect(meal?.cents).toBe(4120n);
+    const r = analyse(REPORT, POLICY2);
+    // Room 2 × 240.00 (≤ 250), room service 41.20 (≤ 60), taxi 40.00; the movie set aside by the employee.
+    expect(r.reimbursable_amount).toBe(561.2);
   });
 });

@@ -54,6 +54,8 @@ export interface Entry {
   requested?: Amt;
 }
 
+/** An itemised line marked as the employee's own, not claimed. */
+const PERSONAL_MARK = /\bpersonal\b.*\b(?:non-?reimbursable|not reimbursable|do not reimburse)\b|\b(?:non-?reimbursable|do not reimburse)\b/i;
 const CONVERTED_OWN = /\b(?:convert(?:ed|ing)?|today'?s rate|exchange rate|google|xe\.com|oanda|at (?:a |the )?rate)\b/;
 const HEADER = /^(?:from|to|cc|bcc|subject|date|sent|message-id|mime-version|content-[a-z-]+|return-path|reply-to|in-reply-to|references|x-[a-z-]+):/i;
 
@@ -197,7 +199,15 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     // "Itemizations:" and the lines indented under it: the breakdown of the entry above, dated or not, never entries
     // (nor words of the entry's own: its "Parking" line does not make a hotel a parking expense).
     const holder = open?.e ?? entries[entries.length - 1];
-    if (itemizing !== undefined && l.kind !== 'blank' && l.indent > itemizing && holder) continue;
+    if (itemizing !== undefined && l.kind !== 'blank' && l.indent > itemizing && holder) {
+      // An itemised line the employee marks personal ("Personal (non-reimbursable) – pay-per-view movie 17.99  No"):
+      // set aside, not claimed; what is asked for is the charge less it.
+      if (l.amts.length > 0 && PERSONAL_MARK.test(l.text) && holder.amount.cents >= 0n) {
+        const asked = (holder.requested ?? holder.amount).cents - l.amts[l.amts.length - 1].cents;
+        if (asked >= 0n) holder.requested = { ...holder.amount, cents: asked };
+      }
+      continue;
+    }
     itemizing = undefined;
     if (/^itemi[sz](?:ations?|ed)\b[^0-9]{0,20}:?$/i.test(l.text) && l.amts.length === 0 && holder) {
       itemizing = l.indent;
@@ -205,7 +215,8 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     }
     // "Requested: $660.96" under an entry's charge: the amount asked for, when it is less.
     if (holder && holder.amount.cents >= 0n && l.amts.length === 1 && /^(?:requested|amount requested|requested amount|claimed amount)\b/i.test(l.text)) {
-      if (l.amts[0].cents < holder.amount.cents) holder.requested = l.amts[0];
+      // What the employee writes it asks for says it, whatever lines it itemised as personal.
+      holder.requested = l.amts[0].cents < holder.amount.cents ? l.amts[0] : undefined;
       holder.text += `\n${l.text}`;
       continue;
     }

@@ -145,8 +145,9 @@ export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] 
  * their sum, a zero balance right under it ("Visa ****3318 -590.50", "Balance 0.00"). The payment is its total.
  */
 function settledFolio(lines: Line[], k: number, used: Set<number>, floor: number): { r: Receipt; start: number } | undefined {
-  const paid = lines[k].amts.length === 1 && lines[k].amts[0].cents < 0n ? -lines[k].amts[0].cents : undefined;
-  if (paid === undefined) return undefined;
+  // The payment printed as a credit: negative, or under the folio's Credits column.
+  const paid = lines[k].amts.length === 1 ? (lines[k].amts[0].cents < 0n ? -lines[k].amts[0].cents : lines[k].amts[0].cents) : undefined;
+  if (paid === undefined || paid === 0n) return undefined;
   const after = lines.slice(k + 1, k + 4).find((l) => l.kind !== 'blank' && l.kind !== 'sep');
   if (!after || after.kind !== 'balance' || after.amts.length !== 1 || after.amts[0].cents !== 0n) return undefined;
   let start = k;

@@ -14,11 +14,21 @@ const RESTAURANT = /\b(?:covers?|table\s*#?\s*\d+|server|waiter|chk\s*#?|check\s
 
 type Line = NonNullable<Item['parts']>[number];
 
+/** A folio line charging a meal from the hotel's own outlets. */
+const DINING = /\b(?:in-room dining|room service|restaurant|dining|grill|bistro|brasserie)\b/i;
+
 /** The meals behind a lodging expense's folio lines, split off it as items of their own (the item is reduced). */
 export function roomChargedMeals(item: Item, nextIndex: number): Item[] {
-  if (item.category !== 'lodging' || !item.parts || item.setAside !== undefined || item.supported) return [];
+  if (item.category !== 'lodging' || !item.parts || item.supported) return [];
   const checks = new Map<string, Line[]>();
   for (const p of item.parts) if (p.behind) checks.set(p.behind.line, [...(checks.get(p.behind.line) ?? []), p]);
+  // A folio line that names the hotel's restaurant or room service ("In-Room Dining chk 2231 38.50") is such a meal
+  // though its check is not typed out; a breakfast line may be the room's rate ("room with breakfast") and stays.
+  for (const p of item.parts) {
+    if (p.behind || p.kind !== 'item' || !DINING.test(p.text) || /\b(?:breakfast|frühstück|petit[- ]d[ée]jeuner)\b/i.test(p.text)) continue;
+    checks.set(p.text, [{ ...p, behind: { line: p.text, own: [p.text], totalLine: p.text, totalAt: p.n } }]);
+    item.parts = item.parts.map((x) => (x === p ? checks.get(p.text)![0] : x));
+  }
   const out: Item[] = [];
   for (const lines of checks.values()) {
     const behind = lines[0].behind!;
