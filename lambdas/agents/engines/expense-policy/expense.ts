@@ -13,6 +13,7 @@ import { textFacts, type Facts } from './line.js';
 import { receiptProof, statedProof, type Proof } from './proof.js';
 import { mealOf, type Meal } from './meal.js';
 import { roomChargedMeals } from './room-charged.js';
+import { vouchedExcept } from './cover-note.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
@@ -101,6 +102,7 @@ function documentItems(text: string, currency: string): Item[] {
     return stated && (/\breceipts\b/.test(l) || entries.length + receipts.length === 1);
   });
   if (vouched) for (const item of items) item.receipt ??= true;
+  else vouchedExcept(text, items);
   // A page about one expense (a Pleo or Navan detail page with its receipt) states its head count anywhere on it
   // ("Note … Attendees (3): …", "Covers 3" on the receipt).
   if (items.length === 1 && items[0].people === undefined) {

@@ -54,6 +54,11 @@ export function amountsIn(line: string): Amt[] {
     }
     let t = tokens[i].t.replace(/[,;:]+$/, '').replace(/\.$/, '').replace(/\/[a-z].*$/i, '');
     if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%') || tokens[i + 1]?.t === '%') continue;
+    // "2 nights @ £118.00": the unit price after a lone "@", a working of the line's amount.
+    if (tokens[i - 1]?.t === '@') {
+      if (CODE_TOKEN.test(t)) i++;
+      continue;
+    }
     if (DATE_TOKEN.test(t.replace(/[()]/g, ''))) continue;
     let code: string | undefined;
     let codeAfter = false;
