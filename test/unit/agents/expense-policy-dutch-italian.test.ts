@@ -97,3 +97,13 @@ describe('expense-policy: an Italian policy read into the rules it states', () =
     expect(r.reimbursable_amount).toBe(220);
   });
 });
+
+describe('expense-policy: an unread Dutch rule holds the items it is about', () => {
+  it('holds a taxi under "Taxi enkel wanneer …" for a reviewer, as an English "only when" would', () => {
+    const policy = `${REGLEMENT}\n\nArt. 5  Vervoer\n        Taxi enkel wanneer openbaar vervoer niet redelijk bruikbaar is.`;
+    const r = run([{ description: 'Taxi Utrecht Centraal', category: 'Taxi', amount: 18, currency: 'EUR', receipt: true }], policy);
+    expect(r.verdict).toBe('flag');
+    expect(r.reimbursable_amount).toBe(0);
+    expect(r.violations[0]).toContain('Taxi enkel wanneer');
+  });
+});

@@ -23,6 +23,7 @@ export const DUTCH: [RegExp, string][] = [
   [phrase('voor te leggen|in te dienen|toe te voegen|bij te voegen'), 'must be attached'],
   [phrase('behalve|uitgezonderd|met uitzondering van'), 'except'],
   [phrase('zonder'), 'without'],
+  [phrase('enkel|alleen|uitsluitend'), 'only'],
   // Approvals.
   [phrase('(?:met |na )?(?:voorafgaand|voorafgaande|voorafgaandelijk|voorafgaandelijke) (?:schriftelijk |schriftelijke )?(?:akkoord|goedkeuring|toestemming)'), 'with prior approval'],
   [phrase('(?:akkoord|goedkeuring|toestemming)'), 'approval'],

@@ -22,6 +22,7 @@ export const ITALIAN: [RegExp, string][] = [
   [phrase('salvo|a meno che'), 'unless'],
   [phrase('eccetto|tranne|ad eccezione (?:di|del|della|dei|delle)'), 'except'],
   [phrase('senza'), 'without'],
+  [phrase('solo|soltanto|esclusivamente|unicamente'), 'only'],
   // Approvals.
   [phrase('(?:autorizzazione|approvazione) (?:preventiva|previa)(?: scritta)?|previa (?:autorizzazione|approvazione)(?: scritta)?'), 'prior approval'],
   [phrase('autorizzazione|approvazione'), 'approval'],

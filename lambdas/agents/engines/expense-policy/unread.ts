@@ -11,7 +11,7 @@
  * "count toward the same daily limit") with no amount of its own; a heading of three words or fewer.
  */
 import type { ItemResult } from './claim.js';
-import { fromGerman, isGerman } from './german.js';
+import { languageOf, toEnglish } from './languages.js';
 import { NOT_ALLOWED, policySource, type Policy } from './policy.js';
 import { categoriesIn, moneyIn, type Category } from './words.js';
 
@@ -49,7 +49,8 @@ function pairsOf(text: string): string[] {
 
 /** The unread sentences that state a rule, each with what it is about. */
 export function unreadRules(policy: Policy, policyText: string): Unread[] {
-  const german = isGerman(policyText);
+  // A Dutch, German or Italian sentence is read in the English forms, as its rules were.
+  const language = languageOf(policyText);
   const read = new Set(policy.caps.map((c) => c.category).concat(policy.places.caps.map((c) => c.category)));
   if (policy.perDiem || policy.schedules.places.length > 0) read.add('per diem');
   for (const a of policy.grades?.rows[0]?.amounts ?? []) read.add(a.category);
@@ -58,7 +59,7 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
   for (const sentence of policy.notUnderstood) {
     const raw = sentence.replace(/\*\*|__/g, '').replace(/^(?:q|a|question|answer)\s?[:.]\s+/i, '');
     // A rule is stated in a sentence's first few hundred characters; the rest (a pasted blob) is not read.
-    const s = (german ? fromGerman(raw.toLowerCase()) : raw.toLowerCase()).replace(/\s+/g, ' ').slice(0, 600);
+    const s = toEnglish(language, raw).toLowerCase().replace(/\s+/g, ' ').slice(0, 600);
     if (/\?$/.test(s) || s.split(/\s+/).length <= 3) continue;
     const money = moneyIn(s, () => undefined);
     if (money.length === 0 && !VERB.test(s)) continue;
