@@ -64,3 +64,21 @@ describe('expense-policy: GST on the hotel bill paid in addition to the room tar
     expect(r.reimbursable_amount).toBe(10936);
   });
 });
+
+describe('expense-policy: a CSV export under a preamble of labelled values', () => {
+  it('reads the rows under "Report ID: …,Report Title: …" lines and the grade the preamble names', () => {
+    const csv = [
+      'Expense Report Export',
+      'Report ID: RPT-77,Report Title: Nagpur plant visit,Submitted On: 05-Aug-2026',
+      'Employee ID: K-12,Employee Name: A. Rao,Grade: G5',
+      '',
+      'Sr No,Txn Date,Merchant,Category,Description,Currency,Amount,Receipt Attached',
+      '1,03-Aug-2026,Hotel Centre Point,Hotel,"Nagpur, 1 night",INR,"4,500.00",Yes',
+      '2,03-Aug-2026,Uber,Local Conveyance,Airport to hotel,INR,420.00,Yes',
+    ].join('\n');
+    const r = expensePolicyEngine.analyse({ expense: csv, expensePolicy: POLICY });
+    // G5 in Nagpur (class B): 4,000.00 a night; the ride within.
+    expect(r.verdict).toBe('flag');
+    expect(r.reimbursable_amount).toBe(4420);
+  });
+});

@@ -42,7 +42,7 @@ function headerRow(line: string): { cells: number } | undefined {
 /**
  * The line (0-based) of a CSV export's header row: the first line, or the first wide header row under the export's
  * own preamble (a title, "Report ID:,ER-2025-08-004417", "Submitted:,18/08/2025", blank lines: at most two cells a
- * line), as Chrome River and Certify print their report exports.
+ * line, or labelled values "Report ID: …,Report Title: …"), as Chrome River, Certify and Happay print their exports.
  */
 function headerAt(text: string): number | undefined {
   const lines = text.slice(0, Math.min(text.length, 6000)).split(/\r\n|\r|\n/).slice(0, 30);
@@ -51,7 +51,9 @@ function headerAt(text: string): number | undefined {
     const found = headerRow(lines[k]);
     if (found && found.cells >= 5) return k;
     const d = detectDelimiter(lines[k]);
-    if (lines[k].split(d).filter((c) => c.trim() !== '').length > 2) return undefined;
+    const filled = lines[k].split(d).filter((c) => c.trim() !== '');
+    // "Report ID: RPT-…,Report Title: …,Submitted On: 11-Jul-2026" (Happay): a line of labelled values is preamble too.
+    if (filled.length > 2 && !filled.every((c) => /^\s*"?[\p{L}][\p{L} .#/()-]{1,40}:\s*\S/u.test(c))) return undefined;
   }
   return undefined;
 }
