@@ -22,8 +22,9 @@ export function lineKind(policyLine: string): string | undefined {
 
 const kindRe = (kind: string) => KINDS.find(([, k]) => k === kind)?.[0];
 
-/** The taxes paid in addition to the room's cap: the sentence or line saying so. */
-export const TAXES_EXTRA = /\b(?:before|excluding|excl\.?|exclusive of|plus|not including) (?:room |hotel |lodging |occupancy )?tax(?:es)?\b|\b(?:room|lodging|hotel|occupancy) tax(?:es)?\b.*\b(?:actual|in addition to)\b|\b(?:gst|vat|sst|hst|service tax)\b[^.]*\b(?:in addition to|on top of)\b[^.]*\b(?:room|tariff|rate|cap|limit|hotel)/;
+/** The taxes paid in addition to the room's cap: the sentence or line saying so ("up to $200 plus tax"; not "the cap
+ * is for the room rate plus room taxes", which says what the cap covers). */
+export const TAXES_EXTRA = /\b(?:before|excluding|excl\.?|exclusive of|(?<!\brate )plus|not including) (?:room |hotel |lodging |occupancy )?tax(?:es)?\b|\b(?:room|lodging|hotel|occupancy) tax(?:es)?\b.*\b(?:actual|in addition to)\b|\b(?:gst|vat|sst|hst|service tax)\b[^.]*\b(?:in addition to|on top of)\b[^.]*\b(?:room|tariff|rate|cap|limit|hotel)/;
 
 /** Whether the item's own words name the kind (a parking receipt, "Hotel parking 48.00"): the cap holds all of it. */
 export function namesKind(item: Item, kind: string): boolean {

@@ -59,7 +59,8 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
   for (const sentence of policy.notUnderstood) {
     const raw = sentence.replace(/\*\*|__/g, '').replace(/^(?:q|a|question|answer)\s?[:.]\s+/i, '');
     // A rule is stated in a sentence's first few hundred characters; the rest (a pasted blob) is not read.
-    const s = toEnglish(language, raw).toLowerCase().replace(/\s+/g, ' ').slice(0, 600);
+    // A label in quotation marks is a name to use ('itemize them as "Personal (non-reimbursable)"'), no rule of its own.
+    const s = toEnglish(language, raw).toLowerCase().replace(/\s+/g, ' ').slice(0, 600).replace(/"[^"]{1,60}"|“[^”]{1,60}”/g, '""');
     if (/\?$/.test(s) || s.split(/\s+/).length <= 3) continue;
     const money = moneyIn(s, () => undefined);
     if (money.length === 0 && !VERB.test(s)) continue;
