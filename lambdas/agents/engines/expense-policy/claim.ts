@@ -126,7 +126,7 @@ function perDiem(results: ItemResult[], policy: Policy, m: (cents: bigint) => st
     anchor ??= r;
   }
   if (anchor) {
-    flag(anchor, 'per diem over rate', `per diem above the allowance ("${[...rules].join('"; "')}"): ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`,
+    flag(anchor, 'per diem over rate', `per diem above the allowance${rules.size > 0 ? ` ("${[...rules].join('"; "')}")` : ''}: ${over.join('; ')}; ${m(excessTotal)} over the allowance not reimbursed`,
       [...overItems.flatMap((r) => r.item.at), ...[...rules].map((t) => policySource(policy, t)), ...rows], `${over.join('; ')}; ${m(excessTotal)} over`);
   }
 }
