@@ -6,6 +6,7 @@
  * English way, so one reader applies them; the sentence cited stays the German one. Only these phrases are carried
  * over: anything else in the sentence stays German and is read by nothing.
  */
+import { englishNumbers } from './glossary.js';
 
 /** Whether the policy is written in German: its common function words outnumber a stray German term. */
 export function isGerman(text: string): boolean {
@@ -71,11 +72,8 @@ const GLOSSARY: [RegExp, string][] = [
 
 /** The (lower-cased) German sentence in the English forms the readers know, German numbers written the English way. */
 export function fromGerman(s: string): string {
-  let out = s
-    // 10.000 km → 10000 km; 1.250,00 € → 1250,00 €: a full stop between groups of three digits groups thousands.
-    .replace(/(?<![\d.,])(\d{1,3})((?:\.\d{3})+)(?![\d.]|,\d{3})/g, (_, a: string, b: string) => a + b.replace(/\./g, ''))
-    // 70,00 € → 70.00 €; 0,30 € → 0.30 €: a decimal comma.
-    .replace(/(?<![\d,])(\d+),(\d{1,4})(?![\d,])/g, '$1.$2');
+  // 10.000 km → 10000 km; 70,00 € → 70.00 €: German numbers written the English way (glossary.ts).
+  let out = englishNumbers(s);
   for (const [re, en] of GLOSSARY) out = out.replace(re, en);
   // German names the approver after the approval ("der Genehmigung des Vorgesetzten"): "manager approval".
   return out.replace(/\b(?:(?:der|die|einer|eine) )?approval (manager|management)\b/g, '$1 approval').replace(/\b(?:der|die|einer|eine) approval\b/g, 'approval');
