@@ -40,6 +40,7 @@ export interface Receipt {
 }
 
 
+const BULLET = /^[-*•·]\s+/;
 const QUANTITY = /^\d{1,3}\s*(?:×|x|\*)\s*(?:[$€£¥]\s?)?\d[\d.,]*\s*(?:[€£¥]|[A-Z]{3})?$/i;
 
 /** Every receipt in the document (see the module comment); its lines are marked used. */
@@ -76,6 +77,9 @@ export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] 
       const l = lines[j];
       if (l.kind === 'blank' || l.kind === 'sep' || used.has(j) || l.kind === 'total' || l.kind === 'subtotal' || l.kind === 'balance') break;
       start = j;
+      // A bullet of a list of receipts ("- Hotel Porta Reno, Bologna - Fattura n. 1184/26") with the invoice's lines
+      // indented under it heads that invoice: the bullets above it are other receipts.
+      if (BULLET.test(l.text) && l.amts.length === 0 && j + 1 < k && lines[j + 1].indent > l.indent) break;
     }
     // Forward over the summary lines: subtotal, tax, tip, fee and total lines to the last total.
     let end = k;

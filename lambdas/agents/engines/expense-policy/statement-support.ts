@@ -29,6 +29,7 @@ export function belowClaimTotal(lines: Line[], kept: Entry[]): void {
   const listed = kept.filter((e) => e.listed && e.first.n < total);
   const matched = new Set<Entry>();
   receiptDetails(lines, total, listed, kept);
+  receiptList(total, listed, kept);
   // An invoice's lines typed out below (the hotel's nights, breakfasts, taxe de séjour), closed by a total equal to a
   // listed expense: that expense's detail, not more expenses.
   for (const t of lines) {
@@ -129,5 +130,31 @@ function receiptDetails(lines: Line[], total: number, listed: Entry[], kept: Ent
       const paid = PAYMENT.test(b.text) ? MASKED.exec(b.text)?.[1] : undefined;
       if (card && last4 !== undefined && paid === last4) row.companyCard = { text: b.text, line: b.n, card: card.text, cardLine: card.n };
     }
+  }
+}
+
+/** Words of four letters or more: a merchant's name as a row and its receipt both print it. */
+const words = (text: string) => new Set((text.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) => !GENERIC.has(w)));
+const GENERIC = new Set(['hotel', 'receipt', 'ricevuta', 'fattura', 'invoice', 'rechnung', 'beleg', 'total', 'totale', 'summe', 'gesamt']);
+
+/**
+ * A list of the receipts typed out below the total, one line or bullet per listed row ("- Trattoria del Pratello 21/04
+ * tortellini 14,00 cotoletta 15,00 acqua 3,00 = 32,00"): a line whose sum ("= 32,00", else its last amount) is the
+ * amount of one listed row whose merchant it names is that row's receipt, not another expense.
+ */
+function receiptList(total: number, listed: Entry[], kept: Entry[]): void {
+  for (let k = kept.length - 1; k >= 0; k--) {
+    const e = kept[k];
+    if (e.first.n <= total || e.receipt || listed.includes(e)) continue;
+    const amts = e.first.amts;
+    if (amts.length === 0) continue;
+    const eq = e.first.raw.trim().lastIndexOf('=');
+    const sum = eq >= 0 ? amts.find((a) => a.at > eq) : amts[amts.length - 1];
+    if (sum === undefined) continue;
+    const own = words(e.first.text);
+    const rows = listed.filter((x) => x.amount.cents === sum.cents && !x.backed && [...words(x.first.text)].some((w) => own.has(w)));
+    if (rows.length !== 1) continue;
+    rows[0].backed = e.first.text;
+    kept.splice(k, 1);
   }
 }
