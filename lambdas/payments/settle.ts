@@ -16,7 +16,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { loadSettlerKeys, type SettlerKeySource } from './secrets.js';
 import type { ChargeOptions, Hex, PaymentSettler, SettleResult, VerifiedPayment } from './types.js';
 import type { SettlerLeases } from '../store/settler-leases.js';
-import { gasMetric } from './gas-metric.js';
+import { GasBalances } from './gas-balances.js';
 import { usdcAbi } from './usdc-abi.js';
 import { shortMessage } from './verify.js';
 import { publicClientFor, senderFor, type ChainReader } from './chain-client.js';
@@ -81,8 +81,6 @@ export interface SelfSettlerOptions {
 const DEFAULT_RECEIPT_POLL_MS = 250;
 /** Fee estimates are shared for this long per instance (Base makes a block every 2 s). */
 const FEES_MAX_AGE_MS = 1_000;
-/** Gas balances are read at most this often per key and instance. */
-const GAS_CHECK_MS = 15_000;
 
 const signers = new Map<string, Signer>();
 
@@ -117,8 +115,7 @@ export class SelfSettler implements PaymentSettler {
   private readonly loadKeys: () => Promise<Hex[]>;
   private readonly keys: KeySender;
   private readonly receiptTimeoutMs: number;
-  private readonly gas = new Map<string, { wei: bigint; at: number }>();
-  private readonly gasFloorWei: bigint;
+  private readonly gas: GasBalances;
   private fees?: { value: Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>; at: number };
   /** When this instance expects the chain's blocks: sealed receipts are asked for around them. */
   private readonly clock: BlockClock;
@@ -128,13 +125,13 @@ export class SelfSettler implements PaymentSettler {
   constructor(options: SelfSettlerOptions) {
     this.config = options.config;
     this.publicClient = options.publicClient ?? publicClientFor(options.config.rpcUrl);
+    this.gas = new GasBalances(this.publicClient, options.config.gasFloorWei ?? 0n);
     this.keys = new KeySender(options.leases, this.publicClient, options.leaseMs ?? LEASE_MS, options.keyWaitMs ?? 10_000, (address) =>
-      this.gas.delete(address),
+      this.gas.forget(address),
     );
     this.preconfReader = options.preconfReader;
     this.loadKeys = options.loadKeys ?? (() => loadSettlerKeys(options.config));
     this.receiptTimeoutMs = options.receiptTimeoutMs ?? 60_000;
-    this.gasFloorWei = options.config.gasFloorWei ?? 0n;
     this.clock = new BlockClock(options.config.blockTimeMs ?? 0, options.config.receiptPollMs ?? DEFAULT_RECEIPT_POLL_MS);
     this.fromSend = new BlockClock(0, this.clock.pollMs);
   }
@@ -186,7 +183,7 @@ export class SelfSettler implements PaymentSettler {
     // the sender). A doomed authorization gives its key back at once.
     // Begun before the purchase is ready (options.proceed): only a key free at once is leased now (one round, no
     // waiting), so an early start never queues for a key while the purchase may still be refused.
-    let key = this.keys.take(() => this.fuelled(pool), options.deadline, options.proceed ? 0 : undefined);
+    let key = this.keys.take(() => this.gas.fuelled(pool), options.deadline, options.proceed ? 0 : undefined);
     if (marks) void key.then(() => mark(marks, 'leased'), () => undefined);
     let prepared: Prepared;
     try {
@@ -212,7 +209,7 @@ export class SelfSettler implements PaymentSettler {
       return { ok: false, reason: `Settlement refused before broadcast: ${revertReason(error)}`, broadcast: false };
     }
     if (options.proceed) {
-      const decided = await whenDecided(this.keys, key, options.proceed, () => this.keys.take(() => this.fuelled(pool), options.deadline));
+      const decided = await whenDecided(this.keys, key, options.proceed, () => this.keys.take(() => this.gas.fuelled(pool), options.deadline));
       if (!decided) return { ok: false, reason: 'Settlement abandoned before broadcast', broadcast: false };
       key = Promise.resolve(decided);
     }
@@ -271,25 +268,5 @@ export class SelfSettler implements PaymentSettler {
       });
     }
     return this.fees.value;
-  }
-
-  /**
-   * The keys with gas above the floor. Balances older than GAS_CHECK_MS are read again, all at once; each read is
-   * published as a metric. A key whose balance cannot be read keeps its last known one (the node answers the send).
-   */
-  private async fuelled(pool: Signer[]): Promise<Signer[]> {
-    const stale = pool.filter((signer) => Date.now() - (this.gas.get(signer.account.address)?.at ?? 0) > GAS_CHECK_MS);
-    await Promise.all(
-      stale.map(async ({ account: { address } }) => {
-        try {
-          const wei = await this.publicClient.getBalance({ address });
-          this.gas.set(address, { wei, at: Date.now() });
-          gasMetric(address, wei, this.gasFloorWei);
-        } catch {
-          // keep the last known balance, if any
-        }
-      }),
-    );
-    return pool.filter((signer) => (this.gas.get(signer.account.address)?.wei ?? -1n) >= this.gasFloorWei);
   }
 }
