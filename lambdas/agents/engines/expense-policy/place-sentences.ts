@@ -8,6 +8,7 @@
  */
 import type { Cap } from './policy.js';
 import type { Item } from './expense.js';
+import { inCountry } from './countries.js';
 
 /** The places a limit's sentence names ("… per night in Zurich, Geneva and New York", "London £175"). */
 export function placesNamed(original: string): string[] | undefined {
@@ -62,6 +63,9 @@ const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
 
 /** Whether a text names a place: as a whole word, accents aside. */
 export function namesPlace(text: string, place: string): boolean {
+  // A country is named by its cities and its own currency too (countries.ts).
+  const country = inCountry(text, place);
+  if (country !== undefined) return country;
   const key = plain(place).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   return key.length >= 2 && new RegExp(`(?<![\\p{L}\\d])${key}(?![\\p{L}\\d])`, 'iu').test(plain(text));
 }

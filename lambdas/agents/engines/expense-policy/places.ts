@@ -11,6 +11,8 @@ import type { Src } from './evidence.js';
 import type { Policy } from './policy.js';
 import { roomAmount } from './folio-lines.js';
 import { gradeCaps } from './grades.js';
+import { inCountry } from './countries.js';
+import { languageOf, toEnglish } from './languages.js';
 import { categoriesIn, type Category } from './words.js';
 
 export interface PlaceCap {
@@ -31,8 +33,10 @@ export interface PlaceTables {
   lines: Set<number>;
 }
 
-const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|übrige|sonstige|autres villes|other\b)|(?<![\p{L}])(?:altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])/iu;
+const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|autres villes|other\b)|(?<![\p{L}])(?:übrigen?|sonstigen?|andere Länder|alle anderen|altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])/iu;
 const AMOUNT = /^(?:(?:[$€£₹]|[A-Z]{3}|A\$|C\$|US\$|RM|Rs\.?)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+(?:night|nacht|notte|nuit|noche|noite|natt))?$/;
+/** A section's heading: "§ 4 Übernachtung", "4. Lodging", "## Hotels", "B. Meals". */
+const HEADING = /^\s*(?:#+\s|§\s*\d+|\d+(?:\.\d+)*[.)]?\s+\S|[A-Z][.)]\s+\S)/;
 const MEAL_WORDS = /\b(?:breakfast|lunch|dinner|meals?|frühstück|petit[- ]déjeuner|déjeuner|dîner|incidentals?)\b/i;
 
 /** A row of a places table: its label and amount ("Sydney   330.00", "| Bengaluru, India | 210 |", "Lyon ..... 140,00 EUR"). */
@@ -81,6 +85,8 @@ function placesOf(label: string, qualified: boolean, shared: Set<string>): strin
 
 export function readPlaceTables(text: string): PlaceTables {
   const out: PlaceTables = { caps: [], lines: new Set() };
+  // A German, Dutch or Italian lead is read in the English forms ("je Nacht": per night).
+  const language = languageOf(text);
   const lines = text.split(/\r\n|\r|\n/);
   for (let k = 0; k < lines.length; k++) {
     const rows: { label: string; amount: string; n: number }[] = [];
@@ -109,16 +115,29 @@ export function readPlaceTables(text: string): PlaceTables {
       lead.push(h);
       // The sentence right above the rows, closed by a colon, introduces them ("Hotels (per night, city tax
       // included):"): what precedes it is another rule.
-      if (lead.length === 1 && /:\s*$/.test(lines[h]) && !/\|/.test(lines[h])) break;
+      // A sentence wrapped over lines ("… für Mahlzeiten erstattet, je" / "Kalendertag höchstens:") is taken whole.
+      if (lead.length === 1 && /:\s*$/.test(lines[h]) && !/\|/.test(lines[h])) {
+        for (let w = h - 1; w >= 0 && lead.length < 4 && lines[w].trim() !== '' && !/[.:;!?]\s*$/.test(lines[w]) && !HEADING.test(lines[w]); w--) lead.push(w);
+        break;
+      }
       if (/^\s*(?:#+\s|\d+(?:\.\d+)*[.)]?\s+\S|[A-Z][.)]\s+\S)/.test(lines[h]) && lines[h].trim().split(/\s+/).length <= 8) break;
     }
-    const leadText = lead.map((h) => lines[h]).join(' ').toLowerCase();
-    const category = categoriesIn(leadText).find((c) => c === 'lodging') ?? (/\b(?:nightly|per night|a night|room rate)\b/.test(leadText) ? 'lodging' : undefined);
+    // A lead closed by its colon sits under its section's heading ("§ 4 Übernachtung", "4. Lodging"), which names
+    // what the rows are limits of when the lead itself does not.
+    const top = Math.min(...lead);
+    const heading = top > 0 && HEADING.test(lines[top - 1]) && lines[top - 1].trim().split(/\s+/).length <= 8 ? [top - 1] : [];
+    const leadOf = (at: number[]) => toEnglish(language, [...at].sort((a, b) => a - b).map((h) => lines[h]).join(' ')).toLowerCase();
+    const leadText = leadOf(lead);
+    const named = (t: string) => categoriesIn(t).find((c) => c === 'lodging') ?? (/\b(?:nightly|per night|a night|room rate)\b/.test(t) ? 'lodging' : undefined);
+    const daily = (t: string) => /\b(?:per (?:calendar )?day|daily|a day)\b/.test(t);
+    // A daily limit of meals by place ("Meals, per calendar day, at most: Switzerland 70,00 EUR").
+    const meals = (t: string) => (categoriesIn(t)[0] === 'meals' && daily(t) ? 'meals' : undefined);
+    const category: Category | undefined = named(leadText) ?? meals(leadText) ?? (heading.length > 0 ? named(leadOf(heading)) ?? (daily(leadText) ? meals(leadOf(heading)) : undefined) : undefined);
     if (category === undefined) {
       k = end - 1;
       continue;
     }
-    const period = /\b(?:nightly|per night|a night|each night|\/night|room rate)\b/.test(leadText) ? 'night' : /\b(?:per day|daily|a day)\b/.test(leadText) ? 'day' : 'night';
+    const period = category === 'meals' ? 'day' : /\b(?:nightly|per night|a night|each night|\/night|room rate)\b/.test(leadText) ? 'night' : daily(leadText) ? 'day' : 'night';
     const header = lead.map((h) => lines[h]).find((l) => /\|/.test(l) || /\s{2,}\S/.test(l.trim())) ?? '';
     const qualified = /\b(?:country|state|province|region)\b/i.test(header.split(/\||\s{2,}/).filter((c) => c.trim() !== '')[0] ?? '');
     const counts = new Map<string, number>();
@@ -145,6 +164,9 @@ const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '');
 
 /** Whether a text names a place: as a whole word, accents aside; a short code ("LA", "DC") only as printed, in capitals. */
 function names(text: string, place: string): boolean {
+  // A country is named by its cities and its own currency too (countries.ts).
+  const country = inCountry(text, place);
+  if (country !== undefined) return country;
   const key = plain(place).replace(/\s+city$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   if (key.length < 2) return false;
   const short = key.length <= 3 && /^[A-Z]+$/.test(key);

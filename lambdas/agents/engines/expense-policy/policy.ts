@@ -122,6 +122,19 @@ export function readPolicy(text: string): Policy {
   for (const r of policy.schedules.lodging ?? []) {
     policy.places.caps.push({ places: r.fallback ? [] : [r.place.split(/[,(]/)[0].trim()], fallback: r.fallback, cents: r.cents, category: 'lodging', period: 'night', text: r.text, line: r.line });
   }
+  // A table of limits by place states its amounts' currency as a sentence would ("Schweiz ..... 220,00 EUR").
+  for (const c of policy.places.caps) {
+    for (const m of moneyIn(c.text.replace(/^.*?(?:\.{3,}|…|\||\s{2,}|:\s)/u, ''), () => undefined)) if (m.currency) currencies.add(m.currency);
+  }
+  // A table of daily meal limits by place is one limit by place (place-sentences.ts), pooled over each day's meals.
+  const mealRows = policy.places.caps.filter((c) => c.category === 'meals');
+  policy.places.caps = policy.places.caps.filter((c) => c.category !== 'meals');
+  for (const r of mealRows) {
+    const group = `places table at line ${mealRows[0].line}`;
+    policy.caps.push({ category: 'meals', cents: r.cents, perPerson: false, period: 'day', text: r.text, group, ...(r.fallback ? {} : { places: r.places }) });
+    policy.lineOf.set(r.text, r.line);
+  }
+  policy.understood += mealRows.length;
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;
   policy.understood += places.length + meals.length + policy.places.caps.length + (policy.grades?.rows.length ?? 0);
