@@ -20,6 +20,7 @@ import { namesIn } from './line.js';
 import { listings, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
 import { belowClaimTotal } from './statement-support.js';
+import { dayRow, dayTables, type DayTable } from './day-table.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -52,6 +53,8 @@ export interface Entry {
   detail?: string;
   /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
   requested?: Amt;
+  /** A day of a table of meal allowances (day-table.ts): the meals its row says were provided. */
+  day?: { provided: string[] };
 }
 
 /** An itemised line marked as the employee's own, not claimed. */
@@ -182,6 +185,8 @@ function same(a: Amt, b: Amt): boolean {
 function findEntries(lines: Line[], used: Set<number>): Entry[] {
   const entries: Entry[] = [];
   const columns = reportColumns(lines);
+  const days = new Map<number, DayTable>();
+  for (const t of dayTables(lines)) for (const r of t.rows) days.set(r, t);
   const startIndent = Math.min(...lines.filter((l, k) => !used.has(k) && (l.dated || l.marked) && l.kind !== 'blank').map((l) => l.indent), 1e9);
   let open: { e: Entry; indent: number; detail: string[] } | undefined;
   let attendees: { e: Entry; indent: number; count: number; wrapped?: boolean } | undefined;
@@ -259,13 +264,15 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
     }
     close();
     if (['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
-    if (breakdownRow(l) || (!starts && taxSummary(l))) continue; // net + tax = gross: a breakdown row; the taxes' sum
+    // A day of an allowance table is claimed at its day's total, its meals adding up to it (day-table.ts).
+    const day = days.has(k) ? dayRow(days.get(k)!, l) : undefined;
+    if (!day && (breakdownRow(l) || (!starts && taxSummary(l)))) continue; // net + tax = gross: a breakdown row; the taxes' sum
     if (!starts && l.amts.length === 0) continue;
     const prev = lines[k - 1];
     const above = prev && prev.kind === 'plain' && prev.indent < l.indent && !used.has(k - 1) ? prev : undefined;
     // A row of a printed report is claimed at the figure under its Amount column (not the rate printed left of it).
     const claimed = columns && k > columns.header ? amountUnder(l, l.amts, columns.amount) : undefined;
-    const e: Entry = { amount: claimed ?? l.amts[0] ?? { cents: -1n, at: 0 }, text: l.text, first: l, listed: starts, receiptCell: cellAt(l, columns?.receipt), categoryCell: columns && k > columns.header ? wordsAt(l, columns.category) : undefined, above };
+    const e: Entry = { amount: day?.amount ?? claimed ?? l.amts[0] ?? { cents: -1n, at: 0 }, text: day?.text ?? l.text, first: l, day: day && { provided: day.provided }, listed: starts, receiptCell: cellAt(l, columns?.receipt), categoryCell: columns && k > columns.header ? wordsAt(l, columns.category) : undefined, above };
     entries.push(e);
     open = { e, indent: l.indent, detail: [] };
   }

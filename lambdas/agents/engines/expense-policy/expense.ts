@@ -162,6 +162,8 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   const own = categoriesIn(e.categoryCell?.toLowerCase() ?? '')[0] ?? categoriesIn(e.first.text.toLowerCase())[0];
   if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
+  // A day of a table of meal allowances is that day's allowance, whatever meals its cells name.
+  if (e.day) base.category = 'per diem';
   if (e.receipt) mergeReceipt(base, e.receipt);
   // Its receipt's details typed below the claim's total: a stay's nights from its arrival and departure.
   else if (e.detail && base.category === 'lodging') base.nights ??= nightsOf(e.detail, []);

@@ -103,7 +103,7 @@ const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:ea
 /** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
 const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
-const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b/;
+const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less:? (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b|^amount payable to (?:the )?(?:traveller|traveler|employee|claimant|staff member)$/;
 /** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
  * (personal)"): what is owed after the claim is summed, never an expense. */
 const SETTLEMENT = /^(?:(?:net |total )?amount (?:to be |due to be )?reimbursed|(?:net |total |amount )?to (?:be )?reimburse(?:d)?\b|advances? (?:applied|paid|received|deducted|used)(?: [a-z]{3})?$|less advances?(?: [a-z]{3})?$)/;

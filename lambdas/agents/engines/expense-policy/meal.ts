@@ -20,6 +20,11 @@ export const MEAL_WORDS: Record<Meal, string> = {
   dinner: 'dinner evening meal supper',
 };
 
+/** The meal a short label names ("Breakfast", "Frühstück", "Mittagessen"; "Petit-déjeuner" is breakfast). */
+export function mealNamed(label: string): Meal | undefined {
+  return WORDS.find(([, re]) => re.test(label))?.[0];
+}
+
 /** The meal an item's own text names (the first named on its own line, then in its text), else its receipt's time. */
 export function mealOf(item: Pick<Item, 'evidence' | 'text' | 'parts'>, receiptText?: string): Meal | undefined {
   for (const t of [item.evidence, item.text]) {

@@ -1,0 +1,75 @@
+/**
+ * RULES.md "a day table of meal allowances": a header row naming the day's meals ("Breakfast  Lunch  Dinner
+ * Incidentals  Day total"), a second header line saying the columns ask whether the meal was provided, then one
+ * dated row a day. Each row is one per-diem day claimed at its day's total (its meals adding up to it make no
+ * breakdown row), its cells read with their labels, so a meal the row says was provided is deducted from the rate.
+ */
+import { describe, expect, it } from 'vitest';
+import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
+
+const analyse = (expense: string, expensePolicy: string) => expensePolicyEngine.analyse({ expense, expensePolicy });
+
+const POLICY = [
+  'Travel policy (federal contracts). Amounts in US dollars.',
+  '4.1 M&IE is paid as a per diem; no meal receipts are required.',
+  '4.2 First and last day of travel: 75% of the M&IE rate.',
+  '4.3 When a meal is furnished to you by a host, deduct that meal\'s amount in the table below from that day\'s M&IE.',
+  '',
+  '  M&IE total | Breakfast | Lunch | Dinner | Incidentals',
+  '  -----------+-----------+-------+--------+------------',
+  '      $59    |    $13    |  $15  |  $26   |     $5',
+  '      $79    |    $18    |  $20  |  $36   |     $5',
+  '',
+  'Rates by location',
+  '  Location                        Max lodging   M&IE',
+  '  Portland, OR (Multnomah)            $180      $79',
+  '  Standard rate (all other locations)    $110      $59',
+].join('\n');
+
+describe('expense-policy: a day table of meal allowances', () => {
+  it('reads each day at its day total, a row whose meals add up to it included', () => {
+    const claim = [
+      'Per diem claim - Portland, OR site survey',
+      '',
+      'Date         Breakfast      Lunch     Dinner           Incidentals    Day total',
+      '05/04/2026   13.50          15.00     27.00            3.75           59.25',
+      '05/05/2026   18.00          20.00     provided  0.00   5.00           43.00',
+      '05/06/2026   13.50          15.00     27.00            3.75           59.25',
+      '                                                       Total         161.50',
+    ].join('\n');
+    const result = analyse(claim, POLICY);
+    expect(result.note).toMatch(/Checked 3 item\(s\)/);
+    expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 161.5]);
+  });
+
+  it('reads a yes under a "provided" column as the meal provided, and pays the day its rate less that meal', () => {
+    const claim = [
+      'Per diem claim - Portland, OR site survey',
+      '',
+      'Date        Day type       Breakfast   Lunch      Dinner      Rate     Amount',
+      '                           provided    provided   provided',
+      '05/04/2026  Travel day     No          No         No          59.25    59.25',
+      '05/05/2026  Full day       No          No         Yes         79.00    79.00',
+      '05/06/2026  Travel day     No          No         No          59.25    59.25',
+      '                                                       Total          197.50',
+    ].join('\n');
+    const result = analyse(claim, POLICY);
+    expect(result.note).toMatch(/Checked 3 item\(s\)/);
+    // 79.00 less the furnished dinner 36.00 = 43.00: 36.00 over.
+    expect([result.verdict, result.reimbursable_amount]).toEqual(['flag', 161.5]);
+    expect(result.violations[0]).toContain('less the furnished dinner ($36.00)');
+  });
+
+  it('reads a "No" under a "provided" column as no meal provided', () => {
+    const claim = [
+      'Date        Day type       Breakfast   Lunch      Dinner      Rate     Amount',
+      '                           provided    provided   provided',
+      '05/04/2026  Travel day     No          No         No          59.25    59.25',
+      '05/05/2026  Full day       No          No         No          79.00    79.00',
+      '05/06/2026  Travel day     No          No         No          59.25    59.25',
+      '                                                       Total          197.50',
+    ].join('\n');
+    const result = analyse(`Per diem claim - Portland, OR\n\n${claim}`, POLICY);
+    expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 197.5]);
+  });
+});
