@@ -73,3 +73,43 @@ describe('expense-policy: a day table of meal allowances', () => {
     expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 197.5]);
   });
 });
+
+describe('expense-policy: one allowance line with its days typed out below', () => {
+  const claim = (breakfast: boolean) => [
+    'Expense report - Portland, OR site survey',
+    'Date              Type        Description                       Amount',
+    `05/04/2026        Hotel       Riverside Inn, 2 nights           ${breakfast ? '318.00' : '300.00'}`,
+    '05/04-05/06/2026  Per diem    M&IE (days below)                 197.50',
+    `                                         Report total           ${breakfast ? '515.50' : '497.50'}`,
+    '',
+    'HOTEL FOLIO - Riverside Inn, Portland OR',
+    '05/04/2026  Room                        150.00',
+    ...(breakfast ? ['05/05/2026  Breakfast buffet             18.00'] : []),
+    '05/05/2026  Room                        150.00',
+    `            Total                       ${breakfast ? '318.00' : '300.00'}`,
+    `Paid: Visa ****1234                     ${breakfast ? '318.00' : '300.00'}`,
+    '',
+    'M&IE BY DAY',
+    'Date        Day type       Breakfast   Lunch      Dinner     Amount',
+    '                           provided    provided   provided',
+    '05/04/2026  Travel day     No          No         No          59.25',
+    '05/05/2026  Full day       No          No         No          79.00',
+    '05/06/2026  Travel day     No          No         No          59.25',
+    '                                                  Total      197.50',
+  ].join('\n');
+
+  it('claims the line day by day, the breakfast on the hotel bill a meal provided that day', () => {
+    const result = analyse(claim(true), POLICY);
+    expect(result.note).toMatch(/Checked 4 item\(s\)/);
+    // 05/05: 79.00 less the breakfast 18.00 = 61.00, 18.00 over.
+    expect([result.verdict, result.reimbursable_amount]).toEqual(['flag', 497.5]);
+    expect(result.violations[0]).toContain('less the furnished breakfast ($18.00)');
+    const cited = expensePolicyEngine.explain({ expense: claim(true), expensePolicy: POLICY }).evidence;
+    expect(cited.some((e) => e.sources.some((s) => s.quote.includes('Breakfast buffet')))).toBe(true);
+  });
+
+  it('pays every day its rate when the hotel bill charges no breakfast', () => {
+    const result = analyse(claim(false), POLICY);
+    expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 497.5]);
+  });
+});

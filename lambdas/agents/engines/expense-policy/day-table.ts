@@ -7,6 +7,7 @@
  * with their column's label ("Lunch: provided 0.00"), so a meal the row says was provided is known.
  */
 import type { Amt, Line } from './lines.js';
+import type { Entry } from './document.js';
 import { mealNamed } from './meal.js';
 
 interface Column {
@@ -126,4 +127,21 @@ function tokens(raw: string): { t: string; at: number }[] {
   const re = /\S+/g;
   for (let m = re.exec(raw); m !== null; m = re.exec(raw)) out.push({ t: m[0], at: m.index });
   return out;
+}
+
+/**
+ * One allowance line for the whole trip ("06.10.-09.10.2025  Verpflegungsmehraufwand  Pauschale (Tagesübersicht
+ * unten)  84,00") with its day table typed out below, closed by a sum equal to it: the table is the line's own
+ * breakdown (read first as a receipt of it), so the line is claimed day by day, each day held to its own rate.
+ */
+export function dayBreakdowns(lines: Line[], entries: Entry[]): void {
+  const tables = dayTables(lines);
+  for (const e of entries) {
+    const r = e.receipt;
+    if (!r || r.lines.length === 0) continue;
+    const t = tables.find((x) => r.lines.every((p) => x.rows.has(p.n - 1)));
+    if (!t || t.rows.size !== r.lines.length) continue;
+    e.days = [...t.rows].sort((a, b) => a - b).map((k) => ({ ...dayRow(t, lines[k]), line: lines[k] }));
+    e.receipt = undefined;
+  }
 }

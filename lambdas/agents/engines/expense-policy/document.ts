@@ -20,7 +20,7 @@ import { namesIn } from './line.js';
 import { listings, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
 import { belowClaimTotal } from './statement-support.js';
-import { dayRow, dayTables, type DayTable } from './day-table.js';
+import { dayBreakdowns, dayRow, dayTables, type DayTable } from './day-table.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -55,6 +55,8 @@ export interface Entry {
   requested?: Amt;
   /** A day of a table of meal allowances (day-table.ts): the meals its row says were provided. */
   day?: { provided: string[] };
+  /** The day table typed out for it (one allowance line for the trip, its days below): its days (day-table.ts). */
+  days?: { amount: Amt; text: string; line: Line; provided: string[] }[];
 }
 
 /** An itemised line marked as the employee's own, not claimed. */
@@ -118,6 +120,7 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
     for (let k = kept.length - 1; k >= 0; k--) if (!kept[k].listed && !kept[k].receipt && kept[k].first.n > forwarded) kept.splice(k, 1);
   }
   supportBelowClaimTotal(lines, kept);
+  dayBreakdowns(lines, kept);
   belowClaimTotal(lines, kept);
   // A message asking for one amount with one receipt below it ("can I get reimbursed $84.50 … receipt below") is one
   // expense: the request is the claim and the receipt its support, though their amounts differ (the reviewer pays

@@ -14,6 +14,7 @@ import { receiptProof, statedProof, type Proof } from './proof.js';
 import { mealOf, type Meal } from './meal.js';
 import { roomChargedMeals } from './room-charged.js';
 import { vouchedExcept } from './cover-note.js';
+import { dayItems, hotelBreakfasts } from './allowance-days.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
@@ -88,8 +89,14 @@ function documentItems(text: string, currency: string): Item[] {
   const items: Item[] = [];
   // A restaurant's check posted to a hotel folio is a meal of its own, listed after the stay it was charged to.
   const push = (item: Item) => items.push(item, ...roomChargedMeals(item, items.length + 2));
-  for (const e of entries) push(entryItem(e, items.length + 1, currency));
+  for (const e of entries) {
+    const item = entryItem(e, items.length + 1, currency);
+    // One allowance line for the trip with its day table below: claimed day by day (allowance-days.ts).
+    if (e.days) items.push(...dayItems(e, item, items.length + 1));
+    else push(item);
+  }
   for (const r of receipts) push(receiptItem(r, items.length + 1));
+  hotelBreakfasts(items);
   // A cover note vouching for every receipt ("Receipts attached for all three", "all receipts attached") answers for
   // each expense that says nothing of its own; a note with an exception or a receipt still to come answers for none.
   const vouched = text.split(/\r?\n|(?<=[.!?])\s+/).some((s) => {
