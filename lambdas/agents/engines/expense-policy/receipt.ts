@@ -79,7 +79,7 @@ export function findReceipts(lines: Line[], used: Set<number>, lists: Listing[] 
       start = j;
       // A bullet of a list of receipts ("- Hotel Porta Reno, Bologna - Fattura n. 1184/26") with the invoice's lines
       // indented under it heads that invoice: the bullets above it are other receipts.
-      if (BULLET.test(l.text) && l.amts.length === 0 && j + 1 < k && lines[j + 1].indent > l.indent) break;
+      if (BULLET.test(l.text) && l.amts.length === 0 && j + 1 < k && lines[j + 1].indent > l.indent && j > 0 && BULLET.test(lines[j - 1].text)) break;
     }
     // Forward over the summary lines: subtotal, tax, tip, fee and total lines to the last total.
     let end = k;
