@@ -87,3 +87,37 @@ describe('expense-policy: hotel and meal caps per country', () => {
     expect(over).toMatchObject({ verdict: 'flag', reimbursable_amount: 80 });
   });
 });
+
+describe('expense-policy: a money limit no reader understands holds what it may limit', () => {
+  it('holds a hotel under a sentence of limits by city it cannot read, citing the sentence', () => {
+    const policy = 'Travel policy. All amounts in GBP.\nHotels: London 190 GBP, Edinburgh 150 GBP, others 110 GBP, breakfast included where offered.\nReceipts are required for every expense.';
+    const r = run('2026-03-02 Hotel Caledonian Edinburgh, 1 night, GBP 185.00, receipt attached', policy);
+    expect(r).toMatchObject({ verdict: 'flag', reimbursable_amount: 0 });
+    expect(r.violations[0]).toContain('Hotels: London 190 GBP');
+  });
+
+  it('takes the subject of an amount from the label the sentence opens with', () => {
+    const policy = 'Travel policy. All amounts in USD.\nMeals while travelling in Japan: the company pays the yen equivalent of USD 90 for each day abroad.\nReceipts are required for every expense.';
+    expect(run('2026-03-02 Dinner Tokyo, USD 120.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 0 });
+    // A taxi is no meal: the sentence does not bear on it.
+    expect(run('2026-03-02 Taxi Tokyo, USD 40.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 40 });
+  });
+
+  it('does not hold on an amount restating a limit read, nor on a threshold ("$25 and over")', () => {
+    const policy = 'Travel policy.\nMeals are reimbursed up to $75 per day.\nThe $75 is a daily total, so a light lunch leaves room for dinner.\nReceipts are required for every expense.';
+    expect(run('2026-03-02 Lunch Denver, $30.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 30 });
+  });
+
+  it('reads German hotel limits by city in one sentence, the receipt required at any amount', () => {
+    const policy = [
+      'Reisekostenrichtlinie für alle Mitarbeitenden und die Geschäftsführung.',
+      '§ 3 Übernachtung',
+      'Hotelkosten werden gegen Rechnung bis zu folgenden Obergrenzen je Nacht erstattet',
+      '(Zimmer ohne Frühstück): Stuttgart, Mannheim 120 €; Leipzig, Dresden 100 €;',
+      'übrige Orte 85 €.',
+    ].join('\n');
+    expect(run('2026-03-02 Hotel am Zwinger Dresden, 2 Nächte, 230,00 €, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 200 });
+    expect(run('2026-03-02 Hotel Schlossgarten Stuttgart, 2 Nächte, 230,00 €, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 230 });
+    expect(run('2026-03-02 Hotel Krone Ulm, 1 Nacht, 90,00 €, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 85 });
+  });
+});

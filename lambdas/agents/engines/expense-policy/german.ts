@@ -49,7 +49,10 @@ const GLOSSARY: [RegExp, string][] = [
   [word(`(?:bis zu|bis|höchstens|maximal|max\\.)${NUM}`), 'up to'],
   [word(`(?:über|mehr als)${NUM}`), 'over'],
   [word(`ab${NUM}`), 'at least'],
-  [word('höchstbetrag|höchstgrenze|obergrenze|grenze|begrenzt auf'), 'limit'],
+  [word('(?:höchstbeträge|höchstsätze)n?'), 'limits'],
+  [word('(?:höchstbetrag|höchstsatz|höchstgrenze|obergrenze|grenze)n?|begrenzt auf'), 'limit'],
+  // "je Kalendertag höchstens:" before a table or list of amounts: at most.
+  [word('höchstens'), 'at most'],
   [word('(?:je|pro) (?:gefahrenem|gefahrenen|gefahrener) (?:kilometer|km)|(?:je|pro) (?:kilometer|km)'), 'per km'],
   [word('(?:je|pro) (?:teilnehmer|teilnehmerin|teilnehmenden|person|personen|gast|kopf|mitarbeiter|mitarbeiterin)'), 'per person'],
   [word('(?:je|pro) (?:bewirteter|bewirtete) person'), 'per person'],

@@ -5,10 +5,15 @@ import { itemisedReceipt, readProofRule } from './proof-rules.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category } from './words.js';
 import { CAP, INCLUSIVE, MUST, NOT_ALLOWED, PER_DAY, PER_NIGHT, PER_PERSON, type Policy } from './policy-types.js';
 
+/** An amount a receipt is required from, not a limit: "over $25", "$25 or more". */
+const THRESHOLD = /\b(?:over|above|more than|exceeding|exceeds?|or more|at least|and over|or above)\b/;
+
 /** Adds every rule the sentence states; returns how many. */
 export function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string, heading: Category[] = []): number {
   let found = 0;
-  const categories = categoriesIn(s);
+  // "per night (room without breakfast)": what a limit is said to be without is no category of it.
+  const kept = categoriesIn(s.replace(/\b(?:without|excluding|not including)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?/gu, ' '));
+  const categories = kept.length > 0 ? kept : categoriesIn(s);
   const classes = fareClassesIn(s);
   // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
   const approval = s.includes('approv') && /\b(?:require|requires|required|needs?|with|must be|subject to)\b|\bunless\b[^.;]*\bapprov/.test(s);
@@ -72,11 +77,15 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
       return found + 1;
     }
     const scoped = except ? categoriesIn(s.slice(0, except.index)) : categories;
+    // "Hotel costs against an invoice up to the following limits per night: … 130 €": the amount is the limit, not a
+    // receipt threshold; the receipt is required at any amount, and the limit is read below.
+    const limit = cents !== undefined && CAP.test(s) && !THRESHOLD.test(s) && categories.length > 0;
     policy.receipts.push({
-      cents: cents ?? 0n, inclusive: cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
+      cents: limit ? 0n : cents ?? 0n, inclusive: limit || cents === undefined || INCLUSIVE.test(s), categories: scoped, text: original,
       except: except ? categoriesIn(except[1]) : [], itemised,
     });
-    return found + 1;
+    if (!limit) return found + 1;
+    found++;
   }
   if (flagging) return found + 1;
   if (notAllowed) {

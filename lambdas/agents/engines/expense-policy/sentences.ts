@@ -201,7 +201,7 @@ function hanging(line: string, next: string): boolean {
 /**
  * The policy's lines with a sentence wrapped over several lines joined back into one (its first line's number): a
  * line that ends mid-sentence (no closing punctuation, and a comma or a word like "and" last, a bracket left open, or the next line going on
- * in lower case) continues on the next line unless that one is blank, a bullet or a table row.
+ * in lower case or with a bracket qualifying it) continues on the next line unless that one is blank, a bullet or a table row.
  */
 function wrapped(text: string, german = false): { raw: string; n: number }[] {
   const out: { raw: string; n: number }[] = [];
@@ -209,7 +209,7 @@ function wrapped(text: string, german = false): { raw: string; n: number }[] {
   for (const [k, raw] of text.split(/\r\n|\r|\n/).entries()) {
     const t = raw.trim();
     const continues = open !== undefined && t !== '' && !t.includes('|') && !BULLET.test(t) && !/^[+=-]{3,}/.test(t) &&
-      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t) || unclosed(open.raw) || (german && (GERMAN_OPEN_END.test(open.raw.trim()) || hanging(open.raw, raw))));
+      (OPEN_END.test(open.raw.trim()) || /^[a-z]/.test(t) || /^\((?![\p{L}\d]{1,3}\))\p{L}/u.test(t) || unclosed(open.raw) || (german && (GERMAN_OPEN_END.test(open.raw.trim()) || hanging(open.raw, raw))));
     if (open && continues) {
       open.raw = `${open.raw.trimEnd()} ${t}`;
     } else {

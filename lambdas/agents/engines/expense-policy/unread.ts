@@ -13,9 +13,12 @@
 import type { ItemResult } from './claim.js';
 import { languageOf, toEnglish } from './languages.js';
 import { NOT_ALLOWED, policySource, type Policy } from './policy.js';
-import { categoriesIn, moneyIn, type Category } from './words.js';
+import { categoriesIn, moneyIn, OTHER_CODES, type Category } from './words.js';
 
 const RULE = /\b(?:must|required|requires?|mandatory|only|never|prohibited|forbidden|excluded|disallowed|cannot|may not|shall not|not (?:be )?(?:exceed|paid)|approval|pre-?approv\w*|authori[sz]ation|caps?|capped|limits?|limited|maximum|up to|at most|no more than|exceed(?:s|ing)?)\b/;
+/** An amount: a currency sign or code next to a number ("€ 70", "220.00 eur", "chf 300"). */
+const AMOUNT = new RegExp(`(?:[$€£¥]|\\b(?:usd|eur|gbp|cad|aud|jpy|${OTHER_CODES})\\b)\\s?\\d|\\d(?:[\\d.,]*\\d)?\\s?(?:[$€£¥]|\\b(?:usd|eur|gbp|cad|aud|jpy|${OTHER_CODES})\\b)`);
+const THRESHOLD = /^\S+\s?\S*\s+(?:and (?:over|above|up)|or (?:more|over|above))\b/;
 const DOCUMENTS = /\b(?:receipts?|folios?|invoices?|slips?|memos?|documentation|statements?|belege?|quittung(?:en)?)\b|\b(?:must|should|shall) (?:show|state|include|list|contain|record|give|name)\b/;
 /** A word that makes a sentence say something: without one (nor an amount) it is a label ("Hotel: Tier 1 cities: Tier 1 limit"). */
 const VERB = /\b(?:is|are|be|been|must|may|might|will|shall|should|can|cannot|need|needs|require[sd]?|reimburs\w*|paid|pay|claim\w*|book\w*|cover\w*|exceed\w*|allow\w*|permit\w*|approv\w*|apply|applies|count|counts)\b/;
@@ -55,6 +58,13 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
   if (policy.perDiem || policy.schedules.places.length > 0) read.add('per diem');
   for (const a of policy.grades?.rows[0]?.amounts ?? []) read.add(a.category);
   if (policy.mileage.length > 0) read.add('mileage');
+  // The amounts of rules already read: an unread sentence restating one ("The $75 is a daily total") adds no limit.
+  const known = new Set<bigint>([...policy.caps, ...policy.places.caps, ...policy.receipts, ...policy.approvals].map((r) => r.cents));
+  for (const c of [policy.perDiem?.full, policy.perDiem?.partial]) if (c !== undefined) known.add(c);
+  for (const c of policy.schedules.places) known.add(c.full);
+  // A policy in a language no glossary reads (French, Spanish) has its limits in words no reader knows: an amount
+  // alone is no sign of an unread rule there, every sentence being unread.
+  const bare = language === 'de' || !unreadLanguage(policyText);
   const out: Unread[] = [];
   for (const sentence of policy.notUnderstood) {
     const raw = sentence.replace(/\*\*|__/g, '').replace(/^(?:q|a|question|answer)\s?[:.]\s+/i, '');
@@ -73,9 +83,18 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
     const pairs = new Set<string>();
     // Each clause is its own rule ("… is NOT an itemized receipt: a meal claimed with a terminal slip only is not
     // reimbursed"). A clause about the form of the documents is for the receipt rules, unless it refuses the expense.
-    for (const clause of s.split(/:\s|;\s/)) {
+    // The label a sentence opens with ("Hotels: London 190 GBP, …", "Meals while travelling in Japan: the company
+    // pays …") is what its clauses are about when their own words name nothing.
+    const clauses = s.split(/:\s|;\s/);
+    const label = clauses.length > 1 && /^[^:;]{1,80}:\s/.test(s) ? clauses[0] : undefined;
+    for (const clause of clauses) {
       const refusal = NOT_ALLOWED.exec(clause);
-      const rule = RULE.exec(clause) ?? refusal;
+      // An amount no reader took is a limit all the same ("Hotel in Zürich: CHF 300", "Lodging - London 170 GBP"):
+      // its subject is the words before it.
+      // Not an amount from which something else is required ("$25 and over"), nor one of a rule already read.
+      const amount = AMOUNT.exec(clause);
+      const fresh = bare && amount !== null && !THRESHOLD.test(clause.slice(amount.index)) && moneyIn(clause, () => undefined).some((x) => !known.has(x.cents));
+      const rule = RULE.exec(clause) ?? refusal ?? (fresh ? amount : null);
       if (!rule || (DOCUMENTS.test(clause) && !refusal)) continue;
       // The subject: the words before the rule (the refusal's, when the clause refuses); a clause opening on its rule
       // ("Required for every expense of $75.00 or more", "Up to DKK 1.400 per night") is about its heading
@@ -84,10 +103,13 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
       const before = clause.slice(0, at);
       const opening = before.split(/\s+/).filter((w) => w !== '').length < 2;
       if (opening && under !== undefined && DOCUMENTS.test(under) && !refusal) continue;
-      const subject = (!opening ? before : under !== undefined && categoriesIn(under).length > 0 ? under : clause)
+      const labelled = label !== undefined && clause !== label ? label : undefined;
+      const subject = (!opening ? before : under !== undefined && categoriesIn(under).length > 0 ? under : labelled ?? clause)
         .replace(/\([^)]*\)/g, ' ').replace(/,? ?[\p{L} -]{0,30}\binclud(?:ed|ing)\b.*$|\b(?:including|excluding|incl\.?|except)\b.*$/u, ' ');
-      for (const c of categoriesIn(subject)) categories.add(c);
-      for (const p of pairsOf(subject)) pairs.add(p);
+      const cats = categoriesIn(subject);
+      const from = cats.length === 0 && labelled !== undefined ? [subject, labelled] : [subject];
+      for (const t of from) for (const c of categoriesIn(t)) categories.add(c);
+      for (const t of from) for (const p of pairsOf(t)) pairs.add(p);
     }
     if (categories.size > 0 || pairs.size > 0) out.push({ sentence, categories: [...categories], pairs });
   }
@@ -112,4 +134,15 @@ export function unreadCheck(results: ItemResult[], policy: Policy, policyText: s
     r.allowed = 0n;
     r.open = false;
   }
+}
+
+const ENGLISH = new Set(['the', 'and', 'is', 'are', 'be', 'for', 'with', 'of', 'to', 'not', 'or', 'will', 'must', 'any', 'per']);
+/** French and Spanish function words no Dutch or Italian sentence uses (a French policy may be taken for Dutch). */
+const ROMANCE = new Set(['les', 'des', 'du', 'est', 'sont', 'dans', 'aux', 'pour', 'une', 'et', 'los', 'las', 'para', 'el', 'y', 'por']);
+
+/** Whether the policy is written in a Romance language no glossary reads (its function words outnumber English ones). */
+function unreadLanguage(text: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const romance = words.filter((w) => ROMANCE.has(w)).length;
+  return romance >= 5 && romance > 2 * words.filter((w) => ENGLISH.has(w)).length;
 }
