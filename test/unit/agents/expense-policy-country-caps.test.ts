@@ -121,3 +121,16 @@ describe('expense-policy: a money limit no reader understands holds what it may 
     expect(run('2026-03-02 Hotel Krone Ulm, 1 Nacht, 90,00 €, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 85 });
   });
 });
+
+describe('expense-policy: several amounts in one limit sentence', () => {
+  it('holds to the lowest when the places of its amounts are not told apart', () => {
+    const policy = 'Reisekostenrichtlinie. Alle Beträge in Euro.\n§ 3 Übernachtung\nIn der Schweiz gelten 220,00 EUR, in den übrigen Ländern 160,00 EUR als Obergrenze für das Zimmer.\n§ 4 Belege\nJede Ausgabe ist durch einen Beleg nachzuweisen und wird ohne Beleg nicht erstattet.';
+    expect(run('2026-03-02 Hotel Tejo Lisboa, 1 night, EUR 200.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 160 });
+  });
+
+  it('reads "… in <places>, otherwise up to …" as limits by place', () => {
+    const policy = 'Travel policy. All amounts in EUR.\nHotel costs are reimbursed up to EUR 240 per night in Paris, Lyon and Nice, otherwise up to EUR 140 per night.';
+    expect(run('2026-03-02 Hotel Bellecour Lyon, 1 night, EUR 230.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 230 });
+    expect(run('2026-03-02 Hotel du Port Brest, 1 night, EUR 230.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 140 });
+  });
+});

@@ -25,7 +25,7 @@ export function placesNamed(original: string): string[] | undefined {
 }
 
 /** "USD 250 elsewhere", "elsewhere in the UK £120", "$90 in all other cities": the limit for every other place. */
-export const ELSEWHERE = /\belsewhere\b|\b(?:all |any )?other (?:cities|locations|places|destinations|countries|towns|areas)\b|\brest of the\b|(?<![\p{L}])(?:übrigen?|sonstigen?|alle anderen) (?:orte|städte|länder|reiseziele)(?![\p{L}])/u;
+export const ELSEWHERE = /\belsewhere\b|\botherwise\b|\b(?:all |any )?other (?:cities|locations|places|destinations|countries|towns|areas)\b|\brest of the\b|(?<![\p{L}])(?:übrigen?|sonstigen?|alle anderen) (?:orte|städte|länder|reiseziele)(?![\p{L}])/u;
 
 /**
  * After a sentence was read: its caps (`added`) name places, or it is the limit for everywhere else. `last` is the

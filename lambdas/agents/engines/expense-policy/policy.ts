@@ -65,6 +65,14 @@ export function readPolicy(text: string): Policy {
       found += policy.caps.length - count;
       // A clause's limit is cited by the sentence it is part of, as the policy prints it.
       for (const cap of policy.caps.slice(before)) cap.text = sentence;
+      // "In der Schweiz gelten 220,00 EUR, in den übrigen Ländern 160,00 EUR": several amounts read as one limit that
+      // no place or scope tells apart; which is whose is not known, so the lowest holds (never the first by chance).
+      const amounts = [...new Set(money.map((m) => m.cents))];
+      const plain = policy.caps.slice(before).filter((c) => c.group === undefined && c.scope === undefined && c.kind === undefined);
+      if (amounts.length > 1 && plain.length === policy.caps.length - before && plain.length > 0) {
+        const lowest = amounts.reduce((a, b) => (b < a ? b : a));
+        for (const c of plain) c.cents = lowest;
+      }
     } else placeGroup = [];
     // A cap on one kind of folio line names it before its amount, on its own line ("Hotel parking … up to $60 per night").
     for (const cap of policy.caps.slice(before)) if (cap.category === 'lodging') cap.kind = lineKind(lines[line - 1] ?? sentence);
@@ -152,7 +160,9 @@ export function readPolicy(text: string): Policy {
  * one for every other place in one sentence, split at the comma before the second amount, each read as its own clause.
  */
 function placeClauses(s: string): string[] {
-  const m = /^(.*?\d.*?\b(?:in|for)\s+\p{Lu}[^,;]*),\s+((?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d.*)$/u.exec(s);
+  // "… EUR 270 per night during trade fairs in Hamburg, Hanover and Munich, otherwise up to EUR 160 per night": the
+  // places may be a list, the other limit may open on "otherwise".
+  const m = /^(.*?\d.*?\b(?:in|for)\s+\p{Lu}[^;]*?),\s+((?:otherwise\s+|elsewhere\s+)?(?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d[^,;]*)$/u.exec(s);
   return m && ELSEWHERE.test(m[2].toLowerCase()) ? [m[1], m[2]] : [s];
 }
 
