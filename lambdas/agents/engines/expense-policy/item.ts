@@ -161,8 +161,12 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       const deducted = item.alcohol > eligible ? eligible : item.alcohol;
       const lines = item.alcoholLines ? ` (${item.alcoholLines.map((l) => `"${l}"`).join(' + ')})` : '';
       const parts = (item.parts ?? []).filter((p) => p.kind === 'item' && ALCOHOL.test(p.text.toLowerCase()));
-      flag('alcohol', `alcohol is not reimbursable ("${policy.alcoholForbidden}")${lines}: ${m(deducted)} deducted`, cite([policy.alcoholForbidden], parts.map(partSource)),
-        parts.length > 1 ? `${parts.map((p) => m(p.cents)).join(' + ')} = ${m(deducted)} deducted` : `${m(deducted)} deducted`);
+      // A policy that refuses the alcohol ("The alcohol on a meal receipt is refused") rejects it, the rest still paid;
+      // one that only does not reimburse it has it deducted (policy-types.ts `alcoholRefused`).
+      const rule = policy.alcoholRefused ?? policy.alcoholForbidden;
+      findings.push({ severity: policy.alcoholRefused ? 'reject' : 'flag', partial: policy.alcoholRefused ? true : undefined, kind: 'alcohol',
+        text: `alcohol is not reimbursable ("${rule}")${lines}: ${m(deducted)} ${policy.alcoholRefused ? 'refused and ' : ''}deducted`, sources: cite([rule], parts.map(partSource)),
+        arithmetic: parts.length > 1 ? `${parts.map((p) => m(p.cents)).join(' + ')} = ${m(deducted)} deducted` : `${m(deducted)} deducted` });
       eligible -= deducted;
     }
   }

@@ -5,6 +5,9 @@ import { itemisedReceipt, readProofRule } from './proof-rules.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category } from './words.js';
 import { CAP, INCLUSIVE, MUST, NOT_ALLOWED, PER_DAY, PER_NIGHT, PER_PERSON, type Policy } from './policy-types.js';
 
+/** Said of a thing claimed: it is refused, not just left unpaid. */
+const REFUSED_ITEM = /\b(?:is|are|will be|shall be|gets?|get) (?:refused|rejected|declined|disallowed)\b/;
+
 /** An amount a receipt is required from, not a limit: "over $25", "$25 or more". */
 const THRESHOLD = /\b(?:over|above|more than|exceeding|exceeds?|or more|at least|and over|or above)\b/;
 
@@ -88,6 +91,12 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
     found++;
   }
   if (flagging) return found + 1;
+  // "The alcohol on a meal receipt is refused": the alcohol itself refused, not only left unpaid.
+  if (ALCOHOL.test(s) && REFUSED_ITEM.test(s) && !/\b(?:unless|except|if|when)\b/.test(s.slice(0, REFUSED_ITEM.exec(s)!.index))) {
+    policy.alcoholRefused ??= original;
+    policy.alcoholForbidden ??= original;
+    return found + 1;
+  }
   if (notAllowed) {
     if (ALCOHOL.test(s)) {
       policy.alcoholForbidden = original;

@@ -105,6 +105,10 @@ export interface Policy {
   /** Things refused by name in a not-reimbursable list ("seat upgrades", "Economy Plus", "Uber Black"), with the sentence. */
   forbiddenThings: { phrase: string; text: string }[];
   alcoholForbidden?: string;
+  /** The sentence refusing the alcohol itself ("The alcohol on a meal receipt is refused", "Alcohol will be rejected"),
+   * not only leaving it unpaid: itemised alcohol is then rejected (the claim is rejected, the rest of the receipt still
+   * paid) rather than deducted with a flag. */
+  alcoholRefused?: string;
   allowedClasses?: { classes: Set<FareClass>; text: string };
   /** Every "must be economy" rule, one per mode of travel ("Airfare must be economy", "Rail travel is in 2nd class
    * only"): `forCategory` keeps the one about the item's mode as `allowedClasses`. */
