@@ -134,3 +134,20 @@ describe('expense-policy: several amounts in one limit sentence', () => {
     expect(run('2026-03-02 Hotel du Port Brest, 1 night, EUR 230.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 140 });
   });
 });
+
+describe('expense-policy: a rate per night stated for a place, and the rest of the country', () => {
+  const policy = [
+    'Travel policy (Ireland and UK staff). Amounts in GBP.',
+    '',
+    '4. Accommodation',
+    '   Bed and breakfast rate, per night: Edinburgh £150; Glasgow £130; rest of Scotland £95.',
+    '',
+    '5. Receipts',
+    '   A receipt is required for every expense.',
+  ].join('\n');
+
+  it('reads the rate named for a place as its limit, and "rest of …" as every other place\'s', () => {
+    expect(run('2026-06-02 Hotel Caledonian Edinburgh, 1 night, GBP 140.00, receipt attached', policy)).toMatchObject({ verdict: 'approve', reimbursable_amount: 140 });
+    expect(run('2026-06-02 Station Hotel Inverness, 1 night, GBP 140.00, receipt attached', policy)).toMatchObject({ verdict: 'flag', reimbursable_amount: 95 });
+  });
+});

@@ -14,7 +14,7 @@ import { inCountry } from './countries.js';
 export function placesNamed(original: string): string[] | undefined {
   const text = original.replace(/\*\*|__/g, '').trim();
   const tail = /\b(?:in|for)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*(?:\s*(?:,|\/|\band\b|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)*)\s*\.?$/u.exec(text)?.[1];
-  const head = /^(?:[^:]{0,40}:\s*)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,2})\s+(?:[$€£¥]|[A-Z]{3}\s?)\d[\d.,]*\s*\.?$/u.exec(text)?.[1]
+  const head = /^(?:[^:]{0,60}:\s*)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,2})\s+(?:[$€£¥]|[A-Z]{3}\s?)\d[\d.,]*\s*\.?$/u.exec(text)?.[1]
     // "(Übernachtung ohne Frühstück): München, Frankfurt, Hamburg 130 €": a list of places after the lead's colon, the
     // currency after the amount.
     ?? /^(?:.*:\s+)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?(?:\s*(?:,|\/|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?){0,8})\s+\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3})\s*\.?$/u.exec(text)?.[1];
@@ -25,7 +25,7 @@ export function placesNamed(original: string): string[] | undefined {
 }
 
 /** "USD 250 elsewhere", "elsewhere in the UK £120", "$90 in all other cities": the limit for every other place. */
-export const ELSEWHERE = /\belsewhere\b|\botherwise\b|\b(?:all |any )?other (?:cities|locations|places|destinations|countries|towns|areas)\b|\brest of the\b|(?<![\p{L}])(?:übrigen?|sonstigen?|alle anderen) (?:orte|städte|länder|reiseziele)(?![\p{L}])/u;
+export const ELSEWHERE = /\belsewhere\b|\botherwise\b|\b(?:all |any )?other (?:cities|locations|places|destinations|countries|towns|areas)\b|\brest of (?:the )?(?=\p{L})|(?<![\p{L}])(?:übrigen?|sonstigen?|alle anderen) (?:orte|städte|länder|reiseziele)(?![\p{L}])/u;
 
 /**
  * After a sentence was read: its caps (`added`) name places, or it is the limit for everywhere else. `last` is the

@@ -10,13 +10,13 @@ import { sentences } from './sentences.js';
 import { readSchedules } from './per-diem.js';
 import { readPlaceTables } from './places.js';
 import { readGrades } from './grades.js';
-import { ELSEWHERE, groupPlaces } from './place-sentences.js';
+import { ELSEWHERE, groupPlaces, placesNamed } from './place-sentences.js';
 import { tripRule } from './trip-length.js';
 import { languageOf, toEnglish } from './languages.js';
 import { categoriesIn, moneyIn, type Category } from './words.js';
 import { readSentence } from './policy-sentence.js';
 import { lineKind, TAXES_EXTRA } from './folio-lines.js';
-import { NOT_ALLOWED, type Cap, type Policy } from './policy-types.js';
+import { NOT_ALLOWED, PER_DAY, PER_NIGHT, type Cap, type Policy } from './policy-types.js';
 
 export { NOT_ALLOWED, policySource, type Cap, type Policy, type Rate, type Threshold } from './policy-types.js';
 
@@ -57,6 +57,12 @@ export function readPolicy(text: string): Policy {
     const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
     const before = policy.caps.length;
     if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
+    // "Room-only rate including VAT, per night: London £170" under "Hotels": a rate per night or day stated for a place
+    // is the limit there, though no word says "up to".
+    if (found === 0 && !badMoney && row === undefined && cents !== undefined && (PER_NIGHT.test(s) || PER_DAY.test(s)) && !VERBS.test(s) &&
+        categoriesIn(withContext).length > 0 && placesNamed(clause) !== undefined) {
+      found = readSentence(`${withContext} (maximum)`, sentence, cents, policy, row, context);
+    }
     // Limits by place stated one after another ("USD 350 per night in Zurich …; USD 250 elsewhere").
     if (row === undefined) {
       const added = policy.caps.slice(before);
@@ -165,6 +171,9 @@ function placeClauses(s: string): string[] {
   const m = /^(.*?\d.*?\b(?:in|for)\s+\p{Lu}[^;]*?),\s+((?:otherwise\s+|elsewhere\s+)?(?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d[^,;]*)$/u.exec(s);
   return m && ELSEWHERE.test(m[2].toLowerCase()) ? [m[1], m[2]] : [s];
 }
+
+/** A verb: a sentence with one states more than a rate ("… is paid at £170 per night in London when …"). */
+const VERBS = /\b(?:is|are|be|must|may|will|shall|should|can|paid|reimbursed|booked|requires?)\b/;
 
 /** A sentence that only states the currency ("All limits in EUR", "Amounts in Canadian dollars (CAD), including GST"). */
 const ONLY_CURRENCY = /^[\p{L} ,.()'-]{0,120}$/u;
