@@ -8,8 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS_DIR, JUDGED_FAMILIES, judge, loadCases, runCase, type Judgement, type CorpusCase } from './corpus.js';
 
-/** The set written last, sealed from the list of misses until the engines have been measured on it (holdout-3 to holdout-8 were measured, then opened to the engines' work). */
-const SEALED_SETS: string[] = [];
+/**
+ * The set written last, sealed from the list of misses until the engines have been measured on it (holdout-3 to
+ * holdout-8 were measured, then opened to the engines' work). holdout-9 was measured unseen when it came in and stays
+ * sealed, so that work done without reading it can be measured on it again.
+ */
+const SEALED_SETS: string[] = ['holdout-9'];
 
 type Judged = { c: CorpusCase; j: Judgement };
 const judged: Judged[] = JUDGED_FAMILIES.flatMap((family) => loadCases(family).map((c) => ({ c, j: judge(c, runCase(c)) })));
@@ -40,7 +44,10 @@ console.log(`Cases still wrong (${wrong.length}${listed.length < wrong.length ? 
 for (const { c, j } of listed) console.log(`- ${c.id}${j.wrongPermissive ? ' [WRONG PERMISSIVE]' : ''}: ${j.reasons.join('; ')}`);
 
 if (process.argv.includes('--write-misses')) {
-  const misses = Object.fromEntries(wrong.map(({ c, j }) => [c.id, `${j.wrongPermissive ? 'WRONG PERMISSIVE. ' : ''}${j.reasons.join('; ')}`]));
+  // A sealed set's misses are named but not described: the file is read by whoever changes an engine.
+  const reasonOf = ({ c, j }: Judged) =>
+    c.set && SEALED_SETS.includes(c.set) ? `sealed (${c.set}): -- --all says why` : `${j.wrongPermissive ? 'WRONG PERMISSIVE. ' : ''}${j.reasons.join('; ')}`;
+  const misses = Object.fromEntries(wrong.map((judged) => [judged.c.id, reasonOf(judged)]));
   writeFileSync(join(CORPUS_DIR, 'known-misses.json'), `${JSON.stringify(misses, null, 2)}\n`);
   console.log(`\nWrote ${wrong.length} known misses to test/corpus/known-misses.json`);
 }
