@@ -36,9 +36,11 @@ export const EVERY_ENGINE_KIB = 800;
 /**
  * A function that runs one family's engine (a family's own run route) or finishes a paid run with its agent's engine
  * (the runs reader): the engine's readers widened past OTHER_KIB when they learnt the national forms (Facturae, CFDI,
- * Japanese and Indian prints, per-city caps, questionnaires a question a row): RunExpensePolicy measured 432 KiB.
+ * Japanese and Indian prints, per-city caps, questionnaires a question a row): RunExpensePolicy measured 432 KiB,
+ * then 489 KiB (and the runs reader 521 KiB) once the readers learnt Dutch and Italian policies, Scandinavian and
+ * Hebrew orders, two-sided journals and hotel folios' own lines. Code splitting per family (above) is the way down.
  */
-export const ONE_ENGINE_KIB = 480;
+export const ONE_ENGINE_KIB = 560;
 const EVERY_ENGINE_ENTRIES = ['lambdas/http/agents/run.ts', 'lambdas/http/agents/a2a-send.ts'];
 
 export interface FunctionBundle {
