@@ -6,25 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
+import { GSA_POLICY } from '../../support/gsa-policy.js';
 
 const analyse = (expense: string, expensePolicy: string) => expensePolicyEngine.analyse({ expense, expensePolicy });
-
-const POLICY = [
-  'Travel policy (federal contracts). Amounts in US dollars.',
-  '4.1 M&IE is paid as a per diem; no meal receipts are required.',
-  '4.2 First and last day of travel: 75% of the M&IE rate.',
-  '4.3 When a meal is furnished to you by a host, deduct that meal\'s amount in the table below from that day\'s M&IE.',
-  '',
-  '  M&IE total | Breakfast | Lunch | Dinner | Incidentals',
-  '  -----------+-----------+-------+--------+------------',
-  '      $59    |    $13    |  $15  |  $26   |     $5',
-  '      $79    |    $18    |  $20  |  $36   |     $5',
-  '',
-  'Rates by location',
-  '  Location                        Max lodging   M&IE',
-  '  Portland, OR (Multnomah)            $180      $79',
-  '  Standard rate (all other locations)    $110      $59',
-].join('\n');
 
 describe('expense-policy: a day table of meal allowances', () => {
   it('reads each day at its day total, a row whose meals add up to it included', () => {
@@ -37,7 +21,7 @@ describe('expense-policy: a day table of meal allowances', () => {
       '05/06/2026   13.50          15.00     27.00            3.75           59.25',
       '                                                       Total         161.50',
     ].join('\n');
-    const result = analyse(claim, POLICY);
+    const result = analyse(claim, GSA_POLICY);
     expect(result.note).toMatch(/Checked 3 item\(s\)/);
     expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 161.5]);
   });
@@ -53,7 +37,7 @@ describe('expense-policy: a day table of meal allowances', () => {
       '05/06/2026  Travel day     No          No         No          59.25    59.25',
       '                                                       Total          197.50',
     ].join('\n');
-    const result = analyse(claim, POLICY);
+    const result = analyse(claim, GSA_POLICY);
     expect(result.note).toMatch(/Checked 3 item\(s\)/);
     // 79.00 less the furnished dinner 36.00 = 43.00: 36.00 over.
     expect([result.verdict, result.reimbursable_amount]).toEqual(['flag', 161.5]);
@@ -69,7 +53,7 @@ describe('expense-policy: a day table of meal allowances', () => {
       '05/06/2026  Travel day     No          No         No          59.25    59.25',
       '                                                       Total          197.50',
     ].join('\n');
-    const result = analyse(`Per diem claim - Portland, OR\n\n${claim}`, POLICY);
+    const result = analyse(`Per diem claim - Portland, OR\n\n${claim}`, GSA_POLICY);
     expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 197.5]);
   });
 });
@@ -99,17 +83,17 @@ describe('expense-policy: one allowance line with its days typed out below', () 
   ].join('\n');
 
   it('claims the line day by day, the breakfast on the hotel bill a meal provided that day', () => {
-    const result = analyse(claim(true), POLICY);
+    const result = analyse(claim(true), GSA_POLICY);
     expect(result.note).toMatch(/Checked 4 item\(s\)/);
     // 05/05: 79.00 less the breakfast 18.00 = 61.00, 18.00 over.
     expect([result.verdict, result.reimbursable_amount]).toEqual(['flag', 497.5]);
     expect(result.violations[0]).toContain('less the furnished breakfast ($18.00)');
-    const cited = expensePolicyEngine.explain({ expense: claim(true), expensePolicy: POLICY }).evidence;
+    const cited = expensePolicyEngine.explain({ expense: claim(true), expensePolicy: GSA_POLICY }).evidence;
     expect(cited.some((e) => e.sources.some((s) => s.quote.includes('Breakfast buffet')))).toBe(true);
   });
 
   it('pays every day its rate when the hotel bill charges no breakfast', () => {
-    const result = analyse(claim(false), POLICY);
+    const result = analyse(claim(false), GSA_POLICY);
     expect([result.verdict, result.reimbursable_amount]).toEqual(['approve', 497.5]);
   });
 });

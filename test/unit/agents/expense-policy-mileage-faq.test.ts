@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
 import { readPolicy } from '../../../lambdas/agents/engines/expense-policy/policy.js';
 import { resultSchema } from '../../../lambdas/agents/engines/expense-policy/schema.js';
+import { GSA_POLICY } from '../../support/gsa-policy.js';
 
 function run(expense: string, expensePolicy: string) {
   const result = expensePolicyEngine.analyse({ expense, expensePolicy });
@@ -121,23 +122,6 @@ describe('expense-policy: an FAQ and class rules by mode of travel', () => {
   });
 });
 
-const GSA = [
-  'Travel policy (federal contracts). Amounts in US dollars.',
-  '4.1 M&IE is paid as a per diem; no meal receipts are required.',
-  '4.2 First and last day of travel: 75% of the M&IE rate.',
-  '4.3 When a meal is furnished to you by a host, deduct that meal\'s amount in the table below from that day\'s M&IE.',
-  '',
-  '  M&IE total | Breakfast | Lunch | Dinner | Incidentals',
-  '  -----------+-----------+-------+--------+------------',
-  '      $59    |    $13    |  $15  |  $26   |     $5',
-  '      $79    |    $18    |  $20  |  $36   |     $5',
-  '',
-  'Rates by location',
-  '  Location                        Max lodging   M&IE',
-  '  Portland, OR (Multnomah)            $180      $79',
-  '  Standard rate (all other locations)    $110      $59',
-].join('\n');
-
 const trip = (place: string, second: number) => JSON.stringify({
   report: `Trip to ${place}`,
   items: [
@@ -149,19 +133,19 @@ const trip = (place: string, second: number) => JSON.stringify({
 
 describe('expense-policy: per diem by location from the policy\'s tables', () => {
   it('reads the rate of the place named, 75% on the first and last day, less a furnished meal', () => {
-    const p = readPolicy(GSA);
+    const p = readPolicy(GSA_POLICY);
     expect(p.schedules.places.map((x) => [x.key, x.full, x.fallback])).toEqual([['portland', 7900n, false], ['standard rate', 5900n, true]]);
     expect(p.receipts).toEqual([]);
     // Portland: 79 × 75% = 59.25 on the edge days; 79 − 36 (dinner furnished) = 43.00.
-    expect(run(trip('Portland', 43), GSA)).toMatchObject({ verdict: 'approve', reimbursable_amount: 161.5 });
-    const over = run(trip('Portland', 79), GSA);
+    expect(run(trip('Portland', 43), GSA_POLICY)).toMatchObject({ verdict: 'approve', reimbursable_amount: 161.5 });
+    const over = run(trip('Portland', 79), GSA_POLICY);
     expect([over.verdict, over.reimbursable_amount]).toEqual(['flag', 161.5]);
     expect(over.violations[0]).toContain('less the furnished dinner ($36.00)');
   });
 
   it('holds a place not listed to the "all other locations" rate', () => {
     // 59 × 75% = 44.25 on the edge days: 59.25 claimed is 15.00 over each; 59 − 26 = 33.00 on the middle day.
-    const r = run(trip('Boise', 33), GSA);
+    const r = run(trip('Boise', 33), GSA_POLICY);
     expect([r.verdict, r.reimbursable_amount]).toEqual(['flag', 121.5]);
   });
 });

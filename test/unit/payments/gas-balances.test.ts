@@ -18,6 +18,16 @@ function reader(balances: Map<string, bigint>) {
   return { getBalance, release: () => held.splice(0).forEach((go) => go()) };
 }
 
+/** Keys with these balances, already read once (the first reading released), floor 5 wei. */
+async function read(balances: Map<string, bigint>) {
+  const r = reader(balances);
+  const gas = new GasBalances(r, 5n);
+  const first = gas.fuelled(pool);
+  await Promise.resolve();
+  r.release();
+  return { r, gas, first: await first };
+}
+
 afterEach(() => vi.useRealTimers());
 
 describe('Which settlement keys have gas', () => {
@@ -35,12 +45,8 @@ describe('Which settlement keys have gas', () => {
   it('a stale reading is used while the key is read again (the lease does not wait); the new reading counts next', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const balances = new Map([[pool[0].account.address, 10n], [pool[1].account.address, 10n]]);
-    const r = reader(balances);
-    const gas = new GasBalances(r, 5n);
-    const first = gas.fuelled(pool);
-    await Promise.resolve();
-    r.release();
-    expect(await first).toEqual(pool);
+    const { r, gas, first } = await read(balances);
+    expect(first).toEqual(pool);
     vi.setSystemTime(Date.now() + GAS_CHECK_MS + 1);
     balances.set(pool[1].account.address, 1n);
     // Answered at once on the last readings, both read again meanwhile (held: the answer did not wait for them).
@@ -56,12 +62,7 @@ describe('Which settlement keys have gas', () => {
 
   it('a key forgotten (refused for want of gas) waits for a fresh reading before it is offered again', async () => {
     const balances = new Map([[pool[0].account.address, 10n], [pool[1].account.address, 10n]]);
-    const r = reader(balances);
-    const gas = new GasBalances(r, 5n);
-    const first = gas.fuelled(pool);
-    await Promise.resolve();
-    r.release();
-    await first;
+    const { r, gas } = await read(balances);
     gas.forget(pool[1].account.address);
     balances.set(pool[1].account.address, 0n);
     const next = gas.fuelled(pool);
