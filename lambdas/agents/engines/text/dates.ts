@@ -3,8 +3,12 @@
  *
  * Accepted: 2026-01-05 and 2026/01/05 (a time after a space or T is ignored), 01/05/2026 and 01-05-2026 (month first
  * unless told or shown otherwise), 05.01.2026 (always day first), two-digit years (26 → 2026), "Jan 5, 2026",
- * "January 5 2026", "05 Jan 2026", "5-Jan-26". Years 1900–2199; the day must exist in its month.
+ * "January 5 2026", "05 Jan 2026", "5-Jan-26", "03/Nov/2026", with month names in the languages of calendars.ts; the
+ * local calendars calendars.ts reads (ROC 115/11/02, 令和8年11月2日, Buddhist 02/11/2569). Years 1900–2199; the day must
+ * exist in its month.
  */
+
+import { gregorianOf, localToIso, monthOf, MONTH_LETTERS } from './calendars.js';
 
 export type DateOrder = 'mdy' | 'dmy';
 
@@ -15,8 +19,9 @@ const ISO = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ].*)?$/;
 /** Year, month and day as Japanese, Chinese and Korean write them: 2026年10月1日, 2026년 10월 1일. */
 const CJK = /^(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?(?:\s.*)?$/;
 const YEAR_LAST = /^(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?:[t ].*)?$/;
-const MONTH_FIRST = /^([a-z]{3,9})\.?[ -](\d{1,2})(?:st|nd|rd|th)?,? ?(\d{4})$/;
-const DAY_FIRST = /^(\d{1,2})(?:st|nd|rd|th)?[ -]([a-z]{3,9})\.?,?[ -](\d{4}|\d{2})$/;
+const MONTH_FIRST = new RegExp(`^(${MONTH_LETTERS})\\.?[ -](\\d{1,2})(?:st|nd|rd|th)?,? ?(\\d{4})$`);
+/** 05 Jan 2026, 5-Jan-26, 03/Nov/2026 (Aspel, Citibanamex), 3 de noviembre de 2026, 2. listopada 2026. */
+const DAY_FIRST = new RegExp(`^(\\d{1,2})(?:st|nd|rd|th|\\.)?(?: de)?[ /-](${MONTH_LETTERS})\\.?,?(?: de)?[ /-](\\d{4}|\\d{2})$`);
 
 /**
  * Reads a column of dates. Numeric year-last dates follow one order for the whole column: day first if any cell
@@ -41,7 +46,8 @@ export function dayNumberOf(texts: string[], order: DateOrder): (number | string
 }
 
 export function readDate(text: string, order: DateOrder): number | undefined {
-  const s = clean(text);
+  // A local calendar's year (ROC 115/11/02, 令和8年11月2日) is read as the Gregorian date it is.
+  const s = clean(localToIso(text) ?? text);
   if (s.length === 0 || s.length > 40) return undefined;
   let m = ISO.exec(s) ?? CJK.exec(s);
   if (m) return dayNumber(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -66,13 +72,12 @@ export function isoDate(day: number): string {
 const clean = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ');
 const year = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
 
-/** "jan", "sept", "december" → 1-based month; 0 when not a month. */
-function month(name: string): number {
-  const i = MONTHS.findIndex((full) => full.startsWith(name));
-  return name.length >= 3 ? i + 1 : 0;
-}
+/** "jan", "sept", "december", "dic", "août" → 1-based month; 0 when not a month. */
+const month = monthOf;
 
-function dayNumber(y: number, m: number, d: number): number | undefined {
+function dayNumber(year: number, m: number, d: number): number | undefined {
+  // A Thai statement's Buddhist year (2569) is the Gregorian year plus 543.
+  const y = gregorianOf(year);
   if (y < 1900 || y > 2199 || m < 1 || m > 12 || d < 1) return undefined;
   const days = Date.UTC(y, m - 1, d) / 86_400_000;
   // Date.UTC rolls 31 Feb into March; the day exists only if it round-trips.
@@ -121,7 +126,7 @@ const MONTH_WORD = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.
 /** A date printed without its year: "03/02", "02.04." (German statements), "3 Feb", "Feb 3". */
 export const YEARLESS = new RegExp(`^(?:\\d{1,2}[/-]\\d{1,2}|\\d{1,2}\\.\\d{1,2}\\.?|\\d{1,2}[ -]${MONTH_WORD}|${MONTH_WORD} \\d{1,2})$`, 'i');
 const YEAR = '((?:19|20)\\d{2})';
-const FULL_DATE = new RegExp(`\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}-\\d{2}-\\d{2}|\\d{1,2} ${MONTH_WORD} ${YEAR}|${MONTH_WORD} \\d{1,2},? ${YEAR})\\b`, 'gi');
+const FULL_DATE = new RegExp(`(?:\\b(?:\\d{1,2}[/.-]\\d{1,2}[/.-]${YEAR}|${YEAR}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2} ${MONTH_WORD} ${YEAR}|${MONTH_WORD} \\d{1,2},? ${YEAR})\\b|${YEAR}\\s*[年년]\\s*\\d{1,2}\\s*[月월])`, 'gi');
 const COMPACT_DATE = /(?<![\d.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/g;
 const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
 
@@ -132,7 +137,7 @@ const SHORT_MONTHS = MONTHS.map((m) => m.slice(0, 3));
  * undefined (the year cannot be told).
  */
 export function yearsOf(text: string): (date: string) => number | undefined {
-  let found = [...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4]));
+  let found = [...text.matchAll(FULL_DATE)].map((m) => Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]));
   // A document printing its period only in the compact form of bank and ledger files (DATEV's 20261001;20261031).
   if (found.length === 0) found = [...text.matchAll(COMPACT_DATE)].map((m) => Number(m[1]));
   const years = [...new Set(found)].sort();
