@@ -18,6 +18,7 @@ import type { PoMatchInput, PoMatchResult } from './schema.js';
 import { readTerms, type Terms } from './terms.js';
 import { checkArithmetic, compareHeaders, judgeCharges, judgeTaxAgainstPo, termSource } from './checks.js';
 import { evidenceOf, lineSource, type Finding } from './findings.js';
+import { checkBillTo } from './bill-to.js';
 
 /** Invoice goods over the PO's goods: within 0.5 % of the PO total or $1.00, whichever is larger. */
 const TOTAL_PER_MILLE = 5n;
@@ -27,16 +28,17 @@ export const poMatchEngine = engineOf<PoMatchInput, PoMatchResult>('po-match/rul
   const po = readDocument(input.purchaseOrder, 'purchaseOrder');
   const invoice = readDocument(input.invoice, 'invoice');
   const terms = { ...readTerms(input.purchaseOrder.normalize('NFKC')), ...po.terms };
-  const { result, findings } = match(po, invoice, terms, input.invoice.normalize('NFKC'));
+  const { result, findings } = match(po, invoice, terms, input.invoice.normalize('NFKC'), input.purchaseOrder.normalize('NFKC'));
   return { result, evidence: evidenceOf(findings, input) };
 });
 
 const sum = (lines: DocLine[]) => lines.reduce((a, l) => a + amountOf(l), 0n);
 
-function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string): { result: PoMatchResult; findings: Finding[] } {
+function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string, poText: string): { result: PoMatchResult; findings: Finding[] } {
   const problems: Finding[] = [];
   const notes: string[] = [];
   compareHeaders(po, invoice, invoiceText, problems, notes);
+  checkBillTo(poText, invoiceText, problems, notes);
   const poTotal = checkArithmetic(po, 'purchaseOrder', problems, notes);
   const invoiceTotal = checkArithmetic(invoice, 'invoice', problems, notes);
 

@@ -5,148 +5,15 @@
  */
 import { abs, formatDecimal, formatMoney, lineAmount, max, roundDiv, CENT, SCALE } from './decimal.js';
 import type { DocLine } from './document.js';
-import { normaliseDescription, normaliseSku } from './normalise.js';
 import type { Terms } from './terms.js';
-import { FIXED_EACHES, massFactor, statedPack, unitCode } from './units.js';
+import { massFactor } from './units.js';
+import { eachesPer } from './line-units.js';
 import { lineSource } from './findings.js';
 import { amountOf, label, quote, unitPriceOf, PRICE_PER_MILLE, type LineFindings } from './line-values.js';
 import { budgetLine, catchWeight, creditLine, priceArithmetic } from './line-kinds.js';
 
 export { amountOf, label, unitPriceOf, type LineFindings } from './line-values.js';
-
-function skuKeys(l: DocLine): string[] {
-  return [l.sku, ...(l.altSkus ?? [])].filter((s): s is string => !!s).map(normaliseSku).filter((s) => s.length >= 3);
-}
-/** "BMS-TP21-225" carries "TP21-225" after its vendor prefix; "[BLUM-71B3550] Blum hinge" names its SKU in brackets. */
-function skuMatch(a: DocLine, b: DocLine): boolean {
-  const ka = skuKeys(a);
-  const kb = skuKeys(b);
-  if (ka.some((x) => kb.includes(x))) return true;
-  const raw = (l: DocLine) => [l.sku, ...(l.altSkus ?? [])].filter((s): s is string => !!s).map((s) => s.toUpperCase());
-  return raw(a).some((x) => raw(b).some((y) => (x.length > y.length ? x.endsWith(`-${y}`) : y.endsWith(`-${x}`)) && Math.min(x.length, y.length) >= 5));
-}
-function words(l: DocLine): Set<string> {
-  return new Set(normaliseDescription(l.description).split(' ').filter((w) => w.length >= 2));
-}
-function similarity(a: DocLine, b: DocLine): number {
-  const wa = words(a);
-  const wb = words(b);
-  if (wa.size === 0 || wb.size === 0) return 0;
-  let common = 0;
-  for (const w of wa) if (wb.has(w)) common++;
-  return common / Math.min(wa.size, wb.size);
-}
-
-export interface Extra {
-  line: DocLine;
-  duplicate?: DocLine;
-}
-
-/**
- * Item numbers from two numbering systems (the buyer's "MRO-WD40-12", the vendor's "0707112") say nothing about
- * each other: such lines may pair by description when the unit price confirms it.
- */
-function samePrice(p: DocLine, v: DocLine): boolean {
-  const [a, b] = [unitPriceOf(p), unitPriceOf(v)];
-  return a !== undefined && b !== undefined && abs(a - b) <= max(CENT, roundDiv(abs(a) * PRICE_PER_MILLE, 1000n));
-}
-
-/** SKU (or a carried item number) first; then the PO line the invoice line cites; then the clearly closest description. */
-export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
-  const used = new Map<DocLine, DocLine>();
-  const pairs: [DocLine, DocLine][] = [];
-  const extra: Extra[] = [];
-  const pending: DocLine[] = [];
-  for (const v of invoiceLines) {
-    const hits = poLines.filter((p) => skuMatch(p, v));
-    const free = hits.find((p) => !used.has(p));
-    if (free) {
-      used.set(free, v);
-      pairs.push([free, v]);
-    } else if (hits.length > 0) extra.push({ line: v, duplicate: used.get(hits[0]) });
-    else pending.push(v);
-  }
-  const rest: DocLine[] = [];
-  for (const v of pending) {
-    const p = v.orderLineRef === undefined ? undefined : poLines.find((x) => x.orderLineRef !== undefined && Number(x.orderLineRef) === Number(v.orderLineRef) && (x.sku === undefined || v.sku === undefined || similarity(x, v) >= 0.5));
-    if (p && !used.has(p)) {
-      used.set(p, v);
-      pairs.push([p, v]);
-    } else if (p) extra.push({ line: v, duplicate: used.get(p) });
-    else rest.push(v);
-  }
-  const unpaired: DocLine[] = [];
-  for (const v of rest) {
-    const scored = poLines
-      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length || samePrice(p, v)))
-      .map((p) => ({ p, s: similarity(p, v) }))
-      .sort((a, b) => b.s - a.s);
-    const best = scored[0];
-    // Descriptions wrapped with service periods and notes share fewer words: some shared words and the one PO line
-    // at the same unit price are enough.
-    const priced = scored.filter((x) => x.s >= 0.25 && samePrice(x.p, v));
-    if (best && best.s >= 0.5 && (scored.length === 1 || scored[1].s < best.s)) {
-      used.set(best.p, v);
-      pairs.push([best.p, v]);
-    } else if (priced.length === 1) {
-      used.set(priced[0].p, v);
-      pairs.push([priced[0].p, v]);
-    } else unpaired.push(v);
-  }
-  // The two documents number their items differently (no invoice item number is on the PO) and abbreviate
-  // differently: a line then pairs with the one PO line of the same quantity, unit and unit price, as a clerk would.
-  const foreign = invoiceLines.every((v) => !poLines.some((p) => skuMatch(p, v)));
-  for (const v of unpaired) {
-    const same = (p: DocLine, w: DocLine) => p.quantity === w.quantity && (p.uom === w.uom || p.uom === undefined || w.uom === undefined) && samePrice(p, w) && unitPriceOf(p) !== undefined;
-    const candidates = foreign ? poLines.filter((p) => !used.has(p) && same(p, v)) : [];
-    if (candidates.length === 1 && unpaired.filter((w) => same(candidates[0], w)).length === 1) {
-      used.set(candidates[0], v);
-      pairs.push([candidates[0], v]);
-    } else extra.push({ line: v });
-  }
-  return { pairs, extra, unbilled: poLines.filter((p) => !used.has(p)) };
-}
-
-/**
- * What one unit of the line holds: a pack column or field (eaches), else what its description states for the unit it
- * is counted in ("caja 100 uds", "rouleau de 50 m", "(100本入)", "Liner 100/CS").
- */
-function contentOf(l: DocLine): { size: bigint; unit: string } | undefined {
-  if (l.pack !== undefined) return { size: BigInt(l.pack), unit: 'EA' };
-  const stated = statedPack(l.description, l.uom);
-  if (stated) return { size: BigInt(stated.size), unit: stated.unit };
-  const n = l.uom === undefined ? undefined : packInDescription(l.description ?? '', l.uom);
-  return n !== undefined ? { size: BigInt(n), unit: 'EA' } : undefined;
-}
-
-/**
- * Units of the line in the unit both lines are compared in: EA 1, DZ 12, else what one of its units holds (in eaches,
- * or in the unit the other line is counted in: rolls of 50 m against metres); a line counted in the unit the other
- * line's units hold is 1. Undefined when neither document states it.
- */
-function eachesPer(l: DocLine, other: DocLine): bigint | undefined {
-  if (l.uom !== undefined && FIXED_EACHES[l.uom] !== undefined) return FIXED_EACHES[l.uom];
-  const c = contentOf(l);
-  if (c && (c.unit === 'EA' || c.unit === other.uom)) return c.size;
-  const o = contentOf(other);
-  if (o && o.unit !== 'EA' && l.uom === o.unit) return 1n;
-  return undefined;
-}
-
-/**
- * A pack the line's own description states for the unit it is counted in ("Liner 100/CS" counted in CS,
- * "1 BX = 250 EA", "(120 EA/CS)"): a size for another unit than the line's says nothing about this one.
- */
-function packInDescription(d: string, uom: string): number | undefined {
-  const forms = [/\b(\d{1,5})\s*(?:EA|each|pcs?|ct)?\s*\/\s*([A-Za-z]{2,7})\b/gi, /\b1\s*([A-Za-z]{2,7})\s*=\s*(\d{1,5})\s*(?:EA|each|pcs?)\b/gi];
-  for (const [k, re] of forms.entries()) {
-    for (const m of d.matchAll(re)) {
-      const [n, unit] = k === 0 ? [m[1], m[2]] : [m[2], m[1]];
-      if (unitCode(unit) === uom && uom !== 'EA' && Number(n) > 1) return Number(n);
-    }
-  }
-  return undefined;
-}
+export { pairLines, type Extra } from './line-pairing.js';
 
 export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindings): void {
   const name = `line ${label(v)}`;

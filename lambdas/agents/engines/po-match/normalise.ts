@@ -22,7 +22,14 @@ export function normaliseDescription(text: string | undefined): string {
 
 const LEGAL = new Set(['inc', 'incorporated', 'llc', 'ltd', 'limited', 'co', 'company', 'corp', 'corporation', 'plc',
   'gmbh', 'ag', 'sa', 'sarl', 'bv', 'nv', 'pty', 'lp', 'llp', 'pllc', 'srl', 'spa', 'kg', 'sl', 'slu', 'sas', 'cv', 'rl', 'sapi',
-  'pvt', 'private', 'kk', '株式会社', '有限会社']);
+  'pvt', 'private', 'kk', '株式会社', '有限会社',
+  // Polish (sp. z o.o., S.A., s.k.), Portuguese and Brazilian (Lda., Ltda., EIRELI, ME), Italian (S.n.c., S.r.l.s.),
+  // French (EURL, SASU), Czech and Slovak (s.r.o., a.s.), Dutch and Belgian (BV, VOF, BVBA), German (OHG, UG),
+  // Turkish (A.Ş., Ltd. Şti.).
+  'sp', 'oo', 'zoo', 'spzoo', 'ska', 'sk', 'lda', 'ltda', 'eireli', 'epp', 'snc', 'srls', 'eurl', 'sasu', 'sro', 'as',
+  'vof', 'bvba', 'ohg', 'ug', 'aş', 'şti', 'sti']);
+/** A civil partnership's form ("s.c.") is followed by its partners' names: the firm's name ends there. */
+const PARTNERSHIP = new Set(['sc']);
 
 /** "Acme Supply Co." = "ACME SUPPLY COMPANY" = "The Acme Supply, Inc.": case, punctuation, "&"/"and", a leading
  * "The" and trailing legal-form words are ignored; any other word difference is a different vendor. */
@@ -36,6 +43,8 @@ export function normaliseVendor(text: string): string {
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   if (words[0] === 'the' && words.length > 1) words.shift();
+  const partners = words.findIndex((w, i) => i >= 2 && PARTNERSHIP.has(w));
+  if (partners > 0) words.length = partners;
   // Mexican and Spanish forms join their parts with "de" ("S.A. de C.V.", "S. de R.L. de C.V."): once a legal form
   // is dropped, a "de" or a single letter before it belongs to it too.
   let stripped = false;

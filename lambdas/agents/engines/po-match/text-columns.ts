@@ -5,6 +5,7 @@
  */
 import { isCurrencyWord } from './currencies.js';
 import { MORE_COLUMN_WORDS } from './text-column-words.js';
+import { LANGUAGE_COLUMN_WORDS } from './text-column-languages.js';
 
 export type Role = 'line' | 'sku' | 'desc' | 'qty' | 'ordered' | 'shipped' | 'bo' | 'uom' | 'pack' | 'price' | 'per' | 'disc' | 'amount' | 'other';
 
@@ -109,7 +110,7 @@ add('amount', 'taxable amt', 'taxable amt.', 'taxable amount', 'taxable value', 
 // A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
 add('disc', 'disc %', 'disc%', 'korting%', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
   'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
-for (const [role, names] of MORE_COLUMN_WORDS) add(role, ...names);
+for (const [role, names] of [...MORE_COLUMN_WORDS, ...LANGUAGE_COLUMN_WORDS]) add(role, ...names);
 
 /** The role of one header cell ("Sales Price" → price), for tabular formats with cells already split. */
 export function columnRole(header: string): Role {
@@ -231,7 +232,7 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
   // "Product  Description": beside a description column, a product (or article) column holds the item code.
   const descs = cols.filter((c) => c.role === 'desc');
   // "Article  Désignation", "Artikel  Bezeichnung" likewise.
-  const codeLike = (c: Column) => /^(?:product|article|artikel)$/i.test(c.label.replace(/[.:]$/, ''));
+  const codeLike = (c: Column) => /^(?:product|article|artikel|produto|producto|prodotto|artigo|articolo|art[íi]culo)$/i.test(c.label.replace(/[.:]$/, ''));
   if (descs.length > 1 && descs.some((c) => !codeLike(c))) for (const c of descs) if (codeLike(c)) c.role = 'sku';
   // "Item  …  SKU": beside a column of item numbers and with no description column, the item column names the goods.
   const skus = cols.filter((c) => c.role === 'sku');

@@ -14,7 +14,7 @@ import { tokenize } from './text-columns.js';
  * הזמנתכם (your order) on an invoice; מס' הזמנה / הזמנה מס' (order number) only on a PO.
  */
 const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning)s?(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|bestillings?(?:nr\.?|nummer)|beställnings?(?:nr\.?|nummer)|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
-const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
+const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -22,17 +22,26 @@ const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|o
 const VALUE = /^#?[A-Za-z0-9]+(?:[-/._#][A-Za-z0-9]+)*$/;
 /** A date under or after an order label is the order's date, never its number. */
 const DATE = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$/;
-const isValue = (t: string) => t.length <= 30 && VALUE.test(t) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
+const isValue = (t: string) => t.length <= 30 && (VALUE.test(t) || /^[A-Z]{1,4} \d[\w/.-]*$/.test(t)) && /\d/.test(t) && !DATE.test(t) && !/^\d{1,3}(?:,\d{3})*[.,]\d{2}$/.test(t);
 
 /**
  * A word that is a PO number by its own prefix: "PO-0009213", "#PO4471", and one with a region or division segment
- * before the digits ("PO-UK-004817", "PO-DE-N-2231").
+ * before the digits ("PO-UK-004817", "PO-DE-N-2231"); "POD-G-100N" (a gas strut's code) is none.
  */
-const PO_WORD = /^#?PO[-#]?(?:[A-Z]{1,4}-){0,2}\d[\w-]*$/i;
+const PO_WORD = /^#?PO(?:[-#]|(?=\d))(?:[A-Z]{1,4}-){0,2}\d[\w-]*$/i;
 
 /** A title naming the document a purchase order, in the languages read. */
 const TITLE_PO = /^\s*(?:purchase\s+order|orden\s+de\s+compra|pedido\s+de\s+compra|bon\s+de\s+commande|bestellung|ordine\s+(?:di\s+acquisto|fornitore)|注\s*文\s*書|発\s*注\s*書)\s*$/im;
 const DOC_NUMBER = /(?:^|\s)(?:document\s*(?:no\.?|number|#)|doc\.?\s*(?:no\.?|#)|no\.?\s*de\s+documento|n[uú]mero\s+de\s+documento|n[o°]\.?\s*(?:du\s+)?document)\s*:?\s*(\S+)/i;
+
+/**
+ * An order number written as its series and number apart, as Iberian and Polish ERPs print them ("NE 2024/0317",
+ * "ZD 45/2024", "PC 2024-0577"): a short capital series code, one space, then the number.
+ */
+function seriesValue(after: string): string | undefined {
+  const m = /^([A-Z]{1,4}) (\d[\w/.-]*)(?:\s|$)/.exec(after);
+  return m && isValue(m[2]) ? `${m[1]} ${m[2]}` : undefined;
+}
 
 function clean(v: string): string {
   return v.replace(/[.,;:)]+$/, '').replace(/^#/, '');
@@ -54,7 +63,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
       if (!strong && invoice) continue;
       const labelStart = m.index + m[0].indexOf(label);
       const after = line.slice(labelStart + label.length).replace(/^\s*[:#]?\s*/, '');
-      const sameLine = after.split(/\s+/)[0] ?? '';
+      const sameLine = seriesValue(after) ?? after.split(/\s+/)[0] ?? '';
       // Same line: the first word after the label, unless two or more spaces lead to another column's label.
       const gap = /^\s*[:#]?(\s*)/.exec(line.slice(labelStart + label.length))?.[1].length ?? 0;
       if (sameLine && isValue(sameLine) && (gap < 12 || /:|#/.test(line.slice(labelStart + label.length, labelStart + label.length + 2)))) {
@@ -88,15 +97,19 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
 /** A line that is only the document's title and copy marks ("TAX INVOICE    ORIGINAL FOR RECIPIENT", "FACTURE"). */
 const TITLE_ONLY = /^\s*(?:(?:tax\s+|commercial\s+|proforma\s+)?invoice|facture|factura|rechnung|fattura|factuur|請\s*求\s*書)(?:\s{2,}\(?(?:original|duplicate|triplicate)(?:\s+for\s+\w+)?\)?|\s{2,}copy)?\s*$/i;
 
-const VENDOR_LABEL = /^(vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|kreditor|ספק)(?![\p{L}\p{N}])\s*:?/iu;
+const VENDOR_WORDS = String.raw`vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|fornecedor|emitente|dostawca|sprzedawca|dodavatel|tedarik[çc]i|toimittaja|leverand[øo]r|leverant[öo]r|kreditor|ספק`;
+const VENDOR_LABEL = new RegExp(String.raw`^(${VENDOR_WORDS})(?![\p{L}\p{N}])\s*:?`, 'iu');
+/** The buyer's labels, printed beside the vendor's ("Sprzedawca      Nabywca", "Fornecedor   Cliente"): never its name. */
+const BUYER_LABEL = /^(?:nabywca|odbiorca|cliente|client|destinat[áa]rio|comprador|acquirente|committente|cessionario|acheteur|afnemer|klant|k[äa]ufer|kunde|buyer|customer|bill\s+to|odběratel|al[ıi]c[ıi])\b\s*:?$/i;
 
 /**
  * The vendor: a "Vendor:" / "Supplier:" label (a vendor number after it sends the reading to the name below), the
  * "Vendor" column of a header row, an e-mail's From name; on an invoice, the letterhead's first words.
  */
+const VENDOR_ANYWHERE = new RegExp(VENDOR_WORDS, 'i');
 export function findVendor(lines: string[], invoice: boolean): string | undefined {
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].length > 400 || !/vendor|supplier|lieferant|fornitore|leverancier|sold by|from|proveedor|fournisseur|dostawca|sprzedawca|toimittaja|leverand[øo]r|leverant[öo]r|kreditor|ספק/i.test(lines[i])) continue;
+    if (lines[i].length > 400 || !VENDOR_ANYWHERE.test(lines[i])) continue;
     const toks = tokenize(lines[i]);
     // A label opens the line or a column ("Vendor", "Supplier:"), never a phrase ("Our vendor number").
     const at = toks.findIndex((t, k) => VENDOR_LABEL.test(t.text) && (k === 0 || t.start - toks[k - 1].end >= 2) && !/^(?:no\b|number|#|id\b|code|account|acct|acc\b|part|item|sku|article|ref)/i.test(toks[k + 1]?.text ?? ''));
@@ -112,9 +125,9 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     // "Supplier (Bill from)": a remark in brackets after the label is part of it.
     const segs = lines[i].slice(t.end).replace(/^\s*\([^)]{1,30}\)/, '').replace(/^\s*\/\s*[A-Za-z][A-Za-z ]{1,20}:/, '').replace(/^\s*:?\s*/, '').split(/\s{2,}/);
     // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE": the vendor's number first, its name after the gap.
-    const rest = /^[A-Z]{0,3}-?\d{3,}$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
+    const rest = /^[A-Z]{0,3}-?\d{3,}(?:[/.-]\d{1,4})?$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
-    const another = /:$/.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b|^(?:voucher|invoice|order|po|document)\s+(?:no\.?|number|#)$|^dated?$/i.test(rest ?? '');
+    const another = /:$/.test(rest ?? '') || BUYER_LABEL.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b|^(?:voucher|invoice|order|po|document)\s+(?:no\.?|number|#)$|^dated?$/i.test(rest ?? '');
     // "Medisupply Scientific Ireland Ltd · Unit 12 …": the address after a separator is no part of the name.
     // "Vestland Tauverk AS, Damsgårdsveien 131, 5162 Laksevåg": a street address after a comma is no part of it either.
     if (rest && !another && /[A-Za-z]{3}/.test(rest) && !/^(?:#|no\b|number|name)/i.test(rest)) return withoutAddress(rest.split(/\s+[·•|]\s+/)[0].trim());

@@ -97,7 +97,7 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
  */
 export function readColumnTotals(line: string, decimal: Decimal): Summary[] | undefined {
   const segs = line.trim().split(/\s{2,}/);
-  if (segs.length < 3 || segs.length > 5 || !/^(?:total|totals|grand total|totale?|gesamt|summe|montant total|المجموع)\b/i.test(segs[0])) return undefined;
+  if (segs.length < 3 || segs.length > 5 || !/^(?:total|totals|grand total|totale?|gesamt|summe|montant total|razem|suma|celkem|spolu|toplam|totaal|totalt|yhteensä|összesen|σύνολο|المجموع|合\s*计|合\s*計|합계)(?![\p{L}])/iu.test(segs[0])) return undefined;
   const amounts = segs.slice(1).map((t) => (/[.,]\d{2}$/.test(t) ? readNumber(t, decimal) : undefined));
   if (amounts.some((a) => a === undefined)) return undefined;
   const label = segs[0].trim();

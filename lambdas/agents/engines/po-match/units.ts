@@ -7,12 +7,13 @@
 // One "PZA"/"PAR", Odoo "Rouleau(x)"); accents are dropped before the lookup.
 const SYNONYMS: Record<string, string[]> = {
   EA: ['EA', 'EACH', 'EACHES', 'H87', 'C62', 'PC', 'PCS', 'PCE', 'PIECE', 'PIECES', 'ST', 'STK', 'STUCK', 'PZ', 'NAR', 'EN',
-    'UN', 'UND', 'UDS', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS', 'SZT', 'SZTUKA', 'SZTUK'],
-  CS: ['CS', 'CA', 'CASE', 'CASES', 'XCS', 'CT', 'CTN', 'CARTON', 'CARTONS', 'XCT'],
-  BX: ['BX', 'BOX', 'BOXES', 'XBX', 'CJ', 'CAJA', 'CAJAS'],
+    'UN', 'UND', 'UD', 'UDS', 'UNID', 'UNIDADE', 'UNIDADES', 'VNT', 'KS', 'KUS', 'ADET', 'DB', 'BUC', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS', 'SZT', 'SZTUKA', 'SZTUK'],
+  CS: ['CS', 'CA', 'CASE', 'CASES', 'XCS', 'CT', 'CTN', 'CARTON', 'CARTONS', 'XCT', 'KRT', 'KARTON', 'KARTONY'],
+  BX: ['BX', 'BOX', 'BOXES', 'XBX', 'CJ', 'CAJA', 'CAJAS', 'CX', 'CXS', 'CAIXA', 'CAIXAS', 'SCATOLA', 'SCATOLE'],
   PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA', 'PAQ', 'PAQUETE', 'PAQUETES', 'PAQUET', 'PAQUETS'],
   PR: ['PR', 'PAIR', 'PAIRS', 'PAR', 'PARES', 'PAIRE', 'PAIRES'],
-  DZ: ['DZ', 'DOZ', 'DOZEN', 'DZN'],
+  // The dozen by its name in the languages orders are written in (docena, dúzia, douzaine, dozzina, Dutzend, tuzin).
+  DZ: ['DZ', 'DOZ', 'DOZEN', 'DOZENS', 'DZN', 'DOC', 'DOCENA', 'DOCENAS', 'DUZIA', 'DUZIAS', 'DZ.', 'DOUZAINE', 'DOUZAINES', 'DOZZINA', 'DOZZINE', 'DUTZEND', 'DTZ', 'TUZIN', 'TUZINY', 'TUCET'],
   BG: ['BG', 'BAG', 'BAGS', 'XBG', 'BOLSA', 'BOLSAS', 'SAC', 'SACS'],
   BDL: ['BDL', 'BE', 'BUNDLE', 'BUNDLES', 'BND', 'XBE', 'LIASSE', 'LIASSES', 'FARDO', 'FARDOS'],
   RL: ['RL', 'ROL', 'ROLL', 'ROLLS', 'ROLLEN', 'XRO', 'RO', 'ROLLO', 'ROLLOS', 'ROULEAU', 'ROULEAUX'],
@@ -28,7 +29,7 @@ const SYNONYMS: Record<string, string[]> = {
   GAL: ['GAL', 'GLL'],
   MTR: ['MTR', 'METRE', 'METRES', 'METER', 'METERS', 'METRO', 'METROS'],
   FT: ['FT', 'FOT', 'FOOT', 'FEET'],
-  LTR: ['LTR', 'LT', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
+  LTR: ['LTR', 'LT', 'L', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
   DJ: ['DJ', 'GAR', 'GARRAFA', 'GARRAFAS', 'DEMIJOHN'],
   LOT: ['LOT', 'LOTS', 'LOTE', 'LOTES'],
   HUR: ['HUR', 'HR', 'HRS', 'HOUR', 'HOURS', 'HORA', 'HORAS', 'HEURE', 'HEURES'],
@@ -90,9 +91,17 @@ export function unitWithPack(text: string | undefined): { uom: string; pack: num
 const CONTAINER_UNITS = new Set(['CS', 'BX', 'PK', 'BG', 'RL', 'BDL']);
 
 /** Containers a description names ("caja 100 uds", "rouleau de 50 m", "pack of 25"), in the languages above. */
-const CONTAINER = String.raw`pack|case|box|carton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|carton|sac|rouleau|bo[iî]te|lot`;
-const CONTENT_UNIT = String.raw`lbs?|uds?|unidades|units?|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
-const CONTAINED = new RegExp(String.raw`\b(${CONTAINER})\s+(?:(?:of|de|con)\s+)?(\d{1,5})(?:\s*(${CONTENT_UNIT})\b)?`, 'gi');
+const CONTAINER = String.raw`pack|case|box|carton|karton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|sac|rouleau|bo[iî]te|lot|cx|caixa|pacote|pct|scatola|confezione|conf|op|opakowanie`;
+const CONTENT_UNIT = String.raw`lbs?|uds?|unidades|units?|un|und|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|pz|pezzi|szt|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
+/** "caja 100 uds", "CX C/100 UN" (Portuguese "com"), "karton 12 rolek", "confezione da 50 pz". */
+const CONTAINED = new RegExp(String.raw`\b(${CONTAINER})\.?\s+(?:(?:of|de|con|com|da|di|z|po)\s+|c\/\s*)?(\d{1,5})(?:\s*(${CONTENT_UNIT})\b)?`, 'gi');
+/**
+ * A piece that is a container of a measured amount, "kanister 5 l", "cubeta 19 L", "bidon de 20 L", "25 kg sack" on a
+ * line counted in pieces: one piece holds that many litres or kilos (never eaches: "rola 100 m" on a roll counted as
+ * a piece says how long the roll is, and the buyer may count rolls).
+ */
+const BULK = String.raw`kanister|canister|jerrican|jerrycan|bidon|bid[oó]n|garraf[aã]o|gal[oó]n|cubeta|cubo|balde|bucket|pail|secchio|tanica|eimer|drum|tambor|fusto|beczka|wiadro|sack|saco|sacco|worek`;
+const BULK_CONTENT = new RegExp(String.raw`\b(${BULK})\s+(?:(?:of|de|da|di|z)\s+)?(\d{1,4}(?:[.,]\d{1,2})?)\s*(l|lt|ltr|litros?|litres?|liters?|kg)\b|\b(\d{1,4}(?:[.,]\d{1,2})?)\s*(l|lt|ltr|kg)\s+(${BULK})`, 'i');
 /** The size before the container: "50 LB BAG", "25 kg bags" (what one bag of the line holds). */
 const SIZED_CONTAINER = new RegExp(String.raw`\b(\d{1,5})\s*(${CONTENT_UNIT})\.?\s+(${CONTAINER})(?:es|s)?\b`, 'gi');
 
@@ -103,7 +112,12 @@ const SIZED_CONTAINER = new RegExp(String.raw`\b(\d{1,5})\s*(${CONTENT_UNIT})\.?
  * line's says nothing about this one.
  */
 export function statedPack(description: string | undefined, uom: string | undefined): { size: number; unit: string } | undefined {
-  if (!description || uom === undefined || uom === 'EA') return undefined;
+  if (!description || uom === undefined) return undefined;
+  if (uom === 'EA') {
+    const b = BULK_CONTENT.exec(description);
+    const size = b ? Number((b[2] ?? b[4]).replace(',', '.')) : 0;
+    return b && Number.isInteger(size) && size > 1 ? { size, unit: unitCode(b[3] ?? b[5])! } : undefined;
+  }
   const jp = /(\d{1,5})\s*(本|個|枚|粒|巻|袋)?入り?/.exec(description);
   if (jp && Number(jp[1]) > 1) return { size: Number(jp[1]), unit: unitCode(jp[2] ?? '個') ?? 'EA' };
   for (const m of description.matchAll(CONTAINED)) {
