@@ -5,6 +5,10 @@
  * unit price printed left of it; its receipt is the cell under the Receipt column.
  */
 import type { Line } from './lines.js';
+import { columnWordAt, receiptAnswer } from './column-words.js';
+
+/** A receipt cell saying the receipt is there, in the tools' languages ("Anexado", "Adjunto", "Allegato", "あり", "有"). */
+const ATTACHED = /^(?:anexad[oa]|anexo|adjunt[oa]|allegat[oa]|joint|jointe|beigefügt|vorhanden|załączon[ya]|dołączon[ya]|bijgevoegd|bifogad|evet|var|ada|có|あり|有|添付済|첨부|있음)/iu;
 
 export interface Span {
   at: number;
@@ -29,12 +33,12 @@ export function reportColumns(lines: Line[]): ReportColumns | undefined {
   for (let k = 0; k < lines.length; k++) {
     const l = lines[k];
     if (l.kind !== 'plain' || l.amts.length > 0 || !/\s{2,}/.test(l.raw)) continue;
-    const amount = AMOUNT.exec(l.raw);
+    const amount = AMOUNT.exec(l.raw) ?? columnWordAt(l.raw, 'amount');
     if (!amount || l.raw.trim().split(/\s{2,}/).length < 3 || /:\s/.test(l.raw)) continue;
     const dashes = lines[k + 1] && /^[\s-]+$/.test(lines[k + 1].raw) && /-\s+-/.test(lines[k + 1].raw) ? lines[k + 1].raw : undefined;
     const span = (m: RegExpExecArray): Span => ruleUnder(dashes, m.index, m.index + m[0].length) ?? { at: m.index, end: m.index + m[0].length };
-    const receipt = RECEIPT.exec(l.raw);
-    const category = CATEGORY.exec(l.raw);
+    const receipt = RECEIPT.exec(l.raw) ?? columnWordAt(l.raw, 'receipt');
+    const category = CATEGORY.exec(l.raw) ?? columnWordAt(l.raw, 'category');
     return { header: k, amount: span(amount), receipt: receipt ? span(receipt) : undefined, category: category ? { at: category.index, end: category.index + category[0].length } : undefined };
   }
   return undefined;
@@ -68,10 +72,17 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
     const [a, b] = [m.index, m.index + m[0].length];
     // A print may set a cell a few characters off its header ("Sì" under "Giust." shifted by a long description).
     if (a >= col.end + 6 || b <= col.at - 6) continue;
+    // "No aplica", "Non requis", "Não se aplica": none needed, not none attached.
+    if (receiptAnswer(/^\S+(?: \S+){0,2}/.exec(l.raw.slice(a))![0].replace(/\s{2,}.*$/, '')) === 'n/a' && !/^[-－—]$/.test(m[0])) return 'n/a';
     if (/^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
     // The same answers in the report's language ("Sì", "ja", "GEEN", "non"), or the receipt's file ("factuur.pdf").
     if (/^(?:s[iìí]|ja|oui|sim)$/i.test(m[0]) || /^[\p{L}\d_-]+\.(?:pdf|jpe?g|png|heic|tiff?)$/iu.test(m[0])) return 'yes';
     if (/^(?:geen|nee|nein|non|não|nao|nej|ingen|manquant|mancante|fehlt)$/i.test(m[0])) return 'no';
+    // The answers of the other languages column-words.ts lists ("Anexado", "No aplica", "なし(IC)", "あり(紙・撮影)").
+    const local = receiptAnswer(m[0]);
+    if (local === 'no') return 'no';
+    if (local === 'n/a' && m[0].trim().length > 0 && !/^[-－—]$/.test(m[0])) return 'n/a';
+    if (ATTACHED.test(m[0])) return 'yes';
     // The document the cell names ("Grab e-receipt", "Hotel invoice", "Rechnung"): a receipt there.
     if (/^(?:e-?)?(?:receipts?|invoices?|tax-invoices?|bills?|factuur|fattura|facture|factura|rechnung|quittung|beleg|kvitto)$/i.test(m[0])) return 'yes';
   }

@@ -3,13 +3,18 @@
  * in English and in the export languages read (German "Betrag", "Währung", "Beleg"), each row one expense read as a
  * JSON record (records.ts).
  */
-import { readCsv, detectDelimiter } from '../text/table.js';
+import { AgentInputError } from '../port.js';
+import { readRecords, detectDelimiter } from '../text/table.js';
 import type { Item } from './expense.js';
 import { FIELDS, IDENTIFYING, K, jsonItem, plain, type Field } from './records.js';
 import { OTHER_CODES } from './words.js';
+import { columnWordField, headerWords } from './column-words.js';
 
 const FIELD = 'expense';
 const MAX_ROWS = 5_000;
+const CODE_CELL = new RegExp(`^(?:usd|eur|gbp|cad|aud|jpy|${OTHER_CODES})$`, 'i');
+/** A totals row's label in the exports' other languages ("Totale nota spese", "Razem", "合計", "합계", "Toplam"). */
+const LOCAL_TOTAL = /^(?:totale|totaal|totalt|suma|soma|razem|celkem|toplam|jumlah|tổng cộng)(?:[\s:]|$)|^(?:合計|合计|総計|总计|합계|총계)/iu;
 const TOTAL_WORD = /(?:^|[\s,])(?:totals?|summa|summe|gesamt(?:summe|betrag)?|totaal|totale|somme|suma|sum)(?=[\s,:]|$)/i;
 
 /**
@@ -28,7 +33,18 @@ function columnField(header: string): { field?: Field; currency?: string } {
   const field: Field | undefined = word(/\b(?:amount|montant|betrag|importe|importo|bedrag)\b/) ? 'amount' : word(/\breceipts?\b/) ? 'receipt' : word(/\bdate\b/) ? 'date'
     : word(/\b(?:merchant|vendor)\b/) ? 'merchant' : word(/\bcategory\b/) ? 'category' : word(/\bcurrency\b/) ? 'currency'
     : word(/\battendees?\b/) ? 'people' : word(/\b(?:description|memo|comments?|purpose)\b/) ? 'description' : undefined;
-  return { field, currency: code?.toUpperCase() };
+  // The export's own language ("Fecha de transacción", "Monto (MXN)", "金額(円)", "領収書"): column-words.ts.
+  const local = field ?? columnWordField(header);
+  // A receipt's number ("Ticket No.", "N° justificatif") says which receipt, not whether there is one.
+  if (local === 'receipt' && !field && /(?:^| )(?:no|nr|n|number|numero|num|nummer|id)(?: |$)|番号|#/.test(headerWords(header) + (header.includes('#') ? ' #' : ''))) return {};
+  return { field: local, currency: code?.toUpperCase() ?? signCode(header) };
+}
+
+/** The currency a header names by its sign ("Valor (R$)", "金額(円)", "Kwota (zł)"). */
+function signCode(header: string): string | undefined {
+  const sign = /\(\s*(R\$|円|¥|元|원|₩|zł|€|£|₺|₫|Rp|Kč)\s*\)/i.exec(header)?.[1];
+  if (!sign) return undefined;
+  return ({ 'r$': 'BRL', '円': 'JPY', '¥': 'JPY', '元': 'CNY', '원': 'KRW', '₩': 'KRW', 'zł': 'PLN', '€': 'EUR', '£': 'GBP', '₺': 'TRY', '₫': 'VND', rp: 'IDR', 'kč': 'CZK' } as Record<string, string>)[sign.toLowerCase()];
 }
 
 /** Whether a line is a header row: two or more cells, no digits, an amount column and another known one. */
@@ -58,6 +74,26 @@ function headerAt(text: string): number | undefined {
   return undefined;
 }
 
+/**
+ * A row with more cells than the header, split inside a bracket an export left unquoted ("2日分(2,000円×2)",
+ * "(2,5 km x 0,30)"): the cells from the one opening the bracket to the one closing it are one cell again.
+ */
+function rejoined(cells: string[], width: number): string[] {
+  if (cells.length <= width) return cells;
+  const out: string[] = [];
+  let extra = cells.length - width;
+  for (let k = 0; k < cells.length; k++) {
+    let cell = cells[k];
+    const open = (c: string) => (c.match(/[(\[（]/g) ?? []).length - (c.match(/[)\]）]/g) ?? []).length;
+    while (extra > 0 && open(cell) > 0 && k + 1 < cells.length) {
+      cell = `${cell},${cells[++k]}`;
+      extra--;
+    }
+    out.push(cell);
+  }
+  return out;
+}
+
 /** Whether the claim is a CSV export: a header row first, or under the export's preamble. */
 export function csvHeader(text: string): boolean {
   return headerAt(text) !== undefined;
@@ -67,15 +103,24 @@ export function csvItems(text: string): Item[] {
   const lines = text.split(/\r\n|\r|\n/);
   // Under a preamble the table starts at its header row; its rows keep the lines of the whole text.
   const skip = headerAt(text) ?? 0;
-  const read = readCsv(lines.slice(skip).join('\n'), FIELD, MAX_ROWS);
-  const headers = read.headers;
-  const rows = read.rows.map((r) => ({ ...r, line: r.line > 0 ? r.line + skip : 0 }));
+  const table = lines.slice(skip).join('\n');
+  const [header, ...records] = readRecords(table, FIELD, MAX_ROWS, detectDelimiter(table));
+  if (!header) throw new AgentInputError(FIELD, 'has no header row (it is empty or blank)');
+  const headers = header.cells;
+  const rows = records.map((r, k) => {
+    const cells = rejoined(r.cells, headers.length);
+    if (cells.length > headers.length && cells.slice(headers.length).some((c) => c !== '')) {
+      throw new AgentInputError(FIELD, `row ${k + 1} (line ${r.line}) has ${cells.length} cells but the header has ${headers.length} (an amount with a thousands separator must be quoted)`);
+    }
+    return { ...r, cells, line: r.line > 0 ? r.line + skip : 0 };
+  });
   const columns = headers.map(columnField);
   const headerCurrency = columns.find((c) => c.field === 'amount' && c.currency)?.currency;
   // A totals row an export appends (";;;;Total;1.569,10;1.569,10;;") sums the rows above it: it is no expense.
   const summary = (cells: string[]) => {
-    const words = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^[-+(]?[$€£¥]?\d[\d.,]*\)?$/.test(c));
-    if (words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c))) return true;
+    // The currency the total is in (";;;;Total;574,68;EUR;;") is no word of the row's label.
+    const words = cells.map((c) => c.trim()).filter((c) => c !== '' && !/^[-+(]?[$€£¥]?\d[\d.,]*\)?$/.test(c) && !CODE_CELL.test(c));
+    if (words.length > 0 && words.every((c) => /^(?:report |grand |claim )?totals?:?$|^(?:summe|gesamt|gesamtsumme|total général)$/i.test(c) || LOCAL_TOTAL.test(c))) return true;
     // A report's footer rows (",,,,,,,Company Paid,,,0.00", "Amount Due Employee 940.83") name no date, merchant,
     // description or category: a label and its sum, written under another column, never an expense.
     return words.length > 0 && !cells.some((c, k) => c.trim() !== '' && IDENTIFYING.has(columns[k]?.field ?? 'amount'));

@@ -14,10 +14,12 @@ import { receiptProof, statedProof, type Proof } from './proof.js';
 import { mealOf, type Meal } from './meal.js';
 import { roomChargedMeals } from './room-charged.js';
 import { vouchedExcept } from './cover-note.js';
+import { vouchedByList } from './attachments.js';
 import { dayItems, hotelBreakfasts } from './allowance-days.js';
 import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
+import { headersDayFirst } from './column-words.js';
 
 /** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
 export interface Item extends Omit<Facts, 'cents'> {
@@ -80,7 +82,7 @@ export function readExpense(text: string, currency = 'USD'): Claim {
   for (const item of items) for (const a of item.at) if (a.line !== undefined) a.line += skipped;
   // Which meal a meal is, by its words or the time on its receipt, for a limit set per meal.
   for (const item of items) if (item.category === 'meals') item.meal ??= mealOf(item, item.receiptText);
-  return datesOf(items);
+  return datesOf(items, headersDayFirst(t) ? 'dmy' : 'mdy');
 }
 
 /** A pasted document (document.ts): its entries, each with the receipt typed under it, and the receipts of their own. */
@@ -109,7 +111,7 @@ function documentItems(text: string, currency: string): Item[] {
     return stated && (/\breceipts\b/.test(l) || entries.length + receipts.length === 1);
   });
   if (vouched) for (const item of items) item.receipt ??= true;
-  else vouchedExcept(text, items);
+  else if (!vouchedExcept(text, items)) vouchedByList(text, items);
   // A page about one expense (a Pleo or Navan detail page with its receipt) states its head count anywhere on it
   // ("Note … Attendees (3): …", "Covers 3" on the receipt).
   if (items.length === 1 && items[0].people === undefined) {
@@ -246,11 +248,11 @@ function fmtAmount(cents: bigint): string {
  * of them shows it (25/02/2026), month first otherwise (text/dates.ts); when none shows it, the first date that reads
  * both ways is reported so the note can state the reading. An unreadable date is left out: no rule depends on it.
  */
-function datesOf(items: Item[]): Claim {
+function datesOf(items: Item[], order: 'dmy' | 'mdy'): Claim {
   const texts = items.map((i) => (i.dateText ?? '').trim());
-  const days = dayNumberOf(texts, 'mdy');
+  const days = dayNumberOf(texts, order);
   const numeric = texts.map((t) => /^(\d{1,2})[/-](\d{1,2})[/-](?:\d{4}|\d{2})$/.exec(t));
-  const shown = numeric.some((m) => m && (Number(m[1]) > 12 || Number(m[2]) > 12));
+  const shown = order === 'dmy' || numeric.some((m) => m && (Number(m[1]) > 12 || Number(m[2]) > 12));
   let ambiguousDate: string | undefined;
   items.forEach((item, k) => {
     const d = days[k];

@@ -265,10 +265,18 @@ function reconcile(region: Line[], context: Line[], sectionTotals: Set<Line> = n
   };
 }
 
+/** The nights of a stay in the languages claims come in ("2 nuits", "2 noches", "2 notti", "2 doby", "2 Nächte"). */
+const NIGHT_WORDS = 'nights?|nächte|nacht|nuits?|nuitées?|noches?|notti|notte|noites?|nachten|nätter|nætter|netter|doby|noclegi|noce|gece|malam|đêm';
+/** A room line of a folio or invoice ("Übernachtung", "Room", "Nocleg", "Pernottamento", "宿泊料"). */
+const ROOM = /(?<![\p{L}])(?:room|guest room|übernachtung|accommodation|nocleg|pernottamento|hébergement|nuitée|alojamiento|hospedagem|kamer|宿泊料)(?![\p{L}])/iu;
+
 /** Nights of a stay: "3 nights", or arrival to departure, or the distinct dates of the room lines. */
 export function nightsOf(text: string, parts: Part[]): bigint | undefined {
-  const stated = /\b(\d{1,2})\s*(?:nights?|nächte|泊)\b/i.exec(text);
-  if (stated) return BigInt(stated[1]);
+  const stated = new RegExp(`(?<![\\d.,])(\\d{1,2})\\s*(?:${NIGHT_WORDS})(?![\\p{L}])|(\\d{1,2})\\s*泊|(\\d{1,2})\\s*박`, 'iu').exec(text);
+  if (stated) return BigInt(stated[1] ?? stated[2] ?? stated[3]);
+  // "Übernachtung 2 x 119,00 €", "Room 3 x 139.00": a room line priced per night, times its nights.
+  const times = parts.find((p) => ROOM.test(p.text) && /(?<![\d.,])\d{1,2}\s*[x×]\s*\d/.test(p.text));
+  if (times) return BigInt(/(?<![\d.,])(\d{1,2})\s*[x×]\s*\d/.exec(times.text)![1]);
   const day = (label: RegExp) => {
     const m = new RegExp(`(?:${label.source})[^0-9\\n]{0,30}(\\d{1,4})[/.-](\\d{1,2})[/.-](\\d{2,4})`, 'i').exec(text);
     if (!m) return undefined;
@@ -280,7 +288,7 @@ export function nightsOf(text: string, parts: Part[]): bigint | undefined {
   const inDay = day(/arrival|\barr\b\.?|check-?in|anreise/);
   const outDay = day(/departure|\bdep\b\.?|check-?out|abreise/);
   if (inDay !== undefined && outDay !== undefined && outDay > inDay && outDay - inDay < 60) return BigInt(outDay - inDay);
-  const roomDates = new Set(parts.filter((p) => /\b(?:room|guest room|übernachtung|accommodation|宿泊料)\b/i.test(p.text) && !/tax/i.test(p.text)).map((p) => /^\S+/.exec(p.text)?.[0]));
+  const roomDates = new Set(parts.filter((p) => ROOM.test(p.text) && !/tax/i.test(p.text)).map((p) => /^\S+/.exec(p.text)?.[0]));
   return roomDates.size > 1 ? BigInt(roomDates.size) : undefined;
 }
 

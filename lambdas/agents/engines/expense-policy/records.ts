@@ -7,6 +7,7 @@ import { AgentInputError } from '../port.js';
 import { parseCents } from '../text/amount.js';
 import type { Item } from './expense.js';
 import { textFacts, type Facts } from './line.js';
+import { receiptAnswer } from './column-words.js';
 import { ALCOHOL, FINE, categoriesIn, fareClassIn } from './words.js';
 
 const FIELD = 'expense';
@@ -202,7 +203,8 @@ const RECEIPT_NO =
 function jsonReceipt(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;
   if (typeof v === 'number') return v !== 0;
-  if (typeof v === 'string') return v.trim() !== '' && !RECEIPT_NO.test(v.trim());
+  // The answers of the exports' other languages ("No aplica", "Nie", "無", "なし(IC)"): column-words.ts.
+  if (typeof v === 'string') return v.trim() !== '' && !RECEIPT_NO.test(v.trim()) && receiptAnswer(v) === undefined;
   return v === null ? false : undefined;
 }
 

@@ -1,5 +1,6 @@
 /** Vocabulary shared by the policy and expense readers. Word-list regexes only: linear on any input. */
 import { parseCents } from '../text/amount.js';
+import { localWords } from './category-words.js';
 
 export type Category =
   | 'meals' | 'lodging' | 'airfare' | 'ground' | 'car rental' | 'entertainment' | 'per diem' | 'fines' | 'parking' | 'rail'
@@ -7,7 +8,7 @@ export type Category =
 export type FareClass = 'economy' | 'premium economy' | 'business' | 'first';
 
 /** A per diem is a meal allowance, never a meal: its words are taken out before the meal words are tried. */
-const PER_DIEM = /\b(?:per diems?|m&ie|meal allowances?|daily allowances?|subsistence allowances?|verpflegungspauschalen?|verpflegungsmehraufwand)\b/g;
+const PER_DIEM = /\b(?:per diems?|m&ie|meal allowances?|daily allowances?|subsistence allowances?|(?:day|daily|overnight) subsistence|overnight (?:meal )?allowances?|verpflegungspauschalen?|verpflegungsmehraufwand)\b/g;
 /** A fine is a fine whatever category it was filed under ("Parking" for a parking citation). */
 export const FINE = /\b(?:fines?(?! dining| wines?)|penalt(?:y|ies)|citations?|(?:traffic|parking|speeding) tickets?|towing|impound|toll violations?|tolls violations?)\b/;
 
@@ -42,19 +43,23 @@ const CATEGORIES: [Category, RegExp][] = [
   ['gifts', new RegExp(`\\b(?:(?:business |client |customer )?gifts?(?! cards?\\b| shops?\\b)|gift baskets?)\\b${de('geschenk|präsent')}`)],
 ];
 
+/** The categories' words in the languages of category-words.ts, whole words, added to their regexes. */
+const LOCAL: [Category, RegExp][] = CATEGORIES.map(([c, re]) => [c, localWords(c) === '' ? re : new RegExp(`(?:${re.source})${localWords(c)}`, 'u')]);
+const PER_DIEM_LOCAL = new RegExp(localWords('per diem').slice(1), 'gu');
+
 /** Every category a (lower-cased) text names, in list order. */
 export function categoriesIn(text: string): Category[] {
-  const per = text.replace(PER_DIEM, ' ');
+  const per = text.replace(PER_DIEM, ' ').replace(PER_DIEM_LOCAL, ' ');
   // "Bed & Breakfast" is a room's rate, not a meal.
   const rest = per.replace(/\bbed (?:&|and) breakfast\b/g, 'b&b');
-  const found = CATEGORIES.filter(([, re]) => re.test(rest)).map(([c]) => c);
+  const found = LOCAL.filter(([, re]) => re.test(rest)).map(([c]) => c);
   return per !== text ? ['per diem', ...found] : found;
 }
 
 /** The text with every category's words blanked out, to see what else qualifies it ("uber black" → " black"). */
 export function withoutCategoryWords(text: string): string {
-  let rest = text.replace(PER_DIEM, ' ');
-  for (const [, re] of CATEGORIES) rest = rest.replace(new RegExp(re.source, `${re.flags}g`), ' ');
+  let rest = text.replace(PER_DIEM, ' ').replace(PER_DIEM_LOCAL, ' ');
+  for (const [, re] of LOCAL) rest = rest.replace(new RegExp(re.source, `${re.flags}g`), ' ');
   return rest;
 }
 

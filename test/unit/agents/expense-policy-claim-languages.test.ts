@@ -1,0 +1,111 @@
+/**
+ * RULES.md "The claim in other languages": the column headers, receipt answers and category names of the expense
+ * tools' exports and printed reports in the languages column-words.ts and category-words.ts list; dates day first
+ * under a header in such a language; a totals row labelled in it; a row split inside an unquoted bracket; an
+ * attachments line vouching for the expenses of the documents it names; the nights of a room line priced "2 x".
+ * Every document here is written for the test (none is a corpus case).
+ */
+import { describe, expect, it } from 'vitest';
+import { readExpense } from '../../../lambdas/agents/engines/expense-policy/expense.js';
+import { categoriesIn } from '../../../lambdas/agents/engines/expense-policy/words.js';
+import { columnWordField, receiptAnswer } from '../../../lambdas/agents/engines/expense-policy/column-words.js';
+import { attachmentList } from '../../../lambdas/agents/engines/expense-policy/attachments.js';
+
+const row = (i: { cents: bigint; category?: string; receipt?: boolean; date?: string }) => [i.cents, i.category, i.receipt, i.date];
+
+describe('expense-policy: column words per language', () => {
+  it('names the fields of headers in Spanish, Portuguese, Polish, Turkish, Japanese, Korean and Chinese', () => {
+    expect(['Fecha de operación', 'Monto (COP)', 'Comprobante', 'Comercio'].map(columnWordField)).toEqual(['date', 'amount', 'receipt', 'merchant']);
+    expect(['Data da despesa', 'Valor (R$)', 'Tipo de despesa', 'Observações'].map(columnWordField)).toEqual(['date', 'amount', 'category', 'description']);
+    expect(['Data wydatku', 'Kwota', 'Kategoria', 'Opis'].map(columnWordField)).toEqual(['date', 'amount', 'category', 'description']);
+    expect(['Tarih', 'Tutar', 'Açıklama'].map(columnWordField)).toEqual(['date', 'amount', 'description']);
+    expect(['利用日', '金額(円)', '領収書', '摘要'].map(columnWordField)).toEqual(['date', 'amount', 'receipt', 'description']);
+    expect(['사용일', '금액', '영수증', '가맹점'].map(columnWordField)).toEqual(['date', 'amount', 'receipt', 'merchant']);
+    expect(['日期', '金额', '发票', '费用类型'].map(columnWordField)).toEqual(['date', 'amount', 'receipt', 'category']);
+  });
+
+  it('tells a receipt none attached from one not needed', () => {
+    expect(['Nie', '無', 'なし(IC)', '없음', 'Yok'].map(receiptAnswer)).toEqual(['no', 'no', 'no', 'no', 'no']);
+    expect(['No aplica', 'Non requis', 'Não se aplica', '不要', 'nie dotyczy'].map(receiptAnswer)).toEqual(['n/a', 'n/a', 'n/a', 'n/a', 'n/a']);
+    expect(['Sí', 'Anexado', 'CFDI', '有', 'faktura.pdf'].map(receiptAnswer)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('expense-policy: categories named in the tools\' languages', () => {
+  it('reads allowances, kilometres and transport in each language as the English categories', () => {
+    expect(categoriesIn('dieta completa')[0]).toBe('per diem');
+    expect(categoriesIn('ajudas de custo')[0]).toBe('per diem');
+    expect(categoriesIn('indemnités kilométriques')[0]).toBe('mileage');
+    expect(categoriesIn('kilometraje')[0]).toBe('mileage');
+    expect(categoriesIn('transporte terrestre')[0]).toBe('ground');
+    expect(categoriesIn('出張日当')[0]).toBe('per diem');
+    expect(categoriesIn('宿泊費')[0]).toBe('lodging');
+    expect(categoriesIn('택시')[0]).toBe('ground');
+    expect(categoriesIn('uang harian')[0]).toBe('per diem');
+    expect(categoriesIn('day subsistence')[0]).toBe('per diem');
+    // A word inside another is not the word ("dietary" is no "dieta").
+    expect(categoriesIn('dietary supplements')).not.toContain('per diem');
+  });
+});
+
+describe('expense-policy: a CSV export in a language that writes the day first', () => {
+  const export_ = [
+    'Fecha,Comercio,Monto (COP),Categoría,Comprobante,Notas',
+    '02/03/2026,HOTEL DANN CARLTON,"640,000.00",Hospedaje,Factura electrónica,2 noches',
+    '03/03/2026,CABIFY,"38,500.00",Transporte terrestre,No,Aeropuerto - hotel',
+    ',,"678,500.00",Total,,',
+  ].join('\n');
+
+  it('reads its dates day first, its columns by their Spanish names, and its totals row as no expense', () => {
+    const { items } = readExpense(export_, 'COP');
+    expect(items.map(row)).toEqual([
+      [64000000n, 'lodging', true, '2026-03-02'],
+      [3850000n, 'ground', false, '2026-03-03'],
+    ]);
+    expect(items[0].nights).toBe(2n);
+  });
+
+  it('joins a row an export split inside an unquoted bracket', () => {
+    const jp = [
+      '日付,科目,内容,金額,領収書',
+      '2026/05/11,日当,出張日当 2日分（3,000円×2）,"6,000",－',
+      '2026/05/11,宿泊費,ビジネスホテル 1泊,"9,800",有',
+    ].join('\n');
+    const { items } = readExpense(jp, 'JPY');
+    expect(items.map((i) => [i.cents, i.category, i.receipt])).toEqual([[600000n, 'per diem', false], [980000n, 'lodging', true]]);
+  });
+});
+
+describe('expense-policy: a printed report with the receipt column in its language', () => {
+  it('reads "Sí (PDF)", "No aplica" and "Anexado" under the receipt column', () => {
+    const report = [
+      'Fecha       Categoría        Concepto                          Importe    Ticket       Comentario',
+      '04/03/2026  Alojamiento      Hotel Meliá Sevilla - 1 noche      112,00    Sí (PDF)',
+      '04/03/2026  Dieta completa   Dieta nacional                      53,34    No aplica    Pernocta',
+      '05/03/2026  Taxi             Radio Taxi Giralda                  18,40    No',
+    ].join('\n');
+    const { items } = readExpense(report, 'EUR');
+    expect(items.map((i) => [i.cents, i.category, i.receipt])).toEqual([[11200n, 'lodging', true], [5334n, 'per diem', undefined], [1840n, 'ground', false]]);
+  });
+});
+
+describe('expense-policy: an attachments line stated once for the whole report', () => {
+  const report = [
+    'Date        Type               Details                                      Amount',
+    '03/02/2026  Rail               LNER Leeds - London Kings Cross, Standard     £84.20',
+    '03/02/2026  Hotel              Travelodge London Central, 1 night           £96.00',
+    '04/02/2026  Taxi               Addison Lee to client office                  £22.50',
+    '',
+    'Attachments (1): claim_feb.pdf — LNER e-ticket, Travelodge folio',
+  ].join('\n');
+
+  it('gives the expenses the documents it names their receipt, and no other', () => {
+    const { items } = readExpense(report, 'GBP');
+    expect(items.map((i) => [i.category, i.receipt])).toEqual([['rail', true], ['lodging', true], ['ground', undefined]]);
+  });
+
+  it('vouches for nothing when it says a receipt is missing', () => {
+    expect(attachmentList('Anlagen: 2 Bahntickets, Hotelrechnung fehlt')).toBeUndefined();
+    expect(attachmentList('Załączniki: 2 bilety PKP (PDF), faktura hotelowa')).toEqual(['2 bilety PKP', 'PDF', 'faktura hotelowa']);
+  });
+});
