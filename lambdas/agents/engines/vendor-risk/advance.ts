@@ -18,7 +18,23 @@ const ADVANCE = new RegExp(
     '|vorauskasse|vorkasse|vorauszahlung|anzahlung\\s+(?:von\\s+|in\\s+hohe\\s+von\\s+)?\\d{1,3}\\s*%|\\d{1,3}\\s*%\\s+anzahlung' +
     "|paiement\\s+(?:d'avance|anticipe|a\\s+la\\s+commande)|acompte\\s+(?:de\\s+)?\\d{1,3}\\s*%|\\d{1,3}\\s*%\\s+d'acompte" +
     '|pagamento\\s+anticipato|anticipo\\s+del\\s+\\d{1,3}\\s*%|acconto\\s+(?:del\\s+)?\\d{1,3}\\s*%' +
-    ')(?![\\p{L}])',
+    // The advance named by one word, as vendors write it in their own language: Spanish and Italian "anticipo",
+    // Portuguese "pagamento antecipado" / "adiantamento", French "acompte", Italian "acconto", Polish "przedpłata" /
+    // "zaliczka" / "z góry", Turkish "peşin" / "avans", Dutch "vooruitbetaling", German "im Voraus", Swedish
+    // "förskott", Russian "предоплата" / "аванс".
+    '|anticipos?|pagamento\\s+(?:\\d{1,3}\\s*%\\s+)?(?:antecipado|adiantado)|\\d{1,3}\\s*%\\s+(?:antecipado|adiantado|anticipado|antecipadamente|anticipadamente)' +
+    '|(?:pagar|pago|pagos|pagamentos?)\\s+(?:\\p{L}+\\s+)?(?:antecipadamente|anticipadamente)|adiantamentos?|acomptes?|acconto' +
+    '|przedp[łl]at\\p{L}*|zaliczk\\p{L}*(?!\\s+na\\s+(?:poczet\\s+)?podat)|p[łl]atnos[cć]\\p{L}*\\s+z\\s+gory|\\d{1,3}\\s*%\\s+z\\s+gory' +
+    '|pe[sş]in(?:\\s+(?:odeme|odemeli|ödeme))?|avans(?:ı|i)?|vooruitbetaling|(?:zahlung|bezahlung|betrag|zahlbar)\\s+im\\s+voraus|vorab(?:zahlung|uberweisung)|f[oö]rskott\\p{L}*' +
+    // A share due when the order is placed or confirmed: "100% na aprovação do pedido", "50% al confirmar la
+    // orden", "30 % à la commande", "100% przy zamówieniu", "50 % bei Auftragserteilung", "100% all'ordine".
+    '|\\d{1,3}\\s*%\\s+(?:[\\p{L}.]+\\s+){0,3}?(?:na|no|ao|al|a|en|con|przy|po|bei|mit|all\'|alla|all)\\s*(?:(?:la|el|le|o|a|der|dem)\\s+)?' +
+    '(?:(?:aprovacao|confirmacao|colocacao|assinatura|emissao|confirmar|confirmacion|firma|colocacion|emision|confirmation|signature|potwierdzeniu|z[łl]ozeniu|auftragserteilung|bestatigung|auftragsbestatigung|conferma)\\s+(?:(?:do|da|del|de\\s+la|de|du|des|der|dell\'|della|la|el|le|o|a)\\s*)?)?' +
+    '(?:pedido|orden|encomenda|zamowieni\\p{L}*|commande|bestellung|auftrag\\p{L}*|ordine|siparis\\p{L}*)' +
+    '|предоплат\\p{L}*|аванс\\p{L}*|оплат\\p{L}*\\s+вперед' +
+    ')(?![\\p{L}])' +
+    // Japanese, Korean and Chinese write it without spaces: 前払い, 前金, 선금, 선급금, 선불, 预付款, 款到发货.
+    `|(?:前払い?|前金|先払い?|선금|선급금|선불|선지급|预付款?|預付款?|款到发货|先款后货)`.normalize('NFD'),
   'giu',
 );
 
@@ -79,10 +95,13 @@ export function answeredNo(text: string, start: number, end: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const qa = jsonAnswer(text, lineStart, start, end);
   if (qa !== undefined) return answerIsNo(qa) || noThenCredit(qa);
-  const before = text.slice(lineStart, start);
+  let before = text.slice(lineStart, start);
+  // A record exported a field a row ("Finances;Acompte demandé;Non"): the label is the cell after the section's.
+  const cell = /^[^;\n]{1,40};\s*(?=[^;]*$)/u.exec(before);
+  if (cell) before = before.slice(cell[0].length);
   // The label starts its line (a numbering or a bullet aside) and says nothing else before the words.
   if (before.length > 60 || /[?:|\t.;]/.test(before.replace(/^\s*(?:[\p{L}]?\d+(?:\.\d+)*[.)]?|[-*•·])\s*/u, ''))) return false;
-  const label = LABEL_END.exec(text.slice(end));
+  const label = (cell ? /^[^\n?:|\t.;]{0,40}?;/u : LABEL_END).exec(text.slice(end));
   if (!label) return false;
   const nl = text.indexOf('\n', end);
   // A JSON or CSV export quotes its values: '"prepayment": "none",' answers as 'Prepayment: none' does.
@@ -90,9 +109,32 @@ export function answeredNo(text: string, start: number, end: number): boolean {
     .slice(end + label[0].length, nl < 0 ? text.length : nl)
     .replace(/^[\s*"']+/, '')
     .replace(/["']\s*,?\s*$/, '');
-  if (rest !== '') return answerIsNo(rest) || /^\s*0\s*%\s*\.?\s*$/.test(rest) || noThenCredit(rest);
+  if (rest !== '') return answerIsNo(rest) || /^\s*0\s*%\s*\.?\s*$/.test(rest) || noThenCredit(rest) || notRequired(rest) || noThenNote(rest);
   const under = answerLines(text, nl < 0 ? text.length : nl);
   return under.length > 0 && answerIsNo(under.join(' '));
+}
+
+/** "Not required", "None required", "Not applicable", "Nicht erforderlich", "No requerido", "Gerekmez" as the answer. */
+const NOT_REQUIRED_ANSWER = new RegExp(
+  `^\\s*(?:${NOT_REQUIRED.source.replace(/^\^\\s\*/, '')}|none\\s+required|nothing\\s+(?:required|due)|gerekmez|gerekmiyor|nie\\s+(?:jest\\s+)?wymagan\\p{L}*|не\\s+требуется|불필요|不要)\\s*[.!]?\\s*$`.normalize('NFD'),
+  'iu',
+);
+const notRequired = (answer: string) => NOT_REQUIRED_ANSWER.test(answer);
+
+/**
+ * "Yok / None. (Tooling is invoiced on approval, not in advance.)": a clean no, then a note of its own. The no
+ * answers the label; the note is read by the scan as any other sentence is, so here it must only not turn the
+ * answer: no share, no "but" / "except", and every advance word it names denied in its own clause.
+ */
+const NOTE_TURNS = /%|(?<![\p{L}])(?:but|except|however|unless|only|pero|salvo|excepto|mas|porem|ale|aber|mais|sauf|ma|tranne|ancak|fakat)(?![\p{L}])/iu;
+const NOTE_ADVANCE = /(?<![\p{L}])(?:advance|up-?front|pre-?pa\p{L}*|deposit|before|prior|anticip\p{L}*|antecip\p{L}*|adiant\p{L}*|acompte|acconto|vorkasse|vorauszahlung|anzahlung|przedp\p{L}*|zaliczk\p{L}*|avans\p{L}*|pesin)(?![\p{L}])/giu;
+function noThenNote(answer: string): boolean {
+  const stop = /[.;](?=\s|$)|\s\(/.exec(answer);
+  if (!stop || !answerIsNo(answer.slice(0, stop.index))) return false;
+  const note = answer.slice(stop.index);
+  if (NOTE_TURNS.test(note)) return false;
+  for (const m of matches(NOTE_ADVANCE, note)) if (!negatedBefore(note, m.index)) return false;
+  return true;
 }
 
 /**

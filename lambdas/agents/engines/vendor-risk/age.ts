@@ -50,7 +50,18 @@ const DOC_DATE =
 const FOUNDED = new RegExp(
   `${B}(?:incorporated|incorporation|founded|established|est\\.?|estd\\.?|formed|formation|registered\\s+(?:on|in|since)|registration\\s+date|date\\s+of\\s+registration|in\\s+business\\s+since|operating\\s+since|trading\\s+since` +
     `|immatricul(?:ation|ee?)|date\\s+de\\s+creation|creee?\\s+(?:le|en)|gegrundet|grundung(?:sdatum|sjahr)?|eingetragen\\s+(?:am|seit)|eintragungsdatum` +
-    `|constituida|fecha\\s+de\\s+constitucion|costituita|data\\s+di\\s+costituzione|opgericht|oprichtingsdatum)${E}`,
+    `|constituida|fecha\\s+de\\s+constitucion|costituita|data\\s+di\\s+costituzione|opgericht|oprichtingsdatum` +
+    // The registers and tax certificates of the vendors' countries: the Brazilian CNPJ card's "data de abertura",
+    // the Mexican Constancia's "fecha inicio de operaciones", the Polish KRS "data rejestracji / wpisu", the
+    // Turkish "kuruluş tarihi", the Russian "дата регистрации", and the English "business commenced".
+    `|data\\s+(?:de\\s+|da\\s+)?(?:abertura|constituicao|fundacao|inicio\\s+(?:de|das?)\\s+atividades?)|(?:fundada|constituida|aberta)\\s+em` +
+    `|fecha\\s+(?:de\\s+)?(?:inicio\\s+de\\s+(?:operaciones|actividades?)|alta|inscripcion|fundacion)|inicio\\s+de\\s+(?:operaciones|actividades)|fundada\\s+en` +
+    `|data\\s+(?:rejestracji|wpisu|powstania|za[łl]ozenia|rozpoczecia\\s+dzia[łl]alnosci)|za[łl]ozon[aey]\\s+w|zarejestrowan[aey]\\s+w` +
+    `|data\\s+(?:di\\s+)?(?:iscrizione|inizio\\s+(?:dell'\\s*)?attivita)|datum\\s+(?:oprichting|inschrijving)|date\\s+de\\s+debut\\s+d'activite|registreringsdatum` +
+    `|kurulu[sş]\\s+(?:tarihi|yılı|yili)|tescil\\s+tarihi|дата\\s+(?:государственнои\\s+)?(?:регистрации|создания|образования)` +
+    `|(?:date\\s+)?business\\s+commenced|commenced\\s+(?:business|operations|trading)|commencement\\s+of\\s+business|date\\s+of\\s+commencement|start\\s+of\\s+operations)${E}` +
+    // Korean, Japanese and Chinese write labels without spaces, so no word guard: 개업연월일, 설립일, 設立, 成立日期.
+    `|(?:개업\\s*(?:연월일|일자|일)|(?:법인\\s*)?설립\\s*(?:연월일|일자|일)|設立(?:年月日|日)?|創業|創立|成立(?:日期|时间|時間|于|於)|注册日期|註冊日期)`.normalize('NFD'),
   'giu',
 );
 

@@ -7,13 +7,16 @@ import { tickedLabels } from './questions.js';
 import { AUX, DENIAL, SUBJECT, type Tok } from './tokens.js';
 
 const QUESTION_NUMBER = /^\s*(?:q|question|item|no|#)?\s*\d+[a-z]?\s*$/i;
-// With the forms' other languages: German "Nein", French "Non", Dutch "Nee", Portuguese "Não", Nordic "Nej".
-const NO_WORD = '(?:no|none|nil|nope|n\\/?a|not\\s+applicable|zero|0|false|negative|never|nein|non|nee|nao|nej|aucune?|keine?|ninguna?)';
+// With the forms' other languages: German "Nein", French "Non", Dutch "Nee", Portuguese "Não", Nordic "Nej", Polish
+// "Nie" / "Brak", Turkish "Hayır" / "Yok", Italian "Nessuno", Finnish "Ei", Norwegian "Nei", Indonesian "Tidak",
+// Russian "Нет", Korean "아니오" / "없음", Japanese "いいえ" / "なし", Chinese "否" / "无" (in the normal form of text.ts).
+const NO_WORD = `(?:no|none|nil|nope|n\\/?a|not\\s+applicable|no\\s+aplica|nao\\s+(?:se\\s+)?aplica|nie\\s+dotyczy|sans\\s+objet|entfallt|n\\.v\\.t\\.?|zero|0|false|negative|never|nein|non|nee|nao|nej|aucune?|keine?|ninguna?|ninguno|nenhuma?|nessun[oa]?|nie|brak|hay[ıi]r|yok|ei|nei|ingen|geen|tidak|нет|아니오|아니요|없음|해당\\s*없음|いいえ|なし|無し|否|无|無|没有)`.normalize('NFD');
 /**
  * A clean no: the word alone ("No", "N/A.", "No - none"), or followed by a clause that denies again and turns
  * nowhere ("No, we do not"). "No sanctions issues" or "No, but our parent company does" are not answers of no.
  */
-const CLEAN_NO = new RegExp(`^\\s*${NO_WORD}(?![\\p{L}\\p{N}/])(?:\\s*[,;:(-]?\\s*${NO_WORD}\\)?)?\\s*[.!]?\\s*$`, 'iu');
+// A bilingual form answers in both its languages: "Hayır / No", "Nie / No", "Não / No".
+const CLEAN_NO = new RegExp(`^\\s*${NO_WORD}(?![\\p{L}\\p{N}/])(?:\\s*[,;:(/-]?\\s*${NO_WORD}\\)?)?\\s*[.!]?\\s*$`, 'iu');
 const NO_THEN_DENIAL = new RegExp(`^\\s*${NO_WORD}\\s*[,;:-]\\s*(.*)$`, 'iu');
 const DENIES = /(?<![\p{L}'])(?:not|never|no|none|[\p{L}]+n't)(?![\p{L}'])/iu;
 const TURNS = /(?<![\p{L}])(?:but|except|however|although|though|only|other\s+than|apart\s+from|besides|aside\s+from|outside)(?![\p{L}])/iu;

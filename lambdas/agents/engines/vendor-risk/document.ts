@@ -6,7 +6,7 @@
  */
 import { baseDomain, looksAlike, proseOf, readEmail, type EmailFacts } from './email.js';
 import { readFormExport, submittedAt, type FormExport } from './form.js';
-import { emailDomains, isFreeMail, websiteDomains, type SenderEvidence } from './identity.js';
+import { bareMailDomains, emailDomains, isFreeMail, websiteDomains, type SenderEvidence } from './identity.js';
 import type { DocumentDate } from './age.js';
 import type { EvidenceSource } from '../port.js';
 import type { Citer } from './evidence.js';
@@ -120,10 +120,15 @@ function spoofing(email: EmailFacts, text: string): Finding[] {
   }
   if (!isFreeMail(s.domain)) {
     const sites = websiteDomains(body).map(baseDomain);
-    const others = emailDomains(body).map(baseDomain).filter((d) => d !== baseDomain(s.domain));
+    const others = [...emailDomains(body), ...bareMailDomains(body)].map(baseDomain).filter((d) => d !== baseDomain(s.domain));
     const own = [...new Set([...sites, ...others])].filter((d) => !email.buyerDomains.has(d) && !isFreeMail(d));
-    if (!sites.includes(baseDomain(s.domain))) {
-      const genuine = own.find((d) => looksAlike(s.domain, d));
+    // A sender that names its own domain as its website may still be the imitation: a look-alike that reads the
+    // same as another domain the document gives the vendor (wrocIaw for wroclaw, supp1y for supply) is flagged
+    // whatever the signature says, since the signature is the sender's own; only a name with a word added
+    // (acme-billing.com beside acme.com) is released by the sender's own website.
+    const named = sites.includes(baseDomain(s.domain));
+    {
+      const genuine = own.find((d) => looksAlike(s.domain, d, named));
       const at = s.top ? headerAt('from') : email.bodyStart + Math.max(0, body.indexOf(s.line));
       if (genuine) out.push({ detail: `sender domain ${s.domain} imitates the vendor's domain ${genuine} ("${s.line}")`, at });
     }

@@ -142,7 +142,7 @@ export function proseOf(text: string, email: EmailFacts): string {
  * (acme-supp1y.com for acmesupply.com, northgate-metals.com for northgatemetals.com), or the genuine name with a
  * word added (acmesupply-billing.com).
  */
-export function looksAlike(domain: string, genuine: string): boolean {
+export function looksAlike(domain: string, genuine: string, sameLooksOnly = false): boolean {
   const a = baseDomain(domain);
   const b = baseDomain(genuine);
   if (a === b) return false;
@@ -150,5 +150,5 @@ export function looksAlike(domain: string, genuine: string): boolean {
   const fold = (s: string) => s.replace(/-/g, '').replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[1il|]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's');
   const la = fold(label(a));
   const lb = fold(label(b));
-  return la === lb || (lb.length >= 5 && la.includes(lb));
+  return la === lb || (!sameLooksOnly && lb.length >= 5 && la.includes(lb));
 }

@@ -26,7 +26,16 @@ const REFUSED_DOCS = new RegExp(
 const REFUSED_CALLBACK = new RegExp(
   `${B}(?:(?:refuse[sd]?|decline[sd]?|will\\s+not|won't|cannot|can't|unable\\s+to|do\\s+not|don't|not\\s+available\\s+for|no)\\s+(?:${W}\\s+){0,3}?(?:call-?backs?|call\\s+back|phone\\s+(?:calls?|verification|number)|verification\\s+calls?|telephone\\s+(?:calls?|verification|number)|calls?)` +
     `|call-?back(?:\\s+verification)?\\s*[:-]?\\s*(?:refused|declined|not\\s+(?:possible|allowed|permitted|available)|no)` +
-    `|(?:contact|communication|reachable|correspondence)\\s+(?:by\\s+|via\\s+|through\\s+)?(?:e-?mail|whatsapp|telegram)\\s+only|(?:e-?mail|whatsapp|telegram)[- ]only)${E}`,
+    `|(?:contact|communication|reachable|correspondence)\\s+(?:by\\s+|via\\s+|through\\s+)?(?:e-?mail|whatsapp|telegram)\\s+only|(?:e-?mail|whatsapp|telegram)[- ]only` +
+    // The phones said to be down and e-mail asked for instead, in one sentence: the call-back is steered away.
+    `|(?:phones?|telephones?|phone\\s+lines?|landlines?|office\\s+lines?|telefon\\p{L}*|telefoon\\p{L}*)\\s+(?:${W}\\s+){0,5}?(?:unavailable|down|not\\s+(?:working|available|reachable)|out\\s+of\\s+(?:order|service)` +
+    `|niedostepn\\p{L}*|indisponive\\p{L}*|indisponibles?|no\\s+(?:estan\\s+)?disponibles?|nicht\\s+erreichbar|hors\\s+service|fuera\\s+de\\s+servicio|onbereikbaar|kullan[ıi]lam\\p{L}*)` +
+    `[^.!?\\n]{0,80}?(?:e-?mail|mailow\\p{L}*|correo|courriel|e-?posta|whatsapp)` +
+    // Only by e-mail, and "do not call", in the vendors' languages (Polish, Spanish, Portuguese, German, French,
+    // Dutch, Turkish, Italian).
+    `|kontakt\\p{L}*\\s+(?:wy[łl]acznie\\s+|tylko\\s+)?(?:mailow\\p{L}*|e-?mailow\\p{L}*)|(?:tylko|wy[łl]acznie)\\s+(?:drog[aą]\\s+)?(?:e-?)?mailow\\p{L}*|nie\\s+dzwoni\\p{L}*` +
+    `|(?:solo|solamente|unicamente|apenas|somente|nur|uniquement|seulement|alleen|sadece|solo)\\s+(?:por|per|via|par|pelo|por\\s+el|por\\s+meio\\s+de|tramite)\\s+(?:e-?mail|correo(?:\\s+electronico)?|courriel)` +
+    `|no\\s+(?:nos\\s+)?llam\\p{L}*|nao\\s+(?:nos\\s+)?(?:ligu\\p{L}*|telefon\\p{L}*)|nicht\\s+anrufen|ne\\s+pas\\s+(?:nous\\s+)?(?:appeler|telephoner)|niet\\s+(?:op\\s+)?bellen|aramay[ıi]n\\p{L}*|non\\s+(?:ci\\s+)?telefonare)${E}`,
   'iu',
 );
 
@@ -56,6 +65,12 @@ export function websiteDomains(text: string): string[] {
 
 export function emailDomains(text: string): string[] {
   return [...matches(EMAIL, text)].map((m) => m[1].toLowerCase());
+}
+
+/** A mail domain written on its own, as a note names one ("e-mail domain on all invoices: @acme-supply.com"). */
+const AT_DOMAIN = /(?<![\p{L}\p{N}._%+-])@((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]{2,})(?![\p{L}\p{N}-])/giu;
+export function bareMailDomains(text: string): string[] {
+  return [...matches(AT_DOMAIN, text)].map((m) => m[1].toLowerCase());
 }
 
 export const isFreeMail = (domain: string) => FREE_MAIL.test(domain);

@@ -108,9 +108,12 @@ function tiedTradingNames(prose: string, names: string[]): string[] {
 
 /** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
 const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
+/** Letters the normal form keeps that a bank's holder field writes plain (Wrocław → WROCLAW, Ørsted → ORSTED). */
+const PLAIN: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ı: 'i', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th', ð: 'd' };
 export const nameTokens = (name: string) =>
   name
     .toLowerCase()
+    .replace(/[łøđıßæœþð]/gu, (c) => PLAIN[c])
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter((w) => w.length > 3 && !LEGAL_WORDS.has(w));

@@ -136,8 +136,8 @@ export function clauseAfter(text: string, end: number, max = 80): string {
 // "Nothing paid before work starts" denies the payment as surely as "no payment before work"; so do "keine
 // Vorauskasse", "sin anticipo", "sans acompte" in the languages vendors write in.
 const NEGATION =
-  /(?<![\p{L}'])(?:no|not|never|none|nothing|nobody|without|zero|nor|neither|cannot|[\p{L}]+n't|kein|keine|keinen|nicht|nie|ohne|pas|sans|aucun|aucune|jamais|sin|ningun|ninguna|ninguno|nunca|nessun|nessuna|nessuno|senza)(?![\p{L}'])/giu;
-const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with)|ohne|sans|sin|senza|antes|avant|vor|prima)(?![\p{L}'])/giu;
+  /(?<![\p{L}'])(?:no|not|never|none|nothing|nobody|without|zero|nor|neither|cannot|[\p{L}]+n't|kein|keine|keinen|nicht|nie|ohne|pas|sans|aucun|aucune|jamais|sin|ningun|ninguna|ninguno|nunca|nessun|nessuna|nessuno|senza|sem|nao|nenhum|nenhuma|bez|nie|brak|geen|zonder)(?![\p{L}'])/giu;
+const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|upon|once|against|with)|ohne|sans|sin|senza|sem|bez|zonder|antes|avant|vor|prima|przed)(?![\p{L}'])/giu;
 
 /**
  * Whether a statement found at `index` is negated in its own clause ("we will never ask you to update our bank
@@ -148,8 +148,13 @@ export function negatedBefore(text: string, index: number, conditionalIsDemand =
   const clause = clauseBefore(text, index);
   const lastNeg = lastIndexOf(NEGATION, clause);
   if (lastNeg < 0) return false;
-  if (conditionalIsDemand && lastIndexOf(CONDITION, clause) >= lastNeg) return false;
-  return true;
+  if (!conditionalIsDemand) return true;
+  const lastCondition = lastIndexOf(CONDITION, clause);
+  if (lastCondition < lastNeg) return true;
+  // "Without" is a condition only after a denial ("we cannot ship without prepayment"); alone it denies: "sin
+  // anticipo", "sem adiantamento", "ohne Vorauskasse" ask for none.
+  if (lastCondition === lastNeg && lastIndexOf(NEGATION, clause.slice(0, lastNeg)) < 0) return true;
+  return false;
 }
 
 function lastIndexOf(re: RegExp, s: string): number {
@@ -196,78 +201,4 @@ export function lineOf(text: string, index: number, max = 160): string {
   return clipped ? `${line}…` : line;
 }
 
-// ---- dates -------------------------------------------------------------------------------------------------------
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-
-/** A stated date as the span of days it can mean: a year alone is 1 Jan..31 Dec, a month its first..last day. */
-export interface DaySpan {
-  earliest: number;
-  latest: number;
-  /** As written in the profile, for the flag text. */
-  text: string;
-}
-
-/** Days since 1970-01-01 of a calendar date (UTC arithmetic, no clock involved). */
-export function dayNumber(year: number, month: number, day: number): number {
-  return Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
-}
-
-function lastDay(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-function validYear(y: number): boolean {
-  return y >= 1800 && y <= 2199;
-}
-
-function span(text: string, year: number, month?: number, day?: number): DaySpan | undefined {
-  if (!validYear(year)) return undefined;
-  if (month !== undefined && (month < 1 || month > 12)) return undefined;
-  if (day !== undefined && month !== undefined && (day < 1 || day > lastDay(year, month))) return undefined;
-  if (month === undefined) return { earliest: dayNumber(year, 1, 1), latest: dayNumber(year, 12, 31), text };
-  if (day === undefined) return { earliest: dayNumber(year, month, 1), latest: dayNumber(year, month, lastDay(year, month)), text };
-  const d = dayNumber(year, month, day);
-  return { earliest: d, latest: d, text };
-}
-
-const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
-
-/**
- * Date forms, most precise first; the first one found (by position) in the text wins. Numeric d/m/y that could be
- * either day-first or month-first spans both readings.
- */
-const DATE_FORMS: { re: RegExp; read: (m: RegExpExecArray) => DaySpan | undefined }[] = [
-  { re: new RegExp(`(?<!\\d)(\\d{4})([-/])(\\d{1,2})(?:\\2(\\d{1,2}))?(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[1], +m[3], m[4] ? +m[4] : undefined) },
-  {
-    re: /(?<![\d-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)/u,
-    read: (m) => {
-      const a = span(m[0], +m[4], +m[3], +m[1]);
-      const b = span(m[0], +m[4], +m[1], +m[3]);
-      if (!a || !b) return a ?? b;
-      return { earliest: Math.min(a.earliest, b.earliest), latest: Math.max(a.latest, b.latest), text: m[0] };
-    },
-  },
-  { re: new RegExp(`(?<!\\d)(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH},?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[3], monthOf(m[2]), +m[1]) },
-  { re: new RegExp(`${B}${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[3], monthOf(m[1]), +m[2]) },
-  { re: new RegExp(`${B}${MONTH},?\\s+(\\d{4})(?!\\d)`, 'iu'), read: (m) => span(m[0], +m[2], monthOf(m[1])) },
-  { re: /(?<![\d/.])(\d{1,2})\/(\d{4})(?![\d/])/u, read: (m) => span(m[0], +m[2], +m[1]) },
-  { re: /(?<![\d.,/#-])(1[89]\d{2}|2[01]\d{2})(?![\d,]|\.\d)/u, read: (m) => span(m[0], +m[1]) },
-];
-
-/** The first date stated in `text`, by position. */
-export function firstDate(text: string, exactOnly = false): DaySpan | undefined {
-  let best: { index: number; span: DaySpan } | undefined;
-  for (const form of DATE_FORMS) {
-    const m = form.re.exec(text);
-    if (!m || (best && m.index >= best.index)) continue;
-    const s = form.read(m);
-    if (s && (!exactOnly || s.earliest === s.latest)) best = { index: m.index, span: s };
-  }
-  return best?.span;
-}
-
-export function isoDay(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
-}
+export { dayNumber, firstDate, isoDay, type DaySpan } from './dates.js';
