@@ -22,6 +22,7 @@ import { readStatement, type Statement } from '../text/statement.js';
 import { isoDate } from '../text/table.js';
 import { at, evidenceOf, fromPair, groupNote, isTiming, leftovers, summary, cap } from './findings.js';
 import { pairByForeignAmount } from './fx.js';
+import { pairByStatedGross } from './gross.js';
 import { groupLines, type Group } from './group.js';
 import { TIMING_DAYS, cancelOut, pairByCounterparty, pairByQuotedReference, pairLines, toLine, type Line } from './match.js';
 import { exceptionTypes, type BankRecInput, type BankRecResult } from './schema.js';
@@ -127,6 +128,7 @@ function reconcile(bankStatement: Statement, bookStatement: Statement): Outcome 
   const { groups, ambiguous } = groupLines(bank, books);
   pairs.push(...pairByQuotedReference(bank, books));
   pairs.push(...pairByForeignAmount(bank, books));
+  pairs.push(...pairByStatedGross(bank, books));
   pairs.push(...pairByCounterparty(bank, books));
   const cancelled = [...cancelOut(bank), ...cancelOut(books)];
   const found = [

@@ -66,6 +66,7 @@ export function fromPair(p: Pair): Found[] {
       p.by === 'check number' ? `Check ${bank.check} (same check number)`
       : p.by === 'reference' ? `Reference ${bank.reference} (same reference)`
       : p.by === 'reference in the text' ? `A reference both sides quote (${shared})`
+      : p.by === 'stated gross' ? `A credit net of tax withheld, its text stating the gross (${formatCents(book.amountCents)}) the books posted: the withholding was not split off`
       : p.by === 'foreign amount' ? `The same foreign amount on both sides (${foreignOf(bank)?.text})`
       : p.by === 'counterparty' ? `The same counterparty, the only open line of each side within ${MATCH_DAYS} days${transposed(bank.amountCents, book.amountCents) ? ', the amounts the same digits with two transposed (the difference a multiple of 9)' : ''}`
       : `Same ${p.by}`;

@@ -30,7 +30,7 @@ export interface Pair {
   book: Line;
   /** exact: same amount (a match); mismatch: identified as one item, amounts differ. */
   kind: 'exact' | 'mismatch';
-  by: 'check number' | 'reference' | 'amount and date' | 'date and description' | 'reference in the text' | 'counterparty' | 'foreign amount';
+  by: 'check number' | 'reference' | 'amount and date' | 'date and description' | 'reference in the text' | 'counterparty' | 'foreign amount' | 'stated gross';
   /** Bank date − book date, in days. */
   days: number;
 }

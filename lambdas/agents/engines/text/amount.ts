@@ -128,8 +128,8 @@ export function parseMoney(text: string, mark: DecimalMark, places = 2): bigint 
 }
 
 /**
- * The decimal mark a document uses, from the figures that show it: "1.234,56" or "12,50" (comma), "1,234.56" or
- * "12.50" (point). The majority wins; a document with no such figure (or a tie) reads with a point.
+ * The decimal mark a document uses, from the figures that show it: "1.234,56", "12,50" or "1.460.000" (comma),
+ * "1,234.56", "12.50" or "2,106,880" (point). The majority wins; a document with no such figure (or a tie) reads with a point.
  */
 export function decimalMarkOf(cells: Iterable<string>): { mark: DecimalMark; comma: number; point: number } {
   let comma = 0;
@@ -137,8 +137,9 @@ export function decimalMarkOf(cells: Iterable<string>): { mark: DecimalMark; com
   for (const cell of cells) {
     const core = CORE.exec(cell)?.[0];
     if (!core) continue;
-    if (/,\d{1,2}$/.test(core) || /\.\d{3},/.test(core)) comma++;
-    else if (/\.\d{1,2}$/.test(core) || /,\d{3}\./.test(core)) point++;
+    // A mark used twice in one figure (1.460.000, 2,106,880) can only be grouping: the other one is the decimal mark.
+    if (/,\d{1,2}$/.test(core) || /\.\d{3},/.test(core) || /^\d{1,3}(?:\.\d{3}){2,}$/.test(core)) comma++;
+    else if (/\.\d{1,2}$/.test(core) || /,\d{3}\./.test(core) || /^\d{1,3}(?:,\d{3}){2,}$/.test(core)) point++;
   }
   return { mark: comma > point ? ',' : '.', comma, point };
 }

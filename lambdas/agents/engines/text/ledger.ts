@@ -7,7 +7,9 @@
  * export carries one).
  */
 import { AgentInputError } from '../port.js';
-import { decimalMarkOf, parseMoney, type DecimalMark } from './amount.js';
+import { parseMoney } from './amount.js';
+import { calendarNote } from './calendars.js';
+import { decideMark, typeDirection } from './ledger-conventions.js';
 import { journalRows } from './journal.js';
 import { BALANCE_LINE, plain } from './balance-lines.js';
 
@@ -110,8 +112,9 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     throw new AgentInputError(field, 'no amount column found (expected Amount, or Debit/Credit, or Withdrawal/Deposit)');
   }
   const moneyCols = (split ? [outCol, inCol] : [amountCol]).filter((i): i is number => i !== undefined);
-  const mark = decimalMarkOf(body.flatMap((r) => [...moneyCols, col.balance].map((i) => cellOf(r, i)))).mark;
-  if (mark === ',') notes.push('amounts use a decimal comma');
+  const decided = decideMark(body.map((r) => ({ money: moneyCols.map((i) => cellOf(r, i)), balance: cellOf(r, col.balance) })), split, books, field);
+  const mark = decided.mark;
+  if (decided.note) notes.push(decided.note);
 
   // Which rows are transactions: a readable date and money; balance lines and undated rows (totals, account
   // headings, footers) are not.
@@ -268,6 +271,8 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     if (!namesDate(r.cells)) notes.push(`line ${r.line} is the export's summary (account, period, balances or totals), not a transaction${agree ? `; its balances ${agree[0]} and ${agree[1]} differ by exactly the lines' sum` : ''}`);
   }
   const texts = candidates.flatMap((c) => [c.dateText, cellOf(c.r, col.valueDate)]);
+  const calendar = calendarNote(texts);
+  if (calendar) notes.push(calendar);
   const dates = dateOrderEvidence(texts);
   if (dates.conflict) throw new AgentInputError(field, dates.conflict);
   const order = dates.order ?? options.dateOrder ?? 'mdy';
@@ -285,17 +290,4 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     };
   });
   return { lines, notes, dates };
-}
-
-// Not "payment": in a QuickBooks register a Payment is a customer's payment received.
-// A checkbook register's document types (Dynamics GP, Sage): unsigned amounts take their direction from them.
-const OUT_TYPES = new Set(['withdrawal', 'out', 'debit card', 'check', 'cheque', 'fee', 'service charge', 'bank charge', 'charge', 'transfer out', 'bank fee']);
-const IN_TYPES = new Set(['deposit', 'in', 'receipt', 'interest', 'interest income', 'transfer in']);
-/** −1 money out, +1 money in, 1 unknown (the amount keeps its own sign). */
-function typeDirection(type: string, books: boolean): number {
-  const t = type.toLowerCase().replace(/[^a-z ]+/g, '').trim();
-  if (t === 'dr' || t === 'debit') return books ? 1 : -1;
-  if (t === 'cr' || t === 'credit') return books ? -1 : 1;
-  if (OUT_TYPES.has(t)) return -1;
-  return 1;
 }
