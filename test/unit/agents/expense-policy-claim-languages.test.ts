@@ -109,3 +109,23 @@ describe('expense-policy: an attachments line stated once for the whole report',
     expect(attachmentList('Załączniki: 2 bilety PKP (PDF), faktura hotelowa')).toEqual(['2 bilety PKP', 'PDF', 'faktura hotelowa']);
   });
 });
+
+describe('expense-policy: a day table of allowances standing on its own, with its deductions', () => {
+  it('claims each day at its reimbursed figure and reads a cross under a meal as that meal provided', () => {
+    const report = [
+      'Verpflegungspauschalen',
+      'Datum        Art           Pauschale   Frühstück   Mittag   Abend   Kürzung    Erstattung',
+      '03.02.2026   Anreisetag      14,00 €       -          -       -        0,00 €     14,00 €',
+      '04.02.2026   24 Std.         28,00 €       x          -       x      -16,80 €     11,20 €',
+      '                             (Frühstück Hotel -5,60 €; Abendessen Kunde -11,20 €)',
+      '05.02.2026   Abreisetag      14,00 €       x          -       -       -5,60 €      8,40 €',
+      'Summe Verpflegung                                                                 33,60 €',
+      '',
+      '03.02.2026   Bahn, Flexpreis 2. Klasse, Köln - Leipzig                            96,40 €',
+    ].join('\n');
+    const { items } = readExpense(report, 'EUR');
+    expect(items.map((i) => [i.category, i.cents])).toEqual([['per diem', 1400n], ['per diem', 1120n], ['per diem', 840n], ['rail', 9640n]]);
+    expect(items[1].text).toMatch(/breakfast provided; dinner provided/);
+    expect(items[2].text).toMatch(/breakfast provided/);
+  });
+});

@@ -30,7 +30,8 @@ export interface DayTable {
 }
 
 const INCIDENTALS = /\b(?:incidentals?|incidental expenses|nebenkosten|faux frais|spese accessorie|overige)\b/i;
-const TOTAL = /\b(?:day total|daily total|total|totaal|totale|betrag|tagesbetrag|summe|montant|importo|bedrag|amount|allowance)\b/i;
+const TOTAL = /\b(?:day total|daily total|total|totaal|totale|betrag|tagesbetrag|summe|erstattung|auszahlung|montant|importo|importe|valor|kwota|bedrag|amount|allowance|reimbursed|payable)\b|支給額|金額|지급액/i;
+const DEDUCTION = /\b(?:kürzung|kuerzung|deductions?|less|abzug|réduction|reducción|descuento|riduzione|potrącenia?|korting|avdrag)\b|減額|공제/i;
 const ASKS = /\b(?:provided|furnished|included|gestellt|fourni|inclus|fornito|incluso|verstrekt)\b/i;
 const PROVIDED = /^(?:provided|furnished|included|hosted|gestellt|fourni|inclus|fornito|incluso|verstrekt)$/i;
 const YES = /^(?:ja|yes|y|x|✓|✔|☑|oui|s[iì]|sim)$/i;
@@ -53,11 +54,16 @@ export function dayTables(lines: Line[]): DayTable[] {
       }
       body++;
     }
-    for (const c of cols) c.asks = ASKS.test(c.label);
+    // A table with a deduction column ("Kürzung", "Deduction", "Potrącenie") marks each meal provided with a cross
+    // under the meal's own column ("Frühstück  Mittag  Abend" over "x  x  -"): the meal columns ask.
+    const deducts = cols.some((c) => DEDUCTION.test(c.label));
+    for (const c of cols) c.asks = ASKS.test(c.label) || (deducts && c.meal !== undefined && c.meal !== 'incidentals');
     const rows = new Set<number>();
     for (let j = body; j < lines.length; j++) {
       const r = lines[j];
       if (r.kind === 'sep') continue;
+      // A bracketed note under a day's row ("(Frühstück Hotel -5,60 €; Mittagessen Seminar -11,20 €)") is its working.
+      if (!r.dated && /^\(.*\)$/.test(r.text.trim()) && rows.size > 0) continue;
       if (!r.dated || r.amts.length === 0) break;
       rows.add(j);
     }

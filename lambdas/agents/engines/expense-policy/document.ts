@@ -266,7 +266,8 @@ function findEntries(lines: Line[], used: Set<number>): Entry[] {
       continue;
     }
     close();
-    if (['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
+    // A day of an allowance table with a deduction cell ("-16,80 €" under "Kürzung") is still the day's claim.
+    if (!days.has(k) && ['total', 'subtotal', 'balance', 'payment', 'tax', 'tip'].includes(l.kind)) continue;
     // A day of an allowance table is claimed at its day's total, its meals adding up to it (day-table.ts).
     const day = days.has(k) ? dayRow(days.get(k)!, l) : undefined;
     if (!day && (breakdownRow(l) || (!starts && taxSummary(l)))) continue; // net + tax = gross: a breakdown row; the taxes' sum

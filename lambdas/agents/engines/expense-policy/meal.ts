@@ -8,9 +8,10 @@ import type { Item } from './expense.js';
 export type Meal = 'breakfast' | 'lunch' | 'dinner';
 
 const WORDS: [Meal, RegExp][] = [
-  ['breakfast', /\b(?:breakfast|brekkie|petit[- ]d[ée]jeuner|desayuno|colazione|frühstück|ontbijt|śniadanie|frukost|morgenmad)\b/i],
-  ['lunch', /\b(?:lunch(?:eon)?|midday meal|mittagessen|d[ée]jeuner|almuerzo|comida|pranzo|obiad|lunsj|frokost)\b/i],
-  ['dinner', /\b(?:dinner|supper|evening meal|abendessen|d[îi]ner|cena|kolacja|middag|aftensmad)\b/i],
+  ['breakfast', /\b(?:breakfast|brekkie|petit[- ]d[ée]jeuner|desayuno|colazione|frühstück|ontbijt|śniadanie|frukost|morgenmad|café da manhã|pequeno[- ]almoço|kahvaltı|sarapan|bữa sáng)(?![\p{L}])|朝食|早餐|조식|아침/iu],
+  // "Mittag", "Abend": the columns of a German day table ("Frühstück  Mittag  Abend").
+  ['lunch', /\b(?:lunch(?:eon)?|midday meal|mittagessen|mittag|d[ée]jeuner|almuerzo|comida|pranzo|obiad|lunsj|frokost|almoço|öğle yemeği|makan siang|bữa trưa)(?![\p{L}])|昼食|午餐|중식|점심/iu],
+  ['dinner', /\b(?:dinner|supper|evening meal|abendessen|abend|d[îi]ner|cena|kolacja|middag|aftensmad|jantar|akşam yemeği|makan malam|bữa tối)(?![\p{L}])|夕食|晚餐|석식|저녁/iu],
 ];
 
 /** The words a policy may name the meal by, for matching a per-meal limit to it. */
