@@ -19,6 +19,8 @@ import { readTerms, type Terms } from './terms.js';
 import { checkArithmetic, compareHeaders, judgeCharges, judgeTaxAgainstPo, termSource } from './checks.js';
 import { evidenceOf, lineSource, type Finding } from './findings.js';
 import { checkBillTo } from './bill-to.js';
+import { checkReceipts } from './receipts.js';
+import { checkAlreadyPaid } from './paid-status.js';
 
 /** Invoice goods over the PO's goods: within 0.5 % of the PO total or $1.00, whichever is larger. */
 const TOTAL_PER_MILLE = 5n;
@@ -63,6 +65,8 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string, poText:
     );
   }
   overTotalTolerance(found, terms, sum(po.lines), notes);
+  checkReceipts(poText, pairs, problems, notes);
+  checkAlreadyPaid(poText, invoiceText, invoice.total ?? invoiceTotal, problems, notes);
   const partialShipped = found.partial.length > 0 || unbilled.length > 0;
   if (partialShipped && terms.shipComplete) {
     const shortLines = pairs.filter(([p, v]) => v.quantity < p.quantity).flatMap(([p, v]) => [lineSource('invoice', v), lineSource('purchaseOrder', p)]);

@@ -35,7 +35,8 @@ const PARTNERSHIP = new Set(['sc']);
  * "The" and trailing legal-form words are ignored; any other word difference is a different vendor. */
 export function normaliseVendor(text: string): string {
   // "V000391 - Brazos Stainless" / "Lindqvist Data Consulting LLC (S-004187)": the buyer's vendor number is no part of the name.
-  const name = text.replace(/\([^)]*\d[^)]*\)/g, ' ').replace(/^\s*[A-Z]{0,3}-?\d{3,}\s*[-–:]\s+/, '');
+  // "000482 CARTIERE FRIULANE …": a number before the name, with no separator, is the vendor's number too.
+  const name = text.replace(/\([^)]*\d[^)]*\)/g, ' ').replace(/^\s*[A-Z]{0,3}-?\d{3,}(?:\s*[-–:]\s+|\s+(?=\p{L}))/u, '');
   const words = name
     .toLowerCase()
     .replace(/&/g, ' and ')

@@ -11,7 +11,7 @@ import { detectDecimal } from './number.js';
 import { unitCode } from './units.js';
 import { readTable } from './text-table.js';
 import { IDENTIFIER_LINE } from './text-shifted.js';
-import { readColumnTotals, readSummary } from './text-summary.js';
+import { readColumnTotals, readSummaries, readSummary } from './text-summary.js';
 import { settleSummary, type SummaryLine } from './text-totals.js';
 import { unmarkAmounts } from './text-marks.js';
 import { findPoNumber, findVendor, currencyCode, currencyIn } from './text-headers.js';
@@ -64,7 +64,10 @@ function readTabled(all: string[], table: NonNullable<ReturnType<typeof readTabl
         for (const s of columns) summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
         return;
       }
-      const s = readSummary(line, decimal);
+      const several = readSummaries(line, decimal);
+      for (const s of several ?? []) summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
+      const s = several ? undefined : readSummary(line, decimal);
+      if (several) return;
       if (s) {
         summary.push({ ...s, cite: { line: i + 1 }, quote: trimmed.replace(/\s{2,}/g, '  ') });
         return;

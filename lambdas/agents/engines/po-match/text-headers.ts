@@ -14,7 +14,7 @@ import { tokenize } from './text-columns.js';
  * הזמנתכם (your order) on an invoice; מס' הזמנה / הזמנה מס' (order number) only on a PO.
  */
 const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning)s?(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|bestillings?(?:nr\.?|nummer)|beställnings?(?:nr\.?|nummer)|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
-const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
+const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine(?:\s+(?:a\s+fornitore|di\s+acquisto|d['’]acquisto|fornitore))?)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?|n\.))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -149,8 +149,14 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
   return undefined;
 }
 
-/** A name with its address after a comma ("…AS, Damsgårdsveien 131, 5162 Laksevåg"): the name, before the address. */
+/**
+ * A name with its address after a comma ("…AS, Damsgårdsveien 131, 5162 Laksevåg") or a dash ("… S.r.l. - Via …
+ * 21"): the name, before the address.
+ */
 function withoutAddress(name: string): string {
+  // "INOX EMILIA S.r.l. - Via dell'Artigianato 21, 41043 Formigine": a dash before the street address as well.
+  const dash = /\s[-–—]\s/.exec(name);
+  if (dash && /\d/.test(name.slice(dash.index)) && /\p{L}{2}/u.test(name.slice(0, dash.index))) return withoutAddress(name.slice(0, dash.index));
   const comma = name.indexOf(', ');
   return comma > 0 && /\d/.test(name.slice(comma)) && /\p{L}{2}/u.test(name.slice(0, comma)) ? name.slice(0, comma) : name;
 }

@@ -111,3 +111,14 @@ export function readColumnTotals(line: string, decimal: Decimal): Summary[] | un
     { kind: 'total', label, amount: total },
   ];
 }
+
+/**
+ * Several totals printed on one line, each its label and amount ("Imponibile 2.668,00    IVA 22% 586,96    TOTALE
+ * FATTURA EUR 3.254,96"): each read as its own summary line; undefined unless every piece is one.
+ */
+export function readSummaries(line: string, decimal: Decimal): Summary[] | undefined {
+  const pieces = line.trim().split(/(?<=\d[.,]\d{2})\s{2,}(?=\p{L})/u);
+  if (pieces.length < 2) return undefined;
+  const read = pieces.map((p) => readSummary(p, decimal));
+  return read.every((r): r is Summary => r !== undefined) ? read : undefined;
+}

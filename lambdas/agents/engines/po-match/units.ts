@@ -7,10 +7,10 @@
 // One "PZA"/"PAR", Odoo "Rouleau(x)"); accents are dropped before the lookup.
 const SYNONYMS: Record<string, string[]> = {
   EA: ['EA', 'EACH', 'EACHES', 'H87', 'C62', 'PC', 'PCS', 'PCE', 'PIECE', 'PIECES', 'ST', 'STK', 'STUCK', 'PZ', 'NAR', 'EN',
-    'UN', 'UND', 'UD', 'UDS', 'UNID', 'UNIDADE', 'UNIDADES', 'VNT', 'KS', 'KUS', 'ADET', 'DB', 'BUC', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS', 'SZT', 'SZTUKA', 'SZTUK'],
+    'UN', 'UND', 'UD', 'UDS', 'NR', 'NUM', 'PZZ', 'PEZZI', 'PEZZO', 'UNID', 'UNIDADE', 'UNIDADES', 'VNT', 'KS', 'KUS', 'ADET', 'DB', 'BUC', 'UNIDAD', 'UNIDADES', 'PZA', 'PZAS', 'PIEZA', 'PIEZAS', 'NOS', 'SZT', 'SZTUKA', 'SZTUK'],
   CS: ['CS', 'CA', 'CASE', 'CASES', 'XCS', 'CT', 'CTN', 'CARTON', 'CARTONS', 'XCT', 'KRT', 'KARTON', 'KARTONY'],
   BX: ['BX', 'BOX', 'BOXES', 'XBX', 'CJ', 'CAJA', 'CAJAS', 'CX', 'CXS', 'CAIXA', 'CAIXAS', 'SCATOLA', 'SCATOLE'],
-  PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA', 'PAQ', 'PAQUETE', 'PAQUETES', 'PAQUET', 'PAQUETS'],
+  PK: ['PK', 'PACK', 'PACKS', 'PKG', 'XPK', 'PA', 'XPA', 'PAQ', 'PAQUETE', 'PAQUETES', 'PAQUET', 'PAQUETS', 'CF', 'CONF', 'CONFEZIONE', 'CONFEZIONI', 'OP', 'OPAK', 'OPAKOWANIE'],
   PR: ['PR', 'PAIR', 'PAIRS', 'PAR', 'PARES', 'PAIRE', 'PAIRES'],
   // The dozen by its name in the languages orders are written in (docena, dúzia, douzaine, dozzina, Dutzend, tuzin).
   DZ: ['DZ', 'DOZ', 'DOZEN', 'DOZENS', 'DZN', 'DOC', 'DOCENA', 'DOCENAS', 'DUZIA', 'DUZIAS', 'DZ.', 'DOUZAINE', 'DOUZAINES', 'DOZZINA', 'DOZZINE', 'DUTZEND', 'DTZ', 'TUZIN', 'TUZINY', 'TUCET'],
