@@ -13,6 +13,7 @@ import { lateItems } from './age.js';
 import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
 import { classFromAttachments } from './attached.js';
+import { vouchedInReport } from './vouched.js';
 import { placeCaps } from './places.js';
 import { tripLengthCheck } from './trip-length.js';
 import { claimAbout } from './scope.js';
@@ -44,6 +45,7 @@ function readClaim(text: string, policy: Policy): Claim {
   const trip = policy.mileage.length > 0 && !/^\s*[[{]/.test(t) ? readMileage(t) : undefined;
   if (!trip) {
     const claim = readExpense(text, policy.currency);
+    vouchedInReport(claim.items, t);
     classFromAttachments(claim.items, t);
     claimAbout(claim.items, t);
     // A report's mileage entry stating its distance is paid at distance × the policy's rate, like a log.

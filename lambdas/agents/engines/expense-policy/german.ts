@@ -11,13 +11,14 @@ import { englishNumbers } from './glossary.js';
 /** Whether the policy is written in German: its common function words outnumber a stray German term. */
 export function isGerman(text: string): boolean {
   const words = text.toLowerCase().match(/[a-zäöüß]+/g) ?? [];
-  const german = words.filter((w) => GERMAN_WORDS.has(w)).length;
+  const german = words.filter((w) => GERMAN.has(w)).length;
   const english = words.filter((w) => ENGLISH_WORDS.has(w)).length;
   return german >= 5 && german > 2 * english;
 }
 
-const GERMAN_WORDS = new Set(['der', 'die', 'das', 'und', 'ist', 'sind', 'werden', 'wird', 'nicht', 'für', 'mit', 'von', 'bei', 'je',
-  'eine', 'einer', 'des', 'dem', 'den', 'zu', 'zur', 'zum', 'nach', 'auf', 'über', 'bis', 'oder', 'ohne', 'gegen', 'sowie']);
+export const GERMAN_WORDS = ['der', 'die', 'das', 'und', 'ist', 'sind', 'werden', 'wird', 'nicht', 'für', 'mit', 'von', 'bei', 'je',
+  'eine', 'einer', 'des', 'dem', 'den', 'zu', 'zur', 'zum', 'nach', 'auf', 'über', 'bis', 'oder', 'ohne', 'gegen', 'sowie'];
+const GERMAN = new Set(GERMAN_WORDS);
 const ENGLISH_WORDS = new Set(['the', 'and', 'is', 'are', 'be', 'for', 'with', 'of', 'to', 'not', 'or', 'per', 'will', 'must', 'any']);
 
 /** A word boundary that knows umlauts and ß (JavaScript's \b does not). */

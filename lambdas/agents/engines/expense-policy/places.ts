@@ -126,7 +126,7 @@ export function readPlaceTables(text: string): PlaceTables {
     // what the rows are limits of when the lead itself does not.
     const top = Math.min(...lead);
     const heading = top > 0 && HEADING.test(lines[top - 1]) && lines[top - 1].trim().split(/\s+/).length <= 8 ? [top - 1] : [];
-    const leadOf = (at: number[]) => toEnglish(language, [...at].sort((a, b) => a - b).map((h) => lines[h]).join(' ')).toLowerCase();
+    const leadOf = (at: number[]) => toEnglish(language, [...at].sort((a, b) => a - b).map((h) => lines[h]).join(' '), text).toLowerCase();
     const leadText = leadOf(lead);
     const named = (t: string) => categoriesIn(t).find((c) => c === 'lodging') ?? (/\b(?:nightly|per night|a night|room rate)\b/.test(t) ? 'lodging' : undefined);
     const daily = (t: string) => /\b(?:per (?:calendar )?day|daily|a day)\b/.test(t);

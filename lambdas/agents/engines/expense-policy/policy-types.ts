@@ -26,6 +26,8 @@ export interface Cap {
   group?: string;
   /** A cap on one kind of folio line ("Hotel parking … up to $60 per night"): folio-lines.ts. */
   kind?: string;
+  /** The words of the heading the limit is stated under, kept as its scope when another heading limits the same category. */
+  headingScope?: string[];
 }
 
 export interface Threshold {
@@ -98,6 +100,8 @@ export interface Policy {
   missingReceiptFlagged?: string;
   /** Categories a sentence says need no receipt ("No receipts are required for the allowance"). */
   receiptFree: Category[];
+  /** "Train and bus fares under JPY 3,000 need no receipt": categories free of the receipt rules below an amount. */
+  receiptFreeBelow?: { categories: Category[]; cents: bigint; text: string }[];
   approvals: (Threshold & { approver: string })[];
   /** Kinds of expense named as needing an approval ("Global Entry", "TSA PreCheck"): named.ts. */
   approvalThings: ApprovalThing[];

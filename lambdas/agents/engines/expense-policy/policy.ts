@@ -80,6 +80,12 @@ export function readPolicy(text: string): Policy {
         for (const c of plain) c.cents = lowest;
       }
     } else placeGroup = [];
+    // "Comidas de representación con clientes" / "Comidas individuales en viaje": limits of one category under headings
+    // naming kinds of it are the limits of those kinds, told apart by the heading's words (scope.ts).
+    if (row === undefined && under !== undefined) {
+      const words = under.toLowerCase().match(/[\p{L}]{4,}/gu) ?? [];
+      for (const cap of policy.caps.slice(before)) if (cap.scope === undefined && cap.group === undefined && words.length >= 2) cap.headingScope = words;
+    }
     // A cap on one kind of folio line names it before its amount, on its own line ("Hotel parking … up to $60 per night").
     for (const cap of policy.caps.slice(before)) if (cap.category === 'lodging') cap.kind = lineKind(lines[line - 1] ?? sentence);
     if (policy.taxesExtra === undefined && TAXES_EXTRA.test(s)) {
@@ -90,7 +96,7 @@ export function readPolicy(text: string): Policy {
     if (found === 0 && currencyStated && ONLY_CURRENCY.test(s)) found = 1;
     return [found, placeGroup];
   };
-  for (const { sentence, context, line, row, refused, under } of sentences(text, language === 'de', language !== undefined)) {
+  for (const { sentence, context, line, row, refused, under } of sentences(text, language === 'de', language !== undefined, (s) => toEnglish(language, s, text))) {
     if (under !== undefined && !policy.under.has(sentence)) policy.under.set(sentence, under);
     // A question states no rule ("Do I need a receipt?"); its answer ("Yes, for any expense of $25.00 or more") is read
     // as the question asked of that answer: "do i need a receipt for any expense of $25.00 or more".
@@ -108,8 +114,9 @@ export function readPolicy(text: string): Policy {
     // Markdown's emphasis ("up to **$75 per calendar day**") is no word of the rule.
     const said = sentence.replace(QA, '').replace(/\*\*|__/g, '');
     const answer = asked !== undefined ? /^(?:yes|no)\b\s*[,:\u2014\u2013-]?\s*(.*)$/i.exec(said) : null;
-    // A Dutch or Italian sentence in the English forms, the case of its other words kept (places stay names).
-    const english = language === 'nl' || language === 'it' ? toEnglish(language, said) : said;
+    // A sentence of a language with a glossary (German aside) in the English forms, the case of its other words kept
+    // (places stay names).
+    const english = language !== undefined && language !== 'de' ? toEnglish(language, said, text) : said;
     let found = 0;
     // "EUR 160 per night in Antwerpen and Brussel, EUR 130 elsewhere": each limit by place read as its own clause.
     for (const clause of answer ? [said] : placeClauses(english)) {
@@ -131,6 +138,12 @@ export function readPolicy(text: string): Policy {
       policy.taxesExtra = lines[at].trim();
       policy.lineOf.set(policy.taxesExtra, at + 1);
     }
+  }
+  // Heading scopes count only where two headings give one category limits of their own.
+  for (const cap of policy.caps) {
+    if (cap.headingScope === undefined) continue;
+    const rivals = policy.caps.filter((c) => c !== cap && c.category === cap.category && c.headingScope !== undefined && c.headingScope.join(' ') !== cap.headingScope!.join(' '));
+    if (rivals.length > 0) cap.scope = cap.headingScope;
   }
   // A per-diem schedule's lodging column is a nightly cap per place, as a table of city caps is.
   for (const r of policy.schedules.lodging ?? []) {
@@ -156,6 +169,12 @@ export function readPolicy(text: string): Policy {
   for (const c of policy.places.caps) policy.described.add(c.category);
   policy.notUnderstood = policy.notUnderstood.filter((t) => !tableLines.has((policy.lineOf.get(t) ?? 0) - 1));
   for (const r of policy.receipts) r.except.push(...policy.receiptFree.filter((c) => !r.categories.includes(c)));
+  // Categories free of receipts below an amount: every other rule excepts them, and they need one from that amount on.
+  for (const free of policy.receiptFreeBelow ?? []) {
+    const general = policy.receipts.filter((r) => !free.categories.some((c) => r.categories.includes(c)));
+    for (const r of general) r.except.push(...free.categories);
+    if (general.length > 0) policy.receipts.push({ cents: free.cents, inclusive: true, categories: free.categories, text: free.text, except: [], itemised: general[0].itemised });
+  }
   if (stated) policy.currency = stated;
   else if (currencies.size === 1) policy.currency = [...currencies][0];
   return policy;

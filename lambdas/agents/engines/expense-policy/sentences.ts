@@ -22,7 +22,7 @@ export interface PolicySentence {
 
 /** `german`: the policy is in German; `abbreviated`: in a language whose full stops also close abbreviations and
  * ordinals ("Art. 5", "bv.", "3. Pernottamento"), so such a stop ends no sentence. */
-export function sentences(text: string, german = false, abbreviated = german): PolicySentence[] {
+export function sentences(text: string, german = false, abbreviated = german, read: (s: string) => string = (s) => s): PolicySentence[] {
   const out: PolicySentence[] = [];
   let heading: Category[] = [];
   let under: string | undefined;
@@ -79,18 +79,21 @@ export function sentences(text: string, german = false, abbreviated = german): P
     }
     // A heading's mark and label ("## 3.", "B.", "§ 4") and what it says of itself in brackets ("MEALS (traveler's own
     // meals while on overnight travel)") are not its words.
-    const marked = line.length > 160 ? line : line.replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
+    // "第4条（宿泊料）": a Japanese or Chinese article's mark, its title in brackets.
+    const marked = line.length > 160 ? line : line.replace(/^第\s*\d+\s*[条章節]\s*\(([^)]{1,20})\)$/u, '$1').replace(/^#+\s*/, '').replace(/^[A-Z][.)]\s+(?=\p{Lu})/u, '').replace(/^(\p{Lu}[\p{Lu}\s&/-]+?)\s*\([^)]*\)$/u, '$1');
     const words = marked.replace(ARTICLE, '').replace(/^\s*(?:[-*•]|§\s*\d+[a-z]?|[a-z]?\d+(?:\.\d+)*[.)]?)\s+/i, '').split(/\s+/);
     // The heading's own words, without its number ("5.2", "§ 4").
     const body = marked.replace(ARTICLE, '').replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '');
-    const headingLike = words.length <= 5 && !/\d/.test(body) && !/[.!?;]\s*\S/.test(body) &&
+    // A script written without spaces (Japanese, Chinese) tells a heading by its length, not its words.
+    const unspaced = SPACELESS.test(body);
+    const headingLike = (unspaced ? body.length <= 16 && !/[。、,]/.test(body) : words.length <= 5) && !/\d/.test(body) && !/[.!?;]\s*\S/.test(body) &&
       !/[.!?;]$/.test(marked) && !/\b(?:is|are|must|may|will|should|shall|not|be|up to|capped|require[sd]?)\b/i.test(marked);
     if (headingLike && !indented) {
       const number = /^(?:§\s*)?(\d+(?:\.\d+)*)/.exec(marked.replace(/^art(?:icle|ikel|icolo|ículo|igo)?\.?\s*(?=\d)/i, ''))?.[1];
       // "Hébergement (nuit, petit-déjeuner inclus)", "Lodging (breakfast included)": what the bracket says is included
       // is no category of the section when the words outside it name one.
-      const outside = categoriesIn(marked.replace(/\([^)]*\)/g, ' ').toLowerCase());
-      const named = outside.length > 0 ? outside : categoriesIn(marked.toLowerCase());
+      const outside = categoriesIn(read(marked.replace(/\([^)]*\)/g, ' ')).toLowerCase());
+      const named = outside.length > 0 ? outside : categoriesIn(read(marked).toLowerCase());
       const sub = named.length === 0 && number !== undefined && section !== undefined && number.startsWith(`${section}.`);
       if (!sub) {
         under = marked.replace(ARTICLE, '').replace(/^(?:§\s*)?[a-z]?\d+(?:\.\d+)*[.)]?\s*/i, '').replace(/:$/, '');
@@ -102,10 +105,10 @@ export function sentences(text: string, german = false, abbreviated = german): P
     let first = true;
     for (const part of parts(line, abbreviated)) {
       // "c) No receipts are required for M&IE": a lettered item's mark is no word of it.
-      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?|\(?[a-z]\))\s+/i, ''), '.;! \t').trim();
+      const s = trimEnd(part.replace(/^\s*(?:[-*•]|[a-z]?\d+(?:\.\d+)*[.)]?|\(?[a-z]\))\s+/i, ''), '.;! \t。').trim();
       if (s.length === 0 || /^#/.test(s) || (/:$/.test(s) && s.split(/\s+/).length <= 6)) continue;
       // "Hotels. We reimburse ... up to $250 per night": a one-word lead sentence is the paragraph's heading.
-      if (first && s.split(/\s+/).length <= 2 && !/\d/.test(s) && categoriesIn(s.toLowerCase()).length > 0) {
+      if (first && !SPACELESS.test(s) && s.split(/\s+/).length <= 2 && !/\d/.test(s) && categoriesIn(s.toLowerCase()).length > 0) {
         heading = categoriesIn(s.toLowerCase());
         first = false;
         continue;
@@ -145,8 +148,11 @@ function tableCells(line: string, unbordered = false): string[] {
   return cells;
 }
 
+/** Letters of scripts written without spaces between words. */
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
 /** Sentence ends; a clause after ";" that only excepts ("; except mileage") stays with the rule it excepts. */
-const SPLIT = /(?<=[.!?;])\s+(?!(?:except|excluding|other than|ausgenommen|außer)\b)/i;
+const SPLIT = /(?<=[.!?;])\s+(?!(?:except|excluding|other than|ausgenommen|außer)\b)|(?<=[。！？])\s*(?=[^\s)）])/i;
 /** German also writes ordinals ("2. Klasse", "1. Januar") and abbreviations ("Abs. 2", "z. B.") with a full stop. */
 const GERMAN_ABBREVIATION = /(?:^|[\s(])(?:\d{1,2}|[a-z]|abs|nr|ziff|bzw|ggf|inkl|zzgl|max|ca|lt|gem|vgl|evtl|usw|str|art|bv|incl|excl|ecc|cfr|pag|es|ex|cf|p\.\s?es|p\.\s?ex)\.$/i;
 
@@ -217,7 +223,7 @@ function wrapped(text: string, german = false): { raw: string; n: number }[] {
       out.push(open);
     }
     const end = open.raw.trim();
-    if (end === '' || /[.!?;:]$/.test(end) || end.includes('|')) open = undefined;
+    if (end === '' || /[.!?;:。]$/.test(end) || end.includes('|')) open = undefined;
   }
   return out;
 }

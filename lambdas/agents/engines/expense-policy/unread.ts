@@ -64,14 +64,16 @@ export function unreadRules(policy: Policy, policyText: string): Unread[] {
   for (const c of policy.schedules.places) known.add(c.full);
   // A policy in a language no glossary reads (French, Spanish) has its limits in words no reader knows: an amount
   // alone is no sign of an unread rule there, every sentence being unread.
-  const bare = language === 'de' || !unreadLanguage(policyText);
+  const bare = language !== undefined || !unreadLanguage(policyText);
   const out: Unread[] = [];
   for (const sentence of policy.notUnderstood) {
     const raw = sentence.replace(/\*\*|__/g, '').replace(/^(?:q|a|question|answer)\s?[:.]\s+/i, '');
     // A rule is stated in a sentence's first few hundred characters; the rest (a pasted blob) is not read.
     // A label in quotation marks is a name to use ('itemize them as "Personal (non-reimbursable)"'), no rule of its own.
-    const s = toEnglish(language, raw).toLowerCase().replace(/\s+/g, ' ').slice(0, 600).replace(/"[^"]{1,60}"|“[^”]{1,60}”/g, '""');
+    const s = toEnglish(language, raw, policyText).toLowerCase().replace(/\s+/g, ' ').slice(0, 600).replace(/"[^"]{1,60}"|“[^”]{1,60}”/g, '""');
     if (/\?$/.test(s) || s.split(/\s+/).length <= 3) continue;
+    // "Repas d'affaires avec un client : voir article 6": a pointer to the section stating the rule, no rule itself.
+    if (/(?:^|:\s*|\(\s*)(?:see|voir|véase|ver|vedi|siehe|zie|patrz)\s+(?:l['’]|el |la |o |a |den |die )?(?:article|articolo|artículo|artigo|artikel|section|sección|secção|clause|§)\s*\d/.test(s)) continue;
     const money = moneyIn(s, () => undefined);
     if (money.length === 0 && !VERB.test(s)) continue;
     // "The cap is per night and includes room tax", "It is not a per-meal limit": a rule already read, qualified.
