@@ -13,7 +13,7 @@ const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@([\p{L}\p{N}-]+(?:\.[\p{
 const FREE_MAIL =
   /^(?:(?:gmail|googlemail|ymail|rocketmail|aol|icloud|me|mac|mail|protonmail|proton|pm|tutanota|tuta|qq|163|126|rediffmail|inbox|zoho|web)\.[a-z]{2,3}|(?:yahoo|hotmail|outlook|live|msn|gmx|yandex|mail)\.[a-z]{2,3}(?:\.[a-z]{2})?)$/i;
 const REGISTRATION = new RegExp(
-  `${B}(?:company|registration|reg\\.?|registry|crn|entity|file|state\\s+file|ubi|sos\\s+file|commercial\\s+register|trade\\s+register|chamber\\s+of\\s+commerce|kvk|handelsregister|hrb|hra|duns|d-u-n-s|lei|uen|acn|cin)\\s*(?:no\\.?|number|nr\\.?|id|code|#)?\\s*[:#-]?\\s*[A-Z]{0,3}[\\s-]?\\d[\\dA-Z -]{3,}`,
+  `${B}(?:company|registration|reg\\.?|registry|crn|entity|file|state\\s+file|ubi|sos\\s+file|commercial\\s+register|trade\\s+register|chamber\\s+of\\s+commerce|kvk|handelsregister|hrb|hra|duns|d-u-n-s|lei|uen|acn|cin|krs|regon|mersis|ticaret\\s+sicil\\p{L}*|nire|rcs|registro\\s+mercantil|corporate\\s+registration)\\s*(?:no\\.?|number|nr\\.?|id|code|#)?\\s*[:#-]?\\s*[A-Z]{0,3}[\\s-]?\\d[\\dA-Z -]{3,}`,
   'iu',
 );
 const REFUSED_DOCS = new RegExp(

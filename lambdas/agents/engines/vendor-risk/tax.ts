@@ -5,10 +5,16 @@
 import { B, E, clauseAfter, clauseBefore, lineOf, matches, type Finding } from './text.js';
 
 const BARE_EIN = /(?<![\d-])\d{2}-\d{7}(?![\d-])/u;
-const BARE_VAT = /(?<![\p{L}\p{N}])(?:ATU\d{8}|BE0\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|ES[0-9A-Z]\d{7}[0-9A-Z]|IE\d{7}[A-Z]{1,2})(?![\p{L}\p{N}])/u;
+const BARE_VAT = /(?<![\p{L}\p{N}])(?:ATU\d{8}|CHE-?\d{3}\.?\d{3}\.?\d{3}|PL\d{10}|BE0\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|ES[0-9A-Z]\d{7}[0-9A-Z]|IE\d{7}[A-Z]{1,2})(?![\p{L}\p{N}])/u;
+
+/**
+ * A Korean business registration number (000-00-00000) under its English label: the tax office issues it and it is
+ * the vendor's VAT number, whatever the portal calls it ("Business Registration No.", "BRN", "Biz Reg No").
+ */
+const KOREAN_BRN = /(?<![\p{L}])(?:business\s+reg(?:istration|\.)?|biz\.?\s+reg\.?|BRN)[^\n\d]{0,40}(?<![\d-])\d{3}-\d{2}-\d{5}(?![\d-])/iu;
 
 export function hasTaxNumber(text: string): boolean {
-  return !!readTaxNumbers(text).number || BARE_EIN.test(text) || BARE_VAT.test(text);
+  return !!readTaxNumbers(text).number || BARE_EIN.test(text) || BARE_VAT.test(text) || KOREAN_BRN.test(text);
 }
 
 const W_FORM = new RegExp(`${B}(?:form\\s+)?W-?\\s?(?:9|8\\s?-?BEN(?:-?E)?|8\\s?-?ECI)${E}`, 'giu');
@@ -24,8 +30,21 @@ const FORM_PRESENT_BEFORE = /(?<![\p{L}])(?:attached|enclosed|signed|completed|r
 
 /** Tax-number labels of the forms vendors send (US, EU, UK, Canada, Latin America, Türkiye, CIS…). */
 const TIN =
-  `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|HST|QST|PST|TPS|TVQ|TVH|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale|TVA(?:\\s+intra-?communautaire)?|BTW(?:-?(?:nummer|nr\\.?|id))?|numero\\s+d'identification(?:\\s+(?:fiscale|TVA))?)${E}`;
-const TIN_LABEL = new RegExp(`${B}${TIN}`, 'giu');
+  `(?:EIN|FEIN|TIN|ITIN|SSN|FTIN|employer\\s+identification\\s+number|social\\s+security\\s+number|taxpayer\\s+identification\\s+number|foreign\\s+tax\\s+identifying\\s+number|tax\\s*(?:payer\\s*)?(?:id(?:entification)?|no\\.?|number|reg(?:istration)?(?:\\s+(?:number|no\\.?))?)|VAT(?:\\s*(?:reg(?:istration)?|id|no\\.?|number))*|USt-?IdNr\\.?|Steuernummer|GST(?:IN)?|HST|QST|PST|TPS|TVQ|TVH|ABN|UTR|SIRE[NT]|NIF|NIPC?|CIF|RFC|RUT|RUC|CUIT|CNPJ|INN|UNP|VKN|TRN|business\\s+number|partita\\s+iva|codice\\s+fiscale|TVA(?:\\s+intra-?communautaire)?|BTW(?:-?(?:nummer|nr\\.?|id))?|numero\\s+d'identification(?:\\s+(?:fiscale|TVA))?` +
+  // The tax numbers of the other countries vendors register in, by the label their certificates print: Brazil's
+  // CPF, Argentina's CUIL, Colombia's and Central America's NIT, Venezuela's RIF, Türkiye's "vergi kimlik no",
+  // Czechia's and Slovakia's DIČ, Croatia's OIB, Hungary's adószám, Switzerland's MWST, Norway's MVA, Denmark's CVR,
+  // Finland's ALV / Y-tunnus, Belgium's ondernemingsnummer, Sweden's momsregistreringsnummer, Indonesia's NPWP,
+  // Vietnam's MST / mã số thuế, Pakistan's NTN, Kenya's KRA PIN, New Zealand's IRD number, Russia's ИНН, Ukraine's ЄДРПОУ.
+  `|CPF|CUIL|NIT|RIF|vergi\\s+(?:kimlik\\s+)?(?:no|numarasi|numaras[ıi])|DIC|OIB|adoszam|MWST(?:-?nr\\.?)?|MVA|CVR|ALV|Y-tunnus|ondernemingsnummer|numero\\s+d'entreprise` +
+  `|momsreg\\p{L}*|NPWP|MST|ma\\s+so\\s+thue|NTN|KRA\\s+PIN|IRD\\s+(?:no\\.?|number)|ИНН|ЕДРПОУ|ЄДРПОУ)${E}`;
+/**
+ * Korea's, Japan's, China's and Taiwan's labels, written without spaces (so without a word guard): 사업자등록번호 (the
+ * business registration number the tax office issues, the Korean VAT number), 法人番号 and the invoice 登録番号, 统一社会信用代码
+ * and 纳税人识别号, 統一編號, 税号.
+ */
+const CJK_TIN = `(?:사업자\\s*등록\\s*번호|法人番号|登録番号|统一社会信用代码|統一社會信用代碼|纳税人识别号|納稅人識別號|統一編號|统一编号|税号|稅號)`.normalize('NFD');
+const TIN_LABEL = new RegExp(`${B}${TIN}|${CJK_TIN}`, 'giu');
 const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:provide|send|supply|share)(?:\\s+(?:the|our|a|its))?)\\s+${TIN}`, 'iu');
 /**
  * What may stand between a label and its value: punctuation, a portal's required-field star ("VAT registration
