@@ -1,16 +1,22 @@
 /**
  * Money as written in exports and documents, read into integer cents (bigint); never a float in the arithmetic.
  *
- * Accepted: an optional sign (− and the Japanese △ ▲ too), currency sign or code before or after ($ € £ ¥ ₹ Rs. USD
- * EUR GBP CAD AUD INR; 円 元 원 after), thousands
+ * Accepted: an optional sign (− and the Japanese △ ▲ too), currency sign or code before or after ($ € £ ¥ ₹ Rs. Rp R$
+ * and the ISO codes of CODES; 円 元 원 zł Kč Ft kr after), thousands
  * separators (1,234.56, 1 234.56, or Indian 12,34,567.89), parentheses for negatives ((45.00)), a trailing minus (45.00-), a trailing CR
- * (credit, negative) or DR, and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
+ * (credit, negative) or DR (Db), and comma decimals when the text is unambiguous (1.234,56 or 12,50). At most two decimal
  * places (parseScaled and parseMoney's `places` read the same grammar to six, for unit prices). Refused (undefined):
  * empty text, exponents (1e309), more decimals than allowed, several numbers, anything else.
  */
 
 // The yen and won signs in their full-width forms and the unit written after the figure (1,320,000円, 5,000元, 3,000원).
-const CURRENCY = /^(?:US\$|\$|€|£|¥|￥|₩|₹|Rs\.?|USD|EUR|GBP|CAD|AUD|INR)\s*|\s*(?:US\$|\$|€|£|¥|￥|₩|₹|円|元|원|USD|EUR|GBP|CAD|AUD|INR)$/i;
+// The codes and signs of the currencies banks export in, before or after the figure (COP 1.250.000, 1 250,00 zł, Rp
+// 1.250.000, 12.500 ₫, NT$ 3,000, 250.00 SAR). Not the dinars and rials counted in thousandths (KWD, BHD, OMR, JOD,
+// TND): read as two decimals they would be wrong, so a figure marked with one is refused.
+const CODES = 'USD|EUR|GBP|CAD|AUD|NZD|INR|MXN|COP|CLP|PEN|ARS|UYU|BRL|KRW|JPY|CNY|RMB|TWD|NTD|HKD|SGD|SAR|AED|QAR|PLN|CZK|HUF|RON|TRY|VND|IDR|THB|MYR|PHP|ZAR|CHF|SEK|NOK|DKK|ILS';
+const SIGNS_BEFORE = 'US\\$|NT\\$|HK\\$|S\\$|R\\$|\\$|€|£|¥|￥|₩|₹|₺|₫|₱|₪|฿|Rs\\.?|Rp\\.?|RM';
+const SIGNS_AFTER = 'US\\$|\\$|€|£|¥|￥|₩|₹|₺|₫|₱|₪|฿|円|元|원|zł|Kč|Ft|kr|lei|TL|đ';
+const CURRENCY = new RegExp(`^(?:${SIGNS_BEFORE}|(?:${CODES})(?![a-z]))\\s*|\\s*(?:${SIGNS_AFTER}|(?<![a-z])(?:${CODES}))$`, 'i');
 
 export function parseCents(text: string): bigint | undefined {
   return parseScaled(text, 2);
@@ -33,7 +39,7 @@ export function parseScaled(text: string, places: number): bigint | undefined {
     flip();
     s = s.slice(1, -1).trim();
   }
-  const suffix = /\s*(CR|DR)$/i.exec(s);
+  const suffix = /\s*(CR|DR|DB)$/i.exec(s);
   if (suffix) {
     if (suffix[1].toUpperCase() === 'CR' && !flip()) return undefined;
     s = s.slice(0, suffix.index).trim();

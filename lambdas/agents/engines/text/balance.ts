@@ -190,7 +190,7 @@ export function movedBalances(amounts: (bigint | undefined)[], balances: (bigint
 /** A balance with its mark: on a statement Cr/H = in funds, Dr/S = overdrawn; in the books D/S = a debit balance. */
 export function balanceCents(text: string, mark: DecimalMark, books: boolean): bigint | undefined {
   // The mark may follow the figure with or without a space ("1,114.60 CR", "1,114.60CR", "14 806,23 D").
-  const m = /^(.*?\d)\s*(cr|dr|c|d|h|s)\.?$/i.exec(text.trim());
+  const m = /^(.*?\d)\s*(cr|dr|db|c|d|h|s)\.?$/i.exec(text.trim());
   const cents = parseMoney(m ? m[1] : text, mark);
   if (cents === undefined || !m) return cents;
   const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);

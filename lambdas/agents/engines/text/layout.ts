@@ -106,7 +106,8 @@ export function num(text: string | undefined): bigint | undefined {
  * both marks in use it keeps its own sign. Undefined when no amount carries a mark.
  */
 export function suffixDirections(texts: string[], books: boolean): number[] | undefined {
-  const marks = texts.map((t) => /\d\s*(cr|dr)\.?$/i.exec(t.trim())?.[1].toLowerCase());
+  // Db is the debit mark of Indonesian and Malaysian statements (125.000,00 Db), read as Dr.
+  const marks = texts.map((t) => /\d\s*(cr|dr|db)\.?$/i.exec(t.trim())?.[1].toLowerCase().replace('db', 'dr'));
   if (!marks.some((m) => m)) return undefined;
   const inMark = books ? 'dr' : 'cr';
   const both = marks.includes('cr') && marks.includes('dr');
