@@ -11,6 +11,7 @@ import { cxmlInvoice, cxmlOrder, readCxml, readCxmlOrder } from './cxml.js';
 import { facturaeRoot, readFacturae } from './facturae.js';
 import { cfdiRoot, readCfdi } from './cfdi.js';
 import { fatturaPaRoot, readFatturaPa } from './fatturapa.js';
+import { ciiRoot, readCii } from './cii.js';
 import { finvoiceRoot, readFinvoice } from './finvoice.js';
 import type { Terms } from './terms.js';
 import type { Cite } from '../text/json-positions.js';
@@ -152,10 +153,12 @@ function readXmlDocument(text: string, field: string): Doc {
   if (cfdi) return readCfdi(cfdi, field);
   const fattura = fatturaPaRoot(tree);
   if (fattura) return readFatturaPa(fattura, field);
+  const cii = ciiRoot(tree);
+  if (cii) return readCii(cii, field);
   const finvoice = finvoiceRoot(tree);
   if (finvoice) return readFinvoice(finvoice, field);
   const inv = ublRoot(tree);
-  if (!inv) throw new AgentInputError(field, 'XML that is none of the forms read (UBL invoice, credit note, order or order response, cXML InvoiceDetailRequest or OrderRequest, Facturae, CFDI, FatturaPA, Finvoice)');
+  if (!inv) throw new AgentInputError(field, 'XML that is none of the forms read (UBL invoice, credit note, order or order response, cXML InvoiceDetailRequest or OrderRequest, Facturae, CFDI, FatturaPA, CII, Finvoice)');
   return readUbl(inv, field);
 }
 

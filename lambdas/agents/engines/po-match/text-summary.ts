@@ -25,7 +25,7 @@ const NET_PART = /\b(?:vat|tax)[-\s]*exempt\s+sales|exempt\s+sales|zero[-\s]*rat
  * The net before tax where the label also names the tax: "VATable Sales", "Net of VAT", "Amount exclusive of VAT",
  * "Total hors TVA", "Razem netto", "Summe netto".
  */
-const NET_OF_TAX = /vatable|\b(?:eks|ekskl|exkl|ex)\.?\s*(?:mva|moms)\b|\b(?:uten|utan|uden)\s+(?:mva|moms)\b|before\s+vat|לפני\s+מע["״]מ|net\s+of\s+(?:vat|tax)|(?:vat|tax)[-\s]+exclusive|exclusive\s+of\s+(?:vat|tax)|\bex\.?\s+(?:vat|gst)|hors\s+(?:tva|taxes?)|\bnetto\b/;
+const NET_OF_TAX = /vatable|\b(?:eks|ekskl|exkl|ex)\.?\s*(?:mva|moms)\b|\b(?:uten|utan|uden)\s+(?:mva|moms)\b|before\s+vat|\bbez\s+(?:dph|vat|pdv|ddv)\b|\bkdv\s+hari[çc]|לפני\s+מע["״]מ|net\s+of\s+(?:vat|tax)|(?:vat|tax)[-\s]+exclusive|exclusive\s+of\s+(?:vat|tax)|\bex\.?\s+(?:vat|gst)|hors\s+(?:tva|taxes?)|\bnetto\b/;
 /** A total that says it includes the tax: "Total incl. VAT", "Summe inkl. MwSt", "Total Sales (VAT Inclusive)". */
 const TAX_INCLUDED = /\b(?:inc|incl|inkl|including|inclusive|inklusive|with)\b\.?\s*(?:of\s+)?(?:vat|tax|mwst|ust|gst|btw|iva|tva|mva|moms)|(?:vat|tax|mwst|gst)[-\s]+(?:incl|inclusive)\b/;
 /** The gross: "Razem brutto", "Bruttobetrag", "Gross total", "Total TTC", "Do zapłaty", "Zu zahlen". */
@@ -77,9 +77,9 @@ export function readSummary(line: string, decimal: Decimal): Summary | undefined
     else if (NET_OF_TAX.test(l)) kind = 'net';
     else if (TAX_INCLUDED.test(l)) kind = 'total';
     else if (/sub[-\s]?total|sous[-\s]total|subtotaal|untaxed|merchandise|sale amount|product total|net order|total net|net total|nettowert|imponibile|excl|ohne|before tax|before discount|\balv\s+0\s*%|veroton|ilman\s+alv|goods total|goods net|net goods|^goods(?: value)?$|^nett?(?: amount| value)?$|lines total|netto/.test(l) || NET_WORDS.test(l)) kind = 'net';
-    else if (/tax|vat|btw|mwst|\balv\b|\bmoms\b|\bmva\b|merverdiavgift|merv[äa]rdesskatt|מע["״]מ|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l) || SALES_TAX_NAMES.test(l) || STANDARD_RATE.test(l)) kind = 'tax';
+    else if (/tax|vat|btw|mwst|\balv\b|\bdph\b|\bkdv\b|\bpdv\b|\bddv\b|\b[áa]fa\b|\bpvm\b|\bpvn\b|φπα|ндс|ддс|\bmoms\b|\bmva\b|merverdiavgift|merv[äa]rdesskatt|מע["״]מ|\biva\b|gst|hst|\bust\b|\btva\b|impuesto|消費税/.test(l) || SALES_TAX_NAMES.test(l) || STANDARD_RATE.test(l)) kind = 'tax';
     else if (/freight|shipping|delivery|fuel|handling|carriage|postage|\bfrakt|\bfragt|משלוח|הובלה|\bflete|\bportes\b|env[ií]o|frais de port|送料|運賃/.test(l)) kind = 'freight';
-    else if (/total|amount due|balance due|te betalen|[åa]\s+betale|\bat\s+betale|att\s+betala|^i\s+alt\b|\bi\s+alt\s+(?:dkk|kr)|לתשלום|סה["״]כ|yhteensä|maksettava|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
+    else if (/total|amount due|balance due|celkem|k\s+[úu]hrad[ěe]|toplam|[öo]sszesen|ukupno|skupaj|spolu|razem|suma|kokku|iš\s+viso|kopā|σύνολο|итого|合\s*计|합\s*계|te betalen|[åa]\s+betale|\bat\s+betale|att\s+betala|^i\s+alt\b|\bi\s+alt\s+(?:dkk|kr)|לתשלום|סה["״]כ|yhteensä|maksettava|totale|summe|gesamt|to pay|[àa] payer|合\s*計|御請求額|請求金額/.test(l) || GROSS.test(l)) kind = 'total';
     // A fee or surcharge printed among the totals ("DROP SHIP FEE 25.00", "Small order charge") is a charge, never an
     // item; so are India's "Packing & Forwarding @ 2%" and a round-off, which the PO's own charges and terms judge.
     else if (/\b(?:fee|surcharge|charge)\b|packing\s*(?:&|and)\s*forwarding|\bp\s*&\s*f\b|round(?:ing)?[\s-]*off|^rounding$/.test(l)) kind = 'other';

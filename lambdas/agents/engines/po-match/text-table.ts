@@ -9,7 +9,7 @@ import { lineAmount, abs, SCALE, CENT } from './decimal.js';
 import { readNumber, type Decimal } from './number.js';
 import { packSize, priceBasis, unitCode, unitWithPack } from './units.js';
 import { headerColumns, tokenize, type Column, type Role, type Tok } from './text-columns.js';
-import { readSummary } from './text-summary.js';
+import { readSummaries, readSummary } from './text-summary.js';
 import { IDENTIFIER_LINE, shiftedRow } from './text-shifted.js';
 import { joinGroups, joinText, numbersIn, readPrice } from './text-cells.js';
 
@@ -126,6 +126,8 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
     // A totals label set well right of the descriptions ("Yhteensä alv 0 %   441,60", "Totaal excl. BTW") ends the
     // rows even where its numbers fall under the item columns.
     if (rows.length > 0 && toks[0].start > (descIndex >= 0 ? cols[descIndex].start : 0) + 8 && SUMMARY.test(line.trim()) && readSummary(line, decimal) !== undefined) break;
+    // "Netto 1 240,00    VAT 23% 285,20    Brutto 1 525,20": totals side by side end the rows.
+    if (rows.length > 0 && readSummaries(line, decimal) !== undefined) break;
     if (row) {
       row.cites = [{ line: i + 1 }];
       rows.push(row);
