@@ -129,3 +129,33 @@ describe('expense-policy: a day table of allowances standing on its own, with it
     expect(items[2].text).toMatch(/breakfast provided/);
   });
 });
+
+describe('expense-policy: a settlement form with an allowance block and section subtotals', () => {
+  const form = [
+    'ROZLICZENIE KOSZTÓW PODRÓŻY SŁUŻBOWEJ',
+    '',
+    'Diety',
+    '  Stawka diety:                         45,00 zł',
+    '  Należność z tytułu diet:              90,00 zł',
+    '  Potrącenia za zapewnione wyżywienie: 22,50 zł',
+    '  Dieta do wypłaty:                     67,50 zł',
+    '',
+    'Koszty przejazdów',
+    '  12.01.2026  PKP Intercity  Kraków Gł. - Warszawa Centralna, kl. 2      149,00 zł',
+    '  13.01.2026  PKP Intercity  Warszawa Centralna - Kraków Gł., kl. 2      149,00 zł',
+    '                                                  Razem przejazdy:        298,00 zł',
+    'Noclegi',
+    '                  "Nocleg bez śniadania" 1 doba x 1 020,00 zł           1 020,00 zł',
+    '',
+    'RAZEM KOSZTY PODRÓŻY:                                                  1 385,50 zł',
+  ].join('\n');
+
+  it('claims the allowance at its bottom line, reads "1 020,00 zł", and keeps the lines under a section subtotal', () => {
+    const { items } = readExpense(form, 'PLN');
+    expect(items.map((i) => [i.category, i.cents, i.currency])).toEqual([
+      ['per diem', 6750n, 'PLN'], ['rail', 14900n, 'PLN'], ['rail', 14900n, 'PLN'], ['lodging', 102000n, 'PLN'],
+    ]);
+    expect(items[0].text).toMatch(/Potrącenia/);
+    expect(items[3].nights).toBe(1n);
+  });
+});

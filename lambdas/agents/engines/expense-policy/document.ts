@@ -21,6 +21,7 @@ import { listings, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
 import { belowClaimTotal } from './statement-support.js';
 import { dayBreakdowns, dayRow, dayTables, type DayTable } from './day-table.js';
+import { allowanceBlocks } from './allowance-block.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -121,6 +122,7 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
   }
   supportBelowClaimTotal(lines, kept);
   dayBreakdowns(lines, kept);
+  kept.splice(0, kept.length, ...allowanceBlocks(lines, kept));
   belowClaimTotal(lines, kept);
   // A message asking for one amount with one receipt below it ("can I get reimbursed $84.50 … receipt below") is one
   // expense: the request is the claim and the receipt its support, though their amounts differ (the reviewer pays

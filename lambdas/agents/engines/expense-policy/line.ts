@@ -27,8 +27,9 @@ const FIELD = 'expense';
 const PEOPLE = new Set(['people', 'persons', 'person', 'guests', 'attendees', 'pax', 'diners', 'colleagues', 'employees', 'heads', 'participants']);
 const INCLUDED = /\b(?:incl|including|includes|inclusive of|of which)\b/;
 
-/** "2 nights", "2 Nächte", "2 nuits", "3 nuitées", "2 noches", "2 notti", "2 nachten", "2 nätter": nights of a stay. */
-const NIGHTS = /^(?:nights?|nächte|nacht|nuits?|nuitées?|noches?|notti|notte|nachten|nätter|natt|noites?)$/;
+/** "2 nights", "2 Nächte", "2 nuits", "3 nuitées", "2 noches", "2 notti", "2 nachten", "2 nätter", "2 doby" (a Polish
+ * hotel's days of 24 hours), "2 gece": nights of a stay. */
+const NIGHTS = /^(?:nights?|nächte|nacht|nuits?|nuitées?|noches?|notti|notte|nachten|nätter|natt|noites?|doby|doba|noce|nocy|noclegi|gece|malam|đêm|泊)$/u;
 /** "3 days", "3 jours", "3 Tage", "3 días", "3 giorni", "3 dagen", "3 dagar": days. */
 const DAYS = /^(?:days?|jours?|tage|tag|días|dias|giorni|dagen|dagar|dage)$/;
 

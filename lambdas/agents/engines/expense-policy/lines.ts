@@ -32,6 +32,8 @@ export interface Line {
 }
 
 const CODES = `USD|EUR|GBP|CAD|AUD|JPY|${OTHER_CODES}`;
+/** Signs of the currencies written after (or before) the figure in their countries. */
+const LOCAL_SIGN: Record<string, string> = { 'zł': 'PLN', 'zl': 'PLN', 'kč': 'CZK', 'ft': 'HUF', 'lei': 'RON', '₺': 'TRY', 'r$': 'BRL', '₩': 'KRW', '₹': 'INR', '円': 'JPY', '元': 'CNY', '원': 'KRW', '₫': 'VND', 'rp': 'IDR', 'rm': 'MYR' };
 const CODE_TOKEN = new RegExp(`^(?:${CODES}|US\\$|C\\$|A\\$|[$€£¥])$`, 'i');
 const MONEYISH = /^[-(]?(?:US\$|C\$|A\$|[$€£¥])?-?\d[\d.,'\u00a0]*(?:[€£¥])?\)?$/i;
 const LEAD_DATE = /^(?:\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\.?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?: \d{4})?)(?=\s|$)/i;
@@ -44,11 +46,25 @@ export function amountsIn(line: string): Amt[] {
   const re = /\S+/g;
   const tokens: { t: string; at: number }[] = [];
   for (let m = re.exec(line); m !== null; m = re.exec(line)) tokens.push({ t: m[0], at: m.index });
+  // A local currency's sign after the figure ("112,50 zł", "1 030,30 Kč", "R$ 96,00"): its ISO code.
+  for (const tk of tokens) {
+    const code = LOCAL_SIGN[tk.t.replace(/[,;:.]+$/, '').toLowerCase()];
+    if (code) tk.t = code;
+  }
+  // "1 030,30 zł", "€ 1 250,00": thousands set apart by a space, the figure beside its currency.
+  for (let i = tokens.length - 2; i >= 0; i--) {
+    const [a, b] = [tokens[i], tokens[i + 1]];
+    if (!/^\d{1,3}$/.test(a.t) || !/^\d{3}(?:[.,]\d{2})?$/.test(b.t.replace(/[,;:]+$/, '')) || b.at !== a.at + a.t.length + 1) continue;
+    if (!CODE_TOKEN.test(tokens[i + 2]?.t.replace(/[,;:.]+$/, '') ?? '') && !CODE_TOKEN.test(tokens[i - 1]?.t ?? '')) continue;
+    tokens.splice(i, 2, { t: `${a.t}${b.t}`.replace(/^(\d+)(\d{3})([.,]\d{2})?/, (_, x: string, y: string, z = '') => `${x}${y}${z}`), at: a.at });
+  }
   for (let i = 0; i < tokens.length; i++) {
     // "Mon 10.11. to Thu 13.11.2025": a day and month with their closing dot is a date, not 10.11.
     if (DAY_MONTH.test(tokens[i].t)) continue;
     // "2 x EUR 30,00": the unit price of a quantity, a working of the line's amount, not a charge of its own.
-    if (/^(?:x|×|\*)$/i.test(tokens[i - 1]?.t ?? '') && /^\d{1,3}$/.test(tokens[i - 2]?.t ?? '')) {
+    // "2 doby x 389,00 zł", "2 nights x 139.00": the count may carry its unit.
+    const count = /^\d{1,3}$/.test(tokens[i - 2]?.t ?? '') || (/^\p{L}+\.?$/u.test(tokens[i - 2]?.t ?? '') && /^\d{1,3}$/.test(tokens[i - 3]?.t ?? ''));
+    if (/^(?:x|×|\*)$/i.test(tokens[i - 1]?.t ?? '') && count) {
       if (CODE_TOKEN.test(tokens[i].t)) i++;
       continue;
     }
@@ -102,7 +118,7 @@ const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hou
 const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:earned|balance)|(?:points?|miles|cash) earned)\b/i;
 /** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
-const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale)\b|合計/;
+const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale|razem|celkem|összesen|toplam|jumlah|soma|totalt|yhteensä)(?![\p{L}])|合計|合计|총계|합계/u;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less:? (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b|^amount payable to (?:the )?(?:traveller|traveler|employee|claimant|staff member)$/;
 /** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
  * (personal)"): what is owed after the claim is summed, never an expense. */

@@ -67,6 +67,13 @@ function claimTotal(lines: Line[], kept: Entry[]): number | undefined {
     const listed = kept.filter((e) => e.listed && e.first.n < t.n);
     // An entry with an amount in two currencies counts in the total's: either column may be the claim's.
     const want = t.amts[t.amts.length - 1].cents;
+    // A settlement form's sections each close on their subtotal ("Razem przejazdy", "Summe Fahrtkosten"); the claim's
+    // total is the later one summing every expense above it, dated or not ("RAZEM KOSZTY PODRÓŻY").
+    const above = kept.filter((e) => e.first.n < t.n);
+    if (above.length >= 2 && above.some((e) => !e.listed) && above.reduce((a, e) => a + e.amount.cents, 0n) === want) {
+      plain = t.n;
+      continue;
+    }
     const sums = [listed.reduce((a, e) => a + e.amount.cents, 0n), listed.reduce((a, e) => a + (e.converted?.amt.cents ?? e.amount.cents), 0n)];
     if (listed.length < 2 || !sums.includes(want)) continue;
     // The claim's total by its words, or by the settlement lines under it ("Avances perçues", "Net à rembourser").
