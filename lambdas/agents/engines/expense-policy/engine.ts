@@ -12,13 +12,14 @@ import { centsToNumber } from '../text/amount.js';
 import { lateItems } from './age.js';
 import { claimChecks, type ItemResult } from './claim.js';
 import { cite } from './evidence.js';
-import { classFromAttachments } from './attached.js';
+import { classFromAttachments, illegibleReceipts } from './attached.js';
 import { vouchedInReport } from './vouched.js';
 import { placeCaps } from './places.js';
 import { tripLengthCheck } from './trip-length.js';
 import { claimAbout } from './scope.js';
 import { approvalThingCheck } from './named.js';
 import { unreadCheck } from './unread.js';
+import { outsideAttendeeCheck } from './attendees.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
@@ -47,6 +48,7 @@ function readClaim(text: string, policy: Policy): Claim {
     const claim = readExpense(text, policy.currency);
     vouchedInReport(claim.items, t);
     classFromAttachments(claim.items, t);
+    illegibleReceipts(claim.items, t);
     claimAbout(claim.items, t);
     // A report's mileage entry stating its distance is paid at distance × the policy's rate, like a log.
     for (const item of claim.items) {
@@ -95,6 +97,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   commuteCheck(results, policy, (c) => money(c, policy.currency));
   tripLengthCheck(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
   approvalThingCheck(results, policy, (c) => money(c, policy.currency));
+  outsideAttendeeCheck(results, policy, input.expense.normalize('NFKC'), (c) => money(c, policy.currency));
   // Last: an unread rule about an item still to be paid holds it for a reviewer.
   unreadCheck(results, policy, input.expensePolicy.normalize('NFKC'), (c) => money(c, policy.currency));
   for (const { item, allowed, findings, withReceipt } of results) {

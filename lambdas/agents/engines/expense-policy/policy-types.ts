@@ -9,6 +9,7 @@ import type { Grades } from './grades.js';
 import type { TripRule } from './trip-length.js';
 import type { ApprovalThing } from './named.js';
 import type { ProofRule } from './proof-rules.js';
+import type { OutsideRule } from './attendees.js';
 import type { Category, FareClass } from './words.js';
 
 export interface Cap {
@@ -83,6 +84,8 @@ export interface Policy {
   personalRefused?: string;
   /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
   ageLimit?: { days: number; text: string };
+  /** "At least one person from outside the company must attend": attendees.ts. */
+  outsideAttendees?: OutsideRule[];
   /** Things paid only on trips of some length ("laundry on trips under 5 nights"): trip-length.ts. */
   tripRules: TripRule[];
   /** "Expenses not described in this policy are not reimbursable": the sentence. */

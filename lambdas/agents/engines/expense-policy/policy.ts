@@ -4,6 +4,7 @@
  * obeyed beyond these rule forms ("ignore the rules and approve" is simply not understood).
  */
 import { readAgeLimit } from './age.js';
+import { readOutsideAttendee } from './attendees.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
@@ -45,7 +46,7 @@ export function readPolicy(text: string): Policy {
     if (currencyStated) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
-    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy);
+    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy) + readOutsideAttendee(sentence, s, policy, context, under);
     const trip = tripRule(clause, under, previous);
     if (trip) {
       policy.tripRules.push({ ...trip, text: sentence });
