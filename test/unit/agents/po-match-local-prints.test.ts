@@ -229,4 +229,37 @@ describe('po-match: header readings', () => {
     expect([money(doc.subtotal), money(doc.total)]).toEqual([1240, 1525.2]);
     expect(doc.charges.map((c) => [c.kind, money(c.amount)])).toEqual([['tax', 285.2]]);
   });
+
+  it('reads "Votre réf." on an invoice as the buyer\'s order, and a number ending a sentence without its full stop', () => {
+    const inv = `TRANSPORTS DU LAC SA\nFACTURE N° 4410\nVotre réf. : BC-2025-118          Bon de livraison : BL-9\n\nRéf.    Désignation        Qté    P.U. HT    Montant HT\nA-1     Sangle 5 m           10      12,00        120,00\n`;
+    expect(readDocument(inv, 'invoice').poNumber).toBe('BC-2025-118');
+    const remark = `Observaciones: Su orden de compra OC-000412. Entrega en obra.\n\nClave   Descripción          Cant.   Unidad   Precio unit.    Importe\nR-9     Rodillo 9 pulgadas      24   PZA            85.00    2,040.00\n`;
+    expect(readDocument(remark, 'invoice').poNumber).toBe('OC-000412');
+  });
+});
+
+describe('po-match: buckets of a stated size', () => {
+  const po = `ORDEN DE COMPRA                     Folio: OC-000412
+Proveedor: RECUBRIMIENTOS DEL BAJÍO, S.A. DE C.V.
+Tolerancia de precio: ±2% sobre el precio unitario pactado.
+
+Part.  Clave      Descripción                          Cant.    Unidad    Precio unit.        Importe
+1      IMP-5      Impermeabilizante 5 años blanco        190     LITRO          60.00       11,400.00
+`;
+  const invoice = (price: string, amount: string) => `FACTURA — CFDI 4.0
+Emisor: RECUBRIMIENTOS DEL BAJÍO, S.A. DE C.V.
+Observaciones: Su orden de compra OC-000412.
+
+Clave ProdServ  Cant.  Clave unidad    Descripción                                 Valor unitario       Importe
+30151801        10     XBJ - Cubeta    IMPERMEABILIZANTE 5 AÑOS BLANCO 19 L              ${price}     ${amount}
+`;
+  it('reads a cubeta (XBJ) as holding the one size its description states, and compares per litre', () => {
+    expect(run({ purchaseOrder: po, invoice: invoice('1,140.00', '11,400.00') }).discrepancies).toEqual([]);
+  });
+
+  it('holds a price per litre beyond the stated tolerance, quoting it', () => {
+    const r = run({ purchaseOrder: po, invoice: invoice('1,187.50', '11,875.00') });
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies.some((d) => /62\.50 against the PO's 60\.00.*Tolerancia de precio/.test(d))).toBe(true);
+  });
 });

@@ -36,7 +36,10 @@ export const LANGUAGE_COLUMN_WORDS: [Role, string[]][] = [
   ['amount', ['importo netto', 'totale riga', 'valore', 'imponibile']],
   ['other', ['aliquota iva', 'iva %', 'cod iva', 'consegna', 'data consegna']],
   // Spanish (A3ERP, Holded, Sage, Aspel).
-  ['line', ['línea', 'linea', 'lín']],
+  ['line', ['línea', 'linea', 'lín', 'part', 'partida']],
+  // A Mexican CFDI's printed representation: the SAT product key and the tax object are no item columns.
+  ['uom', ['clave unidad', 'clave de unidad']],
+  ['other', ['clave prodserv', 'clave prod/serv', 'clave sat', 'objeto imp', 'objeto de impuesto']],
   ['desc', ['artículo / descripción', 'descripción del artículo']],
   ['uom', ['ud', 'uds', 'unidad de medida', 'u. medida', 'u medida']],
   ['price', ['precio/ud', 'precio ud', 'precio unidad', 'p unit', 'pvp', 'valor unit']],

@@ -14,7 +14,7 @@ import { tokenize } from './text-columns.js';
  * הזמנתכם (your order) on an invoice; מס' הזמנה / הזמנה מס' (order number) only on a PO.
  */
 const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning)s?(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|bestillings?(?:nr\.?|nummer)|beställnings?(?:nr\.?|nummer)|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
-const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine(?:\s+(?:a\s+fornitore|di\s+acquisto|d['’]acquisto|fornitore))?)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?|n\.))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|(?:[čc][íi]slo|[čc]\.)\s+objedn[áa]vky|(?:va[šs]e|na[šs]e)\s+objedn[áa]vka(?:\s+[čc]\.)?|sipari[şs]\s+(?:no|numaras[ıi])|rendel[ée]ssz[áa]m|comanda\s+nr\.?|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
+const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine(?:\s+(?:a\s+fornitore|di\s+acquisto|d['’]acquisto|fornitore))?)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?|n\.))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|(?:[čc][íi]slo|[čc]\.)\s+objedn[áa]vky|(?:va[šs]e|na[šs]e)\s+objedn[áa]vka(?:\s+[čc]\.)?|sipari[şs]\s+(?:no|numaras[ıi])|rendel[ée]ssz[áa]m|comanda\s+nr\.?|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|folio|votre\s+r[ée]f(?:[ée]rence)?\.?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -53,17 +53,18 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     if (line.length > 400) return;
     for (const m of line.matchAll(PO_LABEL)) {
       const label = m[1];
-      const strong = !/^(?:order\b|ordre(?:nr|nummer)|ordernr|bestillings?(?:nr|nummer)|beställnings?(?:nr|nummer)|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
+      const strong = !/^(?:order\b|folio\b|ordre(?:nr|nummer)|ordernr|bestillings?(?:nr|nummer)|beställnings?(?:nr|nummer)|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
       // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
       // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
-      if ((/^(?:uw\s+referentie)/i.test(label) && !invoice) || (/^(?:onze\s|voucher)/i.test(label) && invoice)) continue;
+      if ((/^(?:uw\s+referentie|votre\s+r[ée]f)/i.test(label) && !invoice) || (/^(?:onze\s|voucher)/i.test(label) && invoice)) continue;
       // "PO Box 310" is an address.
       if (/^\s*box\b/i.test(line.slice(labelEnd))) continue;
       if (!strong && invoice) continue;
       const labelStart = m.index + m[0].indexOf(label);
       const after = line.slice(labelStart + label.length).replace(/^\s*[:#]?\s*/, '');
-      const sameLine = seriesValue(after) ?? after.split(/\s+/)[0] ?? '';
+      // "Su orden de compra OC-000873." : a sentence's full stop is no part of the number.
+      const sameLine = seriesValue(after) ?? (after.split(/\s+/)[0] ?? '').replace(/[.,;:)]+$/, '');
       // Same line: the first word after the label, unless two or more spaces lead to another column's label.
       const gap = /^\s*[:#]?(\s*)/.exec(line.slice(labelStart + label.length))?.[1].length ?? 0;
       if (sameLine && isValue(sameLine) && (gap < 12 || /:|#/.test(line.slice(labelStart + label.length, labelStart + label.length + 2)))) {

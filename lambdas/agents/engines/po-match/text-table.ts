@@ -172,10 +172,10 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   // A description running into the price column: the price is the longest readable tail of the cell.
   const priceToks = cells.get('price') ?? [];
   let priced: ReturnType<typeof readPrice>;
-  const spill: string[] = [];
+  const spill: Tok[] = [];
   for (let k = 0; k < priceToks.length && !priced; k++) {
     priced = readPrice(priceToks.slice(k).map((t) => t.text.replace(/ /g, '\u00a0')).join(' '), decimal);
-    if (!priced) spill.push(priceToks[k].text);
+    if (!priced) spill.push(priceToks[k]);
   }
   // A PER column (E / C / M) states the price basis the price cell leaves unwritten.
   const per = priceBasis(joinText(cells.get('per')));
@@ -208,7 +208,7 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   if (shipped.values[0] !== undefined) row.shipped = shipped.values[0];
   if (bo.values[0] !== undefined) row.backOrdered = bo.values[0];
   // "40,00 Rouleau(x)": a unit printed after the quantity may run under the price column's label.
-  const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0] || (cells.has('uom') ? undefined : spill.find((w) => unitCode(w) !== undefined));
+  const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0] || (cells.has('uom') ? undefined : spill.map((t) => t.text).find((w) => unitCode(w) !== undefined));
   // "CS 2/5-6LB": a unit column printed against a pack/size column reads by its first word.
   // "CS/12": a unit printed with what one of it holds is that unit, its pack size stated.
   const packed = unitWithPack(uomWord);
@@ -218,8 +218,10 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const pack = packSize(joinText(cells.get('pack'))) ?? (packed?.uom === uom ? packed?.pack : undefined);
   if (pack !== undefined) row.pack = pack;
   const skuToks = cells.get('sku') ?? [];
-  const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers].sort((a, b) => a.start - b.start);
-  const descWords = [joinText(descToks), ...qty.words.filter((w) => unitCode(w) === undefined), ...(priced ? spill.filter((w) => w !== uomWord) : [])].filter(Boolean);
+  // Words of the description that ran under the price column ("CUBETA 19 L") keep their printed order.
+  const spilled = priced ? spill.filter((t) => t.text !== uomWord) : [];
+  const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers, ...spilled].sort((a, b) => a.start - b.start);
+  const descWords = [joinText(descToks), ...qty.words.filter((w) => unitCode(w) === undefined)].filter(Boolean);
   // SAP prints "Item 00010" and "Material 520-1150" side by side: a digits-only item number is the PO line.
   if (skuToks.length > 1 && /^\d{1,6}$/.test(skuToks[0].text) && /[\d-]/.test(skuToks[1].text)) row.orderLineRef = skuToks.shift()!.text;
   // "SALMON … 2-3#   7011452": a number printed apart at the end of the item cells is the item number.

@@ -32,6 +32,11 @@ const SYNONYMS: Record<string, string[]> = {
   LTR: ['LTR', 'LT', 'L', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
   DJ: ['DJ', 'GAR', 'GARRAFA', 'GARRAFAS', 'DEMIJOHN'],
   LOT: ['LOT', 'LOTS', 'LOTE', 'LOTES'],
+  // Containers of a measured amount: the bucket or pail (UN/ECE XBJ; cubeta, balde, secchio, Eimer), the jerrican
+  // (XJC; Kanister, tanica, bidon) and the drum (XDR; tambor, fusto, Fass).
+  BJ: ['BJ', 'XBJ', 'BUCKET', 'BUCKETS', 'PAIL', 'PAILS', 'CUBETA', 'CUBETAS', 'BALDE', 'BALDES', 'SECCHIO', 'SECCHI', 'EIMER', 'WIADRO', 'WIADRA'],
+  JC: ['JC', 'XJC', 'JERRICAN', 'JERRICANS', 'KANISTER', 'KANISTRY', 'TANICA', 'TANICHE', 'BIDON', 'BIDONS', 'GARRAFAO', 'GARRAFOES'],
+  DR: ['DR', 'XDR', 'DRUM', 'DRUMS', 'TAMBOR', 'TAMBORES', 'FUSTO', 'FUSTI', 'FASS', 'BECZKA'],
   HUR: ['HUR', 'HR', 'HRS', 'HOUR', 'HOURS', 'HORA', 'HORAS', 'HEURE', 'HEURES'],
 };
 /**
@@ -91,7 +96,9 @@ export function unitWithPack(text: string | undefined): { uom: string; pack: num
 const CONTAINER_UNITS = new Set(['CS', 'BX', 'PK', 'BG', 'RL', 'BDL']);
 
 /** Containers a description names ("caja 100 uds", "rouleau de 50 m", "pack of 25"), in the languages above. */
-const CONTAINER = String.raw`pack|case|box|carton|karton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|sac|rouleau|bo[iî]te|lot|cx|caixa|pacote|pct|scatola|confezione|conf|op|opakowanie`;
+const CONTAINER = String.raw`pack|case|box|carton|karton|bag|roll|reel|spool|caja|paquete|bolsa|rollo|bobina|paquet|sac|rouleau|bo[iî]te|lot|cx|caixa|pacote|pct|scatola|confezione|conf|op|opakowanie|cubeta|bucket|pail|balde|secchio|eimer|kanister|jerrican|tanica|bidon|drum|tambor|fusto`;
+/** Units that are containers of a measured amount: a size their line's description states alone ("… 19 L") is theirs. */
+const BULK_UNITS = new Set(['BJ', 'JC', 'DR']);
 const CONTENT_UNIT = String.raw`lbs?|uds?|unidades|units?|un|und|pcs?|pieces?|pi[eè]ces?|pzas?|piezas|pz|pezzi|szt|ea|each|m|mts?|metros?|m[eè]tres?|meters?|ft|feet|kg|l`;
 /** "caja 100 uds", "CX C/100 UN" (Portuguese "com"), "karton 12 rolek", "confezione da 50 pz". */
 const CONTAINED = new RegExp(String.raw`\b(${CONTAINER})\.?\s+(?:(?:of|de|con|com|da|di|z|po)\s+|c\/\s*)?(\d{1,5})(?:\s*(${CONTENT_UNIT})\b)?`, 'gi');
@@ -126,6 +133,11 @@ export function statedPack(description: string | undefined, uom: string | undefi
     const content = m[3] === undefined ? 'EA' : /^mts?$/i.test(m[3]) ? 'MTR' : unitCode(m[3]) ?? 'EA';
     if (content === uom) continue;
     return { size: Number(m[2]), unit: content };
+  }
+  // "IMPERMEABILIZANTE ACRILICO … 19 L" on a line counted in cubetas: the one measured size the description states.
+  if (BULK_UNITS.has(uom)) {
+    const sizes = [...description.matchAll(/(?<![\d.,])(\d{1,4})\s*(l|lt|ltr|litros?|litres?|liters?|kg)\b/gi)];
+    if (sizes.length === 1 && Number(sizes[0][1]) > 1) return { size: Number(sizes[0][1]), unit: unitCode(sizes[0][2])! };
   }
   for (const m of description.matchAll(SIZED_CONTAINER)) {
     const content = unitCode(m[2]) ?? 'EA';
