@@ -145,3 +145,28 @@ describe('who sent a bank change', () => {
     expect(run(...mail([line])).flags.some((f) => f.startsWith('unverifiable identity: refuses call-back'))).toBe(true);
   });
 });
+
+describe('the account holder written in the vendor script', () => {
+  const record = (holder: string) => [
+    'Supplier registration',
+    'Company name (English) ....... Hanbit Valve Co., Ltd.',
+    'Company name (local) ......... 주식회사 한빛밸브',
+    '사업자등록번호 ............... 312-81-20931',
+    'Founded ....................... 2004',
+    'Address ....................... 88 Sandan-ro, Gimhae',
+    `Account holder ................ ${holder}`,
+  ];
+
+  it('is the vendor when the document gives its local name', () => {
+    expect(areas(...record('주식회사 한빛밸브'))).toEqual([]);
+  });
+
+  it('is a third party when it is another company', () => {
+    expect(areas(...record('주식회사 대성무역'))).toEqual(['payment redirection']);
+  });
+
+  it('a Japanese legal name with its legal form glued on is the same company', () => {
+    const lines = ['Supplier registration', '会社名: 株式会社みなと精機', '登録番号: T5120001098765', '設立: 1987年4月1日', 'Address: 2-8-1 Takaida, Higashiosaka', '口座名義 / Account holder: みなと精機 株式会社'];
+    expect(areas(...lines)).toEqual([]);
+  });
+});

@@ -15,8 +15,13 @@ const NAME_LABEL = new RegExp(
     // The vendor's trading name, declared beside its legal name: "Trading as:", "Operating name", "Nom commercial".
     '|trading\\s+as|t\\/a|d\\/b\\/a|doing\\s+business\\s+as|operating\\s+(?:name|as)(?:\\s*\\([^)\\n]{0,20}\\))?|nom\\s+commercial|enseigne|handelsname|nombre\\s+comercial|nome\\s+commerciale' +
     // A registry's own word for the legal name: Italian, German, French, Spanish/Portuguese, Dutch.
-    '|denominazione(?:\\s+sociale)?|ragione\\s+sociale|firmenname|raison\\s+sociale|denomination(?:\\s+sociale)?|razon\\s+social|razao\\s+social|handelsnaam|statutaire\\s+naam)' +
-    '(?:\\s*[:|]|\\s*(?:\\.\\s*){3,})\\s*(.+)$',
+    '|denominazione(?:\\s+sociale)?|ragione\\s+sociale|firmenname|raison\\s+sociale|denomination(?:\\s+sociale)?|razon\\s+social|razao\\s+social|handelsnaam|statutaire\\s+naam' +
+    // Polish, Portuguese, Turkish, and the Korean, Japanese and Chinese certificates' name fields (상호, 商号, 名称).
+    '|nazwa(?:\\s+(?:firmy|podmiotu|dostawcy))?|nome\\s+empresarial|(?:ticaret\\s+)?unvan[ıi]?|kısa\\s+unvan|' +
+    '(?:상호|법인명|회사명|商号|会社名|公司名称|企业名称|名称)'.normalize('NFD') +
+    ')' +
+    // A qualifier in brackets may stand between the label and its colon: "Company name (local language):".
+    '(?:\\s*\\([^)\\n]{1,30}\\))?(?:\\s*[:|]|\\s*(?:\\.\\s*){3,}|\\s{3,}(?=\\S))\\s*(.+)$',
   'gim',
 );
 
@@ -107,12 +112,17 @@ function tiedTradingNames(prose: string, names: string[]): string[] {
 }
 
 /** Legal-form and filler words that do not tell two names apart (short ones, inc, llc, ltd, co…, go by length). */
-const LEGAL_WORDS = new Set('limited company corp corporation incorporated gmbh group the and'.split(' '));
+const LEGAL_WORDS = new Set(
+  'limited company corp corporation incorporated gmbh group the and anonim sirketi limitada sociedad sociedade spolka empresaria aktiengesellschaft gesellschaft haftung responsabilite responsabilidad limitee besloten vennootschap jusikhoesa kabushiki kaisha'.split(' '),
+);
+/** The Korean, Japanese and Chinese legal forms, written onto the name without a space (주식회사 대한정밀, 株式会社みなと精機). */
+const CJK_LEGAL_FORM = new RegExp('주식회사|유한회사|\\(주\\)|株式会社|有限会社|合同会社|股份有限公司|有限责任公司|有限公司'.normalize('NFD'), 'gu');
 /** Letters the normal form keeps that a bank's holder field writes plain (Wrocław → WROCLAW, Ørsted → ORSTED). */
 const PLAIN: Record<string, string> = { ł: 'l', ø: 'o', đ: 'd', ı: 'i', ß: 'ss', æ: 'ae', œ: 'oe', þ: 'th', ð: 'd' };
 export const nameTokens = (name: string) =>
   name
     .toLowerCase()
+    .replace(CJK_LEGAL_FORM, ' ')
     .replace(/[łøđıßæœþð]/gu, (c) => PLAIN[c])
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
