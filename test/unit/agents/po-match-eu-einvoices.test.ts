@@ -65,6 +65,24 @@ describe('po-match: a FatturaPA invoice', () => {
     expect(other.discrepancies.some((d) => /PO number/.test(d))).toBe(true);
   });
 
+  it('holds an invoice whose CessionarioCommittente is not the buyer printed on the PO letterhead', () => {
+    const printedPo = `STUDIO LEGALE ROSSI E ASSOCIATI
+P.IVA / C.F. 07781230963 - Via Torino 12, 20123 Milano
+
+ORDINE DI ACQUISTO N. ODA-2025-117 del 02/03/2025
+Fornitore: Cancelleria Lombarda S.p.A.
+
+Codice      Descrizione                      UM     Q.tà      Prezzo      Importo
+RIS-A4      Carta A4 80 g risma              PZ       30        3,90       117,00
+`;
+    const invoice = (buyer: string) => fattura({ lines: [italianLines[0]], base: '117.00', tax: '25.74', total: '142.74' })
+      .replace('</FatturaElettronicaHeader>', `<CessionarioCommittente><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>${buyer}</IdCodice></IdFiscaleIVA></DatiAnagrafici></CessionarioCommittente></FatturaElettronicaHeader>`);
+    expect(run({ purchaseOrder: printedPo, invoice: invoice('07781230963') }).status).toBe('pass');
+    const other = run({ purchaseOrder: printedPo, invoice: invoice('09912340155') });
+    expect(other.status).toBe('hold');
+    expect(other.discrepancies.some((d) => /^bill-to: .*IT09912340155.*07781230963/.test(d))).toBe(true);
+  });
+
   it('leaves the order unstated when DatiOrdineAcquisto names two orders, reads TD04 as a credit note and refuses a batch', () => {
     expect(readDocument(fattura({ order: ['ODA-1', 'ODA-2'], lines: italianLines, base: '231.00', tax: '50.82', total: '281.82' }), 'invoice').poNumber).toBeUndefined();
     const credit = readDocument(fattura({ kind: 'TD04', lines: [italianLines[0]], base: '117.00', tax: '25.74', total: '142.74' }), 'invoice');

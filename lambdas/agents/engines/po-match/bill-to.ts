@@ -7,6 +7,7 @@
  * buyer's. Numbers are compared by their digits (a French VAT number and SIRET carry the SIREN: either names the
  * company). Where the invoice states too little to tell (only the vendor's own number), nothing is concluded.
  */
+import type { Doc } from './document.js';
 import type { Finding } from './findings.js';
 
 type Kind = 'tax' | 'company';
@@ -22,8 +23,13 @@ interface TaxId {
 const TAX = String.raw`VAT(?:\s*Reg(?:istration)?\.?)?(?:\s*(?:No\.?|Number|ID))?|TVA(?:\s+intracommunautaire)?|N[°o]\s*TVA|USt-?Id(?:Nr)?\.?|BTW(?:-?(?:nr|nummer))?|P\.?\s?IVA|Partita\s+IVA|NIF|CIF|NIP|DI[ČC]|VKN|GSTIN|CNPJ(?:\/CPF)?|RFC|IVA`;
 /** Company registrations: SIRET/SIREN, RCS, a company number, KVK, KBO, REGON, KRS, IČO, a Handelsregister entry. */
 const COMPANY = String.raw`SIRET|SIREN|RCS(?:\s+[A-ZÀ-Ý][\p{L}-]+)?|Company\s+(?:No\.?|number|reg(?:istration)?\.?\s*no\.?)|Registered\s+in\s+[\p{L}& ]{3,30}?\s+No\.?|KVK|KBO|Ondernemingsnummer|REGON|KRS|I[ČC]O|HRB|Mersis`;
-const VALUE = String.raw`((?:[A-Z]{1,2}\s?)?\d[\d .\/-]{4,22}\d)`;
-const ID = new RegExp(String.raw`(?:^|[^\p{L}])(?:(${TAX})|(${COMPANY}))\s*(?:n[°o]\.?|nr\.?|no\.?)?\s*[:.]?\s*${VALUE}`, 'giu');
+/**
+ * A number, with a country or letter prefix ("PT 509 774 126", "B39784512") and check letters after it ("IE
+ * 3364519GH"), or a Mexican RFC ("CIL0903176R8").
+ */
+const VALUE = String.raw`([A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}|(?:[A-Z]{1,2}\s?)?\d[\d .\/-]{4,22}\d[A-Z]{0,2}(?![\p{L}\d]))`;
+// "P.IVA / C.F. 00187420356": the tax code named beside the VAT number is the same number.
+const ID = new RegExp(String.raw`(?:^|[^\p{L}])(?:(${TAX})|(${COMPANY}))(?:\s*\/\s*C\.?\s?F\.?)?\s*(?:n[°o]\.?|nr\.?|no\.?)?\s*[:.]?\s*${VALUE}`, 'giu');
 
 export function taxIds(lines: string[], from = 0, to = lines.length): TaxId[] {
   const out: TaxId[] = [];
@@ -60,10 +66,30 @@ function buyerIds(po: string[]): { ids: TaxId[]; vendorIds: TaxId[] } {
   return { ids: taxIds(po, 0, at), vendorIds: taxIds(po, at, end) };
 }
 
-export function checkBillTo(poText: string, invoiceText: string, problems: Finding[], notes: string[]): void {
+/** A structured invoice's customer number against a printed one: the same letters and digits, less a country prefix. */
+function sameId(structured: string, printed: TaxId): boolean {
+  const a = structured.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const b = printed.value.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const digits = a.replace(/\D/g, '');
+  return a === b || (a.length >= 8 && b.endsWith(a)) || (b.length >= 8 && a.endsWith(b)) || (digits.length >= 9 && sameCompany({ ...printed, digits }, printed));
+}
+
+export function checkBillTo(poText: string, invoiceText: string, structured: Doc['buyerIds'], problems: Finding[], notes: string[]): void {
   const po = poText.split(/\r\n|\r|\n/);
   const { ids: buyer, vendorIds } = buyerIds(po);
   if (buyer.length === 0) return;
+  // A structured invoice names its customer in a field of its own (CessionarioCommittente, BuyerTradeParty,
+  // AccountingCustomerParty, Receptor): compared with the buyer's tax numbers on the PO.
+  const taxes = buyer.filter((b) => b.kind === 'tax');
+  if (structured && structured.length > 0 && taxes.length > 0) {
+    if (structured.some((s) => buyer.some((b) => sameId(s.value, b)))) return;
+    problems.push({
+      kind: 'bill-to',
+      text: `bill-to: the invoice's customer is ${structured.map((s) => `${s.label} ${s.value}`).join(', ')}, not the ordering company (${taxes.map((b) => `${b.label} ${b.value}`).join(', ')} on the purchase order): it is made out to another company; ask the vendor for an invoice in the buyer's name`,
+      sources: [{ field: 'invoice', cites: structured.flatMap((s) => (s.cite ? [s.cite] : [])) }, ...taxes.map((b) => ({ field: 'purchaseOrder' as const, cites: [{ line: b.line }] }))],
+    });
+    return;
+  }
   const invoice = taxIds(invoiceText.split(/\r\n|\r|\n/));
   if (invoice.some((i) => buyer.some((b) => sameCompany(b, i)))) return;
   // The invoice's numbers other than the vendor's as the PO states them, per kind: two companies of one kind mean

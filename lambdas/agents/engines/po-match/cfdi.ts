@@ -43,6 +43,8 @@ export function readCfdi(c: XmlNode, field: string): Doc {
   };
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   doc.vendor = child(c, 'Emisor')?.attrs.Nombre?.trim() || undefined;
+  const rfc = child(c, 'Receptor')?.attrs.Rfc?.trim();
+  if (rfc) doc.buyerIds = [{ label: 'Receptor Rfc', value: rfc, cite: child(c, 'Receptor')?.cite }];
   doc.currency = c.attrs.Moneda?.trim() || undefined;
   const total = num(c.attrs.Total, 'Total');
   if (total !== undefined) {

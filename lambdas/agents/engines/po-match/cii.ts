@@ -34,6 +34,11 @@ export function readCii(root: XmlNode, field: string): Doc {
   doc.vendor = textOf(agreement, 'SellerTradeParty', 'Name');
   doc.poNumber = textOf(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID');
   doc.currency = textOf(settlement, 'InvoiceCurrencyCode');
+  const buyer = child(agreement, 'BuyerTradeParty');
+  doc.buyerIds = [...children(buyer, 'SpecifiedTaxRegistration'), child(buyer, 'SpecifiedLegalOrganization')]
+    .map((n) => child(n, 'ID'))
+    .filter((n): n is XmlNode => n !== undefined && n.text.trim() !== '')
+    .map((n) => ({ label: 'BuyerTradeParty ID', value: n.text.trim(), cite: n.cite }));
   const sums = child(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
   const grand = child(sums, 'GrandTotalAmount');
   const total = decimalOf(grand, 'GrandTotalAmount', field);

@@ -89,6 +89,8 @@ export interface Doc {
   /** Where the document states its total, quoted ("Order Total: GBP 713.52"). */
   totalQuote?: string;
   totalCite?: Cite;
+  /** The customer's tax or company numbers as a structured invoice states them (FatturaPA, CII, UBL, CFDI). */
+  buyerIds?: { label: string; value: string; cite?: Cite }[];
 }
 
 /** A line as a reader found it, before its quantity defaults and its index are set (completeLine). */

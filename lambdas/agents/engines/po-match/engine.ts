@@ -40,7 +40,7 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string, poText:
   const problems: Finding[] = [];
   const notes: string[] = [];
   compareHeaders(po, invoice, invoiceText, problems, notes);
-  checkBillTo(poText, invoiceText, problems, notes);
+  checkBillTo(poText, invoiceText, invoice.buyerIds, problems, notes);
   const poTotal = checkArithmetic(po, 'purchaseOrder', problems, notes);
   const invoiceTotal = checkArithmetic(invoice, 'invoice', problems, notes);
 

@@ -45,6 +45,12 @@ export function readFatturaPa(root: XmlNode, field: string): Doc {
   const doc: Doc = { lines: [], charges: [], unread: 0 };
   const seller = child(root, 'FatturaElettronicaHeader', 'CedentePrestatore', 'DatiAnagrafici', 'Anagrafica');
   doc.vendor = textOf(seller, 'Denominazione') ?? ([textOf(seller, 'Nome'), textOf(seller, 'Cognome')].filter(Boolean).join(' ') || undefined);
+  const buyer = child(root, 'FatturaElettronicaHeader', 'CessionarioCommittente', 'DatiAnagrafici');
+  const vat = child(buyer, 'IdFiscaleIVA');
+  doc.buyerIds = [
+    ...(vat && textOf(vat, 'IdCodice') ? [{ label: 'CessionarioCommittente IdFiscaleIVA', value: `${textOf(vat, 'IdPaese') ?? ''}${textOf(vat, 'IdCodice')}`, cite: child(vat, 'IdCodice')?.cite }] : []),
+    ...(textOf(buyer, 'CodiceFiscale') ? [{ label: 'CessionarioCommittente CodiceFiscale', value: textOf(buyer, 'CodiceFiscale')!, cite: child(buyer, 'CodiceFiscale')?.cite }] : []),
+  ];
   const general = child(body, 'DatiGenerali', 'DatiGeneraliDocumento');
   doc.currency = textOf(general, 'Divisa');
   const kind = textOf(general, 'TipoDocumento');

@@ -36,6 +36,10 @@ export function readUbl(inv: XmlNode, field: string): Doc {
   doc.currency = textOf(inv, 'DocumentCurrencyCode') ?? textOf(inv, 'PricingCurrencyCode');
   const party = child(inv, isOrder(inv) ? 'SellerSupplierParty' : 'AccountingSupplierParty', 'Party') ?? child(inv, 'SellerSupplierParty', 'Party');
   doc.vendor = textOf(party, 'PartyLegalEntity', 'RegistrationName') ?? textOf(party, 'PartyName', 'Name');
+  const customer = child(inv, 'AccountingCustomerParty', 'Party');
+  doc.buyerIds = [child(customer, 'PartyTaxScheme', 'CompanyID'), child(customer, 'PartyLegalEntity', 'CompanyID')]
+    .filter((n): n is XmlNode => n !== undefined && n.text.trim() !== '')
+    .map((n) => ({ label: `AccountingCustomerParty ${n.name}`, value: n.text.trim(), cite: n.cite }));
   const totals = child(inv, 'LegalMonetaryTotal') ?? child(inv, 'AnticipatedMonetaryTotal');
   // The invoice's total is TaxInclusiveAmount; PayableAmount can be less by a prepaid amount or rounding. A payable
   // amount above it by more than rounding is what the document asks: it stands, and the arithmetic check holds it.
