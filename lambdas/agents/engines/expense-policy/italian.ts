@@ -11,6 +11,8 @@ export const ITALIAN_WORDS = ['il', 'gli', 'della', 'delle', 'dei', 'degli', 'de
 
 export const ITALIAN: [RegExp, string][] = [
   // Refusals.
+  // "Non sono in alcun caso rimborsabili", "in nessun caso sono rimborsate": a refusal, whatever the emphasis.
+  [phrase('non (?:è|sono|viene|vengono|saranno|sarà) (?:in (?:alcun|nessun) caso|mai) (?:rimborsabil[ei]|rimborsat[aeio]|ammess[aeio])|in (?:nessun|alcun) caso (?:è|sono|viene|vengono) (?:rimborsabil[ei]|rimborsat[aeio]|ammess[aeio])'), 'not reimbursable'],
   [phrase('(?:non (?:è|sono|viene|vengono) (?:rimborsabil[ei]|rimborsat[aeio]|ammess[aeio]))|non rimborsabil[ei]|non rimborsat[aeio]|esclus[aeio] dal rimborso'), 'not reimbursable'],
   [phrase('(?:è|sono|viene|vengono) rimborsat[aeio]|rimborsat[aeio]|rimborsabil[ei]'), 'reimbursed'],
   // Receipts.
@@ -49,6 +51,8 @@ export const ITALIAN: [RegExp, string][] = [
   [phrase('pasti'), 'meals'],
   [phrase('pasto'), 'meal'],
   [phrase('lavanderia'), 'laundry'],
+  // The hotel room's fridge bar is sold as "frigobar" in Italy and Brazil: the minibar.
+  [phrase('(?:consumazioni (?:del |dal )?)?(?:frigobar|frigo-bar|minibar)(?:\\s?/\\s?(?:frigobar|minibar))?'), 'minibar'],
   [phrase('multe|contravvenzioni|sanzioni'), 'fines'],
   [phrase('spese personali'), 'personal expenses'],
   [phrase('(?:per|nelle|su) trasferte (?:inferiori a|di meno di|sotto)'), 'on trips under'],
@@ -61,5 +65,7 @@ export const ITALIAN: [RegExp, string][] = [
   [phrase('né|o|oppure'), 'or'],
   [phrase('e|ed'), 'and'],
   [phrase('è'), 'is'],
+  // "a Milano e Roma massimo 170,00 € a notte": "a"/"ad" before a place's name is "in".
+  [/(?<![\p{L}\d])(?:a|ad)(?=\s\p{Lu})/gu, 'in'],
   [phrase('sono'), 'are'],
 ];

@@ -18,7 +18,9 @@ export function placesNamed(original: string): string[] | undefined {
     // "(Übernachtung ohne Frühstück): München, Frankfurt, Hamburg 130 €": a list of places after the lead's colon, the
     // currency after the amount.
     ?? /^(?:.*:\s+)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?(?:\s*(?:,|\/|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?){0,8})\s+\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3})\s*\.?$/u.exec(text)?.[1];
-  const list = tail ?? head;
+  // "in Milano and Roma up to 170.00 € per night" (Italian "a Milano e Roma massimo …"): the places lead the limit.
+  const lead = /^(?:[^:]{0,60}:\s*)?(?:in|for)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*(?:\s*(?:,|\/|\band\b|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)*)\s*,?\s+(?:(?:up to|maximum|max\.?|at most|capped at|limit(?:ed to)?)\s+)?(?:[$€£¥]|[A-Z]{3}\s?)?\d/u.exec(text)?.[1];
+  const list = tail ?? head ?? lead;
   if (list === undefined || /^(?:USD|EUR|GBP|CAD|AUD|Up|Maximum|Max|Limit|Cap)$/i.test(list)) return undefined;
   const places = list.split(/\s*(?:,|\/|\band\b|&)\s*/).map((p) => p.trim()).filter((p) => p.length >= 2);
   return places.length > 0 ? places : undefined;

@@ -15,7 +15,9 @@ const THRESHOLD = /\b(?:over|above|more than|exceeding|exceeds?|or more|at least
 export function readSentence(s: string, original: string, cents: bigint | undefined, policy: Policy, row?: string, heading: Category[] = []): number {
   let found = 0;
   // "per night (room without breakfast)": what a limit is said to be without is no category of it.
-  const kept = categoriesIn(s.replace(/\b(?:without|excluding|not including)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?/gu, ' '));
+  // "Hotels …, breakfast included: up to 140.00 € per night": a meal the room's price includes qualifies the room, it is
+  // no limit of meals (nor is one it excludes).
+  const kept = categoriesIn(s.replace(/\b(?:without|excluding|not including|including|incl\.?|with)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?|\b(?:breakfast|meals?)\s+(?:included|inclusive)\b/gu, ' '));
   const categories = kept.length > 0 ? kept : categoriesIn(s);
   const classes = fareClassesIn(s);
   // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
@@ -184,7 +186,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   // A limit column's cell is a cap without saying so: its row gives the category and the cell the unit.
   const rowLimit = row !== undefined && (PER_PERSON.test(s) || PER_NIGHT.test(s) || PER_DAY.test(s) || /\bper (?:trip|item|event|month|year)\b/.test(s));
   if (cents !== undefined && categories.length > 0 && (CAP.test(s) || rowLimit)) {
-    const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    const period = periodOf(s);
     const scope = row === undefined ? undefined : row.toLowerCase().match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
     // A meal limit in the "Client entertainment" section is also the limit of a client meal filed as entertainment.
     for (const c of heading) if (!categories.includes(c) && c === 'entertainment') categories.push(c);
@@ -252,3 +254,14 @@ const MISSING_RECEIPT = /\b(?:missing|without|lacking|lacks|no) (?:an? |the |any
 /** Held for a reviewer, not refused: "flagged for the Controller", "referred to Finance", "zur Prüfung markiert". */
 const FLAGGED = /\b(?:flagged|flag|referred|held for review|marked for review|sent for review|escalated)\b|\bzur prüfung\b|\bsignalée?\b/;
 const REFUSED = /\b(?:rejected|refused|declined|returned|denied)\b/;
+
+/**
+ * The unit of a sentence's limit: per night or per day, unless the amount is said to be per meal (or per person) first
+ * and the day only counts meals ("massimo 35,00 € per pasto, al massimo due pasti al giorno": 35 a meal, two a day).
+ */
+function periodOf(s: string): 'night' | 'day' | undefined {
+  const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+  if (period === undefined) return undefined;
+  const unit = /\d(?:[\d.,]*\d)?\s?(?:[$€£¥]|[a-z]{3}\b)?\s*(?:\/|per|a|each)\s*(meal|night|day|calendar day|person|head|attendee)\b/.exec(s)?.[1];
+  return unit === 'meal' && /\b(?:meals|times?) (?:per|a) day\b/.test(s) ? undefined : period;
+}

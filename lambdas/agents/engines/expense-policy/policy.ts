@@ -58,6 +58,9 @@ export function readPolicy(text: string): Policy {
     const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
     const before = policy.caps.length;
     if (found === 0) found = badMoney ? 0 : readSentence(withContext, sentence, cents, policy, row, context);
+    // "Not reimbursable: minibar, pay-tv, laundry on trips under 4 nights, fines": the list's other things are refused
+    // outright, only the laundry by the trip's length.
+    else if (trip && !badMoney && NOT_ALLOWED.test(s)) found += readSentence(withContext, sentence, cents, policy, row, context);
     // "Room-only rate including VAT, per night: London £170" under "Hotels": a rate per night or day stated for a place
     // is the limit there, though no word says "up to".
     if (found === 0 && !badMoney && row === undefined && cents !== undefined && (PER_NIGHT.test(s) || PER_DAY.test(s)) && !VERBS.test(s) &&

@@ -16,6 +16,8 @@ const LOOSE = /^(?:airport|airline|hotel|personal|use|purchases?|for|on|of|the|i
  */
 export function thingIn(phrase: string, text: string): boolean {
   if (phraseIn(phrase).test(text)) return !negated(text, phraseIn(phrase));
+  const other = OTHER_NAMES[phrase.toLowerCase().trim()];
+  if (other?.test(text)) return !negated(text, other);
   const telling = phrase.toLowerCase().split(/[^a-z0-9+]+/).filter((w) => w.length > 1 && !LOOSE.test(w));
   if (telling.length < 2) return false;
   return telling.every((w) => {
@@ -29,11 +31,17 @@ const SAME: Record<string, RegExp> = {
   lounge: /\b(?:lounges?|(?:sky|admirals|united|polaris|centurion|maple leaf) club|priority pass)\b/,
 };
 
+/** A refused thing sold under another name: the hotel room's fridge bar is the "frigobar" in Italy and Brazil. */
+const OTHER_NAMES: Record<string, RegExp> = {
+  minibar: /\b(?:mini-?bar|frigo-?bar|honou?r bar)s?\b/,
+};
+
 function negated(text: string, re: RegExp): boolean {
   const at = re.exec(text)?.index ?? 0;
   return /\b(?:no|not|non|without|excluding|except|never)\b[\s\w-]{0,20}$/.test(text.slice(Math.max(0, at - 24), at));
 }
 
 export function personalWord(w: string): RegExp {
+  if (OTHER_NAMES[w]) return OTHER_NAMES[w];
   return new RegExp(`\\b${w.replace(/-/g, '[- ]?')}s?\\b`);
 }
