@@ -238,6 +238,22 @@ describe('po-match: header readings', () => {
   });
 });
 
+describe('po-match: the block after a printed table', () => {
+  it('ends the rows at a heading in capitals after a blank line, so its remarks are no description', () => {
+    const inv = `ALMACENES DEL SUR, S.A.
+FACTURA Nº A-7781                 Su pedido: PC-3310
+
+Código   Descripción                      Cantidad   Unidad     Precio      Importe
+TR-11    Trapo de algodón blanco               50   ud          0,80        40,00
+
+CONDICIONES GENERALES DE VENTA
+Los portes se facturan aparte en pedidos inferiores a 300 euros; mercancía viaja por cuenta del cliente.
+`;
+    const doc = readDocument(inv, 'invoice');
+    expect(doc.lines.map((l) => l.description)).toEqual(['Trapo de algodón blanco']);
+  });
+});
+
 describe('po-match: buckets of a stated size', () => {
   const po = `ORDEN DE COMPRA                     Folio: OC-000412
 Proveedor: RECUBRIMIENTOS DEL BAJÍO, S.A. DE C.V.

@@ -96,6 +96,9 @@ export function readTable(lines: string[], decimal: Decimal, billedIs: 'invoice'
   for (let i = headerAt + 1; i < lines.length; i++) {
     const line = lines[i];
     if (rows.length > 0 && /^\s*[-=_]{10,}\s*$/.test(line)) closed = true;
+    // A block heading in capitals after a blank line ("DADOS ADICIONAIS — INFORMAÇÕES COMPLEMENTARES") starts the
+    // form's next block: the rows are over.
+    if (rows.length > 0 && i > 0 && lines[i - 1].trim() === '' && /^\s*\p{Lu}{3,}(?:[\s—–/&:-]+\p{Lu}{2,})+\s*$/u.test(line)) break;
     // Rules, section headings ("**** MEATS ****") and group subtotals inside the table are neither items nor summaries.
     if (line.trim() === '' || /^[\s\-=_|+*]+$/.test(line) || /^\s*\*{2,}[^*]*\*{2,}\s*$/.test(line) || /\b(?:group|section|category)\s+total\b/i.test(line)) {
       used.add(i);
