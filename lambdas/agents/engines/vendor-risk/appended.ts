@@ -7,11 +7,11 @@
  * vendor's signature is the vendor's own text, and verifies nothing.
  */
 
-/** A rule line a paste puts between the message and the note: ten or more dashes, equals signs or underscores. */
-const RULE = /^[ \t]*[-=_*]{10,}[ \t]*$/;
+/** A rule line a paste puts between the message and the note: five or more dashes, equals signs or underscores. */
+const RULE = /^[ \t]*[-=_*]{5,}[ \t]*$/;
 /** The heading of an internal record. */
 const HEADING =
-  /^[ \t]*(?:[#*>=-]+[ \t]*)?(?:internal\s+(?:note|memo|record|comment|log)|(?:for\s+)?internal\s+use(?:\s+only)?|(?:ap|a\/p|accounts\s+payable|vendor\s+master|supplier\s+master|master\s+data|leverand\p{L}*)\s+(?:change[- ]?)?(?:log|note|record|memo)|change[- ]log\s+(?:note|entry)|verification\s+(?:log|record|note))(?![\p{L}])/iu;
+  /^[ \t]*(?:[#*>=\[(-]+[ \t]*)?(?:internal\s+(?:note|memo|record|comment|log)|(?:for\s+)?internal\s+use(?:\s+only)?|(?:ap|a\/p|accounts\s+payable|vendor\s+master|supplier\s+master|master\s+data|leverand\p{L}*)\s+(?:internal\s+)?(?:change[- ]?)?(?:log|note|record|memo)|change[- ]log\s+(?:note|entry)|verification\s+(?:log|record|note))(?![\p{L}])/iu;
 /** The letters of a name as a domain writes them: Nordic and German letters spelt out, everything else dropped. */
 const letters = (s: string) =>
   s

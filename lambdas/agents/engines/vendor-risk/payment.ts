@@ -52,7 +52,21 @@ const REDIRECT: { re: RegExp; what: string }[] = [
         `|neue[nrs]?\\s+(?:bankverbindung|kontoverbindung|iban)|(?:unser|unsere)\\s+neue[ns]?\\s+(?:konto|bankverbindung)|(?:anderung|wechsel)\\s+(?:der|unserer)\\s+bankverbindung|geanderte\\s+bankverbindung|kontoanderung` +
         `|nuov[oe]\\s+(?:coordinate\\s+bancarie|conto\\s+corrente|iban)|(?:nostro|nostre)\\s+nuov[oe]\\s+(?:conto|coordinate)|variazione\\s+(?:delle\\s+)?coordinate\\s+bancarie|cambio\\s+(?:di\\s+)?iban` +
         `|nov[oa]s\\s+dados\\s+bancarios|nova\\s+conta(?:\\s+bancaria)?|alteracao\\s+(?:de|dos)\\s+dados\\s+bancarios` +
-        `)${E}`,
+        // Polish, Turkish, Dutch.
+        `|zmian\\p{L}*\\s+(?:numeru\\s+)?(?:rachunku|konta)(?:\\s+bankowego)?|zmian\\p{L}*\\s+banku|now(?:y|ego|ym|e)\\s+(?:numer\\s+)?(?:rachun\\p{L}*|kont[oa]\\p{L}*)` +
+        `|yeni\\s+(?:banka\\s+)?(?:hesab\\p{L}*|hesap|iban)|(?:hesap|iban|banka)\\s+(?:bilgi\\p{L}*\\s+)?degisikli\\p{L}*` +
+        `|nieuw\\p{L}*\\s+(?:bank)?rekening(?:nummer)?|wijziging\\s+(?:van\\s+)?(?:de\\s+|ons\\s+|onze\\s+)?(?:bank)?rekening(?:nummer)?` +
+        `)${E}` +
+        // Japanese, Korean, Chinese, without spaces.
+        `|(?:振込先(?:の)?変更|口座(?:の)?変更|新しい口座|계좌\\s*변경|변경된\\s*계좌|새\\s*계좌|变更(?:收款)?账户|更改(?:银行)?账户|新(?:银行)?账户)`.normalize('NFD'),
+      'giu',
+    ),
+  },
+  {
+    // "Updated legal name and banking", "new banking details", "banking update": banking as the thing that changed.
+    what: CHANGE,
+    re: new RegExp(
+      `${B}(?:(?:updated?|new|revised|changed?)\\s+(?:(?:legal\\s+name|name|address|remittance|company|contact)\\s+(?:and|&)\\s+)?banking|banking\\s+(?:update|change)s?)${E}`,
       'giu',
     ),
   },

@@ -38,7 +38,10 @@ const INBOUND_AFTER = /^\s+(?:us|me|in|our|into)(?![\p{L}])/iu;
 /** The number on file named, and not denied ("not on file", "pas au dossier"). */
 function onFile(text: string): boolean {
   for (const m of matches(new RegExp(ON_FILE.source, 'giu'), text)) {
-    if (!/(?<![\p{L}])(?:not|no|pas|nicht|kein\w*|isn't|wasn't)\s+(?:[\p{L}'-]+\s+){0,3}$/iu.test(text.slice(Math.max(0, m.index - 40), m.index))) return true;
+    if (/(?<![\p{L}])(?:not|no|pas|nicht|kein\w*|isn't|wasn't)\s+(?:[\p{L}'-]+\s+){0,3}$/iu.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+    // "master-data number 204-633-5100 not called yet", "number on file: not reached": named as the one not dialled.
+    if (/^[^.;\n]{0,40}?(?<![\p{L}])(?:not|never)\s+(?:yet\s+)?(?:called|dialled|dialed|phoned|tried|reached|contacted|used)(?![\p{L}])/iu.test(text.slice(m.index + m[0].length, m.index + m[0].length + 70))) continue;
+    return true;
   }
   return false;
 }
@@ -111,7 +114,7 @@ function recordOf(prose: string, base: number, own: string, request: string): Fi
 
 /** "the number in the e-mail", "the number given in her signature", "number provided in the request": the requester's. */
 const NUMBER_FROM_REQUEST =
-  /(?<![\p{L}])(?:number|phone|tel\.?|telephone)\s+(?:(?:given|provided|stated|shown|listed|printed|quoted)\s+)?(?:in|on|from)\s+(?:the|this|that|her|his|their|its|the\s+vendor's)\s+(?:e-?mail|mail|message|request|letter|signature|footer|notice)(?![\p{L}])/giu;
+  /(?<![\p{L}])(?:number|phone|tel\.?|telephone|cell|mobile|cellphone)\s+(?:(?:as\s+)?(?:given|provided|stated|shown|listed|printed|quoted|supplied)\s+)?(?:in|on|from)\s+(?:the|this|that|her|his|their|its|the\s+vendor's|the\s+same)\s+(?:same\s+)?(?:e-?mail|mail|message|request|letter|signature|footer|notice)(?![\p{L}])/giu;
 
 function fromRequest(text: string): boolean {
   for (const m of matches(NUMBER_FROM_REQUEST, text)) {
