@@ -10,6 +10,7 @@ import { readExpense } from '../../../lambdas/agents/engines/expense-policy/expe
 import { categoriesIn } from '../../../lambdas/agents/engines/expense-policy/words.js';
 import { columnWordField, receiptAnswer } from '../../../lambdas/agents/engines/expense-policy/column-words.js';
 import { attachmentList } from '../../../lambdas/agents/engines/expense-policy/attachments.js';
+import { expensePolicyEngine } from '../../../lambdas/agents/engines/expense-policy/engine.js';
 
 const row = (i: { cents: bigint; category?: string; receipt?: boolean; date?: string }) => [i.cents, i.category, i.receipt, i.date];
 
@@ -157,5 +158,37 @@ describe('expense-policy: a settlement form with an allowance block and section 
     ]);
     expect(items[0].text).toMatch(/Potrącenia/);
     expect(items[3].nights).toBe(1n);
+  });
+});
+
+describe('expense-policy: a printed report in yen with its receipts read by OCR below', () => {
+  const report = [
+    '経費精算書  出張 名古屋',
+    '',
+    'No. 日付        カテゴリ        支払先              内容                       金額(円)   領収書',
+    '1   2026/04/08  交通費(新幹線)  JR東海              ひかり 東京→名古屋           11,090   あり',
+    '2   2026/04/08  交通費(タクシー) つばめタクシー      名古屋駅→工場                 3,140   あり',
+    '3   2026/04/08  交通費(地下鉄)  Nagoya Subway       東山線                          240   なし(IC)',
+    '',
+    '                                                      合計             14,470 円',
+    '',
+    '--- 添付領収書 OCR ---',
+    '[No.1] 領収書 JR東海 東京駅  乗車券・特急券  ¥11,090-',
+    '[No.2] 領 収 書  つばめタクシー',
+    '       合計 ¥3,1?0  (金額欄不鮮明)',
+  ].join('\n');
+
+  it('reads whole yen under the 金額(円) column and the receipt cells aligned by display width', () => {
+    const { items } = readExpense(report, 'JPY');
+    expect(items.map((i) => [i.category, i.cents, i.currency, i.receipt])).toEqual([
+      ['rail', 1109000n, 'JPY', true], ['ground', 314000n, 'JPY', true], ['ground', 24000n, 'JPY', false],
+    ]);
+  });
+
+  it('refuses the taxi whose receipt cannot be read under a receipt rule, citing the unreadable figure', () => {
+    const r = expensePolicyEngine.explain({ expense: report, expensePolicy: 'A receipt is required for every taxi. Reimbursement is in JPY.' });
+    expect(r.result.verdict).toBe('reject');
+    expect(r.result.violations.join(' ')).toMatch(/cannot be read \("¥3,1\?0"\)/);
+    expect(r.evidence[0].sources.some((s) => s.quote === '¥3,1?0')).toBe(true);
   });
 });

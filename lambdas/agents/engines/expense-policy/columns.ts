@@ -13,6 +13,9 @@ const ATTACHED = /^(?:anexad[oa]|anexo|adjunt[oa]|allegat[oa]|joint|jointe|beige
 export interface Span {
   at: number;
   end: number;
+  /** Where it shows on a fixed-width print, wide letters (CJK) counting two: rows are aligned by it. */
+  shownAt?: number;
+  shownEnd?: number;
 }
 
 export interface ReportColumns {
@@ -39,7 +42,8 @@ export function reportColumns(lines: Line[]): ReportColumns | undefined {
     const span = (m: RegExpExecArray): Span => ruleUnder(dashes, m.index, m.index + m[0].length) ?? { at: m.index, end: m.index + m[0].length };
     const receipt = RECEIPT.exec(l.raw) ?? columnWordAt(l.raw, 'receipt');
     const category = CATEGORY.exec(l.raw) ?? columnWordAt(l.raw, 'category');
-    return { header: k, amount: span(amount), receipt: receipt ? span(receipt) : undefined, category: category ? { at: category.index, end: category.index + category[0].length } : undefined };
+    const wide = (sp: Span): Span => ({ ...sp, shownAt: shown(l.raw, sp.at), shownEnd: shown(l.raw, sp.end) });
+    return { header: k, amount: span(amount), receipt: receipt ? wide(span(receipt)) : undefined, category: category ? { at: category.index, end: category.index + category[0].length } : undefined };
   }
   return undefined;
 }
@@ -71,7 +75,9 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
   for (let m = re.exec(l.raw); m !== null; m = re.exec(l.raw)) {
     const [a, b] = [m.index, m.index + m[0].length];
     // A print may set a cell a few characters off its header ("Sì" under "Giust." shifted by a long description).
-    if (a >= col.end + 6 || b <= col.at - 6) continue;
+    if (col.shownAt !== undefined && col.shownEnd !== undefined) {
+      if (shown(l.raw, a) >= col.shownEnd + 6 || shown(l.raw, b) <= col.shownAt - 6) continue;
+    } else if (a >= col.end + 6 || b <= col.at - 6) continue;
     // "No aplica", "Non requis", "Não se aplica": none needed, not none attached.
     if (receiptAnswer(/^\S+(?: \S+){0,2}/.exec(l.raw.slice(a))![0].replace(/\s{2,}.*$/, '')) === 'n/a' && !/^[-－—]$/.test(m[0])) return 'n/a';
     if (/^(?:y|n|yes|no|n\/a|none|missing)$/i.test(m[0])) return m[0];
@@ -97,3 +103,11 @@ export function wordsAt(l: Line, col: Span | undefined): string | undefined {
   if (!m || m.index > col.end - col.at || (col.at > 0 && /\S/.test(l.raw[col.at - 1] ?? ''))) return undefined;
   return m[0];
 }
+
+/** The column a character index of a line shows at on a fixed-width print: wide letters (CJK, full-width forms) count two. */
+export function shown(raw: string, index: number): number {
+  let col = 0;
+  for (const ch of raw.slice(0, index)) col += WIDE.test(ch) ? 2 : 1;
+  return col;
+}
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60\uffe0-\uffe6]/u;

@@ -62,6 +62,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   meal?: Meal;
   /** The own lines of the receipt read with it (its header, charges, total), for facts only the receipt prints. */
   receiptText?: string;
+  /** Its pasted receipt's amount cannot be read ("¥2,?60", "amount illegible"): the figure or words, and their line. */
+  illegible?: { text: string; line: number };
 }
 
 export interface Claim {

@@ -123,14 +123,16 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
     !((item.category === 'per diem' || item.category === 'mileage') && !rule.categories.includes(item.category)));
   const noReceipt = receiptRule !== undefined && item.receipt !== true;
   if (noReceipt) {
-    const why = item.receipt === false ? 'no receipt' : 'no receipt indicated';
+    const why = item.illegible ? `only a receipt whose amount cannot be read ("${item.illegible.text}"), so the amount claimed is not confirmed`
+      : item.receipt === false ? 'no receipt' : 'no receipt indicated';
+    const unread: Src[] = item.illegible ? [{ field: 'expense', line: item.illegible.line, quote: item.illegible.text }] : [];
     // A policy saying an item missing its receipt is flagged for review (not refused) holds it: nothing paid until
     // the receipt is produced, the report flagged.
     const flagged = policy.missingReceiptFlagged;
     if (flagged) {
-      flag('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}; flagged for review ("${flagged}"), withheld until the receipt is provided`, cite([receiptRule.text, flagged]));
+      flag('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}; flagged for review ("${flagged}"), withheld until the receipt is provided`, cite([receiptRule.text, flagged], unread));
       withheld = true;
-    } else reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text]));
+    } else reject('missing receipt', `receipt required ("${receiptRule.text}"): ${m(item.cents)} with ${why}`, cite([receiptRule.text], unread));
   } else if (item.receipt === true) {
     const refused = slipRefused(item, policy, (rule) => (comparable || rule.cents === 0n) && applies(rule, item));
     if (refused) reject('missing receipt', refused.text, cite([refused.rule], refused.proof));

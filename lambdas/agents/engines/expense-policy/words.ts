@@ -142,6 +142,9 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
     const at = i;
     let candidate: string | undefined;
     if (DATE_TOKEN.test(t)) continue;
+    // "¥2,?60", "$1?.50": a figure an OCR could not read (its digits masked) is no amount; attached.ts reads it as an
+    // illegible receipt.
+    if (/\d/.test(t) && /\?/.test(t) && /^[\d?][\d?,.]*[\d?]-?$/.test(t.replace(/^[$€£¥]|[$€£¥]$/g, ''))) continue;
     // "A$110.00", "C$40", "NZ$25": a dollar named by its country.
     const dollar = /^(a|au|c|ca|nz|us|s|hk)\$(?=\d)/i.exec(t);
     if (dollar) {
@@ -149,7 +152,8 @@ export function moneyIn(text: string, bad: (token: string) => void): Money[] {
       if (cents !== undefined) found.push({ cents, currency: DOLLARS[dollar[1].toLowerCase()], at });
       continue;
     }
-    if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, '');
+    // "¥14,720-": a Japanese receipt closes its figure with a dash; it is no minus.
+    if (SIGN.test(t) && /\d/.test(t)) candidate = t.replace(/\/.*$/, '').replace(/^([¥￥][\d,]+)-$/, '$1');
     else if (CODE.test(t) && NUMBER.test(next) && !DATE_TOKEN.test(next)) candidate = `${t}${tokens[++i]}`;
     // "greenbelt 5 php 1,240.00": a code between a whole number and an amount opens the amount.
     else if (NUMBER.test(t) && CODE_AFTER.test(next) && !(/^\d+$/.test(t) && /^\d[\d.,]*[.,]\d{2}$/.test(tokens[i + 2] ?? ''))) {
