@@ -170,3 +170,19 @@ describe('the account holder written in the vendor script', () => {
     expect(areas(...lines)).toEqual([]);
   });
 });
+
+describe('a sender domain in another script', () => {
+  it('a Cyrillic letter drawn as a Latin one imitates the vendor domain', () => {
+    const r = run(
+      'From: "Billing" <billing@nordwind-\u0441argo.de>',
+      'To: ap@harbour-foods.com',
+      'Subject: new bank account',
+      'Date: Tue, 17 Nov 2026 10:12:00 +0100',
+      '',
+      'Please pay our open invoices to our new bank account IBAN DE44 5001 0517 5407 3249 31.',
+      '',
+      '[AP note] Vendor master: Nordwind Cargo GmbH, invoices always from @nordwind-cargo.de.',
+    );
+    expect(r.flags.some((f) => f.startsWith('unverifiable identity: sender domain'))).toBe(true);
+  });
+});

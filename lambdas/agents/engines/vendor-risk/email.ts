@@ -142,12 +142,15 @@ export function proseOf(text: string, email: EmailFacts): string {
  * (acme-supp1y.com for acmesupply.com, northgate-metals.com for northgatemetals.com), or the genuine name with a
  * word added (acmesupply-billing.com).
  */
+/** Cyrillic and Greek letters drawn as Latin ones (аррlе.com with a Cyrillic а and р): a mixed-script domain reads as its twin. */
+const LATIN_TWIN: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', к: 'k', м: 'm', т: 't', н: 'h', в: 'b', ο: 'o', α: 'a', ν: 'v' };
+
 export function looksAlike(domain: string, genuine: string, sameLooksOnly = false): boolean {
   const a = baseDomain(domain);
   const b = baseDomain(genuine);
   if (a === b) return false;
   const label = (d: string) => d.split('.')[0];
-  const fold = (s: string) => s.replace(/-/g, '').replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[1il|]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's');
+  const fold = (s: string) => s.replace(/[а-яёіјѕԁοαν]/gu, (c) => LATIN_TWIN[c] ?? c).replace(/-/g, '').replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[1il|]/g, 'l').replace(/0/g, 'o').replace(/5/g, 's');
   const la = fold(label(a));
   const lb = fold(label(b));
   return la === lb || (!sameLooksOnly && lb.length >= 5 && la.includes(lb));
