@@ -279,3 +279,54 @@ Clave ProdServ  Cant.  Clave unidad    Descripción                             
     expect(r.discrepancies.some((d) => /62\.50 against the PO's 60\.00.*Tolerancia de precio/.test(d))).toBe(true);
   });
 });
+
+describe('po-match: volumes by law', () => {
+  const po = `PURCHASE ORDER PO-88120
+Vendor: Prairie Coatings Ltd
+
+Item       Description                  Qty    U/M      Unit Price       Amount
+PR-EXT     Exterior primer, white        50    GAL           20.00      1,000.00
+`;
+  const invoice = (litres: string, amount: string) => `Prairie Coatings Ltd
+INVOICE 5521                     Your PO: PO-88120
+
+Item       Description                  Qty    U/M      Unit Price       Amount
+PR-EXT     Exterior primer, white    ${litres}    L              5.2834      ${amount}
+`;
+  it('compares litres billed with US gallons ordered (1 gal = 3.785411784 L)', () => {
+    expect(run({ purchaseOrder: po, invoice: invoice('189.27', '1,000.00') }).discrepancies).toEqual([]);
+  });
+  it('holds litres beyond the gallons ordered', () => {
+    const r = run({ purchaseOrder: po, invoice: invoice('200.00', '1,056.68') });
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies.some((d) => /exceeds the PO quantity 50/.test(d))).toBe(true);
+  });
+});
+
+describe('po-match: receipts counted in another unit than the invoice', () => {
+  const po = (receipt: string) => `PURCHASE ORDER PO-4410
+Vendor: Harbour Catering Supply
+
+Line  Item       Description                  Qty    U/M     Unit Price      Amount
+1     WG-330     Wine glass 330 ml              48    EA            2.50       120.00
+
+GOODS RECEIVED
+Date         Receipt    Line   Received   Returned   Accepted
+${receipt}
+`;
+  const invoice = `Harbour Catering Supply
+INVOICE 7781                  Your PO: PO-4410
+
+Line  Item       Description                  Qty    U/M     Unit Price      Amount
+1     WG-330     Wine glass 330 ml               4    DZ           30.00       120.00
+`;
+  it('counts dozens billed in the pieces received and holds those returned', () => {
+    const r = run({ purchaseOrder: po('03/04/2025   GR-118     1            48          6         42'), invoice });
+    expect(r.status).toBe('hold');
+    expect(r.discrepancies.some((d) => /bills 48 EA \(4 DZ\) but the PO's receipts accept 42/.test(d))).toBe(true);
+  });
+  it('passes dozens billed for all the pieces accepted', () => {
+    expect(run({ purchaseOrder: po('03/04/2025   GR-118     1            48          0         48'), invoice }).status).toBe('pass');
+  });
+});
+

@@ -4,9 +4,12 @@
  * refused or returned, and accepted. Accounts payable pays only what was accepted: an invoice line billing more than
  * the accepted quantity bills goods sent back, and needs a credit note (or a corrected invoice) before it is paid.
  * The table is found by its header (column labels in the languages orders are written in), its rows tied to PO lines
- * by the line number or the item number they print.
+ * by the line number or the item number they print. An invoice in another unit is counted in the PO line's unit
+ * through a stated pack or by law; where nothing converts it and goods were returned or are short, a hold says so.
  */
-import { formatDecimal, formatMoney, lineAmount } from './decimal.js';
+import { formatDecimal, formatMoney, lineAmount, roundDiv } from './decimal.js';
+import { eachesPer } from './line-units.js';
+import { massFactor } from './units.js';
 import type { DocLine } from './document.js';
 import { lineSource, type Finding } from './findings.js';
 import { label, unitPriceOf } from './line-values.js';
@@ -101,24 +104,37 @@ export function checkReceipts(poText: string, pairs: [DocLine, DocLine][], probl
     if (mine.length === 0 || v.quantity <= 0n) continue;
     const accepted = mine.reduce((a, r) => a + r.accepted, 0n);
     const returned = mine.reduce((a, r) => a + (r.returned ?? 0n), 0n);
-    if (p.uom !== undefined && v.uom !== undefined && p.uom !== v.uom) {
-      notes.push(`Receipts of PO line ${label(p)} not compared with the invoice: it bills in ${v.uom}, the receipts count ${p.uom}.`);
-      continue;
-    }
     const sources = [lineSource('invoice', v), ...mine.map((r) => ({ field: 'purchaseOrder' as const, cites: [{ line: r.line }] }))];
-    if (v.quantity > accepted) {
-      const over = v.quantity - accepted;
-      const price = unitPriceOf(v) ?? unitPriceOf(p);
+    // The receipts count in the PO line's unit: the invoice's quantity in it, through a stated pack or a law.
+    let billed = v.quantity;
+    if (p.uom !== undefined && v.uom !== undefined && p.uom !== v.uom) {
+      const [fP, fV] = [eachesPer(p, v), eachesPer(v, p)];
+      const law = massFactor(v.uom, p.uom);
+      if (fP !== undefined && fV !== undefined) billed = (v.quantity * fV) / fP;
+      else if (law) billed = roundDiv(v.quantity * law.num, law.den);
+      else if (returned > 0n || accepted < p.quantity) {
+        // Goods were sent back or are short, and the invoice counts another unit: what it bills cannot be held
+        // against what was accepted.
+        problems.push({ kind: 'not received', sources, text: `line ${label(v)}: the PO's receipts accept ${formatDecimal(accepted)} ${p.uom}${returned > 0n ? ` (${formatDecimal(returned)} refused or returned)` : ''}, but the invoice bills ${formatDecimal(v.quantity)} ${v.uom} and no stated conversion says how many ${p.uom} that is: confirm with receiving before paying` });
+        continue;
+      } else {
+        notes.push(`Receipts of PO line ${label(p)} not compared with the invoice: it bills in ${v.uom}, the receipts count ${p.uom}, all of it accepted.`);
+        continue;
+      }
+    }
+    if (billed > accepted) {
+      const over = billed - accepted;
+      const price = billed !== v.quantity ? unitPriceOf(p) : unitPriceOf(v) ?? unitPriceOf(p);
       const money = price === undefined ? '' : `; ${formatDecimal(over)} × ${formatMoney(price)} = ${formatMoney(lineAmount(over, price))} billed for goods not accepted`;
       problems.push({
         kind: 'not received',
         text:
-          `line ${label(v)}: the invoice bills ${formatDecimal(v.quantity)} but the PO's receipts accept ${formatDecimal(accepted)}` +
+          `line ${label(v)}: the invoice bills ${formatDecimal(billed)}${billed !== v.quantity ? ` ${p.uom} (${formatDecimal(v.quantity)} ${v.uom})` : ''} but the PO's receipts accept ${formatDecimal(accepted)}` +
           (returned > 0n ? ` (${formatDecimal(returned)} refused or returned), none of them credited on the invoice` : '') +
           `${money}: ask for a credit note or a corrected invoice ('${mine.map((r) => r.quote).join("'; '")}')`,
         sources,
-        arithmetic: price === undefined ? undefined : `${formatDecimal(v.quantity)} − ${formatDecimal(accepted)} = ${formatDecimal(over)}; ${formatDecimal(over)} × ${formatMoney(price)} = ${formatMoney(lineAmount(over, price))}`,
+        arithmetic: price === undefined ? undefined : `${formatDecimal(billed)} − ${formatDecimal(accepted)} = ${formatDecimal(over)}; ${formatDecimal(over)} × ${formatMoney(price)} = ${formatMoney(lineAmount(over, price))}`,
       });
-    } else if (returned > 0n) notes.push(`PO line ${label(p)}: ${formatDecimal(returned)} returned; the invoice bills ${formatDecimal(v.quantity)} of the ${formatDecimal(accepted)} accepted.`);
+    } else if (returned > 0n) notes.push(`PO line ${label(p)}: ${formatDecimal(returned)} returned; the invoice bills ${formatDecimal(billed)} of the ${formatDecimal(accepted)} accepted.`);
   }
 }

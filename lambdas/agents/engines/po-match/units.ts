@@ -26,7 +26,10 @@ const SYNONYMS: Record<string, string[]> = {
   // The quintal (100 kg), as Indian mandi and steel invoices print it.
   QTL: ['QTL', 'QUINTAL', 'QUINTALS'],
   YD: ['YD', 'YDS', 'YRD'],
-  GAL: ['GAL', 'GLL'],
+  // The US gallon (UN/ECE GLL); the imperial gallon (GLI) apart.
+  GAL: ['GAL', 'GLL', 'GALLON', 'GALLONS', 'GALON', 'GALONES'],
+  GLI: ['GLI', 'IMPGAL'],
+  MLT: ['MLT', 'ML'],
   MTR: ['MTR', 'METRE', 'METRES', 'METER', 'METERS', 'METRO', 'METROS'],
   FT: ['FT', 'FOT', 'FOOT', 'FEET'],
   LTR: ['LTR', 'LT', 'L', 'LITRE', 'LITRES', 'LITER', 'LITERS', 'LITRO', 'LITROS'],
@@ -166,8 +169,17 @@ export function priceBasis(text: string | undefined): number | undefined {
  * tonne 1000 kg, the quintal 100 kg.
  */
 const MASS: Record<string, bigint> = { KG: 100_000_000n, LB: 45_359_237n, TNE: 100_000_000_000n, QTL: 10_000_000_000n };
-/** How a quantity in one mass unit converts to another (× num ÷ den); undefined unless both are masses. */
+/**
+ * Volumes by law, in billionths of a litre: the US gallon is exactly 3.785411784 L, the imperial gallon 4.54609 L,
+ * the millilitre a thousandth of a litre.
+ */
+const VOLUME: Record<string, bigint> = { LTR: 1_000_000_000n, GAL: 3_785_411_784n, GLI: 4_546_090_000n, MLT: 1_000_000n };
+/**
+ * How a quantity in one mass (or volume) unit converts to another (× num ÷ den); undefined unless both are masses or
+ * both volumes.
+ */
 export function massFactor(from: string | undefined, to: string | undefined): { num: bigint; den: bigint } | undefined {
-  if (from === undefined || to === undefined || from === to || MASS[from] === undefined || MASS[to] === undefined) return undefined;
-  return { num: MASS[from], den: MASS[to] };
+  if (from === undefined || to === undefined || from === to) return undefined;
+  for (const table of [MASS, VOLUME]) if (table[from] !== undefined && table[to] !== undefined) return { num: table[from], den: table[to] };
+  return undefined;
 }
