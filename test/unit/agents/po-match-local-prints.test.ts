@@ -330,3 +330,28 @@ Line  Item       Description                  Qty    U/M     Unit Price      Amo
   });
 });
 
+describe('po-match: a discount column labelled "Desc." beside the description', () => {
+  const po = `TÊXTEIS DO AVE, LDA.
+NOTA DE ENCOMENDA N.º NE 2025/0090
+Fornecedor: FIAÇÃO DO MINHO, S.A.
+
+Ref.      Descrição                          Qtd.    Un.    Preço Unit.      Total
+FIO-30    Fio algodão Ne 30/1 cru             500     KG         3,8800   1 940,00
+`;
+  const invoice = (discount: string, amount: string) => `FIAÇÃO DO MINHO, S.A.
+FATURA FT 2025/0771
+V/ Encomenda: NE 2025/0090
+
+Artigo    Descrição                          Qtd.     Un.     Preço    Desc.   IVA       Valor
+FIO-30    Fio algodão Ne 30/1 cru           500,00    KG      4,0000   ${discount}   23%   ${amount}
+`;
+  it('reads "Desc." right of the price as the discount: 4,00 less 3 % = 3,88 per kilo', () => {
+    const doc = readDocument(invoice('3,00', '1 940,00'), 'invoice');
+    expect(doc.lines.map((l) => [l.description, money(l.unitPrice), money(l.amount)])).toEqual([['Fio algodão Ne 30/1 cru', undefined, 1940]]);
+    expect(run({ purchaseOrder: po, invoice: invoice('3,00', '1 940,00') }).discrepancies).toEqual([]);
+  });
+  it('holds the price when the discount agreed is not given', () => {
+    expect(run({ purchaseOrder: po, invoice: invoice('0,00', '2 000,00') }).discrepancies.some((d) => /price 4\.00 differs from the PO unit price 3\.88/.test(d))).toBe(true);
+  });
+});
+

@@ -229,6 +229,12 @@ export function headerColumns(line: string, above?: string): Column[] | undefine
     }
     i += taken;
   }
+  // "Descrição … Preço  Desc.  IVA  Valor": a short "Desc." right of a price, beside a description column, is the
+  // discount (Portuguese "desconto", Spanish "descuento"), never a second description.
+  const priceAt = cols.find((c) => c.role === 'price')?.start;
+  for (const c of cols) {
+    if (c.role === 'desc' && priceAt !== undefined && c.start > priceAt && /^desc\.?\s*%?$/i.test(c.label) && cols.some((d) => d !== c && d.role === 'desc')) c.role = 'disc';
+  }
   // "Product  Description": beside a description column, a product (or article) column holds the item code.
   const descs = cols.filter((c) => c.role === 'desc');
   // "Article  Désignation", "Artikel  Bezeichnung" likewise.
