@@ -355,3 +355,42 @@ FIO-30    Fio algodão Ne 30/1 cru           500,00    KG      4,0000   ${discou
   });
 });
 
+describe('po-match: Turkish and Chinese tables', () => {
+  it('reads a Turkish order and invoice (Stok kodu, Miktar, Birim, Birim fiyat, Tutar; KDV, Genel toplam)', () => {
+    const po = `ANADOLU GIDA A.Ş.
+SATIN ALMA SİPARİŞİ                       Sipariş no: SA-2025-0412
+Tedarikçi: Ege Ambalaj Ltd. Şti.
+
+Stok kodu    Açıklama                        Miktar   Birim    Birim fiyat        Tutar
+KT-40        Koli 40x30x30                      500   adet           4,20     2.100,00
+`;
+    const inv = `Ege Ambalaj Ltd. Şti.
+FATURA No: EA2025000081
+Sipariş no: SA-2025-0412
+
+Stok kodu    Açıklama                        Miktar   Birim    Birim fiyat        Tutar
+KT-40        Koli 40x30x30                      500   adet           4,20     2.100,00
+
+                                              Ara toplam          2.100,00
+                                              KDV %20               420,00
+                                              Genel toplam        2.520,00
+`;
+    const doc = readDocument(inv, 'invoice');
+    expect(doc.lines.map((l) => [l.sku, l.uom, money(l.quantity), money(l.unitPrice)])).toEqual([['KT-40', 'EA', 500, 4.2]]);
+    expect(money(doc.total)).toBe(2520);
+    const r = run({ purchaseOrder: po, invoice: inv });
+    expect(r.discrepancies).toEqual([]);
+  });
+
+  it('reads a Chinese order table measured in display cells (物料编码 品名 数量 单位 单价 金额)', () => {
+    const po = `采购订单  订单号: PO-SZ-2025-031
+供应商: Shenzhen Bright Packaging Co., Ltd.
+
+物料编码      品名              数量    单位      单价        金额
+BX-220        纸箱 220           300    个        3.50     1,050.00
+`;
+    const doc = readDocument(po, 'purchaseOrder');
+    expect(doc.lines.map((l) => [l.sku, money(l.quantity), money(l.unitPrice), money(l.amount)])).toEqual([['BX-220', 300, 3.5, 1050]]);
+  });
+});
+
