@@ -17,7 +17,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   // "per night (room without breakfast)": what a limit is said to be without is no category of it.
   // "Hotels …, breakfast included: up to 140.00 € per night": a meal the room's price includes qualifies the room, it is
   // no limit of meals (nor is one it excludes).
-  const kept = categoriesIn(s.replace(/\b(?:without|excluding|not including|including|incl\.?|with)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?|\b(?:breakfast|meals?)\s+(?:included|inclusive)\b/gu, ' '));
+  const kept = categoriesIn(qualifiersOut(s));
   const categories = kept.length > 0 ? kept : categoriesIn(s);
   const classes = fareClassesIn(s);
   // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
@@ -166,7 +166,11 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   }
   // A schedule's line ("Breakfast: $20.00", "Lunch 25,00 EUR") names what its amount limits: a cap of that category,
   // held to the expenses its words name among several of one category (scope.ts).
-  const scheduled = cents !== undefined && row === undefined ? SCHEDULE_LINE.exec(original.toLowerCase().replace(/\*\*|__/g, '')) : null;
+  // A policy in another language prints its label in that language: its English reading ("breakfast: up to BRL 30.00")
+  // is the line then.
+  const scheduled = cents !== undefined && row === undefined
+    ? SCHEDULE_LINE.exec(original.toLowerCase().replace(/\*\*|__/g, '')) ?? (/^[^:\d]{2,50}:\s/.test(original) ? SCHEDULE_LINE.exec(s.replace(/,?\s+(?:only\s+)?(?:when|if|unless) (?:it is )?not included\b.*$/, '').replace(/\*\*|__/g, '')) : null)
+    : null;
   if (scheduled && categoriesIn(scheduled[1]).length > 0 && categories.length === 1) {
     const scope = scheduled[1].match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
     const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
@@ -264,4 +268,10 @@ function periodOf(s: string): 'night' | 'day' | undefined {
   if (period === undefined) return undefined;
   const unit = /\d(?:[\d.,]*\d)?\s?(?:[$€£¥]|[a-z]{3}\b)?\s*(?:\/|per|a|each)\s*(meal|night|day|calendar day|person|head|attendee)\b/.exec(s)?.[1];
   return unit === 'meal' && /\b(?:meals|times?) (?:per|a) day\b/.test(s) ? undefined : period;
+}
+
+/** The sentence without what only qualifies its subject: a meal the room's price includes or excludes ("breakfast
+ * included", "with breakfast", "(when not included in the room rate)"), so it names no meal limit. */
+export function qualifiersOut(s: string): string {
+  return s.replace(/\b(?:without|excluding|not including|including|incl\.?|with)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?|\b(?:breakfast|meals?)\s+(?:included|inclusive)\b|\((?:[^)]*\bincluded\b[^)]*)\)|\b(?:when|if|unless|where) (?:it is )?not included\b[^,;:]*/gu, ' ');
 }

@@ -15,7 +15,7 @@ import { ELSEWHERE, groupPlaces, placesNamed } from './place-sentences.js';
 import { tripRule } from './trip-length.js';
 import { languageOf, toEnglish } from './languages.js';
 import { categoriesIn, moneyIn, type Category } from './words.js';
-import { readSentence } from './policy-sentence.js';
+import { qualifiersOut, readSentence } from './policy-sentence.js';
 import { lineKind, TAXES_EXTRA } from './folio-lines.js';
 import { NOT_ALLOWED, PER_DAY, PER_NIGHT, type Cap, type Policy } from './policy-types.js';
 
@@ -53,7 +53,8 @@ export function readPolicy(text: string): Policy {
       found++;
     }
     // A sentence under a heading ("Lodging", "Hotels.") is about the heading's category when it names none itself.
-    const withContext = categoriesIn(s).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
+    // A meal the room includes ("with breakfast included") is no category of the sentence's own.
+    const withContext = categoriesIn(qualifiersOut(s)).length === 0 && context.length > 0 && !NOT_ALLOWED.test(s) ? `${context.join(' and ')}: ${s}` : s;
     // A table cell's limit may print no currency ("40.00 per attendee" in a schedule whose amounts are all in CAD).
     const cents = money[0]?.cents ?? (row !== undefined ? bareLimit(s) : undefined);
     const before = policy.caps.length;

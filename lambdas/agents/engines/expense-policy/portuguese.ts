@@ -38,6 +38,9 @@ export const PORTUGUESE: [RegExp, string][] = [
   [phrase('a partir de', BEFORE_AMOUNT), 'at least'],
   [phrase('limite diário de (?:alimentação|refeições)'), 'daily meals limit'],
   [phrase('€ ?/ ?km|por (?:quilómetro|quilômetro|km)(?: rodado| percorrido)?'), 'per km'],
+  // "quando não estiver incluído na diária do hotel": the hotel's daily rate is the room rate, no daily limit.
+  [phrase('quando não (?:estiver|estiverem|for|forem) incluíd[oa]s?|se não (?:estiver|for) incluíd[oa]s?'), 'when not included'],
+  [phrase('(?:na |da )?diária (?:do|de) hotel'), 'in the room rate'],
   [phrase('por (?:diária|noite|pernoita|pernoite)'), 'per night'],
   [phrase('por dia|diári[oa]s?'), 'per day'],
   [phrase('por (?:pessoa|colaborador|participante|convidado)'), 'per person'],
@@ -52,6 +55,11 @@ export const PORTUGUESE: [RegExp, string][] = [
   [phrase('refeição'), 'meal'],
   [phrase('hospedagem|alojamento|hotéis|hotel'), 'hotel'],
   [phrase('frigobar|minibar'), 'minibar'],
+  // "Corridas nas categorias Uber Black, Uber Comfort … NÃO são reembolsáveis": the lead names no thing itself, the
+  // ride classes listed after it are the things refused.
+  [phrase('(?:corridas|viagens)(?: de aplicativo)? (?:nas|na|em) categorias?'), ''],
+  [phrase('incluso|inclusa|inclusos|incluído|incluída|incluídos'), 'included'],
+  [phrase('com'), 'with'],
   [phrase('lavanderia|lavandaria'), 'laundry'],
   [phrase('multas(?: e coimas)?|coimas'), 'fines'],
   [phrase('despesas de natureza pessoal|despesas pessoais'), 'personal expenses'],
@@ -69,6 +77,9 @@ export const PORTUGUESE: [RegExp, string][] = [
   [phrase('e'), 'and'],
   [phrase('ou'), 'or'],
   [phrase('é'), 'is'],
-  [phrase('são'), 'are'],
-  [phrase('(?:nas capitais|em|no|na)', '(?=\\s\\p{Lu})'), 'in'],
+  // "São Paulo" is a place: only the lower-case verb is "are".
+  [/(?<![\p{L}])são(?![\p{L}])/gu, 'are'],
+  // "nas capitais São Paulo, Rio de Janeiro e Brasília", "em Lisboa": before a place's name (its capital letter, told
+  // without the case-blind flag) these are "in".
+  [/(?<![\p{L}])(?:[Nn]as capitais|[Nn]as cidades de|em|no|na|nas)(?=\s\p{Lu})/gu, 'in'],
 ];
