@@ -22,6 +22,8 @@ describe('the founding date as the register prints it', () => {
     ['a Korean business registration certificate', '개업연월일: 2026년 04월 01일'],
     ['a Japanese company register', '設立年月日: 2026年2月10日'],
     ['a dotted year-first date', 'Date business commenced: 2026. 5. 20.'],
+    ['a Japanese era year', '設立: 令和8年3月1日'],
+    ['a Taiwanese Minguo year', '成立日期: 民國115年1月5日'],
   ])('%s of this year → young company', (_name, line) => {
     expect(areas(...BASE, line)).toEqual(['young company']);
   });
@@ -31,6 +33,7 @@ describe('the founding date as the register prints it', () => {
     ['a Korean certificate', '개업연월일: 2009년 03월 16일'],
     ['a Polish KRS extract in the genitive', 'Data wpisu do rejestru: 12 października 2012'],
     ['a Spanish start of operations', 'Inicio de operaciones: 1 de julio de 1998'],
+    ['a Japanese era year', '設立年月日: 平成元年4月1日'],
   ])('%s of years ago → not young', (_name, line) => {
     expect(areas(...BASE, line)).toEqual([]);
   });
@@ -48,6 +51,8 @@ describe('an advance demanded in the vendor language', () => {
     ['Japanese', '支払条件: 前払い'],
     ['Korean', '결제 조건: 선금 30%'],
     ['German', 'Zahlung im Voraus, danach Lieferung.'],
+    ['Portuguese, money before the goods leave', 'Condições: pagamento via PIX antes do envio dos equipamentos.'],
+    ['Polish, money before the goods leave', 'Warunki: płatność przelewem przed wysyłką towaru.'],
   ])('%s → upfront payment demand', (_name, line) => {
     expect(areas(...BASE, line)).toEqual(['upfront payment demand']);
   });

@@ -47,13 +47,16 @@ const BEFORE_DISPATCH = new RegExp(
     "|avant\\s+(?:l'|la\\s+|le\\s+)?(?:expedition|livraison|envoi)" +
     '|vor\\s+(?:der\\s+|dem\\s+)?(?:lieferung|versand|auslieferung|verladung)' +
     '|prima\\s+(?:della|dell\'|di)\\s*(?:spedizione|consegna|invio)' +
+    // Portuguese, Polish, Turkish: "antes do envio / da entrega", "przed wysyłką / dostawą", "sevkiyattan önce".
+    '|antes\\s+(?:da|do|de)\\s+(?:entrega|envio|embarque|expedicao|despacho|faturamento|producao|fabricacao|compra)' +
+    '|przed\\s+(?:wysy[łl]k\\p{L}*|dostaw\\p{L}*|realizacj\\p{L}*|wydaniem)|(?:sevkiyat|teslimat|sevk|uretim)(?:tan|ten|dan|den)\\s+once' +
     ')(?![\\p{L}])',
   'giu',
 );
 
 /** Money named: a share, an amount, a payment word in any of the languages above. */
 const MONEY =
-  /(?<![\p{L}])(?:\d{1,3}\s*%|(?:eur|usd|gbp|chf)\s*\d|pay|paid|payment|receive|received|remit|remitted|amount|funds|transferred|transfer|wire|deposit|pago|pagar|abono|abonar|percibir|cobrar|importe|transferencia|paiement|payer|virement|regler|montant|zahlung|zahlen|bezahlen|uberweisung|uberweisen|betrag|pagamento|pagare|bonifico|importo)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:\d{1,3}\s*%|(?:eur|usd|gbp|chf)\s*\d|pay|paid|payment|receive|received|remit|remitted|amount|funds|transferred|transfer|wire|deposit|pago|pagar|abono|abonar|percibir|cobrar|importe|transferencia|paiement|payer|virement|regler|montant|zahlung|zahlen|bezahlen|uberweisung|uberweisen|betrag|pagamento|pagare|bonifico|importo|pix|deposito|p[łl]atnos[cć]\p{L}*|zap[łl]at\p{L}*|wp[łl]at\p{L}*|przelew\p{L}*|odeme\p{L}*|havale)(?![\p{L}])/iu;
 /** A sentence end: the money and the timing must be read in one sentence. A form's field line is a sentence of its own. */
 const SENTENCE_END = /[.!?;](?=\s)|\n\s*\n|(?<=^|\n)[^\n:]{1,40}:[ \t]*\S[^\n]*\n/g;
 /** Negated after it, as German and Romance languages say it: "Vorauskasse nicht erforderlich", "anticipo no requerido". */

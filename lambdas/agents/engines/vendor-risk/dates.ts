@@ -67,6 +67,8 @@ const FOREIGN_MONTH_OF = new Map(FOREIGN_MONTHS.flatMap((names, i) => names.map(
 const FOREIGN = `(${[...FOREIGN_MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|')})`;
 const E = '(?![\\p{L}])';
 const foreignMonth = (name: string) => FOREIGN_MONTH_OF.get(name.toLowerCase()) ?? 0;
+/** The first year of each era a Japanese or Taiwanese register counts from. */
+const ERA_START: Record<string, number> = { 令和: 2019, 平成: 1989, 昭和: 1926, 民國: 1912, 民国: 1912 };
 /** The East Asian unit characters as the normal form writes them (Hangul syllables decomposed, as NFD does). */
 const [YEAR_UNIT, MONTH_UNIT, DAY_UNIT] = [['年', '년'], ['月', '월'], ['日', '일']].map((u) => `(?:${u.map((c) => c.normalize('NFD')).join('|')})`);
 
@@ -92,6 +94,11 @@ const DATE_FORMS: { re: RegExp; read: (m: RegExpExecArray) => DaySpan | undefine
   {
     re: new RegExp(`(?<!\\d)(\\d{1,2})\\.?\\s+(?:de\\s+)?${FOREIGN}${E}\\.?,?\\s+(?:de\\s+|del\\s+)?(\\d{4})(?!\\d)`, 'iu'),
     read: (m) => span(m[0], +m[3], foreignMonth(m[2]), +m[1]),
+  },
+  {
+    // A Japanese era year (令和6年4月1日 is 2024, 平成, 昭和; 元年 its first) or a Taiwanese Minguo year (民國115年 is 2026).
+    re: new RegExp(`(令和|平成|昭和|民國|民国)\\s*(\\d{1,3}|元)\\s*${YEAR_UNIT}(?:\\s*(\\d{1,2})\\s*${MONTH_UNIT}(?:\\s*(\\d{1,2})\\s*${DAY_UNIT})?)?`, 'u'),
+    read: (m) => span(m[0], ERA_START[m[1]] + (m[2] === '元' ? 1 : +m[2]) - 1, m[3] ? +m[3] : undefined, m[4] ? +m[4] : undefined),
   },
   {
     re: new RegExp(`(?<!\\d)(\\d{4})\\s*${YEAR_UNIT}\\s*(\\d{1,2})\\s*${MONTH_UNIT}(?:\\s*(\\d{1,2})\\s*${DAY_UNIT})?`, 'u'),
