@@ -64,7 +64,10 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       [qP, qV] = [p.quantity * fP, v.quantity * fV];
       prP = pPrice === undefined ? undefined : pPrice / fP;
       prV = vPrice === undefined ? undefined : vPrice / fV;
-      unitNote = ` (${formatDecimal(v.quantity)} ${v.uom ?? 'unit(s)'} × ${fV} = ${formatDecimal(qV)} each against ${formatDecimal(p.quantity)} ${p.uom ?? 'unit(s)'} × ${fP} = ${formatDecimal(qP)} each)`;
+      // Compared in the unit one side is counted in (litres, eaches), else in eaches.
+      const side = fP === 1n ? p.uom : fV === 1n ? v.uom : undefined;
+      const common = side === undefined || side === 'EA' ? 'each' : side;
+      unitNote = ` (${formatDecimal(v.quantity)} ${v.uom ?? 'unit(s)'} × ${fV} = ${formatDecimal(qV)} ${common} against ${formatDecimal(p.quantity)} ${p.uom ?? 'unit(s)'} × ${fP} = ${formatDecimal(qP)} ${common})`;
     } else if ((mass = sameUnit ? undefined : massFactor(v.uom, p.uom))) {
       // Weights convert by law (1 LB = 0.45359237 KG); a billed weight rounded to its own whole unit is the ordered
       // weight when the money agrees (2205 LB for 1000 KG at the same extension).
