@@ -20,6 +20,7 @@ import { claimAbout } from './scope.js';
 import { approvalThingCheck } from './named.js';
 import { unreadCheck } from './unread.js';
 import { outsideAttendeeCheck } from './attendees.js';
+import { absenceCheck } from './absence-rates.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
@@ -92,6 +93,7 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   let reimbursable = 0n;
   const results: ItemResult[] = items.map((item) => ({ item, ...checkItem(item, forCategory(policy, item.category), assumptions) }));
   claimChecks(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
+  absenceCheck(results, policy, (c) => money(c, policy.currency));
   lateItems(results, policy, input.expense, assumptions);
   placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);
   commuteCheck(results, policy, (c) => money(c, policy.currency));

@@ -10,6 +10,7 @@ import type { TripRule } from './trip-length.js';
 import type { ApprovalThing } from './named.js';
 import type { ProofRule } from './proof-rules.js';
 import type { OutsideRule } from './attendees.js';
+import type { AbsenceRates } from './absence-rates.js';
 import type { Category, FareClass } from './words.js';
 
 export interface Cap {
@@ -84,6 +85,8 @@ export interface Policy {
   personalRefused?: string;
   /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
   ageLimit?: { days: number; text: string };
+  /** Day subsistence by hours of absence (absence-rates.ts). */
+  absenceRates?: AbsenceRates;
   /** "At least one person from outside the company must attend": attendees.ts. */
   outsideAttendees?: OutsideRule[];
   /** Things paid only on trips of some length ("laundry on trips under 5 nights"): trip-length.ts. */

@@ -5,6 +5,7 @@
  */
 import { readAgeLimit } from './age.js';
 import { readOutsideAttendee } from './attendees.js';
+import { readAbsenceRates, readAbsenceSentence } from './absence-rates.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
@@ -27,6 +28,8 @@ export function readPolicy(text: string): Policy {
     forbiddenClasses: new Map(), classScope: new Map(), allowedClassRules: [], approvalThings: [], under: new Map(), forbiddenThings: [], tripRules: [], currency: 'USD', understood: 0, notUnderstood: [], mileage: [], personal: new Map(),
     described: new Set(), lineOf: new Map(), receiptFree: [], proofRules: [], schedules: readSchedules(text), places: readPlaceTables(text), grades: readGrades(text),
   };
+  const absenceLines = new Set<number>();
+  policy.absenceRates = readAbsenceRates(text, absenceLines);
   const currencies = new Set<string>();
   let stated: string | undefined;
   let question: string | undefined;
@@ -46,7 +49,7 @@ export function readPolicy(text: string): Policy {
     if (currencyStated) policy.currencyText = sentence;
     for (const c of categoriesIn(s)) policy.described.add(c);
     for (const c of context) policy.described.add(c);
-    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy) + readOutsideAttendee(sentence, s, policy, context, under);
+    let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy) + readOutsideAttendee(sentence, s, policy, context, under) + readAbsenceSentence(s, sentence, policy.absenceRates);
     const trip = tripRule(clause, under, previous);
     if (trip) {
       policy.tripRules.push({ ...trip, text: sentence });
@@ -114,7 +117,7 @@ export function readPolicy(text: string): Policy {
     }
     if (!policy.lineOf.has(sentence)) policy.lineOf.set(sentence, line);
     // A table of caps per city is read as a table (places.ts), with the lead that introduces it.
-    if (policy.places.lines.has(line - 1) || policy.schedules.lines.has(line - 1) || policy.grades?.lines.has(line - 1)) continue;
+    if (policy.places.lines.has(line - 1) || policy.schedules.lines.has(line - 1) || policy.grades?.lines.has(line - 1) || absenceLines.has(line - 1)) continue;
     // A bullet of a list a lead refuses is read as "not reimbursable: <bullet>"; it is cited as written.
     // Markdown's emphasis ("up to **$75 per calendar day**") is no word of the rule.
     const said = sentence.replace(QA, '').replace(/\*\*|__/g, '');
@@ -169,6 +172,7 @@ export function readPolicy(text: string): Policy {
   policy.understood += mealRows.length;
   // A per-diem schedule's rows are read as a table (per-diem.ts), not as sentences.
   const { places, meals, lines: tableLines } = policy.schedules;
+  policy.understood += policy.absenceRates?.bands.length ?? 0;
   policy.understood += places.length + meals.length + policy.places.caps.length + (policy.grades?.rows.length ?? 0);
   for (const a of policy.grades?.rows[0]?.amounts ?? []) policy.described.add(a.category);
   for (const c of policy.places.caps) policy.described.add(c.category);
@@ -193,7 +197,11 @@ function placeClauses(s: string): string[] {
   // "… EUR 270 per night during trade fairs in Hamburg, Hanover and Munich, otherwise up to EUR 160 per night": the
   // places may be a list, the other limit may open on "otherwise".
   const m = /^(.*?\d.*?\b(?:in|for)\s+\p{Lu}[^;]*?),\s+((?:otherwise\s+|elsewhere\s+)?(?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d[^,;]*)$/u.exec(s);
-  return m && ELSEWHERE.test(m[2].toLowerCase()) ? [m[1], m[2]] : [s];
+  if (m && ELSEWHERE.test(m[2].toLowerCase())) return [m[1], m[2]];
+  // "… up to £110.00 per night, or £130.00 per night in Aberdeen, Edinburgh and Glasgow": the general limit, then the
+  // limit of the places the second one names.
+  const or = /^(.*?\d.*?),?\s+or\s+((?:up to\s+)?(?:[$€£¥]|[A-Z]{3}\s?)\d[\d.,]*\s+(?:per|a)\s+\p{L}+\s+(?:in|for)\s+\p{Lu}[^;]*)$/u.exec(s);
+  return or ? [or[1], or[2]] : [s];
 }
 
 /** A verb: a sentence with one states more than a rate ("… is paid at £170 per night in London when …"). */
