@@ -191,3 +191,23 @@ describe('a sender domain in another script', () => {
     expect(r.flags.some((f) => f.startsWith('unverifiable identity: sender domain'))).toBe(true);
   });
 });
+
+describe('the countries written in Japanese, Chinese or Korean', () => {
+  const jp = ['取引先登録票 / Supplier registration', '会社名: 株式会社さくら物産', '登録番号: T4010001234567', '設立年月日: 平成12年4月1日', '所在地: 東京都港区芝浦3-4-1', 'イラン、北朝鮮、シリア、キューバとの取引はありますか？ いいえ'];
+
+  it('a question naming them answered いいえ places no one', () => {
+    expect(areas(...jp)).toEqual([]);
+  });
+
+  it('a shareholder in Tehran, Iran, written in Japanese → decline', () => {
+    expect(run(...jp, '主要株主: テヘラン・トレーディング社（イラン、テヘラン）51%').decision).toBe('decline');
+  });
+
+  it('katakana words that hold a country name (シリアル, ハイランド) are not the country', () => {
+    expect(areas(...jp, '製品: シリアル番号付きのハイランド製ポンプ')).toEqual([]);
+  });
+
+  it('a Chinese owner address in Pyongyang → decline', () => {
+    expect(run(...BASE, '股东: 平壤贸易公司（朝鲜民主主义人民共和国）').decision).toBe('decline');
+  });
+});

@@ -21,6 +21,8 @@ interface Jurisdiction {
   aliases: string[];
   /** Country-code top-level domain seen in a web or email address. */
   tld?: string;
+  /** Names in Japanese, Chinese or Korean, written without spaces: matched without the letter guards (katakana keep theirs). */
+  cjk?: string[];
 }
 
 const OFAC = 'comprehensive sanctions';
@@ -44,6 +46,7 @@ export const JURISDICTIONS: Jurisdiction[] = [
       'irao', 'iran(?:u|ie|ski\\p{L}*)', 'иран\\p{L}*', 'hormozgan', 'khuzestan', 'bushehr', 'qeshm', 'kish\\s+(?:island|free\\s+(?:trade\\s+)?zone)', 'qom', 'yazd', 'rasht', 'zahedan',
       'khorramshahr', 'bandar[\\s-]anzali', 'bandar[\\s-]imam(?:\\s+khomeini)?', 'chabahar', 'urmia', 'mazandaran', 'kermanshah', 'sistan(?:\\s+(?:and|va)\\s+baluchestan)?'],
     tld: 'ir',
+    cjk: ['(?<![ァ-ヺー])イラン(?![ァ-ヺー])', '伊朗', 'テヘラン', '德黑兰', '德黑蘭'],
   },
   {
     name: 'North Korea',
@@ -56,6 +59,7 @@ export const JURISDICTIONS: Jurisdiction[] = [
       'kaesong', 'sinuiju', 'hamhung', 'chongjin', 'wonsan', 'nampho',
     ],
     tld: 'kp',
+    cjk: ['北朝鮮', '北朝鲜', '朝鲜民主主义人民共和国', '朝鮮民主主義人民共和国', '北韓', '北韩', '북한(?!산)', 'ピョンヤン', '平壌', '平壤', '평양', '조선민주주의인민공화국'],
   },
   {
     name: 'Syria',
@@ -63,12 +67,13 @@ export const JURISDICTIONS: Jurisdiction[] = [
     basis: OFAC,
     aliases: ['syrian?', 'syrian\\s+arab\\s+republic', 'syrien', 'syrie', 'siria', 'syrisch(?:e[nmrs]?)?', 'syrienne?s?', 'syrii', 'suriye', 'сири\\p{L}*', 'damascus', 'damaskus', 'aleppo', 'halab', 'hasakah', 'qamishli', 'daraa', 'homs', 'lat(?:t)?akia', 'tartus', 'tartous', 'idlib', 'raqqa', 'deir\\s+ez[- ]?zor'],
     tld: 'sy',
+    cjk: ['(?<![ァ-ヺー])シリア(?![ァ-ヺー])', '叙利亚', '敘利亞', 'ダマスカス', '大马士革', '大馬士革'],
   },
-  { name: 'Cuba', level: 'sanctioned', basis: OFAC, aliases: ['cuban?', 'kuba', 'kubie', 'santiago\\s+de\\s+cuba', 'kubanisch(?:e[nmrs]?)?', 'havana', 'habana', 'camaguey', 'holguin', 'cienfuegos', 'pinar\\s+del\\s+rio'], tld: 'cu' },
-  { name: 'Crimea', level: 'sanctioned', basis: OFAC, aliases: ['crimean?', 'krim', 'krym(?:ie|u)?', 'kırım', 'крым\\p{L}*', 'crimee', 'sevastopol', 'simferopol', 'yalta', 'kerch', 'feodosi?ya', 'yevpatori?ya', 'eupatoria'] },
+  { name: 'Cuba', level: 'sanctioned', basis: OFAC, cjk: ['(?<![ァ-ヺー])キューバ(?![ァ-ヺー])', '古巴', 'ハバナ', '哈瓦那'], aliases: ['cuban?', 'kuba', 'kubie', 'santiago\\s+de\\s+cuba', 'kubanisch(?:e[nmrs]?)?', 'havana', 'habana', 'camaguey', 'holguin', 'cienfuegos', 'pinar\\s+del\\s+rio'], tld: 'cu' },
+  { name: 'Crimea', level: 'sanctioned', basis: OFAC, cjk: ['(?<![ァ-ヺー])クリミア(?![ァ-ヺー])', '克里米亚', '克里米亞', '크림\\s*반도'], aliases: ['crimean?', 'krim', 'krym(?:ie|u)?', 'kırım', 'крым\\p{L}*', 'crimee', 'sevastopol', 'simferopol', 'yalta', 'kerch', 'feodosi?ya', 'yevpatori?ya', 'eupatoria'] },
   { name: 'Donetsk region', level: 'sanctioned', basis: OFAC, aliases: ['donetsk', 'mariupol', 'horlivka', 'gorlovka', 'makiivka', 'makeyevka'] },
   { name: 'Luhansk region', level: 'sanctioned', basis: OFAC, aliases: ['luhansk', 'lugansk', 'alchevsk', 'sievierodonetsk', 'severodonetsk', 'lysychansk'] },
-  { name: 'Russia', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['russian?', 'russian\\s+federation', 'russland', 'russie', 'rusia', 'russisch(?:e[nmrs]?)?', 'moscow', 'moskau', 'moscou', 'moscu', 'rosj[aiey]', 'rusya', 'росси\\p{L}*', 'moskwa', 'sankt[\\s-]peterburg'], tld: 'ru' },
+  { name: 'Russia', level: 'high-risk', basis: RUSSIA_BASIS, cjk: ['(?<![ァ-ヺー])ロシア(?![ァ-ヺー])', '俄罗斯', '俄羅斯', '러시아', 'モスクワ', '莫斯科', '모스크바'], aliases: ['russian?', 'russian\\s+federation', 'russland', 'russie', 'rusia', 'russisch(?:e[nmrs]?)?', 'moscow', 'moskau', 'moscou', 'moscu', 'rosj[aiey]', 'rusya', 'росси\\p{L}*', 'moskwa', 'sankt[\\s-]peterburg'], tld: 'ru' },
   { name: 'Belarus', level: 'high-risk', basis: RUSSIA_BASIS, aliases: ['belarus(?:ian)?', 'byelorussia', 'wei(?:ss|\u00df)russland', 'bielorussie', 'bielorrusia', 'bielorussia', 'minsk', 'bia[łl]orus\\p{L}*', 'беларус\\p{L}*', 'белорусс\\p{L}*'], tld: 'by' },
   { name: 'Myanmar', level: 'high-risk', basis: FATF_BLACK, aliases: ['myanmar', 'burma'] },
   grey('Algeria'),
@@ -145,7 +150,8 @@ export interface NationalityOnly {
 const ALIAS_INDEX: Jurisdiction[] = [];
 // One guard around all the names (not one per name): the same matches, checked once a position.
 const ANY_ALIAS = new RegExp(
-  `${B}(?:${JURISDICTIONS.flatMap((j) => j.aliases.map((a) => { ALIAS_INDEX.push(j); return `(${a})${E}`; })).join('|')})`,
+  `${B}(?:${JURISDICTIONS.flatMap((j) => j.aliases.map((a) => { ALIAS_INDEX.push(j); return `(${a})${E}`; })).join('|')})` +
+    `|${JURISDICTIONS.flatMap((j) => (j.cjk ?? []).map((a) => { ALIAS_INDEX.push(j); return `(${a.normalize('NFD')})`; })).join('|')}`,
   'giu',
 );
 
