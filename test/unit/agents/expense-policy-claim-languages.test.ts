@@ -192,3 +192,37 @@ describe('expense-policy: a printed report in yen with its receipts read by OCR 
     expect(r.evidence[0].sources.some((s) => s.quote === '¥3,1?0')).toBe(true);
   });
 });
+
+describe('expense-policy: the trip\'s departure and return stated once in the report\'s head', () => {
+  it('gives each allowance day its hours away: the first from the departure, the last to the return', () => {
+    const report = [
+      'Informe de gastos',
+      'Viaje: salida martes 03/03/2026 17:15 (Bilbao) — llegada jueves 05/03/2026 10:45 (Bilbao)',
+      '',
+      'Fecha       Categoría        Concepto              Importe    Ticket',
+      '03/03/2026  Dieta completa   Dieta nacional          53,34    No aplica',
+      '04/03/2026  Dieta completa   Dieta nacional          53,34    No aplica',
+      '05/03/2026  Media dieta      Dieta nacional          26,67    No aplica',
+    ].join('\n');
+    const { items } = readExpense(report, 'EUR');
+    expect(items.map((i) => [i.date, i.absence?.minutes, i.absence?.back])).toEqual([
+      ['2026-03-03', 6 * 60 + 45, undefined], ['2026-03-04', 24 * 60, undefined], ['2026-03-05', 10 * 60 + 45, 10 * 60 + 45],
+    ]);
+    expect(items[0].absence?.at[0]).toMatchObject({ line: 2 });
+  });
+
+  it('gives one allowance for the whole trip the whole trip\'s hours', () => {
+    const form = [
+      'Przebieg podróży:',
+      '  Wyjazd:  12.01.2026 godz. 07:00  Kraków Główny',
+      '  Przyjazd: 13.01.2026 godz. 21:30  Kraków Główny',
+      '',
+      'Diety',
+      '  Stawka diety:           45,00 zł',
+      '  Dieta do wypłaty:       90,00 zł',
+    ].join('\n');
+    const { items } = readExpense(form, 'PLN');
+    expect(items[0].category).toBe('per diem');
+    expect(items[0].absence?.minutes).toBe(38 * 60 + 30);
+  });
+});

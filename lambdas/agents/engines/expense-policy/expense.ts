@@ -20,6 +20,7 @@ import type { Allowance, Trip } from './mileage.js';
 import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
 import { headersDayFirst } from './column-words.js';
+import { absences } from './trip-times.js';
 
 /** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
 export interface Item extends Omit<Facts, 'cents'> {
@@ -62,6 +63,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   meal?: Meal;
   /** The own lines of the receipt read with it (its header, charges, total), for facts only the receipt prints. */
   receiptText?: string;
+  /** A per-diem day's hours away (minutes), from the trip's start and end its head states (trip-times.ts). */
+  absence?: { minutes: number; back?: number; how: string; at: Src[] };
   /** Its pasted receipt's amount cannot be read ("¥2,?60", "amount illegible"): the figure or words, and their line. */
   illegible?: { text: string; line: number };
 }
@@ -84,7 +87,10 @@ export function readExpense(text: string, currency = 'USD'): Claim {
   for (const item of items) for (const a of item.at) if (a.line !== undefined) a.line += skipped;
   // Which meal a meal is, by its words or the time on its receipt, for a limit set per meal.
   for (const item of items) if (item.category === 'meals') item.meal ??= mealOf(item, item.receiptText);
-  return datesOf(items, headersDayFirst(t) ? 'dmy' : 'mdy');
+  const claim = datesOf(items, headersDayFirst(t) ? 'dmy' : 'mdy');
+  // The trip's departure and return stated once in its head give each allowance day its hours away.
+  absences(claim.items, t, claim.ambiguousDate === undefined);
+  return claim;
 }
 
 /** A pasted document (document.ts): its entries, each with the receipt typed under it, and the receipts of their own. */
