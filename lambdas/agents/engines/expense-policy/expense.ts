@@ -253,7 +253,8 @@ function fmtAmount(cents: bigint): string {
 
 /**
  * ISO dates for the items. Numeric dates with the year last follow one order for the whole claim: day first if one
- * of them shows it (25/02/2026), month first otherwise (text/dates.ts); when none shows it, the first date that reads
+ * of them shows it (25/02/2026) or the claim's column headers are in a language writing the day first ("Fecha",
+ * "Data", "Datum"), month first otherwise (text/dates.ts); when none shows it, the first date that reads
  * both ways is reported so the note can state the reading. An unreadable date is left out: no rule depends on it.
  */
 function datesOf(items: Item[], order: 'dmy' | 'mdy'): Claim {
