@@ -67,3 +67,20 @@ describe('a bank change in other words', () => {
     expect(r.flags.some((f) => f.startsWith('payment redirection: bank-detail change requested'))).toBe(true);
   });
 });
+
+describe('"not the old account, the new one" asks for the change', () => {
+  it.each([
+    ['English', 'Please do not pay to the old account, use our new bank account below.'],
+    ['Polish', 'Prosimy nie płacić na stary rachunek, tylko na nowy rachunek: 21 1140 2004 0000 3102 7781 2204.'],
+    ['Portuguese', 'Por favor não paguem na conta antiga, usem a nova conta bancária: 0001 12345-6.'],
+    ['German', 'Bitte nicht mehr auf das alte Konto zahlen, sondern auf unsere neue Bankverbindung.'],
+  ])('%s → bank-detail change requested', (_name, line) => {
+    const r = vendorRiskEngine.analyse({ vendorProfile: request('Payments', [line], ['Received, not yet actioned.']) });
+    expect(r.flags.some((f) => f.startsWith('payment redirection: bank-detail change requested'))).toBe(true);
+  });
+
+  it('a promise never to change the bank details by e-mail asks for nothing', () => {
+    const r = vendorRiskEngine.analyse({ vendorProfile: request('Payments', ['We will never ask you to change our bank details by e-mail.'], ['Noted.']) });
+    expect(r.flags.filter((f) => f.startsWith('payment redirection'))).toEqual([]);
+  });
+});

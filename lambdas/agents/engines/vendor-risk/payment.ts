@@ -92,7 +92,7 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
   for (const { re, what } of REDIRECT) {
     if (found.has(what)) continue;
     for (const m of matches(re, text)) {
-      if (negatedBefore(text, m.index)) continue;
+      if (negatedBefore(text, m.index, false, true)) continue;
       found.set(what, { at: m.index, end: m.index + m[0].length });
       break;
     }

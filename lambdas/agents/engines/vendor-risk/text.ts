@@ -115,7 +115,9 @@ export function normalise(text: string): string {
 
 const LOOKBACK = 160;
 /** Where a clause starts: a sentence or line end, a semicolon, or a turn such as "but" / "however". */
-const CLAUSE_BREAK = /[.;!?\n]\s|\n|\b(?:but|however|although|though|whereas|while|yet)\b/gi;
+// The turns of the vendors' languages end a clause too: "nicht auf das alte Konto, sondern…", "nie na stary, tylko na
+// nowy rachunek", "no a la cuenta antigua, sino…".
+const CLAUSE_BREAK = /[.;!?\n]\s|\n|(?<![\p{L}])(?:but|however|although|though|whereas|while|yet|instead|rather|sondern|aber|jedoch|mais|pero|sino|ale|lecz|tylko|porem|maar|ancak|fakat)(?![\p{L}])/giu;
 
 /** The clause text before `index`, at most LOOKBACK characters. */
 export function clauseBefore(text: string, index: number): string {
@@ -144,8 +146,10 @@ const CONDITION = /(?<![\p{L}'])(?:without|until|unless|before|only\s+(?:after|u
  * details"). With `conditionalIsDemand`, a condition word closer to the match than the negation turns it back into
  * a demand: "we cannot ship without 100% prepayment" demands prepayment.
  */
-export function negatedBefore(text: string, index: number, conditionalIsDemand = false): boolean {
-  const clause = clauseBefore(text, index);
+export function negatedBefore(text: string, index: number, conditionalIsDemand = false, near = false): boolean {
+  let clause = clauseBefore(text, index);
+  // Near: the denial must be in the same comma phrase ("do not pay the old account, use our new account" asks).
+  if (near) clause = clause.slice(Math.max(clause.lastIndexOf(','), clause.lastIndexOf(' - ')) + 1);
   const lastNeg = lastIndexOf(NEGATION, clause);
   if (lastNeg < 0) return false;
   if (!conditionalIsDemand) return true;
