@@ -29,9 +29,9 @@ export function englishNumbers(s: string, comma: 'decimal' | 'thousands' = 'deci
     // 1.250,00 → 1250,00; 10.000 → 10000: thousands by full stops (never before a further comma group).
     .replace(/(?<![\d.,])(\d{1,3})((?:\.\d{3})+)(?![\d.]|,\d{3})/g, (_, a: string, b: string) => a + b.replace(/\./g, ''))
     // 15,000 / 1,234,567 in a thousands-comma language: the commas go.
-    .replace(comma === 'thousands' ? /(?<![\d.,])(\d{1,3})((?:,\d{3})+)(?![\d.,])/g : /$^/g, (_, a: string, b: string) => a + b.replace(/,/g, ''))
+    .replace(comma === 'thousands' ? /(?<![\d.,])(\d{1,3})((?:,\d{3})+)(?![\d.,])/g : /(?!)/g, (_, a: string, b: string) => a + b.replace(/,/g, ''))
     // 70,00 → 70.00: a decimal comma.
-    .replace(comma === 'decimal' ? /(?<![\d,])(\d+),(\d{1,4})(?![\d,])/g : /$^/g, '$1.$2');
+    .replace(comma === 'decimal' ? /(?<![\d,])(\d+),(\d{1,4})(?![\d,])/g : /(?!)/g, '$1.$2');
 }
 
 /** The sentence with each phrase of the glossary replaced in turn (earlier, longer phrases first). */

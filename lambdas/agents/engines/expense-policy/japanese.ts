@@ -19,8 +19,9 @@ const JAPANESE: [RegExp, string][] = [
   [/(\d+)\s?円\s?(?:以内|まで|以下)/gu, ' up to JPY $1 '],
   [/(\d+)\s?円/gu, ' JPY $1 '],
   // Refusals and payment.
-  [inScript('精算(?:し|でき)(?:ない|ません)|支給(?:し|でき)(?:ない|ません)|不支給|精算対象外|支給対象外|認め(?:ない|られない|ません)|本人負担とする|自己負担とする'), ' not reimbursable '],
+  // "飲食代は別途精算しない": meals are paid by the allowance, not refused with it (read before the refusals).
   [inScript('は別途精算しない|は別途支給しない|別途精算しない'), ' are paid by the per diem '],
+  [inScript('精算(?:し|でき)(?:ない|ません)|支給(?:し|でき)(?:ない|ません)|不支給|精算対象外|支給対象外|認め(?:ない|られない|ません)|本人負担とする|自己負担とする'), ' not reimbursable '],
   [inScript('を支給する|を精算する|支給する|精算する'), ' reimbursed '],
   // Receipts.
   [inScript('の添付を要しない|を不要とする|は不要|不要とする|の提出を要しない'), ' receipt not required '],

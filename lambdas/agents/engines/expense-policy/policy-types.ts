@@ -11,6 +11,7 @@ import type { ApprovalThing } from './named.js';
 import type { ProofRule } from './proof-rules.js';
 import type { OutsideRule } from './attendees.js';
 import type { AbsenceRates } from './absence-rates.js';
+import type { GradeLine } from './grade-line.js';
 import type { Category, FareClass } from './words.js';
 
 export interface Cap {
@@ -85,6 +86,8 @@ export interface Policy {
   personalRefused?: string;
   /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
   ageLimit?: { days: number; text: string };
+  /** A daily allowance by grade on one line (grade-line.ts). */
+  gradeLine?: GradeLine;
   /** Day subsistence by hours of absence (absence-rates.ts). */
   absenceRates?: AbsenceRates;
   /** "At least one person from outside the company must attend": attendees.ts. */

@@ -6,6 +6,7 @@
 import { readAgeLimit } from './age.js';
 import { readOutsideAttendee } from './attendees.js';
 import { readAbsenceRates, readAbsenceSentence } from './absence-rates.js';
+import { readGradeLine } from './grade-line.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
@@ -34,6 +35,9 @@ export function readPolicy(text: string): Policy {
   let stated: string | undefined;
   let question: string | undefined;
   const language = languageOf(text);
+  // "日当は、1日につき次のとおりとする。" over "役員 4,000円 ／ 部長・課長 3,000円 ／ 一般社員 2,000円": rates by grade on one line.
+  policy.gradeLine = readGradeLine(text, (lead) => /\bper diem\b|\bdaily allowance\b/.test(toEnglish(language, lead, text).toLowerCase()), absenceLines);
+  if (policy.gradeLine) policy.understood++;
   // "RM 350" in a policy paying in ringgit is MYR 350 (elsewhere "RM" may be a room).
   const ringgit = /\bringgit\b|\bmyr\b/i.test(text);
   const lines = text.split(/\r\n|\r|\n/);
