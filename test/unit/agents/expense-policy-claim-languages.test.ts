@@ -42,6 +42,9 @@ describe('expense-policy: categories named in the tools\' languages', () => {
     expect(categoriesIn('出張日当')[0]).toBe('per diem');
     expect(categoriesIn('宿泊費')[0]).toBe('lodging');
     expect(categoriesIn('택시')[0]).toBe('ground');
+    // A subway is a railway; a hotel called "Metropolitan" is no Metro.
+    expect(categoriesIn('東京メトロ銀座線')[0]).toBe('rail');
+    expect(categoriesIn('ホテルメトロポリタン 1泊')).toEqual(['lodging']);
     expect(categoriesIn('uang harian')[0]).toBe('per diem');
     expect(categoriesIn('day subsistence')[0]).toBe('per diem');
     // A word inside another is not the word ("dietary" is no "dieta").
@@ -181,7 +184,7 @@ describe('expense-policy: a printed report in yen with its receipts read by OCR 
   it('reads whole yen under the 金額(円) column and the receipt cells aligned by display width', () => {
     const { items } = readExpense(report, 'JPY');
     expect(items.map((i) => [i.category, i.cents, i.currency, i.receipt])).toEqual([
-      ['rail', 1109000n, 'JPY', true], ['ground', 314000n, 'JPY', true], ['ground', 24000n, 'JPY', false],
+      ['rail', 1109000n, 'JPY', true], ['ground', 314000n, 'JPY', true], ['rail', 24000n, 'JPY', false],
     ]);
   });
 

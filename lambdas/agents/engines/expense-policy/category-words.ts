@@ -57,17 +57,18 @@ const LANGUAGES: Record<string, Words> = {
   },
   ja: {
     'per diem': ['日当', '出張手当'], lodging: ['宿泊', 'ホテル'], meals: ['食事', '飲食', '会食', '昼食', '夕食', '朝食代'],
-    ground: ['タクシー', '地下鉄', 'バス'], rail: ['新幹線', '電車', '特急'], airfare: ['航空券', '航空運賃', '飛行機'],
+    // A subway is a railway ("電車" in a policy covers the Metro); "メトロ" but not a hotel's "メトロポリタン".
+    ground: ['タクシー', 'バス'], rail: ['新幹線', '電車', '特急', '地下鉄', 're:メトロ(?!ポリタン)'], airfare: ['航空券', '航空運賃', '飛行機'],
     parking: ['駐車場', '駐車料'], fuel: ['ガソリン'], entertainment: ['接待'],
   },
   zh: {
     'per diem': ['出差补贴', '出差补助', '餐补', '日津贴'], lodging: ['住宿', '酒店'], meals: ['餐费', '餐饮', '伙食'],
-    ground: ['出租车', '打车', '滴滴', '地铁'], rail: ['高铁', '火车', '动车'], airfare: ['机票', '航班'], parking: ['停车'], fuel: ['油费', '加油'],
+    ground: ['出租车', '打车', '滴滴'], rail: ['高铁', '火车', '动车', '地铁'], airfare: ['机票', '航班'], parking: ['停车'], fuel: ['油费', '加油'],
     entertainment: ['招待', '业务招待'],
   },
   ko: {
-    'per diem': ['일비', '출장비 일당', '일당'], lodging: ['숙박', '호텔'], meals: ['식대', '식비', '식사'], ground: ['택시', '지하철', '버스'],
-    rail: ['ktx', '기차'], airfare: ['항공권', '항공료'], parking: ['주차'], fuel: ['유류비', '주유'], entertainment: ['접대'],
+    'per diem': ['일비', '출장비 일당', '일당'], lodging: ['숙박', '호텔'], meals: ['식대', '식비', '식사'], ground: ['택시', '버스'],
+    rail: ['ktx', '기차', '지하철'], airfare: ['항공권', '항공료'], parking: ['주차'], fuel: ['유류비', '주유'], entertainment: ['접대'],
   },
 };
 
@@ -78,8 +79,10 @@ const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function localWords(category: Category): string {
   const words = Object.values(LANGUAGES).flatMap((l) => l[category] ?? []);
   if (words.length === 0) return '';
-  const spaced = words.filter((w) => !UNSPACED.test(w)).sort((a, b) => b.length - a.length).map(escape);
-  const unspaced = words.filter((w) => UNSPACED.test(w)).map(escape);
+  // A word written "re:…" is a pattern of its own (a word but not the longer word it opens).
+  const as = (w: string) => (w.startsWith('re:') ? w.slice(3) : escape(w));
+  const spaced = words.filter((w) => !UNSPACED.test(w)).sort((a, b) => b.length - a.length).map(as);
+  const unspaced = words.filter((w) => UNSPACED.test(w)).map(as);
   return [spaced.length > 0 ? `(?<![\\p{L}])(?:${spaced.join('|')})(?![\\p{L}])` : '', unspaced.length > 0 ? `(?:${unspaced.join('|')})` : '']
     .filter(Boolean).map((a) => `|${a}`).join('');
 }
