@@ -33,7 +33,7 @@ export interface PlaceTables {
   lines: Set<number>;
 }
 
-const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|autres villes|other\b)|(?<![\p{L}])(?:übrigen?|sonstigen?|andere Länder|alle anderen|altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])/iu;
+const FALLBACK = /\b(?:(?:all|any) other|other (?:cities|locations|places|destinations|countries|areas)|elsewhere|rest of|all remaining|autres villes|other\b)|(?<![\p{L}])(?:übrigen?|sonstigen?|andere Länder|alle anderen|altre (?:località|città)|altrove|overige|andere (?:steden|plaatsen)|elders|otras (?:ciudades|localidades)|outras (?:cidades|localidades)|övriga)(?![\p{L}])|その他|他の地域|上記以外/iu;
 const AMOUNT = /^(?:(?:[$€£₹]|[A-Z]{3}|A\$|C\$|US\$|RM|Rs\.?)\s?)?(\d{1,3}(?:[,.' ]\d{3})*(?:[.,]\d{2})?|\d+(?:[.,]\d{2})?)(?:\s?(?:[€£]|[A-Z]{3}|kr))?(?:\s*(?:per|\/|a|each)\s+(?:night|nacht|notte|nuit|noche|noite|natt))?$/;
 /** A section's heading: "§ 4 Übernachtung", "4. Lodging", "## Hotels", "B. Meals". */
 const HEADING = /^\s*(?:#+\s|§\s*\d+|\d+(?:\.\d+)*[.)]?\s+\S|[A-Z][.)]\s+\S)/;
@@ -52,18 +52,22 @@ function rowOf(line: string): { label: string; amount: string } | undefined {
     const parts = t.split(/\s{2,}/);
     cells = parts.length > 2 && /:$/.test(parts[0]) ? [parts[0], parts.slice(1).join(' ')] : parts;
   }
+  // "東京23区・大阪市 12,000円": a Japanese row's columns may stand one space apart, the label in its own script.
+  if (cells.length === 1) cells = CJK_ROW.exec(t)?.slice(1, 3) ?? cells;
   // "Tier 1 cities (London, Tokyo): up to USD 300.": a label closed by its colon, then the limit.
   if (cells.length === 1) cells = /^([^:]{3,160}):\s+(\S.{0,40})$/.exec(t)?.slice(1, 3) ?? cells;
   if (cells.length !== 2) return undefined;
   // "Milano, Roma, Venezia, Firenze:   up to EUR 180": the colon ends the label, "up to" only says it is a limit.
   const label = cells[0].replace(/\s*:$/, '');
   // "up to KES 12,000 (bed & breakfast)": what the limit includes, in brackets, is no part of the amount.
-  const amount = cells[1].replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\s*\([^()]*\)$/, '').replace(/\.$/, '');
+  const amount = yen(cells[1]).replace(/\*/g, '').trim().replace(LIMIT, '').replace(/\s*\([^()]*\)$/, '').replace(/\.$/, '');
   // A group's mark ("Tier 1 cities", "Zone 2") is no figure in the label.
   const words = label.replace(/\b(?:tier|zone|group|band|level|category)\s+\d\b/gi, '').replace(/\b[A-Z]{2,3}\b/g, '');
   // The row for every other place may be written in lower case ("altre località").
-  if (!AMOUNT.test(amount) || !(/^\p{Lu}/u.test(label) || FALLBACK.test(label)) || /\d/.test(words)) return undefined;
-  return { label, amount };
+  const cjk = CJK.test(label);
+  if (!AMOUNT.test(amount) || !(/^\p{Lu}/u.test(label) || cjk || FALLBACK.test(label)) || (/\d/.test(words) && !cjk)) return undefined;
+  // "東京23区・大阪市": places joined by a middle dot are a list.
+  return { label: cjk ? label.replace(/[・、]/g, ', ') : label, amount };
 }
 
 /** Words before a row's amount that only say it is a limit ("up to EUR 180", "max. 150,00 €"). */
@@ -71,6 +75,15 @@ const LIMIT = /^(?:up to|max(?:imum)?\.?|not (?:to )?exceed(?:ing)?|fino a|bis(?
 
 /** A row's places: split on commas, slashes and "and"; a qualifier after the last comma (the country of "Bengaluru,
  * India", a state code, a name several rows share) is dropped. */
+/** A label in Chinese or Japanese script: its names hold figures ("東京23区") and its places no capitals. */
+const CJK = /^[\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}]/u;
+const CJK_ROW = /^([\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}][^\s]{0,30})\s+((?:[¥￥]\s?)?\d[\d,]*\s*円?)$/u;
+/** "12,000円", "¥12,000": a yen amount written the English way ("12000 JPY"). */
+const yen = (a: string) => /円\s*$|^\s*[¥￥]/.test(a) ? `${a.replace(/[¥￥円,\s]/g, '')} JPY` : a;
+
+/** Places a Japanese policy names by a region of wards: Tokyo's 23 wards ("東京23区", "東京都区部") are each of them. */
+const WARDS: [RegExp, string[]][] = [[/^東京(?:23区|都区部|都23区)$/u, ['東京23区', '東京都区部', ...'千代田 中央 港 新宿 文京 台東 墨田 江東 品川 目黒 大田 世田谷 渋谷 中野 杉並 豊島 北 荒川 板橋 練馬 足立 葛飾 江戸川'.split(' ').map((w) => `${w}区`)]]];
+
 function placesOf(label: string, qualified: boolean, shared: Set<string>): string[] {
   // "Tier 1 cities (Boston, Chicago, New York City)": a group named, its places listed in brackets.
   const listed = /\(([^()]*,[^()]*)\)/.exec(label)?.[1];
@@ -167,6 +180,11 @@ function names(text: string, place: string): boolean {
   // A country is named by its cities and its own currency too (countries.ts).
   const country = inCountry(text, place);
   if (country !== undefined) return country;
+  // A Japanese or Chinese place is found inside the text (no spaces part words there); a region by its wards too.
+  if (CJK.test(place)) {
+    const parts = WARDS.find(([re]) => re.test(place))?.[1] ?? [place.replace(/[市都府県]$/u, '')];
+    return parts.some((p) => text.includes(p));
+  }
   const key = plain(place).replace(/\s+city$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   if (key.length < 2) return false;
   const short = key.length <= 3 && /^[A-Z]+$/.test(key);
