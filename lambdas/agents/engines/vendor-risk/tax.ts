@@ -8,10 +8,23 @@ const BARE_EIN = /(?<![\d-])\d{2}-\d{7}(?![\d-])/u;
 const BARE_VAT = /(?<![\p{L}\p{N}])(?:ATU\d{8}|CHE-?\d{3}\.?\d{3}\.?\d{3}|PL\d{10}|BE0\d{9}|DE\d{9}|FR[0-9A-Z]{2}\d{9}|GB\d{9}(?:\d{3})?|NL\d{9}B\d{2}|IT\d{11}|ES[0-9A-Z]\d{7}[0-9A-Z]|IE\d{7}[A-Z]{1,2})(?![\p{L}\p{N}])/u;
 
 /**
- * A Korean business registration number (000-00-00000) under its English label: the tax office issues it and it is
- * the vendor's VAT number, whatever the portal calls it ("Business Registration No.", "BRN", "Biz Reg No").
+ * A label as a certificate prints it: Korean, Japanese and Chinese certificates set their labels letter-spaced
+ * ("사 업 자 등 록 증", "등 록 번 호"), so any spacing may stand between the letters. Built before the normal form's
+ * NFD, so each Hangul syllable keeps its letters together.
  */
-const KOREAN_BRN = /(?<![\p{L}])(?:business\s+reg(?:istration|\.)?|biz\.?\s+reg\.?|BRN)[^\n\d]{0,40}(?<![\d-])\d{3}-\d{2}-\d{5}(?![\d-])/iu;
+const spaced = (word: string) => [...word].map((c) => c.normalize('NFD')).join('\\s*');
+/**
+ * A Korean business registration number (000-00-00000, a shape no other Korean number has: the corporate registry
+ * number is 000000-0000000) under a label that names it: the English ones ("Business Registration No.", "BRN", "Biz
+ * Reg No"), the certificate's own 등록번호 / 사업자번호 (the 사업자등록증 the tax office issues prints the number as
+ * "등록번호"), or the National Tax Service's status look-up of it ("NTS 사업자 상태조회 for 609-81-…", hometax). The tax
+ * office issues it and it is the vendor's VAT number.
+ */
+const KOREAN_BRN = new RegExp(
+  `(?:(?<![\\p{L}])(?:business\\s+reg(?:istration|\\.)?|biz\\.?\\s+reg\\.?|BRN|NTS|hometax)|${['등록번호', '사업자번호', '사업자', '홈택스', '국세청'].map(spaced).join('|')})` +
+    `[^\\n\\d]{0,40}(?<![\\d-])\\d{3}-\\d{2}-\\d{5}(?![\\d-])`,
+  'iu',
+);
 
 export function hasTaxNumber(text: string): boolean {
   return !!readTaxNumbers(text).number || BARE_EIN.test(text) || BARE_VAT.test(text) || KOREAN_BRN.test(text);
@@ -43,7 +56,7 @@ const TIN =
  * business registration number the tax office issues, the Korean VAT number), 法人番号 and the invoice 登録番号, 统一社会信用代码
  * and 纳税人识别号, 統一編號, 税号.
  */
-const CJK_TIN = `(?:사업자\\s*등록\\s*번호|法人番号|登録番号|统一社会信用代码|統一社會信用代碼|纳税人识别号|納稅人識別號|統一編號|统一编号|税号|稅號)`.normalize('NFD');
+const CJK_TIN = `(?:${['사업자등록번호', '法人番号', '登録番号', '统一社会信用代码', '統一社會信用代碼', '纳税人识别号', '納稅人識別號', '統一編號', '统一编号', '税号', '稅號'].map(spaced).join('|')})`;
 const TIN_LABEL = new RegExp(`${B}${TIN}|${CJK_TIN}`, 'giu');
 const TAXID_LATER = new RegExp(`${B}(?:(?:no|without|missing)|(?:will|to)\\s+(?:provide|send|supply|share)(?:\\s+(?:the|our|a|its))?)\\s+${TIN}`, 'iu');
 /**
