@@ -22,14 +22,14 @@ export function placesNamed(original: string): string[] | undefined {
   const lead = LEAD.exec(text)?.[1];
   const list = tail ?? head ?? lead;
   if (list === undefined || /^(?:USD|EUR|GBP|CAD|AUD|Up|Maximum|Max|Limit|Cap)$/i.test(list)) return undefined;
-  const places = list.split(/\s*(?:,|\/|\band\b|&)\s*/).map((p) => p.trim()).filter((p) => p.length >= 2);
+  const places = list.split(/\s*(?:,|\/|\b(?:and|und|et|e|y|en)\b|&)\s*/).map((p) => p.trim()).filter((p) => p.length >= 2);
   return places.length > 0 ? places : undefined;
 }
 
 /** A place's name: capitalised words, with the particles of names between them ("Rio de Janeiro", "Castellón de la Plana"). */
 const NAME = "\\p{Lu}[\\p{L}.'-]*(?:\\s+(?:(?:de|da|do|dos|das|del|de la|di|du|la|le|von|am|upon|on)\\s+)?\\p{Lu}[\\p{L}.'-]*)*";
 /** "in Milano and Roma up to 170.00 € per night", "in São Paulo, Rio de Janeiro and Brasília, up to BRL 480.00": the places lead. */
-const LEAD = new RegExp(`^(?:[^:]{0,60}:\\s*)?(?:in|for)\\s+(${NAME}(?:\\s*(?:,|\\/|\\band\\b|&)\\s*${NAME})*)\\s*,?\\s+(?:(?:up to|maximum|max\\.?|at most|capped at|limit(?:ed to)?)\\s+)?(?:[$€£¥]|[A-Z]{3}\\s?)?\\d`, 'u');
+const LEAD = new RegExp(`^(?:[^:]{0,60}:\\s*)?(?:in|for)\\s+(${NAME}(?:\\s*(?:,|\\/|\\b(?:and|und|et|e|y|en)\\b|&)\\s*${NAME})*)\\s*,?\\s+(?:(?:up to|maximum|max\\.?|at most|capped at|limit(?:ed to)?|bis|jusqu'à|hasta|até|fino a)\\s+)?(?:[$€£¥]|[A-Z]{3}\\s?)?\\d`, 'u');
 
 /** "USD 250 elsewhere", "elsewhere in the UK £120", "$90 in all other cities": the limit for every other place. */
 export const ELSEWHERE = /\belsewhere\b|\botherwise\b|\b(?:all |any )?other (?:cities|locations|places|destinations|countries|towns|areas)\b|\brest of (?:the )?(?=\p{L})|(?<![\p{L}])(?:übrigen?|sonstigen?|alle anderen) (?:orte|städte|länder|reiseziele)(?![\p{L}])/u;
