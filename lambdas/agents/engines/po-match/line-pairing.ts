@@ -45,6 +45,21 @@ function samePrice(p: DocLine, v: DocLine): boolean {
   const [a, b] = [unitPriceOf(p), unitPriceOf(v)];
   return a !== undefined && b !== undefined && abs(a - b) <= max(CENT, roundDiv(abs(a) * PRICE_PER_MILLE, 1000n));
 }
+/**
+ * The same price once the units both lines state convert it (46.20 a dozen "(12/DZ)" against 3.85 each; 115.20 a
+ * dozen "(12 PR/DZ)" against 9.60 a pair): a line billed in the supplier's unit, partly shipped, has neither the PO
+ * line's quantity nor its money, and pairs by its description and this price.
+ */
+function samePriceConverted(p: DocLine, v: DocLine): boolean {
+  if (samePrice(p, v)) return true;
+  const [a, b] = [unitPriceOf(p), unitPriceOf(v)];
+  if (a === undefined || b === undefined || p.uom === undefined || v.uom === undefined || p.uom === v.uom) return false;
+  const [fP, fV] = [eachesPer(p, v), eachesPer(v, p)];
+  if (fP === undefined || fV === undefined || fP === fV) return false;
+  // Prices per one of the units both count: a × fV against b × fP (both per fP·fV of them).
+  const [x, y] = [a * fV, b * fP];
+  return abs(x - y) <= max(CENT * fP, roundDiv(abs(x) * PRICE_PER_MILLE, 1000n));
+}
 
 /** SKU (or a carried item number) first; then the PO line the invoice line cites; then the clearly closest description. */
 export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
@@ -73,13 +88,13 @@ export function pairLines(poLines: DocLine[], invoiceLines: DocLine[]) {
   const unpaired: DocLine[] = [];
   for (const v of rest) {
     const scored = poLines
-      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length || samePrice(p, v)))
+      .filter((p) => !used.has(p) && (p.sku === undefined || v.sku === undefined || !skuKeys(v).length || !skuKeys(p).length || samePriceConverted(p, v)))
       .map((p) => ({ p, s: similarity(p, v) }))
       .sort((a, b) => b.s - a.s);
     const best = scored[0];
     // Descriptions wrapped with service periods and notes share fewer words: some shared words and the one PO line
     // at the same unit price are enough.
-    const priced = scored.filter((x) => x.s >= 0.25 && samePrice(x.p, v));
+    const priced = scored.filter((x) => x.s >= 0.25 && samePriceConverted(x.p, v));
     if (best && best.s >= 0.5 && (scored.length === 1 || scored[1].s < best.s)) {
       used.set(best.p, v);
       pairs.push([best.p, v]);

@@ -14,7 +14,7 @@ function contentOf(l: DocLine): { size: bigint; unit: string } | undefined {
   const stated = statedPack(l.description, l.uom);
   if (stated) return { size: BigInt(stated.size), unit: stated.unit };
   const n = l.uom === undefined ? undefined : packInDescription(l.description ?? '', l.uom);
-  return n !== undefined ? { size: BigInt(n), unit: 'EA' } : undefined;
+  return n !== undefined ? { size: BigInt(n.size), unit: n.unit } : undefined;
 }
 
 /**
@@ -35,16 +35,17 @@ export function eachesPer(l: DocLine, other: DocLine): bigint | undefined {
 
 /**
  * A pack the line's own description states for the unit it is counted in ("Liner 100/CS" counted in CS,
- * "1 BX = 250 EA", "(120 EA/CS)"): a size for another unit than the line's says nothing about this one.
+ * "1 BX = 250 EA", "(120 EA/CS)", gloves "(12 PR/DZ)": a dozen of pairs): a size for another unit than the line's
+ * says nothing about this one. What the unit holds is eaches, or pairs where the description says pairs.
  */
-function packInDescription(d: string, uom: string): number | undefined {
-  const forms = [/\b(\d{1,5})\s*(?:EA|each|pcs?|ct)?\s*\/\s*([A-Za-z]{2,7})\b/gi, /\b1\s*([A-Za-z]{2,7})\s*=\s*(\d{1,5})\s*(?:EA|each|pcs?)\b/gi];
+function packInDescription(d: string, uom: string): { size: number; unit: string } | undefined {
+  const forms = [/\b(\d{1,5})\s*(EA|each|pcs?|ct|PR|pairs?)?\s*\/\s*([A-Za-z]{2,7})\b/gi, /\b1\s*([A-Za-z]{2,7})\s*=\s*(\d{1,5})\s*(EA|each|pcs?|PR|pairs?)\b/gi];
   for (const [k, re] of forms.entries()) {
     for (const m of d.matchAll(re)) {
-      const [n, unit] = k === 0 ? [m[1], m[2]] : [m[2], m[1]];
-      if (unitCode(unit) === uom && uom !== 'EA' && Number(n) > 1) return Number(n);
+      const [n, content, unit] = k === 0 ? [m[1], m[2], m[3]] : [m[2], m[3], m[1]];
+      const held = content !== undefined && /^(?:pr|pairs?)$/i.test(content) ? 'PR' : 'EA';
+      if (unitCode(unit) === uom && uom !== 'EA' && uom !== held && Number(n) > 1) return { size: Number(n), unit: held };
     }
   }
   return undefined;
 }
-

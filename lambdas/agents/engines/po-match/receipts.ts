@@ -18,8 +18,8 @@ import { normaliseSku } from './normalise.js';
 
 type Col = 'line' | 'sku' | 'received' | 'returned' | 'accepted' | 'other';
 const LABELS: [Col, RegExp][] = [
-  ['line', /^(?:ligne|l[íi]nea|linea|lp|line|line\s+no|riga|regel|pos|poz|lin|it|item|po\s+line|n[°o]\s*ligne)\.?$/i],
-  ['sku', /^(?:kod\s+towaru|kod|article|artikel|art|code|clave|codice|c[óo]d(?:igo)?|item\s+(?:no|code)|sku|part\s+no|r[ée]f(?:[ée]rence)?)\.?$/i],
+  ['line', /^(?:ligne|l[íi]nea|linea|lp|ln|line|line\s+no|riga|regel|pos|poz|lin|it|item|po\s+line|n[°o]\s*ligne)\.?$/i],
+  ['sku', /^(?:kod\s+towaru|kod|article|artikel|art|code|clave|codice|c[óo]d(?:igo)?|item\s+(?:no|code|number|#)|sku|part(?:\s+(?:no|number|#))?|r[ée]f(?:[ée]rence)?)\.?$/i],
   // "Refusé/retourné", "Returned", "Zwrócono", "Devuelto", "Reso", "Geretourneerd", "Retourniert".
   ['returned', /^(?:refus[ée]s?|retourn[ée]s?|refus[ée]\/retourn[ée]|retour(?:n[ée])?|devuelt[oa]s?|rechazad[oa]s?|devolvid[oa]s?|zwr[óo]cono|zwrot|odrzucono|res[oi]|restituit[oi]|rifiutat[oi]|geretourneerd|teruggestuurd|geweigerd|retour|retourniert|zur[üu]ck|abgelehnt|returned|rejected|refused|qty\s+returned|qty\s+rejected|vr[áa]ceno|iade)$/i],
   ['accepted', /^(?:accept[ée]e?s?|aceptad[oa]s?|aceit[oe]s?|accettat[oi]|geaccepteerd|akzeptiert|angenommen|accepted|qty\s+accepted|net\s+received|zaakceptowano|p[řr]ijato)$/i],
@@ -53,6 +53,10 @@ export function readReceipts(text: string): Receipt[] {
     const line = lines[i];
     if (line.length > 300 || !HEADER.test(line)) continue;
     const segs: Seg[] = [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => ({ col: LABELS.find(([, re]) => re.test(m[0].trim()))?.[0] ?? 'other', start: m.index, end: m.index + m[0].length }));
+    // A PO status report's own line table with a received column ("Ln  Item  Description … Qty Received"): beside
+    // the line number, the item column holds the item number.
+    const lineCols = segs.filter((s) => s.col === 'line');
+    if (lineCols.length > 1 && !segs.some((s) => s.col === 'sku')) for (const s of lineCols.slice(1)) if (/^item/i.test(line.slice(s.start, s.end))) s.col = 'sku';
     const has = (c: Col) => segs.some((s) => s.col === c);
     if (!(has('received') || has('accepted')) || !(has('line') || has('sku'))) continue;
     for (let j = i + 1; j < lines.length && lines[j].trim() !== ''; j++) {
@@ -85,7 +89,8 @@ function readRow(line: string, segs: Seg[], decimal: ReturnType<typeof detectDec
   const taken = accepted ?? (received !== undefined && returned !== undefined ? received - returned : received);
   const lineRef = cells.get('line');
   if (taken === undefined || (lineRef === undefined && cells.get('sku') === undefined)) return undefined;
-  return { lineRef: lineRef && /^\d{1,6}$/.test(lineRef) ? lineRef : undefined, sku: cells.get('sku'), received, returned, accepted: taken };
+  // JD Edwards numbers its lines "1.000".
+  return { lineRef: lineRef && /^\d{1,6}(?:\.0+)?$/.test(lineRef) ? String(Number(lineRef)) : undefined, sku: cells.get('sku'), received, returned, accepted: taken };
 }
 
 /** The receipts of one PO line: by the item number, else by the line number the row prints. */
@@ -93,7 +98,8 @@ function receiptsOf(p: DocLine, receipts: Receipt[]): Receipt[] {
   const bySku = p.sku === undefined ? [] : receipts.filter((r) => r.sku !== undefined && normaliseSku(r.sku) === normaliseSku(p.sku!));
   if (bySku.length > 0) return bySku;
   const ref = Number(p.orderLineRef ?? p.index);
-  return receipts.filter((r) => r.sku === undefined && r.lineRef !== undefined && (Number(r.lineRef) === ref || Number(r.lineRef) === p.index));
+  // A row naming an item number is tied by it, unless the PO line prints none (then its line number is all there is).
+  return receipts.filter((r) => (r.sku === undefined || p.sku === undefined) && r.lineRef !== undefined && (Number(r.lineRef) === ref || Number(r.lineRef) === p.index));
 }
 
 export function checkReceipts(poText: string, pairs: [DocLine, DocLine][], problems: Finding[], notes: string[]): void {

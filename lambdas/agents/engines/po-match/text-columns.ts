@@ -35,6 +35,12 @@ add('price', 'price', 'rate', 'unit price', 'unit cost', 'cost', 'prijs', 'preis
 add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', 'nettowert', 'net value', 'net amount',
   'bedrag', 'totaal', 'importo', 'value', 'gesamtpreis', 'betrag', 'ext price', 'extended price', 'total price', 'ext amt',
   'extended amount', 'line amount', 'subtotal');
+// A PO status report's line cost (Infor SyteLine, Epicor, Macola: "Unit Cost   Ext. Cost"), and its receipt
+// columns beside the ordered quantity: what was received is read by the receipts check, never as the quantity.
+add('amount', 'ext cost', 'extended cost', 'ext. cost', 'total cost', 'line cost');
+add('sku', 'part', 'part num', 'vendor part num');
+add('other', 'qty received', 'qty rcvd', 'qty rec', "qty rec'd", 'received qty', 'rcvd qty', 'qty returned', 'qty rejected',
+  'qty accepted', 'qty open', 'open qty', 'qty vouchered');
 
 add('desc', 'memo', 'item description', 'memo/description');
 add('price', 'sales price', 'purchase price', 'preis/me', 'preis/einheit', 'price/unit', 'price/uom', 'prijs/eenheid', 'price/um');

@@ -18,9 +18,10 @@ const isNumberish = (t: string) => /^[($€£-]*\d/.test(t) || /^(?:US\$|\$|€|
 /**
  * Words of a description that start with a digit but are no quantity or price: a pack ("120/CS", "200/BX", a whole
  * count over a unit, where a price per unit is written with its decimals, "38.90/cs") or a size ("3.5X10", "M10X40",
- * an inch or millimetre size in brackets: "(22G 1\")").
+ * an inch or millimetre size in brackets: "(22G 1\")"), a bracket opened before a count and closed after its unit
+ * ("(12 PR/DZ)": a negative amount in brackets closes them, "(12.00)").
  */
-const isSpec = (t: string) => /^\d{1,5}\/[A-Za-z]{2,6}$/.test(t) || /^\d+(?:[.,]\d+)?[xX×]\d/.test(t) || /^\(?\d+(?:[.,/]\d+)?(?:"|”|''|mm|cm|ml)\)?$/.test(t);
+const isSpec = (t: string) => /^\(\d{1,5}$/.test(t) || /^\d{1,5}\/[A-Za-z]{2,6}$/.test(t) || /^\d+(?:[.,]\d+)?[xX×]\d/.test(t) || /^\(?\d+(?:[.,/]\d+)?(?:"|”|''|mm|cm|ml)\)?$/.test(t);
 
 /** The column a token sits under: most overlap, else the nearest; text right of Description stays in it. */
 function columnOf(t: Tok, cols: Column[], descIndex: number): number {
