@@ -12,6 +12,8 @@ import { BEFORE_AMOUNT, phrase } from './glossary.js';
 export const SPANISH_WORDS = ['los', 'las', 'el', 'y', 'es', 'del', 'por', 'para', 'con', 'una', 'que', 'se', 'al', 'gastos', 'hasta', 'sin', 'cuando', 'más', 'debe', 'deberá', 'serán', 'cada', 'en', 'o', 'u', 'su', 'sus', 'dietas', 'viáticos'];
 
 export const SPANISH: [RegExp, string][] = [
+  // "$1,900.00 MXN", "$800 pesos": a dollar sign before Mexican pesos is the peso's, not the US dollar.
+  [/\$\s?(\d[\d.,]*)\s?(?:MXN|M\.N\.|pesos(?: mexicanos)?)(?![\p{L}])/giu, 'MXN $1'],
   // Refusals.
   [phrase('no (?:se )?(?:reembolsa(?:n|rá|rán)?|abona(?:n|rá|rán)?|paga(?:n|rá|rán)?|autoriza(?:n|rá|rán)?|admite(?:n)?|aceptan?)|no (?:son|es|será|serán) (?:reembolsables?|reembolsad[oa]s?|abonad[oa]s?|autorizad[oa]s?)|(?:gastos )?no reembolsables?|(?:gastos )?no autorizados|(?:corren|corre|serán|será) (?:a|por) cuenta del (?:empleado|colaborador|trabajador)'), 'not reimbursable'],
   [phrase('se (?:reembolsa(?:n|rá|rán)?|abona(?:n|rá|rán)?|paga(?:n|rá|rán)?|liquida(?:n)?)|reembolsables?|reembolsad[oa]s?'), 'reimbursed'],
