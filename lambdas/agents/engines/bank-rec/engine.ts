@@ -134,7 +134,7 @@ function reconcile(bankStatement: Statement, bookStatement: Statement): Outcome 
   const found = [
     ...pairs.flatMap(fromPair),
     ...leftovers(bank, pairs, groups),
-    ...leftovers(books, pairs, groups, bankStatement.coversTo),
+    ...leftovers(books, pairs, groups, bankStatement.coversTo, bank.length > 0 ? Math.max(...bank.map((l) => l.date)) : undefined),
   ];
   found.sort((a, b) => exceptionTypes.indexOf(a.type) - exceptionTypes.indexOf(b.type) || a.order - b.order);
 

@@ -9,6 +9,7 @@ import type { Group } from './group.js';
 import { MATCH_DAYS, TIMING_DAYS, tokensOf, transposed, type Line, type Pair } from './match.js';
 import { exceptionTypes, type ExceptionType } from './schema.js';
 import { exchangeNote, foreignOf } from './fx.js';
+import { routeNote, routeTwin } from './routes.js';
 
 export interface Found {
   type: ExceptionType;
@@ -95,7 +96,11 @@ export function fromPair(p: Pair): Found[] {
 }
 
 /** Lines left unpaired: a repeat of a matched line on the same side, else missing on the other side. */
-export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversTo?: number): Found[] {
+/**
+ * `coversTo`: the last day a statement known to be incomplete covers; `bankLast`: the last day of the bank lines given
+ * (a book entry repeating a matched one by another route is read so only when the statement runs past it).
+ */
+export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversTo?: number, bankLast?: number): Found[] {
   const matchedHere = new Map<string, Line>();
   const partner = new Map<Line, Line>();
   const bankSideHere = lines[0]?.side === 'bank';
@@ -112,7 +117,9 @@ export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversT
     .filter((l) => !l.paired)
     .map((l): Found => {
       const exact = twinKeys(l).map((k) => matchedHere.get(k)).find((t) => t !== undefined);
-      const original = exact ?? nearTwin(l, [...partner.keys()]);
+      const near = exact ?? nearTwin(l, [...partner.keys()]);
+      const routed = near ? undefined : routeTwin(l, partner, bankLast);
+      const original = near ?? routed;
       const bankSide = l.side === 'bank';
       const cents = bankSide ? l.amountCents : -l.amountCents;
       const share = bankSide ? undefined : `−(${money(l.amountCents)}) = ${money(cents)}`;
@@ -122,7 +129,7 @@ export function leftovers(lines: Line[], pairs: Pair[], groups: Group[], coversT
         return {
           ...base,
           type: bankSide ? 'duplicate_on_bank' : 'duplicate_in_books',
-          detail: `${cite(l)} repeats ${cite(original)}${exact ? '' : ` (the same amount and counterparty, ${Math.abs(l.date - original.date)} day${Math.abs(l.date - original.date) === 1 ? '' : 's'} apart)`}, which matches ${cite(other)}; ${bankSide ? 'the books have it once: ask the bank to reverse the repeat' : 'the bank has it once: remove the repeat from the books'}.`,
+          detail: `${cite(l)} repeats ${cite(original)}${exact ? '' : routed ? routeNote(l, routed) : ` (the same amount and counterparty, ${Math.abs(l.date - original.date)} day${Math.abs(l.date - original.date) === 1 ? '' : 's'} apart)`}, which matches ${cite(other)}; ${bankSide ? 'the books have it once: ask the bank to reverse the repeat' : 'the bank has it once: remove the repeat from the books'}.`,
           lines: [l, original, other],
         };
       }
