@@ -21,6 +21,7 @@ import { evidenceOf, lineSource, type Finding } from './findings.js';
 import { checkBillTo } from './bill-to.js';
 import { checkReceipts } from './receipts.js';
 import { checkAlreadyPaid } from './paid-status.js';
+import { spreadOrderDiscount } from './order-discount.js';
 
 /** Invoice goods over the PO's goods: within 0.5 % of the PO total or $1.00, whichever is larger. */
 const TOTAL_PER_MILLE = 5n;
@@ -43,6 +44,11 @@ function match(po: Doc, invoice: Doc, terms: Terms, invoiceText: string, poText:
   checkBillTo(poText, invoiceText, invoice.buyerIds, problems, notes);
   const poTotal = checkArithmetic(po, 'purchaseOrder', problems, notes);
   const invoiceTotal = checkArithmetic(invoice, 'invoice', problems, notes);
+  // Each document's arithmetic is checked as printed; its lines are then compared net of an order discount.
+  for (const [doc, name] of [[po, 'purchase order'], [invoice, 'invoice']] as const) {
+    const spread = spreadOrderDiscount(doc, name);
+    if (spread) notes.push(spread);
+  }
 
   const { pairs, extra, unbilled } = pairLines(po.lines, invoice.lines);
   const found: LineFindings = { problems, partial: [], accepted: 0n };

@@ -114,6 +114,8 @@ add('other', 'gst', 'amount inc gst', 'amount inc. gst', 'amount incl gst', 'amo
 // A VAT invoice's line before tax: "Taxable Amt", "Taxable Value" (a bare "Taxable" is a Y/N flag, no amount).
 add('amount', 'taxable amt', 'taxable amt.', 'taxable amount', 'taxable value', 'net amt', 'amount excl. tax', 'amount excl tax');
 // A line discount in percent: the row's amount is quantity × price less that share (checked by the arithmetic).
+// "Desc.%" beside a price (Portuguese desconto, Spanish descuento): with its percent sign never a description.
+add('disc', 'desc.%', 'desc%', 'desc %', 'desc. %');
 add('disc', 'disc %', 'disc%', 'korting%', 'disc', 'discount', 'discount %', 'korting', 'korting %', 'rabatt', 'rabatt %', 'remise', 'remise %',
   'dto', 'dto.', '% dto', 'sconto', 'sconto %', 'ale', 'ale %', 'alennus', 'alennus %');
 for (const [role, names] of [...MORE_COLUMN_WORDS, ...LANGUAGE_COLUMN_WORDS]) add(role, ...names);

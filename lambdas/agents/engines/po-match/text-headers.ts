@@ -5,7 +5,10 @@
  */
 import { tokenize } from './text-columns.js';
 
-/** Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's. */
+/**
+ * Labels that name the buyer's PO. A bare "Order No." is the vendor's sales order on an invoice, so only a PO's; so
+ * is a bare Portuguese "Encomenda n.º" / "N.º da encomenda" (the invoice's "V/ Encomenda" is the buyer's).
+ */
 /**
  * Norwegian, Danish and Swedish labels: the buyer's own ("Innkjøpsordre", "Inköpsorder nr", "Indkøbsordre") and, on an
  * invoice, the buyer's order it bills ("Deres ordre", "Ert ordernr", "Er beställning", "Jeres ordre"); a bare
@@ -14,7 +17,7 @@ import { tokenize } from './text-columns.js';
  * הזמנתכם (your order) on an invoice; מס' הזמנה / הזמנה מס' (order number) only on a PO.
  */
 const NORDIC = String.raw`(?:deres|jeres|ert|er)\s+(?:ordre|order|bestilling|beställning)s?(?:\s*(?:nr\.?|nummer))?|innkj[øo]psordre(?:\s*nr\.?|nr\.?|nummer)?|ink[öo]psorder(?:\s*nr\.?|nr\.?|nummer)?|indk[øo]bsordre(?:\s*nr\.?|nr\.?|nummer)?|ordre(?:nr\.?|nummer)|ordernr\.?|bestillings?(?:nr\.?|nummer)|beställnings?(?:nr\.?|nummer)|הזמנתכם|(?:מס['׳]|מספר)\s+הזמנה|הזמנה\s+(?:מס['׳]|מספר)`;
-const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine(?:\s+(?:a\s+fornitore|di\s+acquisto|d['’]acquisto|fornitore))?)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?|n\.))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|(?:[čc][íi]slo|[čc]\.)\s+objedn[áa]vky|(?:va[šs]e|na[šs]e)\s+objedn[áa]vka(?:\s+[čc]\.)?|sipari[şs]\s+(?:no|numaras[ıi])|rendel[ée]ssz[áa]m|comanda\s+nr\.?|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|folio|votre\s+r[ée]f(?:[ée]rence)?\.?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
+const PO_LABEL = new RegExp(/(?:^|[\s(|])((?:(?:customer|cust\.?|your|uw|vs\.?|our|buyer'?s) ?)?(?:p\.\s?o\.?|po|purchase\s+order|bestellnummer|bestelnummer|bestelling|bestellung|ordine(?:\s+(?:a\s+fornitore|di\s+acquisto|d['’]acquisto|fornitore))?)(?:\s*\/\s*s\.\s?o\.?)?(?:\s*(?:no\.?|number|num|nr\.?|#|nummer|ref\.?|n\.))?(?:\s*\/\s*(?:date|datum))?|your\s+order|customer\s+order(?:\s*(?:no\.?|number|#))?|order(?:\s*(?:no\.?|number|#))?|n[o°]\.?\s*(?:de\s+)?pedido|pedido(?:\s+de\s+compra)?(?:\s*n[o°]\.?)?|orden\s+de\s+compra(?:\s*n[o°]\.?)?|bon\s+de\s+commande(?:\s*n[o°]\.?)?|votre\s+commande(?:\s*n[o°]\.?)?|n[o°]\.?\s*(?:de\s+)?commande|(?:nr\.?|numer)\s+zam[óo]wienia|(?:[čc][íi]slo|[čc]\.)\s+objedn[áa]vky|(?:va[šs]e|na[šs]e)\s+objedn[áa]vka(?:\s+[čc]\.)?|sipari[şs]\s+(?:no|numaras[ıi])|rendel[ée]ssz[áa]m|comanda\s+nr\.?|zam[óo]wienie\s+do\s+dostawcy(?:\s+nr\.?)?|zam[óo]wienie(?:\s+zakupu)?(?:\s+nr\.?)?|(?:v\/|vossa|sua|seu|su|vuestro)\s*(?:encomenda|pedido)(?:\s*n\.?\s*o\.?)?|nota\s+de\s+encomenda(?:\s+a\s+fornecedor)?(?:\s*n\.?\s*o\.?)?|encomenda\s*n\.?\s*o\.?|n\.?\s*o\.?\s*(?:da\s+)?encomenda|(?:vostro|vs\.?|rif\.?)\s+ordine(?:\s*n\.?)?|folio|votre\s+r[ée]f(?:[ée]rence)?\.?|ご?注文番号|発注番号|注文\s*no\.?|inkooporder|aankooporder|bestelbon(?:\s*(?:nr\.?|nummer))?|ordernummer|(?:onze\s+)?orderreferentie|uw\s+(?:referentie|ordernummer|bestelling|bestelbon)|tilausnumero|ostotilaus(?:\s*nro)?|purchase\s+(?:no\.?|number|#)|voucher\s+no\.?|buyer'?s\s+order(?:\s*(?:no\.?|number|#))?|NORDIC_LABELS)\s*[:#]?\s*(?=\s|$)/.source.replace('NORDIC_LABELS', NORDIC), 'gi');
 /**
  * An order number: letters and digits in groups joined by - / . _ # ("4500018734", "PO-PL-1129", "POLOC-2611-00214"),
  * with a digit somewhere; a date or an amount is none.
@@ -53,7 +56,7 @@ export function findPoNumber(lines: string[], invoice: boolean): string | undefi
     if (line.length > 400) return;
     for (const m of line.matchAll(PO_LABEL)) {
       const label = m[1];
-      const strong = !/^(?:order\b|folio\b|ordre(?:nr|nummer)|ordernr|bestillings?(?:nr|nummer)|beställnings?(?:nr|nummer)|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
+      const strong = !/^(?:order\b|folio\b|encomenda\b|n\.?\s*o\.?\s*(?:da\s+)?encomenda|ordre(?:nr|nummer)|ordernr|bestillings?(?:nr|nummer)|beställnings?(?:nr|nummer)|מס['׳]\s|מספר\s|הזמנה\s)/i.test(label.trim());
       const labelEnd = m.index + m[0].indexOf(label) + label.length;
       // A reference is the reader's: "Uw referentie" on an invoice is the buyer's (its PO), on a PO the vendor's
       // quotation; "Onze orderreferentie" on a PO is its own number, on an invoice the vendor's sales order.
