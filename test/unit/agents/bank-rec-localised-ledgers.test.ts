@@ -52,3 +52,22 @@ describe('Spanish ledger columns', () => {
     expect(lines(s)).toEqual([['2026-02-03', -1740, 'Ferretería Nogal SA de CV'], ['2026-02-15', 3480, 'Cliente Lumen SC']]);
   });
 });
+
+describe('a money column under a header the reader does not know', () => {
+  it('rows read as zero while the running balance moves on them are refused, not read as lines of nothing', () => {
+    expect(() => books('Date,Memo,Sum received,Credit,Balance\n01/06/2026,Opening balance,,,1000.00\n' +
+      '03/06/2026,Client A,500.00,0.00,1500.00\n05/06/2026,Rent,0.00,400.00,1100.00\n')).toThrow(/line 3: the running balance moves on this row .*"Credit".* a money column whose header this reader does not know/);
+  });
+
+  it('a zero line the balance does not move on stays a line', () => {
+    const s = books('Date,Memo,Debit,Credit,Balance\n03/06/2026,Client A,500.00,,1500.00\n04/06/2026,Card check,0.00,,1500.00\n05/06/2026,Rent,,400.00,1100.00\n');
+    expect(lines(s).map((l) => l[1])).toEqual([500, 0, -400]);
+  });
+
+  it('Ingreso/Egreso and Lodgements are money in and out', () => {
+    const s = books('Fecha,Concepto,Ingreso,Egreso\n03/06/2026,Cobro Lumen,"1,200.00",\n14/06/2026,Renta,,"800.00"\n');
+    expect(lines(s).map((l) => l[1])).toEqual([1200, -800]);
+    const ie = books('Date,Details,Lodgements,Payments\n03/06/2026,Cash lodgement,640.00,\n14/06/2026,ESB,,81.20\n');
+    expect(lines(ie).map((l) => l[1])).toEqual([640, -81.2]);
+  });
+});

@@ -196,3 +196,20 @@ export function balanceCents(text: string, mark: DecimalMark, books: boolean): b
   const debitSide = /^[ds]/i.test(m[2]) || /^dr$/i.test(m[2]);
   return debitSide === books ? abs(cents) : -abs(cents);
 }
+
+/**
+ * The first line read as zero whose running balance moved on it — the step from the balance before it and to the
+ * one after it both non-zero — as its index among the lines (anchors not counted), or undefined. Money moved on that
+ * row that no column read holds: a money column under a header the reader does not know, not a line of nothing.
+ */
+export function unreadMoney(amounts: (bigint | undefined)[], balances: (bigint | undefined)[]): number | undefined {
+  let k = -1;
+  for (let i = 0; i < amounts.length; i++) {
+    if (amounts[i] === undefined) continue;
+    k++;
+    const [before, own, after] = [balances[i - 1], balances[i], balances[i + 1]];
+    if (amounts[i] !== 0n || own === undefined || before === undefined || after === undefined) continue;
+    if (own !== before && own !== after) return k;
+  }
+  return undefined;
+}

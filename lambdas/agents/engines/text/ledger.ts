@@ -15,7 +15,7 @@ import { BALANCE_LINE, plain } from './balance-lines.js';
 
 export { BALANCE_LINE } from './balance-lines.js';
 import { guessHeaders, isDate, mapColumns, markerColumn, namesDate } from './columns.js';
-import { balanceCents, balanceScore, followBalance, movedBalances, readingOrder, signsFromBalance } from './balance.js';
+import { balanceCents, balanceScore, followBalance, movedBalances, readingOrder, signsFromBalance, unreadMoney } from './balance.js';
 import { headerlessEdges, headerRowOf, num, realign, recordTypeTable, summaryBalances, suffixDirections, unquoteSingle, withYears } from './layout.js';
 
 export { balanceScore } from './balance.js';
@@ -249,6 +249,11 @@ export function readLedger(given: RawRow[], field: string, options: StatementOpt
     const turned = followBalance(signed, withAnchors, lines);
     if (turned.flip) signed = signed.map((a) => -a);
     if (turned.note) notes.push(turned.note);
+  }
+  const unread = printedBalance ? unreadMoney(...withAnchors(signed)) : undefined;
+  if (unread !== undefined) {
+    const c = candidates[unread];
+    throw new AgentInputError(field, `${c.r.line > 0 ? `line ${c.r.line}` : `row ${unread + 1}`}: the running balance moves on this row but the money columns read (${moneyCols.map((i) => quote(headers[i] ?? '')).join(', ')}) hold no amount for it: a money column whose header this reader does not know`);
   }
 
   // A dated row with a balance and no amount whose balance moved: money moved on it, and the step is its amount.
