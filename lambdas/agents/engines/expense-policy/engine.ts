@@ -22,7 +22,7 @@ import { unreadCheck } from './unread.js';
 import { outsideAttendeeCheck } from './attendees.js';
 import { absenceCheck } from './absence-rates.js';
 import { gradeLineCheck } from './grade-line.js';
-import { mealCutCheck } from './allowance-rates.js';
+import { mealCutCheck, mealsCoveredCheck, returnDayCheck } from './allowance-rates.js';
 import { readExpense, type Claim, type Item } from './expense.js';
 import { checkItem, money } from './item.js';
 import { commuteCheck, mileageAllowance, readMileage, statedTrip, units } from './mileage.js';
@@ -97,6 +97,8 @@ function check(claim: Claim, policy: Policy, input: ExpensePolicyInput): Analysi
   claimChecks(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'));
   absenceCheck(results, policy, (c) => money(c, policy.currency));
   mealCutCheck(results, policy, input.expense.normalize('NFKC'), (c) => money(c, policy.currency));
+  returnDayCheck(results, policy, input.expense.normalize('NFKC'), (c) => money(c, policy.currency));
+  mealsCoveredCheck(results, policy, (c) => money(c, policy.currency));
   gradeLineCheck(results, policy, input.expense.normalize('NFKC'), (c) => money(c, policy.currency));
   lateItems(results, policy, input.expense, assumptions);
   placeCaps(results, policy, (c) => money(c, policy.currency), input.expense.normalize('NFKC'), assumptions);

@@ -12,7 +12,8 @@ import { inCountry } from './countries.js';
 
 /** The places a limit's sentence names ("… per night in Zurich, Geneva and New York", "London £175"). */
 export function placesNamed(original: string): string[] | undefined {
-  const text = original.replace(/\*\*|__/g, '').trim();
+  // "(110,00 € en Madrid y Barcelona)": a limit by place in brackets after the general one.
+  const text = original.replace(/\*\*|__/g, '').trim().replace(/^\((.*)\)\.?$/, '$1');
   const tail = /\b(?:in|for)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*(?:\s*(?:,|\/|\band\b|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)*)\s*\.?$/u.exec(text)?.[1];
   const head = /^(?:[^:]{0,60}:\s*)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,2})\s+(?:[$€£¥]|[A-Z]{3}\s?)\d[\d.,]*\s*\.?$/u.exec(text)?.[1]
     // "(Übernachtung ohne Frühstück): München, Frankfurt, Hamburg 130 €": a list of places after the lead's colon, the

@@ -54,7 +54,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   // "No receipts are required for the allowance", "no meal receipts are required": an exception to the receipt rules,
   // not one of them.
   // "DA … needs no receipt", "requires no receipts": the same exception said of its subject.
-  if (/^no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b|\b(?:needs?|requires?) no (?:[a-z&-]+ )?receipts?\b|\b(?:do|does|will) not (?:need|require) (?:a |any )?receipts?\b/.test(s)) {
+  if (/(?:^|,\s|;\s)no (?:[a-z&-]+ ){0,2}receipts? (?:is |are )?(?:required|needed)\b|\breceipts? (?:is |are )?not (?:required|needed)\b|\b(?:needs?|requires?) no (?:[a-z&-]+ )?receipts?\b|\b(?:do|does|will) not (?:need|require) (?:a |any )?receipts?\b/.test(s)) {
     if (categories.length === 0) return found;
     // "… fares under JPY 3,000 need no receipt": free of the receipt rules below that amount only.
     if (cents !== undefined && /\b(?:under|below|less than)\s+(?:[a-z]{3}\s?|[$€£¥])?\d/.test(s)) {

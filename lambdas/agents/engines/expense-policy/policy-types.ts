@@ -12,7 +12,7 @@ import type { ProofRule } from './proof-rules.js';
 import type { OutsideRule } from './attendees.js';
 import type { AbsenceRates } from './absence-rates.js';
 import type { GradeLine } from './grade-line.js';
-import type { MealCuts } from './allowance-rates.js';
+import type { MealCuts, ReturnDay } from './allowance-rates.js';
 import type { Category, FareClass } from './words.js';
 
 export interface Cap {
@@ -87,6 +87,10 @@ export interface Policy {
   personalRefused?: string;
   /** "Expenses submitted more than 60 days after the expense date are not reimbursable": the days and the sentence. */
   ageLimit?: { days: number; text: string };
+  /** "La dieta cubre todas las comidas del día": meals on an allowance day are not paid again (allowance-rates.ts). */
+  mealsCovered?: string;
+  /** The return day's cut-off hour and the rate of a day without an overnight stay (allowance-rates.ts). */
+  returnDay?: ReturnDay;
   /** The cut of a day's allowance for each meal provided (allowance-rates.ts). */
   mealCuts?: MealCuts;
   /** A daily allowance by grade on one line (grade-line.ts). */

@@ -7,7 +7,7 @@ import { readAgeLimit } from './age.js';
 import { readOutsideAttendee } from './attendees.js';
 import { readAbsenceRates, readAbsenceSentence } from './absence-rates.js';
 import { readGradeLine } from './grade-line.js';
-import { readAllowanceRate, readMealCuts } from './allowance-rates.js';
+import { readAllowanceRate, readMealCuts, readMealsCovered } from './allowance-rates.js';
 import { readExtra } from './policy-rates.js';
 import { parseCents } from '../text/amount.js';
 import { sentences } from './sentences.js';
@@ -56,7 +56,7 @@ export function readPolicy(text: string): Policy {
     for (const c of context) policy.described.add(c);
     let found = readExtra(s, sentence, policy) + readAgeLimit(s, sentence, policy) + readOutsideAttendee(sentence, s, policy, context, under) + readAbsenceSentence(s, sentence, policy.absenceRates);
     // "28,00 € für jeden Kalendertag mit 24 Stunden Abwesenheit", "Frühstück um 5,60 €": the day's rates and meal cuts.
-    if (found === 0) found += readAllowanceRate(sentence, under, previous, policy) || readMealCuts(sentence, previous, policy);
+    if (found === 0) found += readAllowanceRate(sentence, under, previous, policy) || readMealCuts(sentence, previous, policy) || readMealsCovered(sentence, policy);
     const trip = tripRule(clause, under, previous);
     if (trip) {
       policy.tripRules.push({ ...trip, text: sentence });
