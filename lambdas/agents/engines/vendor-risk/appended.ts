@@ -11,7 +11,7 @@
 const RULE = /^[ \t]*[-=_*]{5,}[ \t]*$/;
 /** The heading of an internal record. */
 const HEADING =
-  /^[ \t]*(?:[#*>=\[(-]+[ \t]*)?(?:internal\s+(?:note|memo|record|comment|log)|(?:for\s+)?internal\s+use(?:\s+only)?|(?:ap|a\/p|accounts\s+payable|vendor\s+master|supplier\s+master|master\s+data|leverand\p{L}*)\s+(?:internal\s+)?(?:change[- ]?)?(?:log|note|record|memo)|change[- ]log\s+(?:note|entry)|verification\s+(?:log|record|note))(?![\p{L}])/iu;
+  /^[ \t]*(?:[#*>=\[(-]+[ \t]*)?(?:internal\s+(?:note|memo|record|comment|log)s?|(?:for\s+)?internal\s+use(?:\s+only)?|(?:ap|a\/p|accounts\s+payable|purchase\s+ledger|payables|creditors|vendor\s+master|supplier\s+master|master\s+data|leverand\p{L}*)\s+(?:internal\s+)?(?:change[- ]?|verification\s+|call-?back\s+)?(?:log|note|record|memo)s?|change[- ]log\s+(?:note|entry)|verification\s+(?:log|record|note)s?)(?![\p{L}])/iu;
 /** The letters of a name as a domain writes them: Nordic and German letters spelt out, everything else dropped. */
 const letters = (s: string) =>
   s
@@ -60,4 +60,35 @@ export function appendedNote(body: string, buyerDomains: Set<string>): { at: num
     at += line.length + 1;
   }
   return undefined;
+}
+
+/**
+ * The buyer's top message pointing to its own notes at the bottom of the forward ("Verification done, see my notes at
+ * the bottom", "our checks are below"): the note it points to is the buyer's, as a note appended to the vendor's own
+ * message is only when it names the buyer.
+ */
+const POINTER =
+  /(?<![\p{L}])(?:(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}(?:notes?|checks?|comments?|log|record)\s+(?:are\s+|is\s+)?(?:at\s+the\s+(?:bottom|end)|below|underneath|further\s+down)|see\s+(?:the\s+)?(?:notes?|checks?|log|record)\s+(?:at\s+the\s+(?:bottom|end)|below))(?![\p{L}])/iu;
+
+/**
+ * Where the notes the buyer's top message (`body` up to `topEnd`) points to start: the last block of the forward
+ * under a rule line, headed as an internal note, log or record, with no message quoted after it.
+ */
+export function pointedNote(body: string, topEnd: number): { at: number } | undefined {
+  if (!POINTER.test(body.slice(0, topEnd))) return undefined;
+  const lines = body.split('\n');
+  let at = 0;
+  let ruled = false;
+  let found: number | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (RULE.test(line)) ruled = true;
+    else if (line.trim() !== '') {
+      if (ruled && at > topEnd && HEADING.test(line)) found = at;
+      ruled = false;
+    }
+    at += line.length + 1;
+  }
+  if (found === undefined || /^[ \t]*(?:from|de|von)[ \t]*:[ \t]*\S.*@/im.test(body.slice(found))) return undefined;
+  return { at: found };
 }

@@ -9,7 +9,8 @@
 import { AgentInputError, engineOf, type AgentEngine, type Analysis, type Evidence } from '../port.js';
 import { findIdentityGaps } from './identity.js';
 import { CHANGE, findPaymentChannels, findPaymentRedirection, findUpfrontPayment } from './payment.js';
-import { verifiedChange } from './verified.js';
+import { buyerRecords, verifiedChange } from './verified.js';
+import { successorOnRecord } from './successor.js';
 import { findJurisdictions } from './jurisdictions.js';
 import type { VendorRiskInput, VendorRiskResult } from './schema.js';
 import { findPoBoxOnly } from './address.js';
@@ -71,7 +72,7 @@ interface Flag {
 
 const areaKey = (f: Flag) => (f.area === 'other' ? `other: ${f.what}` : AREAS[f.area]);
 
-function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
+function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding; successors?: string[] } {
   const flags: Flag[] = [];
   const add = (area: Area, found: Finding & { name?: string }, ...collect: string[]) => flags.push({ area, ...found, collect });
   const prose = doc.prose;
@@ -97,7 +98,9 @@ function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
   if (young) add('young', young, DOCS.incorporation, DOCS.references);
   const box = findPoBoxOnly(prose);
   if (box) add('pobox', box, DOCS.address);
-  const redirect = findPaymentRedirection(prose, doc.vendorNames);
+  // The buyer's own words in an e-mail: a payee they show to be the vendor's successor in law is the vendor renamed.
+  const records = buyerRecords(prose, doc.email);
+  const redirect = findPaymentRedirection(prose, doc.vendorNames, (payee) => records.some((r) => successorOnRecord(r.own, payee, doc.vendorNames)));
   const upfront = findUpfrontPayment(prose);
   if (upfront) add('upfront', upfront, DOCS.guarantee);
   const id = findIdentityGaps(prose, doc.sender);
@@ -106,7 +109,7 @@ function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
   // with a second control, is released; never when the payee is someone else or another sign of fraud stands.
   const verified =
     redirect.length > 0 && redirect.every((r) => r.detail.startsWith(CHANGE)) && !upfront && id.details.length === 0 && channels.length === 0
-      ? verifiedChange(prose, doc.email)
+      ? verifiedChange(prose, doc.email, [...doc.vendorNames, ...(redirect.successors ?? [])])
       : undefined;
   if (!verified) for (const found of redirect) add('payment', found, DOCS.bankLetter);
   for (const found of id.details) {
@@ -133,19 +136,20 @@ function detect(doc: VendorDocument): { flags: Flag[]; verified?: Finding } {
     });
   }
   const order = Object.keys(AREAS);
-  return { flags: flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area)), verified };
+  return { flags: flags.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area)), verified, successors: verified ? redirect.successors : undefined };
 }
 
 /** Screening findings the document leaves undecided: a question blank, answered N/A, or answered so it cannot be read. */
 const UNDECIDED = /left unanswered|answer unclear|answered N\/A/;
 
-function decide(flags: Flag[], verified?: Finding): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
+function decide(flags: Flag[], verified?: Finding, successors: string[] = []): Pick<VendorRiskResult, 'grade' | 'decision' | 'note'> {
   const sanctioned = flags.filter((f) => f.area === 'sanctioned').map((f) => f.name);
   if (sanctioned.length > 0) {
     return { grade: 'HIGH RISK', decision: 'decline', note: `Decline: sanctioned jurisdiction (${sanctioned.join(', ')}); do not onboard or pay without a compliance review.` };
   }
   const areas = [...new Set(flags.map(areaKey))];
-  const released = verified ? ` The bank-detail change is recorded as verified by the buyer's call-back to the number on file, with a second control ("${verified.detail}").` : '';
+  const successor = successors.length > 0 ? ` The new payee (${successors.join(', ')}) is the vendor's successor by amalgamation or merger, as the buyer's register search records.` : '';
+  const released = verified ? ` The bank-detail change is recorded as verified by the buyer's call-back to the number on file, with a second control ("${verified.detail}").${successor}` : '';
   if (areas.length === 0) return { grade: 'LOW RISK', decision: 'onboard', note: `No red flags found; onboard under the standard process.${released}` };
   const grade = areas.length >= 2 ? 'HIGH RISK' : 'MEDIUM RISK';
   const callBack = flags.some((f) => f.area === 'payment')
@@ -169,9 +173,9 @@ function explain(input: VendorRiskInput): Analysis<VendorRiskResult> {
   const mapped = normaliseMapped(raw);
   if (mapped.text.trim().length === 0) throw new AgentInputError('vendorProfile', 'is empty once blank lines and spaces are removed');
   const doc = readDocument(new Citer(raw, mapped));
-  const { flags, verified } = detect(doc);
+  const { flags, verified, successors } = detect(doc);
   const result: VendorRiskResult = {
-    ...decide(flags, verified),
+    ...decide(flags, verified, successors),
     flags: flags.map(flagText),
     collect: [...new Set(flags.flatMap((f) => f.collect))],
   };

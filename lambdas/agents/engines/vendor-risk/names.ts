@@ -34,7 +34,9 @@ const LEGAL_FORM =
 
 /** A company's name: two or more words, the last its legal form, no digits (an address line is no name). */
 function companyName(segment: string): string | undefined {
-  const s = segment.replace(/^[\s>*|•-]+|[\s,;]+$/g, '');
+  // A bracket after the name says what the company is part of or was ("… Inc. (a Northbridge Group company)",
+  // "(formerly …)"): the name is what stands before it.
+  const s = segment.replace(/\s*\([^()\n]*\)\s*$/, '').replace(/^[\s>*|•-]+|[\s,;]+$/g, '');
   if (s.length < 4 || s.length > 90 || /\d/.test(s) || /@|www\.|https?:/i.test(s)) return undefined;
   const words = s.split(/\s+/);
   if (words.length < 2 || !LEGAL_FORM.test(s)) return undefined;

@@ -87,7 +87,12 @@ const REDIRECT: { re: RegExp; what: string }[] = [
   },
 ];
 
-export function findPaymentRedirection(text: string, vendorNames: string[] = []): Finding[] {
+/**
+ * The redirection findings. `isSuccessor` says whether the buyer's own record shows a payee to be the vendor's
+ * successor by amalgamation or merger (successor.ts): such a payee is the vendor under its new name, so paying it is
+ * a change of payee and bank to verify (CHANGE), not a payment to someone else; its name is returned in `successors`.
+ */
+export function findPaymentRedirection(text: string, vendorNames: string[] = [], isSuccessor?: (payee: string) => boolean): Finding[] & { successors?: string[] } {
   const found = new Map<string, { at: number; end: number }>();
   for (const { re, what } of REDIRECT) {
     if (found.has(what)) continue;
@@ -97,11 +102,21 @@ export function findPaymentRedirection(text: string, vendorNames: string[] = [])
       break;
     }
   }
-  const payee = payeeMismatch(text, vendorNames);
+  let payee = payeeMismatch(text, vendorNames);
+  const successors: string[] = [];
+  // Each payee the record shows to be the vendor's successor joins the vendor's names; any other still mismatches.
+  while (payee !== undefined && isSuccessor?.(payee.payee) && !successors.includes(payee.payee)) {
+    successors.push(payee.payee);
+    const next = payeeMismatch(text, [...vendorNames, ...successors]);
+    if (next === undefined && !found.has(CHANGE)) found.set(`${CHANGE} (the new payee, ${payee.payee}, is the vendor's successor by amalgamation or merger on the buyer's register search)`, payee);
+    payee = next;
+  }
   if (payee !== undefined && !found.has(THIRD)) found.set(THIRD, payee);
   const assigned = findAssignment(text, vendorNames);
   if (assigned !== undefined && !found.has(THIRD)) found.set(ASSIGN, assigned);
-  return [...found].map(([what, { at, end }]) => ({ detail: `${what} ("${lineOf(text, at)}")`, at, end }));
+  const out: Finding[] & { successors?: string[] } = [...found].map(([what, { at, end }]) => ({ detail: `${what} ("${lineOf(text, at)}")`, at, end }));
+  out.successors = successors;
+  return out;
 }
 
 // ---- payee name ---------------------------------------------------------------------------------------------------
@@ -118,7 +133,7 @@ const PAYEE =
  */
 const TRADES_AS_SPLIT = new RegExp(`\\s+${TRADES_AS}\\s+`, 'iu');
 
-export function payeeMismatch(text: string, vendorNames: string[]): { at: number; end: number } | undefined {
+export function payeeMismatch(text: string, vendorNames: string[]): { at: number; end: number; payee: string } | undefined {
   const vendors = vendorNames.map(nameTokens).filter((t) => t.length > 0);
   if (vendors.length === 0) return undefined;
   for (const m of matches(PAYEE, text)) {
@@ -132,7 +147,8 @@ export function payeeMismatch(text: string, vendorNames: string[]): { at: number
     // sentence about the payee ("beneficiary name on the cheque = legal name") names no one.
     if (m[1] === undefined && !/^[\p{Lu}\p{N}]/u.test(m[2])) continue;
     const same = vendors.some((v) => payee.every((w) => v.includes(w)) || v.every((w) => payee.includes(w)));
-    if (!same) return { at: m.index, end: m.index + m[0].length };
+    // The payee's name ends where a lower-case clause starts after a comma ("… Inc., same transit as the e-mail").
+    if (!same) return { at: m.index, end: m.index + m[0].length, payee: named.split(TRADES_AS_SPLIT)[0].replace(/,\s+\p{Ll}.*$/u, '').trim() };
   }
   return undefined;
 }

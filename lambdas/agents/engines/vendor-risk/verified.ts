@@ -10,7 +10,8 @@
  * account is in the vendor's own name (the engine cannot always tell whose a payee is).
  */
 import { baseDomain, type EmailFacts } from './email.js';
-import { appendedNote } from './appended.js';
+import { appendedNote, pointedNote } from './appended.js';
+import { nameTokens } from './names.js';
 import { lineOf, matches, negatedBefore, type Finding } from './text.js';
 
 /** The first line of a forwarded or quoted message: the buyer's own words end there. */
@@ -32,6 +33,21 @@ const ON_FILE =
  */
 const HOLDER_MATCH =
   /(?<![\p{L}])(?:(?:account\s+(?:holder|name)|holder(?:'s)?\s+name|beneficiary(?:\s+name)?|name\s+on\s+the\s+account|nom\s+du\s+titulaire|titulaire|kontoinhaber|titular)[^.\n]{0,50}?(?:match(?:es|ed)?|identical|identique|same\s+as|conforme|correspond\w*|stimmt|identisch|ubereinstimm\w*|coincide\w*)|in\s+the\s+(?:vendor|supplier|company)'s\s+(?:own\s+|legal\s+)?name|au\s+nom\s+(?:du\s+fournisseur|de\s+l'entreprise))(?![\p{L}])/iu;
+/**
+ * The record names the account holder, and the name is the vendor's ("RBC letter, account holder Northbridge Label
+ * Group Inc."): compared word by word with the vendor's names, legal form aside; "is not …" names no one.
+ */
+const HOLDER_NAMED =
+  /(?<![\p{L}])(?:account\s+holder|holder(?:'s)?\s+name|account\s+name|beneficiary(?:\s+name)?|name\s+on\s+the\s+account|titulaire(?:\s+du\s+compte)?|kontoinhaber|titular)\s*(?:is\s+|:\s*|=\s*|-\s+)?([^,;\n()]{3,80})/giu;
+function holderNamed(own: string, names: string[]): boolean {
+  const vendors = names.map(nameTokens).filter((t) => t.length > 0);
+  for (const m of matches(HOLDER_NAMED, own)) {
+    if (/^(?:not|no|never|different|another|other|pas|nicht|kein)(?![\p{L}])/iu.test(m[1])) continue;
+    const holder = nameTokens(m[1]);
+    if (holder.length > 0 && vendors.some((v) => v.length === holder.length && v.every((w) => holder.includes(w)))) return true;
+  }
+  return false;
+}
 /** A call the vendor made to the buyer proves nothing: caller ID is no identity. */
 const INBOUND_BEFORE = /(?<![\p{L}])(?:nous|m'|me|vous)\s*(?:a|ont|avons)\s+$/iu;
 const INBOUND_AFTER = /^\s+(?:us|me|in|our|into)(?![\p{L}])/iu;
@@ -64,36 +80,60 @@ function confirmedOnCall(text: string): boolean {
 }
 /** A second control beside the call-back. */
 const SECOND =
-  /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review|reviewer)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|confirmation\s+of\s+payee|(?:account\s+)?name\s+check|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:micro-?deposits?|micro-?depots?|test\s+(?:deposit|payment|transfer)|penny\s+test|depot\s+test|second(?:e)?\s+(?:approver|approval|approbation|validation|signature|review|reviewer)|deuxieme\s+(?:approbation|validation)|dual\s+(?:approval|control)|four[- ]eyes|vier-?augen\w*|zweite\s+freigabe|segunda\s+aprobacion|specimen\s+de\s+cheque|void(?:ed)?\s+(?:cheque|check)|bank\s+(?:letter|confirmation)|confirmation\s+of\s+payee|(?:account\s+)?name\s+check|lettre\s+(?:de\s+la\s+)?banque|attestation\s+bancaire|bankbestatigung|letter\s+on\s+(?:the\s+bank's\s+|bank\s+|its\s+)?letterhead|(?:bank|account)\s+(?:confirmation|verification)\s+letter|letter[^.\n]{0,40}?account\s+holder)(?![\p{L}])/iu;
+
+/** The buyer's own words in an e-mail (`own`, at offset `base` of the prose) and the vendor's request beside them. */
+export interface BuyerRecord {
+  own: string;
+  base: number;
+  request: string;
+}
 
 /**
- * The record of a verified change, or undefined when the document holds none the engine can rely on. `prose` is
- * the text the detectors read (offsets as the profile's).
+ * Where the buyer's own words stand in an e-mail: its top message, when the buyer sent it, above the forwarded
+ * request; the notes that top message points to at the bottom of the forward (pointednote in appended.ts); or its
+ * note appended under the vendor's message (appended.ts). None when the e-mail fails authentication.
  */
-export function verifiedChange(prose: string, email: EmailFacts | undefined): Finding | undefined {
-  if (!email) return undefined;
+export function buyerRecords(prose: string, email: EmailFacts | undefined): BuyerRecord[] {
+  if (!email) return [];
   const a = email.auth;
-  if (a.dmarc === 'fail' || ((a.spf === 'fail' || a.spf === 'softfail') && a.dkim !== 'pass')) return undefined;
+  if (a.dmarc === 'fail' || ((a.spf === 'fail' || a.spf === 'softfail') && a.dkim !== 'pass')) return [];
   const body = prose.slice(email.bodyStart);
   const from = /[\p{L}\p{N}._%+-]+@([\p{L}\p{N}.-]+)/u.exec(email.headers.get('from') ?? '')?.[1];
   if (from && email.buyerDomains.has(baseDomain(from))) {
-    // The buyer's own top message, above the forwarded request.
     const quote = QUOTE_START.exec(body);
     const end = quote ? quote.index : body.length;
-    return recordOf(prose, email.bodyStart, body.slice(0, end), body.slice(end));
+    const top = { own: body.slice(0, end), base: email.bodyStart, request: body.slice(end) };
+    const pointed = pointedNote(body, end);
+    if (!pointed) return [top];
+    return [top, { own: body.slice(pointed.at), base: email.bodyStart + pointed.at, request: body.slice(end, pointed.at) }];
   }
-  // The vendor's message with the buyer's own note appended under it (appended.ts).
   const note = appendedNote(body, email.buyerDomains);
-  return note ? recordOf(prose, email.bodyStart + note.at, body.slice(note.at), body.slice(0, note.at)) : undefined;
+  return note ? [{ own: body.slice(note.at), base: email.bodyStart + note.at, request: body.slice(0, note.at) }] : [];
+}
+
+/**
+ * The record of a verified change, or undefined when the document holds none the engine can rely on. `prose` is
+ * the text the detectors read (offsets as the profile's); `names` are the vendor's names (and a successor's the
+ * buyer's record shows), against which an account holder the record names is compared.
+ */
+export function verifiedChange(prose: string, email: EmailFacts | undefined, names: string[] = []): Finding | undefined {
+  for (const r of buyerRecords(prose, email)) {
+    const found = recordOf(prose, r.base, r.own, r.request, names);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
  * The record in `own` (the buyer's words, at offset `base` of the prose), read against `request` (the rest: the
  * vendor's words). The call-back must reach a number the request does not print: a number the request gives is the
- * requester's own, whoever answers it.
+ * requester's own, whoever answers it — unless the record says the number it dialled has been on file since before
+ * ("on the number in our vendor master since 2017 (519 756 3300)"): a genuine vendor's letters print its long-held
+ * number too.
  */
-function recordOf(prose: string, base: number, own: string, request: string): Finding | undefined {
-  if (!SECOND.test(own) || !HOLDER_MATCH.test(own)) return undefined;
+function recordOf(prose: string, base: number, own: string, request: string, names: string[]): Finding | undefined {
+  if (!SECOND.test(own) || !(HOLDER_MATCH.test(own) || holderNamed(own, names))) return undefined;
   const requested = new Set(phoneNumbers(request));
   // Each paragraph or numbered item is one record: the call, the number on file and the confirmation together.
   for (const block of blocks(own)) {
@@ -104,8 +144,9 @@ function recordOf(prose: string, base: number, own: string, request: string): Fi
       const after = block.text.slice(m.index + m[0].length, m.index + m[0].length + 12);
       if (negatedBefore(prose, at) || INTENT.test(before) || INBOUND_BEFORE.test(before) || INBOUND_AFTER.test(after)) continue;
       // The number dialled: the first one written after the call ("Called back on +47 55 22 81 40").
-      const dialled = phoneNumbers(block.text.slice(m.index, m.index + 80))[0];
-      if (dialled !== undefined && requested.has(dialled)) continue;
+      const reach = block.text.slice(m.index, m.index + 80);
+      const dialled = phoneNumbers(reach)[0];
+      if (dialled !== undefined && requested.has(dialled) && !boundToFile(reach)) continue;
       if (onFile(block.text) && confirmedOnCall(block.text)) return { detail: lineOf(prose, at), at, end: at + m[0].length };
     }
   }
@@ -124,15 +165,35 @@ function fromRequest(text: string): boolean {
   return false;
 }
 
-/** Numbers written in a text as phone numbers are (seven digits or more, spaces, dots, dashes and brackets between), as their digits. */
+/**
+ * The record ties the number it dialled to the file as it stood before the request: the words naming the number on
+ * file, with the time it has been held ("since 2017", "for years"), stand between the call and the number ("called …
+ * on the number in our vendor master since 2017 (519 756 3300)") or in the bracket right after it. "(vendor master)"
+ * alone is not enough when the request prints that number: a master record updated from the request says so too.
+ */
+const HELD_SINCE =
+  /(?<![\p{L}])(?:since|as\s+of|seit|depuis|desde|sinds)\s+(?:[\p{L}.]+\s+)?(?:19|20)\d{2}(?![\p{N}])|(?<![\p{L}])(?:for|over)\s+(?:\d+|many|several|some)\s+years(?![\p{L}])|(?<![\p{L}])long[- ](?:held|standing)(?![\p{L}])/iu;
+const heldOnFile = (text: string) => onFile(text) && HELD_SINCE.test(text);
+function boundToFile(reach: string): boolean {
+  const number = /\+?\(?\d[\d ().-]{5,18}\d/.exec(reach.replace(/(?<![\p{N}])(?:19|20)\d{2}(?![\p{N}])/gu, (y) => 'y'.repeat(y.length)));
+  if (!number) return false;
+  const before = reach.slice(0, number.index);
+  const after = /^[^(\n]{0,3}\(([^)\n]{0,60})\)/.exec(reach.slice(number.index + number[0].length))?.[1] ?? '';
+  return heldOnFile(before) || heldOnFile(after);
+}
+
+/**
+ * Numbers written in a text as phone numbers are (seven digits or more, spaces, dots, dashes between; a bracket only
+ * round an area code), as their digits. A year before a bracketed number ("since 2017 (519 756 3300)") is no part of it.
+ */
 function phoneNumbers(text: string): string[] {
-  return [...text.matchAll(/(?<![\p{L}\p{N}])\+?\(?\d[\d ().-]{5,18}\d(?![\p{N}])/gu)]
+  return [...text.matchAll(/(?<![\p{L}\p{N}])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d[\d .-]{4,16}\d(?![\p{N}])/gu)]
     .map((m) => m[0].replace(/\D/g, '').replace(/^00/, ''))
     .filter((d) => d.length >= 7 && d.length <= 15);
 }
 
 /** Paragraphs (split at blank lines) and numbered items ("2. Rappel le 19 nov. …") of the buyer's own words. */
-function blocks(text: string): { text: string; at: number }[] {
+export function blocks(text: string): { text: string; at: number }[] {
   const out: { text: string; at: number }[] = [];
   const starts = [0];
   for (const m of text.matchAll(/\n[ \t]*\n|\n(?=[ \t]*(?:\d{1,2}[.)]|[-•*])[ \t]+\S)/g)) starts.push(m.index! + m[0].length);
