@@ -3,11 +3,12 @@
  * the clearly closest description, and where the documents share no item number, by the one PO line of the same
  * quantity, unit and price (or the same money once a stated pack converts the units).
  */
-import { abs, max, roundDiv, CENT } from './decimal.js';
+import { abs, max, roundDiv, CENT, SCALE } from './decimal.js';
 import type { DocLine } from './document.js';
 import { normaliseDescription, normaliseSku } from './normalise.js';
 import { amountOf, unitPriceOf, PRICE_PER_MILLE } from './line-values.js';
 import { eachesPer } from './line-units.js';
+import { contentIn, isMeasure } from './line-measures.js';
 
 function skuKeys(l: DocLine): string[] {
   return [l.sku, ...(l.altSkus ?? [])].filter((s): s is string => !!s).map(normaliseSku).filter((s) => s.length >= 3);
@@ -54,6 +55,13 @@ function samePriceConverted(p: DocLine, v: DocLine): boolean {
   if (samePrice(p, v)) return true;
   const [a, b] = [unitPriceOf(p), unitPriceOf(v)];
   if (a === undefined || b === undefined || p.uom === undefined || v.uom === undefined || p.uom === v.uom) return false;
+  // A container of a measured content against a line in that measure: its price per the measure.
+  if (isMeasure(p.uom) !== isMeasure(v.uom)) {
+    const m = isMeasure(p.uom) ? contentIn(v, p, p.uom) : contentIn(p, v, v.uom);
+    if (m === undefined || 'conflict' in m) return false;
+    const [x, y] = isMeasure(p.uom) ? [a, (b * SCALE) / m.factor] : [(a * SCALE) / m.factor, b];
+    return abs(x - y) <= max(CENT, roundDiv(abs(x) * PRICE_PER_MILLE, 1000n));
+  }
   const [fP, fV] = [eachesPer(p, v), eachesPer(v, p)];
   if (fP === undefined || fV === undefined || fP === fV) return false;
   // Prices per one of the units both count: a × fV against b × fP (both per fP·fV of them).

@@ -8,6 +8,7 @@ import type { DocLine } from './document.js';
 import type { Terms } from './terms.js';
 import { massFactor } from './units.js';
 import { eachesPer } from './line-units.js';
+import { contentIn, isMeasure, measuredQuantity } from './line-measures.js';
 import { lineSource } from './findings.js';
 import { amountOf, label, quote, unitPriceOf, PRICE_PER_MILLE, type LineFindings } from './line-values.js';
 import { budgetLine, catchWeight, creditLine, priceArithmetic } from './line-kinds.js';
@@ -47,6 +48,7 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
   let unitNote = '';
   const sameUnit = p.uom === v.uom || p.uom === undefined || v.uom === undefined;
   let mass: ReturnType<typeof massFactor>;
+  let measured: ReturnType<typeof contentIn>;
   let fP = eachesPer(p, v);
   let fV = eachesPer(v, p);
   // One side names no unit, the other a pack ("2 CS of 12" against "24"): the reading under which the prices agree.
@@ -75,6 +77,18 @@ export function compareLine(p: DocLine, v: DocLine, terms: Terms, out: LineFindi
       prV = vPrice === undefined ? undefined : roundDiv(vPrice * mass.den, mass.num);
       unitNote = ` (${formatDecimal(v.quantity)} ${v.uom} = ${formatDecimal(qV)} ${p.uom})`;
       if (abs(qV - qP) <= roundDiv(SCALE * mass.num, 2n * mass.den) && abs(amountOf(p) - amountOf(v)) <= CENT) qV = qP;
+    } else if (!sameUnit && isMeasure(p.uom) !== isMeasure(v.uom) && (measured = isMeasure(p.uom) ? contentIn(v, p, p.uom!) : contentIn(p, v, v.uom!))) {
+      // A container of a measured content against a line in that measure (pails of 18.9 L against US gallons).
+      const [c, m] = isMeasure(p.uom) ? [v, p] : [p, v];
+      if ('conflict' in measured) {
+        push('unit of measure', `${name}: the ${c === v ? 'invoice' : 'PO'} counts ${c.uom}, the ${c === v ? 'PO' : 'invoice'} ${m.uom}, but ${measured.conflict}: confirm what one ${c.uom} holds before paying${quote(v)}`);
+        return;
+      }
+      const qC = measuredQuantity(c.quantity, measured, m.quantity);
+      const prC = unitPriceOf(c) === undefined ? undefined : (unitPriceOf(c)! * SCALE) / measured.factor;
+      if (c === v) [qV, prV] = [qC, prC];
+      else [qP, prP] = [qC, prC];
+      unitNote = ` (${formatDecimal(c.quantity)} ${c.uom} of ${measured.note} = ${formatDecimal(qC)} ${m.uom})`;
     } else if (!sameUnit) {
       push('unit of measure',
         `${name}: the PO orders ${formatDecimal(p.quantity)} ${p.uom} at ${formatMoney(p.unitPrice ?? 0n)}, the invoice bills ` +

@@ -5,11 +5,13 @@
  * the accepted quantity bills goods sent back, and needs a credit note (or a corrected invoice) before it is paid.
  * The table is found by its header (column labels in the languages orders are written in), its rows tied to PO lines
  * by the line number or the item number they print. An invoice in another unit is counted in the PO line's unit
- * through a stated pack or by law; where nothing converts it and goods were returned or are short, a hold says so.
+ * through a stated pack, by law, or through a container's measured content (pails of 18.9 L against gallons); where
+ * nothing converts it and goods were returned or are short, a hold says so.
  */
 import { formatDecimal, formatMoney, lineAmount, roundDiv } from './decimal.js';
 import { eachesPer } from './line-units.js';
 import { massFactor } from './units.js';
+import { contentIn, isMeasure, measuredQuantity } from './line-measures.js';
 import type { DocLine } from './document.js';
 import { lineSource, type Finding } from './findings.js';
 import { label, unitPriceOf } from './line-values.js';
@@ -113,11 +115,13 @@ export function checkReceipts(poText: string, pairs: [DocLine, DocLine][], probl
     const sources = [lineSource('invoice', v), ...mine.map((r) => ({ field: 'purchaseOrder' as const, cites: [{ line: r.line }] }))];
     // The receipts count in the PO line's unit: the invoice's quantity in it, through a stated pack or a law.
     let billed = v.quantity;
+    let measured: ReturnType<typeof contentIn>;
     if (p.uom !== undefined && v.uom !== undefined && p.uom !== v.uom) {
       const [fP, fV] = [eachesPer(p, v), eachesPer(v, p)];
       const law = massFactor(v.uom, p.uom);
       if (fP !== undefined && fV !== undefined) billed = (v.quantity * fV) / fP;
       else if (law) billed = roundDiv(v.quantity * law.num, law.den);
+      else if (isMeasure(p.uom) && !isMeasure(v.uom) && (measured = contentIn(v, p, p.uom)) && !('conflict' in measured)) billed = measuredQuantity(v.quantity, measured, accepted);
       else if (returned > 0n || accepted < p.quantity) {
         // Goods were sent back or are short, and the invoice counts another unit: what it bills cannot be held
         // against what was accepted.

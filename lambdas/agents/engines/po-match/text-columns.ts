@@ -38,7 +38,9 @@ add('amount', 'amount', 'extension', 'ext', 'extended', 'total', 'line total', '
 // A PO status report's line cost (Infor SyteLine, Epicor, Macola: "Unit Cost   Ext. Cost"), and its receipt
 // columns beside the ordered quantity: what was received is read by the receipts check, never as the quantity.
 add('amount', 'ext cost', 'extended cost', 'ext. cost', 'total cost', 'line cost');
-add('sku', 'part', 'part num', 'vendor part num');
+add('sku', 'part', 'part num', 'vendor part num', 'inventory id', 'inventory cd', 'inventory');
+// Acumatica prints "Line  Inventory ID  Line Description".
+add('desc', 'line description');
 add('other', 'qty received', 'qty rcvd', 'qty rec', "qty rec'd", 'received qty', 'rcvd qty', 'qty returned', 'qty rejected',
   'qty accepted', 'qty open', 'open qty', 'qty vouchered');
 

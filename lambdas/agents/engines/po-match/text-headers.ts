@@ -128,8 +128,9 @@ export function findVendor(lines: string[], invoice: boolean): string | undefine
     // "Dostawca / Supplier:  …": the label in a second language after a slash is the same label.
     // "Supplier (Bill from)": a remark in brackets after the label is part of it.
     const segs = lines[i].slice(t.end).replace(/^\s*\([^)]{1,30}\)/, '').replace(/^\s*\/\s*[A-Za-z][A-Za-z ]{1,20}:/, '').replace(/^\s*:?\s*/, '').split(/\s{2,}/);
-    // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE": the vendor's number first, its name after the gap.
-    const rest = /^[A-Z]{0,3}-?\d{3,}(?:[/.-]\d{1,4})?$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
+    // "Proveedor: P00415  SEGURIDAD INDUSTRIAL DEL NORTE", "Vendor: V-CA-0042  Prairie Lubricants Ltd.": the
+    // vendor's number first (letter segments before its digits), its name after the gap.
+    const rest = /^(?:[A-Z]{1,4}-){0,2}[A-Z]{0,3}-?\d{3,}(?:[/.-]\d{1,4})?$/i.test(segs[0] ?? '') && /[A-Za-z]{3}/.test(segs[1] ?? '') ? segs[1] : segs[0];
     // "Supplier:      Deliver To:": the next thing on the line is another column's label; the name is below.
     const another = /:$/.test(rest ?? '') || BUYER_LABEL.test(rest ?? '') || /^(?:ship|deliver|bill|sold|invoice|remit)\s+to\b|^(?:delivery|shipping|billing|invoice|remit)\s+address\b|^(?:voucher|invoice|order|po|document)\s+(?:no\.?|number|#)$|^dated?$/i.test(rest ?? '');
     // "Medisupply Scientific Ireland Ltd · Unit 12 …": the address after a separator is no part of the name.
