@@ -65,6 +65,8 @@ export interface Item extends Omit<Facts, 'cents'> {
   receiptText?: string;
   /** A per-diem day's hours away (minutes), from the trip's start and end its head states (trip-times.ts). */
   absence?: { minutes: number; back?: number; how: string; at: Src[] };
+  /** A ride's service tier its receipt prints ("Category: Premium"): what the whole ride was (tier.ts). */
+  tier?: { text: string; tier: string; line?: number };
   /** Its pasted receipt's amount cannot be read ("¥2,?60", "amount illegible"): the figure or words, and their line. */
   illegible?: { text: string; line: number };
 }
@@ -176,7 +178,10 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   };
   // The entry's own line names what it is ("Personal Car Mileage"); its purpose below ("crane rail survey") does not.
   // A printed report's Category cell ("Taxi" on a row whose description names the hotel it drove to) says it first.
-  const own = categoriesIn(e.categoryCell?.toLowerCase() ?? '')[0] ?? categoriesIn(e.first.text.toLowerCase())[0];
+  // A line naming a journey's ends ("airport -> hotel", "customer → dinner") says where, not what was bought: the
+  // receipt under it says what it is (a ride).
+  const route = e.receipt !== undefined && ROUTE.test(e.first.text) ? ownCategory(e.receipt) : undefined;
+  const own = categoriesIn(e.categoryCell?.toLowerCase() ?? '')[0] ?? route ?? categoriesIn(e.first.text.toLowerCase())[0];
   if (own !== undefined) base.category = own;
   if (FINE.test(lower)) base.category = 'fines';
   // A day of a table of meal allowances is that day's allowance, whatever meals its cells name.
@@ -232,6 +237,8 @@ function mergeReceipt(item: Item, r: Receipt): void {
   if (r.tip !== undefined) item.tip = { cents: r.tip, base: r.subtotal ?? r.lines.filter((p) => p.kind === 'item').reduce((a, p) => a + p.cents, 0n) };
   item.unreconciled = r.unreconciled;
   item.nights = item.nights ?? r.nights;
+  const tier = tierOf(r.own);
+  if (tier) item.tier = { ...tier, line: lineOf(r, tier.text) };
   // What the receipt is comes from its merchant and its own lines where they name it (an Uber receipt under a note
   // that mentions the hotel is a ride), else from the note around it.
   item.category = item.category ?? ownCategory(r) ?? categoriesIn(r.context.toLowerCase())[0];
@@ -240,9 +247,33 @@ function mergeReceipt(item: Item, r: Receipt): void {
 
 /** The category a receipt's own lines name (charges, then its merchant's header), the line nearest its charges first. */
 function ownCategory(r: Receipt): Item['category'] {
+  // A ride-hailing app's receipt names where it picked up and dropped off, whatever its brand ("Pickup:", "Drop-off:").
+  if ((r.own ?? []).some((l) => PICKUP.test(l)) && (r.own ?? []).some((l) => DROPOFF.test(l))) return 'ground';
   for (const line of r.own ?? []) {
     const found = categoriesIn(line.slice(0, 2000).toLowerCase())[0];
     if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The 1-based line of a receipt's own line, counted back from its total. */
+function lineOf(r: Receipt, text: string): number | undefined {
+  const context = r.context.split('\n');
+  const at = context.lastIndexOf(text);
+  return at < 0 ? undefined : r.totalAt - (context.length - 1 - context.lastIndexOf(r.totalLine)) - (context.lastIndexOf(r.totalLine) - at);
+}
+
+/** Two places joined by an arrow: the ends of a journey. */
+const ROUTE = /\p{L}\S*\s*(?:->|→|=>|⇒)\s*\S*\p{L}/u;
+const PICKUP = /^(?:pick-?up|pickup location|from)\s*:/i;
+const DROPOFF = /^(?:drop-?off|dropoff location|destination|to)\s*:/i;
+
+/** A ride's service tier as its receipt prints it ("Category: Premium", "Ride type: UberX", "Vehicle: Comfort"). */
+export function tierOf(own: string[] | undefined): { text: string; tier: string } | undefined {
+  if (!own?.some((l) => PICKUP.test(l)) || !own.some((l) => DROPOFF.test(l))) return undefined;
+  for (const line of own) {
+    const m = /^(?:category|ride type|ride class|vehicle(?: type| class)?|service(?: type| level)?|car type|class|tier|product)\s*:\s*(\p{L}[\p{L}\d +-]{0,30})$/iu.exec(line.trim());
+    if (m) return { text: line.trim(), tier: m[1].trim() };
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { slipRefused } from './proof-rules.js';
 import { applies, applyCaps } from './item-caps.js';
 import { capsFor } from './scope.js';
 import { ALCOHOL } from './words.js';
+import { tierFindings } from './tier.js';
 
 type Severity = 'reject' | 'flag';
 export interface Finding {
@@ -219,6 +220,10 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       break;
     }
   }
+  // A ride's tier ("Category: Premium") refused by name, or named by a refusal not read: the whole ride.
+  const tier = tierFindings(item, policy, cite);
+  findings.push(...tier.findings);
+  withheld ||= tier.withheld;
   if (policy.tipCap && item.tip && item.tip.base > 0n) {
     const max = (item.tip.base * policy.tipCap.bp + 5000n) / 10000n;
     if (item.tip.cents > max) {

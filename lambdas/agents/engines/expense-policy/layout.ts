@@ -38,6 +38,9 @@ export function breakdownRow(l: Line): boolean {
   return c.length >= 3 && c.some((x, i) => c.some((y, j) => j !== i && c.some((z, h) => h !== i && h !== j && x + y === z)));
 }
 
+/** "Paid with Revolut •• 4471", "Charged to Visa ending in 1234", "Payment method: Mastercard ****1234". */
+const CARD_PAID = /^(?:paid (?:with|by|using|via)|charged to|payment(?: method)?:|card:)\s.{0,40}(?:[•*x·]{2,}\s?\d{4}|ending(?: in)? \d{4})\b/i;
+
 /**
  * Whether a payment under the total settles it in one charge: within the lines after it (a VAT table, notes, a
  * "Payment:" heading, the balance), a card or payment line carrying that amount, before any other charge or total.
@@ -45,6 +48,9 @@ export function breakdownRow(l: Line): boolean {
 export function settled(lines: Line[], end: number, total: bigint): boolean {
   for (let f = end + 1; f < lines.length && f <= end + 15; f++) {
     const l = lines[f];
+    // An app's receipt prints the card it charged right under its total, without the amount again ("Paid with Revolut
+    // •• 4471", "Charged to Visa ending in 1234"): the one payment of that total.
+    if (f <= end + 2 && l.kind === 'plain' && CARD_PAID.test(l.text)) return true;
     if (l.kind === 'payment') {
       if (l.amts.some((a) => a.cents === total || a.cents === -total)) return true;
       continue;

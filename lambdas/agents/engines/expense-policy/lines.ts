@@ -166,6 +166,7 @@ export function readLines(text: string): Line[] {
     else kind = 'item';
     return { n: n + 1, raw, indent, text, lower, amts, label, kind, dated, marked };
   });
+  leadDayMonths(lines);
   for (let k = 1; k < lines.length; k++) {
     if (lines[k].kind !== 'item') continue;
     let j = k - 1;
@@ -177,4 +178,26 @@ export function readLines(text: string): Line[] {
     else if (lines[j].kind === 'tax' && /^(?:amount|sale|sale amount|purchase)$/.test(lines[k].label)) lines[k].kind = 'total';
   }
   return lines;
+}
+
+/** A bare day and month leading a line ("8.10", "24.3", "9.10"), no currency beside it. */
+const LEAD_DAY_MONTH = /^(?:0?[1-9]|[12]\d|3[01])\.(?:0?[1-9]|1[0-2])(?=\s)/;
+
+/**
+ * A summary written day by day ("8.10  hotel -> customer  6.40", "9.10  customer -> port  10.20"): two or more lines
+ * running one under the other, each led by a bare day and month and carrying an amount after its words, are dated
+ * lines; the leading figure is the day, not a charge, and the amount at the line's end is the expense.
+ */
+function leadDayMonths(lines: Line[]): void {
+  const leads = lines.map((l) =>
+    l.amts.length >= 2 && LEAD_DAY_MONTH.test(l.text) && l.amts[0].currency === undefined && l.amts[0].at === 0 &&
+    /\p{L}{2}/u.test(l.raw.trim().slice(0, l.amts[l.amts.length - 1].at)));
+  for (let k = 0; k < lines.length; k++) {
+    if (!leads[k] || !(leads[k - 1] || leads[k + 1])) continue;
+    const l = lines[k];
+    l.amts = l.amts.slice(1);
+    l.dated = true;
+    const before = l.raw.trim().slice(0, l.amts[0].at);
+    l.label = before.replace(LEAD_DAY_MONTH, '').toLowerCase().replace(/[\s:.#*|/-]+$/, '').replace(/\s+/g, ' ').trim();
+  }
 }
