@@ -50,7 +50,9 @@ export const FRENCH: [RegExp, string][] = [
   [phrase('déjeuners?'), 'lunch'],
   [phrase('dîners?'), 'dinner'],
   [phrase('repas'), 'meal'],
-  [phrase('nuitées?|hébergements?|hôtels?'), 'hotel'],
+  // "Nuitée (chambre + petit-déjeuner) : Paris 150,00 €": a night's stay is the hotel's rate per night.
+  [phrase('nuitées?'), 'hotel per night'],
+  [phrase('hébergements?|hôtels?'), 'hotel'],
   [phrase('blanchisserie|pressing'), 'laundry'],
   [phrase('films payants'), 'movies'],
   [phrase('amendes|contraventions|procès-verbaux'), 'fines'],

@@ -13,7 +13,9 @@ import { inCountry } from './countries.js';
 /** The places a limit's sentence names ("… per night in Zurich, Geneva and New York", "London £175"). */
 export function placesNamed(original: string): string[] | undefined {
   // "(110,00 € en Madrid y Barcelona)": a limit by place in brackets after the general one.
-  const text = original.replace(/\*\*|__/g, '').trim().replace(/^\((.*)\)\.?$/, '$1');
+  // What the amount includes after it ("150,00 € TTC", "including tax") is no part of the places' line.
+  const text = original.replace(/\*\*|__/g, '').trim().replace(/^\((.*)\)\.?$/, '$1')
+    .replace(/\s+(?:TTC|HT|TVAC|IVA incluido|incl\.? VAT|including (?:tax|VAT))\s*\.?$/i, '');
   const tail = /\b(?:in|for)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*(?:\s*(?:,|\/|\band\b|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)*)\s*\.?$/u.exec(text)?.[1];
   const head = /^(?:[^:]{0,60}:\s*)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*){0,2})\s+(?:[$€£¥]|[A-Z]{3}\s?)\d[\d.,]*\s*\.?$/u.exec(text)?.[1]
     // "(Übernachtung ohne Frühstück): München, Frankfurt, Hamburg 130 €": a list of places after the lead's colon, the
@@ -21,7 +23,10 @@ export function placesNamed(original: string): string[] | undefined {
     ?? /^(?:.*:\s+)?(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?(?:\s*(?:,|\/|&)\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?){0,8})\s+\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3})\s*\.?$/u.exec(text)?.[1];
   // "in Milano and Roma up to 170.00 € per night" (Italian "a Milano e Roma massimo …"): the places lead the limit.
   const lead = LEAD.exec(text)?.[1];
-  const list = tail ?? head ?? lead;
+  // "hotel (chambre + breakfast) : Paris and petite couronne 150.00 €": the label's named places (the capitalised ones).
+  const named = /^[^:]{0,60}:\s*(\p{Lu}[^:\d]{0,80}?)\s+(?:[$€£¥]|[A-Z]{3}\s?)?\d[\d.,]*\s?(?:[$€£¥]|[A-Z]{3})?\s*\.?$/u.exec(text)?.[1];
+  const capitalised = named?.split(/\s*(?:,|\/|\b(?:and|und|et|e|y|en)\b|&)\s*/).filter((p) => /^\p{Lu}/u.test(p)).join(', ');
+  const list = tail ?? head ?? lead ?? (capitalised || undefined);
   if (list === undefined || /^(?:USD|EUR|GBP|CAD|AUD|Up|Maximum|Max|Limit|Cap)$/i.test(list)) return undefined;
   const places = list.split(/\s*(?:,|\/|\b(?:and|und|et|e|y|en)\b|&)\s*/).map((p) => p.trim()).filter((p) => p.length >= 2);
   return places.length > 0 ? places : undefined;

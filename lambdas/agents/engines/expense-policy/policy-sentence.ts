@@ -173,7 +173,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
     : null;
   if (scheduled && categoriesIn(scheduled[1]).length > 0 && categories.length === 1) {
     const scope = scheduled[1].match(/[\p{L}]{3,}/gu)?.filter((w) => !SCOPE_STOP.has(w));
-    const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
+    const period = periodOf(s);
     policy.caps.push({ category: categories[0], cents: cents!, perPerson: PER_PERSON.test(s), period, text: original, scope });
     return found + 1;
   }
@@ -201,8 +201,12 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
       for (const x of meals) policy.caps.push({ category: 'meals', cents: x.cents, perPerson: PER_PERSON.test(s), period, text: original, scope: x.scope });
       return found + 1;
     }
+    // "Le petit-déjeuner n'est remboursé que … (plafond 12,00 €)": a meal limit naming one or two meals (not all three)
+    // is theirs, told apart from the other meals' limits (scope.ts).
+    const named = (['breakfast', 'lunch', 'dinner'] as const).filter((w) => new RegExp(`\\b${w}\\b`).test(qualifiersOut(s)));
+    const mealScope = scope === undefined && categories.includes('meals') && named.length > 0 && named.length < 3 && !/\b(?:including|incl\.?|covers?)\b[^.;]*\b(?:breakfast|lunch|dinner)\b/.test(s) ? [...named] : undefined;
     for (const category of categories) {
-      policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope });
+      policy.caps.push({ category, cents, perPerson: PER_PERSON.test(s), period, text: original, scope: category === 'meals' ? scope ?? mealScope : scope });
     }
     return found + 1;
   }
@@ -266,12 +270,13 @@ const REFUSED = /\b(?:rejected|refused|declined|returned|denied)\b/;
 function periodOf(s: string): 'night' | 'day' | undefined {
   const period = PER_NIGHT.test(s) ? 'night' : PER_DAY.test(s) ? 'day' : undefined;
   if (period === undefined) return undefined;
-  const unit = /\d(?:[\d.,]*\d)?\s?(?:[$€£¥]|[a-z]{3}\b)?\s*(?:\/|per|a|each)\s*(meal|night|day|calendar day|person|head|attendee)\b/.exec(s)?.[1];
-  return unit === 'meal' && /\b(?:meals|times?) (?:per|a) day\b/.test(s) ? undefined : period;
+  const unit = /\d(?:[\d.,]*\d)?\s?(?:[$€£¥]|[a-z]{3}\b)?(?:,?\s+(?:including|excluding|incl\.?|excl\.?) (?:tax|vat|taxes))?\s*(?:\/|per|a|each)\s*(meal|night|day|calendar day|person|head|attendee)\b/.exec(s)?.[1];
+  return unit === 'meal' && /\b(?:meals?|times?) (?:per|a) day\b/.test(s) ? undefined : period;
 }
 
 /** The sentence without what only qualifies its subject: a meal the room's price includes or excludes ("breakfast
  * included", "with breakfast", "(when not included in the room rate)"), so it names no meal limit. */
 export function qualifiersOut(s: string): string {
-  return s.replace(/\b(?:without|excluding|not including|including|incl\.?|with)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?|\b(?:breakfast|meals?)\s+(?:included|inclusive)\b|\((?:[^)]*\bincluded\b[^)]*)\)|\b(?:when|if|unless|where) (?:it is )?not included\b[^,;:]*/gu, ' ');
+  // "(chambre + breakfast)": a bracket listing what a price includes.
+  return s.replace(/\([^()]*\+[^()]*\)/g, ' ').replace(/\b(?:without|excluding|not including|including|incl\.?|with)\s+[\p{L}&-]+(?:\s+[\p{L}&-]+)?|\b(?:breakfast|meals?)\s+(?:included|inclusive)\b|\((?:[^)]*\bincluded\b[^)]*)\)|\b(?:when|if|unless|where) (?:it is )?not included\b[^,;:]*/gu, ' ');
 }
