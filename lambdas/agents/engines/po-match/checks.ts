@@ -142,6 +142,12 @@ export function judgeCharges(po: Doc, invoice: Doc, terms: Terms, problems: Find
         if (capHeld) continue;
         capHeld = true;
         problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed, ${formatMoney(freightBilled)} freight in all, over the PO's cap of ${formatMoney(terms.freightCap.amount)} ('${terms.freightCap.quote}')`, sources: [src, termSource(terms.freightCap.quote)], arithmetic: `${formatMoney(freightBilled)} − ${formatMoney(terms.freightCap.amount)} = ${formatMoney(freightBilled - terms.freightCap.amount)} over the cap` });
+      } else if (terms.freightBillable && flatFreight(po, terms) !== undefined && freightBilled > poHas('freight') + CENT) {
+        // "Prepay & add (flat $35.00 agreed)" with the PO's own freight line: the freight is that agreed amount.
+        if (capHeld) continue;
+        capHeld = true;
+        const flat = flatFreight(po, terms)!;
+        problems.push({ kind: 'freight', text: `freight: ${c.label} ${formatMoney(c.amount)} billed, ${formatMoney(freightBilled)} freight in all, over the flat freight the PO agrees (${formatMoney(poHas('freight'))}: '${flat}')`, sources: [src, termSource(flat)], arithmetic: `${formatMoney(freightBilled)} − ${formatMoney(poHas('freight'))} = ${formatMoney(freightBilled - poHas('freight'))} over the agreed freight` });
       } else if (terms.freightBillable) {
         const cap = terms.freightCap ? `, within its cap of ${formatMoney(terms.freightCap.amount)} ('${terms.freightCap.quote}')` : '';
         notes.push(`Freight ${c.label} ${formatMoney(c.amount)} billed as the PO allows ('${terms.freightBillable.quote}')${cap}.`);
@@ -183,6 +189,18 @@ export function judgeTaxAgainstPo(po: Doc, invoice: Doc, problems: Finding[]): v
     sources: [charge('invoice', invoiceTaxes[0]), charge('purchaseOrder', poTaxes[0])],
     arithmetic: `${formatMoney(sum(invoiceTaxes))} − ${formatMoney(sum(poTaxes))} = ${formatMoney(over)} over the PO's tax`,
   });
+}
+
+/**
+ * The PO's words that its freight is a fixed amount ("prepay & add (flat $35.00 agreed)", a freight line "flat rate
+ * per quote Q-8842"), where the PO carries that freight itself: the quote (the PO's sentence, else its freight line).
+ */
+function flatFreight(po: Doc, terms: Terms): string | undefined {
+  const flat = /\bflat\b|\bagreed\b|\bfixed\b|\bper\s+quote\b|\bquoted\b/i;
+  const lines = po.charges.filter((c) => c.kind === 'freight' && c.amount > 0n);
+  if (lines.length === 0) return undefined;
+  if (terms.freightBillable && flat.test(terms.freightBillable.quote)) return terms.freightBillable.quote;
+  return lines.find((c) => flat.test(c.label))?.label;
 }
 
 /** A fee the PO says it never pays, by name ("no restocking fee applies", "no surcharges or fees (fuel, handling …)"). */

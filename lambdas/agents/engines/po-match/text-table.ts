@@ -215,7 +215,12 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const uomWord = joinText(cells.get('uom')) || [...qty.words, ...ordered.words, ...shipped.words][0] || (cells.has('uom') ? undefined : spill.map((t) => t.text).find((w) => unitCode(w) !== undefined));
   // "CS 2/5-6LB": a unit column printed against a pack/size column reads by its first word.
   // "CS/12": a unit printed with what one of it holds is that unit, its pack size stated.
-  const packed = unitWithPack(uomWord);
+  // "Box (100 ea)", "PK (10 pcs)", "BX (500)": a unit cell printed with what one of it holds in brackets, its words
+  // running towards the next column; those words are no part of the description.
+  const uomTok = cells.get('uom')?.[0];
+  const unitBracket = uomTok && !/[^\x00-\x7f]/.test(line) ? /^([A-Za-z]{2,8})\s*\((\d{1,5})(?:\s*(?:ea|each|pcs?|pieces|ct|units?))?\)/i.exec(line.slice(uomTok.start)) : null;
+  const bracketSpan = unitBracket ? [uomTok!.start, uomTok!.start + unitBracket[0].length] : undefined;
+  const packed = unitWithPack(uomWord) ?? (unitBracket ? unitWithPack(`${unitBracket[1]}/${unitBracket[2]}`) : undefined);
   const uom = unitCode(uomWord) ?? packed?.uom ?? unitCode(cells.get('uom')?.[0]?.text) ?? priced?.uom;
   if (uom) row.uom = uom;
   if (priced?.uom) row.priceUom = priced.uom;
@@ -224,7 +229,8 @@ function readRow(cells: Map<Role, Tok[]>, decimal: Decimal, billedIs: 'invoice' 
   const skuToks = cells.get('sku') ?? [];
   // Words of the description that ran under the price column ("CUBETA 19 L") keep their printed order.
   const spilled = priced ? spill.filter((t) => t.text !== uomWord) : [];
-  const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers, ...spilled].sort((a, b) => a.start - b.start);
+  const inBracket = (t: Tok) => bracketSpan !== undefined && t.start >= bracketSpan[0] && t.end <= bracketSpan[1];
+  const descToks = [...(cells.get('desc') ?? []), ...spilledNumbers, ...spilled].filter((t) => !inBracket(t)).sort((a, b) => a.start - b.start);
   const descWords = [joinText(descToks), ...qty.words.filter((w) => unitCode(w) === undefined)].filter(Boolean);
   // SAP prints "Item 00010" and "Material 520-1150" side by side: a digits-only item number is the PO line.
   if (skuToks.length > 1 && /^\d{1,6}$/.test(skuToks[0].text) && /[\d-]/.test(skuToks[1].text)) row.orderLineRef = skuToks.shift()!.text;

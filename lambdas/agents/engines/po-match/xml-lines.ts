@@ -24,6 +24,10 @@ const FEE = /^(?:(?:fuel|energy|environmental|handling|small[\s-]+order)\s+(?:su
 export function chargeLine(description: string | undefined, code?: string): ChargeKind | undefined {
   // A code word before the description ("PORTES Portes y embalaje", "FRT-01 Freight") is passed over.
   const coded = /^[A-Z0-9][A-Z0-9._/-]+\s+/.test(description ?? '') ? description!.replace(/^\S+\s+/, '') : undefined;
+  // The freight item code of small-business books (QuickBooks "FRT", "FRGT", "FREIGHT-01") bills freight whatever
+  // the carrier's words after it ("FRT  UPS Ground freight"), where those words say freight or shipping too.
+  const codeWord = code ?? description?.trim().split(/\s+/)[0];
+  if (codeWord && /^(?:frt|frgt|frght)(?:[-_]?\d{1,3})?$/i.test(codeWord) && /\b(?:freight|shipping|carriage|delivery)\b/i.test(`${code ?? ''} ${description ?? ''}`)) return 'freight';
   for (const text of [code, description, coded]) {
     const t = text?.trim() ?? '';
     if (FREIGHT.test(t)) return 'freight';
