@@ -17,7 +17,7 @@ import { findReceipts, type Receipt } from './receipt.js';
 import { breakdownRow } from './layout.js';
 import { amountUnder, cellAt, reportColumns, wordsAt } from './columns.js';
 import { namesIn } from './line.js';
-import { listings, type Listing } from './listing.js';
+import { listings, recaps, type Listing } from './listing.js';
 import { currencyColumns } from './currency-columns.js';
 import { belowClaimTotal } from './statement-support.js';
 import { dayBreakdowns, dayRow, dayTables, type DayTable } from './day-table.js';
@@ -75,6 +75,8 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
   const used = new Set<number>();
   const lists = listings(lines);
   const receipts = findReceipts(lines, used, lists);
+  // A recap of the form's sections under them repeats their totals: no expense of its own.
+  for (const i of recaps(lines, lists)) used.add(i);
   const entries = findEntries(lines, used);
   // Each line of a listing closed by its sum is one expense, even two of the same amount.
   const listed = new Map<number, Listing>();

@@ -71,7 +71,10 @@ export function amountsIn(line: string): Amt[] {
     let t = tokens[i].t.replace(/[,;:]+$/, '').replace(/\.$/, '').replace(/\/[a-z].*$/i, '');
     if (t.length === 0 || t.length > 24 || t.startsWith('@') || t.endsWith('%') || tokens[i + 1]?.t === '%') continue;
     // "2 nights @ £118.00": the unit price after a lone "@", a working of the line's amount.
-    if (tokens[i - 1]?.t === '@') {
+    // "2 x bilet po 4,80 zł … 9,60", "3 Nächte à 95,00 € … 285,00": the unit price after "po"/"à"/"je", when the
+    // line's own amount follows it.
+    const each = /^(?:po|à|je)$/i.test(tokens[i - 1]?.t ?? '') && tokens.slice(i + 1).some((x) => /\d[.,]\d{2}(?!\d)/.test(x.t));
+    if (tokens[i - 1]?.t === '@' || each) {
       if (CODE_TOKEN.test(t)) i++;
       continue;
     }
@@ -118,7 +121,7 @@ const UNIT = /^(?:miles?|mi|km|kms|kilomet(?:er|re)s?|min|mins|minutes?|hrs?|hou
 const REWARD = /\b(?:you(?:'ve| have)? earned|uber cash|lyft cash|rewards? (?:earned|balance)|(?:points?|miles|cash) earned)\b/i;
 /** A total that sums a claim ("Total to reimburse", "Report Total"), never one bill's. */
 export const CLAIM_TOTAL = /\b(?:report|claim|claimed|claiming|expense report|expenses|reimburse|reimbursement|reimbursable)\b/;
-const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale|razem|celkem|összesen|toplam|jumlah|soma|totalt|yhteensä)(?![\p{L}])|合計|合计|총계|합계/u;
+const SUMMARY = /\b(?:sub-?total|total|totals|totaal|gesamtbetrag|summe|grand total|suma|totale|razem|celkem|összesen|toplam|jumlah|soma|totalt|yhteensä|ogółem)(?![\p{L}])|合計|合计|총계|합계/u;
 const BALANCE = /\b(?:balance|saldo|amount due|due (?:to|employee|company)|due$)\b|^less:? (?:cash )?(?:advances?|company paid|prepaid|amounts? paid)\b|^amount payable to (?:the )?(?:traveller|traveler|employee|claimant|staff member)$/;
 /** A report's settlement lines under its total ("Advance applied", "Amount to be reimbursed", "To reimburse
  * (personal)"): what is owed after the claim is summed, never an expense. */

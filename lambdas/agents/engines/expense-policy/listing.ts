@@ -42,3 +42,23 @@ export function listings(lines: Line[]): Listing[] {
 export function listedAbove(all: Listing[], lines: Line[], cents: bigint, start: number): boolean {
   return all.some((x) => x.total < start && x.lines.some((i) => lines[i].amts[0].cents === cents));
 }
+
+/**
+ * A settlement form's recap ("ZESTAWIENIE: Diety 56,25 / Przejazdy 177,60 / Noclegi 389,00 / OGÓŁEM 622,85", a
+ * "Summary: Travel / Lodging / Meals" block): a listing closed by its sum whose lines are bare section names, undated,
+ * each repeating a figure printed above it, one at least a section's own total ("Razem przejazdy 177,60"). Its lines
+ * are the sections again, not expenses: the 0-based indices of its lines and its total.
+ */
+export function recaps(lines: Line[], all: Listing[]): number[] {
+  const out: number[] = [];
+  for (const x of all) {
+    const first = x.lines[0];
+    const above = lines.slice(0, first);
+    const bare = x.lines.every((i) => !lines[i].dated && !/\d/.test(lines[i].label) && lines[i].label.split(' ').length <= 4);
+    const repeats = (i: number, kinds: string[]) => above.some((l) => kinds.includes(l.kind) && l.amts.some((a) => a.cents === lines[i].amts[0].cents));
+    if (!bare || !x.lines.every((i) => lines[i].amts[0].cents === 0n || repeats(i, ['item', 'total', 'subtotal']))) continue;
+    if (!x.lines.some((i) => lines[i].amts[0].cents !== 0n && repeats(i, ['total', 'subtotal']))) continue;
+    out.push(...x.lines, x.total);
+  }
+  return out;
+}
