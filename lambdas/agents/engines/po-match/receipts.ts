@@ -21,14 +21,14 @@ import { normaliseSku } from './normalise.js';
 type Col = 'line' | 'sku' | 'received' | 'returned' | 'accepted' | 'other';
 const LABELS: [Col, RegExp][] = [
   ['line', /^(?:ligne|l[íi]nea|linea|lp|ln|line|line\s+no|riga|regel|pos|poz|lin|it|item|po\s+line|n[°o]\s*ligne)\.?$/i],
-  ['sku', /^(?:kod\s+towaru|kod|article|artikel|art|code|clave|codice|c[óo]d(?:igo)?|item\s+(?:no|code|number|#)|sku|part(?:\s+(?:no|number|#))?|r[ée]f(?:[ée]rence)?)\.?$/i],
+  ['sku', /^(?:kod\s+towaru|kod|produkt|product|article|artikel|art|code|clave|codice|c[óo]d(?:igo)?|item\s+(?:no|code|number|#)|sku|part(?:\s+(?:no|number|#))?|r[ée]f(?:[ée]rence)?)\.?$/i],
   // "Refusé/retourné", "Returned", "Zwrócono", "Devuelto", "Reso", "Geretourneerd", "Retourniert".
   ['returned', /^(?:refus[ée]s?|retourn[ée]s?|refus[ée]\/retourn[ée]|retour(?:n[ée])?|devuelt[oa]s?|rechazad[oa]s?|devolvid[oa]s?|zwr[óo]cono|zwrot|odrzucono|res[oi]|restituit[oi]|rifiutat[oi]|geretourneerd|teruggestuurd|geweigerd|retour|retourniert|zur[üu]ck|abgelehnt|returned|rejected|refused|qty\s+returned|qty\s+rejected|vr[áa]ceno|iade)$/i],
   ['accepted', /^(?:accept[ée]e?s?|aceptad[oa]s?|aceit[oe]s?|accettat[oi]|geaccepteerd|akzeptiert|angenommen|accepted|qty\s+accepted|net\s+received|zaakceptowano|p[řr]ijato)$/i],
-  ['received', /^(?:re[çc]ue?s?|recibid[oa]s?|recebid[oa]s?|przyj[ęe]to|dostarczono|ricevut[oi]|ontvangen|erhalten|eingegangen|geliefert|received|qty\s+received|qty\s+rec(?:'?d)?|delivered|livr[ée]e?s?|entregue|dodan[oa]|teslim\s+al[ıi]nan)$/i],
+  ['received', /^(?:re[çc]ue?s?|recibid[oa]s?|recebid[oa]s?|przyj[ęe]to|otrzymano|dostarczono|ricevut[oi]|ontvangen|erhalten|eingegangen|geliefert|received|qty\s+received|qty\s+rec(?:'?d)?|delivered|livr[ée]e?s?|entregue|dodan[oa]|teslim\s+al[ıi]nan)$/i],
 ];
 /** The header's own mark: a column of received goods, or of returns. */
-const HEADER = /(?:re[çc]u|recibid|recebid|przyj[ęe]to|ricevut|ontvangen|erhalten|eingegangen|received|delivered|refus|retour|devuelt|devolvid|zwr[óo]c|reso\b|returned|rejected)/i;
+const HEADER = /(?:re[çc]u|recibid|recebid|przyj[ęe]to|otrzymano|ricevut|ontvangen|erhalten|eingegangen|received|delivered|refus|retour|devuelt|devolvid|zwr[óo]c|reso\b|returned|rejected)/i;
 
 export interface Receipt {
   lineRef?: string;

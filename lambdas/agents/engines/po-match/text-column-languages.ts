@@ -27,6 +27,10 @@ export const LANGUAGE_COLUMN_WORDS: [Role, string[]][] = [
   ['price', ['cena netto po rab', 'cena po rabacie', 'cena kat', 'cena jedn netto', 'cena brutto']],
   ['disc', ['rabat', 'rabat %', 'upust']],
   ['other', ['kwota vat', 'wartość brutto', 'stawka vat', 'vat']],
+  // Odoo's Polish purchase order: "Produkt  Ilość  JM  Otrzymano  Zafakt.  Cena jedn.  Podatki  Kwota netto" (its
+  // received and billed columns are no quantity: the received one is read as the receipts).
+  ['amount', ['kwota netto', 'kwota']],
+  ['other', ['otrzymano', 'zafakt', 'zafakturowano', 'podatki', 'przyjęto']],
   // Italian (TeamSystem, Passepartout, Zucchetti, Danea).
   ['sku', ['cod articolo', 'codice articolo', 'art']],
   ['desc', ['descrizione articolo', 'articolo', 'descrizione beni/servizi']],
