@@ -94,6 +94,40 @@ function rejoined(cells: string[], width: number): string[] {
   return out;
 }
 
+const AMOUNT_CELL = /^[-(]?(?:[$€£¥]\s?)?\d{1,3}(?:[.,\s]\d{3})*(?:[.,]\d{1,2})?\)?(?:\s?[€£¥])?$|^[-(]?\d+(?:[.,]\d{1,2})?\)?$/;
+const DATE_CELL = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}/;
+
+/**
+ * A row still wider than its header, read by the shape of its cells: an amount split at its thousands separator by
+ * the export's delimiter ("1" and "234.56" under an amount column, the header one cell narrower) is one amount again;
+ * the text of a free-text column holding the delimiter ("… (Aceros Deusto S.A.); Lucía Martín") is one cell again,
+ * when the cells after it then fall under their columns by shape (amounts under amount columns, dates under dates).
+ */
+function overflowJoined(cells: string[], fields: (Field | undefined)[], delimiter: string): string[] {
+  let out = cells;
+  const width = fields.length;
+  for (let k = 0; out.length > width && k < width; k++) {
+    if (fields[k] === 'amount' && /^-?\d{1,3}$/.test(out[k].trim()) && /^\d{3}(?:[.,]\d{2})?$/.test(out[k + 1]?.trim() ?? '')) {
+      out = [...out.slice(0, k), `${out[k].trim()}${delimiter}${out[k + 1].trim()}`, ...out.slice(k + 2)];
+    }
+  }
+  if (out.length <= width) return out;
+  const fits = (row: string[]) => row.every((c, k) => {
+    const cell = c.trim();
+    if (cell === '') return true;
+    if (fields[k] === 'amount') return AMOUNT_CELL.test(cell);
+    if (fields[k] === 'date') return DATE_CELL.test(cell);
+    return true;
+  });
+  const extra = out.length - width;
+  for (let d = 0; d < width; d++) {
+    if (fields[d] !== 'description') continue;
+    const joined = [...out.slice(0, d), out.slice(d, d + extra + 1).join(delimiter), ...out.slice(d + extra + 1)];
+    if (fits(joined)) return joined;
+  }
+  return out;
+}
+
 /** Whether the claim is a CSV export: a header row first, or under the export's preamble. */
 export function csvHeader(text: string): boolean {
   return headerAt(text) !== undefined;
@@ -104,11 +138,13 @@ export function csvItems(text: string): Item[] {
   // Under a preamble the table starts at its header row; its rows keep the lines of the whole text.
   const skip = headerAt(text) ?? 0;
   const table = lines.slice(skip).join('\n');
-  const [header, ...records] = readRecords(table, FIELD, MAX_ROWS, detectDelimiter(table));
+  const delimiter = detectDelimiter(table);
+  const [header, ...records] = readRecords(table, FIELD, MAX_ROWS, delimiter);
   if (!header) throw new AgentInputError(FIELD, 'has no header row (it is empty or blank)');
   const headers = header.cells;
+  const fields = headers.map((h) => columnField(h).field);
   const rows = records.map((r, k) => {
-    const cells = rejoined(r.cells, headers.length);
+    const cells = overflowJoined(rejoined(r.cells, headers.length), fields, delimiter);
     if (cells.length > headers.length && cells.slice(headers.length).some((c) => c !== '')) {
       throw new AgentInputError(FIELD, `row ${k + 1} (line ${r.line}) has ${cells.length} cells but the header has ${headers.length} (an amount with a thousands separator must be quoted)`);
     }

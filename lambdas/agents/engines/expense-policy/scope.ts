@@ -12,7 +12,10 @@ import { capsOfPlace } from './place-sentences.js';
 
 export function capsFor(item: Item, policy: Policy): Cap[] {
   // Limits by place: the item's place's (place-sentences.ts).
-  const own = capsOfPlace(policy.caps.filter((c) => c.category === item.category), item, claimText.get(item));
+  let own = capsOfPlace(policy.caps.filter((c) => c.category === item.category), item, claimText.get(item));
+  // A limit for a meal eaten alone ("Comidas individuales en viaje", "individual meals") does not govern a meal for
+  // several people when a limit per person is there for it.
+  if ((item.people ?? 1n) >= 2n && own.some((c) => c.perPerson)) own = own.filter((c) => !(c.scope ?? []).some((w) => ALONE.test(w)) && !ALONE.test(c.text.split(/:/)[0]));
   let scoped = own.filter((c) => c.scope !== undefined && c.scope.length > 0);
   if (scoped.length < 2) return own;
   // A meal known to be a dinner (by its words or its receipt's time) is never held to a row naming another meal
@@ -38,6 +41,8 @@ export function capsFor(item: Item, policy: Policy): Cap[] {
   const meal = item.meal ? MEAL_WORDS[item.meal] : undefined;
   return pick([item.text, item.label, item.evidence, item.heading, meal].filter(Boolean).join(' ').toLowerCase()) ?? (about ? pick(about.toLowerCase()) : undefined) ?? own;
 }
+
+const ALONE = /^(?:individual|individuales|individuels?|individuelles?|individuali|individuais|einzel\w*|solo|alone)$|\b(?:individual(?:es)?|individuel(?:le)?s?|individuali|individuais|alone|on your own|einzel\w*)\b/i;
 
 /** The whole claim's text, kept for a claim of one expense: all of it is about that expense. */
 const aboutOne = new WeakMap<Item, string>();
