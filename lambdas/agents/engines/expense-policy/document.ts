@@ -52,6 +52,8 @@ export interface Entry {
   posted?: { amt: Amt; text: string; line: number };
   /** Its receipt's details typed out below the claim's total, by its row's id or number (statement-support.ts). */
   detail?: string;
+  /** The note lines its receipt was typed on (inline-receipt.ts): their own reading as a receipt is this one. */
+  typedAt?: number[];
   /** "Requested: $660.96" on its detail: what the employee asks for when less than the charge (the rest set aside). */
   requested?: Amt;
   /** A day of a table of meal allowances (day-table.ts): the meals its row says were provided. */
@@ -126,6 +128,7 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
   dayBreakdowns(lines, kept);
   kept.splice(0, kept.length, ...allowanceBlocks(lines, kept));
   belowClaimTotal(lines, kept);
+  for (let k = standalone.length - 1; k >= 0; k--) if (kept.some((e) => e.typedAt?.includes(standalone[k].totalAt))) standalone.splice(k, 1);
   // A message asking for one amount with one receipt below it ("can I get reimbursed $84.50 … receipt below") is one
   // expense: the request is the claim and the receipt its support, though their amounts differ (the reviewer pays
   // the lower and flags the difference).

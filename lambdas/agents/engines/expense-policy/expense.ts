@@ -187,6 +187,17 @@ function entryItem(e: Entry, index: number, policyCurrency: string): Item {
   // A day of a table of meal allowances is that day's allowance, whatever meals its cells name.
   if (e.day) base.category = 'per diem';
   if (e.receipt) mergeReceipt(base, e.receipt);
+  // Claimed below its receipt by at least the receipt's alcohol (the employee took the drinks out, their tax and tip
+  // with them): the alcohol is set aside, not claimed.
+  if (e.receipt && typeof base.alcohol === 'bigint' && !e.requested) {
+    const charged = e.receipt.lines.reduce((a, p) => a + p.cents, 0n);
+    const full = charged > e.receipt.total.cents ? charged : e.receipt.total.cents;
+    if (full - base.cents >= base.alcohol) {
+      base.setAside = full - base.cents;
+      base.alcohol = undefined;
+      base.alcoholLines = undefined;
+    }
+  }
   // Its receipt's details typed below the claim's total: a stay's nights from its arrival and departure.
   else if (e.detail && base.category === 'lodging') base.nights ??= nightsOf(e.detail, []);
   // "Requested: $660.96" below a $694.95 charge: the employee set the rest aside (personal lines itemised out).

@@ -13,6 +13,7 @@
 import { parseCents } from '../text/amount.js';
 import { CLAIM_TOTAL, type Line } from './lines.js';
 import type { Entry } from './document.js';
+import { inlineReceipt } from './inline-receipt.js';
 
 /** The head of an attached card or bank statement. */
 const STATEMENT = /\b(?:card|credit card|bank|account) statement\b|\bstatement (?:excerpt|extract|lines?|of account|screenshot|copy|image|\(attached)|\bposted transactions\b|\b(?:kreditkarten|karten)abrechnung\b|\brelevé (?:de carte|bancaire)\b/i;
@@ -117,9 +118,16 @@ const PAYMENT = /\b(?:zahlungsart|zahlweise|bezahlt (?:mit|per)|payment(?: metho
 function receiptDetails(lines: Line[], total: number, listed: Entry[], kept: Entry[]): void {
   const card = lines.find((l) => l.n < total && COMPANY_CARD.test(l.text) && !/\b(?:privat|private|personal|persönlich)\b/i.test(l.text));
   const last4 = card ? MASKED.exec(card.text)?.[1] : undefined;
+  // Notes under the report led by its rows' line numbers ("Line notes": "4  Dinner alone. Receipt: …"), two or more of
+  // them naming rows of the report, are those rows' notes.
+  const led = (l: Line) => {
+    const m = l.n > total ? /^(\d{1,3})\s+(?=\p{L})/u.exec(l.text) : null;
+    return m && listed.some((e) => new RegExp(`^${m[1]}\\s`).test(e.first.text)) ? m : null;
+  };
+  const numbered = lines.filter((l) => led(l) !== null).length >= 2;
   for (let k = 0; k < lines.length; k++) {
     const l = lines[k];
-    const pos = l.n > total ? POSITION.exec(l.text) : null;
+    const pos = l.n > total ? POSITION.exec(l.text) ?? (numbered ? led(l) : null) : null;
     // A block led by a row's own request or line id ("R-10471  Lyft ride receipt …" under "R-10471  11/04/2026  Lyft")
     // is that row's receipt too.
     const id = l.n > total && !pos ? /^\S+/.exec(l.text)?.[0] : undefined;
@@ -131,6 +139,13 @@ function receiptDetails(lines: Line[], total: number, listed: Entry[], kept: Ent
     row.backed ??= l.text;
     // What the receipt shows of the expense (its ride or booking number, the arrival and departure) is the row's.
     row.detail = block.map((b) => b.text).join('\n');
+    // Its receipt typed out in the note, parts set apart by bars or slashes: the row's receipt.
+    const typed = row.receipt ? undefined : inlineReceipt(block);
+    if (typed) {
+      row.receipt = typed;
+      row.differs = typed.total.cents !== row.amount.cents;
+      row.typedAt = block.map((b) => b.n);
+    }
     for (const b of block) {
       const inside = kept.findIndex((e) => e.first.n === b.n && e !== row);
       if (inside >= 0) kept.splice(inside, 1);
