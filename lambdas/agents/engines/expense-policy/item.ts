@@ -15,6 +15,7 @@ import { applies, applyCaps } from './item-caps.js';
 import { capsFor } from './scope.js';
 import { ALCOHOL } from './words.js';
 import { tierFindings } from './tier.js';
+import { personalNightsFinding } from './stay-nights.js';
 
 type Severity = 'reject' | 'flag';
 export interface Finding {
@@ -220,6 +221,9 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
       break;
     }
   }
+  const stay = personalNightsFinding(item, policy, eligible, cite, m);
+  if (stay.finding) findings.push(stay.finding);
+  eligible = stay.eligible;
   // A ride's tier ("Category: Premium") refused by name, or named by a refusal not read: the whole ride.
   const tier = tierFindings(item, policy, cite);
   findings.push(...tier.findings);
