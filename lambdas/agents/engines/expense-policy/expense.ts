@@ -21,6 +21,7 @@ import type { Src } from './evidence.js';
 import { FINE, categoriesIn } from './words.js';
 import { headersDayFirst } from './column-words.js';
 import { absences } from './trip-times.js';
+import { DROPOFF, PICKUP, tierOf } from './tier.js';
 
 /** One expense: the facts a line states (line.ts), with the amount required, its place and label, and its date read. */
 export interface Item extends Omit<Facts, 'cents'> {
@@ -276,19 +277,6 @@ function lineOf(r: Receipt, text: string): number | undefined {
 
 /** Two places joined by an arrow: the ends of a journey. */
 const ROUTE = /\p{L}\S*\s*(?:->|→|=>|⇒)\s*\S*\p{L}/u;
-const PICKUP = /^(?:pick-?up|pickup location|from)\s*:/i;
-const DROPOFF = /^(?:drop-?off|dropoff location|destination|to)\s*:/i;
-
-/** A ride's service tier as its receipt prints it ("Category: Premium", "Ride type: UberX", "Vehicle: Comfort"). */
-export function tierOf(own: string[] | undefined): { text: string; tier: string } | undefined {
-  if (!own?.some((l) => PICKUP.test(l)) || !own.some((l) => DROPOFF.test(l))) return undefined;
-  for (const line of own) {
-    const m = /^(?:category|ride type|ride class|vehicle(?: type| class)?|service(?: type| level)?|car type|class|tier|product)\s*:\s*(\p{L}[\p{L}\d +-]{0,30})$/iu.exec(line.trim());
-    if (m) return { text: line.trim(), tier: m[1].trim() };
-  }
-  return undefined;
-}
-
 function fmtAmount(cents: bigint): string {
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }

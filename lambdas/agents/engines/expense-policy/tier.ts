@@ -37,3 +37,16 @@ export function tierFindings(item: Item, policy: Policy, cite: (rules: (string |
     withheld: true,
   };
 }
+
+export const PICKUP = /^(?:pick-?up|pickup location|from)\s*:/i;
+export const DROPOFF = /^(?:drop-?off|dropoff location|destination|to)\s*:/i;
+
+/** A ride's service tier as its receipt prints it ("Category: Premium", "Ride type: UberX", "Vehicle: Comfort"). */
+export function tierOf(own: string[] | undefined): { text: string; tier: string } | undefined {
+  if (!own?.some((l) => PICKUP.test(l)) || !own.some((l) => DROPOFF.test(l))) return undefined;
+  for (const line of own) {
+    const m = /^(?:category|ride type|ride class|vehicle(?: type| class)?|service(?: type| level)?|car type|class|tier|product)\s*:\s*(\p{L}[\p{L}\d +-]{0,30})$/iu.exec(line.trim());
+    if (m) return { text: line.trim(), tier: m[1].trim() };
+  }
+  return undefined;
+}
