@@ -17,7 +17,7 @@ const LANGUAGES: Record<string, Words> = {
     currency: ['currency'], people: ['attendee', 'attendees'], description: ['description', 'memo', 'comment', 'comments', 'purpose'],
   },
   fr: {
-    amount: ['montant'], receipt: ['justificatif', 'justificatifs', 'ticket'], date: ['date'], merchant: ['commercant', 'fournisseur', 'marchand', 'etablissement'],
+    amount: ['montant'], receipt: ['justificatif', 'justificatifs', 'justif', 'ticket'], date: ['date'], merchant: ['commercant', 'fournisseur', 'marchand', 'etablissement'],
     category: ['categorie', 'nature'], currency: ['devise', 'monnaie'], people: ['invites', 'convives', 'participants'], description: ['commentaire', 'description', 'motif', 'libelle'],
   },
   es: {

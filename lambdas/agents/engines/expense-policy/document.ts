@@ -22,6 +22,7 @@ import { currencyColumns } from './currency-columns.js';
 import { belowClaimTotal } from './statement-support.js';
 import { dayBreakdowns, dayRow, dayTables, type DayTable } from './day-table.js';
 import { allowanceBlocks } from './allowance-block.js';
+import { tableDetails } from './detail-section.js';
 
 export { alcoholLines, type Part, type Receipt } from './receipt.js';
 
@@ -125,6 +126,7 @@ export function readDocument(text: string, policyCurrency?: string): { entries: 
     for (let k = kept.length - 1; k >= 0; k--) if (!kept[k].listed && !kept[k].receipt && kept[k].first.n > forwarded) kept.splice(k, 1);
   }
   supportBelowClaimTotal(lines, kept);
+  tableDetails(lines, kept);
   dayBreakdowns(lines, kept);
   kept.splice(0, kept.length, ...allowanceBlocks(lines, kept));
   belowClaimTotal(lines, kept);

@@ -129,6 +129,8 @@ const SETTLEMENT = /^(?:(?:net |total )?amount (?:to be |due to be )?reimbursed|
 /** The same lines in the languages of the reports read ("Avances perçues", "Net à rembourser", "Auszahlungsbetrag",
  * "Importe a reembolsar", "Totale da rimborsare"). */
 const SETTLEMENT_INTL = /^(?:(?:net |montant |reste |total )?à rembourser|avances? (?:perçues?|reçues?|déduites?)|(?:erstattungs|auszahlungs)betrag|abzüglich (?:vorschuss|vorschüsse)|vorschuss|(?:importe |total )?a reembolsar|anticipos?(?: recibidos?)?|(?:totale |importo )?da rimborsare|anticipi(?: ricevuti)?)\b/u;
+/** "Montant dû au salarié", "Montant payé par la société", "Avances": a French report's settlement lines. */
+const SETTLEMENT_FR = /^(?:montant d[uû] (?:au |à l'|à la )?(?:salariée?|collaborat(?:eur|rice)|employée?)|montant (?:payé|réglé) par (?:la société|l'entreprise)|avances?)$/u;
 const TAX = /\b(?:tax|taxes|vat|mwst|ust|gst|hst|pst|tva|iva|ptu|btw|moms)\b|税/;
 const TIP = /^(?:tip|tips|gratuity|gratuities|trinkgeld|pourboire|propina|mancia|fooi|napiwek|dricks|drikkepenge|service charge|(?:discretionary|optional) service(?: charge)?)\b/;
 /** A bilingual label ("Pourboire / Tip", "Gesamt / Total") names its line in each language: any of them tells. */
@@ -159,7 +161,7 @@ export function readLines(text: string): Line[] {
     else if (/^[-=_*~·.+|\s]{5,}$/.test(text)) kind = 'sep';
     else if (amts.length === 0) kind = 'plain';
     else if (/\bsub-?total\b/.test(label)) kind = 'subtotal';
-    else if (BALANCE.test(label) || (!dated && !marked && (SETTLEMENT.test(label) || SETTLEMENT_INTL.test(label)) && !SUMMARY.test(label))) kind = 'balance';
+    else if (BALANCE.test(label) || (!dated && !marked && (SETTLEMENT.test(label) || SETTLEMENT_INTL.test(label) || SETTLEMENT_FR.test(label)) && !SUMMARY.test(label))) kind = 'balance';
     // "SUMA PTU 6,59", "Total VAT": the sum of the taxes printed in a breakdown, not the bill's total.
     else if (SUMMARY.test(label) && TAX.test(label) && !/\b(?:incl|including|inc)\b/.test(label) && label.split(' ').length <= 3) kind = 'plain';
     else if (SUMMARY.test(label) || (!dated && !marked && /\btotal\b/.test(lower))) kind = 'total';
