@@ -91,6 +91,9 @@ export function cellAt(l: Line, col: Span | undefined): string | undefined {
     if (ATTACHED.test(m[0])) return 'yes';
     // The document the cell names ("Grab e-receipt", "Hotel invoice", "Rechnung"): a receipt there.
     if (/^(?:e-?)?(?:receipts?|invoices?|tax-invoices?|bills?|factuur|fattura|facture|factura|rechnung|quittung|beleg|kvitto)$/i.test(m[0])) return 'yes';
+    // Brazil's fiscal documents and proofs ("NFC-e", "Cupom fiscal", "Mapa/GPS" of a mileage, a toll tag's statement
+    // "Sem Parar"): the document is there.
+    if (/^(?:nf-?e|nfc-?e|nfs-?e|cupom|extrato|mapa(?:\/gps)?)$/i.test(m[0]) || /^(?:sem parar|conectcar|veloe)\b/i.test(l.raw.slice(a, a + 12))) return 'yes';
   }
   return undefined;
 }
