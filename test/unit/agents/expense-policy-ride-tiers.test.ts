@@ -79,3 +79,25 @@ describe('expense-policy: ride receipts pasted under a day-by-day summary', () =
     expect(out.reimbursable_amount).toBeLessThanOrEqual(35.6);
   });
 });
+
+describe('expense-policy: service tiers refused by name under a head noun of tiers', () => {
+  it('reads each name of the list as a refused tier', async () => {
+    const { readPolicy } = await import('../../../lambdas/agents/engines/expense-policy/policy.js');
+    const p = readPolicy('Comfort, Green and Black ride types are not reimbursed.\nMeals are reimbursed up to £50 per day.');
+    expect(p.forbiddenThings.map((t) => [t.phrase, t.tier])).toEqual([['comfort', true], ['green', true], ['black', true]]);
+    expect(p.notUnderstood.join(' ')).not.toMatch(/ride types/);
+  });
+
+  it('refuses the ride of a listed tier, the others paid', () => {
+    const out = analyse(EMAIL.replace('Ride type: Uber Black', 'Ride type: Black'), 'Black, Lux and Comfort categories are not reimbursable and are refused in full.');
+    expect(out.verdict).toBe('reject');
+    expect(out.reimbursable_amount).toBe(35.6);
+    expect(out.violations.join(' ')).toMatch(/Ride type: Black/);
+  });
+
+  it('does not look for a tier name on other receipts\' lines', async () => {
+    const { readPolicy } = await import('../../../lambdas/agents/engines/expense-policy/policy.js');
+    const p = readPolicy('Business, first and premium classes are not reimbursable.\nMeals are reimbursed up to £50 per day.');
+    expect(p.forbiddenThings.some((t) => t.tier)).toBe(false);
+  });
+});

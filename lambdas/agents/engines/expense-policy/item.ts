@@ -200,6 +200,7 @@ export function checkItem(item: Item, policy: Policy, assumptions: Set<string>):
   // (the employee must take them out); named by the expense itself, the whole item is refused.
   const taken = new Set<Part>(personal);
   for (const thing of policy.forbiddenThings) {
+    if (thing.tier) continue;
     const named = phraseIn(thing.phrase);
     // "Charges on the hotel folio that are personal … are not reimbursed" says how a folio is paid (less those lines),
     // not that claiming it is refused: a line it already deducted is not refused a second time.

@@ -1,6 +1,7 @@
 /** One policy sentence read into the rules it states (RULES.md lists the forms); policy.ts walks the sentences. */
 import { travelModes } from './fare-classes.js';
 import { approvalThings } from './named.js';
+import { readRefusedTiers } from './tier-names.js';
 import { itemisedReceipt, readProofRule } from './proof-rules.js';
 import { ALCOHOL, categoriesIn, fareClassesIn, moneyIn, withoutCategoryWords, type Category } from './words.js';
 import { CAP, INCLUSIVE, MUST, NOT_ALLOWED, PER_DAY, PER_NIGHT, PER_PERSON, type Policy } from './policy-types.js';
@@ -23,6 +24,7 @@ export function readSentence(s: string, original: string, cents: bigint | undefi
   // "Not reimbursable unless the Managing Partner approved it" is an approval rule, not a refusal.
   const approval = s.includes('approv') && /\b(?:require|requires|required|needs?|with|must be|subject to)\b|\bunless\b[^.;]*\bapprov/.test(s);
   const notAllowed = NOT_ALLOWED.test(s);
+  if (notAllowed && readRefusedTiers(s, original, policy)) return 1;
 
   if (classes.length > 0) {
     const premium = classes.filter((c) => c !== 'economy');

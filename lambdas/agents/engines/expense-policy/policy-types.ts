@@ -123,7 +123,7 @@ export interface Policy {
   approvalThings: ApprovalThing[];
   forbiddenCategories: Map<Category, string>;
   /** Things refused by name in a not-reimbursable list ("seat upgrades", "Economy Plus", "Uber Black"), with the sentence. */
-  forbiddenThings: { phrase: string; text: string }[];
+  forbiddenThings: { phrase: string; text: string; /** a tier of service ("XL categories"), found on a ride's tier only */ tier?: true }[];
   alcoholForbidden?: string;
   /** The sentence refusing the alcohol itself ("The alcohol on a meal receipt is refused", "Alcohol will be rejected"),
    * not only leaving it unpaid: itemised alcohol is then rejected (the claim is rejected, the rest of the receipt still
