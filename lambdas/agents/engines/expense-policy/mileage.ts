@@ -254,12 +254,15 @@ export function rateText(milli: bigint): string {
 
 /**
  * A report's mileage entry stating its distance on its detail lines ("Business Distance: 178 km (89 km each way)"):
- * one trip of that distance (the first one written: the total before its working), claimed at the entry's amount.
+ * one trip of that distance (the first one written: the total before its working; after a working of legs times a
+ * distance, "2 x 98 km = 196 km", its result), claimed at the entry's amount.
  */
 export function statedTrip(text: string, claimed: bigint): Trip | undefined {
   const lower = text.toLowerCase();
   const labelled = /\b(?:distance|mileage|miles driven|km driven|kilomet(?:er|re)s driven)\b[^\n\d]{0,25}(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|mi|miles?)\b/.exec(lower);
-  const bare = labelled ?? /(?:^|[\s(])(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|miles?)\b/.exec(lower);
+  // "2 x 98 km = 196 km": the legs times the distance, worked out; the distance is its result.
+  const worked = /(?:^|[\s(:])\d{1,2}\s*[x×*]\s*\d+(?:\.\d)?\s*(?:km|kms|mi|miles?)\s*=\s*(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|mi|miles?)\b/.exec(lower);
+  const bare = worked ?? labelled ?? /(?:^|[\s(])(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d))?\d*\s*(km|kms|kilomet(?:er|re)s?|miles?)\b/.exec(lower);
   if (!bare) return undefined;
   const tenths = BigInt(bare[1].replace(/,/g, '')) * 10n + BigInt(bare[2] ?? '0');
   if (tenths === 0n) return undefined;

@@ -70,7 +70,7 @@ export function readExtra(s: string, original: string, policy: Policy): number {
 }
 
 /** "$0.70 per mile", "45p per mile", "0.30 € per km", "EUR 0.30/km": an amount per unit of distance. */
-const RATE = /(?:(us\$|c\$|\$|€|£|eur|usd|gbp|cad)\s?(\d+(?:\.\d{1,4})?)|(?<![\d.])(\d{1,6}(?:\.\d{1,4})?)\s?(€|eur|euros?|usd|\$|gbp|cad|p|c|cents?)(?![a-z]))\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g;
+const RATE = /(?:(us\$|c\$|\$|€|£|eur|usd|gbp|cad|brl|pln|chf|mxn|aud|nzd|sek|nok|dkk|czk|huf|ron)\s?(\d+(?:\.\d{1,4})?)|(?<![\d.])(\d{1,6}(?:\.\d{1,4})?)\s?(€|eur|euros?|usd|\$|gbp|cad|brl|pln|zł|chf|mxn|aud|nzd|sek|nok|dkk|czk|huf|ron|p|c|cents?)(?![a-z]))\s*(?:per|a|\/|each)\s*(?:business\s+)?(miles?|km|kilomet(?:er|re)s?)\b/g;
 /** A rate for another vehicle than a car ("Motorcycles: 24p per mile", "Bicycles: 20p per mile"). */
 const OTHER_VEHICLE = /\b(?:motor ?cycles?|motorbikes?|mopeds?|bicycles?|bikes?|cycles?|e-?bikes?|scooters?|passengers?)\b/;
 
