@@ -34,7 +34,7 @@ export const FRENCH: [RegExp, string][] = [
   [phrase(`(?:l${APOS}|un |une )?(?:accord|autorisation|validation|approbation) (?:écrite? )?préalable(?: écrite?)?|(?:l${APOS}|un |une )?(?:accord|autorisation|validation|approbation) (?:écrite? )?(?:préalable )?`), 'prior approval '],
   [phrase(`(?:du |de son |de la )?(?:responsable hiérarchique|manager|supérieur hiérarchique|n\\+[12])`), 'manager'],
   // Limits and their units.
-  [phrase('(?:plafond|plafonné(?:e|s|es)? à|jusqu[\'’]à|dans la limite de|maximum|au maximum|max\\.?|limité(?:e|s|es)? à)', BEFORE_AMOUNT), 'up to'],
+  [phrase('(?:plafond (?:de|fixé à)|limite de|plafond|plafonné(?:e|s|es)? à|jusqu[\'’]à|dans la limite de|maximum|au maximum|max\\.?|limité(?:e|s|es)? à)', BEFORE_AMOUNT), 'up to'],
   [phrase('(?:au-delà de|plus de|supérieure? à|supérieurs? à|dépassant)', BEFORE_AMOUNT), 'over'],
   [phrase('à partir de', BEFORE_AMOUNT), 'at least'],
   [phrase('€ ?/ ?km|euros? par (?:kilomètre|km)|par (?:kilomètre|km)'), '€ per km'],
@@ -49,6 +49,14 @@ export const FRENCH: [RegExp, string][] = [
   [phrase('petits?-déjeuners?'), 'breakfast'],
   [phrase('déjeuners?'), 'lunch'],
   [phrase('dîners?'), 'dinner'],
+  // "Repas pris seul en déplacement", "Repas d'affaires avec invités extérieurs": a meal eaten alone on a trip, a
+  // business meal with guests (scope.ts tells them apart by the number of people).
+  [phrase('pris seule?s?|(?<=repas\s)seule?s?'), 'alone'],
+  [phrase('en déplacement|en mission'), 'while travelling'],
+  [phrase(`d${APOS}affaires`), 'business'],
+  [phrase('invités extérieurs|invités externes|invités'), 'external guests'],
+  [phrase('salariés compris|collaborateurs compris'), 'employees included'],
+  [phrase('avec'), 'with'],
   [phrase('repas'), 'meal'],
   // "Nuitée (chambre + petit-déjeuner) : Paris 150,00 €": a night's stay is the hotel's rate per night.
   [phrase('nuitées?'), 'hotel per night'],

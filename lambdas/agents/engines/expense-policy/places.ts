@@ -185,7 +185,8 @@ function names(text: string, place: string): boolean {
     const parts = WARDS.find(([re]) => re.test(place))?.[1] ?? [place.replace(/[市都府県]$/u, '')];
     return parts.some((p) => text.includes(p));
   }
-  const key = plain(place).replace(/\s+city$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  // "Paris intra-muros", "Milano centro", "Boston metro area": the city named, with words for which part of it.
+  const key = plain(place).replace(/\s+(?:city|intra-muros|centre|center|centro|city cent(?:re|er)|downtown|metro(?:politan)? area|area|stadtgebiet|innenstadt)$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
   if (key.length < 2) return false;
   const short = key.length <= 3 && /^[A-Z]+$/.test(key);
   return new RegExp(`(?<![\\p{L}\\d])${key}(?![\\p{L}\\d])`, short ? 'u' : 'iu').test(plain(text));
