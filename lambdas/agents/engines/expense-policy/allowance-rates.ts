@@ -29,14 +29,14 @@ export interface MealCuts {
 }
 
 const ALLOWANCE = /pauschale|verpflegungsmehraufwand|tagegeld|per diem|daily (?:meal )?allowance|subsistence|\bdiet[ay]?\b|ajudas? de custo|indemnit|\bdietas?\b|vma\b/iu;
-const FULL_DAY = /24\s*(?:stunden|std\.?|hours|h|godzin|horas|heures)|vollen kalendertag|full (?:calendar )?day|pełną dobę|dia completo|journée complète|dieta completa|diária completa|con pernocta|with an overnight stay/iu;
+const FULL_DAY = /24\s*(?:stunden|std\.?|hours|h|godzin|horas|heures)|vollen kalendertag|full (?:calendar )?day|pełną dobę|(?<!niepełną, ale rozpoczętą )(?<!niepełną )za (?:każdą )?dobę(?: podróży)?(?! hotelow)|dia completo|journée complète|dieta completa|diária completa|con pernocta|with an overnight stay/iu;
 const PART_DAY = /an-\s*und\s*(?:den\s*)?abreisetag|anreise|abreisetag|arrival and departure|first and last day|mehr als 8 stunden|more than 8 hours|ponad 8 godzin|media dieta|meia diária|sin pernocta|without an overnight stay/iu;
 /** A partial rate for a day without an overnight stay ("Media dieta (día sin pernocta …)"): not the first day's. */
 const NO_NIGHT = /sin pernocta|sem pernoita|without an overnight|no overnight|ohne übernachtung/iu;
 /** The return day's cut-off: "se liquida como media dieta si la llegada … es posterior a las 15:00 h". */
 const RETURN_DAY = /regreso|regresso|return day|day of return|dzień powrotu/iu;
 const AFTER = /posterior a|después de|later than|after|nach|após|po godzinie/iu;
-const CUT = /kürz|gekürzt|reduced|deduct|cut\b|zmniejsza|potrąc|reduz|réduit|reducid|descont/iu;
+const CUT = /kürz|gekürzt|reduced|deduct|cut\b|zmniejsza|pomniejsz|potrąc|reduz|réduit|reducid|descont/iu;
 const MEALS: [MealName, RegExp][] = [
   ['breakfast', /frühstück|breakfast|śniadani|pequeno-almoço|café da manhã|desayuno|petit[- ]déjeuner|colazione|ontbijt/iu],
   ['lunch', /mittag|lunch|obiad|almoço|almuerzo|comida|déjeuner|pranzo/iu],
