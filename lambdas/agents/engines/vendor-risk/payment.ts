@@ -6,6 +6,7 @@
 import { answeredNo, findAdvanceAbroad } from './advance.js';
 import { ASSIGN, findAssignment } from './assignment.js';
 import { boxOf } from './questions.js';
+import { UPFRONT_CODE, UPFRONT_TERMS } from './terms.js';
 import { TRADES_AS, nameTokens } from './names.js';
 import { B, E, lineOf, matches, negatedBefore, type Finding } from './text.js';
 
@@ -178,23 +179,36 @@ const TAX_PREPAYMENT_AFTER = /^\s*(?:\(?\s*tax\s*\)?\s*)?(?:register|registry|re
 const TAX_PREPAYMENT_BEFORE = /(?:tax|taxes|withholding|income[- ]tax|ennakkoperint\p{L}*|f-?skatt\p{L}*|ennakkovero\p{L}*)\s*\(?\s*$/iu;
 
 export function findUpfrontPayment(text: string): Finding | undefined {
-  for (const m of matches(UPFRONT, text)) {
-    if (negatedBefore(text, m.index, true)) continue;
-    if (DISCOUNT_FOR.test(text.slice(Math.max(0, m.index - 20), m.index))) continue;
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 40);
-    if (/pre-?pay/i.test(m[0]) && (TAX_PREPAYMENT_AFTER.test(after) || TAX_PREPAYMENT_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index)))) continue;
-    // "[ ] Advance payment   [x] 30 days": an option the form offers and the vendor did not tick is no demand.
-    const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
-    const nl = text.indexOf('\n', m.index);
-    const line = text.slice(lineStart, nl < 0 ? text.length : nl);
-    if (boxOf(line, m.index - lineStart, m.index - lineStart + m[0].length) === 'empty') continue;
-    // "Deposit or prepayment required? No": the form asked, the vendor answered no.
-    if (answeredNo(text, m.index, m.index + m[0].length)) continue;
-    return { detail: `"${m[0].replace(/\s+/g, ' ')}" ("${lineOf(text, m.index)}")`, at: m.index, end: m.index + m[0].length };
+  for (const re of [UPFRONT, UPFRONT_TERMS]) {
+    for (const m of matches(re, text)) if (isDemand(text, m.index, m[0])) return foundAt(text, m.index, m[0]);
+  }
+  for (const m of matches(UPFRONT_CODE, text)) {
+    const at = m.index + m[0].length - m[1].length;
+    if (isDemand(text, at, m[1])) return foundAt(text, at, m[1]);
   }
   return findAdvanceAbroad(text);
 }
 
+const foundAt = (text: string, at: number, words: string): Finding => ({
+  detail: `"${words.replace(/\s+/g, ' ')}" ("${lineOf(text, at)}")`,
+  at,
+  end: at + words.length,
+});
+
+/** The words at `at` ask for money before delivery unless negated, offered as a discount, a tax, unticked or answered no. */
+function isDemand(text: string, at: number, words: string): boolean {
+  if (negatedBefore(text, at, true)) return false;
+  if (DISCOUNT_FOR.test(text.slice(Math.max(0, at - 20), at))) return false;
+  const after = text.slice(at + words.length, at + words.length + 40);
+  if (/pre-?pay/i.test(words) && (TAX_PREPAYMENT_AFTER.test(after) || TAX_PREPAYMENT_BEFORE.test(text.slice(Math.max(0, at - 40), at)))) return false;
+  // "[ ] Advance payment   [x] 30 days": an option the form offers and the vendor did not tick is no demand.
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const nl = text.indexOf('\n', at);
+  const line = text.slice(lineStart, nl < 0 ? text.length : nl);
+  if (boxOf(line, at - lineStart, at - lineStart + words.length) === 'empty') return false;
+  // "Deposit or prepayment required? No": the form asked, the vendor answered no.
+  return !answeredNo(text, at, at + words.length);
+}
 
 // ---- payment outside the banking system --------------------------------------------------------------------------
 
