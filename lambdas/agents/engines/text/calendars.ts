@@ -8,8 +8,8 @@
  */
 
 /** Month names (accents dropped, lower case) by month, in English, Spanish, Portuguese, French, Italian, German,
- * Dutch, Polish, Turkish, Indonesian and the Nordic languages. */
-const MONTH_NAMES: string[][] = [
+ * Dutch, Polish, Turkish, Indonesian and the Nordic languages: the one list every reader of dates takes them from. */
+export const MONTH_NAMES: readonly string[][] = [
   ['january', 'enero', 'janeiro', 'janvier', 'gennaio', 'januar', 'januari', 'stycznia', 'styczen', 'ocak', 'janvar'],
   ['february', 'febrero', 'fevereiro', 'fevrier', 'febbraio', 'februar', 'februari', 'lutego', 'luty', 'subat', 'pebruari'],
   ['march', 'marzo', 'marco', 'mars', 'marz', 'maart', 'mrt', 'marca', 'marzec', 'mart', 'maret'],
@@ -40,6 +40,9 @@ export function monthOf(word: string): number {
 /** Letters of a month word in the scripts read (Latin with accents). */
 export const MONTH_LETTERS = "[a-zà-ÿıłşğ]{3,10}";
 
+/** The Gregorian year in which each East Asian era a register or statement counts from began (its year 1). */
+export const ERA_FIRST_YEAR: Readonly<Record<string, number>> = { 令和: 2019, 平成: 1989, 昭和: 1926, 民國: 1912, 民国: 1912 };
+
 /** A Gregorian year from a year written in a local calendar, with the calendar's name; undefined when it is none. */
 export function localYear(text: string): { year: number; calendar: string } | undefined {
   const s = text.trim().toLowerCase();
@@ -52,8 +55,8 @@ export function localYear(text: string): { year: number; calendar: string } | un
   m = /^(令和|平成|r|h)\s*(\d{1,2}|元)\s*(?:[/.-]|年)/.exec(s);
   if (m) {
     const n = m[2] === '元' ? 1 : Number(m[2]);
-    const base = m[1] === '令和' || m[1] === 'r' ? 2018 : 1988;
-    return { year: base + n, calendar: 'Japanese era' };
+    const first = ERA_FIRST_YEAR[m[1] === 'r' ? '令和' : m[1] === 'h' ? '平成' : m[1]];
+    return { year: first + n - 1, calendar: 'Japanese era' };
   }
   return undefined;
 }

@@ -6,6 +6,8 @@
  * ("2009.04.02", "2009. 3. 16."). The text is already in the normal form of text.ts (accents stripped, Hangul
  * decomposed), so the unit characters are matched in that form too.
  */
+import { ERA_FIRST_YEAR, MONTH_NAMES } from '../text/calendars.js';
+
 const B = '(?<![\\p{L}\\p{N}_])';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -45,30 +47,14 @@ function span(text: string, year: number, month?: number, day?: number): DaySpan
 const monthOf = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 
 /**
- * Month names of the forms' other languages, accents folded as text.ts folds them (Polish ł and Turkish ı are
- * letters of their own and stay): Spanish, Portuguese, French, Italian, German, Dutch, Polish (nominative and the
- * genitive a date takes), Turkish.
+ * Month names of the forms' other languages: the shared list (../text/calendars.ts; its English names are read by
+ * the forms above first). The profile's normal form keeps Turkish ı (text.ts folds accents only), so an i of a name
+ * matches either letter ("mayıs", "kasım", "aralık").
  */
-const FOREIGN_MONTHS: string[][] = [
-  ['enero', 'janeiro', 'janvier', 'gennaio', 'januar', 'januari', 'styczen', 'stycznia', 'ocak'],
-  ['febrero', 'fevereiro', 'fevrier', 'febbraio', 'februar', 'februari', 'luty', 'lutego', 'subat'],
-  ['marzo', 'marco', 'mars', 'marz', 'maart', 'marzec', 'marca', 'mart'],
-  ['abril', 'avril', 'aprile', 'kwiecien', 'kwietnia', 'nisan'],
-  ['mayo', 'maio', 'mai', 'maggio', 'mei', 'maj', 'maja', 'mayıs', 'mayis'],
-  ['junio', 'junho', 'juin', 'giugno', 'juni', 'czerwiec', 'czerwca', 'haziran'],
-  ['julio', 'julho', 'juillet', 'luglio', 'juli', 'lipiec', 'lipca', 'temmuz'],
-  ['agosto', 'aout', 'augustus', 'sierpien', 'sierpnia', 'agustos'],
-  ['septiembre', 'setiembre', 'setembro', 'septembre', 'settembre', 'wrzesien', 'wrzesnia', 'eylul'],
-  ['octubre', 'outubro', 'octobre', 'ottobre', 'oktober', 'pazdziernik', 'pazdziernika', 'ekim'],
-  ['noviembre', 'novembro', 'novembre', 'listopad', 'listopada', 'kasım', 'kasim'],
-  ['diciembre', 'dezembro', 'decembre', 'dicembre', 'dezember', 'december', 'grudzien', 'grudnia', 'aralık', 'aralik'],
-];
-const FOREIGN_MONTH_OF = new Map(FOREIGN_MONTHS.flatMap((names, i) => names.map((n) => [n, i + 1] as const)));
-const FOREIGN = `(${[...FOREIGN_MONTH_OF.keys()].sort((a, b) => b.length - a.length).join('|')})`;
+const FOREIGN_MONTH_OF = new Map(MONTH_NAMES.flatMap((names, i) => names.map((n) => [n, i + 1] as const)));
+const FOREIGN = `(${[...FOREIGN_MONTH_OF.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/i/g, '[iı]')).join('|')})`;
 const E = '(?![\\p{L}])';
-const foreignMonth = (name: string) => FOREIGN_MONTH_OF.get(name.toLowerCase()) ?? 0;
-/** The first year of each era a Japanese or Taiwanese register counts from. */
-const ERA_START: Record<string, number> = { 令和: 2019, 平成: 1989, 昭和: 1926, 民國: 1912, 民国: 1912 };
+const foreignMonth = (name: string) => FOREIGN_MONTH_OF.get(name.toLowerCase().replace(/ı/g, 'i')) ?? 0;
 /** The East Asian unit characters as the normal form writes them (Hangul syllables decomposed, as NFD does). */
 const [YEAR_UNIT, MONTH_UNIT, DAY_UNIT] = [['年', '년'], ['月', '월'], ['日', '일']].map((u) => `(?:${u.map((c) => c.normalize('NFD')).join('|')})`);
 
@@ -98,7 +84,7 @@ const DATE_FORMS: { re: RegExp; read: (m: RegExpExecArray) => DaySpan | undefine
   {
     // A Japanese era year (令和6年4月1日 is 2024, 平成, 昭和; 元年 its first) or a Taiwanese Minguo year (民國115年 is 2026).
     re: new RegExp(`(令和|平成|昭和|民國|民国)\\s*(\\d{1,3}|元)\\s*${YEAR_UNIT}(?:\\s*(\\d{1,2})\\s*${MONTH_UNIT}(?:\\s*(\\d{1,2})\\s*${DAY_UNIT})?)?`, 'u'),
-    read: (m) => span(m[0], ERA_START[m[1]] + (m[2] === '元' ? 1 : +m[2]) - 1, m[3] ? +m[3] : undefined, m[4] ? +m[4] : undefined),
+    read: (m) => span(m[0], ERA_FIRST_YEAR[m[1]] + (m[2] === '元' ? 1 : +m[2]) - 1, m[3] ? +m[3] : undefined, m[4] ? +m[4] : undefined),
   },
   {
     re: new RegExp(`(?<!\\d)(\\d{4})\\s*${YEAR_UNIT}\\s*(\\d{1,2})\\s*${MONTH_UNIT}(?:\\s*(\\d{1,2})\\s*${DAY_UNIT})?`, 'u'),
